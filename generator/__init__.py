@@ -1,0 +1,3 @@
+"""deckpress: check card decks against their rules and print them as duplex-ready PDFs."""
+
+__version__ = "0.1.0"

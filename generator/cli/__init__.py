@@ -1,0 +1,31 @@
+"""The ``deckpress`` command line: parse options, call the stages, print, pick exit codes.
+
+Each command lives in its own module beside this one and is registered below,
+so the stages stay free of printing and exit codes.
+"""
+
+from __future__ import annotations
+
+import click
+
+from generator import __version__
+from generator.cli.check import check
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="deckpress")
+def cli() -> None:
+    """Check card decks against their rules and print them as duplex-ready PDFs.
+
+    \b
+    Examples:
+      deckpress check                 check every deck under cards/
+      deckpress check cards/tiki      check one deck
+    """
+
+
+cli.add_command(check)
+
+
+def main() -> None:
+    cli(prog_name="deckpress")

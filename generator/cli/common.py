@@ -1,0 +1,64 @@
+"""Pieces every command shares: finding decks, reporting errors, exit codes."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Callable, Iterable
+
+import click
+
+from generator.deck.model import DECK_FILENAME
+from generator.errors import EXIT_INPUT, DeckpressError, InputError, Position
+
+DEFAULT_DECKS_DIR = Path("cards")
+
+
+def find_decks(targets: Iterable[str]) -> list[Path]:
+    """Deck files named on the command line; a folder of decks means every deck in it.
+
+    With no targets, every deck under ``cards/`` in the current directory.
+    """
+    targets = list(targets) or [str(DEFAULT_DECKS_DIR)]
+    found: list[Path] = []
+    for target in map(Path, targets):
+        if target.is_file():
+            found.append(target)
+        elif (target / DECK_FILENAME).is_file():
+            found.append(target / DECK_FILENAME)
+        elif target.is_dir():
+            decks = sorted(target.glob(f"*/{DECK_FILENAME}"))
+            if not decks:
+                raise InputError(f"no {DECK_FILENAME} in this folder or its subfolders", Position(target))
+            found.extend(decks)
+        else:
+            raise InputError("no such deck file or folder", Position(target))
+    return found
+
+
+def error_line(error: DeckpressError) -> str:
+    return f"error: {error}"
+
+
+def echo_error(message: str) -> None:
+    """Errors go to stderr, in red on a terminal and plain in a pipe."""
+    click.secho(message, fg="red", err=True)
+
+
+def reports_errors(command: Callable) -> Callable:
+    """Turn a stage's :class:`DeckpressError` into one line on stderr and its exit code."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except DeckpressError as error:
+            echo_error(error_line(error))
+            sys.exit(error.exit_code)
+        except OSError as error:
+            name = f"{error.filename}: " if error.filename else ""
+            echo_error(f"error: {name}{error.strerror or error}")
+            sys.exit(EXIT_INPUT)
+
+    return wrapper

@@ -1,0 +1,166 @@
+"""YAML text -> plain Python data, with a source position for every node.
+
+Deck files come from strangers on the internet, so loading is defensive:
+only YAML's safe types are built, duplicate keys are refused (YAML silently
+keeps the last one, which hides typos), alias expansion is bounded so a
+"billion laughs" file cannot eat the machine, and files over a size cap are
+refused before parsing.
+
+Every value keeps the place it came from, so later stages can say
+``cards/tiki/deck.yaml:42:11: expected a whole number (strength)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.errors import InputError, Position
+
+MAX_FILE_BYTES = 8 * 1024 * 1024
+"""Far above any real deck (the 152-card bundled deck is ~20 KB)."""
+
+MAX_NODES = 200_000
+"""Nodes built after alias expansion; a bomb exceeds it long before memory does."""
+
+MERGE_TAG = "tag:yaml.org,2002:merge"
+
+KeyPath = tuple  # a path of mapping keys and list indexes from the document root
+
+
+@dataclass
+class Document:
+    """A loaded YAML file: its data and where each part of it came from."""
+
+    path: Path
+    data: Any
+    positions: dict[KeyPath, Position] = field(default_factory=dict)
+
+    def at(self, *keys: Any) -> Position:
+        """Position of the node at ``keys``, or of its nearest known ancestor."""
+        path = tuple(keys)
+        while path:
+            if path in self.positions:
+                return self.positions[path]
+            path = path[:-1]
+        return self.positions.get((), Position(self.path, 1, 1))
+
+
+def load_yaml(path: Path) -> Document:
+    """Read and parse one YAML file, raising :class:`InputError` on any problem."""
+    text = read_text(path, limit=MAX_FILE_BYTES)
+    return parse_yaml(text, path)
+
+
+def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
+    """Read a UTF-8 text file, refusing missing, oversized or binary files."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise InputError("file not found", Position(path)) from None
+    except OSError as error:
+        raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
+    if size > limit:
+        raise InputError(f"file is {size:,} bytes; the limit is {limit:,}", Position(path))
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (byte {error.start})", Position(path)) from None
+    except OSError as error:
+        raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
+
+
+def parse_yaml(text: str, path: Path) -> Document:
+    """Parse YAML ``text`` (named ``path`` in errors) into a :class:`Document`."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        problem = error.problem or error.context or "invalid YAML"
+        raise InputError(f"YAML syntax error: {problem}", _position(path, mark)) from None
+    except yaml.YAMLError as error:
+        raise InputError(f"YAML error: {error}", Position(path)) from None
+    document = Document(path=path, data=None)
+    if root is None:
+        document.data = {}
+        return document
+    builder = _Builder(path, document.positions)
+    document.data = builder.build(root, ())
+    return document
+
+
+def _position(path: Path, mark: Any) -> Position:
+    if mark is None:
+        return Position(path)
+    return Position(path, mark.line + 1, mark.column + 1)
+
+
+class _Builder:
+    """Turns composed YAML nodes into Python data, counting every node it builds."""
+
+    def __init__(self, path: Path, positions: dict[KeyPath, Position]):
+        self.path = path
+        self.positions = positions
+        self.constructor = yaml.constructor.SafeConstructor()
+        self.built = 0
+        self.in_progress: set[int] = set()
+
+    def build(self, node: yaml.Node, keypath: KeyPath) -> Any:
+        self.built += 1
+        if self.built > MAX_NODES:
+            raise InputError(
+                f"document expands to more than {MAX_NODES:,} values (alias bomb?)",
+                _position(self.path, node.start_mark),
+            )
+        self.positions.setdefault(keypath, _position(self.path, node.start_mark))
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node)
+        if id(node) in self.in_progress:
+            raise InputError("recursive alias", _position(self.path, node.start_mark))
+        self.in_progress.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return [self.build(item, keypath + (index,)) for index, item in enumerate(node.value)]
+            return self._mapping(node, keypath)
+        finally:
+            self.in_progress.discard(id(node))
+
+    def _scalar(self, node: yaml.ScalarNode) -> Any:
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except yaml.YAMLError as error:
+            raise InputError(f"invalid value: {getattr(error, 'problem', error)}",
+                             _position(self.path, node.start_mark)) from None
+
+    def _mapping(self, node: yaml.MappingNode, keypath: KeyPath) -> dict:
+        result: dict = {}
+        merged: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == MERGE_TAG:
+                merged.update(self._merge_sources(value_node, keypath))
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise InputError("mapping keys must be plain values",
+                                 _position(self.path, key_node.start_mark))
+            key = self._scalar(key_node)
+            if key in result:
+                raise InputError(f"duplicate key '{key}'",
+                                 _position(self.path, key_node.start_mark), field=str(key))
+            self.positions[keypath + (key,)] = _position(self.path, key_node.start_mark)
+            result[key] = self.build(value_node, keypath + (key,))
+        for key, value in merged.items():
+            result.setdefault(key, value)
+        return result
+
+    def _merge_sources(self, node: yaml.Node, keypath: KeyPath) -> dict:
+        sources = node.value if isinstance(node, yaml.SequenceNode) else [node]
+        merged: dict = {}
+        for source in reversed(sources):  # earlier sources win, as YAML specifies
+            value = self.build(source, keypath)
+            if not isinstance(value, dict):
+                raise InputError("'<<' merges only mappings", _position(self.path, source.start_mark))
+            merged.update(value)
+        return merged

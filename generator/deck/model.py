@@ -1,0 +1,467 @@
+"""The deck model: loaded YAML checked field by field and turned into dataclasses.
+
+A deck file has these top-level sections (only ``deck`` and ``cards`` are
+required)::
+
+    deck:       name, players, layout, title_field ...   (about the game)
+    fields:     the card fields and their types           (the card database's columns)
+    back:       the shared card back                      (fields of the back face)
+    cards:      the cards, each listed once with a count  (the rows)
+    decklists:  named decks built from the card pool      (constructed games)
+    rules:      the composition rules                     (read by generator.deck.rules)
+    stats:      questions for ``deckpress stats``         (read by generator.stats)
+
+Every error names the file, line, column and field, so a designer can jump
+straight to the mistake.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from generator.deck.loading import Document, load_yaml
+from generator.errors import InputError, Position
+
+DECK_FILENAME = "deck.yaml"
+
+SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats"}
+DECK_KEYS = {"name", "players", "layout", "title_field", "designer", "version",
+             "description", "card_size"}
+FIELD_KEYS = {"type", "required", "default", "choices", "min", "max", "description"}
+FIELD_TYPES = {"text", "int", "number", "bool", "choice"}
+RESERVED_CARD_KEYS = {"id", "count", "back"}
+RULE_OPTION_KEYS = {"message", "scope", "name"}
+MAX_COPIES = 100_000
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One column of the card database: its type and what values it allows."""
+
+    name: str
+    type: str = "text"
+    required: bool = False
+    default: Any = None
+    choices: tuple = ()
+    min: float | None = None
+    max: float | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    """A distinct card: its front fields, its own back (if double-sided) and its copies."""
+
+    id: str
+    count: int
+    fields: dict[str, Any]
+    back: dict[str, Any] | None
+    position: Position
+
+    def face(self, side: str, shared_back: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """The fields printed on ``side`` ("front" or "back") of this card."""
+        if side == "front":
+            return self.fields
+        return self.back if self.back is not None else shared_back
+
+
+@dataclass(frozen=True)
+class Decklist:
+    """A named selection of cards from the pool, with its own copy counts."""
+
+    id: str
+    name: str
+    counts: dict[str, int]
+    position: Position
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """One composition rule as written: its kind, its parameters and its message."""
+
+    kind: str
+    params: Any
+    message: str
+    scope: str
+    position: Position
+    index: int
+
+
+@dataclass
+class Deck:
+    """A validated deck: everything later stages need, with positions for errors."""
+
+    id: str
+    name: str
+    path: Path
+    players: tuple[int, int]
+    layout: dict[str, str]
+    title_field: str
+    fields: dict[str, FieldSpec]
+    cards: list[Card]
+    shared_back: dict[str, Any] | None
+    decklists: list[Decklist]
+    rules: list[RuleSpec]
+    stats: dict[str, Any]
+    info: dict[str, Any]
+    source: Document = field(repr=False)
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+    @property
+    def total(self) -> int:
+        return sum(card.count for card in self.cards)
+
+    def card(self, card_id: str) -> Card:
+        return self._by_id[card_id]
+
+    def title(self, face_fields: dict[str, Any] | None) -> str:
+        """The title printed on a face: the value of the deck's title field."""
+        if not face_fields:
+            return ""
+        return str(face_fields.get(self.title_field, ""))
+
+    def copies(self) -> Iterator[tuple[Card, int]]:
+        """Every physical card as (card, copy number from 1), in deck order."""
+        for card in self.cards:
+            for copy in range(1, card.count + 1):
+                yield card, copy
+
+    def __post_init__(self) -> None:
+        self._by_id = {card.id: card for card in self.cards}
+
+
+def find_deck_file(target: Path) -> Path:
+    """A deck is named by its folder or its YAML file; return the YAML file."""
+    if target.is_dir():
+        return target / DECK_FILENAME
+    return target
+
+
+def load_deck(target: Path | str) -> Deck:
+    """Load and validate the deck at ``target`` (a deck folder or a deck file)."""
+    path = find_deck_file(Path(target))
+    document = load_yaml(path)
+    return build_deck(document)
+
+
+def build_deck(document: Document) -> Deck:
+    """Validate a loaded document and build the :class:`Deck` it describes."""
+    reader = _Reader(document)
+    data = reader.mapping((), "deck file")
+    reader.known_keys((), SECTIONS, "section")
+    for section in ("deck", "cards"):
+        if section not in data:
+            raise InputError(f"missing required section '{section}'", document.at(), field=section)
+
+    info = reader.mapping(("deck",), "deck")
+    reader.known_keys(("deck",), DECK_KEYS, "deck setting")
+    name = reader.string(("deck", "name"), required=True)
+    fields = _read_fields(reader)
+    title_field = reader.string(("deck", "title_field")) or "name"
+    if fields and title_field not in fields:
+        raise InputError(f"title field '{title_field}' is not a declared field",
+                         document.at("deck", "title_field"), field="title_field")
+    shared_back = _read_face(reader, ("back",), fields) if "back" in data else None
+    cards = _read_cards(reader, fields)
+    return Deck(
+        id=_deck_id(document.path),
+        name=name,
+        path=document.path,
+        players=_read_players(reader),
+        layout=_read_layout(reader),
+        title_field=title_field,
+        fields=fields,
+        cards=cards,
+        shared_back=shared_back,
+        decklists=_read_decklists(reader, {card.id for card in cards}),
+        rules=_read_rules(reader),
+        stats=reader.mapping(("stats",), "stats") if "stats" in data else {},
+        info=dict(info),
+        source=document,
+    )
+
+
+def _deck_id(path: Path) -> str:
+    """Decks are named after their folder (``cards/tiki/deck.yaml`` is ``tiki``)."""
+    return path.parent.name if path.name == DECK_FILENAME else path.stem
+
+
+def slugify(text: str) -> str:
+    """A card id from a card name: lower case, words joined by hyphens."""
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug or "card"
+
+
+class _Reader:
+    """Typed access to a document's data; every failure names the node's position."""
+
+    def __init__(self, document: Document):
+        self.document = document
+
+    def get(self, keys: tuple) -> Any:
+        node = self.document.data
+        for key in keys:
+            if isinstance(node, dict) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+                node = node[key]
+            else:
+                return None
+        return node
+
+    def fail(self, keys: tuple, message: str) -> InputError:
+        field_name = next((str(k) for k in reversed(keys) if isinstance(k, str)), None)
+        return InputError(message, self.document.at(*keys), field=field_name)
+
+    def mapping(self, keys: tuple, what: str) -> dict:
+        value = self.get(keys)
+        if value is None:
+            value = {}
+        if not isinstance(value, dict):
+            raise self.fail(keys, f"{what} must be a mapping of 'key: value' lines, "
+                                  f"found {_describe(value)}")
+        return value
+
+    def sequence(self, keys: tuple, what: str) -> list:
+        value = self.get(keys)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self.fail(keys, f"{what} must be a list ('- ' items), found {_describe(value)}")
+        return value
+
+    def string(self, keys: tuple, required: bool = False) -> str | None:
+        value = self.get(keys)
+        if value is None:
+            if required:
+                raise self.fail(keys, "missing required value")
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(keys, f"expected text, found {_describe(value)}")
+        return value
+
+    def integer(self, keys: tuple, minimum: int | None = None) -> int | None:
+        value = self.get(keys)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(keys, f"expected a whole number, found {_describe(value)}")
+        if minimum is not None and value < minimum:
+            raise self.fail(keys, f"must be at least {minimum}, found {value}")
+        return value
+
+    def known_keys(self, keys: tuple, allowed: set, what: str) -> None:
+        for key in self.mapping(keys, what):
+            if key not in allowed:
+                hint = _suggest(str(key), allowed)
+                raise self.fail(keys + (key,), f"unknown {what} '{key}'{hint}")
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"'{str(value).lower()}' (yes/no)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return f"'{value}'"
+
+
+def _suggest(word: str, allowed: set) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(map(str, allowed)), n=1)
+    if close:
+        return f"; did you mean '{close[0]}'?"
+    return f"; expected one of: {', '.join(sorted(map(str, allowed)))}"
+
+
+def _read_players(reader: _Reader) -> tuple[int, int]:
+    value = reader.get(("deck", "players"))
+    if value is None:
+        return (1, 1)
+    if isinstance(value, dict):
+        reader.known_keys(("deck", "players"), {"min", "max"}, "player setting")
+        low = reader.integer(("deck", "players", "min"), minimum=1) or 1
+        high = reader.integer(("deck", "players", "max"), minimum=1) or low
+    else:
+        low = high = reader.integer(("deck", "players"), minimum=1)
+    if high < low:
+        raise reader.fail(("deck", "players"), f"max players ({high}) is below min ({low})")
+    return (low, high)
+
+
+def _read_layout(reader: _Reader) -> dict[str, str]:
+    value = reader.get(("deck", "layout"))
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        return {"front": value, "back": value}
+    layout = reader.mapping(("deck", "layout"), "layout")
+    reader.known_keys(("deck", "layout"), {"front", "back"}, "layout face")
+    return {side: reader.string(("deck", "layout", side), required=True) for side in layout}
+
+
+def _read_fields(reader: _Reader) -> dict[str, FieldSpec]:
+    fields: dict[str, FieldSpec] = {}
+    for name, spec in reader.mapping(("fields",), "fields").items():
+        keys = ("fields", name)
+        if name in RESERVED_CARD_KEYS:
+            raise reader.fail(keys, f"'{name}' is reserved and cannot be a field name")
+        if isinstance(spec, str):
+            spec = {"type": spec}
+        elif spec is None:
+            spec = {}
+        elif not isinstance(spec, dict):
+            raise reader.fail(keys, f"a field is a type name or a mapping, found {_describe(spec)}")
+        else:
+            reader.known_keys(keys, FIELD_KEYS, "field setting")
+        kind = spec.get("type", "choice" if "choices" in spec else "text")
+        if kind not in FIELD_TYPES:
+            raise reader.fail(keys + ("type",) if "type" in spec else keys,
+                              f"unknown field type '{kind}'{_suggest(str(kind), FIELD_TYPES)}")
+        choices = spec.get("choices", ())
+        if kind == "choice" and not (isinstance(choices, list) and choices):
+            raise reader.fail(keys, "a choice field needs a non-empty 'choices' list")
+        for bound in ("min", "max"):
+            if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))):
+                raise reader.fail(keys + (bound,), f"expected a number, found {_describe(spec[bound])}")
+        fields[name] = FieldSpec(
+            name=name,
+            type=kind,
+            required=bool(spec.get("required", False)),
+            default=spec.get("default"),
+            choices=tuple(choices or ()),
+            min=spec.get("min"),
+            max=spec.get("max"),
+        )
+    return fields
+
+
+def _read_face(reader: _Reader, keys: tuple, fields: dict[str, FieldSpec],
+               front: bool = False) -> dict[str, Any]:
+    """Check one face's fields against the declared types; fill in defaults."""
+    raw = reader.mapping(keys, "a card face")
+    face: dict[str, Any] = {}
+    skip = RESERVED_CARD_KEYS if front else set()
+    for name, value in raw.items():
+        if name in skip:
+            continue
+        if not fields:  # an undeclared database keeps values as written
+            face[name] = value
+            continue
+        if name not in fields:
+            raise reader.fail(keys + (name,), f"unknown field '{name}'{_suggest(str(name), set(fields))}")
+        face[name] = _check_value(reader, keys + (name,), fields[name], value)
+    for spec in fields.values():
+        if spec.name in face:
+            continue
+        if front and spec.required:
+            raise reader.fail(keys, f"missing required field '{spec.name}'")
+        if spec.default is not None:
+            face[spec.name] = spec.default
+    return face
+
+
+def _check_value(reader: _Reader, keys: tuple, spec: FieldSpec, value: Any) -> Any:
+    checks: dict[str, Callable[[Any], bool]] = {
+        "text": lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool),
+        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+        "bool": lambda v: isinstance(v, bool),
+        "choice": lambda v: v in spec.choices,
+    }
+    wanted = {
+        "text": "text",
+        "int": "a whole number",
+        "number": "a number",
+        "bool": "yes/no (true or false)",
+        "choice": "one of " + ", ".join(map(str, spec.choices)),
+    }
+    if value is None:
+        return None
+    if not checks[spec.type](value):
+        raise reader.fail(keys, f"expected {wanted[spec.type]}, found {_describe(value)}")
+    if spec.type == "text":
+        return str(value)
+    if spec.min is not None and value < spec.min:
+        raise reader.fail(keys, f"must be at least {spec.min}, found {value}")
+    if spec.max is not None and value > spec.max:
+        raise reader.fail(keys, f"must be at most {spec.max}, found {value}")
+    return value
+
+
+def _read_cards(reader: _Reader, fields: dict[str, FieldSpec]) -> list[Card]:
+    cards: list[Card] = []
+    seen: dict[str, Position] = {}
+    rows = reader.sequence(("cards",), "cards")
+    if not rows:
+        raise reader.fail(("cards",), "a deck needs at least one card")
+    for index, row in enumerate(rows):
+        keys = ("cards", index)
+        reader.mapping(keys, "a card")
+        fronts = _read_face(reader, keys, fields, front=True)
+        card_id = reader.string(keys + ("id",))
+        if card_id is None:
+            card_id = slugify(str(fronts.get("name", "") or f"card-{index + 1}"))
+        elif not ID_PATTERN.match(card_id):
+            raise reader.fail(keys + ("id",), f"card id '{card_id}' may use only a-z, 0-9, '-' and '_'")
+        if card_id in seen:
+            raise reader.fail(keys + ("id",) if "id" in row else keys,
+                              f"duplicate card id '{card_id}' (first at line {seen[card_id].line})")
+        count = reader.integer(keys + ("count",), minimum=0)
+        if count is not None and count > MAX_COPIES:
+            raise reader.fail(keys + ("count",), f"at most {MAX_COPIES:,} copies, found {count:,}")
+        back = _read_face(reader, keys + ("back",), fields) if "back" in row else None
+        position = reader.document.at(*keys)
+        seen[card_id] = position
+        cards.append(Card(id=card_id, count=1 if count is None else count,
+                          fields=fronts, back=back, position=position))
+    return cards
+
+
+def _read_decklists(reader: _Reader, card_ids: set[str]) -> list[Decklist]:
+    decklists = []
+    for list_id, spec in reader.mapping(("decklists",), "decklists").items():
+        keys = ("decklists", list_id)
+        reader.mapping(keys, "a decklist")
+        reader.known_keys(keys, {"name", "cards", "description"}, "decklist setting")
+        counts: dict[str, int] = {}
+        for card_id in reader.mapping(keys + ("cards",), "a decklist's cards"):
+            if card_id not in card_ids:
+                raise reader.fail(keys + ("cards", card_id),
+                                  f"no card with id '{card_id}'{_suggest(str(card_id), card_ids)}")
+            counts[card_id] = reader.integer(keys + ("cards", card_id), minimum=0) or 0
+        decklists.append(Decklist(id=str(list_id), name=reader.string(keys + ("name",)) or str(list_id),
+                                  counts=counts, position=reader.document.at(*keys)))
+    return decklists
+
+
+def _read_rules(reader: _Reader) -> list[RuleSpec]:
+    rules = []
+    for index, entry in enumerate(reader.sequence(("rules",), "rules")):
+        keys = ("rules", index)
+        reader.mapping(keys, "a rule")
+        kinds = [key for key in entry if key not in RULE_OPTION_KEYS]
+        if len(kinds) != 1:
+            found = ", ".join(map(str, kinds)) or "none"
+            raise reader.fail(keys, f"a rule names exactly one kind of check, found {found}")
+        kind = kinds[0]
+        scope = entry.get("scope", "deck")
+        if scope not in ("deck", "decklists"):
+            raise reader.fail(keys + ("scope",), f"scope is 'deck' or 'decklists', found {_describe(scope)}")
+        message = reader.string(keys + ("message",)) or ""
+        rules.append(RuleSpec(kind=str(kind), params=entry[kind], message=message, scope=scope,
+                              position=reader.document.at(*keys + (kind,)), index=index))
+    return rules

@@ -1,0 +1,363 @@
+"""The rules checker: declarative composition rules from the deck file, run on the model.
+
+Each rule in a deck's ``rules:`` list names one kind of check. The kinds::
+
+    total:     {exact: 152}                        how many cards in all
+    count:     {where: {type: monster}, exact: 99} how many cards match a selector
+    copies:    {where: {type: monster}, exact: 9}  copies of each distinct matching card
+    unique:    {fields: [name]}                    no two cards share these field values
+    faces:     {field: symbol, map: {sun: moon}}   how a card's back relates to its front
+               {field: group, relation: different}
+    backed_by: {cards: {type: monster}, field: monster_type,
+                by: {type: treasure}, by_field: summons}
+                                                   every value among some cards is
+                                                   matched by another set of cards
+    setup:     {players: [1, 4], needs: [{where: {star: true}, count: players}]}
+                                                   each player count's deal has enough cards
+    expr:      "total % 4 == 0"                    a sandboxed Jinja2 expression
+
+Amounts are a number (exactly) or a mapping with ``exact``, ``min`` and ``max``.
+``scope: decklists`` runs a rule on each of the deck's decklists instead of the
+pool. Every rule may carry a ``message`` saying, in the game's words, what it
+protects.
+
+The checker returns findings; it never prints or exits. The CLI decides that.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from jinja2 import TemplateError
+
+from generator.deck.model import Card, Deck, RuleSpec
+from generator.deck.selectors import Selector, parse_selector
+from generator.errors import InputError, Position
+from generator.expressions import evaluate
+
+Pool = list[tuple[Card, int]]  # the cards a rule looks at, with their copy counts
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One broken rule: what was expected, what was found, and which cards are involved."""
+
+    rule: RuleSpec
+    expected: str
+    found: str
+    cards: tuple[str, ...] = ()
+    decklist: str | None = None
+
+    @property
+    def position(self) -> Position:
+        return self.rule.position
+
+    def line(self) -> str:
+        """The one-line report: ``path:line: rule: expected ..., found ...``."""
+        where = f"decklist '{self.decklist}': " if self.decklist else ""
+        label = self.rule.kind + (f" ({self.rule.message})" if self.rule.message else "")
+        involved = f" [cards: {', '.join(self.cards)}]" if self.cards else ""
+        position = Position(self.position.path, self.position.line)
+        return f"{position}: {where}{label}: expected {self.expected}, found {self.found}{involved}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": str(self.position.path),
+            "line": self.position.line,
+            "rule": self.rule.kind,
+            "message": self.rule.message,
+            "decklist": self.decklist,
+            "expected": self.expected,
+            "found": self.found,
+            "cards": list(self.cards),
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    """The outcome of checking one deck."""
+
+    deck: Deck
+    rules_checked: int
+    findings: tuple[Finding, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.findings
+
+
+def check_deck(deck: Deck) -> Report:
+    """Run every rule of ``deck``; malformed rules raise :class:`InputError`."""
+    findings: list[Finding] = []
+    checked = 0
+    for rule in deck.rules:
+        check = _CHECKS.get(rule.kind)
+        if check is None:
+            raise InputError(f"unknown rule kind '{rule.kind}'; expected one of: "
+                             f"{', '.join(sorted(_CHECKS))}", rule.position, field=rule.kind)
+        for decklist, pool in _pools(deck, rule):
+            checked += 1
+            for expected, found, cards in check(deck, rule, pool):
+                findings.append(Finding(rule, expected, found, tuple(cards), decklist))
+    return Report(deck=deck, rules_checked=checked, findings=tuple(findings))
+
+
+def _pools(deck: Deck, rule: RuleSpec) -> list[tuple[str | None, Pool]]:
+    if rule.scope == "deck":
+        return [(None, [(card, card.count) for card in deck.cards])]
+    if not deck.decklists:
+        raise InputError("rule applies to decklists, but the deck has none", rule.position, field="scope")
+    return [(decklist.id, [(deck.card(card_id), n) for card_id, n in decklist.counts.items() if n])
+            for decklist in deck.decklists]
+
+
+# --- amounts -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Amount:
+    exact: int | None = None
+    min: int | None = None
+    max: int | None = None
+
+    def allows(self, value: int) -> bool:
+        if self.exact is not None and value != self.exact:
+            return False
+        if self.min is not None and value < self.min:
+            return False
+        return self.max is None or value <= self.max
+
+    def describe(self) -> str:
+        if self.exact is not None:
+            return f"exactly {self.exact}"
+        if self.min is not None and self.max is not None:
+            return f"{self.min} to {self.max}"
+        if self.min is not None:
+            return f"at least {self.min}"
+        return f"at most {self.max}"
+
+
+def _amount(params: Any, rule: RuleSpec, allowed_extra: set[str] = frozenset()) -> Amount:
+    if isinstance(params, int) and not isinstance(params, bool):
+        return Amount(exact=params)
+    if not isinstance(params, dict):
+        raise _malformed(rule, "expects a number or a mapping with exact, min or max")
+    _known(params, rule, {"exact", "min", "max"} | set(allowed_extra))
+    values = {}
+    for key in ("exact", "min", "max"):
+        value = params.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise _malformed(rule, f"'{key}' must be a whole number")
+        values[key] = value
+    if all(value is None for value in values.values()):
+        raise _malformed(rule, "needs at least one of exact, min or max")
+    return Amount(**values)
+
+
+def _known(params: dict, rule: RuleSpec, allowed: set[str]) -> None:
+    for key in params:
+        if key not in allowed:
+            raise _malformed(rule, f"unknown setting '{key}'; expected one of: {', '.join(sorted(allowed))}")
+
+
+def _malformed(rule: RuleSpec, what: str) -> InputError:
+    return InputError(f"rule '{rule.kind}' {what}", rule.position, field=rule.kind)
+
+
+def _where(deck: Deck, rule: RuleSpec, raw: Any) -> Selector:
+    return parse_selector(raw, deck, rule.position)
+
+
+def _ids(pool: Pool, limit: int = 12) -> list[str]:
+    ids = [card.id for card, _ in pool]
+    return ids if len(ids) <= limit else ids[:limit] + [f"... {len(ids) - limit} more"]
+
+
+# --- the checks ----------------------------------------------------------------------
+# Each check takes (deck, rule, pool) and yields (expected, found, card ids) per violation.
+
+def _check_total(deck: Deck, rule: RuleSpec, pool: Pool):
+    amount = _amount(rule.params, rule)
+    total = sum(n for _, n in pool)
+    if not amount.allows(total):
+        yield f"{amount.describe()} cards", f"{total}", []
+
+
+def _check_count(deck: Deck, rule: RuleSpec, pool: Pool):
+    params = rule.params if isinstance(rule.params, dict) else {}
+    amount = _amount(rule.params, rule, {"where"})
+    selector = _where(deck, rule, params.get("where"))
+    matching = [(card, n) for card, n in pool if selector.matches(card) and n]
+    found = sum(n for _, n in matching)
+    if not amount.allows(found):
+        yield (f"{amount.describe()} cards matching {selector.describe()}", f"{found}", _ids(matching))
+
+
+def _check_copies(deck: Deck, rule: RuleSpec, pool: Pool):
+    params = rule.params if isinstance(rule.params, dict) else {}
+    amount = _amount(rule.params, rule, {"where"})
+    selector = _where(deck, rule, params.get("where"))
+    wrong = [(card, n) for card, n in pool if selector.matches(card) and not amount.allows(n)]
+    if wrong:
+        found = ", ".join(f"{card.id} x{n}" for card, n in wrong[:12])
+        yield f"{amount.describe()} copies of each card matching {selector.describe()}", found, _ids(wrong)
+
+
+def _field_list(rule: RuleSpec, params: Any) -> list[str]:
+    fields = params.get("fields") if isinstance(params, dict) else params
+    if isinstance(fields, str):
+        fields = [fields]
+    if not (isinstance(fields, list) and fields and all(isinstance(f, str) for f in fields)):
+        raise _malformed(rule, "needs 'fields': a field name or a list of field names")
+    return fields
+
+
+def _field_value(card: Card, name: str) -> Any:
+    if name == "id":
+        return card.id
+    if name.startswith("back."):
+        return (card.back or {}).get(name[5:])
+    return card.fields.get(name)
+
+
+def _check_unique(deck: Deck, rule: RuleSpec, pool: Pool):
+    if isinstance(rule.params, dict):
+        _known(rule.params, rule, {"fields", "where"})
+        selector = _where(deck, rule, rule.params.get("where"))
+    else:
+        selector = Selector(())
+    fields = _field_list(rule, rule.params)
+    groups: dict[tuple, list[Card]] = {}
+    for card, n in pool:
+        if not selector.matches(card):
+            continue
+        # Copies of one card share its values by design: uniqueness is between distinct cards.
+        key = tuple(_field_value(card, name) for name in fields)
+        groups.setdefault(key, []).append(card)
+    label = " + ".join(fields)
+    for key, cards in groups.items():
+        if len(cards) > 1:
+            shown = ", ".join(map(str, key))
+            yield f"each {label} on one card only", f"'{shown}' on {len(cards)} cards", [c.id for c in cards]
+
+
+def _check_faces(deck: Deck, rule: RuleSpec, pool: Pool):
+    params = rule.params
+    if not isinstance(params, dict):
+        raise _malformed(rule, "needs a mapping with 'field' and 'map' or 'relation'")
+    _known(params, rule, {"field", "map", "relation", "where"})
+    name = params.get("field")
+    if not isinstance(name, str):
+        raise _malformed(rule, "needs 'field': the field compared between front and back")
+    mapping, relation = params.get("map"), params.get("relation")
+    if (mapping is None) == (relation is None):
+        raise _malformed(rule, "needs either 'map' (front value: back value) or 'relation'")
+    if relation is not None and relation not in ("same", "different"):
+        raise _malformed(rule, "'relation' is 'same' or 'different'")
+    if mapping is not None and not isinstance(mapping, dict):
+        raise _malformed(rule, "'map' must be a mapping of front value: back value")
+    selector = _where(deck, rule, params.get("where"))
+    wrong = []
+    for card, _ in pool:
+        if not selector.matches(card):
+            continue
+        front = card.fields.get(name)
+        back = (card.face("back", deck.shared_back) or {}).get(name)
+        if mapping is not None:
+            ok = front in mapping and mapping[front] == back
+        elif relation == "same":
+            ok = front == back
+        else:
+            ok = front != back
+        if not ok:
+            wrong.append((card, front, back))
+    if wrong:
+        if mapping is not None:
+            expected = "back " + name + " " + ", ".join(f"{k}->{v}" for k, v in mapping.items())
+        else:
+            expected = f"{relation} {name} on front and back"
+        found = ", ".join(f"{card.id}: {front}/{back}" for card, front, back in wrong[:8])
+        yield expected, found, [card.id for card, _, _ in wrong]
+
+
+def _check_backed_by(deck: Deck, rule: RuleSpec, pool: Pool):
+    params = rule.params
+    if not isinstance(params, dict):
+        raise _malformed(rule, "needs cards, field, by and by_field")
+    _known(params, rule, {"cards", "field", "by", "by_field"})
+    for key in ("field", "by_field"):
+        if not isinstance(params.get(key), str):
+            raise _malformed(rule, f"needs '{key}': a field name")
+    needing = _where(deck, rule, params.get("cards"))
+    giving = _where(deck, rule, params.get("by"))
+    offered = {card.fields.get(params["by_field"]) for card, n in pool if n and giving.matches(card)}
+    missing: dict[Any, list[str]] = {}
+    for card, n in pool:
+        if n and needing.matches(card):
+            value = card.fields.get(params["field"])
+            if value not in offered:
+                missing.setdefault(value, []).append(card.id)
+    for value, ids in missing.items():
+        yield (f"a card matching {giving.describe()} with {params['by_field']}={value}",
+               "none", ids)
+
+
+def _check_setup(deck: Deck, rule: RuleSpec, pool: Pool):
+    params = rule.params
+    if not isinstance(params, dict):
+        raise _malformed(rule, "needs 'needs': a list of {where, count} entries")
+    _known(params, rule, {"players", "needs"})
+    low, high = deck.players
+    players = params.get("players", [low, high])
+    if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, int) for p in players)):
+        raise _malformed(rule, "'players' must be [min, max]")
+    needs = params.get("needs")
+    if not isinstance(needs, list) or not needs:
+        raise _malformed(rule, "needs 'needs': a list of {where, count} entries")
+    for need in needs:
+        if not isinstance(need, dict) or "count" not in need:
+            raise _malformed(rule, "each entry of 'needs' has a 'count' expression")
+        _known(need, rule, {"where", "count", "for"})
+        selector = _where(deck, rule, need.get("where"))
+        available = sum(n for card, n in pool if selector.matches(card))
+        for count in range(players[0], players[1] + 1):
+            wanted = _evaluate(rule, str(need["count"]), {"players": count})
+            if isinstance(wanted, bool) or not isinstance(wanted, int):
+                raise _malformed(rule, f"count '{need['count']}' must give a whole number")
+            if available < wanted:
+                label = need.get("for") or selector.describe()
+                yield (f"{wanted} cards for {label} with {count} players", f"{available}", [])
+
+
+def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool):
+    if not isinstance(rule.params, str):
+        raise _malformed(rule, "must be a Jinja2 expression in a string")
+    if not rule.message:
+        raise _malformed(rule, "needs a 'message' saying what it checks")
+    cards = [dict(card.fields, id=card.id, count=n, back=card.back or {}) for card, n in pool]
+    context = {"cards": cards, "total": sum(n for _, n in pool), "deck": deck.info,
+               "players": list(deck.players)}
+    if not _evaluate(rule, rule.params, context):
+        yield f"'{rule.params}' to hold", "false", []
+
+
+def _evaluate(rule: RuleSpec, source: str, context: dict) -> Any:
+    try:
+        return evaluate(source, context)
+    except TemplateError as error:
+        raise _malformed(rule, f"expression '{source}' failed: {error}") from None
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError) as error:
+        raise _malformed(rule, f"expression '{source}' failed: {error}") from None
+
+
+_CHECKS: dict[str, Callable] = {
+    "total": _check_total,
+    "count": _check_count,
+    "copies": _check_copies,
+    "unique": _check_unique,
+    "faces": _check_faces,
+    "backed_by": _check_backed_by,
+    "setup": _check_setup,
+    "expr": _check_expr,
+}

@@ -1,0 +1,62 @@
+"""Errors every stage raises, and the exit codes the CLI maps them to.
+
+A designer sees one line per problem, in the form editors and terminals turn
+into links: ``path:line:column: what is wrong (field)``. Stages raise these
+exceptions; only the CLI prints them and picks the exit code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_RULES = 1
+"""A deck breaks its own rules, or a card cannot be laid out."""
+EXIT_INPUT = 2
+"""A file is unreadable or malformed, or the command line is wrong."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where something stands in a source file (1-based line and column)."""
+
+    path: Path
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if self.line and self.column:
+            return f"{self.path}:{self.line}:{self.column}"
+        if self.line:
+            return f"{self.path}:{self.line}"
+        return str(self.path)
+
+
+class DeckpressError(Exception):
+    """Base for errors shown to the user as one line, with an exit code."""
+
+    exit_code = EXIT_INPUT
+
+    def __init__(self, message: str, position: Position | None = None, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.position = position
+        self.field = field
+
+    def __str__(self) -> str:
+        where = f"{self.position}: " if self.position else ""
+        what = f" ({self.field})" if self.field else ""
+        return f"{where}{self.message}{what}"
+
+
+class InputError(DeckpressError):
+    """A file is missing, unreadable, or not a valid deck, layout or rules file."""
+
+    exit_code = EXIT_INPUT
+
+
+class LayoutError(DeckpressError):
+    """A card cannot be drawn as its layout asks (text does not fit, missing glyph)."""
+
+    exit_code = EXIT_RULES
