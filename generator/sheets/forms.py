@@ -1,0 +1,239 @@
+"""Everything drawn once and placed many times: faces, crop marks, and the footer's font.
+
+Each distinct card face becomes one PDF form (an XObject) drawn by reportlab;
+every copy of the card is then a four-number placement of that form, so a
+deck's file size and build time grow with its distinct faces, not its copies.
+
+reportlab keeps a whole document in memory until it is saved, which would make
+memory grow with the number of pages. So reportlab draws only the forms and
+the fonts here, into a small document with no pages; :mod:`generator.sheets.pdf`
+copies those objects into the output and streams the pages itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass
+from io import BytesIO
+from typing import Callable, Iterable, Iterator
+
+from reportlab import rl_config
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.sheets.marks import Line
+from generator.sheets.style import LineStyle
+
+SHEET_FONT = "DeckpressSheetSans"
+"""The font of footers and calibration sheets: Bitstream Vera Sans, shipped with reportlab."""
+SHEET_FONT_FILE = "Vera.ttf"
+
+RESOURCES_NAME = "SheetResources"
+"""Internal name of the one resource dictionary every page shares."""
+
+STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+
+
+def sheet_font() -> str:
+    """Register the sheet font with reportlab (once) and return its name."""
+    if SHEET_FONT not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(SHEET_FONT, SHEET_FONT_FILE))
+    return SHEET_FONT
+
+
+@dataclass(frozen=True)
+class CompiledForms:
+    """The objects reportlab wrote, ready to be copied into a streamed PDF."""
+
+    version: bytes
+    """The PDF header line, such as ``b"%PDF-1.4"``."""
+    objects: tuple[tuple[int, bytes], ...]
+    """``(number, "n 0 obj ... endobj")`` for every object to copy, by number."""
+    catalog_number: int
+    pages_number: int
+    info_number: int
+    resources_number: int
+    free_numbers: tuple[int, ...]
+    """Numbers of reportlab objects left out (its empty outline)."""
+    last_number: int
+    """The highest object number reportlab used; pages are numbered after it."""
+
+
+class FormLibrary:
+    """Draws each distinct thing once as a named form, and compiles them for the page writer.
+
+    Use it in two phases: first :meth:`add` forms and :meth:`prepare_text` for
+    every string pages will show, then :meth:`compile`. After compiling,
+    :meth:`name` and :meth:`text` give the operators pages use.
+    """
+
+    def __init__(self, title: str):
+        self._font = sheet_font()
+        # A TrueType starting font keeps reportlab from adding an unembedded Helvetica.
+        self._canvas = Canvas(BytesIO(), invariant=1, pageCompression=1, initialFontName=self._font)
+        self._canvas.setTitle(title)
+        self._canvas.setCreator("deckpress")
+        self._canvas.setProducer("deckpress")
+        self._names: dict[str, str] = {}
+        self._glyphs: dict[str, tuple[str, bytes]] = {}
+        self.compiled: CompiledForms | None = None
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._names
+
+    def name(self, key: str) -> str:
+        """The resource name pages use to place the form stored under ``key``."""
+        return self._names[key]
+
+    def add(self, key: str, bbox: tuple[float, float, float, float],
+            draw: Callable[[Canvas], None]) -> str:
+        """Draw a form once under ``key``; ``bbox`` (x0, y0, x1, y1) clips it. Returns its name."""
+        if key in self._names:
+            return self._names[key]
+        if self.compiled is not None:
+            raise RuntimeError("forms cannot be added after compiling")
+        form = f"f{len(self._names) + 1}"
+        self._canvas.beginForm(form, *bbox)
+        draw(self._canvas)
+        self._canvas.endForm()
+        self._names[key] = pdfdoc.xObjectName(form)
+        return self._names[key]
+
+    def add_lines(self, key: str, lines: Iterable[Line], style: LineStyle,
+                  bbox: tuple[float, float, float, float]) -> str:
+        """A form of straight lines in one style (crop marks, cut lines, a fold line)."""
+        lines = list(lines)
+
+        def draw(canvas: Canvas) -> None:
+            canvas.setLineWidth(style.width)
+            canvas.setStrokeGray(style.gray)
+            if style.dash:
+                canvas.setDash(list(style.dash), 0)
+            canvas.lines(lines)
+
+        return self.add(key, bbox, draw)
+
+    def prepare_text(self, text: str) -> None:
+        """Make every character of ``text`` available to :meth:`text` after compiling.
+
+        The sheet font is embedded as a subset of the glyphs actually used, so
+        the characters must be known before the font is written.
+        """
+        if self.compiled is not None:
+            raise RuntimeError("text must be prepared before compiling")
+        font = pdfmetrics.getFont(self._font)
+        doc = self._canvas._doc  # reportlab numbers glyph subsets per document
+        for char in sorted(set(text) - set(self._glyphs)):
+            (subset, code), = font.splitString(char, doc)
+            self._glyphs[char] = (font.getSubsetInternalName(subset, doc), code)
+
+    def text(self, text: str, x: float, y: float, size: float, gray: float) -> bytes:
+        """Content-stream operators showing ``text`` with its baseline starting at (x, y)."""
+        runs: list[tuple[str, bytearray]] = []
+        for char in text:
+            font, code = self._glyphs.get(char) or self._glyphs[" "]
+            if not runs or runs[-1][0] != font:
+                runs.append((font, bytearray()))
+            runs[-1][1].extend(code)
+        shown = b" ".join(b"%s %s Tf (%s) Tj" % (font.encode(), number(size).encode(), escape(codes))
+                          for font, codes in runs)
+        return b"q %s g BT %s %s Td %s ET Q" % (number(gray).encode(), number(x).encode(),
+                                                 number(y).encode(), shown)
+
+    def text_width(self, text: str, size: float) -> float:
+        return pdfmetrics.stringWidth(text, self._font, size)
+
+    def compile(self) -> CompiledForms:
+        """Have reportlab write the forms and fonts; keep the objects a page writer copies."""
+        if self.compiled is not None:
+            return self.compiled
+        self.prepare_text(" ")
+        canvas = self._canvas
+        doc = canvas._doc
+        resources = pdfdoc.PDFResourceDictionary()
+        resources.basicFonts()
+        resources.allProcs()
+        resources.XObject = doc.xobjDict([name.split(".", 1)[1] for name in self._names.values()])
+        # Transparency used inside a face is looked up in the page's resources,
+        # as reportlab's own pages do.
+        graphics_states = canvas._extgstate.getState()
+        if graphics_states:
+            resources.ExtGState = graphics_states
+        doc.Reference(resources, RESOURCES_NAME)
+        with _binary_streams():
+            data = canvas.getpdfdata()
+        self.compiled = _split_objects(data, doc)
+        return self.compiled
+
+
+@contextlib.contextmanager
+def _binary_streams() -> Iterator[None]:
+    """Have reportlab write compressed streams as binary rather than ASCII85 text.
+
+    ASCII85 makes every stream a quarter larger for no gain in a file that is
+    binary anyway. reportlab only offers a process-wide switch, so it is set
+    for the moment of writing and put back.
+    """
+    saved = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = saved
+
+
+def _split_objects(data: bytes, doc: pdfdoc.PDFDocument) -> CompiledForms:
+    """Cut reportlab's output into its numbered objects, using the offsets it recorded."""
+    match = STARTXREF.search(data)
+    if not match:
+        raise RuntimeError("reportlab output has no cross-reference table")
+    xref_offset = int(match.group(1))
+
+    def number_of(obj: object) -> int | None:
+        """The object number reportlab gave ``obj``, or None if it never wrote it."""
+        name = getattr(obj, pdfdoc.__InternalName__, None)
+        return doc.idToObjectNumberAndVersion[name][0] if name else None
+
+    starts = sorted((offset, doc.idToObjectNumberAndVersion[oid][0])
+                    for oid, offset in doc.idToOffset.items())
+    ends = [offset for offset, _ in starts[1:]] + [xref_offset]
+    outline = number_of(doc.Outlines)
+    skipped = {number_of(doc.Catalog), number_of(doc.Pages), outline}
+    objects = []
+    for (start, number), end in zip(starts, ends):
+        chunk = data[start:end]
+        if not chunk.startswith(b"%d 0 obj" % number):
+            raise RuntimeError(f"reportlab object {number} is not where its offset says")
+        if number not in skipped:
+            objects.append((number, chunk))
+    return CompiledForms(
+        version=data.split(b"\n", 1)[0],
+        objects=tuple(objects),
+        catalog_number=number_of(doc.Catalog),
+        pages_number=number_of(doc.Pages),
+        info_number=number_of(doc.info),
+        resources_number=doc.idToObjectNumberAndVersion[RESOURCES_NAME][0],
+        free_numbers=(outline,) if outline else (),
+        last_number=max(number for _, number in starts),
+    )
+
+
+def number(value: float) -> str:
+    """A coordinate for a content stream: at most three decimals, no trailing zeros."""
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def escape(codes: bytes) -> bytes:
+    """Bytes made safe inside a PDF string literal ``( ... )``."""
+    out = bytearray()
+    for byte in codes:
+        if byte in b"()\\":
+            out += b"\\" + bytes([byte])
+        elif 32 <= byte < 127:
+            out.append(byte)
+        else:
+            out += b"\\%03o" % byte
+    return bytes(out)

@@ -1,0 +1,305 @@
+"""Sheet geometry: where every card face lands on the paper. Pure functions, no drawing.
+
+Everything is in PDF points with the origin at the bottom-left corner of the
+page, x to the right and y up, exactly as the manifest reports it.
+
+The plan is made in two steps. :func:`plan_layout` fits a grid of cards on
+the paper once; :func:`plan_pages` then walks the deck's copies and yields one
+:class:`PagePlan` at a time, so a deck of 100,000 cards never becomes a list of
+100,000 placements.
+
+Duplex mirroring lives in :func:`back_box` and nowhere else. Printing both
+sides of a sheet turns the paper over about one of its edges, so the back of
+a card must be drawn at the mirror image of its front. On a portrait page of
+width W and height H, for a front at (x, y, w, h):
+
+- ``long``  (flip on the long edge):  back at (W - x - w, y) on the next page
+- ``short`` (flip on the short edge): back at (x, H - y - h) on the next page
+- ``fold``: fronts on one half of the page, backs on the other half, mirrored
+  about the fold line in the middle of the page
+- ``none``: fronts only; the backs follow on pages of their own at the end,
+  each where its front stood
+
+On a landscape page the long edge runs across the top, so ``long`` mirrors
+rows and ``short`` mirrors columns. Last of all the back offset (a correction
+for a printer that does not print both sides in register) is added to every
+back: positive x moves backs to the right and positive y moves them up, as
+seen looking at the back page.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator
+
+from generator.errors import LayoutError
+from generator.sheets.style import MM, Paper
+
+DUPLEX_MODES = ("long", "short", "fold", "none")
+
+EPSILON = 1e-6
+"""Slack for floating point when counting how many cards fit."""
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle: lower-left corner (x, y), width and height, in points."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width
+
+    @property
+    def top(self) -> float:
+        return self.y + self.height
+
+    def shifted(self, dx: float, dy: float) -> "Box":
+        return Box(self.x + dx, self.y + dy, self.width, self.height)
+
+    def grown(self, margin: float) -> "Box":
+        """The box with ``margin`` added on every side (negative shrinks it)."""
+        return Box(self.x - margin, self.y - margin, self.width + 2 * margin, self.height + 2 * margin)
+
+    def overlaps(self, other: "Box") -> bool:
+        """True when the two boxes share some area (touching edges do not count)."""
+        return (self.x < other.right - EPSILON and other.x < self.right - EPSILON
+                and self.y < other.top - EPSILON and other.y < self.top - EPSILON)
+
+    def rounded(self, places: int = 3) -> list[float]:
+        """``[x, y, width, height]`` rounded for the manifest."""
+        return [round(value, places) + 0.0 for value in (self.x, self.y, self.width, self.height)]
+
+
+@dataclass(frozen=True)
+class SheetSettings:
+    """The choices a user makes about printing, in points."""
+
+    paper: Paper
+    duplex: str = "long"
+    margin: float = 5 * MM
+    gutter: float = 0.0
+    bleed: bool = False
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    crop_marks: bool = True
+    cut_lines: bool = False
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """A grid fitted on the paper: where each front goes, and how backs mirror it."""
+
+    settings: SheetSettings
+    card_width: float
+    card_height: float
+    bleed: float
+    """Bleed actually printed around each card (0 unless bleed is asked for)."""
+    slots: tuple[Box, ...]
+    """Front trim boxes, in reading order (left to right, then top to bottom)."""
+    front_area: Box
+    """The part of the page the fronts live in: the page, or its front half when folding."""
+    mirror: str | None
+    """Which coordinate a back mirrors: "x" (columns), "y" (rows) or None."""
+
+    @property
+    def paper(self) -> Paper:
+        return self.settings.paper
+
+    @property
+    def duplex(self) -> str:
+        return self.settings.duplex
+
+    @property
+    def cards_per_sheet(self) -> int:
+        return len(self.slots)
+
+    @property
+    def back_area(self) -> Box:
+        """The part of the page the backs live in (without the back offset)."""
+        return mirror_box(self.front_area, self.paper, self.mirror)
+
+    @property
+    def fold_line(self) -> tuple[float, float, float, float] | None:
+        """The fold line ``(x0, y0, x1, y1)`` across the middle of the page, when folding."""
+        if self.duplex != "fold":
+            return None
+        width, height = self.paper.width, self.paper.height
+        if self.mirror == "x":
+            return (width / 2, 0.0, width / 2, height)
+        return (0.0, height / 2, width, height / 2)
+
+    def back_box(self, front: Box) -> Box:
+        """Where the back of the card whose front is at ``front`` is drawn."""
+        return back_box(front, self.paper, self.mirror, self.settings.back_offset)
+
+    def sheet_count(self, total_cards: int) -> int:
+        return math.ceil(total_cards / self.cards_per_sheet)
+
+    def page_count(self, total_cards: int) -> int:
+        """Pages in the PDF: two a sheet, except when fronts and backs share a page."""
+        sheets = self.sheet_count(total_cards)
+        return sheets if self.duplex == "fold" else 2 * sheets
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One face of one physical card on a page.
+
+    ``index`` counts the deck's physical cards from 0 in deck order; the
+    build turns it back into a card and copy number.
+    """
+
+    index: int
+    face: str
+    box: Box
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    """One page of the PDF: its number (from 1), what it holds, and its placements."""
+
+    number: int
+    role: str
+    """"fronts", "backs" or "fold" (fronts and backs on one page)."""
+    placements: tuple[Placement, ...]
+
+
+def mirror_axis(paper: Paper, duplex: str, fold_axis: str | None = None) -> str | None:
+    """Which coordinate the backs mirror for this duplex mode on this paper.
+
+    The paper turns over about its long edge (``long``) or its short edge
+    (``short``). A portrait page's long edge is upright, so turning about it
+    mirrors x; a landscape page's long edge lies across, so it mirrors y.
+    """
+    if duplex not in DUPLEX_MODES:
+        raise ValueError(f"unknown duplex mode '{duplex}'")
+    long_edge_axis = "y" if paper.orientation == "landscape" else "x"
+    short_edge_axis = "x" if long_edge_axis == "y" else "y"
+    return {"long": long_edge_axis, "short": short_edge_axis, "fold": fold_axis, "none": None}[duplex]
+
+
+def mirror_box(box: Box, paper: Paper, axis: str | None) -> Box:
+    """``box`` mirrored across the middle of the page (about x = W/2 or y = H/2).
+
+    Mirroring about the middle is both what turning the paper over does and
+    what folding it in half does, so every duplex mode shares this one rule.
+    """
+    if axis == "x":
+        return Box(paper.width - box.x - box.width, box.y, box.width, box.height)
+    if axis == "y":
+        return Box(box.x, paper.height - box.y - box.height, box.width, box.height)
+    return box
+
+
+def back_box(front: Box, paper: Paper, axis: str | None, offset: tuple[float, float]) -> Box:
+    """The back of ``front``: mirrored as the duplex mode asks, then shifted by the back offset."""
+    return mirror_box(front, paper, axis).shifted(*offset)
+
+
+def fit_grid(area: Box, card_width: float, card_height: float, bleed: float,
+             gutter: float, margin: float) -> tuple[Box, ...]:
+    """As many cards as fit in ``area``, centred, as trim boxes in reading order.
+
+    Neighbouring cards are ``gutter`` apart, but never closer than twice the
+    bleed, so one card's bleed never prints over its neighbour. ``margin`` is
+    kept clear between the area's edge and the outermost bleed.
+    """
+    spacing = max(gutter, 2 * bleed)
+    columns = _fitting(area.width - 2 * margin - 2 * bleed, card_width, spacing)
+    rows = _fitting(area.height - 2 * margin - 2 * bleed, card_height, spacing)
+    if not columns or not rows:
+        return ()
+    used_width = columns * card_width + (columns - 1) * spacing
+    used_height = rows * card_height + (rows - 1) * spacing
+    left = area.x + (area.width - used_width) / 2
+    top = area.top - (area.height - used_height) / 2
+    return tuple(
+        Box(left + column * (card_width + spacing),
+            top - card_height - row * (card_height + spacing),
+            card_width, card_height)
+        for row in range(rows)
+        for column in range(columns)
+    )
+
+
+def _fitting(room: float, size: float, spacing: float) -> int:
+    """How many ``size``-long items, ``spacing`` apart, fit in ``room``."""
+    if room < size - EPSILON:
+        return 0
+    return int(math.floor((room + spacing) / (size + spacing) + EPSILON))
+
+
+def plan_layout(settings: SheetSettings, card_size: tuple[float, float], bleed: float) -> SheetLayout:
+    """Fit the grid for ``settings`` and a card of ``card_size`` (points) with ``bleed`` available.
+
+    Raises :class:`LayoutError` when not even one card fits on the paper.
+    """
+    if settings.duplex not in DUPLEX_MODES:
+        raise ValueError(f"unknown duplex mode '{settings.duplex}'")
+    card_width, card_height = card_size
+    printed_bleed = bleed if settings.bleed else 0.0
+    paper = settings.paper
+
+    def grid(area: Box) -> tuple[Box, ...]:
+        return fit_grid(area, card_width, card_height, printed_bleed, settings.gutter, settings.margin)
+
+    if settings.duplex == "fold":
+        area, slots, axis = _best_fold(paper, grid)
+    else:
+        area = Box(0.0, 0.0, paper.width, paper.height)
+        slots, axis = grid(area), mirror_axis(paper, settings.duplex)
+    if not slots:
+        where = f"half of {paper.describe()} (fold)" if settings.duplex == "fold" else paper.describe()
+        raise LayoutError(
+            f"a {card_width / MM:.1f} x {card_height / MM:.1f} mm card does not fit on {where} "
+            f"with {settings.margin / MM:g} mm margins; choose a larger paper or a smaller margin")
+    return SheetLayout(settings=settings, card_width=card_width, card_height=card_height,
+                       bleed=printed_bleed, slots=slots, front_area=area, mirror=axis)
+
+
+def _best_fold(paper: Paper, grid) -> tuple[Box, tuple[Box, ...], str]:
+    """The fold that fits more cards: fronts on the left half or on the top half.
+
+    On a tie the fold line runs parallel to the paper's short edge, halving
+    its long side, the way a sheet is usually folded.
+    """
+    width, height = paper.width, paper.height
+    left_half = Box(0.0, 0.0, width / 2, height)        # fold line upright: backs mirror x
+    top_half = Box(0.0, height / 2, width, height / 2)  # fold line across: backs mirror y
+    across = (top_half, grid(top_half), "y")
+    upright = (left_half, grid(left_half), "x")
+    preferred, other = (across, upright) if paper.orientation == "portrait" else (upright, across)
+    return preferred if len(preferred[1]) >= len(other[1]) else other
+
+
+def plan_pages(layout: SheetLayout, total_cards: int) -> Iterator[PagePlan]:
+    """Every page of the PDF in order, one at a time, for a deck of ``total_cards`` copies."""
+    per_sheet = layout.cards_per_sheet
+    sheets = layout.sheet_count(total_cards)
+
+    def fronts(sheet: int) -> tuple[Placement, ...]:
+        first = sheet * per_sheet
+        return tuple(Placement(first + slot, "front", layout.slots[slot])
+                     for slot in range(min(per_sheet, total_cards - first)))
+
+    def backs(sheet: int) -> tuple[Placement, ...]:
+        return tuple(Placement(front.index, "back", layout.back_box(front.box))
+                     for front in fronts(sheet))
+
+    if layout.duplex == "fold":
+        for sheet in range(sheets):
+            yield PagePlan(sheet + 1, "fold", fronts(sheet) + backs(sheet))
+    elif layout.duplex == "none":
+        for sheet in range(sheets):
+            yield PagePlan(sheet + 1, "fronts", fronts(sheet))
+        for sheet in range(sheets):
+            yield PagePlan(sheets + sheet + 1, "backs", backs(sheet))
+    else:
+        for sheet in range(sheets):
+            yield PagePlan(2 * sheet + 1, "fronts", fronts(sheet))
+            yield PagePlan(2 * sheet + 2, "backs", backs(sheet))

@@ -1,0 +1,75 @@
+"""The layout manifest: where every physical card face is on the printed sheets, as JSON.
+
+Print shops, cutting machines and tests read it. The file is one JSON object:
+the settings first (paper, card size, duplex mode, back offset), then
+``placements``, one line per card face in page order::
+
+    {"deck": "cereal-killer", "card": "frankenflakes", "face": "front",
+     "title": "Frankenflakes", "copy": 3, "page": 2,
+     "trim_box": [x, y, width, height], "fields": {...}}
+
+Lengths are PDF points with the origin at the page's bottom-left corner.
+``fields`` are the fields printed on that face. Placements are written as
+they are made, so a manifest of 100,000 cards never sits in memory whole.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from generator.sheets.geometry import SheetLayout
+from generator.sheets.style import MM
+
+
+def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: int,
+                    pages: int) -> dict[str, Any]:
+    """The settings at the top of a manifest."""
+    paper = layout.paper
+    offset_x, offset_y = layout.settings.back_offset
+    return {
+        "deck": deck_id,
+        "name": deck_name,
+        "units": "pt",
+        "paper": {"name": paper.name, "orientation": paper.orientation,
+                  "width": round(paper.width, 3), "height": round(paper.height, 3)},
+        "card_size": [round(layout.card_width, 3), round(layout.card_height, 3)],
+        "bleed": round(layout.bleed, 3),
+        "duplex": layout.duplex,
+        "back_offset": [round(offset_x, 3) + 0.0, round(offset_y, 3) + 0.0],
+        "back_offset_mm": [round(offset_x / MM, 3) + 0.0, round(offset_y / MM, 3) + 0.0],
+        "cards_per_sheet": layout.cards_per_sheet,
+        "cards": cards,
+        "pages": pages,
+    }
+
+
+class ManifestWriter:
+    """Writes the header, then placements one by one, then closes the JSON."""
+
+    def __init__(self, stream: TextIO, header: dict[str, Any]):
+        self._stream = stream
+        self._count = 0
+        stream.write("{\n")
+        for key, value in header.items():
+            stream.write(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},\n")
+        stream.write('  "placements": [')
+
+    @staticmethod
+    def face_parts(deck_id: str, card_id: str, face: str, title: str,
+                   fields: dict[str, Any]) -> tuple[str, str]:
+        """The parts of a placement line that every copy of a face shares (made once, reused)."""
+        head = (f'{{"deck": {json.dumps(deck_id)}, "card": {json.dumps(card_id)}, '
+                f'"face": "{face}", "title": {json.dumps(title, ensure_ascii=False)}, ')
+        tail = f', "fields": {json.dumps(fields, ensure_ascii=False, default=str)}}}'
+        return head, tail
+
+    def add(self, parts: tuple[str, str], copy: int, page: int, trim_box: list[float]) -> None:
+        head, tail = parts
+        box = ", ".join(map(repr, trim_box))
+        separator = "\n    " if self._count == 0 else ",\n    "
+        self._stream.write(f'{separator}{head}"copy": {copy}, "page": {page}, "trim_box": [{box}]{tail}')
+        self._count += 1
+
+    def close(self) -> None:
+        self._stream.write("\n  ]\n}\n")

@@ -1,0 +1,230 @@
+"""Pressing a deck: its faces onto print sheets, written as a PDF and a manifest.
+
+The steps, each in its own module:
+
+1. :mod:`~generator.sheets.geometry` fits the grid and plans pages (pure).
+2. :mod:`~generator.sheets.forms` draws each distinct face once, plus the
+   crop marks, cut lines and fold line, as PDF forms.
+3. Pages are planned one at a time; each becomes a few placements of those
+   forms (:mod:`~generator.sheets.pdf`) and the same placements become lines
+   of the manifest (:mod:`~generator.sheets.manifest`).
+
+Both files are written atomically: a build that fails leaves no file behind.
+"""
+
+from __future__ import annotations
+
+import io
+from bisect import bisect_right
+from dataclasses import dataclass
+from itertools import accumulate
+from pathlib import Path
+from typing import Callable, Iterable
+
+from generator.deck.model import Card, Deck
+from generator.errors import InputError
+from generator.outputs import atomic_output
+from generator.sheets.forms import FormLibrary, number
+from generator.sheets.geometry import Box, PagePlan, SheetLayout, SheetSettings, plan_layout, plan_pages
+from generator.sheets.manifest import ManifestWriter, manifest_header
+from generator.sheets.marks import Line, crop_marks, cut_lines, mark_room
+from generator.sheets.pdf import PdfPageWriter
+from generator.sheets.renderer import CardRenderer
+from generator.sheets.style import MM, SheetStyle, load_style
+
+SIDES = ("front", "back")
+
+ROLE_LABELS = {
+    "fronts": "fronts",
+    "backs": "backs",
+    "fold": "fronts above backs, fold on the dashed line",
+}
+MODE_LABELS = {
+    "long": "duplex: flip on long edge",
+    "short": "duplex: flip on short edge",
+    "fold": "fold and glue, no duplex",
+    "none": "single-sided, backs at the end",
+}
+FOOTER_SEPARATOR = "  ·  "
+
+
+@dataclass(frozen=True)
+class PressResult:
+    """What a build wrote."""
+
+    deck_id: str
+    pdf: Path
+    manifest: Path
+    pages: int
+    cards: int
+
+
+def output_paths(deck: Deck, out_dir: Path) -> tuple[Path, Path]:
+    """``<out>/<deck>.pdf`` and the manifest ``<out>/<deck>.json`` beside it."""
+    return out_dir / f"{deck.id}.pdf", out_dir / f"{deck.id}.json"
+
+
+def sheet_layout(deck: Deck, renderer: CardRenderer, settings: SheetSettings) -> SheetLayout:
+    """Fit the grid for this deck's card size; raise if no card fits or nothing is to be printed."""
+    if deck.total == 0:
+        raise InputError("nothing to print: every card's count is 0", deck.source.at("cards"), "count")
+    return plan_layout(settings, renderer.card_size, renderer.bleed)
+
+
+def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_dir: Path,
+               style: SheetStyle | None = None,
+               on_page: Callable[[PagePlan], None] | None = None) -> PressResult:
+    """Write ``<deck>.pdf`` and ``<deck>.json`` into ``out_dir``; call ``on_page`` after each page."""
+    style = style or load_style()
+    layout = sheet_layout(deck, renderer, settings)
+    total = deck.total
+    pages = layout.page_count(total)
+    library = FormLibrary(title=deck.name)
+    faces = FaceForms(deck, renderer, library, layout.bleed)
+    furniture = Furniture(layout, style, library)
+    footer = Footer(deck.name, layout, pages, style, library)
+    compiled = library.compile()
+
+    pdf_path, manifest_path = output_paths(deck, out_dir)
+    copies = CopyIndex(deck)
+    with atomic_output(pdf_path) as pdf_stream, atomic_output(manifest_path) as manifest_stream:
+        text = io.TextIOWrapper(manifest_stream, encoding="utf-8", newline="\n")
+        try:
+            writer = PdfPageWriter(pdf_stream, compiled, (layout.paper.width, layout.paper.height))
+            manifest = ManifestWriter(text, manifest_header(deck.id, deck.name, layout, total, pages))
+            for page in plan_pages(layout, total):
+                placed: list[bytes] = [furniture.under(page.role)]
+                for placement in page.placements:
+                    card, copy = copies.locate(placement.index)
+                    form, parts = faces.of(card, placement.face)
+                    placed.append(place(form, placement.box))
+                    manifest.add(parts, copy, page.number, placement.box.rounded())
+                placed.append(furniture.over(page.role))
+                placed.append(footer.line(page))
+                writer.add_page(b"\n".join(part for part in placed if part))
+                if on_page:
+                    on_page(page)
+            writer.close()
+            manifest.close()
+            text.flush()
+        finally:
+            text.detach()
+    return PressResult(deck.id, pdf_path, manifest_path, pages, total)
+
+
+def place(form: bytes, box: Box) -> bytes:
+    """Operators drawing a form with its trim origin at the box's lower-left corner."""
+    return b"q 1 0 0 1 %s %s cm /%s Do Q" % (number(box.x).encode(), number(box.y).encode(), form)
+
+
+class CopyIndex:
+    """Turns a physical card's position in the deck (from 0) into its card and copy number."""
+
+    def __init__(self, deck: Deck):
+        self._cards = [card for card in deck.cards if card.count > 0]
+        self._ends = list(accumulate(card.count for card in self._cards))
+
+    def locate(self, index: int) -> tuple[Card, int]:
+        position = bisect_right(self._ends, index)
+        start = self._ends[position - 1] if position else 0
+        return self._cards[position], index - start + 1
+
+
+class FaceForms:
+    """Every distinct face drawn once; per card and side, its form and manifest parts."""
+
+    def __init__(self, deck: Deck, renderer: CardRenderer, library: FormLibrary, bleed: float):
+        width, height = renderer.card_size
+        bbox = (-bleed, -bleed, width + bleed, height + bleed)
+        self._by_card: dict[tuple[str, str], tuple[bytes, tuple[str, str]]] = {}
+        for card in deck.cards:
+            if card.count == 0:
+                continue
+            for side in SIDES:
+                key = renderer.face_key(card, side)
+                name = library.add(key, bbox, _drawing(renderer, card, side, bleed > 0))
+                fields = card.face(side, deck.shared_back) or {}
+                parts = ManifestWriter.face_parts(deck.id, card.id, side,
+                                                  renderer.title(card, side), fields)
+                self._by_card[(card.id, side)] = (name.encode(), parts)
+
+    def of(self, card: Card, side: str) -> tuple[bytes, tuple[str, str]]:
+        return self._by_card[(card.id, side)]
+
+
+def _drawing(renderer: CardRenderer, card: Card, side: str, bleed: bool) -> Callable:
+    def draw(canvas) -> None:
+        renderer.draw(canvas, card, side, bleed=bleed)
+    return draw
+
+
+class Furniture:
+    """Crop marks and the fold line (drawn under the cards) and cut lines (over them), per page role."""
+
+    def __init__(self, layout: SheetLayout, style: SheetStyle, library: FormLibrary):
+        self._under: dict[str, list[bytes]] = {role: [] for role in ROLE_LABELS}
+        self._over: dict[str, list[bytes]] = {role: [] for role in ROLE_LABELS}
+        paper = layout.paper
+        page_box = (0.0, 0.0, paper.width, paper.height)
+        fronts = (layout.slots, layout.front_area)
+        backs = ([layout.back_box(slot) for slot in layout.slots], layout.back_area)
+        grids_by_role = {"fronts": [fronts], "backs": [backs], "fold": [fronts, backs]}
+        for role, grids in grids_by_role.items():
+            under: list[Line] = []
+            over: list[Line] = []
+            for boxes, area in grids:
+                if layout.settings.crop_marks:
+                    room = mark_room(area, paper.width, paper.height, style.marks, style.footer.top)
+                    under += crop_marks(boxes, layout.bleed, room, style.marks)
+                if layout.settings.cut_lines:
+                    over += cut_lines(boxes, layout.bleed)
+            if under:
+                name = library.add_lines(f"marks:{role}", under, style.marks.line, page_box)
+                self._under[role].append(name.encode())
+            if over:
+                name = library.add_lines(f"cuts:{role}", over, style.cut_lines, page_box)
+                self._over[role].append(name.encode())
+        if layout.fold_line:
+            name = library.add_lines("fold", [layout.fold_line], style.fold_line, page_box)
+            self._under["fold"].append(name.encode())
+
+    def under(self, role: str) -> bytes:
+        return b"\n".join(b"/%s Do" % name for name in self._under[role])
+
+    def over(self, role: str) -> bytes:
+        return b"\n".join(b"/%s Do" % name for name in self._over[role])
+
+
+class Footer:
+    """The small print at the bottom of each page: deck, page, what the page holds, how to print."""
+
+    def __init__(self, deck_name: str, layout: SheetLayout, pages: int, style: SheetStyle,
+                 library: FormLibrary):
+        self._deck_name = deck_name
+        self._pages = pages
+        self._mode = MODE_LABELS[layout.duplex]
+        offset_x, offset_y = layout.settings.back_offset
+        self._offset = (f"back offset {offset_x / MM:+.2f}, {offset_y / MM:+.2f} mm"
+                        if (offset_x, offset_y) != (0.0, 0.0) else "")
+        self._paper_width = layout.paper.width
+        self._style = style.footer
+        self._library = library
+        library.prepare_text("".join(self._words()) + "0123456789")
+
+    def _words(self) -> Iterable[str]:
+        yield self._deck_name
+        yield FOOTER_SEPARATOR + "page  of "
+        yield self._mode + self._offset
+        yield from ROLE_LABELS.values()
+
+    def text(self, page: PagePlan) -> str:
+        parts = [self._deck_name, f"page {page.number} of {self._pages}", ROLE_LABELS[page.role], self._mode]
+        if self._offset and page.role != "fronts":
+            parts.append(self._offset)
+        return FOOTER_SEPARATOR.join(parts)
+
+    def line(self, page: PagePlan) -> bytes:
+        text = self.text(page)
+        width = self._library.text_width(text, self._style.size)
+        return self._library.text(text, (self._paper_width - width) / 2, self._style.baseline,
+                                  self._style.size, self._style.gray)

@@ -1,0 +1,197 @@
+"""Paper sizes, lengths with units, and the look of print sheets, read from ``sheets.yaml``.
+
+Everything a person printing cards might want to change (which papers exist,
+how long a crop mark is, how small the footer is) lives in ``sheets.yaml``
+beside this module; this module turns it into dataclasses in points.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.deck.loading import Document, load_yaml
+from generator.errors import InputError, Position
+
+MM = 72 / 25.4
+"""Points in one millimetre (a point is 1/72 inch)."""
+
+UNITS = {"pt": 1.0, "mm": MM, "cm": 10 * MM, "in": 72.0}
+
+STYLE_FILE = Path(__file__).with_name("sheets.yaml")
+
+LENGTH_PATTERN = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(pt|mm|cm|in)?\s*$")
+PAPER_SIZE_PATTERN = re.compile(
+    r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(pt|mm|cm|in)?\s*$", re.IGNORECASE)
+
+ORIENTATIONS = ("portrait", "landscape")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A sheet of paper as it lies on the page: width and height in points."""
+
+    name: str
+    label: str
+    width: float
+    height: float
+
+    @property
+    def orientation(self) -> str:
+        """Portrait when the sides are upright or square, landscape when wider than tall."""
+        return "landscape" if self.width > self.height else "portrait"
+
+    def turned(self, orientation: str) -> "Paper":
+        """The same paper turned to ``orientation`` ("portrait" or "landscape")."""
+        if orientation == self.orientation:
+            return self
+        return Paper(self.name, self.label, self.height, self.width)
+
+    def describe(self) -> str:
+        return f"{self.label} {self.orientation}"
+
+
+@dataclass(frozen=True)
+class LineStyle:
+    """How a kind of line is stroked: width in points, gray level, dash pattern."""
+
+    width: float
+    gray: float
+    dash: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class MarkStyle:
+    """Crop marks: their longest and shortest length, distances, and stroke."""
+
+    length: float
+    shortest: float
+    gap: float
+    edge: float
+    line: LineStyle
+
+
+@dataclass(frozen=True)
+class FooterStyle:
+    size: float
+    baseline: float
+    gray: float
+
+    @property
+    def top(self) -> float:
+        """The highest point the footer's letters reach, from the bottom paper edge."""
+        return self.baseline + self.size
+
+
+@dataclass(frozen=True)
+class SheetStyle:
+    """Everything ``sheets.yaml`` says, in points."""
+
+    papers: dict[str, Paper]
+    default_paper: str
+    default_margin: float
+    default_gutter: float
+    marks: MarkStyle
+    cut_lines: LineStyle
+    fold_line: LineStyle
+    footer: FooterStyle
+
+
+def parse_length(text: object, position: Position | None = None, field: str | None = None) -> float:
+    """A length such as ``5mm``, ``0.25in`` or ``6pt`` in points; a bare number is points."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return float(text)
+    match = LENGTH_PATTERN.match(str(text))
+    if not match:
+        raise InputError(f"expected a length such as 5mm, 0.25in or 6pt, found '{text}'",
+                         position, field)
+    return float(match.group(1)) * UNITS[match.group(2) or "pt"]
+
+
+def load_style(path: Path = STYLE_FILE) -> SheetStyle:
+    """Read ``sheets.yaml`` (or another file of the same shape)."""
+    document = load_yaml(path)
+    data = document.data
+
+    def length(*keys: str) -> float:
+        node = data
+        for key in keys:
+            if not isinstance(node, dict) or key not in node:
+                raise InputError("missing setting", document.at(*keys[:-1]), keys[-1])
+            node = node[key]
+        return parse_length(node, document.at(*keys), keys[-1])
+
+    def number(*keys: str) -> float:
+        value = data[keys[0]][keys[1]]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise InputError(f"expected a number, found '{value}'", document.at(*keys), keys[-1])
+        return float(value)
+
+    def line(section: str) -> LineStyle:
+        dash = data[section].get("dash", [])
+        return LineStyle(
+            width=length(section, "width"),
+            gray=number(section, "gray"),
+            dash=tuple(parse_length(step, document.at(section, "dash"), "dash") for step in dash),
+        )
+
+    papers = {name: _read_paper(document, name) for name in data["papers"]}
+    default_paper = str(data["defaults"]["paper"])
+    if default_paper not in papers:
+        raise InputError(f"no paper named '{default_paper}'", document.at("defaults", "paper"), "paper")
+    return SheetStyle(
+        papers=papers,
+        default_paper=default_paper,
+        default_margin=length("defaults", "margin"),
+        default_gutter=length("defaults", "gutter"),
+        marks=MarkStyle(
+            length=length("marks", "length"),
+            shortest=length("marks", "shortest"),
+            gap=length("marks", "gap"),
+            edge=length("marks", "edge"),
+            line=line("marks"),
+        ),
+        cut_lines=line("cut_lines"),
+        fold_line=line("fold_line"),
+        footer=FooterStyle(
+            size=length("footer", "size"),
+            baseline=length("footer", "baseline"),
+            gray=number("footer", "gray"),
+        ),
+    )
+
+
+def _read_paper(document: Document, name: str) -> Paper:
+    spec = document.data["papers"][name]
+    keys = ("papers", name)
+    if not isinstance(spec, dict):
+        raise InputError("a paper is a mapping with width and height", document.at(*keys), name)
+    width = parse_length(spec.get("width"), document.at(*keys, "width"), "width")
+    height = parse_length(spec.get("height"), document.at(*keys, "height"), "height")
+    return Paper(name=name, label=str(spec.get("label", name)), width=width, height=height)
+
+
+def find_paper(spec: str, orientation: str, style: SheetStyle) -> Paper:
+    """The paper a user names: a known size (``a4``, ``letter``) or ``WIDTHxHEIGHT[unit]``.
+
+    A custom size without a unit is in millimetres (``200x280``); ``8.5x14in``
+    and ``612x1008pt`` name their unit. The result is turned to ``orientation``.
+    """
+    key = spec.strip().lower()
+    if key in style.papers:
+        paper = style.papers[key]
+    else:
+        match = PAPER_SIZE_PATTERN.match(key)
+        if not match:
+            known = ", ".join(sorted(style.papers))
+            raise ValueError(f"unknown paper '{spec}'; use one of {known} "
+                             "or a size such as 200x280mm or 8.5x14in")
+        unit = UNITS[(match.group(3) or "mm").lower()]
+        width, height = float(match.group(1)) * unit, float(match.group(2)) * unit
+        if width <= 0 or height <= 0:
+            raise ValueError(f"paper sides must be longer than zero, found '{spec}'")
+        paper = Paper(name=key, label=key, width=min(width, height), height=max(width, height))
+    if orientation not in ORIENTATIONS:
+        raise ValueError(f"orientation is portrait or landscape, found '{orientation}'")
+    return paper.turned(orientation)
