@@ -9,6 +9,8 @@ from __future__ import annotations
 import click
 
 from generator import __version__
+from generator.cli.build import build
+from generator.cli.calibrate import calibrate
 from generator.cli.check import check
 
 
@@ -25,6 +27,8 @@ def cli() -> None:
 
 
 cli.add_command(check)
+cli.add_command(build)
+cli.add_command(calibrate)
 
 
 def main() -> None:

@@ -1,0 +1,158 @@
+"""``deckpress build``: print-ready PDF sheets and a layout manifest for each deck."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Callable, Iterator
+
+import click
+
+from generator.cli.common import echo_error, error_line, find_decks, reports_errors
+from generator.deck import Deck, check_deck, load_deck
+from generator.errors import EXIT_OK, EXIT_RULES, DeckpressError
+from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings
+from generator.sheets.press import press_deck, sheet_layout
+from generator.sheets.renderer import CardRenderer, load_renderer
+from generator.sheets.style import MM, ORIENTATIONS, SheetStyle, find_paper, load_style
+
+DUPLEX_HELP = ("long: backs follow each front page, columns mirrored (flip on long edge); "
+               "short: rows mirrored (flip on short edge); fold: fronts and backs on one page, "
+               "fold and glue; none: fronts only, backs on pages at the end.")
+
+
+def parse_offset(context: click.Context, parameter: click.Parameter, value: str) -> tuple[float, float]:
+    """``X,Y`` in millimetres -> (x, y) in points."""
+    try:
+        x_text, y_text = value.split(",")
+        return float(x_text) * MM, float(y_text) * MM
+    except ValueError:
+        raise click.BadParameter(f"expected two numbers in millimetres, like 0.5,-1.2; found '{value}'")
+
+
+def paper_options(command: Callable) -> Callable:
+    """``--paper`` and ``--orientation``, shared by ``build`` and ``calibrate``."""
+    command = click.option(
+        "--orientation", type=click.Choice(ORIENTATIONS), default="portrait", show_default=True,
+        help="Which way the paper lies.")(command)
+    return click.option(
+        "--paper", default=None, metavar="NAME|WxH",
+        help="a4 (default), letter, a3, a5, b5, legal, tabloid, or a size such as 200x280mm "
+             "or 8.5x14in (sizes without a unit are in mm). Paper sizes live in "
+             "generator/sheets/sheets.yaml.")(command)
+
+
+def resolve_paper(style: SheetStyle, paper: str | None, orientation: str):
+    try:
+        return find_paper(paper or style.default_paper, orientation, style)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--paper'")
+
+
+@click.command()
+@click.argument("decks", nargs=-1, type=click.Path())
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("build"),
+              show_default=True, help="Folder for <deck>.pdf and its manifest <deck>.json.")
+@paper_options
+@click.option("--duplex", type=click.Choice(DUPLEX_MODES), default="long", show_default=True,
+              help=DUPLEX_HELP)
+@click.option("--back-offset", default="0,0", callback=parse_offset, metavar="X,Y",
+              help="Shift every back by X,Y mm to correct a printer that misaligns the two sides. "
+                   "Positive X moves backs right, positive Y moves them up, as seen looking at "
+                   "the back page. `deckpress calibrate` measures it.")
+@click.option("--margin", type=float, default=None, metavar="MM",
+              help="Least distance from the paper edge to any card [default: 5].")
+@click.option("--gutter", type=float, default=None, metavar="MM",
+              help="Space between neighbouring cards [default: 0].")
+@click.option("--bleed/--no-bleed", default=False, show_default=True,
+              help="Print each card's artwork past its cut edge, so a slightly-off cut shows no white.")
+@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
+              help="Short guide lines in the margins, in line with every cut.")
+@click.option("--cut-lines/--no-cut-lines", default=False, show_default=True,
+              help="Thin lines along every card edge, for cutting with scissors.")
+@click.option("--no-check", is_flag=True, help="Skip the deck's rules check (the layout is still validated).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+@reports_errors
+def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation: str, duplex: str,
+          back_offset: tuple[float, float], margin: float | None, gutter: float | None, bleed: bool,
+          crop_marks: bool, cut_lines: bool, no_check: bool, quiet: bool) -> None:
+    """Write print-ready PDF sheets and a layout manifest for each deck.
+
+    DECKS are deck files or folders; by default every deck under cards/.
+    Each deck becomes OUT/<deck>.pdf and OUT/<deck>.json. Every deck is
+    checked against its rules and its layout before anything is written:
+    if one fails, the build stops with exit status 1 and writes nothing.
+
+    \b
+    Examples:
+      deckpress build
+      deckpress build cards/tiki --paper letter --duplex short
+      deckpress build --duplex fold --cut-lines
+      deckpress build --back-offset 0.5,-1.2
+    """
+    style = load_style()
+    settings = SheetSettings(
+        paper=resolve_paper(style, paper, orientation),
+        duplex=duplex,
+        margin=style.default_margin if margin is None else margin * MM,
+        gutter=style.default_gutter if gutter is None else gutter * MM,
+        bleed=bleed,
+        back_offset=back_offset,
+        crop_marks=crop_marks,
+        cut_lines=cut_lines,
+    )
+    ready, exit_code = prepare_decks(find_decks(decks), settings, check=not no_check)
+    if exit_code != EXIT_OK:
+        sys.exit(exit_code)
+    total_pages = sum(layout.page_count(deck.total) for deck, _, layout in ready)
+    results = []
+    with progress(total_pages, quiet) as advance:
+        for deck, renderer, _ in ready:
+            results.append(press_deck(deck, renderer, settings, out_dir, style,
+                                      on_page=lambda page: advance()))
+    if not quiet:
+        for result in results:
+            click.echo(f"wrote {result.pdf} ({result.pages} pages, {result.cards} cards) "
+                       f"and {result.manifest}")
+
+
+def prepare_decks(paths: list[Path], settings: SheetSettings,
+                  check: bool) -> tuple[list[tuple[Deck, CardRenderer, SheetLayout]], int]:
+    """Load, check and validate every deck before any file is written.
+
+    Returns the decks ready to build and the exit status: anything but 0
+    means at least one deck failed and its problems were printed.
+    """
+    ready = []
+    exit_code = EXIT_OK
+    for path in paths:
+        try:
+            deck = load_deck(path)
+            if check:
+                report = check_deck(deck)
+                if not report.passed:
+                    echo_error(f"error: {deck.path}: deck '{deck.id}' breaks "
+                               f"{len(report.findings)} of its rules; nothing was built")
+                    for finding in report.findings:
+                        echo_error(finding.line())
+                    exit_code = max(exit_code, EXIT_RULES)
+                    continue
+            renderer = load_renderer(deck)
+            renderer.validate()
+            ready.append((deck, renderer, sheet_layout(deck, renderer, settings)))
+        except DeckpressError as error:
+            echo_error(error_line(error))
+            exit_code = max(exit_code, error.exit_code)
+    return ready, exit_code
+
+
+@contextlib.contextmanager
+def progress(pages: int, quiet: bool) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr counting pages; nothing at all when quiet."""
+    if quiet:
+        yield lambda: None
+        return
+    with click.progressbar(length=pages, label="Building sheets", file=sys.stderr,
+                           show_pos=True) as bar:
+        yield lambda: bar.update(1)

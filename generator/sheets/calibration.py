@@ -1,0 +1,258 @@
+"""The calibration sheet: measure how far a printer misplaces back pages, in millimetres.
+
+Few duplex printers put the back of a sheet exactly behind the front; cards
+then come out with backs a millimetre or two off. This two-page sheet
+measures the error so ``deckpress build --back-offset X,Y`` can correct it.
+
+How it reads: the back page carries one long line for each axis. The front
+page carries a ladder of short ticks beside each line, every tick a quarter
+millimetre further along than the one before and labelled with the back
+offset that would bring the two sides into register if that tick is the one
+lying on the line. Held against the light, the back's line shows through:
+the tick sitting exactly on it names the offset. Because the back's line is
+long, an error along the other axis does not change the reading.
+
+The labels already include the mirroring of the chosen duplex mode and any
+``--back-offset`` the sheet was printed with, so the number read is always the
+value to pass to ``deckpress build``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.errors import LayoutError
+from generator.outputs import write_bytes_atomic
+from generator.sheets.forms import sheet_font
+from generator.sheets.geometry import Box, back_box, mirror_axis, mirror_box
+from generator.sheets.marks import Line
+from generator.sheets.style import MM, Paper
+
+STEP = 0.25
+"""Millimetres between neighbouring ticks of a ladder: the reading's resolution."""
+REACH = 4.0
+"""The largest error (mm, either way, on top of the offset printed with) a ladder measures."""
+PITCH = 2.5 * MM
+"""Distance between neighbouring ticks along the ladder."""
+TICK = 0.8 * MM
+"""Half the length of a front tick."""
+OVERHANG = 6 * MM
+"""How far a back line runs past its ladder, so an error along the other axis keeps it in view."""
+LINE_WIDTH = 0.5
+LABEL_SIZE = 5.0
+TEXT_SIZE = 8.0
+SCALE_BAR = 100 * MM
+CALIBRATION_MODES = ("long", "short")
+
+
+@dataclass(frozen=True)
+class Label:
+    """A piece of text: its baseline start (x, y) and whether it runs upwards."""
+
+    text: str
+    x: float
+    y: float
+    upright: bool = False
+    size: float = LABEL_SIZE
+    align: str = "left"
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """One axis's ticks (front page), the line they are read against (back page), and labels."""
+
+    axis: str
+    ticks: tuple[Line, ...]
+    values: tuple[float, ...]
+    """The offset each tick stands for, in mm, in the order of ``ticks``."""
+    back_line: Line
+    """On the back page, in the back page's own coordinates, offset included."""
+    labels: tuple[Label, ...]
+
+
+@dataclass(frozen=True)
+class CalibrationPlan:
+    paper: Paper
+    duplex: str
+    offset_mm: tuple[float, float]
+    ladders: tuple[Ladder, Ladder]
+    scale_bar: tuple[Line, ...]
+    text: tuple[Label, ...]
+    back_text: tuple[Label, ...]
+
+
+def seen_from_front(paper: Paper, duplex: str, along: str) -> int:
+    """+1 or -1: which way a shift of the back page along ``along`` looks from the front.
+
+    Derived from the one mirroring rule (:func:`mirror_box`): a point of the
+    back page shows through at its mirror image on the front.
+    """
+    mirrored = mirror_axis(paper, duplex)
+    origin = mirror_box(Box(0, 0, 0, 0), paper, mirrored)
+    step = (1.0, 0.0) if along == "x" else (0.0, 1.0)
+    moved = mirror_box(origin.shifted(*step), paper, mirrored)
+    return round(moved.x if along == "x" else moved.y)
+
+
+def _to_back(line: Line, paper: Paper, duplex: str, offset: tuple[float, float]) -> Line:
+    """A line given in front coordinates, drawn where it must be on the back page."""
+    x0, y0, x1, y1 = line
+    box = back_box(Box(min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)), paper,
+                   mirror_axis(paper, duplex), offset)
+    return (box.x, box.y, box.right, box.top)
+
+
+def _values(offset: float) -> list[float]:
+    count = int(round(REACH / STEP))
+    return [offset + STEP * step for step in range(-count, count + 1)]
+
+
+def plan_calibration(paper: Paper, duplex: str = "long",
+                     offset_mm: tuple[float, float] = (0.0, 0.0)) -> CalibrationPlan:
+    """Where everything on the two calibration pages goes (points, each page's own coordinates)."""
+    if duplex not in CALIBRATION_MODES:
+        raise ValueError(f"calibration measures duplex printing: long or short, not '{duplex}'")
+    offset = (offset_mm[0] * MM, offset_mm[1] * MM)
+    width, height = paper.width, paper.height
+    centre_x = width / 2
+    values_x, values_y = _values(offset_mm[0]), _values(offset_mm[1])
+    span = (len(values_x) - 1) * PITCH
+    text = _instructions(paper, duplex, offset_mm)
+    bar_y = text[-1].y - 12 * MM
+    # The two ladders sit side by side, centred in the room left below the scale bar.
+    middle = (bar_y - 8 * MM + 5 * MM) / 2
+    ladder_x = centre_x - 50 * MM
+    row_left = centre_x - 25 * MM
+
+    # X ladder: a column of upright ticks, read against an upright line on the back.
+    # A back drawn ``o`` off and misprinted by ``e`` shows through ``sign * (o + e)``
+    # away; the tick for offset ``v`` (which cancels ``e = -v``) must sit there.
+    x_top = middle + span / 2
+    sign_x = seen_from_front(paper, duplex, "x")
+    ticks_x, labels_x = [], []
+    for row, value in enumerate(values_x):
+        x = ladder_x - sign_x * (value - offset_mm[0]) * MM
+        y = x_top - row * PITCH
+        ticks_x.append((x, y - TICK, x, y + TICK))
+        labels_x.append(Label(f"{value:+.2f}", ladder_x - REACH * MM - 3 * MM, y - LABEL_SIZE / 3,
+                              align="right"))
+    labels_x.append(Label("X", ladder_x, x_top + OVERHANG + 2 * MM, size=TEXT_SIZE, align="centre"))
+    line_x = (ladder_x, x_top - span - OVERHANG, ladder_x, x_top + OVERHANG)
+
+    # Y ladder: a row of level ticks, read against a level line on the back.
+    sign_y = seen_from_front(paper, duplex, "y")
+    ticks_y, labels_y = [], []
+    for column, value in enumerate(values_y):
+        x = row_left + column * PITCH
+        y = middle - sign_y * (value - offset_mm[1]) * MM
+        ticks_y.append((x - TICK, y, x + TICK, y))
+        labels_y.append(Label(f"{value:+.2f}", x + LABEL_SIZE / 3, middle - REACH * MM - 3 * MM,
+                              upright=True, align="right"))
+    labels_y.append(Label("Y", row_left - OVERHANG - 3 * MM, middle - TEXT_SIZE / 3, size=TEXT_SIZE,
+                          align="centre"))
+    line_y = (row_left - OVERHANG, middle, row_left + span + OVERHANG, middle)
+
+    lowest = min(x_top - span - OVERHANG, middle - REACH * MM - 15 * MM)
+    leftmost = ladder_x - REACH * MM - 15 * MM
+    rightmost = row_left + span + OVERHANG
+    if lowest < 5 * MM or leftmost < 5 * MM or rightmost > width - 5 * MM or \
+            x_top + OVERHANG + 5 * MM > bar_y - 6 * MM:
+        raise LayoutError(f"the calibration sheet does not fit on {paper.describe()}; "
+                          "use A5 portrait or larger")
+    bar_left = centre_x - SCALE_BAR / 2
+    scale_bar = ((bar_left, bar_y, bar_left + SCALE_BAR, bar_y),
+                 (bar_left, bar_y - 2 * MM, bar_left, bar_y + 2 * MM),
+                 (bar_left + SCALE_BAR, bar_y - 2 * MM, bar_left + SCALE_BAR, bar_y + 2 * MM))
+    return CalibrationPlan(
+        paper=paper,
+        duplex=duplex,
+        offset_mm=offset_mm,
+        ladders=(
+            Ladder("x", tuple(ticks_x), tuple(values_x), _to_back(line_x, paper, duplex, offset),
+                   tuple(labels_x)),
+            Ladder("y", tuple(ticks_y), tuple(values_y), _to_back(line_y, paper, duplex, offset),
+                   tuple(labels_y)),
+        ),
+        scale_bar=scale_bar,
+        text=text + (Label("this bar must measure 100 mm; if not, print at actual size",
+                           centre_x, bar_y - 5 * MM, size=LABEL_SIZE + 1, align="centre"),),
+        back_text=(Label("calibration sheet, back: read it from the front, against the light",
+                         centre_x, height - 12 * MM, size=TEXT_SIZE, align="centre"),),
+    )
+
+
+def _instructions(paper: Paper, duplex: str, offset_mm: tuple[float, float]) -> tuple[Label, ...]:
+    flip = {"long": "flip on long edge", "short": "flip on short edge"}[duplex]
+    printed_with = (f" This sheet was printed with --back-offset {offset_mm[0]:g},{offset_mm[1]:g};"
+                    " the numbers already include it." if offset_mm != (0.0, 0.0) else "")
+    paragraphs = [
+        f"Printer calibration: {paper.describe()}, duplex {flip}",
+        f"1. Print both pages on one sheet: two-sided, {flip}, at actual size (no 'fit to page').",
+        "2. Hold the sheet against a window or a lamp, this side towards you. A long line printed "
+        "on the back shows through beside each ladder of short ticks.",
+        "3. On each ladder, find the tick lying exactly on the line from the back. Its number is "
+        "the back offset in millimetres: X from the upright ladder, Y from the level one."
+        + printed_with,
+        f"4. Build with: deckpress build --duplex {duplex} --back-offset X,Y",
+        "If no tick meets a line, the error is larger than the ladder: calibrate again with your "
+        "best guess as --back-offset.",
+    ]
+    margin = 12 * MM
+    width = paper.width - 2 * margin
+    labels = []
+    y = paper.height - 14 * MM
+    font = sheet_font()
+    for index, paragraph in enumerate(paragraphs):
+        size = TEXT_SIZE + (3 if index == 0 else 0)
+        for line in simpleSplit(paragraph, font, size, width):
+            labels.append(Label(line, margin, y, size=size))
+            y -= size * 1.35
+        y -= size * 0.6
+    return tuple(labels)
+
+
+def draw_calibration(plan: CalibrationPlan) -> bytes:
+    """The two pages as PDF bytes (reproducible: no dates, fixed identifiers)."""
+    buffer = BytesIO()
+    canvas = Canvas(buffer, pagesize=(plan.paper.width, plan.paper.height), invariant=1,
+                    pageCompression=1, initialFontName=sheet_font())
+    canvas.setTitle("deckpress printer calibration")
+    canvas.setCreator("deckpress")
+    canvas.setProducer("deckpress")
+    canvas.setLineWidth(LINE_WIDTH)
+    canvas.lines([tick for ladder in plan.ladders for tick in ladder.ticks])
+    canvas.lines(list(plan.scale_bar))
+    for label in plan.text + tuple(label for ladder in plan.ladders for label in ladder.labels):
+        _draw_label(canvas, label)
+    canvas.showPage()
+    canvas.setLineWidth(LINE_WIDTH)
+    canvas.lines([ladder.back_line for ladder in plan.ladders])
+    for label in plan.back_text:
+        _draw_label(canvas, label)
+    canvas.showPage()
+    return canvas.getpdfdata()
+
+
+def _draw_label(canvas: Canvas, label: Label) -> None:
+    canvas.saveState()
+    canvas.setFont(sheet_font(), label.size)
+    canvas.translate(label.x, label.y)
+    if label.upright:
+        canvas.rotate(90)
+    draw = {"left": canvas.drawString, "right": canvas.drawRightString,
+            "centre": canvas.drawCentredString}[label.align]
+    draw(0, 0, label.text)
+    canvas.restoreState()
+
+
+def write_calibration(path: Path, paper: Paper, duplex: str = "long",
+                      offset_mm: tuple[float, float] = (0.0, 0.0)) -> CalibrationPlan:
+    """Write the calibration PDF to ``path`` atomically; return its plan."""
+    plan = plan_calibration(paper, duplex, offset_mm)
+    write_bytes_atomic(path, draw_calibration(plan))
+    return plan
