@@ -7,6 +7,7 @@ a frame around the trim box and the face's title, in an embedded TrueType font.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -96,3 +97,48 @@ def numbered_deck(folder: Path, distinct: int, copies: int, **kwargs) -> Deck:
     """A deck of ``distinct`` cards named "Card 1".. each with ``copies`` copies."""
     cards = [{"name": f"Card {n}", "count": copies} for n in range(1, distinct + 1)]
     return load_deck(write_deck(folder, cards, **kwargs))
+
+
+def read_manifest(path: Path) -> dict:
+    import json
+
+    return json.loads(path.read_text())
+
+
+FORM_PLACEMENT = re.compile(rb"q 1 0 0 1 (-?[\d.]+) (-?[\d.]+) cm /(\S+) Do Q")
+
+
+def placed_forms(pdf: Path) -> list[list[tuple[str, float, float]]]:
+    """Per page, every form placed with a translation: (form name, x, y)."""
+    from pypdf import PdfReader
+
+    pages = []
+    for page in PdfReader(pdf).pages:
+        content = page.get_contents().get_data()
+        pages.append([(name.decode(), float(x), float(y))
+                      for x, y, name in FORM_PLACEMENT.findall(content)])
+    return pages
+
+
+def embedded_fonts(pdf: Path) -> dict[str, bool]:
+    """Every font a page or form uses: its name and whether its program is embedded."""
+    from pypdf import PdfReader
+
+    found: dict[str, bool] = {}
+
+    def visit(resources) -> None:
+        resources = resources.get_object() if resources is not None else {}
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            descriptor = font.get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor is not None else {}
+            found[str(font["/BaseFont"])] = any(key in descriptor for key in
+                                                ("/FontFile", "/FontFile2", "/FontFile3"))
+        for xobject in (resources.get("/XObject") or {}).values():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Form":
+                visit(xobject.get("/Resources"))
+
+    for page in PdfReader(pdf).pages:
+        visit(page.get("/Resources"))
+    return found

@@ -1,0 +1,117 @@
+"""``deckpress build`` as a user runs it: outputs, exit codes, error lines, nothing half-written."""
+
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from generator.cli import cli
+from generator.sheets.style import MM
+
+from sheets_support import FrameRenderer, write_deck
+
+RULES = """rules:
+  - total: {exact: 3}
+    message: a game needs three cards
+"""
+
+
+@pytest.fixture(autouse=True)
+def frame_renderer(monkeypatch):
+    """Cards are drawn by the small test renderer."""
+    command_module = importlib.import_module("generator.cli.build")  # the package exports the command
+    monkeypatch.setattr(command_module, "load_renderer", lambda deck: FrameRenderer(deck))
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["build", *map(str, args)])
+
+
+def deck(tmp_path, name="alpha", counts=(1, 2), rules=RULES, titles=None):
+    titles = titles or [f"Card {n}" for n in range(1, len(counts) + 1)]
+    cards = [{"name": title, "count": count} for title, count in zip(titles, counts)]
+    return write_deck(tmp_path / "cards" / name, cards, rules=rules).parent
+
+
+def test_build_writes_a_pdf_and_manifest_per_deck(tmp_path):
+    out = tmp_path / "out"
+    result = run(deck(tmp_path, "alpha"), deck(tmp_path, "beta"), "--out", out, "--paper", "letter",
+                 "--duplex", "short", "--back-offset", "0.5,-1")
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in out.iterdir()) == ["alpha.json", "alpha.pdf", "beta.json", "beta.pdf"]
+    manifest = json.loads((out / "alpha.json").read_text())
+    assert manifest["duplex"] == "short" and manifest["paper"]["name"] == "letter"
+    assert manifest["back_offset_mm"] == [0.5, -1.0]
+    assert manifest["back_offset"] == [round(0.5 * MM, 3), round(-1 * MM, 3)]
+    assert len(PdfReader(out / "alpha.pdf").pages) == 2
+    assert f"wrote {out / 'alpha.pdf'} (2 pages, 3 cards)" in result.output
+
+
+def test_a_deck_that_breaks_its_rules_stops_the_build_and_writes_nothing(tmp_path):
+    good, bad = deck(tmp_path, "good"), deck(tmp_path, "bad", counts=(1, 1))
+    out = tmp_path / "out"
+    result = run(good, bad, "--out", out)
+    assert result.exit_code == 1
+    assert "deck 'bad' breaks 1 of its rules; nothing was built" in result.output
+    assert "total (a game needs three cards): expected exactly 3 cards, found 2" in result.output
+    assert not out.exists()
+
+
+def test_no_check_skips_the_rules_but_not_the_layout(tmp_path):
+    out = tmp_path / "out"
+    assert run(deck(tmp_path, "bad", counts=(1, 1)), "--out", out, "--no-check").exit_code == 0
+    assert (out / "bad.pdf").exists()
+    long_title = "A title far too long to fit on any playing card at all"
+    result = run(deck(tmp_path, "wordy", counts=(3,), titles=[long_title]), "--out", out, "--no-check")
+    assert result.exit_code == 1
+    assert not (out / "wordy.pdf").exists()
+
+
+def test_text_that_cannot_fit_is_one_line_naming_deck_card_and_element(tmp_path):
+    long_title = "A title far too long to fit on any playing card at all"
+    folder = deck(tmp_path, "wordy", counts=(1, 2), titles=["Fine", long_title])
+    out = tmp_path / "out"
+    result = run(folder, "--out", out)
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"error: {folder / 'deck.yaml'}:")
+    assert "deck 'wordy', card 'c2'" in lines[0] and lines[0].endswith("(title)")
+    assert not out.exists()
+
+
+def test_a_card_too_large_for_the_paper_is_a_layout_error(tmp_path):
+    result = run(deck(tmp_path), "--out", tmp_path / "out", "--paper", "60x80")
+    assert result.exit_code == 1
+    assert "card does not fit on 60x80 portrait" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--paper", "a9", "unknown paper 'a9'"),
+    ("--back-offset", "1mm", "expected two numbers in millimetres"),
+    ("--duplex", "twice", "'twice' is not one of"),
+])
+def test_bad_options_are_usage_errors(tmp_path, option, value, message):
+    result = run(deck(tmp_path), "--out", tmp_path / "out", option, value)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_a_missing_deck_is_an_input_error(tmp_path):
+    result = run(tmp_path / "nowhere", "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "no such deck file or folder" in result.output
+
+
+def test_quiet_prints_nothing(tmp_path):
+    result = run(deck(tmp_path), "--out", tmp_path / "out", "--quiet")
+    assert result.exit_code == 0 and result.output == ""
+
+
+def test_the_progress_bar_counts_pages(tmp_path):
+    result = run(deck(tmp_path, counts=(20, 1), rules=""), "--out", tmp_path / "out")
+    assert "Building sheets" in result.output

@@ -1,0 +1,194 @@
+"""Building a deck's PDF and manifest, then reading both back as a printer or cutter would."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from generator.deck.model import load_deck
+from generator.errors import LayoutError
+from generator.sheets.geometry import SheetSettings
+from generator.sheets.press import press_deck
+from generator.sheets.style import MM, find_paper, load_style
+
+from sheets_support import FrameRenderer, embedded_fonts, numbered_deck, placed_forms, read_manifest, write_deck
+
+STYLE = load_style()
+
+
+def build(deck, out: Path, duplex="long", paper="a4", orientation="portrait", renderer=None, **settings):
+    sheet = find_paper(paper, orientation, STYLE)
+    result = press_deck(deck, renderer or FrameRenderer(deck), SheetSettings(paper=sheet, duplex=duplex, **settings),
+                        out, STYLE)
+    return result, read_manifest(result.manifest)
+
+
+@pytest.fixture
+def mixed_deck(tmp_path):
+    """Eleven cards in 23 copies: most share a back, two have backs of their own."""
+    cards = [{"name": f"Monster {n}", "count": 2} for n in range(1, 10)]
+    cards += [{"name": "Goblin", "count": 3, "back": "Fairy"}, {"name": "Troll", "count": 2, "back": "Pixie"}]
+    return load_deck(write_deck(tmp_path / "deck", cards))
+
+
+def boxes_by_page(manifest, face):
+    return [(p["page"], p["trim_box"]) for p in manifest["placements"] if p["face"] == face]
+
+
+def test_manifest_lists_every_face_of_every_copy_with_its_settings(mixed_deck, tmp_path):
+    result, manifest = build(mixed_deck, tmp_path / "out")
+    assert result.pdf == tmp_path / "out" / "deck.pdf" and result.manifest.name == "deck.json"
+    assert manifest["paper"] == {"name": "a4", "orientation": "portrait", "width": 595.276, "height": 841.89}
+    assert manifest["card_size"] == [178.583, 249.449]
+    assert manifest["duplex"] == "long" and manifest["back_offset"] == [0.0, 0.0]
+    placements = manifest["placements"]
+    assert len(placements) == 2 * 23 == 2 * manifest["cards"]
+    goblin_backs = [p for p in placements if p["card"] == "c10" and p["face"] == "back"]
+    assert [p["copy"] for p in goblin_backs] == [1, 2, 3]
+    assert {p["title"] for p in goblin_backs} == {"Fairy"}
+    assert goblin_backs[0]["fields"] == {"name": "Fairy"}
+    assert {p["title"] for p in placements if p["card"] == "c1" and p["face"] == "back"} == {"Shared Back"}
+    assert len(PdfReader(result.pdf).pages) == manifest["pages"] == 6
+
+
+def test_every_title_is_printed_inside_its_manifest_box(mixed_deck, tmp_path):
+    result, manifest = build(mixed_deck, tmp_path / "out", duplex="short")
+    with pdfplumber.open(result.pdf) as pdf:
+        for placement in manifest["placements"]:
+            page = pdf.pages[placement["page"] - 1]
+            x, y, width, height = placement["trim_box"]
+            inside = page.within_bbox((x, page.height - y - height, x + width, page.height - y))
+            assert inside.extract_text().strip() == placement["title"], placement
+
+
+@pytest.mark.parametrize("duplex", ["long", "short", "fold"])
+def test_each_back_lies_exactly_behind_its_front(mixed_deck, tmp_path, duplex):
+    result, manifest = build(mixed_deck, tmp_path / duplex, duplex=duplex)
+    width, height = manifest["paper"]["width"], manifest["paper"]["height"]
+    fronts = {(p["card"], p["copy"]): p for p in manifest["placements"] if p["face"] == "front"}
+    for back in (p for p in manifest["placements"] if p["face"] == "back"):
+        front = fronts[(back["card"], back["copy"])]
+        x, y, w, h = front["trim_box"]
+        expected = {"long": (width - x - w, y), "short": (x, height - y - h), "fold": (x, height - y - h)}[duplex]
+        assert back["trim_box"][:2] == pytest.approx(expected, abs=0.002)
+        assert back["page"] == front["page"] + (0 if duplex == "fold" else 1)
+
+
+def test_the_pdf_places_faces_exactly_where_the_manifest_says(mixed_deck, tmp_path):
+    result, manifest = build(mixed_deck, tmp_path / "out", back_offset=(1 * MM, -2 * MM))
+    placed = placed_forms(result.pdf)
+    for page_number, page in enumerate(placed, start=1):
+        expected = [v for p in manifest["placements"] if p["page"] == page_number for v in p["trim_box"][:2]]
+        assert [v for _, x, y in page for v in (x, y)] == pytest.approx(expected, abs=0.001)
+
+
+def test_back_offset_shifts_backs_only(mixed_deck, tmp_path):
+    _, plain = build(mixed_deck, tmp_path / "plain")
+    _, shifted = build(mixed_deck, tmp_path / "shifted", back_offset=(1.5 * MM, -0.5 * MM))
+    assert shifted["back_offset_mm"] == [1.5, -0.5]
+    for before, after in zip(plain["placements"], shifted["placements"]):
+        dx, dy = (1.5 * MM, -0.5 * MM) if before["face"] == "back" else (0, 0)
+        assert after["trim_box"][0] == pytest.approx(before["trim_box"][0] + dx, abs=0.002)
+        assert after["trim_box"][1] == pytest.approx(before["trim_box"][1] + dy, abs=0.002)
+
+
+def test_none_mode_prints_fronts_then_backs_at_the_end(mixed_deck, tmp_path):
+    result, manifest = build(mixed_deck, tmp_path / "out", duplex="none")
+    faces = [{p["face"] for p in manifest["placements"] if p["page"] == n} for n in range(1, 7)]
+    assert faces == [{"front"}] * 3 + [{"back"}] * 3
+
+
+@pytest.mark.parametrize("paper, orientation, size", [
+    ("a4", "portrait", (595.28, 841.89)),
+    ("letter", "portrait", (612, 792)),
+    ("a4", "landscape", (841.89, 595.28)),
+    ("letter", "landscape", (792, 612)),
+])
+def test_page_sizes(mixed_deck, tmp_path, paper, orientation, size):
+    result, _ = build(mixed_deck, tmp_path / "out", paper=paper, orientation=orientation)
+    for page in PdfReader(result.pdf).pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(size, abs=0.005)
+
+
+@pytest.mark.parametrize("duplex", ["long", "fold"])
+def test_crop_marks_stay_outside_every_card(mixed_deck, tmp_path, duplex):
+    result, manifest = build(mixed_deck, tmp_path / "out", duplex=duplex, gutter=4 * MM)
+    with pdfplumber.open(result.pdf) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            boxes = [p["trim_box"] for p in manifest["placements"] if p["page"] == number]
+            marks = page.lines  # the test renderer draws rectangles; lines are marks and the fold
+            assert len(marks) > 10, "no crop marks found"
+            for line in marks:
+                x0, x1 = line["x0"], line["x1"]
+                y0, y1 = page.height - line["bottom"], page.height - line["top"]
+                for x, y, w, h in boxes:  # not even touching a card: at least 1 pt away
+                    apart = x1 < x - 1 or x0 > x + w + 1 or y1 < y - 1 or y0 > y + h + 1
+                    assert apart, (number, (x0, y0, x1, y1), (x, y, w, h))
+
+
+def test_all_fonts_are_embedded(mixed_deck, tmp_path):
+    result, _ = build(mixed_deck, tmp_path / "out")
+    fonts = embedded_fonts(result.pdf)
+    assert fonts and all(fonts.values()), fonts
+
+
+def test_two_builds_are_byte_identical(mixed_deck, tmp_path):
+    first, _ = build(mixed_deck, tmp_path / "one", duplex="fold", cut_lines=True)
+    second, _ = build(mixed_deck, tmp_path / "two", duplex="fold", cut_lines=True)
+    assert first.pdf.read_bytes() == second.pdf.read_bytes()
+    assert first.manifest.read_bytes() == second.manifest.read_bytes()
+
+
+def test_faces_are_drawn_once_and_copies_cost_little(tmp_path):
+    """A shared back is one form however many cards use it; a copy adds only a placement."""
+    small, _ = build(numbered_deck(tmp_path / "small", 3, 30), tmp_path / "small-out")
+    large, _ = build(numbered_deck(tmp_path / "large", 3, 330), tmp_path / "large-out")
+    forms = [page for page in placed_forms(large.pdf)]
+    assert len({name for page in forms for name, _, _ in page}) == 3 + 1  # three fronts, one back
+    per_copy = (large.pdf.stat().st_size - small.pdf.stat().st_size) / (990 - 90)
+    assert per_copy < 300
+
+
+def test_a_failed_build_leaves_no_file(mixed_deck, tmp_path):
+    class Breaking(FrameRenderer):
+        def draw(self, canvas, card, side, bleed=False):
+            if card.id == "c11":
+                raise LayoutError("the troll does not fit")
+            super().draw(canvas, card, side, bleed)
+
+    out = tmp_path / "out"
+    with pytest.raises(LayoutError):
+        build(mixed_deck, out, renderer=Breaking(mixed_deck))
+    assert not out.exists() or list(out.iterdir()) == []
+
+
+def test_a_failed_build_keeps_the_previous_files(mixed_deck, tmp_path):
+    out = tmp_path / "out"
+    result, _ = build(mixed_deck, out)
+    before = result.pdf.read_bytes()
+
+    def stop(page):
+        if page.number == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        press_deck(mixed_deck, FrameRenderer(mixed_deck),
+                   SheetSettings(paper=find_paper("a4", "portrait", STYLE), duplex="short"), out, STYLE,
+                   on_page=stop)
+    assert result.pdf.read_bytes() == before
+    assert sorted(path.name for path in out.iterdir()) == ["deck.json", "deck.pdf"]
+
+
+def test_bleed_cut_lines_and_fold_render_cleanly(mixed_deck, tmp_path):
+    """poppler reads every page without complaint (a strict check of the hand-written PDF)."""
+    if not shutil.which("pdftoppm"):
+        pytest.skip("poppler-utils not installed")
+    result, manifest = build(mixed_deck, tmp_path / "out", duplex="fold", bleed=True, cut_lines=True)
+    assert manifest["bleed"] == pytest.approx(3 * MM, abs=0.001)
+    run = subprocess.run(["pdftoppm", "-r", "10", "-png", str(result.pdf), str(tmp_path / "page")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and run.stderr == ""
+    assert len(list(tmp_path.glob("page-*.png"))) == manifest["pages"]
