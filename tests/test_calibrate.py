@@ -1,0 +1,118 @@
+"""The calibration sheet, printed by a simulated printer that misplaces the back page."""
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from generator.cli import cli
+from generator.sheets.style import MM
+
+from sheets_support import embedded_fonts
+
+
+def calibrate(tmp_path, *args):
+    out = tmp_path / "calibration.pdf"
+    result = CliRunner().invoke(cli, ["calibrate", "--out", str(out), *args])
+    return result, out
+
+
+def seen_through(point, page_size, duplex):
+    """Where a point printed on the back shows through, in front-page coordinates.
+
+    Written out physically and independently of the product: a portrait sheet
+    turned over its long (upright) edge swaps left and right, over its short
+    edge swaps top and bottom; a landscape sheet the other way round.
+    """
+    x, y = point
+    width, height = page_size
+    portrait = height >= width
+    swaps_left_right = (duplex == "long") == portrait
+    return (width - x, y) if swaps_left_right else (x, height - y)
+
+
+def read_sheet(pdf_path, duplex, error_mm):
+    """Read the X and Y offsets off the sheet as a person would, with the back misprinted by ``error_mm``."""
+    with pdfplumber.open(pdf_path) as pdf:
+        front, back = pdf.pages
+        size = (float(front.width), float(front.height))
+
+        def points(page, line):  # bottom-left origin
+            return ((line["x0"], page.height - line["bottom"]), (line["x1"], page.height - line["top"]))
+
+        back_lines = [points(back, line) for line in back.lines]
+        shifted = [[(x + error_mm[0] * MM, y + error_mm[1] * MM) for x, y in line] for line in back_lines]
+        seen = [[seen_through(p, size, duplex) for p in line] for line in shifted]
+        upright = next(line for line in seen if abs(line[0][0] - line[1][0]) < 0.01)
+        level = next(line for line in seen if abs(line[0][1] - line[1][1]) < 0.01)
+
+        words = front.extract_words()
+        ticks = [points(front, line) for line in front.lines if line["x1"] - line["x0"] < 0.01
+                 or line["bottom"] - line["top"] < 0.01]
+        short = [t for t in ticks if abs((t[1][0] - t[0][0]) + (t[1][1] - t[0][1])) < 2 * MM]
+        x_ticks = [t for t in short if abs(t[0][0] - t[1][0]) < 0.01]
+        y_ticks = [t for t in short if abs(t[0][1] - t[1][1]) < 0.01]
+        assert len(x_ticks) == len(y_ticks) == 33
+
+        x_tick = min(x_ticks, key=lambda t: abs(t[0][0] - upright[0][0]))
+        y_tick = min(y_ticks, key=lambda t: abs(t[0][1] - level[0][1]))
+        assert abs(x_tick[0][0] - upright[0][0]) < 0.05 and abs(y_tick[0][1] - level[0][1]) < 0.05
+
+        def label_left_of(tick):  # the X labels stand at the tick's height, to its left
+            y = front.height - (tick[0][1] + tick[1][1]) / 2
+            return next(float(w["text"]) for w in words if w["top"] - 2 < y < w["bottom"] + 2
+                        and w["x1"] < tick[0][0] and w["text"][0] in "+-")
+
+        def label_below(tick):  # the Y labels run upwards, below the middle of the tick
+            x = (tick[0][0] + tick[1][0]) / 2
+            chars = [c for c in front.chars if abs((c["x0"] + c["x1"]) / 2 - x) < 2.5
+                     and c["top"] > front.height - tick[0][1] + 5]
+            chars.sort(key=lambda c: -c["top"])  # upright text reads bottom to top
+            return float("".join(c["text"] for c in chars))
+
+        return label_left_of(x_tick), label_below(y_tick)
+
+
+@pytest.mark.parametrize("paper, orientation", [("a4", "portrait"), ("letter", "landscape")])
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_the_sheet_reads_the_offset_that_cancels_the_printers_error(tmp_path, paper, orientation, duplex):
+    result, out = calibrate(tmp_path, "--paper", paper, "--orientation", orientation, "--duplex", duplex)
+    assert result.exit_code == 0, result.output
+    for error in [(0.0, 0.0), (1.25, -0.75), (-3.5, 2.0)]:
+        assert read_sheet(out, duplex, error) == (-error[0], -error[1])
+
+
+def test_a_sheet_printed_with_an_offset_still_reads_the_whole_correction(tmp_path):
+    result, out = calibrate(tmp_path, "--back-offset", "1,-0.5")
+    assert result.exit_code == 0
+    # the printer misplaces backs by +1.5, +0.5 mm; the offset that cancels that is -1.5, -0.5
+    assert read_sheet(out, "long", (1.5, 0.5)) == (-1.5, -0.5)
+
+
+def test_sheet_has_two_pages_of_the_paper_size_embedded_fonts_and_a_100_mm_bar(tmp_path):
+    result, out = calibrate(tmp_path, "--paper", "letter")
+    assert "wrote" in result.output
+    pages = PdfReader(out).pages
+    assert len(pages) == 2
+    assert [(float(p.mediabox.width), float(p.mediabox.height)) for p in pages] == [(612, 792)] * 2
+    assert all(embedded_fonts(out).values())
+    with pdfplumber.open(out) as pdf:
+        assert any(abs(line["x1"] - line["x0"] - 100 * MM) < 0.01 for line in pdf.pages[0].lines)
+
+
+def test_two_sheets_are_byte_identical(tmp_path):
+    _, first = calibrate(tmp_path / "one")
+    _, second = calibrate(tmp_path / "two")
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_paper_too_small_is_refused_without_writing(tmp_path):
+    result, out = calibrate(tmp_path, "--paper", "100x140")
+    assert result.exit_code == 1
+    assert "the calibration sheet does not fit on 100x140 portrait" in result.output
+    assert not out.exists()
+
+
+def test_fold_is_not_a_printer_setting_to_calibrate(tmp_path):
+    result, _ = calibrate(tmp_path, "--duplex", "fold")
+    assert result.exit_code == 2
