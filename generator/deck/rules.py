@@ -335,7 +335,11 @@ def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool):
         raise _malformed(rule, "must be a Jinja2 expression in a string")
     if not rule.message:
         raise _malformed(rule, "needs a 'message' saying what it checks")
-    cards = [dict(card.fields, id=card.id, count=n, back=card.back or {}) for card, n in pool]
+    # Every declared field is present (None when a card leaves it out), so a test such as
+    # selectattr('cost', 'none') sees the gap instead of silently skipping the card.
+    blank = dict.fromkeys(deck.fields)
+    cards = [dict(blank, **card.fields, id=card.id, count=n, back=dict(blank, **(card.back or {})))
+             for card, n in pool]
     context = {"cards": cards, "total": sum(n for _, n in pool), "deck": deck.info,
                "players": list(deck.players)}
     if not _evaluate(rule, rule.params, context):
