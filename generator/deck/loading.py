@@ -66,11 +66,20 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
     if size > limit:
         raise InputError(f"file is {size:,} bytes; the limit is {limit:,}", Position(path))
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text (byte {error.start})", Position(path)) from None
+        raw = path.read_bytes()
     except OSError as error:
         raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text: byte 0x{raw[error.start]:02x} cannot be read; "
+                         "save the file as UTF-8", _byte_position(path, raw, error.start)) from None
+
+
+def _byte_position(path: Path, raw: bytes, offset: int) -> Position:
+    """Line and column (counted in bytes) of ``offset``, for text that cannot be decoded."""
+    line_start = raw.rfind(b"\n", 0, offset) + 1
+    return Position(path, raw.count(b"\n", 0, offset) + 1, offset - line_start + 1)
 
 
 def parse_yaml(text: str, path: Path) -> Document:
