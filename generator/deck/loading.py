@@ -89,6 +89,10 @@ def parse_yaml(text: str, path: Path) -> Document:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
+        if error.problem and error.context and error.context_mark and mark \
+                and error.context_mark.line != mark.line:
+            # The parser often notices a line late; say where the unfinished part began.
+            problem += f" ({error.context} that starts at line {error.context_mark.line + 1})"
         raise InputError(f"YAML syntax error: {problem}", _position(path, mark)) from None
     except yaml.YAMLError as error:
         raise InputError(f"YAML error: {error}", Position(path)) from None
