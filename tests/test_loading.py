@@ -148,6 +148,19 @@ def test_recursive_alias_is_refused(tmp_path):
     assert single_error(path) == f"{path}:1:7: recursive alias"
 
 
+def test_deep_nesting_is_refused(tmp_path):
+    path = write(tmp_path, "deck:\n" + "".join("  " * level + f"k{level}:\n" for level in range(1, 80)))
+    assert single_error(path) == f"{path}:51:101: nested more than 50 levels deep"
+
+
+def test_nesting_that_would_exhaust_the_parser_is_refused(tmp_path):
+    """Hundreds of brackets overflow the parser's recursion; that is refused, not a crash."""
+    path = write(tmp_path, "deck: " + "[" * 500 + "]" * 500 + "\n")
+    line = single_error(path)
+    assert line.startswith(f"{path}")
+    assert "nested" in line and "50 levels" in line
+
+
 def test_aliases_within_bounds_still_work(tmp_path):
     """A designer may reuse a face with an anchor; only runaway expansion is refused."""
     text = GOOD.replace("  - {id: eel, name: Eel, cost: 2, colour: blue}",
