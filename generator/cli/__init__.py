@@ -12,6 +12,8 @@ from generator import __version__
 from generator.cli.build import build
 from generator.cli.calibrate import calibrate
 from generator.cli.check import check
+from generator.cli.import_cmd import import_command
+from generator.cli.schema import schema
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -29,6 +31,8 @@ def cli() -> None:
 cli.add_command(check)
 cli.add_command(build)
 cli.add_command(calibrate)
+cli.add_command(import_command)
+cli.add_command(schema)
 
 
 def main() -> None:
