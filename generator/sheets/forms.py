@@ -43,6 +43,21 @@ def sheet_font() -> str:
     return SHEET_FONT
 
 
+def font_for(text: str, candidates: Iterable[str]) -> str:
+    """The first of ``candidates`` (TrueType fonts) with a glyph for every character of ``text``.
+
+    Footers reuse a font the cards already embed when one will do, so the PDF
+    carries one font fewer; otherwise they fall back to the sheet font.
+    """
+    needed = {ord(char) for char in text}
+    for name in candidates:
+        font = pdfmetrics.getFont(name)
+        glyphs = getattr(getattr(font, "face", None), "charToGlyph", None)
+        if getattr(font, "_dynamicFont", False) and glyphs and needed <= glyphs.keys():
+            return name
+    return sheet_font()
+
+
 @dataclass(frozen=True)
 class CompiledForms:
     """The objects reportlab wrote, ready to be copied into a streamed PDF."""
@@ -69,8 +84,8 @@ class FormLibrary:
     :meth:`name` and :meth:`text` give the operators pages use.
     """
 
-    def __init__(self, title: str):
-        self._font = sheet_font()
+    def __init__(self, title: str, font: str | None = None):
+        self._font = font or sheet_font()
         # A TrueType starting font keeps reportlab from adding an unembedded Helvetica.
         self._canvas = Canvas(BytesIO(), invariant=1, pageCompression=1, initialFontName=self._font)
         self._canvas.setTitle(title)

@@ -19,12 +19,12 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable
 
 from generator.deck.model import Card, Deck
 from generator.errors import InputError
 from generator.outputs import atomic_output
-from generator.sheets.forms import FormLibrary, number
+from generator.sheets.forms import FormLibrary, font_for, number
 from generator.sheets.geometry import Box, PagePlan, SheetLayout, SheetSettings, plan_layout, plan_pages
 from generator.sheets.manifest import ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, mark_room
@@ -79,10 +79,11 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     layout = sheet_layout(deck, renderer, settings)
     total = deck.total
     pages = layout.page_count(total)
-    library = FormLibrary(title=deck.name)
+    footer = Footer(deck.name, layout, pages, style)
+    library = FormLibrary(title=deck.name, font=font_for(footer.alphabet(), renderer.fonts))
     faces = FaceForms(deck, renderer, library, layout.bleed)
     furniture = Furniture(layout, style, library)
-    footer = Footer(deck.name, layout, pages, style, library)
+    library.prepare_text(footer.alphabet())
     compiled = library.compile()
 
     pdf_path, manifest_path = output_paths(deck, out_dir)
@@ -100,7 +101,7 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
                     placed.append(place(form, placement.box))
                     manifest.add(parts, copy, page.number, placement.box.rounded())
                 placed.append(furniture.over(page.role))
-                placed.append(footer.line(page))
+                placed.append(footer.line(page, library))
                 writer.add_page(b"\n".join(part for part in placed if part))
                 if on_page:
                     on_page(page)
@@ -198,8 +199,7 @@ class Furniture:
 class Footer:
     """The small print at the bottom of each page: deck, page, what the page holds, how to print."""
 
-    def __init__(self, deck_name: str, layout: SheetLayout, pages: int, style: SheetStyle,
-                 library: FormLibrary):
+    def __init__(self, deck_name: str, layout: SheetLayout, pages: int, style: SheetStyle):
         self._deck_name = deck_name
         self._pages = pages
         self._mode = MODE_LABELS[layout.duplex]
@@ -208,14 +208,11 @@ class Footer:
                         if (offset_x, offset_y) != (0.0, 0.0) else "")
         self._paper_width = layout.paper.width
         self._style = style.footer
-        self._library = library
-        library.prepare_text("".join(self._words()) + "0123456789")
 
-    def _words(self) -> Iterable[str]:
-        yield self._deck_name
-        yield FOOTER_SEPARATOR + "page  of "
-        yield self._mode + self._offset
-        yield from ROLE_LABELS.values()
+    def alphabet(self) -> str:
+        """Every character a footer of this build can contain."""
+        return "".join([self._deck_name, FOOTER_SEPARATOR, "page of 0123456789", self._mode,
+                        self._offset, *ROLE_LABELS.values()])
 
     def text(self, page: PagePlan) -> str:
         parts = [self._deck_name, f"page {page.number} of {self._pages}", ROLE_LABELS[page.role], self._mode]
@@ -223,8 +220,8 @@ class Footer:
             parts.append(self._offset)
         return FOOTER_SEPARATOR.join(parts)
 
-    def line(self, page: PagePlan) -> bytes:
+    def line(self, page: PagePlan, library: FormLibrary) -> bytes:
         text = self.text(page)
-        width = self._library.text_width(text, self._style.size)
-        return self._library.text(text, (self._paper_width - width) / 2, self._style.baseline,
-                                  self._style.size, self._style.gray)
+        width = library.text_width(text, self._style.size)
+        return library.text(text, (self._paper_width - width) / 2, self._style.baseline,
+                            self._style.size, self._style.gray)

@@ -1,0 +1,208 @@
+"""How fast, how big and how hungry ``deckpress build`` is, beside a bare reportlab loop.
+
+Run by hand from the repository root (it is not part of the test suite)::
+
+    .venv/bin/python benchmarks/bench_build.py            # 152, 1,000, 10,000, 100,000 cards
+    .venv/bin/python benchmarks/bench_build.py --quick    # 152 and 1,000 cards only
+
+Every measurement runs in a fresh Python process, so one build's memory
+cannot inflate the next one's peak. Each process reports its wall time from
+after its imports to the last byte written, its output size and its peak
+resident memory (``ru_maxrss``).
+
+The decks: the bundled Cereal Killer deck (152 cards, 26 distinct faces),
+and generated decks of the same cards with their counts scaled up, so the
+faces stay the same and only the copies grow. The bare loop draws
+comparable sheets with reportlab alone: nine cards a page, every card a
+rectangle and three strings, each front page followed by its back page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+SOURCE_DECK = REPOSITORY / "cards" / "cereal-killer" / "deck.yaml"
+SIZES = (1_000, 10_000, 100_000)
+QUICK_SIZES = (1_000,)
+CARDS_PER_PAGE = 9
+
+
+# -- the measured work, one kind per process ---------------------------------------------------
+
+def measure_deckpress(deck_path: Path, out_dir: Path, check: bool) -> dict:
+    """What ``deckpress build`` does for one deck, minus the interpreter start."""
+    from generator.deck import check_deck, load_deck
+    from generator.sheets.geometry import SheetSettings
+    from generator.sheets.press import press_deck
+    from generator.sheets.renderer import load_renderer
+    from generator.sheets.style import find_paper, load_style
+
+    started = time.perf_counter()
+    deck = load_deck(deck_path)
+    if check:
+        assert check_deck(deck).passed
+    renderer = load_renderer(deck)
+    renderer.validate()
+    style = load_style()
+    settings = SheetSettings(paper=find_paper("a4", "portrait", style))
+    result = press_deck(deck, renderer, settings, out_dir, style)
+    wall = time.perf_counter() - started
+    return {"cards": result.cards, "pages": result.pages, "wall": wall,
+            "bytes": result.pdf.stat().st_size}
+
+
+def measure_bare(cards: int, out_dir: Path) -> dict:
+    """reportlab on its own: a rectangle and three strings a card, fronts and backs."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    started = time.perf_counter()
+    pdfmetrics.registerFont(TTFont("BareVera", "Vera.ttf"))
+    path = out_dir / "bare.pdf"
+    canvas = Canvas(str(path), pagesize=A4, invariant=1, pageCompression=1)
+    width, height = 63 * 72 / 25.4, 88 * 72 / 25.4
+    left, bottom = (A4[0] - 3 * width) / 2, (A4[1] - 3 * height) / 2
+    slots = [(left + column * width, bottom + row * height) for row in (2, 1, 0) for column in range(3)]
+    pages = 0
+    for first in range(0, cards, CARDS_PER_PAGE):
+        batch = range(first, min(first + CARDS_PER_PAGE, cards))
+        for side in ("front", "back"):
+            canvas.setFont("BareVera", 9)
+            for slot, number in zip(slots, batch):
+                x, y = slot if side == "front" else (A4[0] - slot[0] - width, slot[1])
+                canvas.rect(x + 4, y + 4, width - 8, height - 8)
+                canvas.drawCentredString(x + width / 2, y + height - 20, f"Card {number + 1}")
+                canvas.drawCentredString(x + width / 2, y + height / 2, side)
+                canvas.drawCentredString(x + width / 2, y + 20, f"copy {number + 1} of {cards}")
+            canvas.showPage()
+            pages += 1
+    canvas.save()
+    wall = time.perf_counter() - started
+    return {"cards": cards, "pages": pages, "wall": wall, "bytes": path.stat().st_size}
+
+
+def child(arguments: argparse.Namespace) -> None:
+    out_dir = Path(arguments.out)
+    if arguments.kind == "bare":
+        result = measure_bare(arguments.cards, out_dir)
+    else:
+        result = measure_deckpress(Path(arguments.deck), out_dir, arguments.check)
+    result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(result))
+
+
+# -- the runner ----------------------------------------------------------------------------------
+
+def generated_deck(folder: Path, total: int) -> Path:
+    """The Cereal Killer cards with counts scaled to ``total`` copies; no rules to check."""
+    data = yaml.safe_load(SOURCE_DECK.read_text())
+    data.pop("rules", None)
+    data.pop("stats", None)
+    cards = data["cards"]
+    original = sum(card.get("count", 1) for card in cards)
+    for card in cards:
+        card["count"] = max(1, round(card.get("count", 1) * total / original))
+    cards[0]["count"] += total - sum(card["count"] for card in cards)
+    path = folder / f"cereal-killer-{total}" / "deck.yaml"
+    path.parent.mkdir(parents=True)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    return path
+
+
+def run_child(kind: str, scratch: Path, cards: int = 0, deck: Path | None = None,
+              check: bool = False) -> dict:
+    out_dir = Path(tempfile.mkdtemp(dir=scratch))
+    command = [sys.executable, __file__, "--child", kind, "--out", str(out_dir), "--cards", str(cards)]
+    if deck:
+        command += ["--deck", str(deck)]
+    if check:
+        command.append("--check")
+    finished = subprocess.run(command, cwd=REPOSITORY, capture_output=True, text=True)
+    if finished.returncode != 0:
+        raise SystemExit(f"{kind} {cards} failed:\n{finished.stderr}")
+    for leftover in out_dir.iterdir():
+        leftover.unlink()
+    return json.loads(finished.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="only the small decks")
+    parser.add_argument("--child", choices=["bare", "deckpress"], dest="kind", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    parser.add_argument("--cards", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--deck", help=argparse.SUPPRESS)
+    parser.add_argument("--check", action="store_true", help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    if arguments.kind:
+        child(arguments)
+        return
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="deckpress-bench-") as scratch_name:
+        scratch = Path(scratch_name)
+        cases = [("Cereal Killer", SOURCE_DECK, 152, True)]
+        for total in (QUICK_SIZES if arguments.quick else SIZES):
+            cases.append((f"generated {total:,}", generated_deck(scratch, total), total, False))
+        for label, deck, total, check in cases:
+            ours = run_child("deckpress", scratch, deck=deck, check=check)
+            bare = run_child("bare", scratch, cards=ours["cards"])
+            rows.append((label, ours, bare))
+            print(f"measured {label}", file=sys.stderr)
+
+    print(report(rows))
+
+
+def report(rows: list[tuple[str, dict, dict]]) -> str:
+    lines = ["| deck | cards | deckpress s | bare s | deckpress cards/s | bare cards/s | "
+             "bytes/card | bare bytes/card | peak MB | bare peak MB |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for label, ours, bare in rows:
+        lines.append(
+            f"| {label} | {ours['cards']:,} | {ours['wall']:.2f} | {bare['wall']:.2f} | "
+            f"{ours['cards'] / ours['wall']:,.0f} | {bare['cards'] / bare['wall']:,.0f} | "
+            f"{ours['bytes'] / ours['cards']:,.0f} | {bare['bytes'] / bare['cards']:,.0f} | "
+            f"{ours['peak_mb']:.1f} | {bare['peak_mb']:.1f} |")
+    lines.append("")
+    lines += targets(rows)
+    return "\n".join(lines)
+
+
+def targets(rows: list[tuple[str, dict, dict]]) -> list[str]:
+    """The performance targets, each with its measured figure and a verdict."""
+    found = []
+    label, ours, bare = rows[0]
+    ratio = ours["wall"] / bare["wall"]
+    found.append(f"- {label}: {ratio:.1f}x the bare loop's time (target: at most 3x) "
+                 f"{'MET' if ratio <= 3 else 'NOT MET'}")
+    for label, ours, bare in rows[1:]:
+        if ours["cards"] >= 10_000:
+            share = (ours["cards"] / ours["wall"]) / (bare["cards"] / bare["wall"])
+            found.append(f"- {label}: {share:.2f}x the bare loop's cards per second (target: at least 0.5x) "
+                         f"{'MET' if share >= 0.5 else 'NOT MET'}")
+    generated = [ours for _, ours, _ in rows[1:]]
+    if len(generated) >= 2:
+        smallest, largest = generated[0], generated[-1]
+        growth = largest["peak_mb"] / smallest["peak_mb"] - 1
+        found.append(f"- peak memory from {smallest['cards']:,} to {largest['cards']:,} cards: "
+                     f"{growth:+.1%} (target: within 10%) {'MET' if abs(growth) <= 0.10 else 'NOT MET'}")
+        per_copy = (largest["bytes"] - smallest["bytes"]) / (largest["cards"] - smallest["cards"])
+        found.append(f"- bytes per extra copy of a face: {per_copy:.0f} (target: under 300) "
+                     f"{'MET' if per_copy < 300 else 'NOT MET'}")
+    return found
+
+
+if __name__ == "__main__":
+    main()
