@@ -13,9 +13,11 @@ copies those objects into the output and streams the pages itself.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 from dataclasses import dataclass
 from io import BytesIO
+from operator import itemgetter
 from typing import Callable, Iterable, Iterator
 
 from reportlab import rl_config
@@ -92,7 +94,8 @@ class FormLibrary:
         self._canvas.setCreator("deckpress")
         self._canvas.setProducer("deckpress")
         self._names: dict[str, str] = {}
-        self._glyphs: dict[str, tuple[str, bytes]] = {}
+        self._glyphs: dict[str, tuple[bytes, bytes]] = {}
+        """Per character: the font subset that has it and its code there, ready for a string."""
         self.compiled: CompiledForms | None = None
 
     def __contains__(self, key: str) -> bool:
@@ -142,18 +145,14 @@ class FormLibrary:
         doc = self._canvas._doc  # reportlab numbers glyph subsets per document
         for char in sorted(set(text) - set(self._glyphs)):
             (subset, code), = font.splitString(char, doc)
-            self._glyphs[char] = (font.getSubsetInternalName(subset, doc), code)
+            self._glyphs[char] = (font.getSubsetInternalName(subset, doc).encode(), escape(code))
 
     def text(self, text: str, x: float, y: float, size: float, gray: float) -> bytes:
         """Content-stream operators showing ``text`` with its baseline starting at (x, y)."""
-        runs: list[tuple[str, bytearray]] = []
-        for char in text:
-            font, code = self._glyphs.get(char) or self._glyphs[" "]
-            if not runs or runs[-1][0] != font:
-                runs.append((font, bytearray()))
-            runs[-1][1].extend(code)
-        shown = b" ".join(b"%s %s Tf (%s) Tj" % (font.encode(), number(size).encode(), escape(codes))
-                          for font, codes in runs)
+        glyphs = [self._glyphs.get(char) or self._glyphs[" "] for char in text]
+        size_text = number(size).encode()
+        shown = b" ".join(b"%s %s Tf (%s) Tj" % (font, size_text, b"".join(code for _, code in run))
+                          for font, run in itertools.groupby(glyphs, key=itemgetter(0)))
         return b"q %s g BT %s %s Td %s ET Q" % (number(gray).encode(), number(x).encode(),
                                                  number(y).encode(), shown)
 
