@@ -192,3 +192,14 @@ def test_bleed_cut_lines_and_fold_render_cleanly(mixed_deck, tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 0 and run.stderr == ""
     assert len(list(tmp_path.glob("page-*.png"))) == manifest["pages"]
+
+
+@pytest.mark.parametrize("orientation, where", [("portrait", "fronts above, backs below"),
+                                                ("landscape", "fronts left, backs right")])
+def test_the_footer_names_deck_page_contents_and_mode(mixed_deck, tmp_path, orientation, where):
+    result, manifest = build(mixed_deck, tmp_path / "out", duplex="fold", orientation=orientation)
+    with pdfplumber.open(result.pdf) as pdf:
+        footer = pdf.pages[1].within_bbox((0, pdf.pages[1].height - 20, pdf.pages[1].width,
+                                           pdf.pages[1].height)).extract_text()
+    assert footer == (f"Test Deck · page 2 of {manifest['pages']} · {where}: fold on the dashed line "
+                      "· fold and glue, no duplex")

@@ -14,12 +14,13 @@ Both files are written atomically: a build that fails leaves no file behind.
 
 from __future__ import annotations
 
+import contextlib
 import io
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
-from typing import Callable
+from typing import BinaryIO, Callable, Iterator, TextIO
 
 from generator.deck.model import Card, Deck
 from generator.errors import InputError
@@ -34,11 +35,14 @@ from generator.sheets.style import MM, SheetStyle, load_style
 
 SIDES = ("front", "back")
 
+PAGE_ROLES = ("fronts", "backs", "fold")
 ROLE_LABELS = {
-    "fronts": "fronts",
-    "backs": "backs",
-    "fold": "fronts above backs, fold on the dashed line",
+    ("fronts", None): "fronts",
+    ("backs", None): "backs",
+    ("fold", "y"): "fronts above, backs below: fold on the dashed line",
+    ("fold", "x"): "fronts left, backs right: fold on the dashed line",
 }
+"""What a page holds, by its role and, for folded pages, the fold's mirror axis."""
 MODE_LABELS = {
     "long": "duplex: flip on long edge",
     "short": "duplex: flip on short edge",
@@ -81,36 +85,61 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     pages = layout.page_count(total)
     footer = Footer(deck.name, layout, pages, style)
     library = FormLibrary(title=deck.name, font=font_for(footer.alphabet(), renderer.fonts))
-    faces = FaceForms(deck, renderer, library, layout.bleed)
-    furniture = Furniture(layout, style, library)
+    composer = PageComposer(
+        faces=FaceForms(deck, renderer, library, layout.bleed),
+        furniture=Furniture(layout, style, library),
+        footer=footer,
+        library=library,
+        copies=CopyIndex(deck),
+    )
     library.prepare_text(footer.alphabet())
     compiled = library.compile()
 
     pdf_path, manifest_path = output_paths(deck, out_dir)
-    copies = CopyIndex(deck)
-    with atomic_output(pdf_path) as pdf_stream, atomic_output(manifest_path) as manifest_stream:
-        text = io.TextIOWrapper(manifest_stream, encoding="utf-8", newline="\n")
-        try:
-            writer = PdfPageWriter(pdf_stream, compiled, (layout.paper.width, layout.paper.height))
-            manifest = ManifestWriter(text, manifest_header(deck.id, deck.name, layout, total, pages))
-            for page in plan_pages(layout, total):
-                placed: list[bytes] = [furniture.under(page.role)]
-                for placement in page.placements:
-                    card, copy = copies.locate(placement.index)
-                    form, parts = faces.of(card, placement.face)
-                    placed.append(place(form, placement.box))
-                    manifest.add(parts, copy, page.number, placement.box.rounded())
-                placed.append(furniture.over(page.role))
-                placed.append(footer.line(page, library))
-                writer.add_page(b"\n".join(part for part in placed if part))
-                if on_page:
-                    on_page(page)
-            writer.close()
-            manifest.close()
-            text.flush()
-        finally:
-            text.detach()
+    with atomic_output(pdf_path) as pdf_stream, atomic_output(manifest_path) as manifest_stream, \
+            _utf8(manifest_stream) as manifest_text:
+        writer = PdfPageWriter(pdf_stream, compiled, (layout.paper.width, layout.paper.height))
+        manifest = ManifestWriter(manifest_text, manifest_header(deck.id, deck.name, layout, total, pages))
+        for page in plan_pages(layout, total):
+            writer.add_page(composer.compose(page, manifest))
+            if on_page:
+                on_page(page)
+        writer.close()
+        manifest.close()
     return PressResult(deck.id, pdf_path, manifest_path, pages, total)
+
+
+@contextlib.contextmanager
+def _utf8(binary: BinaryIO) -> Iterator[TextIO]:
+    """Text written as UTF-8 into ``binary``, which stays open for its owner to close."""
+    text = io.TextIOWrapper(binary, encoding="utf-8", newline="\n")
+    try:
+        yield text
+        text.flush()
+    finally:
+        text.detach()
+
+
+@dataclass
+class PageComposer:
+    """Turns a planned page into content-stream operators, and its placements into manifest lines."""
+
+    faces: "FaceForms"
+    furniture: "Furniture"
+    footer: "Footer"
+    library: FormLibrary
+    copies: "CopyIndex"
+
+    def compose(self, page: PagePlan, manifest: ManifestWriter) -> bytes:
+        parts = [self.furniture.under(page.role)]
+        for placement in page.placements:
+            card, copy = self.copies.locate(placement.index)
+            form, manifest_parts = self.faces.of(card, placement.face)
+            parts.append(place(form, placement.box))
+            manifest.add(manifest_parts, copy, page.number, placement.box.rounded())
+        parts.append(self.furniture.over(page.role))
+        parts.append(self.footer.line(page, self.library))
+        return b"\n".join(part for part in parts if part)
 
 
 def place(form: bytes, box: Box) -> bytes:
@@ -163,8 +192,8 @@ class Furniture:
     """Crop marks and the fold line (drawn under the cards) and cut lines (over them), per page role."""
 
     def __init__(self, layout: SheetLayout, style: SheetStyle, library: FormLibrary):
-        self._under: dict[str, list[bytes]] = {role: [] for role in ROLE_LABELS}
-        self._over: dict[str, list[bytes]] = {role: [] for role in ROLE_LABELS}
+        self._under: dict[str, list[bytes]] = {role: [] for role in PAGE_ROLES}
+        self._over: dict[str, list[bytes]] = {role: [] for role in PAGE_ROLES}
         paper = layout.paper
         page_box = (0.0, 0.0, paper.width, paper.height)
         fronts = (layout.slots, layout.front_area)
@@ -203,6 +232,7 @@ class Footer:
         self._deck_name = deck_name
         self._pages = pages
         self._mode = MODE_LABELS[layout.duplex]
+        self._fold_axis = layout.mirror if layout.duplex == "fold" else None
         offset_x, offset_y = layout.settings.back_offset
         self._offset = (f"back offset {offset_x / MM:+.2f}, {offset_y / MM:+.2f} mm"
                         if (offset_x, offset_y) != (0.0, 0.0) else "")
@@ -214,8 +244,11 @@ class Footer:
         return "".join([self._deck_name, FOOTER_SEPARATOR, "page of 0123456789", self._mode,
                         self._offset, *ROLE_LABELS.values()])
 
+    def role(self, page: PagePlan) -> str:
+        return ROLE_LABELS[(page.role, self._fold_axis if page.role == "fold" else None)]
+
     def text(self, page: PagePlan) -> str:
-        parts = [self._deck_name, f"page {page.number} of {self._pages}", ROLE_LABELS[page.role], self._mode]
+        parts = [self._deck_name, f"page {page.number} of {self._pages}", self.role(page), self._mode]
         if self._offset and page.role != "fronts":
             parts.append(self._offset)
         return FOOTER_SEPARATOR.join(parts)
