@@ -2,7 +2,6 @@
 
 import importlib
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner

@@ -28,7 +28,8 @@ def parse_offset(context: click.Context, parameter: click.Parameter, value: str)
         x_text, y_text = value.split(",")
         return float(x_text) * MM, float(y_text) * MM
     except ValueError:
-        raise click.BadParameter(f"expected two numbers in millimetres, like 0.5,-1.2; found '{value}'")
+        raise click.BadParameter(f"expected two numbers in millimetres, like 0.5,-1.2; found '{value}'") \
+            from None
 
 
 def paper_options(command: Callable) -> Callable:
@@ -47,7 +48,7 @@ def resolve_paper(style: SheetStyle, paper: str | None, orientation: str):
     try:
         return find_paper(paper or style.default_paper, orientation, style)
     except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="'--paper'")
+        raise click.BadParameter(str(error), param_hint="'--paper'") from None
 
 
 @click.command()
