@@ -346,7 +346,7 @@ class Converter:
                     rows.append([Paragraph(str(card.count), number),
                                  Paragraph(escape(self.deck.title(card.fields)), cell), ""])
         rows.append([Paragraph(f"<b>{self.deck.total}</b>", number),
-                     Paragraph(f"<b>{escape(contents.headline)} in all</b>", cell), ""])
+                     Paragraph("<b>in all</b>", cell), ""])
         for extra in extras:
             rows.append(["", Paragraph(self.text(extra, _InlineView([], [directive.position.line - 1,
                                                                         directive.position.line])), cell), ""])
@@ -436,8 +436,10 @@ def _column_widths(rows: list[list], frame_width: float) -> list[float]:
             if isinstance(cell, Paragraph):
                 wants[index] = max(wants[index], _natural_width(cell) + 8)
     if sum(wants) <= frame_width:
-        spare = (frame_width - sum(wants)) / count
-        return [want + spare for want in wants]
+        # Spare width goes to the widest column, so short number columns stay snug.
+        widest = wants.index(max(wants))
+        wants[widest] += frame_width - sum(wants)
+        return wants
     floor = frame_width / count * 0.5
     widths = [max(floor, want) for want in wants]
     over = sum(widths) - frame_width

@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from generator import __version__
+from generator.cli.booklet import booklet
 from generator.cli.check import check
 
 
@@ -25,6 +26,7 @@ def cli() -> None:
 
 
 cli.add_command(check)
+cli.add_command(booklet)
 
 
 def main() -> None:
