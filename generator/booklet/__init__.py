@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.booklet.cards import Renderer, RendererFactory, load_default_renderer
+from generator.booklet.cards import CardFace, Renderer, RendererFactory, load_default_renderer
 from generator.booklet.directives import expand_inline
 from generator.booklet.document import Body, build_reading_pdf
 from generator.booklet.imposition import impose, padded_count
@@ -68,10 +68,19 @@ def build_booklet(deck: Deck, paper: str = "a4", renderer_factory: RendererFacto
         converter = Converter(deck, style, path, expand_inline(text, path, deck),
                               frame_width, frame_height, renderer.get)
         flowables = converter.convert()
-        return Body(flowables, converter.cover_components)
+        return Body(flowables, converter.cover_components, _cover_card(deck, renderer.renderer, style))
 
     reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body)
     return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, style.papers[paper].sheet), pages=pages)
+
+
+def _cover_card(deck: Deck, renderer: Renderer | None, style) -> CardFace | None:
+    """The card back (or the first card) for the cover, when the rules show cards at all."""
+    if renderer is None:
+        return None
+    card = next(card for card in deck.cards if card.count)
+    side = "back" if deck.shared_back is not None else "front"
+    return CardFace(renderer, card, side, style.cover_card_width, style.colours["rule"])
 
 
 class _LazyRenderer:

@@ -36,6 +36,7 @@ class Body:
 
     flowables: list[Flowable]
     cover_components: comp.Components | None
+    cover_card: Flowable | None = None
 
 
 BodyMaker = Callable[[float, float], Body]
@@ -74,7 +75,7 @@ def _layout(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker,
     document = _document(buffer, deck, paper, style)
     frame_width, frame_height = document.width, document.height
     body = make_body(frame_width, frame_height)
-    story = _cover(deck, style, body.cover_components)
+    story = _cover(deck, style, body.cover_components, body.cover_card)
     story += [NextPageTemplate("body"), PageBreak()]
     if with_contents:
         story += _contents(style)
@@ -123,13 +124,14 @@ def _document(buffer: io.BytesIO, deck: Deck, paper: Paper, style: BookletStyle)
     return document
 
 
-def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None) -> list[Flowable]:
-    """Title, players, designer and what is in the box, centred on the first page."""
+def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None,
+           card: Flowable | None) -> list[Flowable]:
+    """Title, players, designer, a card and what is in the box, centred on the first page."""
     centred = {name: derive(style.text[name], alignment=TA_CENTER)
                for name in ("cover_title", "cover_line", "cover_small", "body")}
     contents = contents or comp.components(deck)
     story: list[Flowable] = [
-        Spacer(0, 48),
+        Spacer(0, 36 if card is not None else 48),
         Paragraph(_escape(deck.name), centred["cover_title"]),
         Spacer(0, 8),
         HRFlowable(width="40%", thickness=1, color=style.colours["accent"], spaceAfter=10),
@@ -138,13 +140,17 @@ def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None) ->
     designer = deck.info.get("designer")
     if designer:
         story.append(Paragraph(f"by {_escape(str(designer))}", centred["cover_small"]))
-    story += [Spacer(0, 36), Paragraph("<b>In the box</b>", centred["cover_line"]), Spacer(0, 4),
+    if card is not None:
+        card.hAlign = "CENTER"
+        story += [Spacer(0, 18), card]
+    story += [Spacer(0, 18 if card is not None else 36),
+              Paragraph("<b>In the box</b>", centred["cover_line"]), Spacer(0, 4),
               Paragraph(_escape(contents.headline), centred["body"])]
     for group in contents.groups:
         story.append(Paragraph(f"{group.count} {_escape(group.label)}", centred["body"]))
     for extra in contents.extras:
         story.append(Paragraph(_escape(extra), centred["body"]))
-    story += [Spacer(0, 30), Paragraph("Rules booklet", centred["cover_small"])]
+    story += [Spacer(0, 24), Paragraph("Rules booklet", centred["cover_small"])]
     return story
 
 

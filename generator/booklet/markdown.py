@@ -41,6 +41,9 @@ IMAGE_DPI = 150
 MAX_IMAGE_HEIGHT_SHARE = 0.6
 """A block image takes at most this share of the page's text height."""
 
+KEEP_TABLE_ROWS = 16
+"""Tables up to this many rows move whole to the next page instead of splitting."""
+
 BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
 
 
@@ -201,8 +204,11 @@ class Converter:
                 header_rows += head
         return [self.grid(rows, header_rows)]
 
-    def grid(self, rows: list[list], header_rows: int, widths: list[float] | None = None) -> Table:
-        """A table in the booklet's style: shaded header, hairlines between rows."""
+    def grid(self, rows: list[list], header_rows: int, widths: list[float] | None = None) -> Flowable:
+        """A table in the booklet's style: shaded header, hairlines between rows.
+
+        A short table is kept on one page rather than leaving a lone row behind.
+        """
         widths = widths or _column_widths(rows, self.frame_width)
         table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
         commands = [
@@ -217,6 +223,8 @@ class Converter:
             commands.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), self.style.colours["shade"]))
         table.setStyle(TableStyle(commands))
         table.spaceAfter = self.style.text["body"].spaceAfter + 2
+        if len(rows) <= KEEP_TABLE_ROWS:
+            return KeepTogether([table])
         return table
 
     def example_box(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
@@ -425,20 +433,25 @@ def _alignment(css: str) -> int:
 def _column_widths(rows: list[list], frame_width: float) -> list[float]:
     """Share the text width between columns by how much text each holds.
 
-    Each column wants its longest cell's natural width; when the wants add up
-    to more than the frame, long columns give way first (a column never drops
-    below a fair minimum share).
+    Each column wants its longest cell's natural width. Spare width goes to
+    the widest left-aligned (text) column, so number columns stay snug; a
+    table of numbers only keeps its natural width. When the wants add up to
+    more than the frame, long columns give way first (none drops below half
+    its fair share).
     """
     count = max(len(row) for row in rows)
     wants = [24.0] * count
+    text_columns = set()
     for row in rows:
         for index, cell in enumerate(row):
             if isinstance(cell, Paragraph):
                 wants[index] = max(wants[index], _natural_width(cell) + 8)
+                if cell.style.alignment == TA_LEFT:
+                    text_columns.add(index)
     if sum(wants) <= frame_width:
-        # Spare width goes to the widest column, so short number columns stay snug.
-        widest = wants.index(max(wants))
-        wants[widest] += frame_width - sum(wants)
+        if text_columns:
+            widest = max(text_columns, key=lambda index: wants[index])
+            wants[widest] += frame_width - sum(wants)
         return wants
     floor = frame_width / count * 0.5
     widths = [max(floor, want) for want in wants]

@@ -71,6 +71,7 @@ class BookletStyle:
     box_space_after: float
     card_width: float
     card_gap: float
+    cover_card_width: float
     toc_after_pages: int
 
 
@@ -116,6 +117,7 @@ def load_style(path: Path = STYLE_FILE) -> BookletStyle:
         box_space_after=to_points(data["example_box"]["space_after"], "example_box.space_after"),
         card_width=to_points(data["cards"]["width"], "cards.width"),
         card_gap=to_points(data["cards"]["gap"], "cards.gap"),
+        cover_card_width=to_points(data["cards"]["cover_width"], "cards.cover_width"),
         toc_after_pages=int(data["toc_after_pages"]),
     )
 
