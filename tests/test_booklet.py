@@ -224,7 +224,7 @@ def test_card_reference_draws_each_distinct_face_once(tmp_path):
     faces = re.findall(r"\b(\w+)/(front|back)\b", text)
     assert sorted(faces) == sorted([("grub", "front"), ("pip", "front"), ("dew", "front"),
                                     ("nova", "front"), ("grub", "back")])  # one shared back
-    assert "Grub ×3" in text and "Pip ×4" in text
+    assert "Grub ×3" in text and "Pip ×4" in text and "Dew" in text and "×1" not in text
     assert "card back (all cards)" in text
 
 

@@ -101,7 +101,8 @@ def caption_text(deck: Deck, card: Card, side: str) -> str:
     """"Frankenflakes ×9" under a front; "back: Candy Rock" under a card's own back."""
     title = deck.title(card.face(side, deck.shared_back))
     if side == "front":
-        return f"{title} ×{card.count}" if title else f"×{card.count}"
+        copies = f"×{card.count}" if card.count > 1 else ""
+        return " ".join(part for part in (title, copies) if part)
     if card.back is None:
         return "card back (all cards)"
     return f"back: {title}"

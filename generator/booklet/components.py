@@ -79,16 +79,21 @@ def describe_group(group: ComponentGroup, deck: Deck) -> str:
     """A short breakdown of a group: which cards and how many of each.
 
     "7 Broken Shelf, 7 Shelf Repair, 3 Unbreakable Shelf" when the kinds have
-    different names and are few; "11 kinds, 9 of each" or "3 kinds: 10, 7 and 3
-    copies" otherwise.
+    different names and are few; "11 kinds, 9 of each", "16 different cards" or
+    "3 kinds: 10, 7 and 3 copies" otherwise.
     """
     kinds = group.cards
     if len(kinds) == 1:
         return deck.title(kinds[0].fields)
     titles = [deck.title(card.fields) for card in kinds]
     counts = [card.count for card in kinds]
+    singles = set(counts) == {1}
     if len(set(titles)) == len(titles) and len(kinds) <= 4:
+        if singles:
+            return ", ".join(titles)
         return ", ".join(f"{count} {title}" for count, title in zip(counts, titles))
+    if singles:
+        return f"{len(kinds)} different cards"
     if len(set(counts)) == 1:
         return f"{len(kinds)} kinds, {counts[0]} of each"
     shown = [str(count) for count in counts]

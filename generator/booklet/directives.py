@@ -12,7 +12,7 @@ number the deck file already knows. Two kinds:
 
     {{ components by=category extra="Two six-sided dice" }}
     {{ cardtable type=monster columns=roll,name,reward sort=roll }}
-    {{ cards category=Shelf }}
+    {{ cards category=Shelf side=both width=22mm }}
     {{ pagebreak }}
 
 Options that are not the directive's own settings pick cards, like a deck
@@ -72,7 +72,7 @@ SPECS: dict[str, Spec] = {
     "value": Spec("inline", arguments=2),
     "components": Spec("block", frozenset({"by", "extra"}), free_labels=True),
     "cardtable": Spec("block", frozenset({"columns", "headers", "sort"}), selects_cards=True),
-    "cards": Spec("block", frozenset({"side"}), selects_cards=True),
+    "cards": Spec("block", frozenset({"side", "width"}), selects_cards=True),
     "pagebreak": Spec("block"),
 }
 """Every directive a rules file may use. The booklet guide in the README lists them."""

@@ -22,6 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from PIL import Image as PILImage
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, Image, KeepTogether,
                                 ListFlowable, ListItem, PageBreak, Paragraph, Spacer, Table,
                                 TableStyle, XPreformatted)
@@ -31,7 +32,7 @@ from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces
 from generator.booklet.directives import (Directive, ExpandedSource, card_value, check_field,
                                           component_labels, picked_cards)
 from generator.booklet.paths import resolve_inside
-from generator.booklet.style import BookletStyle, derive, font_has_glyph
+from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, to_points
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
 
@@ -40,6 +41,9 @@ IMAGE_DPI = 150
 
 MAX_IMAGE_HEIGHT_SHARE = 0.6
 """A block image takes at most this share of the page's text height."""
+
+CELL_PADDING = 4
+"""Points of space left and right of the text in a table cell."""
 
 KEEP_TABLE_ROWS = 16
 """Tables up to this many rows move whole to the next page instead of splitting."""
@@ -216,8 +220,8 @@ class Converter:
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, self.style.colours["rule"]),
             ("TOPPADDING", (0, 0), (-1, -1), 2.5),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-            ("LEFTPADDING", (0, 0), (-1, -1), 4),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
         ]
         if header_rows:
             commands.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), self.style.colours["shade"]))
@@ -391,13 +395,21 @@ class Converter:
         sides = {"front": ("front",), "back": ("back",), "both": SIDES}.get(side)
         if sides is None:
             raise directive.fail(f"side is front, back or both, found '{side}'")
+        width = self.style.card_width
+        if "width" in directive.options:
+            try:
+                width = to_points(directive.options["width"], "width")
+            except InputError as error:
+                raise directive.fail(error.message) from None
+            if not 5 * MM <= width <= self.frame_width:
+                raise directive.fail(f"width {directive.options['width']} does not fit the page")
         cards = picked_cards(directive, self.deck)
         if not any(card.count for card in cards):
             raise directive.fail("picks no cards")
         renderer = self.renderer()
         faces = distinct_faces(self.deck, cards, sides, renderer)
         caption = derive(self.style.text["caption"], alignment=TA_CENTER)
-        return [card_grid(faces, self.deck, renderer, self.frame_width, self.style.card_width,
+        return [card_grid(faces, self.deck, renderer, self.frame_width, width,
                           self.style.card_gap, caption, self.style.colours["rule"], escape),
                 Spacer(0, self.style.text["body"].spaceAfter)]
 
@@ -433,19 +445,24 @@ def _alignment(css: str) -> int:
 def _column_widths(rows: list[list], frame_width: float) -> list[float]:
     """Share the text width between columns by how much text each holds.
 
-    Each column wants its longest cell's natural width. Spare width goes to
-    the widest left-aligned (text) column, so number columns stay snug; a
-    table of numbers only keeps its natural width. When the wants add up to
-    more than the frame, long columns give way first (none drops below half
-    its fair share).
+    Each column wants its longest cell on one line, and needs at least its
+    longest word (so no word is ever broken). Spare width goes to the widest
+    left-aligned (text) column, so number columns stay snug; a table of
+    numbers only keeps its natural width. When the wants do not fit, every
+    column gets its need plus the same share of what it wanted beyond it.
     """
     count = max(len(row) for row in rows)
-    wants = [24.0] * count
+    wants = [CELL_PADDING * 3] * count
+    needs = [CELL_PADDING * 3] * count
     text_columns = set()
     for row in rows:
         for index, cell in enumerate(row):
             if isinstance(cell, Paragraph):
-                wants[index] = max(wants[index], _natural_width(cell) + 8)
+                text = _cell_text(cell)
+                font, size = cell.style.fontName, cell.style.fontSize
+                wants[index] = max(wants[index], stringWidth(text, font, size) + 2 * CELL_PADDING)
+                longest_word = max((stringWidth(word, font, size) for word in text.split()), default=0)
+                needs[index] = max(needs[index], longest_word + 2 * CELL_PADDING)
                 if cell.style.alignment == TA_LEFT:
                     text_columns.add(index)
     if sum(wants) <= frame_width:
@@ -453,21 +470,16 @@ def _column_widths(rows: list[list], frame_width: float) -> list[float]:
             widest = max(text_columns, key=lambda index: wants[index])
             wants[widest] += frame_width - sum(wants)
         return wants
-    floor = frame_width / count * 0.5
-    widths = [max(floor, want) for want in wants]
-    over = sum(widths) - frame_width
-    flexible = sum(width - floor for width in widths)
-    return [width - over * (width - floor) / flexible if flexible else frame_width / count
-            for width in widths]
+    if sum(needs) >= frame_width:
+        return [need * frame_width / sum(needs) for need in needs]
+    share = (frame_width - sum(needs)) / (sum(wants) - sum(needs))
+    return [need + (want - need) * share for want, need in zip(wants, needs)]
 
 
-def _natural_width(paragraph: Paragraph) -> float:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    style = paragraph.style
+def _cell_text(paragraph: Paragraph) -> str:
+    """A cell's text without markup, as printed."""
     text = re.sub(r"<[^>]+>", "", paragraph.text)
-    return stringWidth(text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"),
-                       style.fontName, style.fontSize)
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
 def _header(column: str) -> str:

@@ -36,7 +36,8 @@ FONT_FILES = {
 
 FONT_FAMILY = "Vera"
 
-UNITS = {"pt": 1.0, "mm": 72 / 25.4, "cm": 72 / 2.54, "in": 72.0}
+MM = 72 / 25.4
+UNITS = {"pt": 1.0, "mm": MM, "cm": 10 * MM, "in": 72.0}
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(pt|mm|cm|in)?\s*$")
 
 
