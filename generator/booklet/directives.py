@@ -13,16 +13,20 @@ number the deck file already knows. Two kinds:
     {{ components by=category extra="Two six-sided dice" }}
     {{ cardtable type=monster columns=roll,name,reward sort=roll }}
     {{ cards category=Shelf side=both width=22mm }}
+    {{ decklists by=type }}
     {{ pagebreak }}
 
 Options that are not the directive's own settings pick cards, like a deck
-file's ``where:`` (``type=monster``, ``roll=2,12`` for "2 or 12", ``back.side=fairy``).
+file's ``where:`` (``type=monster``, ``roll=2,12`` for "2 or 12", ``back.side=fairy``);
+``has=burn_effect`` keeps cards with a value in that field, and
+``decklist=ID`` counts the copies in one decklist instead of the printed pool.
 Values with spaces go in double quotes. An unknown directive, option or field
 is an error naming the file, line and column.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -71,6 +75,7 @@ SPECS: dict[str, Spec] = {
     "kinds": Spec("inline", selects_cards=True),
     "value": Spec("inline", arguments=2),
     "components": Spec("block", frozenset({"by", "extra"}), free_labels=True),
+    "decklists": Spec("block", frozenset({"by"}), free_labels=True),
     "cardtable": Spec("block", frozenset({"columns", "headers", "sort"}), selects_cards=True),
     "cards": Spec("block", frozenset({"side", "width"}), selects_cards=True),
     "pagebreak": Spec("block"),
@@ -138,16 +143,36 @@ def coerce(raw: str) -> Any:
     return raw
 
 
+PICKING_OPTIONS = frozenset({"decklist", "has"})
+"""Options every card-picking directive takes besides field filters:
+``decklist=ID`` counts copies in that decklist instead of the printed pool;
+``has=field1,field2`` keeps only cards that have a value for those fields."""
+
+
 def card_filter(directive: Directive, deck: Deck) -> Selector:
     """The cards a directive picks: every option that is not one of its own settings."""
-    own = SPECS[directive.name].options
+    own = SPECS[directive.name].options | PICKING_OPTIONS
     where = {key: coerce(value) for key, value in directive.options.items() if key not in own}
     return parse_selector(where or None, deck, directive.position)
 
 
 def picked_cards(directive: Directive, deck: Deck) -> list[Card]:
+    """The cards a directive picks, each with its count in the pool or the named decklist."""
     selector = card_filter(directive, deck)
-    return [card for card in deck.cards if selector.matches(card)]
+    cards = [card for card in deck.cards if selector.matches(card)]
+    required = [name.strip() for name in directive.options.get("has", "").split(",") if name.strip()]
+    for name in required:
+        check_field(directive, deck, name)
+    cards = [card for card in cards if all(card_value(card, name) not in (None, "") for name in required)]
+    list_id = directive.options.get("decklist")
+    if list_id is None:
+        return cards
+    decklist = next((entry for entry in deck.decklists if entry.id == list_id), None)
+    if decklist is None:
+        known = ", ".join(entry.id for entry in deck.decklists) or "none"
+        raise directive.fail(f"no decklist '{list_id}' (decklists: {known})")
+    return [dataclasses.replace(card, count=decklist.counts[card.id])
+            for card in cards if decklist.counts.get(card.id)]
 
 
 def component_labels(directive: Directive, deck: Deck) -> dict[str, str]:

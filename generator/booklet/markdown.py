@@ -331,6 +331,7 @@ class Converter:
             "components": self.components_block,
             "cardtable": self.cardtable_block,
             "cards": self.cards_block,
+            "decklists": self.decklists_block,
             "pagebreak": lambda d: [PageBreak()],
         }[directive.name]
         return build(directive)
@@ -364,6 +365,38 @@ class Converter:
                                                                         directive.position.line])), cell), ""])
         widths = [self.frame_width * share for share in (0.14, 0.36, 0.50)]
         return [self.grid(rows, header_rows=1, widths=widths)]
+
+    def decklists_block(self, directive: Directive) -> list[Flowable]:
+        """Each decklist with its size, split by a field (``by=type``: monsters, treasures...)."""
+        if not self.deck.decklists:
+            raise directive.fail("the deck has no decklists")
+        by = directive.options.get("by")
+        labels = {}
+        groups: list[str] = []
+        if by is not None:
+            check_field(directive, self.deck, by)
+            labels = component_labels(directive, self.deck)
+            for card in self.deck.cards:
+                value = comp.value_label(card.fields.get(by))
+                if value not in groups:
+                    groups.append(value)
+        cell, head = self.style.text["table"], self.style.text["table_head"]
+        number, number_head = derive(cell, alignment=TA_RIGHT), derive(head, alignment=TA_RIGHT)
+        rows = [[Paragraph("Deck", head), Paragraph("Cards", number_head)]
+                + [Paragraph(escape(labels.get(group, group.capitalize())), number_head) for group in groups]]
+        for decklist in self.deck.decklists:
+            description = ""
+            written = _decklist_description(self.deck, decklist.id)
+            if written:
+                description = f'<br/><font size="{cell.fontSize - 1}">{self.text(written, _InlineView([], [directive.position.line - 1, directive.position.line]))}</font>'
+            row = [Paragraph(f"<b>{escape(decklist.name)}</b>{description}", cell),
+                   Paragraph(str(sum(decklist.counts.values())), number)]
+            for group in groups:
+                total = sum(copies for card_id, copies in decklist.counts.items()
+                            if comp.value_label(self.deck.card(card_id).fields.get(by)) == group)
+                row.append(Paragraph(str(total), number))
+            rows.append(row)
+        return [self.grid(rows, header_rows=1)]
 
     def cardtable_block(self, directive: Directive) -> list[Flowable]:
         columns = [name.strip() for name in directive.options.get("columns", f"count,{self.deck.title_field}")
@@ -420,6 +453,13 @@ class _InlineView:
 
     children: list
     map: list | None
+
+
+def _decklist_description(deck: Deck, list_id: str) -> str:
+    """A decklist's ``description:`` as written in the deck file (the model keeps only counts)."""
+    entry = (deck.source.data.get("decklists") or {}).get(list_id) or {}
+    description = entry.get("description") if isinstance(entry, dict) else None
+    return str(description) if description else ""
 
 
 def _plain_text(node) -> str:
