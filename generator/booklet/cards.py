@@ -110,8 +110,12 @@ def caption_text(deck: Deck, card: Card, side: str) -> str:
 
 def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, frame_width: float,
               card_width: float, gap: float, caption_style: ParagraphStyle, edge_colour,
-              escape: Callable[[str], str]) -> Table:
-    """The faces in rows, as many per row as fit the frame, each with its caption."""
+              escape: Callable[[str], str]) -> list[Table]:
+    """The faces in rows, as many per row as fit the frame, each with its caption.
+
+    Each row is its own table, so a page can end between any two rows and a
+    heading above the grid stays with the first row only.
+    """
     per_row = max(1, int((frame_width + gap) // (card_width + gap)))
     # Spread spare width evenly between the columns so rows fill the text width.
     column_width = frame_width / per_row
@@ -121,13 +125,17 @@ def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, fra
     rows = [cells[start:start + per_row] for start in range(0, len(cells), per_row)]
     if rows and len(rows[-1]) < per_row:
         rows[-1] = rows[-1] + [""] * (per_row - len(rows[-1]))
-    table = Table(rows, colWidths=[column_width] * per_row, hAlign="LEFT")
-    table.setStyle(TableStyle([
+    style = TableStyle([
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("ALIGN", (0, 0), (-1, -1), "CENTER"),
         ("LEFTPADDING", (0, 0), (-1, -1), (column_width - card_width) / 2),
         ("RIGHTPADDING", (0, 0), (-1, -1), (column_width - card_width) / 2),
         ("TOPPADDING", (0, 0), (-1, -1), 0),
         ("BOTTOMPADDING", (0, 0), (-1, -1), gap),
-    ]))
-    return table
+    ])
+    tables = []
+    for row in rows:
+        table = Table([row], colWidths=[column_width] * per_row, hAlign="LEFT")
+        table.setStyle(style)
+        tables.append(table)
+    return tables

@@ -96,6 +96,8 @@ def describe_group(group: ComponentGroup, deck: Deck) -> str:
         return f"{len(kinds)} different cards"
     if len(set(counts)) == 1:
         return f"{len(kinds)} kinds, {counts[0]} of each"
+    if len(kinds) > 4:
+        return f"{len(kinds)} kinds, {min(counts)} to {max(counts)} copies each"
     shown = [str(count) for count in counts]
     return f"{len(kinds)} kinds: {', '.join(shown[:-1])} and {shown[-1]} copies"
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from generator.booklet.components import group_values, players_label
-from generator.deck.model import Card, Deck
+from generator.deck.model import Card, Deck, Decklist
 from generator.deck.selectors import Selector, parse_selector
 from generator.errors import InputError, Position
 
@@ -167,12 +167,42 @@ def picked_cards(directive: Directive, deck: Deck) -> list[Card]:
     list_id = directive.options.get("decklist")
     if list_id is None:
         return cards
+    decklist = find_decklist(directive, deck, list_id)
+    return [dataclasses.replace(card, count=decklist.counts[card.id])
+            for card in cards if decklist.counts.get(card.id)]
+
+
+def find_decklist(directive: Directive, deck: Deck, list_id: str) -> Decklist:
     decklist = next((entry for entry in deck.decklists if entry.id == list_id), None)
     if decklist is None:
         known = ", ".join(entry.id for entry in deck.decklists) or "none"
         raise directive.fail(f"no decklist '{list_id}' (decklists: {known})")
-    return [dataclasses.replace(card, count=decklist.counts[card.id])
-            for card in cards if decklist.counts.get(card.id)]
+    return decklist
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a card table: its default header and how to read a card's value."""
+
+    header: str
+    value: Callable[[Card], Any]
+
+
+def table_column(directive: Directive, deck: Deck, name: str) -> Column:
+    """A ``columns=`` entry: a field, ``back.field``, ``count``, ``id`` or ``decklist:ID``.
+
+    ``decklist:ID`` shows the copies of each card in that decklist.
+    """
+    if name.startswith("decklist:"):
+        decklist = find_decklist(directive, deck, name.removeprefix("decklist:"))
+        return Column(decklist.name, lambda card: decklist.counts.get(card.id) or None)
+    check_field(directive, deck, name)
+    if name == "count":
+        header = "Cards"
+    else:
+        words = name.replace("back.", "back ").replace("_", " ")
+        header = words[:1].upper() + words[1:]
+    return Column(header, lambda card: card_value(card, name))
 
 
 def component_labels(directive: Directive, deck: Deck) -> dict[str, str]:

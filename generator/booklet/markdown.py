@@ -29,8 +29,8 @@ from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, Image, Keep
 
 from generator.booklet import components as comp
 from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces
-from generator.booklet.directives import (Directive, ExpandedSource, card_value, check_field,
-                                          component_labels, picked_cards)
+from generator.booklet.directives import (Directive, ExpandedSource, check_field, component_labels,
+                                          picked_cards, table_column)
 from generator.booklet.paths import resolve_inside
 from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, to_points
 from generator.deck.model import Deck
@@ -47,6 +47,9 @@ CELL_PADDING = 4
 
 KEEP_TABLE_ROWS = 16
 """Tables up to this many rows move whole to the next page instead of splitting."""
+
+TABLE_ROWS_UNDER_HEADING = 3
+"""A heading above a long table needs room for at least this many rows below it."""
 
 BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
 
@@ -122,7 +125,7 @@ class Converter:
         flowables: list[Flowable] = []
         for node in nodes:
             flowables.extend(self.block(node, depth))
-        return flowables
+        return _keep_headings_with_blocks(flowables, self.frame_width, self.frame_height)
 
     def block(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
         handler = {
@@ -149,9 +152,10 @@ class Converter:
                           plain=_plain_text(inline), key=f"h{self.heading_count}")
         if level == 1:
             # A level-1 heading never sits alone at the foot of a page.
-            return [CondPageBreak(style.leading * 5), heading,
-                    HRFlowable(width="100%", thickness=0.6, color=self.style.colours["rule"],
-                               spaceBefore=0, spaceAfter=5)]
+            underline = HRFlowable(width="100%", thickness=0.6, color=self.style.colours["rule"],
+                                   spaceBefore=0, spaceAfter=5)
+            underline.keepWithNext = 1
+            return [CondPageBreak(style.leading * 5), heading, underline]
         return [heading]
 
     def paragraph(self, node: SyntaxTreeNode, depth: int, body=None) -> list[Flowable]:
@@ -168,6 +172,9 @@ class Converter:
         if images and not others and len(images) == 1:
             return [self.block_image(images[0], inline)]
         style = body or self.style.text["body"]
+        if _plain_text(inline).rstrip().endswith(":"):
+            # "...in three strengths:" introduces what follows; never part them.
+            style = derive(style, keepWithNext=1)
         return [Paragraph(self.inline(inline), style)]
 
     def list_block(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
@@ -399,12 +406,11 @@ class Converter:
         return [self.grid(rows, header_rows=1)]
 
     def cardtable_block(self, directive: Directive) -> list[Flowable]:
-        columns = [name.strip() for name in directive.options.get("columns", f"count,{self.deck.title_field}")
-                   .split(",") if name.strip()]
-        for name in columns:
-            check_field(directive, self.deck, name)
+        names = [name.strip() for name in directive.options.get("columns", f"count,{self.deck.title_field}")
+                 .split(",") if name.strip()]
+        columns = [table_column(directive, self.deck, name) for name in names]
         headers = directive.options.get("headers")
-        titles = [part.strip() for part in headers.split(",")] if headers else [_header(c) for c in columns]
+        titles = [part.strip() for part in headers.split(",")] if headers else [c.header for c in columns]
         if len(titles) != len(columns):
             raise directive.fail(f"{len(columns)} columns but {len(titles)} headers")
         cards = [card for card in picked_cards(directive, self.deck) if card.count]
@@ -412,15 +418,16 @@ class Converter:
             raise directive.fail("picks no cards")
         sort = directive.options.get("sort")
         if sort:
-            key = check_field(directive, self.deck, sort.lstrip("-"))
-            cards.sort(key=lambda card: _sort_key(card_value(card, key)), reverse=sort.startswith("-"))
-        numeric = [all(isinstance(card_value(card, name), (int, float)) for card in cards) for name in columns]
+            key = table_column(directive, self.deck, sort.lstrip("-"))
+            cards.sort(key=lambda card: _sort_key(key.value(card)), reverse=sort.startswith("-"))
+        align = [TA_RIGHT if _is_numeric([column.value(card) for card in cards]) else TA_LEFT
+                 for column in columns]
         cell, head = self.style.text["table"], self.style.text["table_head"]
-        align = [TA_RIGHT if is_number else TA_LEFT for is_number in numeric]
         rows = [[Paragraph(escape(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
         for card in cards:
-            rows.append([Paragraph(escape(_shown(card_value(card, name))), derive(cell, alignment=a))
-                         for name, a in zip(columns, align)])
+            rows.append([Paragraph(self.text(_shown(column.value(card)), _InlineView([], [directive.position.line - 1, directive.position.line])),
+                                   derive(cell, alignment=a))
+                         for column, a in zip(columns, align)])
         return [self.grid(rows, header_rows=1)]
 
     def cards_block(self, directive: Directive) -> list[Flowable]:
@@ -442,9 +449,43 @@ class Converter:
         renderer = self.renderer()
         faces = distinct_faces(self.deck, cards, sides, renderer)
         caption = derive(self.style.text["caption"], alignment=TA_CENTER)
-        return [card_grid(faces, self.deck, renderer, self.frame_width, width,
-                          self.style.card_gap, caption, self.style.colours["rule"], escape),
-                Spacer(0, self.style.text["body"].spaceAfter)]
+        return card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
+                         caption, self.style.colours["rule"], escape) + [Spacer(0, self.style.text["body"].spaceAfter)]
+
+
+def _keep_headings_with_blocks(flowables: list[Flowable], frame_width: float,
+                               frame_height: float) -> list[Flowable]:
+    """Keep a heading (and an introducing line) on the page of what follows it.
+
+    reportlab keeps a flowable marked keep-with-next together with the next
+    one, but it cannot do that with a KeepTogether block (a short table), and
+    with a long table it moves the whole table to a new page. So here: a
+    heading before a short table joins its KeepTogether; a heading before a
+    long table instead asks for enough room for itself and the table's first
+    rows, and lets the table split.
+    """
+    merged: list[Flowable] = []
+    for flowable in flowables:
+        leading: list[Flowable] = []
+        if isinstance(flowable, (KeepTogether, Table)):
+            while merged and merged[-1].getKeepWithNext() and not isinstance(merged[-1], CondPageBreak):
+                leading.insert(0, merged.pop())
+        if leading and isinstance(flowable, KeepTogether):
+            flowable = KeepTogether(leading + list(flowable._content))
+        elif leading:
+            room = sum(_height(item, frame_width, frame_height) for item in leading)
+            flowable.wrap(frame_width, frame_height)
+            room += sum(flowable._rowHeights[:TABLE_ROWS_UNDER_HEADING + 1])
+            for item in leading:
+                item.keepWithNext = 0
+            merged += [CondPageBreak(room)] + leading
+        merged.append(flowable)
+    return merged
+
+
+def _height(flowable: Flowable, frame_width: float, frame_height: float) -> float:
+    _, height = flowable.wrap(frame_width, frame_height)
+    return height + flowable.getSpaceBefore() + flowable.getSpaceAfter()
 
 
 @dataclass
@@ -500,9 +541,10 @@ def _column_widths(rows: list[list], frame_width: float) -> list[float]:
             if isinstance(cell, Paragraph):
                 text = _cell_text(cell)
                 font, size = cell.style.fontName, cell.style.fontSize
-                wants[index] = max(wants[index], stringWidth(text, font, size) + 2 * CELL_PADDING)
+                # One point of slack: reportlab wraps a line that fits only to the last decimal.
+                wants[index] = max(wants[index], stringWidth(text, font, size) + 2 * CELL_PADDING + 1)
                 longest_word = max((stringWidth(word, font, size) for word in text.split()), default=0)
-                needs[index] = max(needs[index], longest_word + 2 * CELL_PADDING)
+                needs[index] = max(needs[index], longest_word + 2 * CELL_PADDING + 1)
                 if cell.style.alignment == TA_LEFT:
                     text_columns.add(index)
     if sum(wants) <= frame_width:
@@ -522,11 +564,11 @@ def _cell_text(paragraph: Paragraph) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
-def _header(column: str) -> str:
-    if column == "count":
-        return "Cards"
-    words = column.replace("back.", "back ").replace("_", " ")
-    return words[:1].upper() + words[1:]
+def _is_numeric(values: list) -> bool:
+    """A column of numbers (blanks allowed) is right-aligned."""
+    present = [value for value in values if value is not None]
+    return bool(present) and all(isinstance(value, (int, float)) and not isinstance(value, bool)
+                                 for value in present)
 
 
 def _shown(value) -> str:
