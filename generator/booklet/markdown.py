@@ -48,6 +48,12 @@ CELL_PADDING = 4
 KEEP_TABLE_ROWS = 16
 """Tables up to this many rows move whole to the next page instead of splitting."""
 
+MIN_LINES_UNDER_HEADING = 3
+"""A heading above a list or other long block needs room for about this many lines of it."""
+
+LINE_HEIGHT_GUESS = 14
+"""Points per line when a block cannot be measured in advance (a body line is ~12.6)."""
+
 TABLE_ROWS_UNDER_HEADING = 3
 """A heading above a long table needs room for at least this many rows below it."""
 
@@ -458,29 +464,40 @@ def _keep_headings_with_blocks(flowables: list[Flowable], frame_width: float,
     """Keep a heading (and an introducing line) on the page of what follows it.
 
     reportlab keeps a flowable marked keep-with-next together with the next
-    one, but it cannot do that with a KeepTogether block (a short table), and
-    with a long table it moves the whole table to a new page. So here: a
-    heading before a short table joins its KeepTogether; a heading before a
-    long table instead asks for enough room for itself and the table's first
-    rows, and lets the table split.
+    one, but not when the next one is a container (a short table kept
+    together, a list), and with a long table it moves the whole table to a
+    new page. So here: a heading before a short table joins its KeepTogether;
+    a heading before a long table or a list instead asks for enough room for
+    itself and the block's first rows or lines, and lets the block split.
     """
     merged: list[Flowable] = []
     for flowable in flowables:
         leading: list[Flowable] = []
-        if isinstance(flowable, (KeepTogether, Table)):
+        if not isinstance(flowable, (Paragraph, CondPageBreak, HRFlowable)):
             while merged and merged[-1].getKeepWithNext() and not isinstance(merged[-1], CondPageBreak):
                 leading.insert(0, merged.pop())
         if leading and isinstance(flowable, KeepTogether):
             flowable = KeepTogether(leading + list(flowable._content))
         elif leading:
             room = sum(_height(item, frame_width, frame_height) for item in leading)
-            flowable.wrap(frame_width, frame_height)
-            room += sum(flowable._rowHeights[:TABLE_ROWS_UNDER_HEADING + 1])
+            room += _opening_height(flowable, frame_width, frame_height)
             for item in leading:
                 item.keepWithNext = 0
             merged += [CondPageBreak(room)] + leading
         merged.append(flowable)
     return merged
+
+
+def _opening_height(flowable: Flowable, frame_width: float, frame_height: float) -> float:
+    """How much of a splittable block must share a page with the heading above it.
+
+    A table is measured (header and first rows); a list cannot be measured
+    before it is on a page, so it is given room for a few body lines.
+    """
+    if isinstance(flowable, Table):
+        flowable.wrap(frame_width, frame_height)
+        return sum(flowable._rowHeights[:TABLE_ROWS_UNDER_HEADING + 1])
+    return MIN_LINES_UNDER_HEADING * LINE_HEIGHT_GUESS
 
 
 def _height(flowable: Flowable, frame_width: float, frame_height: float) -> float:
