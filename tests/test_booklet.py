@@ -14,6 +14,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from click.testing import CliRunner
+from pypdf import PdfReader
 
 from generator.booklet import build_booklet
 from generator.booklet.imposition import Side, saddle_stitch_order
@@ -319,7 +320,7 @@ def test_missing_image_names_file_and_line(tmp_path):
     ("art/../../secret.png", "outside the deck folder"),
     ("/etc/secret.png", "not an absolute path"),
     ("https://example.org/x.png", "not a URL"),
-    ("link.png", "leads outside the deck folder"),
+    ("link.png", "outside the deck folder"),
 ])
 def test_image_outside_the_deck_folder_is_refused(tmp_path, reference, words):
     from PIL import Image
@@ -374,3 +375,32 @@ def test_failed_build_keeps_the_previous_booklet(tmp_path):
     assert run_cli("booklet", str(folder), "--out", str(out), "-q").exit_code == 2
     assert (out / "tiny-rules.pdf").read_bytes() == before
     assert sorted(p.name for p in out.iterdir()) == ["tiny-rules-booklet.pdf", "tiny-rules.pdf"]
+
+
+# --- the bundled games --------------------------------------------------------------
+
+BUNDLED = Path(__file__).resolve().parent.parent / "cards"
+
+
+@pytest.mark.parametrize("game, by", [
+    ("cereal-killer", "category"), ("goblins", "star"), ("gold-rush", "type"), ("tiki", "type"),
+])
+def test_bundled_rules_build_and_their_components_match_the_deck(game, by):
+    deck = load_deck(BUNDLED / game)
+    booklet = build_booklet(deck, renderer_factory=TinyRenderer)
+    reader = PdfReader(io.BytesIO(booklet.reading_pdf))
+    assert len(reader.pages) == booklet.pages >= 6
+    chapters = [entry.title for entry in reader.outline if not isinstance(entry, list)]
+    for chapter in ("Overview", "Components", "Card reference", "Clarifications"):
+        assert chapter in chapters
+    # The components table sits within the first pages; only those are read back.
+    with pdfplumber.open(io.BytesIO(booklet.reading_pdf), pages=[2, 3, 4]) as document:
+        components_page = next(text for text in (page.extract_text() for page in document.pages)
+                               if "Kind Details" in text)
+    # Every group's count in the printed table is the sum of its cards' counts in deck.yaml.
+    expected: dict = {}
+    for card in deck.cards:
+        expected[card.fields.get(by)] = expected.get(card.fields.get(by), 0) + card.count
+    printed = [int(n) for n in re.findall(r"^(\d+) ", components_page, re.M)]
+    assert printed[:len(expected)] == list(expected.values())
+    assert re.search(rf"^{deck.total} in all$", components_page, re.M)

@@ -18,7 +18,9 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from pypdf import PdfReader, PdfWriter, Transformation
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import (ArrayObject, DictionaryObject, FloatObject, IndirectObject, NameObject,
+                           StreamObject)
 
 PAGES_PER_SHEET = 4
 """A folded sheet makes four booklet pages: two on each side."""
@@ -58,25 +60,58 @@ def impose(reading_pdf: bytes, sheet_size: tuple[float, float]) -> bytes:
     """Place the reading pages two-up on landscape sheets, in saddle-stitch order.
 
     Each page is centred in its half of the sheet (A5 on A4 and half-letter on
-    Letter fill their halves exactly).
+    Letter fill their halves exactly). A page becomes a form XObject that the
+    sheet draws where it belongs: the page's drawing is copied once, never
+    re-parsed, which keeps imposing fast however busy the pages are.
     """
     reader = PdfReader(io.BytesIO(reading_pdf))
     sheet_width, sheet_height = sheet_size
     half = sheet_width / 2
     writer = PdfWriter()
+    forms: dict[int, IndirectObject] = {}
     for side in saddle_stitch_order(len(reader.pages)):
-        sheet = writer.add_blank_page(width=sheet_width, height=sheet_height)
+        placements = []
         for number, x_origin in ((side.left, 0.0), (side.right, half)):
             if number is None:
                 continue
             page = reader.pages[number - 1]
-            page_width = float(page.mediabox.width)
-            page_height = float(page.mediabox.height)
-            offset_x = x_origin + (half - page_width) / 2
-            offset_y = (sheet_height - page_height) / 2
-            sheet.merge_transformed_page(page, Transformation().translate(offset_x, offset_y))
+            if number not in forms:
+                forms[number] = writer._add_object(_page_as_form(page, writer))
+            offset_x = x_origin + (half - float(page.mediabox.width)) / 2
+            offset_y = (sheet_height - float(page.mediabox.height)) / 2
+            placements.append((f"/Page{number}", forms[number], offset_x, offset_y))
+        sheet = writer.add_blank_page(width=sheet_width, height=sheet_height)
+        _draw_forms(writer, sheet, placements)
     writer.add_metadata({key: value for key, value in (reader.metadata or {}).items()
                          if key in ("/Title", "/Author", "/Subject", "/Creator")})
     output = io.BytesIO()
     writer.write(output)
     return output.getvalue()
+
+
+def _page_as_form(page, writer: PdfWriter) -> StreamObject:
+    """A reading page as a form XObject: its content stream, resources (copied
+    into ``writer``, fonts and images included) and box."""
+    resources = page.get("/Resources")
+    resources = resources.get_object().clone(writer) if resources is not None else DictionaryObject()
+    form = StreamObject()
+    form.set_data(page.get_contents().get_data() if page.get_contents() is not None else b"")
+    box = page.mediabox
+    form.update({
+        NameObject("/Type"): NameObject("/XObject"),
+        NameObject("/Subtype"): NameObject("/Form"),
+        NameObject("/BBox"): ArrayObject([FloatObject(box.left), FloatObject(box.bottom),
+                                          FloatObject(box.right), FloatObject(box.top)]),
+        NameObject("/Resources"): resources,
+    })
+    return form
+
+
+def _draw_forms(writer: PdfWriter, sheet, placements) -> None:
+    """Give ``sheet`` a content stream that draws each form at its offset."""
+    xobjects = DictionaryObject({NameObject(name): form for name, form, _, _ in placements})
+    sheet[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+    commands = "".join(f"q 1 0 0 1 {x:.3f} {y:.3f} cm {name} Do Q\n" for name, _, x, y in placements)
+    content = StreamObject()
+    content.set_data(commands.encode("ascii"))
+    sheet[NameObject("/Contents")] = writer._add_object(content)

@@ -31,7 +31,7 @@ from generator.booklet import components as comp
 from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces
 from generator.booklet.directives import (Directive, ExpandedSource, check_field, component_labels,
                                           picked_cards, table_column)
-from generator.booklet.paths import resolve_inside
+from generator.booklet.paths import resolve_image
 from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, to_points
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
@@ -119,8 +119,8 @@ class Converter:
 
     def text(self, raw: str, node: SyntaxTreeNode) -> str:
         """Plain text, escaped for reportlab's paragraph markup, every glyph checked."""
-        for character in raw:
-            if not font_has_glyph(character) and character not in "\n\t":
+        for character in sorted(set(raw) - set("\n\t"), key=raw.index):
+            if not font_has_glyph(character):
                 raise InputError(f"the booklet font has no '{character}' (U+{ord(character):04X}); "
                                  "use another character", self.position(node, character), field="text")
         return escape(raw)
@@ -277,7 +277,7 @@ class Converter:
     def image_file(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> tuple[Path, tuple[int, int]]:
         reference = image.attrs.get("src", "")
         position = self.position(inline, str(reference) or "![")
-        path = resolve_inside(self.deck.folder, str(reference), position)
+        path = resolve_image(self.deck.folder, str(reference), position)
         try:
             with PILImage.open(path) as picture:
                 picture.verify()

@@ -141,11 +141,16 @@ def _paragraph_style(name: str, spec: dict, palette: dict) -> ParagraphStyle:
     )
 
 
+@lru_cache(maxsize=1)
+def printable_characters() -> frozenset[int]:
+    """Code points the booklet's body font has glyphs for (read once from the font)."""
+    register_fonts()
+    return frozenset(pdfmetrics.getFont("Vera").face.charToGlyph)
+
+
 def font_has_glyph(character: str) -> bool:
     """True when the booklet's body font can print ``character``."""
-    register_fonts()
-    face = pdfmetrics.getFont("Vera").face
-    return ord(character) in face.charToGlyph
+    return ord(character) in printable_characters()
 
 
 def derive(style: ParagraphStyle, **changes) -> ParagraphStyle:
