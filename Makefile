@@ -22,6 +22,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 
 build: $(STAMP)
 	$(BIN)/deckpress check
+	$(BIN)/deckpress booklet --quiet
 
 check: $(STAMP)
 	$(BIN)/deckpress check
