@@ -8,7 +8,7 @@ top-left corner, in real units (see :mod:`generator.render.units`)::
     size: poker                    # or [63.5mm, 88.9mm]; see data/card_sizes.yaml
     units: mm                      # bare numbers below are millimetres
     bleed: 3mm                     # how far background art runs past the cut
-    safe: 3mm                      # text and icons stay this far inside the cut
+    safe: 3mm                      # text stays this far inside the cut
     title: "{{ name }}"            # the face's title in manifests (default: the title field)
     defaults: {font: Vera, size: 9, colour: ink}   # for text elements
     colours:
@@ -673,10 +673,14 @@ def _check_constant_icons(layout: Layout) -> None:
 
 
 def _check_safe_zone(layout: Layout) -> None:
-    """Text and icons must stay inside the safe zone, or a slightly off cut eats them."""
+    """Text must stay inside the safe zone, or a slightly off cut eats it.
+
+    Shapes, icons and images may run to the edge: they are often decoration
+    (a coloured edge, a border of stars) that a millimetre of cut does not spoil.
+    """
     safe = layout.safe_box
     for element in layout.elements:
-        if isinstance(element, (TextElement, IconElement)) and not element.box.inside(safe):
+        if isinstance(element, TextElement) and not element.box.inside(safe):
             raise LayoutError(f"{element.kind} '{element.name}' of layout '{layout.name}' reaches "
                               f"outside the safe zone ({_mm(layout.safe)} inside the cut)",
                               element.position, field="box")
