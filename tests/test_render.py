@@ -261,7 +261,8 @@ def test_image_path_escaping_the_deck_folder_is_refused(tmp_path, art):
     renderer = load_renderer(make_deck(tmp_path, layout, cards))
     with pytest.raises(LayoutError) as caught:
         renderer.validate()
-    assert "inside the deck folder" in str(caught.value) and "card 'sneaky'" in str(caught.value)
+    assert "deck folder" in str(caught.value) and "card 'sneaky'" in str(caught.value)
+    assert "picture" in str(caught.value)
 
 
 def test_missing_image_is_a_layout_error(tmp_path):

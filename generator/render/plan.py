@@ -17,6 +17,8 @@ from jinja2 import TemplateError
 from PIL import Image, UnidentifiedImageError
 from reportlab.lib.colors import Color
 
+from generator.errors import InputError, Position
+from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon
 from generator.render.layout import (Box, Element, IconElement, ImageElement, Layout, LineElement,
@@ -223,7 +225,7 @@ def _image(element: ImageElement, context, resources: PlanResources, layout) -> 
     relative = str(element.path.render(context)).strip()
     if not relative:
         return None
-    path = resolve_inside(resources.deck_folder, relative, element)
+    path = _image_file(resources.deck_folder, relative, element)
     if path not in resources.image_sizes:
         try:
             with Image.open(path) as image:
@@ -233,15 +235,12 @@ def _image(element: ImageElement, context, resources: PlanResources, layout) -> 
     return ImageOp(path, resources.image_sizes[path], element.box, element.fit, element.bleed)
 
 
-def resolve_inside(folder: Path, relative: str, element: Element) -> Path:
-    """``relative`` as a file inside ``folder``; absolute paths and '..' escapes are refused."""
-    candidate = Path(relative)
-    if candidate.is_absolute() or ".." in candidate.parts or relative.startswith("~"):
-        raise PlanProblem(element, f"image path '{relative}' must stay inside the deck folder")
-    root = folder.resolve()
-    path = (root / candidate).resolve()
-    if not path.is_relative_to(root):  # a symbolic link pointing elsewhere
-        raise PlanProblem(element, f"image path '{relative}' leads outside the deck folder")
+def _image_file(folder: Path, relative: str, element: Element) -> Path:
+    """``relative`` as an existing file inside the deck folder; anything else is refused."""
+    try:
+        path = resolve_inside(folder, relative, Position(folder), field="image")
+    except InputError as error:
+        raise PlanProblem(element, f"image path {error.message}") from None
     if not path.is_file():
         raise PlanProblem(element, f"image '{relative}' not found in {folder}")
     return path
