@@ -143,7 +143,8 @@ def face_context(deck: Deck, card: Card, side: str) -> dict[str, Any]:
     context: dict[str, Any] = {
         "card": {"id": card.id, "count": card.count},
         "side": side,
-        "deck": {"id": deck.id, "name": deck.name},
+        "deck": {"id": deck.id, "name": deck.name, "designer": deck.info.get("designer"),
+                 "total": deck.total, "players": list(deck.players)},
         "title": deck.title(face),
         "fields": [(name, value) for name, value in face.items()
                    if name != deck.title_field and value not in (None, "")],
