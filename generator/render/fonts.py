@@ -62,9 +62,9 @@ class FontRegistry:
             return self._loaded[name]
         path = self.files[name]
         internal = _internal_name(name, path)
-        try:
+        if internal in pdfmetrics.getRegisteredFontNames():
             font = pdfmetrics.getFont(internal)
-        except KeyError:
+        else:
             try:
                 font = TTFont(internal, str(path))
             except (TTFError, OSError) as error:
@@ -81,11 +81,12 @@ class FontRegistry:
 
 
 def _internal_name(name: str, path: Path) -> str:
-    try:
-        registered = pdfmetrics.getFont(name)
-    except KeyError:
+    # Ask the table of registered fonts, not getFont(): on an unknown name that
+    # searches the disk for Type 1 metrics, which takes a noticeable while.
+    if name not in pdfmetrics.getRegisteredFontNames():
         return name
-    if Path(getattr(registered.face, "filename", "")) == path:
+    registered = pdfmetrics.getFont(name)
+    if Path(getattr(getattr(registered, "face", None), "filename", "")) == path:
         return name
     digest = hashlib.sha1(str(path).encode("utf-8")).hexdigest()[:8]
     return f"{name}-{digest}"

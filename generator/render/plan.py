@@ -137,7 +137,8 @@ def font_metrics(fonts: FontRegistry, name: str) -> Metrics:
 
 
 def _text(element: TextElement, context, resources: PlanResources, layout) -> TextOp | None:
-    text = "\n".join(line.rstrip() for line in str(element.text.render(context)).strip().split("\n"))
+    rendered = str(element.text.render(context)).replace("\t", " ").replace("\r\n", "\n")
+    text = "\n".join(line.rstrip() for line in rendered.strip().split("\n"))
     if not text:
         return None
     missing = resources.fonts.missing_characters(element.font, text)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -160,13 +161,9 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
     fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
     registry = load_font_registry(fonts_path)
     environment = make_layout_environment()
-    context = LayoutContext(
-        environment=environment,
-        card_sizes={str(name): tuple(size) for name, size in load_yaml(CARD_SIZES_FILE).data.items()},
-        colour_table=load_colour_table(),
-        icons=load_icons(),
-        fonts=registry,
-    )
+    card_sizes, colour_table, icons = builtin_tables()
+    context = LayoutContext(environment=environment, card_sizes=dict(card_sizes),
+                            colour_table=dict(colour_table), icons=dict(icons), fonts=registry)
     search = layout_search_path(deck, Path(layouts_dir) if layouts_dir is not None else None)
     layouts: dict[str, Layout] = {}
     loaded: dict[str, Layout] = {}
@@ -186,6 +183,13 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
                          "card sizes; both faces of a card must match", deck.source.at("deck", "layout"),
                          field="layout")
     return Renderer(deck=deck, layouts=layouts, font_registry=registry)
+
+
+@lru_cache(maxsize=1)
+def builtin_tables() -> tuple[dict, dict, dict]:
+    """Card sizes, named colours and icons shipped with deckpress (read once per process)."""
+    card_sizes = {str(name): tuple(size) for name, size in load_yaml(CARD_SIZES_FILE).data.items()}
+    return card_sizes, load_colour_table(), load_icons()
 
 
 def layout_search_path(deck: Deck, layouts_dir: Path | None) -> list[Path]:
