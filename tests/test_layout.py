@@ -162,3 +162,9 @@ def test_layout_in_the_deck_folder_wins_over_the_project_layouts(tmp_path):
     (deck_folder / "main.yaml").write_text("size: square\nelements: []\n")
     renderer = load_renderer(load_deck(deck_folder))
     assert renderer.card_size == pytest.approx((70 * 72 / 25.4, 70 * 72 / 25.4))
+
+
+def test_two_elements_with_one_name_in_a_file_are_refused(tmp_path):
+    layout = "elements:\n  - {name: a, text: x, box: [5, 5, 20, 5]}\n  - {name: a, text: y, box: [5, 15, 20, 5]}\n"
+    with pytest.raises(InputError, match="two elements named 'a'"):
+        renderer_for(tmp_path, {"main": layout})

@@ -326,6 +326,7 @@ def _merge_elements(raw: RawLayout, document: Document, units: str) -> None:
     if not isinstance(elements, list):
         raise InputError("'elements' is a list ('- ' items)", document.at("elements"), field="elements")
     by_name = {element.name: element for element in raw.elements if element.name}
+    named_here: set[str] = set()
     for index, entry in enumerate(elements):
         keys = ("elements", index)
         if not isinstance(entry, dict):
@@ -333,6 +334,11 @@ def _merge_elements(raw: RawLayout, document: Document, units: str) -> None:
         name = entry.get("name")
         if name is not None and not isinstance(name, str):
             raise InputError("an element's name is text", document.at(*keys, "name"), field="name")
+        if name in named_here:
+            raise InputError(f"two elements named '{name}' in one layout", document.at(*keys, "name"),
+                             field="name")
+        if name:
+            named_here.add(name)
         values = {str(key): Value(value, document.at(*keys, key), units) for key, value in entry.items()}
         inherited = by_name.get(name) if name else None
         if inherited is None:

@@ -153,8 +153,7 @@ def _text(element: TextElement, context, resources: PlanResources, layout) -> Te
         return font.stringWidth(value, size)
 
     if element.fit == "line":
-        if "\n" in text:
-            raise PlanProblem(element, "a one-line text has a line break; use 'fit: wrap'")
+        text = " ".join(text.split())  # one line: template line breaks are just spaces
         fitted = fit_line(text, box.width, box.height, element.size, element.min_size, measure, metrics)
     else:
         fitted = fit_wrapped(text, box.width, box.height, element.size, element.min_size,
