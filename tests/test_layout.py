@@ -168,3 +168,17 @@ def test_two_elements_with_one_name_in_a_file_are_refused(tmp_path):
     layout = "elements:\n  - {name: a, text: x, box: [5, 5, 20, 5]}\n  - {name: a, text: y, box: [5, 15, 20, 5]}\n"
     with pytest.raises(InputError, match="two elements named 'a'"):
         renderer_for(tmp_path, {"main": layout})
+
+
+def test_deck_card_size_sizes_the_generic_layout_and_must_match_a_designed_one(tmp_path):
+    folder = tmp_path / "cards" / "plain"
+    folder.mkdir(parents=True)
+    (folder / "deck.yaml").write_text("deck: {name: Plain, card_size: mini}\ncards:\n  - {name: One}\n")
+    renderer = load_renderer(load_deck(folder))
+    assert renderer.card_size == pytest.approx((44.5 * 72 / 25.4, 63.5 * 72 / 25.4))
+    renderer.validate()
+    (folder / "deck.yaml").write_text("deck: {name: Plain, card_size: mini, layout: main}\ncards:\n  - {name: One}\n")
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "main.yaml").write_text("size: poker\nelements: []\n")
+    with pytest.raises(InputError, match="card size mini but layout 'main' is drawn for poker"):
+        load_renderer(load_deck(folder))

@@ -25,7 +25,30 @@ top-left corner, in real units (see :mod:`generator.render.units`)::
         icon: "die-{{ roll }}"
         box: [5, 20, 10, 10]
 
-Element kinds: ``text``, ``rect``, ``ellipse``, ``line``, ``icon``, ``image``.
+Element kinds and their settings (lengths in the layout's units unless marked):
+
+- ``text: "<template>"``, ``box``, ``font``, ``size`` and ``min_size`` (points),
+  ``fit: line`` (one line, shrinks to fit) or ``wrap`` (wraps, then shrinks),
+  ``align: left|center|right``, ``valign: top|middle|bottom``, ``colour``,
+  ``leading`` (line spacing as a multiple of the size)
+- ``rect: [x, y, w, h]`` or ``rect: card``, ``radius``, ``fill``, ``stroke``,
+  ``width``, ``dash: [on, off]``, ``bleed: true`` (runs into the bleed)
+- ``ellipse: [x, y, w, h]``, ``fill``, ``stroke``, ``width``, ``dash``
+- ``line: [x1, y1, x2, y2]``, ``stroke``, ``width``, ``dash``
+- ``icon: "<name or template>"``, ``box``, ``colour``, ``accent`` (cut-out
+  details), ``repeat`` (a count, may be a template), ``direction: row|column``,
+  ``gap``, ``align``
+- ``image: "<path in the deck folder>"``, ``box``, ``fit: contain|cover|stretch``,
+  ``bleed``
+
+Templates see every field of the face (None when a card leaves it out), and
+``card.id``, ``card.count``, ``side`` ("front" or "back"), ``title``,
+``fields`` (the face's other fields as (name, value) pairs), ``deck.name``,
+``deck.designer``, ``deck.total``, ``deck.players``; filters for dice odds are
+listed in :mod:`generator.render.templating`. Any element may have ``when:``,
+an expression (``"roll > 6"``) or a mapping of fields to wanted values
+(``{type: monster}``, ``{roll: [2, 12]}``).
+
 A layout that ``extends`` another inherits everything; an element with the
 same ``name`` as an inherited one changes just the keys it gives, others are
 added on top. ``when: false`` hides an inherited element.

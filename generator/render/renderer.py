@@ -81,7 +81,7 @@ class Renderer:
         read = {name: context.get(name) for name in sorted(layout.names)}
         digest = hashlib.sha1(json.dumps(read, sort_keys=True, default=str,
                                          ensure_ascii=False).encode("utf-8")).hexdigest()
-        return f"{layout.name}:{digest[:20]}"
+        return f"{layout.name}_{digest[:20]}"  # letters, digits, '-' and '_': safe as a PDF name
 
     def title(self, card: Card, side: str) -> str:
         """The title printed on that face ('' if it has none)."""
