@@ -87,6 +87,7 @@ KIND_KEYS = {
     "icon": {"box", "colour", "accent", "repeat", "direction", "gap", "align"},
     "image": {"box", "fit", "bleed"},
 }
+BOXED_KINDS = ("text", "icon", "image")
 TEXT_DEFAULT_KEYS = KIND_KEYS["text"] - {"box"}
 TEXT_DEFAULTS = {"font": "Vera", "size": 9, "min_size": 6, "fit": "line", "align": "left",
                  "valign": "middle", "colour": "ink", "leading": 1.2}
@@ -600,6 +601,9 @@ class _ElementCompiler:
             if key not in allowed:
                 raise InputError(f"unknown {kind} setting '{key}'{_suggest(key, allowed)}",
                                  value.position, field=key)
+        if kind in BOXED_KINDS and "box" not in raw.values:
+            raise InputError(f"a {kind} element needs a box: [x, y, width, height]", raw.position,
+                             field="box")
         common = dict(name=raw.name or f"{kind}-{index + 1}", kind=kind, position=raw.position,
                       when=self.condition(raw.values.get("when")))
         return getattr(self, f"_{kind}")(raw.values, common)

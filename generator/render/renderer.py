@@ -24,7 +24,7 @@ from reportlab.lib.utils import ImageReader
 
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
-from generator.errors import InputError, LayoutError
+from generator.errors import InputError, LayoutError, Position
 from generator.render.draw import draw_plan
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
@@ -32,7 +32,7 @@ from generator.render.layout import (Layout, LayoutContext, RawLayout, Value, co
                                      find_layout, read_raw_layout)
 from generator.render.paint import load_colour_table
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
-from generator.render.templating import SPECIAL_NAMES, make_layout_environment
+from generator.render.templating import SPECIAL_NAMES, TemplateError, make_layout_environment
 
 SIDES = ("front", "back")
 DATA_DIR = Path(__file__).parent / "data"
@@ -91,7 +91,7 @@ class Renderer:
             return str(context["title"] or "")
         try:
             return str(layout.title.render(context)).strip()
-        except Exception as error:  # a template error in the title is a layout error
+        except (TemplateError, TypeError, ValueError) as error:
             raise self._error(card, side, f"its title cannot be made: {error}", layout, None) from None
 
     def draw(self, canvas, card: Card, side: str, bleed: bool = False) -> None:
@@ -228,6 +228,10 @@ def _check_names(deck: Deck, layout: Layout, environment) -> None:
     if not deck.fields:
         return  # the deck declares no fields: names can only be checked card by card
     known = set(deck.fields) | SPECIAL_NAMES | set(environment.globals)
+    if layout.title is not None and layout.title.names - known:
+        unknown = sorted(layout.title.names - known)[0]
+        raise InputError(f"layout '{layout.name}' title reads '{unknown}', which is not a field of "
+                         f"deck '{deck.id}'", Position(layout.path), field=unknown)
     for element in layout.elements:
         unknown = sorted(element.names - known)
         if unknown:
