@@ -69,7 +69,7 @@ from generator.deck.loading import Document, load_yaml
 from generator.errors import InputError, LayoutError, Position
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon, parse_icons
-from generator.render.paint import Paint, PaintCompiler, PaintError, constant
+from generator.render.paint import Paint, PaintCompiler, PaintError
 from generator.render.templating import Template, TemplateError, compile_condition, compile_text
 from generator.render.units import UnitError, check_unit, to_points
 
@@ -414,17 +414,6 @@ class LayoutContext:
     colour_table: dict
     icons: dict[str, Icon]
     fonts: FontRegistry
-
-
-def load_layout(name: str, search: list[Path], context: LayoutContext,
-                position: Position | None = None) -> Layout:
-    """Find, read, merge and compile the layout ``name``."""
-    path = find_layout(name, search, position)
-    return compile_layout(read_raw_layout(path, search), context)
-
-
-def load_layout_file(path: Path, search: list[Path], context: LayoutContext) -> Layout:
-    return compile_layout(read_raw_layout(path, search), context)
 
 
 def compile_layout(raw: RawLayout, context: LayoutContext) -> Layout:
