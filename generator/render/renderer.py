@@ -101,10 +101,12 @@ class Renderer:
         draw_plan(canvas, ops, layout.trim, layout.bleed if bleed else 0.0, self._images)
 
     def validate(self) -> None:
-        """Plan every distinct face once; the first that cannot be laid out raises LayoutError."""
+        """Plan every distinct face once (and make its title); the first that cannot be laid
+        out raises LayoutError."""
         for card in self.deck.cards:
             for side in SIDES:
                 self._plan(card, side)
+                self.title(card, side)
 
     # inside --------------------------------------------------------------------------------
 
