@@ -182,3 +182,21 @@ def test_deck_card_size_sizes_the_generic_layout_and_must_match_a_designed_one(t
     (tmp_path / "layouts" / "main.yaml").write_text("size: poker\nelements: []\n")
     with pytest.raises(InputError, match="card size mini but layout 'main' is drawn for poker"):
         load_renderer(load_deck(folder))
+
+
+def test_font_registry_entries_must_stay_in_the_fonts_folder(tmp_path):
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    (fonts / "fonts.yaml").write_text("Vera: Vera.ttf\nSneaky: ../../etc/evil.ttf\n")
+    with pytest.raises(InputError) as caught:
+        renderer_for(tmp_path, {"main": "elements: []\n"})
+    assert "fonts.yaml:2:1" in str(caught.value) and "must be inside" in str(caught.value)
+
+
+def test_font_registry_names_a_bundled_font_under_a_new_name(tmp_path):
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    (fonts / "fonts.yaml").write_text("Heading: VeraBd.ttf\n")
+    renderer = renderer_for(tmp_path, {"main": "elements:\n  - {text: hi, font: Heading, box: [5, 5, 40, 8]}\n"})
+    renderer.validate()
+    assert renderer.fonts == ["Heading"]
