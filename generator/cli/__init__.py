@@ -12,6 +12,7 @@ from generator import __version__
 from generator.cli.booklet import booklet
 from generator.cli.check import check
 from generator.cli.import_cmd import import_command
+from generator.cli.new import new
 from generator.cli.schema import schema
 
 
@@ -29,6 +30,7 @@ def cli() -> None:
 
 cli.add_command(check)
 cli.add_command(import_command)
+cli.add_command(new)
 cli.add_command(schema)
 cli.add_command(booklet)
 
