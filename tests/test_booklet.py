@@ -404,3 +404,15 @@ def test_bundled_rules_build_and_their_components_match_the_deck(game, by):
     printed = [int(n) for n in re.findall(r"^(\d+) ", components_page, re.M)]
     assert printed[:len(expected)] == list(expected.values())
     assert re.search(rf"^{deck.total} in all$", components_page, re.M)
+
+
+def test_card_reference_uses_the_projects_card_renderer(tmp_path):
+    """No test double here: the deck's own (generic) layout draws the faces."""
+    folder = make_deck(tmp_path, "# Cards\n\n{{ cards kind=Star,Goblin }}\n")
+    booklet = build_booklet(load_deck(folder))
+    with pdfplumber.open(io.BytesIO(booklet.reading_pdf)) as document:
+        page = document.pages[1]
+        text = page.extract_text()
+        card_edges = [r for r in page.rects if round(r["width"] / MM) == 27]
+    assert "Nova" in text and "Grub" in text and "Pip" not in text
+    assert len(card_edges) >= 2

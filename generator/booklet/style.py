@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+import reportlab
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
@@ -28,11 +29,16 @@ STYLE_FILE = Path(__file__).with_name("style.yaml")
 
 FONT_FILES = {
     "body": ("Vera", "Vera.ttf"),
-    "bold": ("VeraBd", "VeraBd.ttf"),
-    "italic": ("VeraIt", "VeraIt.ttf"),
-    "bolditalic": ("VeraBI", "VeraBI.ttf"),
+    "bold": ("Vera-Bold", "VeraBd.ttf"),
+    "italic": ("Vera-Italic", "VeraIt.ttf"),
+    "bolditalic": ("Vera-BoldItalic", "VeraBI.ttf"),
 }
-"""Style font role -> (registered font name, file shipped inside reportlab)."""
+"""Style font role -> (registered font name, file shipped inside reportlab).
+
+The names and files are the card renderer's (``fonts/fonts.yaml``), so both
+stages share one registration in reportlab's process-wide font table."""
+
+BUNDLED_FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
 
 FONT_FAMILY = "Vera"
 
@@ -92,9 +98,10 @@ def register_fonts() -> None:
     registered = set(pdfmetrics.getRegisteredFontNames())
     for name, filename in FONT_FILES.values():
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, filename))
-    pdfmetrics.registerFontFamily(FONT_FAMILY, normal="Vera", bold="VeraBd",
-                                  italic="VeraIt", boldItalic="VeraBI")
+            pdfmetrics.registerFont(TTFont(name, str(BUNDLED_FONTS_DIR / filename)))
+    names = {role: name for role, (name, _) in FONT_FILES.items()}
+    pdfmetrics.registerFontFamily(FONT_FAMILY, normal=names["body"], bold=names["bold"],
+                                  italic=names["italic"], boldItalic=names["bolditalic"])
 
 
 @lru_cache(maxsize=1)
