@@ -104,7 +104,7 @@ def _page_as_form(page, writer: PdfWriter) -> StreamObject:
                                           FloatObject(box.right), FloatObject(box.top)]),
         NameObject("/Resources"): resources,
     })
-    return form
+    return form.flate_encode()  # stored compressed, as the reading PDF stores it
 
 
 def _draw_forms(writer: PdfWriter, sheet, placements) -> None:
