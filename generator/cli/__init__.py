@@ -10,6 +10,7 @@ import click
 
 from generator import __version__
 from generator.cli.check import check
+from generator.cli.stats import stats
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,6 +26,7 @@ def cli() -> None:
 
 
 cli.add_command(check)
+cli.add_command(stats)
 
 
 def main() -> None:
