@@ -10,6 +10,8 @@ import click
 
 from generator import __version__
 from generator.cli.check import check
+from generator.cli.import_cmd import import_command
+from generator.cli.schema import schema
 from generator.cli.stats import stats
 
 
@@ -26,6 +28,8 @@ def cli() -> None:
 
 
 cli.add_command(check)
+cli.add_command(import_command)
+cli.add_command(schema)
 cli.add_command(stats)
 
 

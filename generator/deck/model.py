@@ -6,7 +6,7 @@ required)::
     deck:       name, players, layout, title_field ...   (about the game)
     fields:     the card fields and their types           (the card database's columns)
     back:       the shared card back                      (fields of the back face)
-    cards:      the cards, each listed once with a count  (the rows)
+    cards:      the cards, each listed once with a count  (the rows; or {from: cards.csv})
     decklists:  named decks built from the card pool      (constructed games)
     rules:      the composition rules                     (read by generator.deck.rules)
     stats:      questions for ``deckpress stats``         (read by generator.stats)
@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from generator.deck.loading import Document, load_yaml
+from generator.deck.spreadsheet import read_sheet, sheet_to_cards
 from generator.errors import InputError, Position
+from generator.paths import resolve_inside
 
 DECK_FILENAME = "deck.yaml"
 
@@ -169,6 +171,8 @@ def build_deck(document: Document) -> Deck:
         raise InputError(f"title field '{title_field}' is not a declared field",
                          document.at("deck", "title_field"), field="title_field")
     shared_back = _read_face(reader, ("back",), fields) if "back" in data else None
+    if isinstance(data["cards"], dict):
+        _load_card_sheet(reader, fields)
     cards = _read_cards(reader, fields)
     return Deck(
         id=_deck_id(document.path),
@@ -429,6 +433,21 @@ def _read_cards(reader: _Reader, fields: dict[str, FieldSpec]) -> list[Card]:
         cards.append(Card(id=card_id, count=1 if count is None else count,
                           fields=fronts, back=back, position=position))
     return cards
+
+
+def _load_card_sheet(reader: _Reader, fields: dict[str, FieldSpec]) -> None:
+    """``cards: {from: cards.csv}``: read the rows and put them where a YAML list would be.
+
+    Each cell's position replaces the YAML one, so errors point into the spreadsheet.
+    """
+    reader.known_keys(("cards",), {"from"}, "cards setting")
+    reference = reader.string(("cards", "from"), required=True)
+    document = reader.document
+    path = resolve_inside(document.path.parent, reference, document.at("cards", "from"), field="from")
+    rows, positions = sheet_to_cards(read_sheet(path), fields)
+    document.data["cards"] = rows
+    for keys, position in positions.items():
+        document.positions[("cards",) + keys] = position
 
 
 def _read_decklists(reader: _Reader, card_ids: set[str]) -> list[Decklist]:

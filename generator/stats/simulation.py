@@ -36,6 +36,7 @@ from typing import Any, Callable
 
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
+from generator.paths import resolve_inside
 from generator.stats.fields import suggestion
 from generator.stats.spec import SimulationSpec
 
@@ -153,10 +154,7 @@ def game_rng(seed: int, game: int) -> random.Random:
 
 def plugin_path(deck: Deck, spec: SimulationSpec) -> Path:
     """The plugin file, refused unless it lies inside the deck's folder."""
-    folder = deck.folder.resolve()
-    path = (folder / spec.plugin).resolve()
-    if not path.is_relative_to(folder):
-        raise InputError(f"plugin '{spec.plugin}' lies outside the deck's folder", spec.position, field="plugin")
+    path = resolve_inside(deck.folder, spec.plugin, spec.position, field="plugin")
     if not path.is_file():
         raise InputError(f"plugin '{spec.plugin}' not found in {deck.folder}", spec.position, field="plugin")
     return path

@@ -43,6 +43,7 @@ from typing import Any
 from generator.deck.model import Deck
 from generator.deck.selectors import Selector, parse_selector
 from generator.errors import InputError, Position
+from generator.paths import resolve_inside
 from generator.stats.dice import DiceFormula, parse_dice
 from generator.stats.fields import known_fields, suggestion
 
@@ -369,9 +370,8 @@ def _read_simulation(reader: _Reader) -> SimulationSpec:
     keys = ("simulate",)
     reader.known_keys(keys, SIMULATE_KEYS, "simulate setting")
     plugin = reader.text(keys + ("plugin",), required=True)
-    path = PurePosixPath(plugin.replace("\\", "/"))
-    if path.is_absolute() or ".." in path.parts or plugin.startswith("~") or ":" in plugin:
-        raise reader.fail(keys + ("plugin",), f"plugin '{plugin}' must be a file inside the deck's folder")
+    resolve_inside(reader.deck.folder, plugin, reader.position(keys + ("plugin",)), field="plugin")
+    path = PurePosixPath(plugin)
     if path.suffix != ".py":
         raise reader.fail(keys + ("plugin",), f"plugin '{plugin}' must be a Python file (.py)")
     options = reader.get(keys + ("options",))

@@ -1,0 +1,48 @@
+"""``deckpress import``: turn a spreadsheet of cards into a deck file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from generator.cli.common import reports_errors
+from generator.deck.importing import deck_yaml_from_sheet
+from generator.deck.spreadsheet import read_sheet
+from generator.errors import InputError, Position
+from generator.outputs import write_text_atomic
+
+
+@click.command(name="import")
+@click.argument("spreadsheet", type=click.Path(path_type=Path))
+@click.option("--out", "out", type=click.Path(path_type=Path),
+              help="Deck file to write (default: deck.yaml beside the spreadsheet).")
+@click.option("--name", help="The game's name (default: from the file name).")
+@click.option("--force", is_flag=True, help="Replace an existing deck file.")
+@reports_errors
+def import_command(spreadsheet: Path, out: Path | None, name: str | None, force: bool) -> None:
+    """Turn a CSV or XLSX card list into a deck file.
+
+    The first row names the columns: card fields, plus optional 'id', 'count'
+    and 'back.<field>' columns. Column types are inferred from the cells.
+
+    \b
+    Examples:
+      deckpress import cards/mygame/cards.csv
+      deckpress import sheet.xlsx --out cards/mygame/deck.yaml --name "My Game"
+    """
+    sheet = read_sheet(spreadsheet)
+    target = out or spreadsheet.with_name("deck.yaml")
+    if target.exists() and not force:
+        raise InputError("already exists; pass --force to replace it", Position(target))
+    deck_name = name or _name_from(spreadsheet)
+    write_text_atomic(target, deck_yaml_from_sheet(sheet, deck_name))
+    click.echo(f"wrote {target}: {len(sheet.rows)} cards; run `deckpress check {target}`")
+
+
+def _name_from(spreadsheet: Path) -> str:
+    """``cards/space-race/cards.csv`` is "Space Race"; ``space_race.csv`` too."""
+    stem = spreadsheet.stem
+    if stem.lower() in ("cards", "deck") and spreadsheet.resolve().parent.name:
+        stem = spreadsheet.resolve().parent.name
+    return stem.replace("-", " ").replace("_", " ").title()

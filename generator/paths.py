@@ -1,0 +1,26 @@
+"""File references from untrusted deck folders must stay inside those folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.errors import InputError, Position
+
+
+def resolve_inside(folder: Path, reference: str, position: Position, field: str | None = None) -> Path:
+    """The file ``reference`` names relative to ``folder``, refusing anything outside it.
+
+    Absolute paths, ``..`` escapes and symlinks pointing elsewhere are all refused, so a
+    downloaded deck cannot make deckpress read files from the rest of the disk.
+    """
+    if not isinstance(reference, str) or not reference.strip():
+        raise InputError("expected a file name", position, field=field)
+    candidate = Path(reference)
+    if candidate.is_absolute():
+        raise InputError(f"'{reference}' must be a path inside the deck folder, not an absolute path",
+                         position, field=field)
+    root = folder.resolve()
+    resolved = (root / candidate).resolve()
+    if resolved != root and root not in resolved.parents:
+        raise InputError(f"'{reference}' points outside the deck folder", position, field=field)
+    return resolved

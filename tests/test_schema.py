@@ -1,0 +1,57 @@
+"""The deck JSON Schema that editors use agrees with the bundled decks and flags mistakes."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import yaml
+from click.testing import CliRunner
+
+from generator.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = sorted((ROOT / "cards").glob("*/deck.yaml"))
+
+
+def deck_schema() -> dict:
+    result = CliRunner().invoke(cli, ["schema", "deck"])
+    assert result.exit_code == 0
+    return json.loads(result.output)
+
+
+def errors(document) -> list[str]:
+    """Every message, including those inside 'one of' alternatives, as an editor lists them."""
+    validator = jsonschema.Draft202012Validator(deck_schema())
+    messages = []
+    pending = list(validator.iter_errors(document))
+    while pending:
+        error = pending.pop(0)
+        messages.append(error.message)
+        pending.extend(error.context or [])
+    return messages
+
+
+def test_schema_is_a_valid_json_schema():
+    jsonschema.Draft202012Validator.check_schema(deck_schema())
+
+
+def test_schema_accepts_every_bundled_deck():
+    assert BUNDLED, "no bundled decks found"
+    for path in BUNDLED:
+        assert errors(yaml.safe_load(path.read_text())) == [], path
+
+
+def test_bundled_decks_point_editors_at_the_schema():
+    for path in BUNDLED:
+        first = path.read_text().splitlines()[0]
+        assert first == "# yaml-language-server: $schema=../../generator/schema/deck.schema.json", path
+
+
+def test_schema_rejects_a_broken_deck():
+    broken = {"deck": {"name": "X"}, "cards": [{"name": "A", "count": "three"}],
+              "rules": [{"total": {"exactly": 3}}], "extras": 1}
+    found = " | ".join(errors(broken))
+    assert "'three' is not of type 'integer'" in found
+    assert "'extras' was unexpected" in found
+    assert "'exactly' was unexpected" in found
+    assert errors({"cards": [{"name": "A"}]}) == ["'deck' is a required property"]

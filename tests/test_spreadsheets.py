@@ -1,0 +1,109 @@
+"""Cards kept in a spreadsheet: decks that read CSV/XLSX, and `deckpress import`."""
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import cli
+from generator.deck import load_deck
+
+CSV = """name,count,type,power,back.name
+Fire Imp,3,creature,2,Ash
+Water Sprite,2,creature,1,Mist
+Heal,4,spell,,Glow
+"""
+
+DECK = """deck: {name: Sprites}
+fields:
+  name: {type: text, required: true}
+  type: {choices: [creature, spell]}
+  power: {type: int, min: 0}
+cards: {from: cards.csv}
+rules:
+  - total: 9
+    message: nine cards
+"""
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def make_deck(folder: Path, csv_text: str = CSV, deck_text: str = DECK) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "cards.csv").write_text(csv_text)
+    (folder / "deck.yaml").write_text(deck_text)
+    return folder
+
+
+def test_deck_reads_typed_cards_from_csv(tmp_path):
+    deck = load_deck(make_deck(tmp_path / "sprites"))
+    assert [(c.id, c.count, c.fields.get("power")) for c in deck.cards] == [
+        ("fire-imp", 3, 2), ("water-sprite", 2, 1), ("heal", 4, None)]
+    assert deck.card("fire-imp").back == {"name": "Ash"}
+    assert run("check", str(tmp_path / "sprites")).exit_code == 0
+
+
+def test_bad_cell_names_csv_row_and_column(tmp_path):
+    folder = make_deck(tmp_path / "sprites", CSV.replace("Heal,4,spell,,", "Heal,4,spell,lots,"))
+    result = CliRunner().invoke(cli, ["check", str(folder)])
+    assert result.exit_code == 2
+    assert "cards.csv:4:4: expected a whole number, found 'lots' (power)" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_out_of_range_cell_names_its_cell(tmp_path):
+    folder = make_deck(tmp_path / "sprites", CSV.replace("Water Sprite,2,creature,1", "Water Sprite,2,creature,-1"))
+    result = CliRunner().invoke(cli, ["check", str(folder)])
+    assert result.exit_code == 2
+    assert "cards.csv:3:4: must be at least 0, found -1 (power)" in result.output
+
+
+def test_spreadsheet_outside_deck_folder_is_refused(tmp_path):
+    (tmp_path / "secret.csv").write_text(CSV)
+    folder = make_deck(tmp_path / "sprites", deck_text=DECK.replace("cards.csv", "../secret.csv"))
+    result = CliRunner().invoke(cli, ["check", str(folder)])
+    assert result.exit_code == 2
+    assert "points outside the deck folder (from)" in result.output
+
+
+def test_xlsx_cards_are_read_with_row_positions(tmp_path):
+    openpyxl = pytest.importorskip("openpyxl")
+    folder = tmp_path / "sprites"
+    folder.mkdir()
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in [["name", "count", "type", "power"], ["Fire Imp", 3, "creature", 2], ["Heal", 6, "spell", "x"]]:
+        sheet.append(row)
+    book.save(folder / "cards.xlsx")
+    (folder / "deck.yaml").write_text(DECK.replace("cards.csv", "cards.xlsx"))
+    result = CliRunner().invoke(cli, ["check", str(folder)])
+    assert result.exit_code == 2
+    assert "cards.xlsx:3:4: expected a whole number, found 'x' (power)" in result.output
+    sheet["D3"] = 1
+    book.save(folder / "cards.xlsx")
+    deck = load_deck(folder)
+    assert deck.total == 9 and deck.card("heal").fields["power"] == 1
+
+
+def test_import_then_check_gives_the_same_cards(tmp_path):
+    folder = make_deck(tmp_path / "sprites")
+    target = tmp_path / "imported" / "deck.yaml"
+    result = run("import", str(folder / "cards.csv"), "--out", str(target), "--name", "Sprites")
+    assert result.exit_code == 0, result.output
+    imported, original = load_deck(target), load_deck(folder)
+    assert imported.name == "Sprites"
+    assert imported.fields["power"].type == "int"
+    assert imported.fields["type"].choices == ("creature", "spell")
+    assert [(c.id, c.count, c.fields, c.back) for c in imported.cards] == \
+        [(c.id, c.count, c.fields, c.back) for c in original.cards]
+    assert run("check", str(target)).exit_code == 0
+
+
+def test_import_refuses_to_overwrite_without_force(tmp_path):
+    folder = make_deck(tmp_path / "sprites")
+    result = CliRunner().invoke(cli, ["import", str(folder / "cards.csv")])
+    assert result.exit_code == 2
+    assert "already exists; pass --force" in result.output
+    assert (folder / "deck.yaml").read_text() == DECK
