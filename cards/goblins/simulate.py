@@ -44,37 +44,42 @@ DEFAULT_MAX_TURNS = 30
 
 
 @dataclass(frozen=True)
-class Side:
-    """What one face of a card shows: rhyme group, symbol, and whether it is a goblin."""
-
-    group: str
-    symbol: str
-    goblin: bool
-
-
-@dataclass(frozen=True)
 class Table:
-    """The deck, ready to deal: both faces of every card, Star cards apart."""
+    """The deck, ready to deal, with every card side looked up once.
 
-    faces: tuple[tuple[Side, Side], ...]  # per card: (goblin side, fairy side)
-    stars: tuple[int, ...]
+    A card lying on the table is one number, its *face*: ``2 * card + side``
+    (side 0 goblin, 1 fairy). Flipping a card is ``face ^ 1``; the tables below
+    give each face's rhyme group, symbol and whether it shows a goblin.
+    """
+
+    group: tuple[str, ...]
+    symbol: tuple[str, ...]
+    goblin: tuple[bool, ...]
+    star: tuple[bool, ...]
+    stars: tuple[int, ...]  # card numbers of the Star cards
     others: tuple[int, ...]
     max_turns: int
 
 
-Placed = tuple[int, int]  # (card index, side showing)
+def face(card: int, side: int) -> int:
+    """The face number of ``card`` lying ``side`` up."""
+    return 2 * card + side
 
 
 def prepare(deck, options: dict) -> Table:
     """Both faces of every card, from the deck's group/symbol fields and the Star flags."""
-    faces, stars, others = [], [], []
-    for card in deck.cards:
+    group, symbol, goblin, star, stars, others = [], [], [], [], [], []
+    for number, card in enumerate(deck.cards):
         back = card.back or {}
-        faces.append((Side(card.fields["group"], card.fields["symbol"], True),
-                      Side(back["group"], back["symbol"], False)))
-        (stars if card.fields.get("star") else others).append(len(faces) - 1)
+        for fields, is_goblin in ((card.fields, True), (back, False)):
+            group.append(fields["group"])
+            symbol.append(fields["symbol"])
+            goblin.append(is_goblin)
+            star.append(bool(card.fields.get("star")))
+        (stars if card.fields.get("star") else others).append(number)
     max_turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
-    return Table(tuple(faces), tuple(stars), tuple(others), max_turns)
+    return Table(tuple(group), tuple(symbol), tuple(goblin), tuple(star), tuple(stars), tuple(others),
+                 max_turns)
 
 
 def play(table: Table, rng: random.Random, policy: str) -> Outcome:
@@ -88,37 +93,53 @@ def play(table: Table, rng: random.Random, policy: str) -> Outcome:
     return Outcome(won=False, turns=table.max_turns, ending=f"gave up after {table.max_turns} turns")
 
 
-def deal(table: Table, rng: random.Random) -> tuple[list[Placed], list[Placed]]:
+def deal(table: Table, rng: random.Random) -> tuple[list[int], list[int]]:
     """One Star goblin and five more goblins to the hand, six fairies to the Circle."""
     rest = list(table.others)
     rng.shuffle(rest)
-    hand = [(rng.choice(table.stars), GOBLIN)] + [(card, GOBLIN) for card in rest[:HAND_GOBLINS]]
-    circle = [(card, FAIRY) for card in rest[HAND_GOBLINS:HAND_GOBLINS + CIRCLE_FAIRIES]]
+    hand = [face(rng.choice(table.stars), GOBLIN)] + [face(card, GOBLIN) for card in rest[:HAND_GOBLINS]]
+    circle = [face(card, FAIRY) for card in rest[HAND_GOBLINS:HAND_GOBLINS + CIRCLE_FAIRIES]]
     return hand, circle
 
 
-def take_turn(table: Table, hand: list[Placed], circle: list[Placed], index: int
-              ) -> tuple[list[Placed], list[Placed]]:
+def _flip(table: Table, circle: list[int], added: int) -> list[int]:
+    """The Circle after ``added`` joins it: rhyming cards (all cards, for a Star) turned over."""
+    if table.star[added]:
+        return [f ^ 1 for f in circle]
+    rhyme = table.group[added]
+    group = table.group
+    return [f ^ 1 if group[f] == rhyme else f for f in circle]
+
+
+def take_turn(table: Table, hand: list[int], circle: list[int], index: int) -> tuple[list[int], list[int]]:
     """Add hand card ``index`` to the Circle, flip, take; returns the new hand and Circle."""
-    card, side = hand[index]
-    added = table.faces[card][side]
-    star = card in table.stars
-    flipped = [(c, 1 - s) if star or table.faces[c][s].group == added.group else (c, s) for c, s in circle]
-    taken = [(c, s) for c, s in flipped if table.faces[c][s].symbol == added.symbol]
-    kept = [(c, s) for c, s in flipped if table.faces[c][s].symbol != added.symbol]
-    return hand[:index] + hand[index + 1:] + taken, kept + [(card, side)]
+    added = hand[index]
+    wanted = table.symbol[added]
+    symbol = table.symbol
+    flipped = _flip(table, circle, added)
+    taken = [f for f in flipped if symbol[f] == wanted]
+    kept = [f for f in flipped if symbol[f] != wanted]
+    return hand[:index] + hand[index + 1:] + taken, kept + [added]
 
 
-def goblins(table: Table, hand: list[Placed]) -> int:
-    return sum(table.faces[c][s].goblin for c, s in hand)
+def goblins(table: Table, hand: list[int]) -> int:
+    goblin = table.goblin
+    return sum(goblin[f] for f in hand)
 
 
-def _greedy(table: Table, hand: list[Placed], circle: list[Placed], rng: random.Random) -> int:
-    scores = [goblins(table, take_turn(table, hand, circle, i)[0]) for i in range(len(hand))]
-    return _best(scores, rng)
+def goblins_after(table: Table, hand: list[int], circle: list[int], index: int, now: int) -> int:
+    """Goblins in hand after adding card ``index`` (``now``: goblins in hand before), without building the turn."""
+    added = hand[index]
+    wanted, goblin, symbol = table.symbol[added], table.goblin, table.symbol
+    return now - goblin[added] + sum(goblin[f] for f in _flip(table, circle, added) if symbol[f] == wanted)
 
 
-def _lookahead(table: Table, hand: list[Placed], circle: list[Placed], rng: random.Random) -> int:
+def _greedy(table: Table, hand: list[int], circle: list[int], rng: random.Random) -> int:
+    now = goblins(table, hand)
+    return _best([goblins_after(table, hand, circle, i, now) for i in range(len(hand))], rng)
+
+
+def _lookahead(table: Table, hand: list[int], circle: list[int], rng: random.Random) -> int:
     scores = []
     for i in range(len(hand)):
         next_hand, next_circle = take_turn(table, hand, circle, i)
@@ -126,13 +147,12 @@ def _lookahead(table: Table, hand: list[Placed], circle: list[Placed], rng: rand
         if now == 0:  # a win now beats any promise of one later
             scores.append((0, 0))
             continue
-        later = min(goblins(table, take_turn(table, next_hand, next_circle, j)[0])
-                    for j in range(len(next_hand)))
+        later = min(goblins_after(table, next_hand, next_circle, j, now) for j in range(len(next_hand)))
         scores.append((later, now))
     return _best(scores, rng)
 
 
-def _random(table: Table, hand: list[Placed], circle: list[Placed], rng: random.Random) -> int:
+def _random(table: Table, hand: list[int], circle: list[int], rng: random.Random) -> int:
     return rng.randrange(len(hand))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -166,5 +167,5 @@ def _progress(games: int, deck: Deck, quiet: bool) -> Iterator:
         yield None
         return
     with click.progressbar(length=games, label=f"simulating {deck.id}",
-                           file=click.get_text_stream("stderr")) as bar:
+                           file=sys.stderr) as bar:
         yield bar.update

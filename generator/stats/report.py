@@ -41,7 +41,7 @@ COLUMN = (PAGE_WIDTH - 2 * MARGIN - GAP) / 2
 FULL = PAGE_WIDTH - 2 * MARGIN
 FONT = "Helvetica"
 BOLD = "Helvetica-Bold"
-PNG_SCALE = 1.25  # 72 dpi x 1.25: a 744-pixel-wide A4 page, crisp and small
+PNG_SCALE = 1.25  # 72 dpi x 1.25: a 745-pixel-wide A4 page, crisp and small
 
 INK = colors.HexColor("#222222")
 MUTED = colors.HexColor("#666666")
