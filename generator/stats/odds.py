@@ -9,15 +9,26 @@ a :class:`~fractions.Fraction`.
 How the count is done
 ---------------------
 A question becomes *requirements*: "between ``low`` and ``high`` of the drawn
-cards are among these card ids". Cards that feed the same requirements are
-interchangeable, so they form one *category*. We then walk the categories
-one at a time, keeping a table from "cards drawn so far, and how many each
-requirement has seen" to "number of ways to get here"; taking ``j`` of a
-category's ``K`` copies multiplies the ways by ``comb(K, j)``. A
-requirement's tally is capped just above the largest number any condition
-looks at, so hands that differ only beyond that cap share one table entry.
-That keeps the table small even for the Gold Rush question, which is an OR
-over every monster of "this monster AND ``cost`` treasures of its type".
+cards are among these card ids", joined into an OR of ANDs. Cards that feed
+the same requirements are interchangeable, so they form one *category*. We
+walk the categories one at a time, keeping a table from "cards drawn so far,
+how many each requirement has seen, and which ANDs are still open" to "number
+of ways to get here"; taking ``j`` of a category's ``K`` copies multiplies the
+ways by ``comb(K, j)``.
+
+Three things keep that table small:
+
+* a tally is capped just above the largest number any requirement looks at;
+* a partial hand that already answers yes is counted at once (times the ways
+  to fill the rest of the hand) and one that can no longer answer yes is
+  dropped;
+* requirements that are settled are forgotten, and so are the tallies nobody
+  reads any more, so partial hands that can only end the same way merge.
+
+That is what makes the Gold Rush question cheap: an OR over every monster of
+"this monster AND ``cost`` treasures of its type". Once a monster's category
+is done, its part shrinks to "``cost`` treasures of its type", and of those
+only the cheapest per type is kept.
 """
 
 from __future__ import annotations
@@ -118,6 +129,10 @@ def _amount(question: Question, need: Condition, amount: int | str | None, chose
     return value
 
 
+Check = tuple[int, int, "int | None"]  # (tally index, low, high): one requirement on a tally
+Residual = frozenset  # the requirements of one conjunction that are not yet settled
+
+
 def count_hands(entries: Iterable[tuple[Card, int]], draw: int, conjunctions: list[Conjunction]) -> int:
     """How many ``draw``-card hands from ``entries`` satisfy at least one conjunction."""
     if not conjunctions:
@@ -129,7 +144,6 @@ def count_hands(entries: Iterable[tuple[Card, int]], draw: int, conjunctions: li
         for req in conj:
             i = index[req.card_ids]
             caps[i] = max(caps[i], req.low if req.high is None else req.high + 1)
-    checks = [tuple((index[req.card_ids], req.low, req.high) for req in conj) for conj in conjunctions]
 
     categories: dict[tuple[int, ...], int] = defaultdict(int)
     for card, copies in entries:
@@ -137,23 +151,88 @@ def count_hands(entries: Iterable[tuple[Card, int]], draw: int, conjunctions: li
         categories[signature] += copies
     # Cards no requirement looks at go last: by then they only fill the hand up.
     ordered = sorted(categories.items(), key=lambda item: (not item[0], item[0]))
+    last_feed = {i: k for k, (signature, _) in enumerate(ordered) for i in signature}
 
-    states: dict[tuple[int, tuple[int, ...]], int] = {(0, (0,) * len(tallies)): 1}
+    alive = frozenset(frozenset((index[req.card_ids], req.low, req.high) for req in conj)
+                      for conj in conjunctions)
+    states: dict[tuple, int] = {(0, (0,) * len(tallies), alive): 1}
     remaining = sum(categories.values())
-    for signature, size in ordered:
+    favourable = 0
+    for k, (signature, size) in enumerate(ordered):
         remaining -= size
-        states = _take_from(states, signature, size, draw, remaining, caps)
-    return sum(ways for (_, tally), ways in states.items()
-               if any(all(low <= tally[i] and (high is None or tally[i] <= high) for i, low, high in check)
-                      for check in checks))
+        final = tuple(last_feed.get(i, -1) <= k for i in range(len(tallies)))
+        settled: dict[tuple, tuple] = {}
+        next_states: dict[tuple, int] = defaultdict(int)
+        for (drawn, tally, alive), ways in _take_from(states, signature, size, draw, remaining, caps).items():
+            key = (tally, alive)
+            if key not in settled:
+                settled[key] = _settle(tally, alive, final)
+            verdict, new_tally, new_alive = settled[key]
+            if verdict is True:  # every way to fill the rest of the hand answers yes
+                favourable += ways * comb(remaining, draw - drawn)
+            elif verdict is None:
+                next_states[(drawn, new_tally, new_alive)] += ways
+        states = next_states
+    return favourable
+
+
+def _settle(tally: tuple[int, ...], alive: frozenset, final: tuple[bool, ...]):
+    """Decide what can be decided about a partial hand.
+
+    Returns (True, ...) if some conjunction already holds whatever comes next,
+    (False, ...) if none can hold any more, else (None, tally, residuals): the
+    requirements still open, with every tally no open requirement reads reset
+    to 0 so that partial hands which can only end the same way merge.
+    """
+    residuals = []
+    for conjunction in alive:
+        open_checks = []
+        for check in conjunction:
+            i, low, high = check
+            value = tally[i]
+            if high is not None and value > high:
+                break  # too many already; tallies never shrink
+            if value >= low and (high is None or final[i]):
+                continue  # holds for good
+            if final[i]:
+                break  # too few, and no more cards can feed this tally
+            open_checks.append(check)
+        else:
+            if not open_checks:
+                return True, None, None
+            residuals.append(frozenset(open_checks))
+    if not residuals:
+        return False, None, None
+    residuals = _drop_stricter(residuals)
+    needed = {i for residual in residuals for i, _, _ in residual}
+    return None, tuple(v if i in needed else 0 for i, v in enumerate(tally)), frozenset(residuals)
+
+
+def _drop_stricter(residuals: list[Residual]) -> list[Residual]:
+    """In an OR, a conjunction implied by another one adds nothing: keep only the weaker ones."""
+    unique = sorted(set(residuals), key=len)
+    kept: list[Residual] = []
+    for candidate in unique:
+        if not any(_implies(candidate, weaker) for weaker in kept):
+            kept.append(candidate)
+    return kept
+
+
+def _implies(strict: Residual, weak: Residual) -> bool:
+    """Whether meeting every check of ``strict`` also meets every check of ``weak``."""
+    for i, low, high in weak:
+        if not any(j == i and l2 >= low and (high is None or (h2 is not None and h2 <= high))
+                   for j, l2, h2 in strict):
+            return False
+    return True
 
 
 def _take_from(states: dict, signature: tuple[int, ...], size: int, draw: int, remaining: int,
                caps: list[int]) -> dict:
     """Extend every partial hand by 0..size cards of one category."""
-    grown: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
+    grown: dict[tuple, int] = defaultdict(int)
     choose = [comb(size, j) for j in range(min(size, draw) + 1)]
-    for (drawn, tally), ways in states.items():
+    for (drawn, tally, alive), ways in states.items():
         # Take at least enough that the categories still to come can fill the hand.
         for j in range(max(0, draw - drawn - remaining), min(size, draw - drawn) + 1):
             if signature and j:
@@ -163,5 +242,5 @@ def _take_from(states: dict, signature: tuple[int, ...], size: int, draw: int, r
                 new_tally = tuple(counts)
             else:
                 new_tally = tally
-            grown[(drawn + j, new_tally)] += ways * choose[j]
+            grown[(drawn + j, new_tally, alive)] += ways * choose[j]
     return grown
