@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from fractions import Fraction
 from typing import Any
 
@@ -11,6 +12,7 @@ from generator.stats.dice import DiceReport, odds_text
 from generator.stats.simulation import Interval, SimulationResult
 
 BAR_WIDTH = 30
+TEXT_WIDTH = 100
 BAR = "█"
 
 
@@ -32,30 +34,30 @@ def render_text(stats: DeckStats) -> list[str]:
 def _pool_lines(stats: DeckStats, pool_stats: PoolStats) -> list[str]:
     lines = []
     pool = pool_stats.pool
-    prefix = ""
     if pool.decklist is not None:
         lines += ["", f"== decklist {pool.decklist}: {pool.label}, {pool.total} cards =="]
-        prefix = ""
     for table in pool_stats.composition:
-        lines += [""] + composition_lines(table, prefix)
+        lines += [""] + composition_lines(table)
     if pool_stats.answers:
         lines += ["", "Draw odds (exact)", f"  {'chance':>7}  {'draw':>4}  question"]
+        indent = " " * 17
         for answer in pool_stats.answers:
             question = answer.question
             lines.append(f"  {percent(answer.chance):>7}  {question.draw:>4}  {question.name}")
             detail = question.describe()
             if question.source.wanted:
                 detail += f"; drawn from cards with {question.source.describe()}"
-            lines.append(f"  {'':>7}  {'':>4}  ({detail})")
+            lines += textwrap.wrap(f"({detail})", width=TEXT_WIDTH, initial_indent=indent,
+                                   subsequent_indent=indent + " ")
     return lines
 
 
-def composition_lines(table: Breakdown, prefix: str = "") -> list[str]:
+def composition_lines(table: Breakdown) -> list[str]:
     """Counts and shares of one field's values, with a bar for each."""
     shown = [(_value_text(row.value), row) for row in table.rows]
     width = max([len(table.field)] + [len(text) for text, _ in shown])
     largest = max((row.share for row in table.rows), default=Fraction(0)) or Fraction(1)
-    lines = [f"{prefix}Composition by {table.field}",
+    lines = [f"Composition by {table.field}",
              f"  {table.field:<{width}}  {'cards':>5}  {'share':>6}  {'distinct':>8}"]
     for text, row in shown:
         bar = BAR * max(1 if row.cards else 0, round(BAR_WIDTH * row.share / largest))
