@@ -90,3 +90,9 @@ def test_a_question_pinned_to_a_missing_decklist_is_refused(tmp_path):
         """)
     assert result.exit_code == 2
     assert "no decklist 'starter'; this deck has no decklists (decklist)" in result.output
+
+
+def test_unknown_by_field_is_refused(tmp_path):
+    path, result = run_stats(tmp_path, "", "--by", "colour")
+    assert result.exit_code == 2
+    assert "--by names unknown field 'colour'" in result.output

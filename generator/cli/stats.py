@@ -75,6 +75,7 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
     results = []
     for path in paths:
         deck = load_deck(path)
+        _check_fields(deck, fields)
         request = Request(fields=fields, questions=_command_line_question(deck, draw, where, at_least),
                           decklist=decklist, simulate=simulate, games=games, seed=seed, policy=policy)
         with _progress(planned_games(deck, request), deck, quiet) as advance:
@@ -89,6 +90,14 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
     if output_format == "json":
         click.echo(json.dumps({"decks": [as_dict(result) for result in results]}, indent=2,
                               ensure_ascii=False))
+
+
+def _check_fields(deck: Deck, fields: tuple[str, ...]) -> None:
+    known = known_fields(deck)
+    for name in fields:
+        if name not in known:
+            raise InputError(f"--by names unknown field '{name}'{suggestion(name, known)}",
+                             Position(deck.path), field=name)
 
 
 def _command_line_question(deck: Deck, draw: int | None, where: tuple[str, ...],

@@ -79,6 +79,8 @@ def analyse(deck: Deck, request: Request = Request(),
         else:
             notes.append(f"a simulation is available ({spec.simulation.plugin} in the deck's folder); "
                          "it runs Python code from the deck, so pass --simulate only for decks you trust")
+    elif request.simulate:
+        notes.append("this deck names no simulation plugin (stats: simulate: {plugin: FILE.py})")
     return DeckStats(deck=deck, spec=spec, pools=pools, dice=_dice(deck, spec), simulation=simulation,
                      notes=tuple(notes))
 

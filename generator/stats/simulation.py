@@ -9,6 +9,7 @@ A plugin is a Python file that defines::
 
     POLICIES = {"greedy": "what the player does", ...}   # the first is the default
     def prepare(deck, options): ...        # once per run: cards -> game-ready data
+                                           # (its .notes, if any, are shown with the results)
     def play(prepared, rng, policy): ...   # one game -> Outcome(won, turns, ending)
 
 ``rng`` is a :class:`random.Random` the plugin must use for every random
@@ -87,6 +88,7 @@ class SimulationResult:
     policy_description: str
     seed: int
     outcomes: tuple[Outcome, ...] = field(repr=False)
+    notes: tuple[str, ...] = ()  # what the plugin says it leaves out, for instance
 
     @property
     def games(self) -> int:
@@ -231,8 +233,10 @@ def run(plugin: Plugin, deck: Deck, spec: SimulationSpec, games: int | None = No
         outcomes.append(outcome)
         if on_game is not None:
             on_game(1)
+    notes = getattr(prepared, "notes", ())
     return SimulationResult(title=plugin.title, plugin=_display_path(plugin.path, deck), policy=policy,
-                            policy_description=plugin.policies[policy], seed=seed, outcomes=tuple(outcomes))
+                            policy_description=plugin.policies[policy], seed=seed, outcomes=tuple(outcomes),
+                            notes=tuple(str(note) for note in notes) if isinstance(notes, (list, tuple)) else ())
 
 
 def _display_path(path: Path, deck: Deck) -> str:

@@ -116,6 +116,7 @@ def simulation_lines(result: SimulationResult) -> list[str]:
                      f"range {min(result.winning_turns)}-{max(result.winning_turns)}")
     endings = ", ".join(f"{name} {count:,}" for name, count in result.endings().items())
     lines.append(f"  endings: {endings}")
+    lines += [f"  note: {note}" for note in result.notes]
     return lines
 
 
@@ -215,6 +216,7 @@ def _simulation_dict(result: SimulationResult) -> dict[str, Any]:
         "turns_to_win": _interval_dict(result.turns_to_win),
         "median_turns_to_win": result.median_turns_to_win,
         "endings": result.endings(),
+        "notes": list(result.notes),
         "turn_histogram": {str(turn): {"won": won, "lost": lost}
                            for turn, (won, lost) in result.turn_histogram().items()},
     }
