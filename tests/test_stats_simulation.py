@@ -4,7 +4,6 @@ import importlib.util
 import json
 import sys
 from pathlib import Path
-from textwrap import dedent
 
 from click.testing import CliRunner
 

@@ -28,7 +28,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.outputs import write_bytes_atomic
-from generator.stats.analysis import DeckStats, PoolStats
+from generator.stats.analysis import DeckStats
 from generator.stats.composition import Breakdown
 from generator.stats.dice import DiceReport, odds_text
 from generator.stats.simulation import SimulationResult
@@ -214,7 +214,7 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     chart.bars[0].fillColor = BARS
     chart.bars.strokeColor = None
     chart.barSpacing = 0
-    chart.barLabelFormat = _share_labeller({row.cards: row for row in rows}, table.total)
+    chart.barLabelFormat = _share_labeller(table.total)
     chart.barLabels.fontName, chart.barLabels.fontSize = FONT, 7
     chart.barLabels.boxAnchor, chart.barLabels.dx = "w", 3
     chart.groupSpacing = 2.5
@@ -222,7 +222,8 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     return Panel(COLUMN, drawing)
 
 
-def _share_labeller(by_count: dict, total: int) -> Callable[[float], str]:
+def _share_labeller(total: int) -> Callable[[float], str]:
+    """Bar labels like '16  (10.5%)': the count and its share of the pool."""
     def label(value: float) -> str:
         return f"{int(value)}  ({value / total * 100:.1f}%)" if total else f"{int(value)}"
     return label
