@@ -26,6 +26,9 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_NODES = 200_000
 """Nodes built after alias expansion; a bomb exceeds it long before memory does."""
 
+MAX_DEPTH = 50
+"""Nesting levels of mappings and lists; a deck needs about five."""
+
 MERGE_TAG = "tag:yaml.org,2002:merge"
 
 KeyPath = tuple  # a path of mapping keys and list indexes from the document root
@@ -66,20 +69,37 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
     if size > limit:
         raise InputError(f"file is {size:,} bytes; the limit is {limit:,}", Position(path))
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text (byte {error.start})", Position(path)) from None
+        raw = path.read_bytes()
     except OSError as error:
         raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text: byte 0x{raw[error.start]:02x} cannot be read; "
+                         "save the file as UTF-8", _byte_position(path, raw, error.start)) from None
+
+
+def _byte_position(path: Path, raw: bytes, offset: int) -> Position:
+    """Line and column (counted in bytes) of ``offset``, for text that cannot be decoded."""
+    line_start = raw.rfind(b"\n", 0, offset) + 1
+    return Position(path, raw.count(b"\n", 0, offset) + 1, offset - line_start + 1)
 
 
 def parse_yaml(text: str, path: Path) -> Document:
     """Parse YAML ``text`` (named ``path`` in errors) into a :class:`Document`."""
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        # The parser is recursive: thousands of nested brackets exhaust Python's stack.
+        raise InputError(f"YAML nested far deeper than the {MAX_DEPTH} levels allowed",
+                         Position(path)) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
+        if error.problem and error.context and error.context_mark and mark \
+                and error.context_mark.line != mark.line:
+            # The parser often notices a line late; say where the unfinished part began.
+            problem += f" ({error.context} that starts at line {error.context_mark.line + 1})"
         raise InputError(f"YAML syntax error: {problem}", _position(path, mark)) from None
     except yaml.YAMLError as error:
         raise InputError(f"YAML error: {error}", Position(path)) from None
@@ -88,6 +108,7 @@ def parse_yaml(text: str, path: Path) -> Document:
         document.data = {}
         return document
     builder = _Builder(path, document.positions)
+    builder.refuse_runaway_expansion(root)
     document.data = builder.build(root, ())
     return document
 
@@ -107,6 +128,40 @@ class _Builder:
         self.constructor = yaml.constructor.SafeConstructor()
         self.built = 0
         self.in_progress: set[int] = set()
+
+    def refuse_runaway_expansion(self, root: yaml.Node) -> None:
+        """Measure what aliases would expand to before building anything.
+
+        Composed YAML shares one node per anchor, so counting with a memo is quick
+        even for a "billion laughs" file, and the refusal comes before any work.
+        """
+        sizes: dict[int, int] = {}
+        active: set[int] = set()
+
+        def size(node: yaml.Node, depth: int) -> int:
+            if id(node) in sizes:
+                return sizes[id(node)]
+            if depth > MAX_DEPTH:
+                raise InputError(f"nested more than {MAX_DEPTH} levels deep",
+                                 _position(self.path, node.start_mark))
+            if isinstance(node, yaml.ScalarNode):
+                return 1
+            if id(node) in active:
+                raise InputError("recursive alias", _position(self.path, node.start_mark))
+            active.add(id(node))
+            children = node.value if isinstance(node, yaml.SequenceNode) else \
+                [part for pair in node.value for part in pair]
+            total = 1
+            for child in children:
+                total += size(child, depth + 1)
+                if total > MAX_NODES:
+                    raise InputError(f"document expands to more than {MAX_NODES:,} values "
+                                     "(alias bomb?)", _position(self.path, node.start_mark))
+            active.discard(id(node))
+            sizes[id(node)] = total
+            return total
+
+        size(root, 0)
 
     def build(self, node: yaml.Node, keypath: KeyPath) -> Any:
         self.built += 1

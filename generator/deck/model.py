@@ -220,8 +220,10 @@ class _Reader:
                 return None
         return node
 
-    def fail(self, keys: tuple, message: str) -> InputError:
-        field_name = next((str(k) for k in reversed(keys) if isinstance(k, str)), None)
+    def fail(self, keys: tuple, message: str, field_name: str | None = None) -> InputError:
+        """An error at ``keys``, named after the innermost mapping key unless told otherwise."""
+        if field_name is None:
+            field_name = next((str(k) for k in reversed(keys) if isinstance(k, str)), None)
         return InputError(message, self.document.at(*keys), field=field_name)
 
     def mapping(self, keys: tuple, what: str) -> dict:
@@ -372,7 +374,7 @@ def _read_face(reader: _Reader, keys: tuple, fields: dict[str, FieldSpec],
         if spec.name in face:
             continue
         if front and spec.required:
-            raise reader.fail(keys, f"missing required field '{spec.name}'")
+            raise reader.fail(keys, f"missing required field '{spec.name}'", field_name=spec.name)
         if spec.default is not None:
             face[spec.name] = spec.default
     return face

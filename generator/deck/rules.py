@@ -33,11 +33,14 @@ from typing import Any, Callable
 from jinja2 import TemplateError
 
 from generator.deck.model import Card, Deck, RuleSpec
-from generator.deck.selectors import Selector, parse_selector
+from generator.deck.selectors import Selector, known_fields, parse_selector
 from generator.errors import InputError, Position
 from generator.expressions import evaluate
 
 Pool = list[tuple[Card, int]]  # the cards a rule looks at, with their copy counts
+
+MAX_SETUP_PLAYERS = 100
+"""A setup rule tries every player count in its range; no table game seats more."""
 
 
 @dataclass(frozen=True)
@@ -204,13 +207,33 @@ def _check_copies(deck: Deck, rule: RuleSpec, pool: Pool):
         yield f"{amount.describe()} copies of each card matching {selector.describe()}", found, _ids(wrong)
 
 
-def _field_list(rule: RuleSpec, params: Any) -> list[str]:
+def _field_list(deck: Deck, rule: RuleSpec, params: Any) -> list[str]:
     fields = params.get("fields") if isinstance(params, dict) else params
     if isinstance(fields, str):
         fields = [fields]
     if not (isinstance(fields, list) and fields and all(isinstance(f, str) for f in fields)):
         raise _malformed(rule, "needs 'fields': a field name or a list of field names")
+    for name in fields:
+        _field_name(deck, rule, name)
     return fields
+
+
+def _field_name(deck: Deck, rule: RuleSpec, name: Any, setting: str = "field") -> str:
+    """A field a rule compares; a typo here would otherwise compare blanks and pass."""
+    if not isinstance(name, str):
+        raise _malformed(rule, f"needs '{setting}': a field name")
+    if name != "id" and name.removeprefix("back.") not in known_fields(deck):
+        raise _malformed(rule, f"names unknown field '{name}'")
+    return name
+
+
+def _hashable(value: Any) -> Any:
+    """Lists and mappings (possible in decks without declared fields) as comparable keys."""
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    return value
 
 
 def _field_value(card: Card, name: str) -> Any:
@@ -227,13 +250,13 @@ def _check_unique(deck: Deck, rule: RuleSpec, pool: Pool):
         selector = _where(deck, rule, rule.params.get("where"))
     else:
         selector = Selector(())
-    fields = _field_list(rule, rule.params)
+    fields = _field_list(deck, rule, rule.params)
     groups: dict[tuple, list[Card]] = {}
     for card, n in pool:
         if not selector.matches(card):
             continue
         # Copies of one card share its values by design: uniqueness is between distinct cards.
-        key = tuple(_field_value(card, name) for name in fields)
+        key = tuple(_hashable(_field_value(card, name)) for name in fields)
         groups.setdefault(key, []).append(card)
     label = " + ".join(fields)
     for key, cards in groups.items():
@@ -247,9 +270,9 @@ def _check_faces(deck: Deck, rule: RuleSpec, pool: Pool):
     if not isinstance(params, dict):
         raise _malformed(rule, "needs a mapping with 'field' and 'map' or 'relation'")
     _known(params, rule, {"field", "map", "relation", "where"})
-    name = params.get("field")
-    if not isinstance(name, str):
+    if not isinstance(params.get("field"), str):
         raise _malformed(rule, "needs 'field': the field compared between front and back")
+    name = _field_name(deck, rule, params["field"])
     mapping, relation = params.get("map"), params.get("relation")
     if (mapping is None) == (relation is None):
         raise _malformed(rule, "needs either 'map' (front value: back value) or 'relation'")
@@ -265,7 +288,7 @@ def _check_faces(deck: Deck, rule: RuleSpec, pool: Pool):
         front = card.fields.get(name)
         back = (card.face("back", deck.shared_back) or {}).get(name)
         if mapping is not None:
-            ok = front in mapping and mapping[front] == back
+            ok = _hashable(front) in mapping and mapping[_hashable(front)] == back
         elif relation == "same":
             ok = front == back
         else:
@@ -287,15 +310,15 @@ def _check_backed_by(deck: Deck, rule: RuleSpec, pool: Pool):
         raise _malformed(rule, "needs cards, field, by and by_field")
     _known(params, rule, {"cards", "field", "by", "by_field"})
     for key in ("field", "by_field"):
-        if not isinstance(params.get(key), str):
-            raise _malformed(rule, f"needs '{key}': a field name")
+        _field_name(deck, rule, params.get(key), setting=key)
     needing = _where(deck, rule, params.get("cards"))
     giving = _where(deck, rule, params.get("by"))
-    offered = {card.fields.get(params["by_field"]) for card, n in pool if n and giving.matches(card)}
+    offered = {_hashable(_field_value(card, params["by_field"]))
+               for card, n in pool if n and giving.matches(card)}
     missing: dict[Any, list[str]] = {}
     for card, n in pool:
         if n and needing.matches(card):
-            value = card.fields.get(params["field"])
+            value = _hashable(_field_value(card, params["field"]))
             if value not in offered:
                 missing.setdefault(value, []).append(card.id)
     for value, ids in missing.items():
@@ -310,8 +333,10 @@ def _check_setup(deck: Deck, rule: RuleSpec, pool: Pool):
     _known(params, rule, {"players", "needs"})
     low, high = deck.players
     players = params.get("players", [low, high])
-    if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, int) for p in players)):
-        raise _malformed(rule, "'players' must be [min, max]")
+    if not (isinstance(players, list) and len(players) == 2
+            and all(isinstance(p, int) and not isinstance(p, bool) for p in players)
+            and 1 <= players[0] <= players[1] <= MAX_SETUP_PLAYERS):
+        raise _malformed(rule, f"'players' must be [min, max] with 1 <= min <= max <= {MAX_SETUP_PLAYERS}")
     needs = params.get("needs")
     if not isinstance(needs, list) or not needs:
         raise _malformed(rule, "needs 'needs': a list of {where, count} entries")
@@ -335,7 +360,11 @@ def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool):
         raise _malformed(rule, "must be a Jinja2 expression in a string")
     if not rule.message:
         raise _malformed(rule, "needs a 'message' saying what it checks")
-    cards = [dict(card.fields, id=card.id, count=n, back=card.back or {}) for card, n in pool]
+    # Every declared field is present (None when a card leaves it out), so a test such as
+    # selectattr('cost', 'none') sees the gap instead of silently skipping the card.
+    blank = dict.fromkeys(deck.fields)
+    cards = [dict(blank, **card.fields, id=card.id, count=n, back=dict(blank, **(card.back or {})))
+             for card, n in pool]
     context = {"cards": cards, "total": sum(n for _, n in pool), "deck": deck.info,
                "players": list(deck.players)}
     if not _evaluate(rule, rule.params, context):

@@ -44,7 +44,7 @@ def parse_selector(raw: Any, deck: Deck, position: Position) -> Selector:
         return Selector(())
     if not isinstance(raw, dict):
         raise InputError("'where' must be a mapping of field: value", position, field="where")
-    known = set(deck.fields) | _fields_in_use(deck)
+    known = known_fields(deck)
     wanted = []
     for key, value in raw.items():
         name = str(key).removeprefix("back.")
@@ -65,6 +65,11 @@ def _value(card: Card, key: str) -> Any:
     if key.startswith("back."):
         return (card.back or {}).get(key[5:])
     return card.fields.get(key)
+
+
+def known_fields(deck: Deck) -> set[str]:
+    """Field names a rule may mention: the declared ones, or those the cards use."""
+    return set(deck.fields) | _fields_in_use(deck)
 
 
 def _fields_in_use(deck: Deck) -> set[str]:
