@@ -111,3 +111,14 @@ def test_quiet_hides_the_progress_bar():
     assert "simulating goblins" in loud.stderr
     assert quiet.stderr == ""
     assert loud.stdout == quiet.stdout
+
+
+def test_composition_can_count_only_some_cards():
+    result = invoke(str(ROOT / "cards" / "gold-rush"), "--decklist", "fire-and-flood", "--format", "json")
+    assert result.exit_code == 0, result.output
+    pool = json.loads(result.output)["decks"][0]["pools"][0]
+    tables = {t["field"]: t for t in pool["composition"]}
+    cost = tables["cost"]
+    assert cost["among"] == "type=monster" and cost["cards"] == 18
+    assert {row["value"]: row["cards"] for row in cost["rows"]} == {1: 7, 2: 5, 3: 3, 4: 3}
+    assert sum(row["share"] for row in cost["rows"]) == 1

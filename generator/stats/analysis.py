@@ -17,7 +17,7 @@ from generator.stats.dice import DiceReport, dice_report
 from generator.stats.odds import probability
 from generator.stats.pools import Pool, deck_pool, pools_for
 from generator.stats.simulation import SimulationResult, load_plugin, run
-from generator.stats.spec import Question, StatsSpec, read_stats_spec
+from generator.stats.spec import CountBy, Question, StatsSpec, read_stats_spec
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def analyse(deck: Deck, request: Request = Request(),
             on_game: Callable[[int], None] | None = None) -> DeckStats:
     """Compute every statistic the deck file and ``request`` ask for."""
     spec = read_stats_spec(deck)
-    fields = request.fields or spec.composition or default_fields(deck)
+    fields = tuple(CountBy(name) for name in request.fields) or spec.composition or default_fields(deck)
     questions = spec.questions + request.questions
     pools = tuple(_pool_stats(deck, pool, fields, questions) for pool in pools_for(deck, request.decklist))
     notes = []
@@ -93,10 +93,10 @@ def planned_games(deck: Deck, request: Request) -> int:
     return request.games if request.games is not None else spec.simulation.games
 
 
-def _pool_stats(deck: Deck, pool: Pool, fields: tuple[str, ...], questions: tuple[Question, ...]) -> PoolStats:
+def _pool_stats(deck: Deck, pool: Pool, fields: tuple[CountBy, ...], questions: tuple[Question, ...]) -> PoolStats:
     answers = tuple(Answer(question, probability(question, pool)) for question in questions
                     if question.decklist in (None, pool.decklist))
-    return PoolStats(pool=pool, composition=tuple(breakdown(pool, name, deck) for name in fields),
+    return PoolStats(pool=pool, composition=tuple(breakdown(pool, count_by, deck) for count_by in fields),
                      answers=answers)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from generator.deck.model import Deck
 from generator.stats.fields import BACK_PREFIX, field_value
 from generator.stats.pools import Pool
+from generator.stats.spec import CountBy
 
 MAX_DEFAULT_VALUES = 12
 """Undeclared fields are broken down by default only if they take this few values."""
@@ -32,22 +33,31 @@ class Breakdown:
     field: str
     total: int
     rows: tuple[Share, ...]
+    among: str = ""  # which cards were counted, when not all of them ("type=monster")
 
 
-def breakdown(pool: Pool, field: str, deck: Deck) -> Breakdown:
-    """Count ``pool``'s cards by the value of ``field``; cards without it count as None."""
+def breakdown(pool: Pool, count_by: CountBy, deck: Deck) -> Breakdown:
+    """Count the pool's cards (those ``count_by.where`` selects) by the value of a field.
+
+    Cards without the field count under None.
+    """
+    field = count_by.field
     cards: dict[Any, int] = defaultdict(int)
     distinct: dict[Any, int] = defaultdict(int)
+    total = 0
     for card, copies in pool.entries:
+        if not count_by.where.matches(card):
+            continue
         value = field_value(card, field)
         cards[value] += copies
         distinct[value] += 1
-    total = pool.total
+        total += copies
     order = _value_order(deck, field, list(cards))
     rows = tuple(Share(value=value, cards=cards[value], distinct=distinct[value],
                        share=Fraction(cards[value], total) if total else Fraction(0))
                  for value in order)
-    return Breakdown(field=field, total=total, rows=rows)
+    among = count_by.where.describe() if count_by.where.wanted else ""
+    return Breakdown(field=field, total=total, rows=rows, among=among)
 
 
 def _value_order(deck: Deck, field: str, values: list[Any]) -> list[Any]:
@@ -64,7 +74,7 @@ def _value_order(deck: Deck, field: str, values: list[Any]) -> list[Any]:
     return present + ([None] if None in values else [])
 
 
-def default_fields(deck: Deck) -> tuple[str, ...]:
+def default_fields(deck: Deck) -> tuple[CountBy, ...]:
     """Fields worth breaking a deck down by when the deck names none.
 
     Declared choice fields (and their back-face twins on double-sided decks);
@@ -76,9 +86,9 @@ def default_fields(deck: Deck) -> tuple[str, ...]:
         if double_sided:
             names += [BACK_PREFIX + name for name in names
                       if any(name in (card.back or {}) for card in deck.cards)]
-        return tuple(names)
+        return tuple(CountBy(name) for name in names)
     seen: dict[str, set] = defaultdict(set)
     for card in deck.cards:
         for name, value in card.fields.items():
             seen[name].add(repr(value))
-    return tuple(name for name, values in seen.items() if 1 < len(values) <= MAX_DEFAULT_VALUES)
+    return tuple(CountBy(name) for name, values in seen.items() if 1 < len(values) <= MAX_DEFAULT_VALUES)

@@ -41,6 +41,7 @@ COLUMN = (PAGE_WIDTH - 2 * MARGIN - GAP) / 2
 FULL = PAGE_WIDTH - 2 * MARGIN
 FONT = "Helvetica"
 BOLD = "Helvetica-Bold"
+MAX_FINDINGS = 4  # reward mismatches listed under the dice chart
 PNG_SCALE = 1.25  # 72 dpi x 1.25: a 745-pixel-wide A4 page, crisp and small
 
 INK = colors.HexColor("#222222")
@@ -175,9 +176,8 @@ def panels(stats: DeckStats) -> list[Panel]:
         suffix = f" ({pool_stats.pool.label})" if pool_stats.pool.decklist else ""
         if index == 0 or len(stats.pools) <= 2:
             result += [composition_panel(table, suffix) for table in pool_stats.composition]
-    answers = [(pool_stats, answer) for pool_stats in stats.pools for answer in pool_stats.answers]
-    if answers:
-        result.append(odds_panel(answers, len(stats.pools) > 1))
+    if any(pool_stats.answers for pool_stats in stats.pools):
+        result.append(odds_panel(stats))
     if stats.dice is not None and stats.dice.rows:
         result.append(dice_panel(stats.dice))
     if stats.simulation is not None:
@@ -202,7 +202,8 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     label_width = min(90, max(stringWidth(_label(r.value), FONT, 7.5) for r in rows) + 6)
     chart_height = row_height * len(rows)
     height = chart_height + 44
-    drawing = _titled(COLUMN, height, f"Composition by {table.field}{suffix}", f"{table.total} cards")
+    counted = f"{table.total} cards" + (f" with {table.among}" if table.among else "")
+    drawing = _titled(COLUMN, height, f"Composition by {table.field}{suffix}", counted)
     chart = HorizontalBarChart()
     chart.x, chart.y = label_width, 14
     chart.width, chart.height = COLUMN - label_width - 48, chart_height
@@ -229,42 +230,64 @@ def _share_labeller(total: int) -> Callable[[float], str]:
     return label
 
 
-def odds_panel(answers: list, name_pools: bool) -> Panel:
-    """Each question's exact chance, as horizontal bars from 0 to 100%."""
-    row_height = 14
-    names = []
-    for pool_stats, answer in answers:
-        name = f"{answer.question.name} (draw {answer.question.draw})"
-        if name_pools and pool_stats.pool.decklist:
-            name += f" [{pool_stats.pool.decklist}]"
-        names.append(name)
-    label_width = min(FULL * 0.55, max(stringWidth(n, FONT, 7.5) for n in names) + 8)
-    chart_height = row_height * len(answers)
-    height = chart_height + 50
+def odds_panel(stats: DeckStats) -> Panel:
+    """Each question's exact chance as a horizontal bar from 0 to 100%, one bar per pool."""
+    pools = [p for p in stats.pools if p.answers]
+    names: list[str] = []
+    for pool_stats in pools:
+        for answer in pool_stats.answers:
+            name = f"{answer.question.name} (draw {answer.question.draw})"
+            if name not in names:
+                names.append(name)
+    series = []
+    for pool_stats in pools:
+        chances = {f"{a.question.name} (draw {a.question.draw})": float(a.chance) * 100 for a in pool_stats.answers}
+        series.append([chances.get(name) for name in reversed(names)])
+    row_height = 14 if len(series) == 1 else 9 * len(series) + 5
+    label_width = min(FULL * 0.5, max(stringWidth(n, FONT, 7.5) for n in names) + 8)
+    legend_height = 14 if len(series) > 1 else 0
+    chart_height = row_height * len(names)
+    height = chart_height + 50 + legend_height
     drawing = _titled(FULL, height, "Draw odds", "exact chance that a random draw answers yes")
     chart = HorizontalBarChart()
     chart.x, chart.y = label_width, 16
     chart.width, chart.height = FULL - label_width - 44, chart_height
-    chart.data = [[float(answer.chance) * 100 for _, answer in reversed(answers)]]
+    # A horizontal chart stacks a row's bars from the bottom up: reverse so the first pool is on top.
+    chart.data = list(reversed(series))
     chart.categoryAxis.categoryNames = [_fit(n, FONT, 7.5, label_width - 8) for n in reversed(names)]
     _style_category_axis(chart.categoryAxis, 7.5)
     chart.categoryAxis.labels.boxAnchor = "e"
     _style_value_axis(chart.valueAxis, 100, fixed=True)
     chart.valueAxis.labelTextFormat = "%d%%"
-    chart.bars[0].fillColor = BARS
+    palette = [BARS, SECOND, WIN, MUTED]
+    for index in range(len(series)):
+        chart.bars[len(series) - 1 - index].fillColor = palette[index % len(palette)]
     chart.bars.strokeColor = None
     chart.barLabelFormat = "%.1f%%"
-    chart.barLabels.fontName, chart.barLabels.fontSize = FONT, 7
+    chart.barLabels.fontName, chart.barLabels.fontSize = FONT, 6.5 if len(series) > 1 else 7
     chart.barLabels.boxAnchor, chart.barLabels.dx = "w", 3
     chart.groupSpacing = 4
+    chart.barSpacing = 1
     drawing.add(chart)
+    if len(series) > 1:
+        legend = Legend()
+        legend.x, legend.y = label_width, height - 32
+        legend.fontName, legend.fontSize = FONT, 7
+        legend.alignment = "right"
+        legend.columnMaximum = 1
+        legend.dx = legend.dy = 7
+        legend.deltax = 150
+        legend.colorNamePairs = [(palette[i % len(palette)], p.pool.label) for i, p in enumerate(pools)]
+        drawing.add(legend)
     return Panel(FULL, drawing)
 
 
 def dice_panel(report: DiceReport) -> Panel:
     """Reward per roll beside the reward that would pay every roll the same per throw."""
-    height = 165
     rewarded = report.value_field is not None and any(row.reward is not None for row in report.rows)
+    findings = [m.describe(report.formula.outcomes) for m in report.mismatches][:MAX_FINDINGS] if rewarded else []
+    below = 9 * len(findings) + 8 if findings else 0
+    height = 165 + below
     if rewarded:
         verdict = "rewards track difficulty" if report.tracks_difficulty else "rewards do not track difficulty"
         subtitle = (f"'{report.field}' on {report.formula.text}; bars: '{report.value_field}' and the even "
@@ -272,9 +295,12 @@ def dice_panel(report: DiceReport) -> Panel:
     else:
         subtitle = f"chance of each '{report.field}' on {report.formula.text}"
     drawing = _titled(FULL, height, f"Dice: {report.formula.text}", subtitle)
+    for line, text in enumerate(findings):
+        drawing.add(String(0, below - 12 - 9 * line, _fit(text, FONT, 7.5, FULL), fontName=FONT, fontSize=7.5,
+                           fillColor=INK))
     chart = VerticalBarChart()
-    chart.x, chart.y = 36, 34
-    chart.width, chart.height = FULL - 140, height - 74
+    chart.x, chart.y = 36, 34 + below
+    chart.width, chart.height = FULL - 140, height - 74 - below
     rows = list(report.rows)
     if rewarded:
         chart.data = [[float(row.reward or 0) for row in rows], [float(row.even_reward or 0) for row in rows]]

@@ -3,7 +3,9 @@
 A deck says what a designer wants to know about it::
 
     stats:
-      composition: [type, roll, reward]   # fields to count cards by
+      composition:                        # fields to count cards by
+        - type
+        - {field: roll, where: {type: monster}}   # counting only some cards
       draw: 6                             # the opening hand: default size of a draw
       questions:                          # named draw-odds questions
         - name: Shelf Repair in the opening hand
@@ -61,6 +63,14 @@ MAX_DRAW = 1000
 
 
 @dataclass(frozen=True)
+class CountBy:
+    """A composition table: count cards by ``field``, among the cards ``where`` selects."""
+
+    field: str
+    where: Selector = Selector(())
+
+
+@dataclass(frozen=True)
 class Condition:
     """'At least 2 of the drawn cards are treasures of the monster's type.'
 
@@ -77,7 +87,7 @@ class Condition:
         what = self.where.describe()
         for mine, theirs in self.match:
             what = (what + ", " if self.where.wanted else "") + f"{mine}=<its {theirs}>"
-        low, high = self.at_least, self.at_most
+        low, high = (f"<its {v}>" if isinstance(v, str) else v for v in (self.at_least, self.at_most))
         if low is not None and low == high:
             amount = f"exactly {low}"
         elif high is not None and low not in (None, 0):
@@ -137,7 +147,7 @@ class SimulationSpec:
 class StatsSpec:
     """Everything the ``stats:`` section asks for; empty when the deck has none."""
 
-    composition: tuple[str, ...] = ()
+    composition: tuple[CountBy, ...] = ()
     draw: int | None = None
     questions: tuple[Question, ...] = ()
     dice: DiceSpec | None = None
@@ -254,15 +264,23 @@ def _describe(value: Any) -> str:
     return f"'{value}'"
 
 
-def _read_composition(reader: _Reader) -> tuple[str, ...]:
+def _read_composition(reader: _Reader) -> tuple[CountBy, ...]:
     raw = reader.get(("composition",))
     if raw is None:
         return ()
     if isinstance(raw, str):
-        return (reader.field_name(("composition",)),)
+        return (CountBy(reader.field_name(("composition",))),)
     if not isinstance(raw, list) or not raw:
         raise reader.fail(("composition",), f"expected a list of field names, found {_describe(raw)}")
-    return tuple(reader.field_name(("composition", index)) for index in range(len(raw)))
+    return tuple(_read_count_by(reader, ("composition", index)) for index in range(len(raw)))
+
+
+def _read_count_by(reader: _Reader, keys: tuple) -> CountBy:
+    """``roll``, or ``{field: roll, where: {type: monster}}`` to count only some cards."""
+    if isinstance(reader.get(keys), dict):
+        reader.known_keys(keys, {"field", "where"}, "composition setting")
+        return CountBy(reader.field_name(keys + ("field",)), reader.selector(keys + ("where",)))
+    return CountBy(reader.field_name(keys))
 
 
 def _read_questions(reader: _Reader, default_draw: int | None) -> tuple[Question, ...]:

@@ -56,8 +56,9 @@ def composition_lines(table: Breakdown) -> list[str]:
     """Counts and shares of one field's values, with a bar for each."""
     shown = [(_value_text(row.value), row) for row in table.rows]
     width = max([len(table.field)] + [len(text) for text, _ in shown])
+    among = f" ({table.total} cards with {table.among})" if table.among else ""
     largest = max((row.share for row in table.rows), default=Fraction(0)) or Fraction(1)
-    lines = [f"Composition by {table.field}",
+    lines = [f"Composition by {table.field}{among}",
              f"  {table.field:<{width}}  {'cards':>5}  {'share':>6}  {'distinct':>8}"]
     for text, row in shown:
         bar = BAR * max(1 if row.cards else 0, round(BAR_WIDTH * row.share / largest))
@@ -173,6 +174,8 @@ def _pool_dict(pool_stats: PoolStats) -> dict[str, Any]:
         "cards": pool.total,
         "composition": [{
             "field": table.field,
+            "among": table.among or None,
+            "cards": table.total,
             "rows": [{"value": row.value, "cards": row.cards, "distinct": row.distinct,
                       "share": float(row.share)} for row in table.rows],
         } for table in pool_stats.composition],
