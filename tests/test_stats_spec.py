@@ -1,5 +1,6 @@
 """A malformed stats: section is refused with exit 2 and the file, line, column and key."""
 
+import json
 from pathlib import Path
 from textwrap import dedent
 
@@ -96,3 +97,17 @@ def test_unknown_by_field_is_refused(tmp_path):
     path, result = run_stats(tmp_path, "", "--by", "colour")
     assert result.exit_code == 2
     assert "--by names unknown field 'colour'" in result.output
+
+
+def test_a_broken_deck_does_not_stop_the_others(tmp_path):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "deck.yaml").write_text(DECK + "stats:\n  draw: lots\n")
+    good = tmp_path / "good"
+    good.mkdir()
+    (good / "deck.yaml").write_text(DECK)
+    result = CliRunner().invoke(cli, ["stats", str(tmp_path), "--format", "json"])
+    assert result.exit_code == 2
+    assert f"{broken / 'deck.yaml'}:10:3: expected a whole number" in result.stderr
+    decks = json.loads(result.stdout)["decks"]
+    assert "error" in decks[0] and decks[1]["name"] == "Tiny"

@@ -10,11 +10,11 @@ from typing import Any, Iterator
 
 import click
 
-from generator.cli.common import find_decks, reports_errors
+from generator.cli.common import echo_error, error_line, find_decks, reports_errors
 from generator.deck import load_deck
 from generator.deck.model import Deck
 from generator.deck.selectors import parse_selector
-from generator.errors import InputError, Position
+from generator.errors import EXIT_OK, DeckpressError, InputError, Position
 from generator.stats.analysis import DeckStats, Request, analyse, planned_games
 from generator.stats.fields import known_fields, suggestion
 from generator.stats.spec import MAX_DRAW, MAX_GAMES, Condition, Question
@@ -55,6 +55,8 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
     """Statistics of decks: composition, exact draw odds, dice odds and simulations.
 
     DECKS are deck files or folders; by default every deck under cards/.
+    Exit status: 0 done, 2 a file is unreadable or malformed (the other
+    decks are still reported).
     Questions, dice and the simulation plugin are declared in each deck's
     stats: section; --draw/--where asks one more question from here.
     A simulation runs only with --simulate, because it executes the
@@ -65,7 +67,7 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
       deckpress stats cards/cereal-killer
       deckpress stats cards/cereal-killer --draw 6 --where type=shelf-repair
       deckpress stats cards/goblins --simulate --games 5000 --seed 7
-      deckpress stats cards/gold-rush --decklist dragons --format json
+      deckpress stats cards/gold-rush --decklist fire-and-flood --format json
       deckpress stats --simulate --report build/stats
     """
     if where and draw is None:
@@ -73,23 +75,30 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
     paths = find_decks(decks)
     targets = _report_targets(report, paths)
     results = []
+    exit_code = EXIT_OK
     for path in paths:
-        deck = load_deck(path)
-        _check_fields(deck, fields)
-        request = Request(fields=fields, questions=_command_line_question(deck, draw, where, at_least),
-                          decklist=decklist, simulate=simulate, games=games, seed=seed, policy=policy)
-        with _progress(planned_games(deck, request), deck, quiet) as advance:
-            deck_stats = analyse(deck, request, on_game=advance)
-        results.append(deck_stats)
+        try:
+            deck = load_deck(path)
+            _check_fields(deck, fields)
+            request = Request(fields=fields, questions=_command_line_question(deck, draw, where, at_least),
+                              decklist=decklist, simulate=simulate, games=games, seed=seed, policy=policy)
+            with _progress(planned_games(deck, request), deck, quiet) as advance:
+                deck_stats = analyse(deck, request, on_game=advance)
+            if targets:
+                _write_report(deck_stats, targets[path])
+        except DeckpressError as error:  # report it and go on with the other decks
+            exit_code = max(exit_code, error.exit_code)
+            results.append({"file": str(path), "error": str(error)})
+            echo_error(error_line(error))
+            continue
+        results.append(as_dict(deck_stats))
         if output_format == "text":
             if len(results) > 1:
                 click.echo()
             click.echo("\n".join(render_text(deck_stats)))
-        if targets:
-            _write_report(deck_stats, targets[deck.path])
     if output_format == "json":
-        click.echo(json.dumps({"decks": [as_dict(result) for result in results]}, indent=2,
-                              ensure_ascii=False))
+        click.echo(json.dumps({"decks": results}, indent=2, ensure_ascii=False))
+    sys.exit(exit_code)
 
 
 def _check_fields(deck: Deck, fields: tuple[str, ...]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+from fractions import Fraction
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -29,7 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.outputs import write_bytes_atomic
 from generator.stats.analysis import DeckStats
-from generator.stats.composition import Breakdown
+from generator.stats.composition import Breakdown, Share
 from generator.stats.dice import DiceReport, odds_text
 from generator.stats.simulation import SimulationResult
 from generator.stats.tables import interval_text, percent
@@ -41,6 +42,7 @@ COLUMN = (PAGE_WIDTH - 2 * MARGIN - GAP) / 2
 FULL = PAGE_WIDTH - 2 * MARGIN
 FONT = "Helvetica"
 BOLD = "Helvetica-Bold"
+MAX_BARS = 30  # a composition chart shows at most this many values
 MAX_FINDINGS = 4  # reward mismatches listed under the dice chart
 PNG_SCALE = 1.25  # 72 dpi x 1.25: a 745-pixel-wide A4 page, crisp and small
 
@@ -175,7 +177,7 @@ def panels(stats: DeckStats) -> list[Panel]:
     for index, pool_stats in enumerate(stats.pools):
         suffix = f" ({pool_stats.pool.label})" if pool_stats.pool.decklist else ""
         if index == 0 or len(stats.pools) <= 2:
-            result += [composition_panel(table, suffix) for table in pool_stats.composition]
+            result += [composition_panel(table, suffix) for table in pool_stats.composition if table.rows]
     if any(pool_stats.answers for pool_stats in stats.pools):
         result.append(odds_panel(stats))
     if stats.dice is not None and stats.dice.rows:
@@ -197,7 +199,7 @@ def _titled(width: float, height: float, title: str, subtitle: str = "") -> Draw
 
 def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     """Cards per value of one field, as horizontal bars labelled with counts and shares."""
-    rows = list(table.rows)
+    rows = _chart_rows(table)
     row_height = 11
     label_width = min(90, max(stringWidth(_label(r.value), FONT, 7.5) for r in rows) + 6)
     chart_height = row_height * len(rows)
@@ -208,7 +210,7 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     chart.x, chart.y = label_width, 14
     chart.width, chart.height = COLUMN - label_width - 48, chart_height
     chart.data = [[row.cards for row in reversed(rows)]]
-    chart.categoryAxis.categoryNames = [_label(row.value) for row in reversed(rows)]
+    chart.categoryAxis.categoryNames = [_fit(_label(row.value), FONT, 7.5, label_width - 6) for row in reversed(rows)]
     _style_category_axis(chart.categoryAxis, 7.5)
     chart.categoryAxis.labels.boxAnchor = "e"
     _style_value_axis(chart.valueAxis, max(row.cards for row in rows))
@@ -221,6 +223,19 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     chart.groupSpacing = 2.5
     drawing.add(chart)
     return Panel(COLUMN, drawing)
+
+
+def _chart_rows(table: Breakdown) -> list[Share]:
+    """The table's rows, the smallest folded into one 'N more' bar when there are too many to read."""
+    rows = list(table.rows)
+    if len(rows) <= MAX_BARS:
+        return rows
+    keep = set(map(id, sorted(rows, key=lambda r: -r.cards)[:MAX_BARS - 1]))
+    shown = [row for row in rows if id(row) in keep]
+    rest = [row for row in rows if id(row) not in keep]
+    folded = Share(value=f"({len(rest)} more values)", cards=sum(r.cards for r in rest),
+                   distinct=sum(r.distinct for r in rest), share=sum((r.share for r in rest), Fraction(0)))
+    return shown + [folded]
 
 
 def _share_labeller(total: int) -> Callable[[float], str]:
@@ -380,7 +395,7 @@ def _style_value_axis(axis, top: float, fixed: bool = False) -> None:
 
 
 def _axis_steps(top: float) -> tuple[float, float]:
-    """A round axis maximum at or above ``top`` and a tidy step dividing it into 2 to 5 parts."""
+    """A round axis maximum at or above ``top`` and a whole-number step dividing it into 2 to 5 parts."""
     if top <= 0:
         return 4, 1
     magnitude = 1
@@ -388,7 +403,7 @@ def _axis_steps(top: float) -> tuple[float, float]:
         magnitude *= 10
     for step in (magnitude / 10, magnitude / 5, magnitude / 4, magnitude / 2, magnitude, 2 * magnitude,
                  2.5 * magnitude, 5 * magnitude, 10 * magnitude):
-        if step >= 1 and math.ceil(top / step) <= 5:
+        if step >= 1 and step == int(step) and math.ceil(top / step) <= 5:
             return step * math.ceil(top / step), step
     return 10 * magnitude, 2 * magnitude
 
