@@ -111,3 +111,16 @@ def test_a_broken_deck_does_not_stop_the_others(tmp_path):
     assert f"{broken / 'deck.yaml'}:10:3: expected a whole number" in result.stderr
     decks = json.loads(result.stdout)["decks"]
     assert "error" in decks[0] and decks[1]["name"] == "Tiny"
+
+
+def test_a_value_that_is_not_a_choice_is_refused(tmp_path):
+    path, result = run_stats(tmp_path, """\
+        stats:
+          questions:
+            - {name: q, draw: 2, need: {where: {kind: rde}}}
+        """)
+    assert result.exit_code == 2
+    assert f"{path}:11:41: 'rde' is not a choice of 'kind'; did you mean 'red'?" in result.output
+    path, result = run_stats(tmp_path, "", "--draw", "2", "--where", "kind=green")
+    assert result.exit_code == 2
+    assert "--where: 'green' is not a choice of 'kind'; expected one of: blue, red" in result.output

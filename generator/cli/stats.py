@@ -17,7 +17,7 @@ from generator.deck.selectors import parse_selector
 from generator.errors import EXIT_OK, DeckpressError, InputError, Position
 from generator.stats.analysis import DeckStats, Request, analyse, planned_games
 from generator.stats.fields import known_fields, suggestion
-from generator.stats.spec import MAX_DRAW, MAX_GAMES, Condition, Question
+from generator.stats.spec import MAX_DRAW, MAX_GAMES, Condition, Question, choice_problem
 from generator.stats.tables import as_dict, render_text
 
 REPORT_SUFFIXES = (".pdf", ".png")
@@ -133,6 +133,9 @@ def _parse_where(deck: Deck, items: tuple[str, ...]) -> dict[str, Any]:
         if name not in known:
             raise InputError(f"--where names unknown field '{name}'{suggestion(name, known)}", field=name)
         values = [_typed(deck, name, part.strip()) for part in text.split("|")]
+        problem = choice_problem(deck, name, values)
+        if problem:
+            raise InputError(f"--where: {problem}", field=name)
         raw[name] = values if len(values) > 1 else values[0]
     return raw
 

@@ -243,11 +243,26 @@ class _Reader:
             return Selector(())
         if not isinstance(raw, dict):
             raise self.fail(keys, f"a selector is a mapping of field: value, found {_describe(raw)}")
-        for key in raw:
+        for key, wanted in raw.items():
             if str(key) not in self.fields:
                 raise self.fail(keys + (key,), f"selector names unknown field '{key}'"
                                                f"{suggestion(str(key), self.fields)}")
+            problem = choice_problem(self.deck, str(key), wanted)
+            if problem:
+                raise self.fail(keys + (key,), problem)
         return parse_selector(raw, self.deck, self.position(keys))
+
+
+def choice_problem(deck: Deck, name: str, wanted: Any) -> str | None:
+    """Why a selector value can never match a choice field (a typo, usually), or None."""
+    spec = deck.fields.get(name.removeprefix("back."))
+    if spec is None or not spec.choices:
+        return None
+    for value in wanted if isinstance(wanted, list) else [wanted]:
+        if value not in spec.choices:
+            return (f"'{value}' is not a choice of '{name}'"
+                    f"{suggestion(str(value), [str(c) for c in spec.choices])}")
+    return None
 
 
 def _describe(value: Any) -> str:
