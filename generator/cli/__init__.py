@@ -11,6 +11,7 @@ import click
 from generator import __version__
 from generator.cli.check import check
 from generator.cli.import_cmd import import_command
+from generator.cli.new import new
 from generator.cli.schema import schema
 
 
@@ -28,6 +29,7 @@ def cli() -> None:
 
 cli.add_command(check)
 cli.add_command(import_command)
+cli.add_command(new)
 cli.add_command(schema)
 
 
