@@ -43,7 +43,8 @@ BURN_LIMIT = 10
 SAVE_ROW_WORTH = 4
 WILD = 0
 
-# Printed effect text -> what the simulation does.
+# Printed effect text -> what the simulation does. A play effect holds while its card is
+# the last one on Tiki (the deck's field description says so), so the text may omit it.
 EFFECTS = {
     "Draw 1 more card.": "draw",
     "Move 1 other card from the burn pile to the discard pile.": "unburn",
@@ -53,6 +54,7 @@ EFFECTS = {
     "The next card may be of any colour.": "any_next",
     "Cards you burn go to the discard pile instead of the burn pile.": "free_burn",
     "Draw 2 cards instead of 1 at the start of your turn.": "double_draw",
+    "You cannot burn cards.": "no_burn",
     "You cannot burn cards while this is the last card on Tiki.": "no_burn",
 }
 
