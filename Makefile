@@ -22,6 +22,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 
 build: $(STAMP)
 	$(BIN)/deckpress check
+	$(BIN)/deckpress stats --quiet --simulate --report build/stats > /dev/null
 	$(BIN)/deckpress booklet --quiet
 
 check: $(STAMP)

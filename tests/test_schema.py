@@ -89,3 +89,15 @@ def test_layout_schema_knows_every_setting_the_loader_knows():
     by_kind = {variant["required"][0]: set(variant["properties"]) for variant in variants
                if variant["required"][0] in KIND_KEYS}
     assert by_kind == {kind: COMMON_KEYS | keys | {kind} for kind, keys in KIND_KEYS.items()}
+
+
+def test_deck_schema_knows_every_stats_setting_the_loader_knows():
+    from generator.stats.spec import (CONDITION_KEYS, DICE_KEYS, QUESTION_KEYS, SECTION_KEYS,
+                                      SIMULATE_KEYS)
+
+    stats = deck_schema()["properties"]["stats"]["properties"]
+    assert set(stats) == SECTION_KEYS
+    assert set(stats["questions"]["items"]["properties"]) == QUESTION_KEYS
+    assert set(stats["questions"]["items"]["properties"]["need"]["oneOf"][0]["properties"]) == CONDITION_KEYS
+    assert set(stats["dice"]["properties"]) == DICE_KEYS
+    assert set(stats["simulate"]["properties"]) == SIMULATE_KEYS

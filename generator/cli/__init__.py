@@ -14,6 +14,7 @@ from generator.cli.check import check
 from generator.cli.import_cmd import import_command
 from generator.cli.new import new
 from generator.cli.schema import schema
+from generator.cli.stats import stats
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,7 +33,11 @@ cli.add_command(check)
 cli.add_command(import_command)
 cli.add_command(new)
 cli.add_command(schema)
+<<<<<<< HEAD
 cli.add_command(booklet)
+=======
+cli.add_command(stats)
+>>>>>>> main
 
 
 def main() -> None:
