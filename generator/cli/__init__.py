@@ -33,11 +33,8 @@ cli.add_command(check)
 cli.add_command(import_command)
 cli.add_command(new)
 cli.add_command(schema)
-<<<<<<< HEAD
-cli.add_command(booklet)
-=======
 cli.add_command(stats)
->>>>>>> main
+cli.add_command(booklet)
 
 
 def main() -> None:
