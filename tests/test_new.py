@@ -26,6 +26,9 @@ def test_new_deck_checks_and_lays_out_cleanly(tmp_path: Path):
     renderer.validate()
     assert renderer.title(deck.cards[0], "back") == "Space Race!"
     assert run("check", str(folder)).exit_code == 0
+    booklet = run("booklet", str(folder), "--out", str(tmp_path / "out"), "--quiet")
+    assert booklet.exit_code == 0, booklet.output
+    assert (tmp_path / "out" / "space-race-rules.pdf").stat().st_size > 0
 
 
 def test_new_deck_points_editors_at_the_installed_schemas(tmp_path: Path):
