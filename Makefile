@@ -23,6 +23,8 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 build: $(STAMP)
 	$(BIN)/deckpress check
 	$(BIN)/deckpress build
+	$(BIN)/deckpress stats --quiet --simulate --report build/stats > /dev/null
+	$(BIN)/deckpress booklet --quiet
 
 check: $(STAMP)
 	$(BIN)/deckpress check

@@ -9,11 +9,14 @@ from __future__ import annotations
 import click
 
 from generator import __version__
+from generator.cli.booklet import booklet
 from generator.cli.build import build
 from generator.cli.calibrate import calibrate
 from generator.cli.check import check
 from generator.cli.import_cmd import import_command
+from generator.cli.new import new
 from generator.cli.schema import schema
+from generator.cli.stats import stats
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,7 +35,10 @@ cli.add_command(check)
 cli.add_command(build)
 cli.add_command(calibrate)
 cli.add_command(import_command)
+cli.add_command(new)
 cli.add_command(schema)
+cli.add_command(stats)
+cli.add_command(booklet)
 
 
 def main() -> None:

@@ -1,0 +1,113 @@
+"""Drawing a planned face onto a reportlab canvas.
+
+No checks and no templating happen here: the plan already holds every
+position, colour and line of text, so drawing the same plan twice gives the
+same bytes. Elements marked ``bleed`` grow past the trim box by the bleed on
+every side they touch, when the caller asks for bleed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.utils import ImageReader
+
+from generator.render.icons import draw_icon
+from generator.render.layout import Box
+from generator.render.plan import IconOp, ImageOp, LineOp, Op, ShapeOp, TextOp
+
+EDGE_TOLERANCE = 0.01
+"""Points: an edge this close to the trim edge counts as touching it."""
+
+
+def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float,
+              images: dict[Path, ImageReader]) -> None:
+    """Draw ``ops`` with the trim box at ``trim``; ``bleed`` > 0 paints past the cut.
+
+    Everything is clipped to the trim box (plus bleed), so a face never paints
+    over its neighbours on a sheet.
+    """
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(trim.x - bleed, trim.y - bleed, trim.width + 2 * bleed, trim.height + 2 * bleed)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    for op in ops:
+        if isinstance(op, ShapeOp):
+            _shape(canvas, op, trim, bleed)
+        elif isinstance(op, LineOp):
+            _line(canvas, op)
+        elif isinstance(op, TextOp):
+            _text(canvas, op)
+        elif isinstance(op, IconOp):
+            for x, y, size in op.squares:
+                draw_icon(canvas, op.icon, x, y, size, op.ink, op.accent)
+        elif isinstance(op, ImageOp):
+            _image(canvas, op, trim, bleed, images)
+    canvas.restoreState()
+
+
+def grow_into_bleed(box: Box, trim: Box, bleed: float) -> Box:
+    """``box`` with each edge that lies on the trim edge pushed out by ``bleed``."""
+    if bleed <= 0:
+        return box
+    left = bleed if abs(box.x - trim.x) < EDGE_TOLERANCE else 0.0
+    bottom = bleed if abs(box.y - trim.y) < EDGE_TOLERANCE else 0.0
+    right = bleed if abs(box.x + box.width - trim.x - trim.width) < EDGE_TOLERANCE else 0.0
+    top = bleed if abs(box.y + box.height - trim.y - trim.height) < EDGE_TOLERANCE else 0.0
+    return Box(box.x - left, box.y - bottom, box.width + left + right, box.height + bottom + top)
+
+
+def _set_stroke(canvas, colour, width: float, dash: tuple[float, ...]) -> None:
+    canvas.setStrokeColor(colour)
+    canvas.setLineWidth(width)
+    canvas.setDash(list(dash) if dash else [])
+
+
+def _shape(canvas, op: ShapeOp, trim: Box, bleed: float) -> None:
+    box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
+    if op.fill is not None:
+        canvas.setFillColor(op.fill)
+    if op.stroke is not None:
+        _set_stroke(canvas, op.stroke, op.width, op.dash)
+    fill, stroke = int(op.fill is not None), int(op.stroke is not None)
+    if op.ellipse:
+        canvas.ellipse(box.x, box.y, box.x + box.width, box.y + box.height, stroke=stroke, fill=fill)
+    elif op.radius > 0 and box is op.box:  # a frame: rounded corners only when not bled
+        canvas.roundRect(box.x, box.y, box.width, box.height, op.radius, stroke=stroke, fill=fill)
+    else:
+        canvas.rect(box.x, box.y, box.width, box.height, stroke=stroke, fill=fill)
+
+
+def _line(canvas, op: LineOp) -> None:
+    _set_stroke(canvas, op.stroke, op.width, op.dash)
+    canvas.line(*op.start, *op.end)
+
+
+def _text(canvas, op: TextOp) -> None:
+    canvas.setFont(op.font, op.size)
+    if op.colour is not None:
+        canvas.setFillColor(op.colour)
+    for x, y, line in op.lines:
+        canvas.drawString(x, y, line)
+
+
+def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: dict[Path, ImageReader]) -> None:
+    box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
+    reader = images.get(op.path)
+    if reader is None:
+        reader = images[op.path] = ImageReader(str(op.path))
+    pixel_width, pixel_height = op.pixels
+    if op.fit == "stretch":
+        x, y, width, height = box.x, box.y, box.width, box.height
+    else:
+        scale_x, scale_y = box.width / pixel_width, box.height / pixel_height
+        scale = max(scale_x, scale_y) if op.fit == "cover" else min(scale_x, scale_y)
+        width, height = pixel_width * scale, pixel_height * scale
+        x, y = box.x + (box.width - width) / 2, box.y + (box.height - height) / 2
+    canvas.saveState()
+    if op.fit == "cover":
+        clip = canvas.beginPath()
+        clip.rect(box.x, box.y, box.width, box.height)
+        canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.drawImage(reader, x, y, width, height, mask="auto")
+    canvas.restoreState()

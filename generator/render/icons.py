@@ -1,0 +1,300 @@
+"""Built-in vector icons: drawn from shape data, so they stay sharp at any size.
+
+Each icon lives in ``data/icons.yaml`` as a list of shapes in a 100 x 100 box
+(y grows downwards, as in SVG, so simple SVG path data can be pasted in)::
+
+    sun:
+      - circle: [50, 50, 22]
+      - path: "M 50 4 L 57 20 L 43 20 Z"
+        repeat: 8            # eight copies turned about the centre
+
+Shapes: ``circle: [cx, cy, r]``, ``ellipse: [cx, cy, rx, ry]``,
+``rect: [x, y, w, h]`` or ``[x, y, w, h, corner radius]``, ``path: "<SVG path
+data>"`` (M L H V C S Q T A Z, absolute or relative). Options per shape:
+
+- ``fill``: ``ink`` (the element's colour, the default), ``accent`` (its second
+  colour, paper white unless set) or ``none``
+- ``stroke`` and ``width``: an outline in ``ink`` or ``accent``, ``width`` in box units
+- ``repeat: n`` copies turned about the centre; ``rotate: degrees`` turns the shape
+- ``evenodd: true`` makes overlapping sub-paths cut holes
+
+Layouts may add or replace icons in their own ``icons:`` section.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.colors import Color
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
+
+from generator.deck.loading import Document, load_yaml
+from generator.errors import InputError
+
+ICONS_FILE = Path(__file__).parent / "data" / "icons.yaml"
+ICON_BOX = 100.0
+SHAPE_KINDS = ("circle", "ellipse", "rect", "path")
+SHAPE_OPTIONS = {"fill", "stroke", "width", "repeat", "rotate", "evenodd"}
+PAINT_CHOICES = ("ink", "accent", "none")
+
+# A path segment after parsing: ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
+Segment = tuple
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One shape of an icon, in icon box units."""
+
+    kind: str
+    numbers: tuple[float, ...]
+    segments: tuple[Segment, ...]
+    fill: str
+    stroke: str
+    width: float
+    repeat: int
+    rotate: float
+    evenodd: bool
+
+
+Icon = tuple[Shape, ...]
+
+
+def load_icons(path: Path = ICONS_FILE) -> dict[str, Icon]:
+    """The built-in icons."""
+    document = load_yaml(path)
+    return parse_icons(document.data, document, ())
+
+
+def parse_icons(data: Any, document: Document, keys: tuple) -> dict[str, Icon]:
+    """Icon definitions (a mapping of name -> list of shapes), checked and parsed."""
+    if not isinstance(data, dict):
+        raise InputError("icons must map icon names to lists of shapes", document.at(*keys))
+    icons = {}
+    for name, shapes in data.items():
+        if not isinstance(shapes, list) or not shapes:
+            raise InputError(f"icon '{name}' needs a list of shapes", document.at(*keys, name))
+        icons[str(name)] = tuple(_parse_shape(shape, document, keys + (name, index))
+                                 for index, shape in enumerate(shapes))
+    return icons
+
+
+def _parse_shape(raw: Any, document: Document, keys: tuple) -> Shape:
+    where = document.at(*keys)
+    if not isinstance(raw, dict):
+        raise InputError("an icon shape is a mapping such as {circle: [50, 50, 20]}", where)
+    kinds = [key for key in raw if key in SHAPE_KINDS]
+    unknown = set(raw) - set(SHAPE_KINDS) - SHAPE_OPTIONS
+    if len(kinds) != 1 or unknown:
+        raise InputError(f"an icon shape has one of {', '.join(SHAPE_KINDS)} and options "
+                         f"{', '.join(sorted(SHAPE_OPTIONS))}", where)
+    kind = kinds[0]
+    numbers: tuple[float, ...] = ()
+    segments: tuple[Segment, ...] = ()
+    try:
+        if kind == "path":
+            segments = tuple(parse_path(str(raw[kind])))
+        else:
+            numbers = tuple(float(n) for n in raw[kind])
+            wanted = {"circle": (3,), "ellipse": (4,), "rect": (4, 5)}[kind]
+            if len(numbers) not in wanted:
+                raise ValueError(f"{kind} takes {' or '.join(map(str, wanted))} numbers")
+    except (TypeError, ValueError) as error:
+        raise InputError(f"bad {kind}: {error}", document.at(*keys, kind)) from None
+    fill = raw.get("fill", "ink" if "stroke" not in raw else "none")
+    stroke = raw.get("stroke", "none")
+    for option, value in (("fill", fill), ("stroke", stroke)):
+        if value not in PAINT_CHOICES:
+            raise InputError(f"{option} is one of {', '.join(PAINT_CHOICES)}", document.at(*keys, option))
+    return Shape(kind=kind, numbers=numbers, segments=segments, fill=fill, stroke=stroke,
+                 width=float(raw.get("width", 4)), repeat=max(1, int(raw.get("repeat", 1))),
+                 rotate=float(raw.get("rotate", 0)), evenodd=bool(raw.get("evenodd", False)))
+
+
+_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
+
+
+def parse_path(data: str) -> list[Segment]:
+    """SVG path data -> absolute segments of moves, lines, cubic curves and closes."""
+    tokens = _TOKEN.findall(data)
+    if not tokens or tokens[0] not in "Mm":
+        raise ValueError("path data starts with M")
+    segments: list[Segment] = []
+    x = y = start_x = start_y = 0.0
+    last_control: tuple[float, float] | None = None
+    last_quad: tuple[float, float] | None = None
+    command = ""
+    index = 0
+    while index < len(tokens):
+        if tokens[index].isalpha():
+            command = tokens[index]
+            index += 1
+        elif not command:
+            raise ValueError("path data starts with M")
+        upper, relative = command.upper(), command.islower()
+        count = _ARGUMENTS[upper]
+        args = [float(t) for t in tokens[index:index + count]]
+        if len(args) < count or any(t.isalpha() for t in tokens[index:index + count]):
+            raise ValueError(f"'{command}' needs {count} numbers")
+        index += count
+        base_x, base_y = (x, y) if relative else (0.0, 0.0)
+        control, quad = None, None
+        if upper == "Z":
+            segments.append(("Z",))
+            x, y = start_x, start_y
+        elif upper == "M":
+            x, y = base_x + args[0], base_y + args[1]
+            start_x, start_y = x, y
+            segments.append(("M", x, y))
+            command = "l" if relative else "L"  # further pairs are lines, as SVG says
+        elif upper in "LHV":
+            if upper == "H":
+                x = base_x + args[0]
+            elif upper == "V":
+                y = base_y + args[0]
+            else:
+                x, y = base_x + args[0], base_y + args[1]
+            segments.append(("L", x, y))
+        elif upper in "CS":
+            if upper == "C":
+                x1, y1 = base_x + args[0], base_y + args[1]
+                rest = args[2:]
+            else:
+                x1, y1 = (2 * x - last_control[0], 2 * y - last_control[1]) if last_control else (x, y)
+                rest = args
+            x2, y2 = base_x + rest[0], base_y + rest[1]
+            x, y = base_x + rest[2], base_y + rest[3]
+            segments.append(("C", x1, y1, x2, y2, x, y))
+            control = (x2, y2)
+        elif upper in "QT":
+            if upper == "Q":
+                qx, qy = base_x + args[0], base_y + args[1]
+                end_x, end_y = base_x + args[2], base_y + args[3]
+            else:
+                qx, qy = (2 * x - last_quad[0], 2 * y - last_quad[1]) if last_quad else (x, y)
+                end_x, end_y = base_x + args[0], base_y + args[1]
+            segments.append(("C", x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
+                             end_x + 2 / 3 * (qx - end_x), end_y + 2 / 3 * (qy - end_y), end_x, end_y))
+            x, y = end_x, end_y
+            quad = (qx, qy)
+        elif upper == "A":
+            end_x, end_y = base_x + args[5], base_y + args[6]
+            segments.extend(_arc(x, y, args[0], args[1], args[2], bool(args[3]), bool(args[4]),
+                                 end_x, end_y))
+            x, y = end_x, end_y
+        last_control, last_quad = control, quad
+    return segments
+
+
+def _arc(x1: float, y1: float, rx: float, ry: float, angle: float, large: bool, sweep: bool,
+         x2: float, y2: float) -> list[Segment]:
+    """An SVG elliptical arc as cubic curves (the SVG specification's endpoint conversion)."""
+    if rx == 0 or ry == 0 or (x1, y1) == (x2, y2):
+        return [("L", x2, y2)]
+    rx, ry = abs(rx), abs(ry)
+    phi = math.radians(angle)
+    cos_phi, sin_phi = math.cos(phi), math.sin(phi)
+    dx, dy = (x1 - x2) / 2, (y1 - y2) / 2
+    x1p = cos_phi * dx + sin_phi * dy
+    y1p = -sin_phi * dx + cos_phi * dy
+    scale = (x1p / rx) ** 2 + (y1p / ry) ** 2
+    if scale > 1:  # radii too small to reach: grow them, as SVG does
+        rx, ry = rx * math.sqrt(scale), ry * math.sqrt(scale)
+    numerator = rx * rx * ry * ry - rx * rx * y1p * y1p - ry * ry * x1p * x1p
+    denominator = rx * rx * y1p * y1p + ry * ry * x1p * x1p
+    factor = math.sqrt(max(0.0, numerator / denominator))
+    if large == sweep:
+        factor = -factor
+    cxp, cyp = factor * rx * y1p / ry, -factor * ry * x1p / rx
+    cx = cos_phi * cxp - sin_phi * cyp + (x1 + x2) / 2
+    cy = sin_phi * cxp + cos_phi * cyp + (y1 + y2) / 2
+
+    def angle_of(ux: float, uy: float) -> float:
+        return math.atan2(uy, ux)
+
+    theta1 = angle_of((x1p - cxp) / rx, (y1p - cyp) / ry)
+    delta = angle_of((-x1p - cxp) / rx, (-y1p - cyp) / ry) - theta1
+    if sweep and delta < 0:
+        delta += 2 * math.pi
+    elif not sweep and delta > 0:
+        delta -= 2 * math.pi
+    pieces = max(1, math.ceil(abs(delta) / (math.pi / 2)))
+    step = delta / pieces
+    handle = 4 / 3 * math.tan(step / 4)
+    segments: list[Segment] = []
+
+    def point(theta: float) -> tuple[float, float]:
+        px, py = rx * math.cos(theta), ry * math.sin(theta)
+        return cx + cos_phi * px - sin_phi * py, cy + sin_phi * px + cos_phi * py
+
+    def tangent(theta: float) -> tuple[float, float]:
+        tx, ty = -rx * math.sin(theta), ry * math.cos(theta)
+        return cos_phi * tx - sin_phi * ty, sin_phi * tx + cos_phi * ty
+
+    for piece in range(pieces):
+        a, b = theta1 + piece * step, theta1 + (piece + 1) * step
+        (ax, ay), (bx, by) = point(a), point(b)
+        (tax, tay), (tbx, tby) = tangent(a), tangent(b)
+        segments.append(("C", ax + handle * tax, ay + handle * tay,
+                         bx - handle * tbx, by - handle * tby, bx, by))
+    return segments
+
+
+def draw_icon(canvas, icon: Icon, x: float, y: float, size: float, ink: Color, accent: Color) -> None:
+    """Draw ``icon`` in the square (x, y, size, size), in PDF coordinates."""
+    canvas.saveState()
+    canvas.translate(x, y + size)
+    canvas.scale(size / ICON_BOX, -size / ICON_BOX)  # icon data runs y-down, like SVG
+    colours = {"ink": ink, "accent": accent}
+    for shape in icon:
+        for copy in range(shape.repeat):
+            turn = shape.rotate + copy * 360.0 / shape.repeat
+            canvas.saveState()
+            if turn:
+                canvas.translate(ICON_BOX / 2, ICON_BOX / 2)
+                canvas.rotate(turn)
+                canvas.translate(-ICON_BOX / 2, -ICON_BOX / 2)
+            _draw_shape(canvas, shape, colours)
+            canvas.restoreState()
+    canvas.restoreState()
+
+
+def _draw_shape(canvas, shape: Shape, colours: dict[str, Color]) -> None:
+    path = canvas.beginPath()
+    numbers = shape.numbers
+    if shape.kind == "circle":
+        path.circle(*numbers)
+    elif shape.kind == "ellipse":
+        cx, cy, rx, ry = numbers
+        path.ellipse(cx - rx, cy - ry, 2 * rx, 2 * ry)
+    elif shape.kind == "rect":
+        if len(numbers) == 5 and numbers[4] > 0:
+            path.roundRect(*numbers)
+        else:
+            path.rect(*numbers[:4])
+    else:
+        for segment in shape.segments:
+            kind = segment[0]
+            if kind == "M":
+                path.moveTo(*segment[1:])
+            elif kind == "L":
+                path.lineTo(*segment[1:])
+            elif kind == "C":
+                path.curveTo(*segment[1:])
+            else:
+                path.close()
+    fill = shape.fill != "none"
+    stroke = shape.stroke != "none"
+    if fill:
+        canvas.setFillColor(colours[shape.fill])
+    if stroke:
+        canvas.setStrokeColor(colours[shape.stroke])
+        canvas.setLineWidth(shape.width)
+        canvas.setLineJoin(1)
+        canvas.setLineCap(1)
+    mode = FILL_EVEN_ODD if shape.evenodd else FILL_NON_ZERO
+    canvas.drawPath(path, fill=int(fill), stroke=int(stroke), fillMode=mode)

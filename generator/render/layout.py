@@ -1,0 +1,712 @@
+"""Layout templates: YAML files that describe one card face, loaded and compiled.
+
+A layout names a card size, a bleed and a safe zone, then lists the elements
+drawn on the face, bottom first. Coordinates are measured from the card's
+top-left corner, in real units (see :mod:`generator.render.units`)::
+
+    extends: frame                 # start from layouts/frame.yaml, then change it
+    size: poker                    # or [63.5mm, 88.9mm]; see data/card_sizes.yaml
+    units: mm                      # bare numbers below are millimetres
+    bleed: 3mm                     # how far background art runs past the cut
+    safe: 3mm                      # text stays this far inside the cut
+    title: "{{ name }}"            # the face's title in manifests (default: the title field)
+    defaults: {font: Vera, size: 9, colour: ink}   # for text elements
+    colours:
+      accent: {field: category, map: {Shelf: brown}, default: grey}
+    icons: {}                      # extra icons, as in data/icons.yaml
+    elements:
+      - name: title
+        text: "{{ name }}"
+        box: [5, 5, 53.5, 8]       # x, y, width, height from the top-left corner
+        font: Vera-Bold
+        size: 14                   # points; shrinks to fit on one line
+      - name: roll
+        when: "type == 'monster'"  # drawn only when this holds
+        icon: "die-{{ roll }}"
+        box: [5, 20, 10, 10]
+
+Element kinds and their settings (lengths in the layout's units unless marked):
+
+- ``text: "<template>"``, ``box``, ``font``, ``size`` and ``min_size`` (points),
+  ``fit: line`` (one line, shrinks to fit) or ``wrap`` (wraps, then shrinks),
+  ``align: left|center|right``, ``valign: top|middle|bottom``, ``colour``,
+  ``leading`` (line spacing as a multiple of the size)
+- ``rect: [x, y, w, h]`` or ``rect: card``, ``radius``, ``fill``, ``stroke``,
+  ``width``, ``dash: [on, off]``, ``bleed: true`` (runs into the bleed)
+- ``ellipse: [x, y, w, h]``, ``fill``, ``stroke``, ``width``, ``dash``
+- ``line: [x1, y1, x2, y2]``, ``stroke``, ``width``, ``dash``
+- ``icon: "<name or template>"``, ``box``, ``colour``, ``accent`` (cut-out
+  details), ``repeat`` (a count, may be a template), ``direction: row|column``,
+  ``gap``, ``align``
+- ``image: "<path in the deck folder>"``, ``box``, ``fit: contain|cover|stretch``,
+  ``bleed``
+
+Templates see every field of the face (None when a card leaves it out), and
+``card.id``, ``card.count``, ``side`` ("front" or "back"), ``title``,
+``fields`` (the face's other fields as (name, value) pairs), ``deck.name``,
+``deck.designer``, ``deck.total``, ``deck.players``; filters for dice odds are
+listed in :mod:`generator.render.templating`. Any element may have ``when:``,
+an expression (``"roll > 6"``) or a mapping of fields to wanted values
+(``{type: monster}``, ``{roll: [2, 12]}``).
+
+A layout that ``extends`` another inherits everything; an element with the
+same ``name`` as an inherited one changes just the keys it gives, others are
+added on top. ``when: false`` hides an inherited element.
+
+Loading compiles every template once; the result is a :class:`Layout` in PDF
+points with the origin at the bottom-left corner of the trim box.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from generator.deck.loading import Document, load_yaml
+from generator.errors import InputError, LayoutError, Position
+from generator.render.fonts import FontRegistry
+from generator.render.icons import Icon, parse_icons
+from generator.render.paint import Paint, PaintCompiler, PaintError
+from generator.render.templating import Template, TemplateError, compile_condition, compile_text
+from generator.render.units import UnitError, check_unit, to_points
+
+LAYOUT_SUFFIX = ".yaml"
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+TOP_KEYS = {"extends", "size", "units", "bleed", "safe", "title", "defaults", "colours", "icons",
+            "elements", "description"}
+KINDS = ("text", "rect", "ellipse", "line", "icon", "image")
+COMMON_KEYS = {"name", "when"}
+KIND_KEYS = {
+    "text": {"box", "font", "size", "min_size", "fit", "align", "valign", "colour", "leading"},
+    "rect": {"radius", "fill", "stroke", "width", "dash", "bleed"},
+    "ellipse": {"fill", "stroke", "width", "dash"},
+    "line": {"stroke", "width", "dash"},
+    "icon": {"box", "colour", "accent", "repeat", "direction", "gap", "align"},
+    "image": {"box", "fit", "bleed"},
+}
+BOXED_KINDS = ("text", "icon", "image")
+TEXT_DEFAULT_KEYS = KIND_KEYS["text"] - {"box"}
+TEXT_DEFAULTS = {"font": "Vera", "size": 9, "min_size": 6, "fit": "line", "align": "left",
+                 "valign": "middle", "colour": "ink", "leading": 1.2}
+CHOICES = {
+    "fit": ("line", "wrap"),
+    "align": ("left", "center", "right"),
+    "valign": ("top", "middle", "bottom"),
+    "direction": ("row", "column"),
+    "image_fit": ("contain", "cover", "stretch"),
+}
+WHOLE_CARD = "card"
+"""``rect: card`` covers the whole card (with ``bleed: true``, the bleed too)."""
+DEFAULT_BLEED = "3mm"
+DEFAULT_SAFE = "3mm"
+DEFAULT_SIZE = "poker"
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in PDF points, origin at the card's bottom-left corner."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def inside(self, other: "Box", tolerance: float = 0.01) -> bool:
+        return (self.x >= other.x - tolerance and self.y >= other.y - tolerance
+                and self.x + self.width <= other.x + other.width + tolerance
+                and self.y + self.height <= other.y + other.height + tolerance)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Element:
+    """What every element has: a name for errors and overrides, and a condition."""
+
+    name: str
+    kind: str
+    position: Position
+    when: Template | None
+
+    def templates(self) -> Iterable[Template]:
+        return [self.when] if self.when else []
+
+    def paints(self) -> Iterable[Paint]:
+        return []
+
+    @property
+    def names(self) -> frozenset[str]:
+        """Every field or special name this element reads."""
+        found: set[str] = set()
+        for template in self.templates():
+            found |= template.names
+        for paint in self.paints():
+            found |= paint.names
+        return frozenset(found)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TextElement(Element):
+    text: Template
+    box: Box
+    font: str
+    size: float
+    min_size: float
+    fit: str
+    align: str
+    valign: str
+    colour: Paint
+    leading: float
+
+    def templates(self):
+        return [*super().templates(), self.text]
+
+    def paints(self):
+        return [self.colour]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShapeElement(Element):
+    """A rectangle (optionally rounded: a frame) or an ellipse."""
+
+    box: Box
+    radius: float
+    fill: Paint
+    stroke: Paint
+    width: float
+    dash: tuple[float, ...]
+    bleed: bool
+
+    def paints(self):
+        return [self.fill, self.stroke]
+
+
+@dataclass(frozen=True, kw_only=True)
+class LineElement(Element):
+    start: tuple[float, float]
+    end: tuple[float, float]
+    stroke: Paint
+    width: float
+    dash: tuple[float, ...]
+
+    def paints(self):
+        return [self.stroke]
+
+
+@dataclass(frozen=True, kw_only=True)
+class IconElement(Element):
+    """An icon, or a row/column of ``repeat`` icons, fitted into ``box``."""
+
+    icon: Template
+    box: Box
+    colour: Paint
+    accent: Paint
+    repeat: Template | None
+    direction: str
+    gap: float
+    align: str
+
+    def templates(self):
+        return [*super().templates(), self.icon] + ([self.repeat] if self.repeat else [])
+
+    def paints(self):
+        return [self.colour, self.accent]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImageElement(Element):
+    path: Template
+    box: Box
+    fit: str
+    bleed: bool
+
+    def templates(self):
+        return [*super().templates(), self.path]
+
+
+@dataclass
+class Layout:
+    """A loaded, compiled layout: everything in points, ready to plan faces with."""
+
+    name: str
+    path: Path
+    width: float
+    height: float
+    bleed: float
+    safe: float
+    title: Template | None
+    elements: list[Element]
+    icons: dict[str, Icon]
+    fonts: list[str]
+
+    @property
+    def trim(self) -> Box:
+        return Box(0.0, 0.0, self.width, self.height)
+
+    @property
+    def safe_box(self) -> Box:
+        return Box(self.safe, self.safe, self.width - 2 * self.safe, self.height - 2 * self.safe)
+
+    @property
+    def names(self) -> frozenset[str]:
+        """Every name any element (or the title) reads: what makes two faces differ."""
+        found: set[str] = set(self.title.names) if self.title else set()
+        for element in self.elements:
+            found |= element.names
+        return frozenset(found)
+
+
+# --- finding and merging layout files -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Value:
+    """A raw value from a layout file, with where it was written and that file's units."""
+
+    data: Any
+    position: Position
+    units: str
+
+
+@dataclass
+class RawElement:
+    name: str | None
+    values: dict[str, Value]
+    position: Position
+
+
+@dataclass
+class RawLayout:
+    """A layout file merged with everything it extends, before compiling."""
+
+    name: str
+    path: Path
+    settings: dict[str, Value] = field(default_factory=dict)
+    defaults: dict[str, Value] = field(default_factory=dict)
+    colours: dict[str, Value] = field(default_factory=dict)
+    icons: dict[str, Icon] = field(default_factory=dict)
+    elements: list[RawElement] = field(default_factory=list)
+
+
+def find_layout(name: str, search: list[Path], position: Position | None = None) -> Path:
+    """The file for layout ``name``: the first ``<folder>/<name>.yaml`` in ``search``."""
+    if not NAME_PATTERN.match(name):
+        raise InputError(f"layout name '{name}' may use only letters, digits, '-' and '_'",
+                         position, field="layout")
+    for folder in search:
+        candidate = folder / f"{name}{LAYOUT_SUFFIX}"
+        if candidate.is_file():
+            return candidate
+    looked = ", ".join(str(folder) for folder in search) or "nowhere"
+    raise InputError(f"no layout named '{name}' (looked in {looked})", position, field="layout")
+
+
+def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()) -> RawLayout:
+    """Load ``path`` and everything it extends, merged (the file itself wins)."""
+    document = load_yaml(path)
+    data = document.data
+    if not isinstance(data, dict):
+        raise InputError("a layout is a mapping of settings and 'elements:'", document.at())
+    for key in data:
+        if key not in TOP_KEYS:
+            raise InputError(f"unknown layout setting '{key}'{_suggest(str(key), TOP_KEYS)}",
+                             document.at(key), field=str(key))
+    units = _units(document)
+    if "extends" in data:
+        parent_name = data["extends"]
+        if not isinstance(parent_name, str):
+            raise InputError("'extends' names one layout", document.at("extends"), field="extends")
+        parent_path = find_layout(parent_name, [path.parent, *search], document.at("extends"))
+        if parent_path.resolve() in chain or parent_path.resolve() == path.resolve():
+            raise InputError(f"layout '{parent_name}' extends itself (through {path.stem})",
+                             document.at("extends"), field="extends")
+        raw = read_raw_layout(parent_path, search, chain + (path.resolve(),))
+    else:
+        raw = RawLayout(name=path.stem, path=path)
+    raw.name, raw.path = path.stem, path
+    for key in ("size", "units", "bleed", "safe", "title"):
+        if key in data:
+            raw.settings[key] = Value(data[key], document.at(key), units)
+    for section, target in (("defaults", raw.defaults), ("colours", raw.colours)):
+        if section in data:
+            mapping = _mapping(document, (section,))
+            if section == "defaults":
+                for key in mapping:
+                    if key not in TEXT_DEFAULT_KEYS:
+                        raise InputError(f"unknown text default '{key}'{_suggest(str(key), TEXT_DEFAULT_KEYS)}",
+                                         document.at(section, key), field=str(key))
+            for key, value in mapping.items():
+                target[str(key)] = Value(value, document.at(section, key), units)
+    if "icons" in data:
+        raw.icons.update(parse_icons(data["icons"], document, ("icons",)))
+    if "elements" in data:
+        _merge_elements(raw, document, units)
+    return raw
+
+
+def _merge_elements(raw: RawLayout, document: Document, units: str) -> None:
+    elements = document.data["elements"]
+    if not isinstance(elements, list):
+        raise InputError("'elements' is a list ('- ' items)", document.at("elements"), field="elements")
+    by_name = {element.name: element for element in raw.elements if element.name}
+    named_here: set[str] = set()
+    for index, entry in enumerate(elements):
+        keys = ("elements", index)
+        if not isinstance(entry, dict):
+            raise InputError("an element is a mapping such as {text: ..., box: ...}", document.at(*keys))
+        name = entry.get("name")
+        if name is not None and not isinstance(name, str):
+            raise InputError("an element's name is text", document.at(*keys, "name"), field="name")
+        if name in named_here:
+            raise InputError(f"two elements named '{name}' in one layout", document.at(*keys, "name"),
+                             field="name")
+        if name:
+            named_here.add(name)
+        values = {str(key): Value(value, document.at(*keys, key), units) for key, value in entry.items()}
+        inherited = by_name.get(name) if name else None
+        if inherited is None:
+            element = RawElement(name, values, document.at(*keys))
+            raw.elements.append(element)
+            if name:
+                by_name[name] = element
+            continue
+        old_kinds = {kind for kind in KINDS if kind in inherited.values}
+        new_kinds = {kind for kind in KINDS if kind in values}
+        if new_kinds and new_kinds != old_kinds:  # a different kind of element: start afresh
+            inherited.values = {key: value for key, value in inherited.values.items()
+                                if key in COMMON_KEYS}
+        inherited.values.update(values)
+        inherited.position = document.at(*keys)
+
+
+def _units(document: Document) -> str:
+    try:
+        return check_unit(document.data.get("units", "mm"))
+    except UnitError as error:
+        raise InputError(str(error), document.at("units"), field="units") from None
+
+
+def _mapping(document: Document, keys: tuple) -> dict:
+    node = document.data
+    for key in keys:
+        node = node[key]
+    if not isinstance(node, dict):
+        raise InputError(f"'{keys[-1]}' is a mapping of 'name: value' lines", document.at(*keys),
+                         field=str(keys[-1]))
+    return node
+
+
+def _suggest(word: str, allowed: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, sorted(allowed), n=1)
+    return f"; did you mean '{close[0]}'?" if close else f"; expected one of: {', '.join(sorted(allowed))}"
+
+
+# --- compiling a merged layout ---------------------------------------------------------
+
+
+@dataclass
+class LayoutContext:
+    """What compiling a layout needs from outside: tables, fonts, icons, Jinja."""
+
+    environment: Any
+    card_sizes: dict[str, tuple[str, str]]
+    colour_table: dict
+    icons: dict[str, Icon]
+    fonts: FontRegistry
+
+
+def compile_layout(raw: RawLayout, context: LayoutContext) -> Layout:
+    width, height = _card_size(raw, context)
+    compiler = _ElementCompiler(raw, context, width, height)
+    bleed = compiler.length(raw.settings.get("bleed"), DEFAULT_BLEED, "bleed")
+    safe = compiler.length(raw.settings.get("safe"), DEFAULT_SAFE, "safe")
+    title = raw.settings.get("title")
+    layout = Layout(
+        name=raw.name,
+        path=raw.path,
+        width=width,
+        height=height,
+        bleed=bleed,
+        safe=safe,
+        title=compiler.text_template(title, "title") if title else None,
+        elements=[compiler.element(element, index) for index, element in enumerate(raw.elements)],
+        icons={**context.icons, **raw.icons},
+        fonts=[],
+    )
+    layout.fonts = sorted({element.font for element in layout.elements if isinstance(element, TextElement)})
+    _check_constant_icons(layout)
+    _check_safe_zone(layout)
+    return layout
+
+
+def _card_size(raw: RawLayout, context: LayoutContext) -> tuple[float, float]:
+    value = raw.settings.get("size") or Value(DEFAULT_SIZE, Position(raw.path), "mm")
+    size = value.data
+    if isinstance(size, str):
+        if size not in context.card_sizes:
+            raise InputError(f"unknown card size '{size}'{_suggest(size, context.card_sizes)}",
+                             value.position, field="size")
+        size = context.card_sizes[size]
+    elif isinstance(size, dict) and set(size) == {"width", "height"}:
+        size = [size["width"], size["height"]]
+    if not isinstance(size, (list, tuple)) or len(size) != 2:
+        raise InputError("size is a name (poker, bridge, tarot, mini, euro, square) or [width, height]",
+                         value.position, field="size")
+    try:
+        width, height = (to_points(part, value.units) for part in size)
+    except UnitError as error:
+        raise InputError(str(error), value.position, field="size") from None
+    if width <= 0 or height <= 0:
+        raise InputError("a card's width and height must be above zero", value.position, field="size")
+    return width, height
+
+
+class _ElementCompiler:
+    """Turns raw element mappings into compiled elements, in points, bottom-left origin."""
+
+    def __init__(self, raw: RawLayout, context: LayoutContext, width: float, height: float):
+        self.raw = raw
+        self.context = context
+        self.width = width
+        self.height = height
+        self.environment = context.environment
+        self.paints = PaintCompiler({key: value.data for key, value in raw.colours.items()},
+                                    context.colour_table, context.environment)
+        self.text_defaults = {**TEXT_DEFAULTS, **{key: value.data for key, value in raw.defaults.items()}}
+
+    # values -----------------------------------------------------------------------------
+
+    def length(self, value: Value | None, default: Any, what: str, reference: float | None = None,
+               units: str = "mm") -> float:
+        data, where = (value.data, value) if value else (default, None)
+        try:
+            return to_points(data, where.units if where else units, reference)
+        except UnitError as error:
+            raise InputError(str(error), where.position if where else Position(self.raw.path),
+                             field=what) from None
+
+    def font_size(self, value: Value | None, default: Any, what: str) -> float:
+        # Type is measured in points whatever the layout's units: "size: 9" is 9 pt.
+        data = value.data if value else default
+        try:
+            size = to_points(data, "pt")
+        except UnitError as error:
+            raise InputError(str(error), value.position if value else Position(self.raw.path),
+                             field=what) from None
+        if size <= 0:
+            raise InputError(f"{what} must be above zero", value.position if value else None, field=what)
+        return size
+
+    def box(self, value: Value | None, what: str = "box") -> Box:
+        if value is None:
+            return Box(0.0, 0.0, self.width, self.height)
+        data = value.data
+        if not isinstance(data, list) or len(data) != 4:
+            raise InputError(f"{what} is [x, y, width, height] from the card's top-left corner",
+                             value.position, field=what)
+        references = (self.width, self.height, self.width, self.height)
+        try:
+            x, y, width, height = (to_points(part, value.units, reference)
+                                   for part, reference in zip(data, references))
+        except UnitError as error:
+            raise InputError(str(error), value.position, field=what) from None
+        if width <= 0 or height <= 0:
+            raise InputError(f"{what} needs a width and height above zero", value.position, field=what)
+        return Box(x, self.height - y - height, width, height)
+
+    def text_template(self, value: Value, what: str) -> Template:
+        if not isinstance(value.data, (str, int, float)) or isinstance(value.data, bool):
+            raise InputError(f"expected text, found {value.data!r}", value.position, field=what)
+        try:
+            return compile_text(self.environment, str(value.data))
+        except TemplateError as error:
+            raise InputError(f"template error: {error}", value.position, field=what) from None
+
+    def condition(self, value: Value | None) -> Template | None:
+        if value is None:
+            return None
+        data = value.data
+        if isinstance(data, bool):
+            return Template(str(data), frozenset(), lambda context, result=data: result)
+        if isinstance(data, dict):  # {field: value or [values]}: all must hold
+            return self._equalities(data, value)
+        if not isinstance(data, str):
+            raise InputError("'when' is an expression such as \"type == 'monster'\"",
+                             value.position, field="when")
+        try:
+            return compile_condition(self.environment, data)
+        except TemplateError as error:
+            raise InputError(f"expression error: {error}", value.position, field="when") from None
+
+    @staticmethod
+    def _equalities(data: dict, value: Value) -> Template:
+        wanted = {str(key): tuple(v) if isinstance(v, list) else (v,) for key, v in data.items()}
+
+        def holds(context: dict) -> bool:
+            return all(context.get(key) in values for key, values in wanted.items())
+
+        return Template(repr(data), frozenset(wanted), holds)
+
+    def paint(self, value: Value | None, default: Any, what: str) -> Paint:
+        try:
+            return self.paints.compile(value.data if value else default)
+        except PaintError as error:
+            raise InputError(str(error), value.position if value else Position(self.raw.path),
+                             field=what) from None
+
+    def choice(self, value: Value | None, default: str, what: str, choices: tuple[str, ...]) -> str:
+        data = value.data if value else default
+        if data not in choices:
+            raise InputError(f"{what} is one of {', '.join(choices)}, found {data!r}",
+                             value.position if value else None, field=what)
+        return data
+
+    def number(self, value: Value | None, default: float, what: str) -> float:
+        data = value.data if value else default
+        if isinstance(data, bool) or not isinstance(data, (int, float)) or data <= 0:
+            raise InputError(f"{what} is a number above zero, found {data!r}",
+                             value.position if value else None, field=what)
+        return float(data)
+
+    def dash(self, value: Value | None) -> tuple[float, ...]:
+        if value is None:
+            return ()
+        if not isinstance(value.data, list) or not value.data:
+            raise InputError("dash is [on, off] lengths, e.g. [1mm, 1mm]", value.position, field="dash")
+        return tuple(self.length(Value(part, value.position, value.units), 0, "dash") for part in value.data)
+
+    # elements ---------------------------------------------------------------------------
+
+    def element(self, raw: RawElement, index: int) -> Element:
+        kinds = [kind for kind in KINDS if kind in raw.values]
+        if len(kinds) != 1:
+            found = ", ".join(kinds) or "none"
+            raise InputError(f"an element has exactly one of {', '.join(KINDS)} (found {found})",
+                             raw.position)
+        kind = kinds[0]
+        allowed = COMMON_KEYS | KIND_KEYS[kind] | {kind}
+        for key, value in raw.values.items():
+            if key not in allowed:
+                raise InputError(f"unknown {kind} setting '{key}'{_suggest(key, allowed)}",
+                                 value.position, field=key)
+        if kind in BOXED_KINDS and "box" not in raw.values:
+            raise InputError(f"a {kind} element needs a box: [x, y, width, height]", raw.position,
+                             field="box")
+        common = dict(name=raw.name or f"{kind}-{index + 1}", kind=kind, position=raw.position,
+                      when=self.condition(raw.values.get("when")))
+        return getattr(self, f"_{kind}")(raw.values, common)
+
+    def _text(self, values: dict[str, Value], common: dict) -> TextElement:
+        def setting(key: str) -> Value | None:
+            if key in values:
+                return values[key]
+            if key in self.raw.defaults:
+                return self.raw.defaults[key]
+            return None
+
+        font_value = setting("font")
+        font = font_value.data if font_value else TEXT_DEFAULTS["font"]
+        if font not in self.context.fonts:
+            raise InputError(f"unknown font '{font}'{_suggest(str(font), self.context.fonts.names())}"
+                             " (add it to fonts/fonts.yaml)",
+                             font_value.position if font_value else common["position"], field="font")
+        size = self.font_size(setting("size"), TEXT_DEFAULTS["size"], "size")
+        min_size = min(size, self.font_size(setting("min_size"), TEXT_DEFAULTS["min_size"], "min_size"))
+        return TextElement(
+            **common,
+            text=self.text_template(values["text"], "text"),
+            box=self.box(values.get("box")),
+            font=font,
+            size=size,
+            min_size=min_size,
+            fit=self.choice(setting("fit"), TEXT_DEFAULTS["fit"], "fit", CHOICES["fit"]),
+            align=self.choice(setting("align"), TEXT_DEFAULTS["align"], "align", CHOICES["align"]),
+            valign=self.choice(setting("valign"), TEXT_DEFAULTS["valign"], "valign", CHOICES["valign"]),
+            colour=self.paint(setting("colour"), TEXT_DEFAULTS["colour"], "colour"),
+            leading=self.number(setting("leading"), TEXT_DEFAULTS["leading"], "leading"),
+        )
+
+    def _shape(self, values: dict[str, Value], common: dict, shape: str) -> ShapeElement:
+        return ShapeElement(
+            **common,
+            box=self.box(None if values[shape].data == WHOLE_CARD else values[shape], shape),
+            radius=self.length(values.get("radius"), 0, "radius"),
+            fill=self.paint(values.get("fill"), "none", "fill"),
+            stroke=self.paint(values.get("stroke"), "none", "stroke"),
+            width=self.length(values.get("width"), "0.5pt", "width"),
+            dash=self.dash(values.get("dash")),
+            bleed=bool(values["bleed"].data) if "bleed" in values else False,
+        )
+
+    def _rect(self, values, common):
+        return self._shape(values, common, "rect")
+
+    def _ellipse(self, values, common):
+        return self._shape(values, common, "ellipse")
+
+    def _line(self, values: dict[str, Value], common: dict) -> LineElement:
+        value = values["line"]
+        if not isinstance(value.data, list) or len(value.data) != 4:
+            raise InputError("line is [x1, y1, x2, y2] from the card's top-left corner",
+                             value.position, field="line")
+        references = (self.width, self.height, self.width, self.height)
+        try:
+            x1, y1, x2, y2 = (to_points(part, value.units, reference)
+                              for part, reference in zip(value.data, references))
+        except UnitError as error:
+            raise InputError(str(error), value.position, field="line") from None
+        return LineElement(**common, start=(x1, self.height - y1), end=(x2, self.height - y2),
+                           stroke=self.paint(values.get("stroke"), "ink", "stroke"),
+                           width=self.length(values.get("width"), "0.5pt", "width"),
+                           dash=self.dash(values.get("dash")))
+
+    def _icon(self, values: dict[str, Value], common: dict) -> IconElement:
+        repeat = values.get("repeat")
+        return IconElement(
+            **common,
+            icon=self.text_template(values["icon"], "icon"),
+            box=self.box(values.get("box")),
+            colour=self.paint(values.get("colour"), "ink", "colour"),
+            accent=self.paint(values.get("accent"), "white", "accent"),
+            repeat=self.text_template(repeat, "repeat") if repeat else None,
+            direction=self.choice(values.get("direction"), "row", "direction", CHOICES["direction"]),
+            gap=self.length(values.get("gap"), 0, "gap"),
+            align=self.choice(values.get("align"), "center", "align", CHOICES["align"]),
+        )
+
+    def _image(self, values: dict[str, Value], common: dict) -> ImageElement:
+        return ImageElement(
+            **common,
+            path=self.text_template(values["image"], "image"),
+            box=self.box(values.get("box")),
+            fit=self.choice(values.get("fit"), "contain", "fit", CHOICES["image_fit"]),
+            bleed=bool(values["bleed"].data) if "bleed" in values else False,
+        )
+
+
+def _check_constant_icons(layout: Layout) -> None:
+    for element in layout.elements:
+        if isinstance(element, IconElement) and element.icon.is_constant:
+            name = element.icon.source
+            if name not in layout.icons:
+                raise InputError(f"unknown icon '{name}'{_suggest(name, layout.icons)}",
+                                 element.position, field="icon")
+
+
+def _check_safe_zone(layout: Layout) -> None:
+    """Text must stay inside the safe zone, or a slightly off cut eats it.
+
+    Shapes, icons and images may run to the edge: they are often decoration
+    (a coloured edge, a border of stars) that a millimetre of cut does not spoil.
+    """
+    safe = layout.safe_box
+    for element in layout.elements:
+        if isinstance(element, TextElement) and not element.box.inside(safe):
+            raise LayoutError(f"{element.kind} '{element.name}' of layout '{layout.name}' reaches "
+                              f"outside the safe zone ({_mm(layout.safe)} inside the cut)",
+                              element.position, field="box")
+
+
+def _mm(points: float) -> str:
+    return f"{points * 25.4 / 72:.3g} mm"

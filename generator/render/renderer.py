@@ -1,0 +1,243 @@
+"""The renderer: one deck's layouts, fonts and icons, ready to draw any face of any card.
+
+This is the surface the sheet writer uses::
+
+    renderer = load_renderer(deck)
+    renderer.validate()                         # every distinct face, without drawing
+    key = renderer.face_key(card, "front")      # same key, same drawing: draw it once
+    renderer.draw(canvas, card, "front", bleed=True)
+
+Faces are planned once and remembered by their key, so drawing a face after
+validating it (or drawing it twice) costs no fitting work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.utils import ImageReader
+
+from generator.deck.loading import load_yaml
+from generator.deck.model import Card, Deck
+from generator.errors import InputError, LayoutError, Position
+from generator.render.draw import draw_plan
+from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
+from generator.render.icons import load_icons
+from generator.render.layout import (Layout, LayoutContext, RawLayout, Value, compile_layout,
+                                     find_layout, read_raw_layout)
+from generator.render.paint import load_colour_table
+from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
+from generator.render.templating import SPECIAL_NAMES, TemplateError, make_layout_environment
+
+SIDES = ("front", "back")
+DATA_DIR = Path(__file__).parent / "data"
+BUILTIN_LAYOUTS_DIR = Path(__file__).parent / "layouts"
+GENERIC_LAYOUT = "generic"
+CARD_SIZES_FILE = DATA_DIR / "card_sizes.yaml"
+
+
+@dataclass
+class Renderer:
+    """Draws the faces of one deck's cards (see the module docstring)."""
+
+    deck: Deck
+    layouts: dict[str, Layout]  # side -> layout
+    font_registry: FontRegistry
+    _plans: dict[str, tuple[Op, ...]] = field(default_factory=dict, repr=False)
+    _images: dict[Path, ImageReader] = field(default_factory=dict, repr=False)
+    _resources: PlanResources | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self._resources = PlanResources(self.font_registry, self.deck.folder, {})
+
+    # the interface the sheet writer relies on ---------------------------------------------
+
+    @property
+    def card_size(self) -> tuple[float, float]:
+        """(width, height) of the trim box in points."""
+        front = self.layouts["front"]
+        return (front.width, front.height)
+
+    @property
+    def bleed(self) -> float:
+        """How far (points) background art runs past the trim box when bleed is asked for."""
+        return max(layout.bleed for layout in self.layouts.values())
+
+    @property
+    def fonts(self) -> list[str]:
+        """Names of every font the layouts use (each embedded as TrueType in the PDF)."""
+        names = {name for layout in self.layouts.values() for name in layout.fonts}
+        return sorted(self.font_registry.font(name).fontName for name in names)
+
+    def face_key(self, card: Card, side: str) -> str:
+        """Equal keys mean identical drawings: the layout plus every value it reads."""
+        layout = self.layouts[_check_side(side)]
+        context = face_context(self.deck, card, side)
+        read = {name: context.get(name) for name in sorted(layout.names)}
+        digest = hashlib.sha1(json.dumps(read, sort_keys=True, default=str,
+                                         ensure_ascii=False).encode("utf-8")).hexdigest()
+        return f"{layout.name}_{digest[:20]}"  # letters, digits, '-' and '_': safe as a PDF name
+
+    def title(self, card: Card, side: str) -> str:
+        """The title printed on that face ('' if it has none)."""
+        layout = self.layouts[_check_side(side)]
+        context = face_context(self.deck, card, side)
+        if layout.title is None:
+            return str(context["title"] or "")
+        try:
+            return str(layout.title.render(context)).strip()
+        except (TemplateError, TypeError, ValueError) as error:
+            raise self._error(card, side, f"its title cannot be made: {error}", layout, None) from None
+
+    def draw(self, canvas, card: Card, side: str, bleed: bool = False) -> None:
+        """Draw the face with its trim box at (0, 0)-(width, height) of the current coordinates."""
+        layout = self.layouts[_check_side(side)]
+        ops = self._plan(card, side)
+        draw_plan(canvas, ops, layout.trim, layout.bleed if bleed else 0.0, self._images)
+
+    def validate(self) -> None:
+        """Plan every distinct face once (and make its title); the first that cannot be laid
+        out raises LayoutError."""
+        for card in self.deck.cards:
+            for side in SIDES:
+                self._plan(card, side)
+                self.title(card, side)
+
+    # inside --------------------------------------------------------------------------------
+
+    def _plan(self, card: Card, side: str) -> tuple[Op, ...]:
+        key = self.face_key(card, side)
+        plan = self._plans.get(key)
+        if plan is None:
+            layout = self.layouts[side]
+            try:
+                plan = plan_face(layout, face_context(self.deck, card, side), self._resources)
+            except PlanProblem as problem:
+                raise self._error(card, side, problem.message, layout, problem.element) from None
+            self._plans[key] = plan
+        return plan
+
+    def _error(self, card: Card, side: str, message: str, layout: Layout, element) -> LayoutError:
+        where = f"element '{element.name}' of layout '{layout.name}'" if element else f"layout '{layout.name}'"
+        if element is not None:
+            where += f" at {element.position}"
+        return LayoutError(f"deck '{self.deck.id}', card '{card.id}', {side}: {message} ({where})",
+                           card.position)
+
+
+def _check_side(side: str) -> str:
+    if side not in SIDES:
+        raise ValueError(f"side is 'front' or 'back', not {side!r}")
+    return side
+
+
+def face_context(deck: Deck, card: Card, side: str) -> dict[str, Any]:
+    """The names a layout can use on one face: every declared field, then the specials.
+
+    Fields the card does not set are present as None, so a layout can test them
+    (``when: "roll"``) instead of failing on an undefined name.
+    """
+    face = card.face(side, deck.shared_back) or {}
+    context: dict[str, Any] = {
+        "card": {"id": card.id, "count": card.count},
+        "side": side,
+        "deck": {"id": deck.id, "name": deck.name, "designer": deck.info.get("designer"),
+                 "total": deck.total, "players": list(deck.players)},
+        "title": deck.title(face),
+        "fields": [(name, value) for name, value in face.items()
+                   if name != deck.title_field and value not in (None, "")],
+    }
+    context.update({name: None for name in deck.fields})
+    context.update(face)
+    return context
+
+
+def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
+                  fonts_dir: Path | str | None = None) -> Renderer:
+    """Load the layouts the deck names (or the generic one) with their fonts and icons."""
+    fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
+    registry = load_font_registry(fonts_path)
+    environment = make_layout_environment()
+    card_sizes, colour_table, icons = builtin_tables()
+    context = LayoutContext(environment=environment, card_sizes=dict(card_sizes),
+                            colour_table=dict(colour_table), icons=dict(icons), fonts=registry)
+    search = layout_search_path(deck, Path(layouts_dir) if layouts_dir is not None else None)
+    layouts: dict[str, Layout] = {}
+    loaded: dict[str, Layout] = {}
+    for side in SIDES:
+        name = deck.layout.get(side, GENERIC_LAYOUT)
+        if name not in loaded:
+            position = deck.source.at("deck", "layout")
+            path = find_layout(name, search, position)
+            raw = read_raw_layout(path, search)
+            _apply_deck_card_size(deck, raw, name)
+            loaded[name] = compile_layout(raw, context)
+            _check_names(deck, loaded[name], environment)
+        layouts[side] = loaded[name]
+    front, back = layouts["front"], layouts["back"]
+    if abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01:
+        raise InputError(f"front layout '{front.name}' and back layout '{back.name}' have different "
+                         "card sizes; both faces of a card must match", deck.source.at("deck", "layout"),
+                         field="layout")
+    return Renderer(deck=deck, layouts=layouts, font_registry=registry)
+
+
+@lru_cache(maxsize=1)
+def builtin_tables() -> tuple[dict, dict, dict]:
+    """Card sizes, named colours and icons shipped with deckpress (read once per process)."""
+    card_sizes = {str(name): tuple(size) for name, size in load_yaml(CARD_SIZES_FILE).data.items()}
+    return card_sizes, load_colour_table(), load_icons()
+
+
+def layout_search_path(deck: Deck, layouts_dir: Path | None) -> list[Path]:
+    """Where layout names are looked up, in order."""
+    search = [deck.folder]
+    if layouts_dir is not None:
+        search.append(layouts_dir)
+    else:
+        search += [deck.folder.parent.parent / "layouts", Path.cwd() / "layouts"]
+    search.append(BUILTIN_LAYOUTS_DIR)
+    unique: list[Path] = []
+    for folder in search:
+        if folder.resolve() not in [known.resolve() for known in unique]:
+            unique.append(folder)
+    return unique
+
+
+def _apply_deck_card_size(deck: Deck, raw: RawLayout, name: str) -> None:
+    """A deck's ``card_size`` sizes the generic layout; a designed layout must agree with it."""
+    wanted = deck.info.get("card_size")
+    if wanted is None:
+        return
+    position = deck.source.at("deck", "card_size")
+    if name == GENERIC_LAYOUT:
+        raw.settings["size"] = Value(wanted, position, "mm")
+        return
+    own = raw.settings.get("size")
+    if own is None or own.data != wanted:
+        shown = own.data if own else "poker"
+        raise InputError(f"the deck asks for card size {wanted} but layout '{name}' is drawn for {shown}",
+                         position, field="card_size")
+
+
+def _check_names(deck: Deck, layout: Layout, environment) -> None:
+    """A layout that reads a name the deck does not have is a typo: say so before drawing."""
+    if not deck.fields:
+        return  # the deck declares no fields: names can only be checked card by card
+    known = set(deck.fields) | SPECIAL_NAMES | set(environment.globals)
+    if layout.title is not None and layout.title.names - known:
+        unknown = sorted(layout.title.names - known)[0]
+        raise InputError(f"layout '{layout.name}' title reads '{unknown}', which is not a field of "
+                         f"deck '{deck.id}'", Position(layout.path), field=unknown)
+    for element in layout.elements:
+        unknown = sorted(element.names - known)
+        if unknown:
+            raise InputError(f"layout '{layout.name}' element '{element.name}' reads '{unknown[0]}', "
+                             f"which is not a field of deck '{deck.id}' "
+                             f"(fields: {', '.join(sorted(deck.fields))})", element.position,
+                             field=unknown[0])

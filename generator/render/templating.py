@@ -1,0 +1,119 @@
+"""Jinja2 templates in layouts: compiled once per layout, run in the sandbox per card.
+
+Text, image paths, icon names and colours in a layout may be templates over
+the face's fields (``"{{ name }}"``, ``"art/{{ card.id }}.png"``); ``when:``
+conditions are expressions (``"type == 'monster'"``). Each is compiled once,
+when the layout loads, and knows which names it reads, so the renderer can
+tell which faces are drawn identically (see ``Renderer.face_key``).
+
+Filters for card text, so numbers are computed rather than typed by hand:
+
+- ``roll | ways(dice=2, sides=6)``: how many of the rolls make this total (7 -> 6)
+- ``roll | odds(dice=2, sides=6)``: "6 in 36"
+- ``roll | chance(dice=2, sides=6)``: the probability as a number (7 -> 0.1667)
+- ``number | percent(digits=1)``: "16.7%"
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+from typing import Any, Callable
+
+from jinja2 import TemplateError, meta, nodes
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from generator.expressions import make_environment
+
+SPECIAL_NAMES = {"card", "side", "deck", "fields", "title"}
+"""Names every face offers besides its fields (a field of the same name wins)."""
+
+
+@lru_cache(maxsize=None)
+def roll_counts(dice: int, sides: int) -> dict[int, int]:
+    """For every total of ``dice`` dice with ``sides`` sides, how many rolls give it."""
+    counts: dict[int, int] = {}
+    for roll in product(range(1, sides + 1), repeat=dice):
+        counts[sum(roll)] = counts.get(sum(roll), 0) + 1
+    return counts
+
+
+def ways(total: Any, dice: int = 2, sides: int = 6) -> int:
+    _check_dice(dice, sides)
+    return roll_counts(dice, sides).get(int(total), 0)
+
+
+def chance(total: Any, dice: int = 2, sides: int = 6) -> float:
+    return ways(total, dice, sides) / sides ** dice
+
+
+def odds(total: Any, dice: int = 2, sides: int = 6) -> str:
+    return f"{ways(total, dice, sides)} in {sides ** dice}"
+
+
+def percent(value: Any, digits: int = 1) -> str:
+    return f"{float(value) * 100:.{int(digits)}f}%"
+
+
+def _check_dice(dice: int, sides: int) -> None:
+    # The table grows as sides ** dice; a card never needs more than a handful of dice.
+    if not (1 <= int(dice) <= 6 and 2 <= int(sides) <= 20):
+        raise ValueError("dice filters handle 1 to 6 dice of 2 to 20 sides")
+
+
+CARD_FILTERS: dict[str, Callable[..., Any]] = {
+    "ways": ways,
+    "chance": chance,
+    "odds": odds,
+    "percent": percent,
+}
+
+
+def make_layout_environment() -> ImmutableSandboxedEnvironment:
+    """The project's sandboxed environment, plus card filters; ``None`` prints as nothing."""
+    environment = make_environment()
+    environment.filters.update(CARD_FILTERS)
+    environment.finalize = lambda value: "" if value is None else value
+    return environment
+
+
+@dataclass(frozen=True)
+class Template:
+    """A layout string: plain text, or a compiled Jinja2 template or expression."""
+
+    source: str
+    names: frozenset[str]
+    render: Callable[[dict[str, Any]], Any]
+
+    @property
+    def is_constant(self) -> bool:
+        return not self.names
+
+
+def compile_text(environment: ImmutableSandboxedEnvironment, source: str) -> Template:
+    """A text template; raises ``TemplateError`` on a syntax error."""
+    if "{" not in source:
+        return Template(source, frozenset(), lambda context: source)
+    ast = environment.parse(source)
+    compiled = environment.from_string(ast)
+    return Template(source, frozenset(meta.find_undeclared_variables(ast)),
+                    lambda context: compiled.render(context))
+
+
+def compile_condition(environment: ImmutableSandboxedEnvironment, source: str) -> Template:
+    """An expression such as ``type == 'monster'``; its value decides truth."""
+    ast = environment.parse("{{ (" + source + ") }}")
+    if not _single_expression(ast):
+        raise TemplateError(f"not a single expression: {source}")
+    expression = environment.compile_expression(source, undefined_to_none=False)
+    return Template(source, frozenset(meta.find_undeclared_variables(ast)),
+                    lambda context: expression(**context))
+
+
+def _single_expression(ast: nodes.Template) -> bool:
+    return len(ast.body) == 1 and isinstance(ast.body[0], nodes.Output)
+
+
+__all__ = ["CARD_FILTERS", "SPECIAL_NAMES", "Template", "TemplateError", "compile_condition",
+           "compile_text", "make_layout_environment", "odds", "percent", "ways", "chance"]

@@ -1,0 +1,54 @@
+"""Lengths in real units, turned into PDF points.
+
+Layouts are written the way a designer measures a card: ``63.5mm``, ``0.25in``,
+``9pt``. A bare number uses the layout's default unit (``units:``, millimetres
+unless the layout says otherwise). Box coordinates may also be percentages of
+the card (``50%`` of its width for x and widths, of its height for y and
+heights), which lets one layout serve every card size.
+"""
+
+from __future__ import annotations
+
+import re
+
+POINTS_PER_UNIT = {
+    "pt": 1.0,
+    "in": 72.0,
+    "mm": 72.0 / 25.4,
+    "cm": 72.0 / 2.54,
+}
+"""How many PDF points (1/72 inch) one of each unit is."""
+
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt|%)?\s*$")
+
+
+class UnitError(ValueError):
+    """A length that cannot be read; the caller adds the file position."""
+
+
+def to_points(value: object, default_unit: str = "mm", reference: float | None = None) -> float:
+    """Convert one length to points.
+
+    >>> round(to_points("25.4mm"), 3), to_points(1, "in"), to_points("50%", reference=200)
+    (72.0, 72.0, 100.0)
+    """
+    if isinstance(value, bool) or value is None:
+        raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found {value!r}")
+    if isinstance(value, (int, float)):
+        return float(value) * POINTS_PER_UNIT[default_unit]
+    match = _LENGTH.match(str(value))
+    if not match:
+        raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found '{value}'")
+    number, unit = float(match.group(1)), match.group(2) or default_unit
+    if unit == "%":
+        if reference is None:
+            raise UnitError(f"a percentage ('{value}') is not allowed here")
+        return number * reference / 100.0
+    return number * POINTS_PER_UNIT[unit]
+
+
+def check_unit(unit: object) -> str:
+    """Validate a ``units:`` setting."""
+    if unit not in POINTS_PER_UNIT:
+        raise UnitError(f"units must be one of {', '.join(POINTS_PER_UNIT)}, found '{unit}'")
+    return str(unit)
