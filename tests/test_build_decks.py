@@ -12,8 +12,6 @@ from generator.deck.model import load_deck
 
 from sheets_support import embedded_fonts, read_manifest
 
-pytest.importorskip("generator.render", reason="card drawing is not part of this tree yet")
-
 CARDS = Path(__file__).resolve().parent.parent / "cards"
 DECKS = sorted(path.name for path in CARDS.iterdir() if (path / "deck.yaml").is_file())
 PAGES_READ = 2
@@ -74,3 +72,28 @@ def test_rebuilding_gives_the_same_bytes(built, tmp_path):
     assert result.exit_code == 0
     assert (tmp_path / "goblins.pdf").read_bytes() == (built / "goblins.pdf").read_bytes()
     assert (tmp_path / "goblins.json").read_bytes() == (built / "goblins.json").read_bytes()
+
+
+def test_the_real_renderer_meets_the_sheet_contract():
+    from generator.sheets.renderer import CardRenderer, load_renderer
+
+    renderer = load_renderer(load_deck(CARDS / "goblins"))
+    assert isinstance(renderer, CardRenderer)
+    assert renderer.card_size[0] > 0 and renderer.bleed >= 0
+
+
+def test_a_title_that_cannot_fit_stops_the_build_with_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(CARDS.parent)  # where the bundled layouts are found
+    folder = tmp_path / "wordy"
+    folder.mkdir()
+    goblins = (CARDS / "goblins" / "deck.yaml").read_text()
+    long_name = "Supercalifragilistic Extraordinarily Elongated Goblin Name That Goes On and On"
+    (folder / "deck.yaml").write_text(goblins.replace('name: "Dusty Dour"', f'name: "{long_name}"'))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["build", str(folder), "--out", str(out), "--no-check"])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"error: {folder / 'deck.yaml'}:")
+    assert "deck 'wordy', card 'dusty-dour', front" in lines[0] and "element 'title'" in lines[0]
+    assert not out.exists()

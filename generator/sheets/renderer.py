@@ -12,7 +12,7 @@ from typing import Protocol, Sequence, runtime_checkable
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card, Deck
-from generator.errors import InputError, Position
+from generator.render import load_renderer as load_layout_renderer
 
 
 @runtime_checkable
@@ -43,11 +43,4 @@ class CardRenderer(Protocol):
 
 def load_renderer(deck: Deck) -> CardRenderer:
     """The drawing stage's renderer for ``deck``, from its layout templates."""
-    try:
-        from generator.render import load_renderer as load_layouts  # the drawing stage
-    except ModuleNotFoundError as error:
-        if error.name not in ("generator.render", "generator"):
-            raise
-        raise InputError("card drawing (generator.render) is not part of this installation",
-                         Position(deck.path)) from error
-    return load_layouts(deck)
+    return load_layout_renderer(deck)
