@@ -114,3 +114,25 @@ def test_quiet_prints_nothing(tmp_path):
 def test_the_progress_bar_counts_pages(tmp_path):
     result = run(deck(tmp_path, counts=(20, 1), rules=""), "--out", tmp_path / "out")
     assert "Building sheets" in result.output
+
+
+def test_gutter_margin_bleed_and_marks_options_reach_the_sheets(tmp_path):
+    import pdfplumber
+
+    out = tmp_path / "out"
+    result = run(deck(tmp_path, counts=(2, 1)), "--out", out, "--gutter", "4", "--margin", "12",
+                 "--bleed", "--no-crop-marks")
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "alpha.json").read_text())
+    first, second = (p["trim_box"] for p in manifest["placements"][:2])
+    assert second[0] - (first[0] + first[2]) == pytest.approx(6 * MM, abs=0.002)  # two 3 mm bleeds beat 4 mm
+    assert manifest["bleed"] == pytest.approx(3 * MM, abs=0.001)
+    assert first[0] - 3 * MM >= 12 * MM - 0.002
+    with pdfplumber.open(out / "alpha.pdf") as pdf:
+        assert pdf.pages[0].lines == []
+
+
+def test_a_deck_with_nothing_to_print_is_refused(tmp_path):
+    result = run(deck(tmp_path, counts=(0, 0), rules=""), "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert "nothing to print: every card's count is 0" in result.output
