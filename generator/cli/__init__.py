@@ -10,6 +10,7 @@ import click
 
 from generator import __version__
 from generator.cli.check import check
+from generator.cli.export import export
 from generator.cli.import_cmd import import_command
 from generator.cli.schema import schema
 
@@ -29,6 +30,7 @@ def cli() -> None:
 cli.add_command(check)
 cli.add_command(import_command)
 cli.add_command(schema)
+cli.add_command(export)
 
 
 def main() -> None:
