@@ -1,7 +1,8 @@
 """Exports for screens rather than paper: PNG images and Tabletop Simulator decks.
 
 Both start from the same card drawings the PDF uses. Each different face is
-drawn once into a one-page PDF in memory and rendered to pixels by PDFium
+drawn once, onto a page of its own in a PDF kept in memory, and rendered to
+pixels by PDFium
 (:mod:`~generator.exports.raster`), then:
 
 - :mod:`~generator.exports.png`: one PNG per card face at print resolution,

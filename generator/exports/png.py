@@ -14,7 +14,7 @@ from typing import Iterator
 
 from generator.deck.model import Card
 from generator.exports.contact import contact_sheet
-from generator.exports.raster import PRINT_BLEED, Raster, png_bytes, rasterise_face
+from generator.exports.raster import PRINT_BLEED, Raster, png_bytes, rasterise_faces
 from generator.outputs import write_bytes_atomic
 from generator.render import Renderer
 
@@ -70,15 +70,17 @@ def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT
 
 def write_png_export(export: PngExport) -> Iterator[Path]:
     """Write every face file, then the contact sheet, yielding each path once it is in place."""
-    encoded: dict[str, bytes] = {}  # face key -> PNG bytes: identical faces are drawn once
+    names: dict[str, list[FaceFile]] = {}  # face key -> the files showing that face
     for face in export.faces:
-        key = export.renderer.face_key(face.card, face.side)
-        if key not in encoded:
-            image = rasterise_face(export.renderer, face.card, face.side, export.raster)
-            encoded[key] = png_bytes(image, export.raster.dpi)
-        target = export.folder / face.filename
-        write_bytes_atomic(target, encoded[key])
-        yield target
+        names.setdefault(export.renderer.face_key(face.card, face.side), []).append(face)
+    distinct = [(files[0].card, files[0].side) for files in names.values()]
+    images = rasterise_faces(export.renderer, distinct, export.raster)
+    for files, image in zip(names.values(), images):
+        data = png_bytes(image, export.raster.dpi)
+        for face in files:
+            target = export.folder / face.filename
+            write_bytes_atomic(target, data)
+            yield target
     target = export.folder / CONTACT_SHEET_FILENAME
     write_bytes_atomic(target, png_bytes(contact_sheet(export.renderer)))
     yield target

@@ -1,9 +1,10 @@
-"""Turning drawings into pixels: a one-page PDF in memory, rendered by PDFium.
+"""Turning drawings into pixels: PDF pages in memory, rendered by PDFium.
 
 Card faces are vector drawings made for print. To get a PNG we draw the face
 with reportlab onto a page of its own, exactly as it goes onto a print sheet,
 and let PDFium (through ``pypdfium2``) render that page. The pixels therefore
 match what the printed PDF shows: same fonts, same text fitting, same bleed.
+Many faces go into one document, a page each, so fonts are embedded once.
 
 Sizes are exact: the page is made ``width_px`` by ``height_px`` points and the
 drawing is scaled to fill it, so rendering at one pixel per point gives an image
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Iterable, Iterator, Sequence
 
 import pypdfium2
 from PIL import Image
@@ -72,27 +73,41 @@ def with_bleed(renderer: Renderer, bleed: float) -> Renderer:
 
 def rasterise(draw: Draw, size_pt: tuple[float, float], size_px: tuple[int, int]) -> Image.Image:
     """Render whatever ``draw`` paints over ``size_pt`` into an RGB image of exactly ``size_px``."""
+    return next(rasterise_pages([draw], size_pt, size_px))
+
+
+def rasterise_pages(draws: Iterable[Draw], size_pt: tuple[float, float],
+                    size_px: tuple[int, int]) -> Iterator[Image.Image]:
+    """Each drawing on its own page of one PDF in memory, rendered page by page.
+
+    One document for many drawings embeds each font once instead of once per
+    face, which makes a deck's worth of faces several times faster.
+    """
     width_pt, height_pt = size_pt
     width_px, height_px = size_px
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(width_px, height_px), invariant=1, pageCompression=0)
-    canvas.scale(width_px / width_pt, height_px / height_pt)
-    draw(canvas)
-    canvas.showPage()
+    for draw in draws:
+        canvas.scale(width_px / width_pt, height_px / height_pt)
+        draw(canvas)
+        canvas.showPage()
     canvas.save()
     document = pypdfium2.PdfDocument(buffer.getvalue())
     try:
-        bitmap = document[0].render(scale=1, rev_byteorder=True, fill_color=(255, 255, 255, 255))
-        image = bitmap.to_pil().convert("RGB")
+        for index in range(len(document)):
+            page = document[index]
+            bitmap = page.render(scale=1, rev_byteorder=True, fill_color=(255, 255, 255, 255))
+            image = bitmap.to_pil().convert("RGB")
+            page.close()
+            if image.size != (width_px, height_px):  # never expected: the page is whole pixels
+                image = image.crop((0, 0, width_px, height_px))
+            yield image
     finally:
         document.close()
-    if image.size != (width_px, height_px):  # never expected: the page is whole pixels
-        image = image.crop((0, 0, width_px, height_px))
-    return image
 
 
-def rasterise_face(renderer: Renderer, card: Card, side: str, raster: Raster) -> Image.Image:
-    """One face of one card as an image.
+def rasterise_faces(renderer: Renderer, faces: Sequence[tuple[Card, str]], raster: Raster) -> Iterator[Image.Image]:
+    """Images of the given (card, side) faces, in order.
 
     With ``raster.bleed`` the renderer must bleed by that much (see :func:`with_bleed`),
     or the art would stop short of the image's edge.
@@ -100,11 +115,18 @@ def rasterise_face(renderer: Renderer, card: Card, side: str, raster: Raster) ->
     if raster.bleed and abs(renderer.bleed - raster.bleed) > 1e-6:
         raise ValueError(f"renderer bleeds {renderer.bleed} pt, the image wants {raster.bleed} pt")
 
-    def draw(canvas: Canvas) -> None:
-        canvas.translate(raster.bleed, raster.bleed)
-        renderer.draw(canvas, card, side, bleed=raster.bleed > 0)
+    def drawing(card: Card, side: str) -> Draw:
+        def draw(canvas: Canvas) -> None:
+            canvas.translate(raster.bleed, raster.bleed)
+            renderer.draw(canvas, card, side, bleed=raster.bleed > 0)
+        return draw
 
-    return rasterise(draw, raster.size_pt, raster.size_px)
+    return rasterise_pages([drawing(card, side) for card, side in faces], raster.size_pt, raster.size_px)
+
+
+def rasterise_face(renderer: Renderer, card: Card, side: str, raster: Raster) -> Image.Image:
+    """One face of one card as an image (see :func:`rasterise_faces`)."""
+    return next(rasterise_faces(renderer, [(card, side)], raster))
 
 
 def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:

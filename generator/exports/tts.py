@@ -35,7 +35,7 @@ from PIL import Image
 
 from generator.deck.model import Card
 from generator.errors import InputError
-from generator.exports.raster import Raster, png_bytes, rasterise_face
+from generator.exports.raster import Raster, png_bytes, rasterise_face, rasterise_faces
 from generator.outputs import write_bytes_atomic, write_text_atomic
 from generator.render import Renderer
 
@@ -270,26 +270,17 @@ def write_tts_export(export: TtsExport) -> Iterator[Path | None]:
     ``export.steps`` times in all.
     """
     renderer, raster = export.renderer, export.raster
-    drawn: dict[str, Image.Image] = {}  # face key -> image: each different face is drawn once
-
-    def face(card: Card, side: str) -> Image.Image:
-        key = renderer.face_key(card, side)
-        if key not in drawn:
-            drawn[key] = rasterise_face(renderer, card, side, raster)
-        return drawn[key]
-
     shared_back = None
     if not export.unique_back:
-        shared_back = face(export.sheets[0].cards[0], "back")
+        shared_back = rasterise_face(renderer, export.sheets[0].cards[0], "back", raster)
         yield None
         write_bytes_atomic(export.shared_back_path, png_bytes(shared_back))
         yield export.shared_back_path
     for sheet in export.sheets:
-        sides = ("front", "back") if export.unique_back else ("front",)
-        for side in sides:
+        for side in ("front", "back") if export.unique_back else ("front",):
             faces = []
-            for card in sheet.cards:
-                faces.append(face(card, side))
+            for image in rasterise_faces(renderer, [(card, side) for card in sheet.cards], raster):
+                faces.append(image)
                 yield None
             image = compose_sheet(faces, sheet.columns, sheet.rows, export.card_px, shared_back)
             path = sheet.face_path if side == "front" else sheet.back_path
