@@ -22,6 +22,7 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 
 build: $(STAMP)
 	$(BIN)/deckpress check
+	for deck in cards/*/; do $(BIN)/deckpress export "$$deck" --quiet --png build/png/$$(basename "$$deck") --tts build/tts || exit $$?; done
 
 check: $(STAMP)
 	$(BIN)/deckpress check
