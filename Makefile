@@ -22,6 +22,8 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 
 build: $(STAMP)
 	$(BIN)/deckpress check
+	$(BIN)/deckpress stats --quiet --simulate --report build/stats > /dev/null
+	$(BIN)/deckpress booklet --quiet
 	for deck in cards/*/; do $(BIN)/deckpress export "$$deck" --quiet --png build/png/$$(basename "$$deck") --tts build/tts || exit $$?; done
 
 check: $(STAMP)

@@ -55,3 +55,49 @@ def test_schema_rejects_a_broken_deck():
     assert "'extras' was unexpected" in found
     assert "'exactly' was unexpected" in found
     assert errors({"cards": [{"name": "A"}]}) == ["'deck' is a required property"]
+
+
+LAYOUTS = sorted((ROOT / "layouts").glob("*.yaml"))
+
+
+def layout_errors(document) -> list[str]:
+    schema = json.loads(CliRunner().invoke(cli, ["schema", "layout"]).output)
+    validator = jsonschema.Draft202012Validator(schema)
+    return [error.message for error in validator.iter_errors(document)]
+
+
+def test_layout_schema_accepts_every_bundled_layout():
+    assert LAYOUTS
+    for path in LAYOUTS:
+        assert path.read_text().startswith("# yaml-language-server: $schema=../generator/schema/layout.schema.json")
+        assert layout_errors(yaml.safe_load(path.read_text())) == [], path
+
+
+def test_layout_schema_rejects_a_broken_layout():
+    found = " | ".join(layout_errors({"size": "poker", "elemnts": [], "units": "cm"}))
+    assert "'elemnts' was unexpected" in found
+    assert "'cm' is not one of ['mm', 'in', 'pt']" in found
+
+
+def test_layout_schema_knows_every_setting_the_loader_knows():
+    """The schema is written for editors; this keeps it in step with the loader."""
+    from generator.render.layout import COMMON_KEYS, KIND_KEYS, TOP_KEYS
+
+    schema = json.loads(CliRunner().invoke(cli, ["schema", "layout"]).output)
+    assert set(schema["properties"]) == TOP_KEYS
+    variants = schema["properties"]["elements"]["items"]["anyOf"]
+    by_kind = {variant["required"][0]: set(variant["properties"]) for variant in variants
+               if variant["required"][0] in KIND_KEYS}
+    assert by_kind == {kind: COMMON_KEYS | keys | {kind} for kind, keys in KIND_KEYS.items()}
+
+
+def test_deck_schema_knows_every_stats_setting_the_loader_knows():
+    from generator.stats.spec import (CONDITION_KEYS, DICE_KEYS, QUESTION_KEYS, SECTION_KEYS,
+                                      SIMULATE_KEYS)
+
+    stats = deck_schema()["properties"]["stats"]["properties"]
+    assert set(stats) == SECTION_KEYS
+    assert set(stats["questions"]["items"]["properties"]) == QUESTION_KEYS
+    assert set(stats["questions"]["items"]["properties"]["need"]["oneOf"][0]["properties"]) == CONDITION_KEYS
+    assert set(stats["dice"]["properties"]) == DICE_KEYS
+    assert set(stats["simulate"]["properties"]) == SIMULATE_KEYS

@@ -9,10 +9,13 @@ from __future__ import annotations
 import click
 
 from generator import __version__
+from generator.cli.booklet import booklet
 from generator.cli.check import check
 from generator.cli.export import export
 from generator.cli.import_cmd import import_command
+from generator.cli.new import new
 from generator.cli.schema import schema
+from generator.cli.stats import stats
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -29,7 +32,10 @@ def cli() -> None:
 
 cli.add_command(check)
 cli.add_command(import_command)
+cli.add_command(new)
 cli.add_command(schema)
+cli.add_command(stats)
+cli.add_command(booklet)
 cli.add_command(export)
 
 

@@ -4,6 +4,8 @@ A deck file opts in with a first-line comment understood by YAML language server
 
     # yaml-language-server: $schema=../../generator/schema/deck.schema.json
 
+and a layout file likewise with ``../generator/schema/layout.schema.json``.
+
 The schemas describe the file formats for editors; deckpress's own loader stays
 the authority and gives the precise, positioned error messages.
 """
@@ -14,7 +16,7 @@ import json
 from importlib import resources
 from typing import Any
 
-SCHEMA_NAMES = ("deck",)
+SCHEMA_NAMES = ("deck", "layout")
 
 
 def schema_text(name: str) -> str:

@@ -1,0 +1,100 @@
+"""Rules booklets: a deck's ``rules.md`` -> a reading PDF and a fold-and-staple booklet PDF.
+
+The stages, one module each::
+
+    rules.md --directives--> Markdown with the deck's numbers filled in
+             --markdown----> platypus flowables (blocks from the deck for block directives)
+             --document----> reading-order pages: cover, contents, page numbers
+             --imposition--> two pages a side, in saddle-stitch order
+
+:func:`build_booklet` runs them all for one deck and returns the bytes of both
+PDFs; writing them to disk is the command line's job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.booklet.cards import CardFace, Renderer, RendererFactory, load_default_renderer
+from generator.booklet.directives import expand_inline
+from generator.booklet.document import Body, build_reading_pdf
+from generator.booklet.imposition import impose, padded_count
+from generator.booklet.markdown import Converter
+from generator.booklet.style import load_style
+from generator.deck.loading import read_text
+from generator.deck.model import Deck
+from generator.errors import InputError, Position
+
+RULES_FILENAME = "rules.md"
+MAX_RULES_BYTES = 1024 * 1024
+"""Rules run to a few pages; a megabyte of Markdown is a mistake, not a rulebook."""
+
+PAPERS = ("a4", "letter")
+
+
+@dataclass(frozen=True)
+class Booklet:
+    """Both PDFs of one deck's rules, ready to write."""
+
+    reading_pdf: bytes
+    booklet_pdf: bytes
+    pages: int
+
+    @property
+    def sheets(self) -> int:
+        """Sheets of paper the printed booklet takes (each printed on both sides)."""
+        return padded_count(self.pages) // 4
+
+
+def rules_path(deck: Deck) -> Path:
+    return deck.folder / RULES_FILENAME
+
+
+def build_booklet(deck: Deck, paper: str = "a4", renderer_factory: RendererFactory = load_default_renderer,
+                  rules_file: Path | None = None) -> Booklet:
+    """Lay out ``deck``'s rules booklet on ``paper`` ("a4" or "letter")."""
+    style = load_style()
+    if paper not in style.papers:
+        raise InputError(f"unknown paper '{paper}'; choose one of {', '.join(sorted(style.papers))}")
+    path = rules_file or rules_path(deck)
+    if not path.is_file():
+        raise InputError(f"no {RULES_FILENAME} beside the deck: write the rules there", Position(path))
+    text = read_text(path, limit=MAX_RULES_BYTES)
+    renderer = _LazyRenderer(deck, renderer_factory)
+
+    def make_body(frame_width: float, frame_height: float) -> Body:
+        # Directives are expanded afresh for each layout pass: flowables are single-use.
+        converter = Converter(deck, style, path, expand_inline(text, path, deck),
+                              frame_width, frame_height, renderer.get)
+        flowables = converter.convert()
+        return Body(flowables, converter.cover_components, _cover_card(deck, renderer.renderer, style))
+
+    reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body)
+    return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, style.papers[paper].sheet), pages=pages)
+
+
+def _cover_card(deck: Deck, renderer: Renderer | None, style) -> CardFace | None:
+    """The card back (or the first card) for the cover, when the rules show cards at all."""
+    if renderer is None:
+        return None
+    card = next(card for card in deck.cards if card.count)
+    side = "back" if deck.shared_back is not None else "front"
+    return CardFace(renderer, card, side, style.cover_card_width, style.colours["rule"])
+
+
+class _LazyRenderer:
+    """Loads the card renderer on first use only, and once per booklet."""
+
+    def __init__(self, deck: Deck, factory: RendererFactory):
+        self.deck = deck
+        self.factory = factory
+        self.renderer: Renderer | None = None
+
+    def get(self) -> Renderer:
+        if self.renderer is None:
+            self.renderer = self.factory(self.deck)
+        return self.renderer
+
+
+__all__ = ["Booklet", "PAPERS", "RULES_FILENAME", "build_booklet", "rules_path"]

@@ -1,0 +1,141 @@
+"""The card reference: each distinct card face drawn small, with the game's own layout.
+
+The drawing itself belongs to the card renderer (``generator.render``), which
+draws one face with its trim box at (0, 0)-(w, h). Here it is only wrapped as
+a platypus Flowable that scales the face down to booklet size, and laid out
+in a grid with a caption under each card.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Protocol
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+
+from generator.deck.model import Card, Deck
+from generator.errors import LayoutError
+
+SIDES = ("front", "back")
+
+
+class Renderer(Protocol):
+    """What the booklet needs from the card renderer."""
+
+    card_size: tuple[float, float]
+
+    def face_key(self, card: Card, side: str) -> Any: ...
+
+    def draw(self, canvas: Any, card: Card, side: str) -> None: ...
+
+
+RendererFactory = Callable[[Deck], Renderer]
+
+
+def load_default_renderer(deck: Deck) -> Renderer:
+    """The project's card renderer for ``deck`` (imported late: only card references need it)."""
+    try:
+        from generator.render import load_renderer
+    except ImportError:
+        raise LayoutError("the card reference needs the card renderer (generator.render), "
+                          "which this installation lacks", field="cards") from None
+    return load_renderer(deck)
+
+
+class CardFace(Flowable):
+    """One card face, scaled to ``width`` points wide, with a hairline at its trim edge."""
+
+    def __init__(self, renderer: Renderer, card: Card, side: str, width: float, edge_colour):
+        super().__init__()
+        self.renderer = renderer
+        self.card = card
+        self.side = side
+        card_width, card_height = renderer.card_size
+        self.scale = width / card_width
+        self.width = width
+        self.height = card_height * self.scale
+        self.edge_colour = edge_colour
+
+    def wrap(self, available_width, available_height):
+        return self.width, self.height
+
+    def draw(self):
+        canvas = self.canv
+        canvas.saveState()
+        # Clip to the trim box so bleed drawn past the edge stays off the page.
+        clip = canvas.beginPath()
+        clip.rect(0, 0, self.width, self.height)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        canvas.scale(self.scale, self.scale)
+        self.renderer.draw(canvas, self.card, self.side)
+        canvas.restoreState()
+        canvas.saveState()
+        canvas.setStrokeColor(self.edge_colour)
+        canvas.setLineWidth(0.4)
+        canvas.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+        canvas.restoreState()
+
+
+def distinct_faces(deck: Deck, cards: Iterable[Card], sides: tuple[str, ...],
+                   renderer: Renderer) -> list[tuple[Card, str]]:
+    """Each (card, side) whose face differs from every face already listed.
+
+    A shared card back is shown once, however many cards carry it; two cards
+    that print identically (same face key) are shown once.
+    """
+    seen: set = set()
+    faces = []
+    for card in cards:
+        if card.count == 0:
+            continue
+        for side in sides:
+            key = renderer.face_key(card, side)
+            if key in seen:
+                continue
+            seen.add(key)
+            faces.append((card, side))
+    return faces
+
+
+def caption_text(deck: Deck, card: Card, side: str) -> str:
+    """"Frankenflakes ×9" under a front; "back: Candy Rock" under a card's own back."""
+    title = deck.title(card.face(side, deck.shared_back))
+    if side == "front":
+        copies = f"×{card.count}" if card.count > 1 else ""
+        return " ".join(part for part in (title, copies) if part)
+    if card.back is None:
+        return "card back (all cards)"
+    return f"back: {title}"
+
+
+def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, frame_width: float,
+              card_width: float, gap: float, caption_style: ParagraphStyle, edge_colour,
+              escape: Callable[[str], str]) -> list[Table]:
+    """The faces in rows, as many per row as fit the frame, each with its caption.
+
+    Each row is its own table, so a page can end between any two rows and a
+    heading above the grid stays with the first row only.
+    """
+    per_row = max(1, int((frame_width + gap) // (card_width + gap)))
+    # Spread spare width evenly between the columns so rows fill the text width.
+    column_width = frame_width / per_row
+    cells = [[CardFace(renderer, card, side, card_width, edge_colour),
+              Paragraph(escape(caption_text(deck, card, side)), caption_style)]
+             for card, side in faces]
+    rows = [cells[start:start + per_row] for start in range(0, len(cells), per_row)]
+    if rows and len(rows[-1]) < per_row:
+        rows[-1] = rows[-1] + [""] * (per_row - len(rows[-1]))
+    style = TableStyle([
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+        ("LEFTPADDING", (0, 0), (-1, -1), (column_width - card_width) / 2),
+        ("RIGHTPADDING", (0, 0), (-1, -1), (column_width - card_width) / 2),
+        ("TOPPADDING", (0, 0), (-1, -1), 0),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), gap),
+    ])
+    tables = []
+    for row in rows:
+        table = Table([row], colWidths=[column_width] * per_row, hAlign="LEFT")
+        table.setStyle(style)
+        tables.append(table)
+    return tables

@@ -1,0 +1,117 @@
+"""What is in the box, counted from the deck file: the components list and cover summary.
+
+Pure functions over the deck model, so the booklet can never disagree with
+the cards: change a count in ``deck.yaml`` and the next booklet says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generator.deck.model import Card, Deck
+
+
+@dataclass(frozen=True)
+class ComponentGroup:
+    """Cards sharing one value of the grouping field, e.g. every ``category: Shelf`` card."""
+
+    label: str
+    count: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Components:
+    """The deck's contents: a headline ("152 cards"), its groups, and anything else needed."""
+
+    headline: str
+    groups: tuple[ComponentGroup, ...]
+    extras: tuple[str, ...]
+
+
+def value_label(value: Any) -> str:
+    """How a field value reads in a booklet: yes/no for booleans, text otherwise."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def card_headline(deck: Deck) -> str:
+    """``"152 cards"``, or ``"20 double-sided cards"`` when every card has its own back."""
+    noun = "card" if deck.total == 1 else "cards"
+    if deck.cards and all(card.back is not None for card in deck.cards):
+        noun = f"double-sided {noun}"
+    return f"{deck.total} {noun}"
+
+
+def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[ComponentGroup, ...]:
+    """Cards grouped by the value of field ``by``, in the order the deck first lists them.
+
+    ``labels`` renames groups: keys are field values as they read (``"true"`` for a
+    boolean reads ``"yes"``, so both spellings are accepted).
+    """
+    if by is None:
+        return ()
+    order: list[str] = []
+    members: dict[str, list[Card]] = {}
+    for card in deck.cards:
+        if card.count == 0:
+            continue
+        key = value_label(card.fields.get(by))
+        if key not in members:
+            order.append(key)
+            members[key] = []
+        members[key].append(card)
+    return tuple(
+        ComponentGroup(label=labels.get(key, key), count=sum(c.count for c in members[key]),
+                       cards=tuple(members[key]))
+        for key in order
+    )
+
+
+def group_values(deck: Deck, by: str) -> set[str]:
+    """Every value of ``by`` as it reads, for checking a directive's labels."""
+    return {value_label(card.fields.get(by)) for card in deck.cards}
+
+
+def describe_group(group: ComponentGroup, deck: Deck) -> str:
+    """A short breakdown of a group: which cards and how many of each.
+
+    "7 Broken Shelf, 7 Shelf Repair, 3 Unbreakable Shelf" when the kinds have
+    different names and are few; "11 kinds, 9 of each", "16 different cards" or
+    "3 kinds: 10, 7 and 3 copies" otherwise.
+    """
+    kinds = group.cards
+    if len(kinds) == 1:
+        return deck.title(kinds[0].fields)
+    titles = [deck.title(card.fields) for card in kinds]
+    counts = [card.count for card in kinds]
+    singles = set(counts) == {1}
+    if len(set(titles)) == len(titles) and len(kinds) <= 4:
+        if singles:
+            return ", ".join(titles)
+        return ", ".join(f"{count} {title}" for count, title in zip(counts, titles))
+    if singles:
+        return f"{len(kinds)} different cards"
+    if len(set(counts)) == 1:
+        return f"{len(kinds)} kinds, {counts[0]} of each"
+    if len(kinds) > 4:
+        return f"{len(kinds)} kinds, {min(counts)} to {max(counts)} copies each"
+    shown = [str(count) for count in counts]
+    return f"{len(kinds)} kinds: {', '.join(shown[:-1])} and {shown[-1]} copies"
+
+
+def components(deck: Deck, by: str | None = None, labels: dict[str, str] | None = None,
+               extras: tuple[str, ...] = ()) -> Components:
+    """The deck's components, grouped by field ``by`` (or not grouped)."""
+    return Components(headline=card_headline(deck), groups=group_cards(deck, by, labels or {}),
+                      extras=tuple(extras))
+
+
+def players_label(deck: Deck) -> str:
+    """``"2 players"``, ``"1 to 4 players"``, ``"1 player"``."""
+    low, high = deck.players
+    if low == high:
+        return f"{low} player" if low == 1 else f"{low} players"
+    return f"{low} to {high} players"

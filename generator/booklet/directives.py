@@ -1,0 +1,321 @@
+"""Directives: ``{{ name option=value ... }}`` in a rules file, filled in from the deck.
+
+A rules file is Markdown plus directives, so the booklet never has to repeat a
+number the deck file already knows. Two kinds:
+
+*Inline* directives become text wherever they stand, even mid-sentence::
+
+    The deck has {{ total }} cards, {{ count type=spilled-milk }} of them Spilled Milk.
+    Prince Kracula Krunch pays ${{ value prince-kracula-krunch reward }}.
+
+*Block* directives stand alone on a line and become a whole block::
+
+    {{ components by=category extra="Two six-sided dice" }}
+    {{ cardtable type=monster columns=roll,name,reward sort=roll }}
+    {{ cards category=Shelf side=both width=22mm }}
+    {{ decklists by=type }}
+    {{ pagebreak }}
+
+Options that are not the directive's own settings pick cards, like a deck
+file's ``where:`` (``type=monster``, ``roll=2,12`` for "2 or 12", ``back.side=fairy``);
+``has=burn_effect`` keeps cards with a value in that field, and
+``decklist=ID`` counts the copies in one decklist instead of the printed pool.
+Values with spaces go in double quotes. An unknown directive, option or field
+is an error naming the file, line and column.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from generator.booklet.components import group_values, players_label
+from generator.deck.model import Card, Deck, Decklist
+from generator.deck.selectors import Selector, parse_selector
+from generator.errors import InputError, Position
+
+DIRECTIVE = re.compile(r"\{\{(.*?)\}\}")
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One ``{{ ... }}`` as written: its name, arguments and where it stands."""
+
+    name: str
+    arguments: tuple[str, ...]
+    options: dict[str, str]
+    position: Position
+    source: str
+    end_column: int = 0
+
+    def fail(self, message: str) -> InputError:
+        return InputError(message, self.position, field=self.name)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a directive accepts: its own options and whether it also picks cards."""
+
+    kind: str  # "inline" or "block"
+    options: frozenset[str] = frozenset()
+    arguments: int = 0
+    selects_cards: bool = False
+    free_labels: bool = False  # components: other options rename groups
+
+
+SPECS: dict[str, Spec] = {
+    "name": Spec("inline"),
+    "players": Spec("inline"),
+    "total": Spec("inline", selects_cards=True),
+    "count": Spec("inline", selects_cards=True),
+    "kinds": Spec("inline", selects_cards=True),
+    "value": Spec("inline", arguments=2),
+    "components": Spec("block", frozenset({"by", "extra"}), free_labels=True),
+    "decklists": Spec("block", frozenset({"by"}), free_labels=True),
+    "cardtable": Spec("block", frozenset({"columns", "headers", "sort"}), selects_cards=True),
+    "cards": Spec("block", frozenset({"side", "width"}), selects_cards=True),
+    "pagebreak": Spec("block"),
+}
+"""Every directive a rules file may use. The booklet guide in the README lists them."""
+
+
+def scan(text: str, path: Path) -> list[Directive]:
+    """Every directive in ``text``, parsed and checked for known names, in reading order."""
+    found = []
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        for match in DIRECTIVE.finditer(line):
+            position = Position(path, line_number, match.start() + 1)
+            found.append(parse(match.group(1), position, match.group(0), match.end()))
+    return found
+
+
+def parse(inner: str, position: Position, source: str = "", end_column: int = 0) -> Directive:
+    """``" count type=monster "`` -> Directive(name="count", options={"type": "monster"})."""
+    try:
+        words = shlex.split(inner)
+    except ValueError as error:
+        raise InputError(f"cannot read directive {source!r}: {error}", position) from None
+    if not words:
+        raise InputError("empty directive '{{ }}'", position)
+    name, rest = words[0], words[1:]
+    if name not in SPECS:
+        known = ", ".join(sorted(SPECS))
+        raise InputError(f"unknown directive '{name}'; known directives: {known}", position, field=name)
+    spec = SPECS[name]
+    arguments = tuple(word for word in rest if "=" not in word)
+    options: dict[str, str] = {}
+    for word in rest:
+        if "=" in word:
+            key, value = word.split("=", 1)
+            if key in options:
+                raise InputError(f"option '{key}' given twice", position, field=name)
+            options[key] = value
+    if len(arguments) != spec.arguments:
+        expected = f"{spec.arguments} plain argument(s)" if spec.arguments else "no plain arguments"
+        raise InputError(f"'{name}' takes {expected}, found {len(arguments)}: {' '.join(arguments)}",
+                         position, field=name)
+    directive = Directive(name, arguments, options, position, source or f"{{{{{inner}}}}}", end_column)
+    if not (spec.selects_cards or spec.free_labels):
+        extra = sorted(set(options) - spec.options)
+        if extra:
+            raise directive.fail(f"unknown option '{extra[0]}'" + _allowed(spec))
+    return directive
+
+
+def _allowed(spec: Spec) -> str:
+    return f"; options: {', '.join(sorted(spec.options))}" if spec.options else "; it takes no options"
+
+
+def coerce(raw: str) -> Any:
+    """A directive value as the deck stores it: numbers, yes/no, or text; commas make a list."""
+    if "," in raw:
+        return [coerce(part.strip()) for part in raw.split(",")]
+    if re.fullmatch(r"-?\d+", raw):
+        return int(raw)
+    if raw.lower() in ("true", "yes"):
+        return True
+    if raw.lower() in ("false", "no"):
+        return False
+    return raw
+
+
+PICKING_OPTIONS = frozenset({"decklist", "has"})
+"""Options every card-picking directive takes besides field filters:
+``decklist=ID`` counts copies in that decklist instead of the printed pool;
+``has=field1,field2`` keeps only cards that have a value for those fields."""
+
+
+def card_filter(directive: Directive, deck: Deck) -> Selector:
+    """The cards a directive picks: every option that is not one of its own settings."""
+    own = SPECS[directive.name].options | PICKING_OPTIONS
+    where = {key: coerce(value) for key, value in directive.options.items() if key not in own}
+    return parse_selector(where or None, deck, directive.position)
+
+
+def picked_cards(directive: Directive, deck: Deck) -> list[Card]:
+    """The cards a directive picks, each with its count in the pool or the named decklist."""
+    selector = card_filter(directive, deck)
+    cards = [card for card in deck.cards if selector.matches(card)]
+    required = [name.strip() for name in directive.options.get("has", "").split(",") if name.strip()]
+    for name in required:
+        check_field(directive, deck, name)
+    cards = [card for card in cards if all(card_value(card, name) not in (None, "") for name in required)]
+    list_id = directive.options.get("decklist")
+    if list_id is None:
+        return cards
+    decklist = find_decklist(directive, deck, list_id)
+    return [dataclasses.replace(card, count=decklist.counts[card.id])
+            for card in cards if decklist.counts.get(card.id)]
+
+
+def find_decklist(directive: Directive, deck: Deck, list_id: str) -> Decklist:
+    decklist = next((entry for entry in deck.decklists if entry.id == list_id), None)
+    if decklist is None:
+        known = ", ".join(entry.id for entry in deck.decklists) or "none"
+        raise directive.fail(f"no decklist '{list_id}' (decklists: {known})")
+    return decklist
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a card table: its default header and how to read a card's value."""
+
+    header: str
+    value: Callable[[Card], Any]
+
+
+def table_column(directive: Directive, deck: Deck, name: str) -> Column:
+    """A ``columns=`` entry: a field, ``back.field``, ``count``, ``id`` or ``decklist:ID``.
+
+    ``decklist:ID`` shows the copies of each card in that decklist.
+    """
+    if name.startswith("decklist:"):
+        decklist = find_decklist(directive, deck, name.removeprefix("decklist:"))
+        return Column(decklist.name, lambda card: decklist.counts.get(card.id) or None)
+    check_field(directive, deck, name)
+    if name == "count":
+        header = "Cards"
+    else:
+        words = name.replace("back.", "back ").replace("_", " ")
+        header = words[:1].upper() + words[1:]
+    return Column(header, lambda card: card_value(card, name))
+
+
+def component_labels(directive: Directive, deck: Deck) -> dict[str, str]:
+    """``components`` options other than by/extra rename groups: ``true="Star cards"``."""
+    labels = {key: value for key, value in directive.options.items()
+              if key not in SPECS["components"].options}
+    if not labels:
+        return {}
+    by = directive.options.get("by")
+    if by is None:
+        raise directive.fail(f"unknown option '{next(iter(labels))}'; options: by, extra, "
+                             "and group labels once 'by' is given")
+    values = group_values(deck, by)
+    aliases = {"true": "yes", "false": "no"}
+    renamed = {}
+    for key, label in labels.items():
+        value = aliases.get(key.lower(), key)
+        if value not in values:
+            raise directive.fail(f"'{key}' is not a value of field '{by}' "
+                                 f"(values: {', '.join(sorted(values))})")
+        renamed[value] = label
+    return renamed
+
+
+def check_field(directive: Directive, deck: Deck, name: str) -> str:
+    """Refuse a field name the deck does not have (column names, sort keys, 'by')."""
+    bare = name.removeprefix("back.")
+    known = set(deck.fields) | {key for card in deck.cards for key in card.fields}
+    known |= {key for card in deck.cards for key in (card.back or {})}
+    if bare not in known | {"id", "count"}:
+        raise directive.fail(f"the deck has no field '{name}'")
+    return name
+
+
+def card_value(card: Card, name: str) -> Any:
+    """A card's value for a column: ``count``, ``id``, a front field or a ``back.`` field."""
+    if name == "count":
+        return card.count
+    if name == "id":
+        return card.id
+    if name.startswith("back."):
+        return (card.back or {}).get(name[5:])
+    return card.fields.get(name)
+
+
+def _total(directive: Directive, deck: Deck) -> str:
+    return str(sum(card.count for card in picked_cards(directive, deck)))
+
+
+def _kinds(directive: Directive, deck: Deck) -> str:
+    return str(sum(1 for card in picked_cards(directive, deck) if card.count))
+
+
+def _value(directive: Directive, deck: Deck) -> str:
+    card_id, field_name = directive.arguments
+    try:
+        card = deck.card(card_id)
+    except KeyError:
+        raise directive.fail(f"no card with id '{card_id}'") from None
+    check_field(directive, deck, field_name)
+    value = card_value(card, field_name)
+    if value is None:
+        raise directive.fail(f"card '{card_id}' has no value for '{field_name}'")
+    return str(value)
+
+
+INLINE: dict[str, Callable[[Directive, Deck], str]] = {
+    "name": lambda directive, deck: deck.name,
+    "players": lambda directive, deck: players_label(deck),
+    "total": _total,
+    "count": _total,
+    "kinds": _kinds,
+    "value": _value,
+}
+
+
+@dataclass
+class ExpandedSource:
+    """A rules file with inline directives replaced by their text.
+
+    ``blocks`` maps a line number to the block directive standing on it, for the
+    Markdown stage to turn into flowables; ``used`` records the ones it placed,
+    so a block directive stranded mid-paragraph can be reported.
+    """
+
+    text: str
+    blocks: dict[int, Directive]
+    used: set[int] = field(default_factory=set)
+
+    def unplaced(self) -> list[Directive]:
+        return [self.blocks[line] for line in sorted(self.blocks) if line not in self.used]
+
+
+def expand_inline(text: str, path: Path, deck: Deck) -> ExpandedSource:
+    """Fill in every inline directive; collect the block ones by line."""
+    directives = scan(text, path)
+    lines = text.splitlines()
+    blocks: dict[int, Directive] = {}
+    # Replace right to left on each line so earlier columns stay valid.
+    for directive in sorted(directives, key=lambda d: (d.position.line, -d.position.column)):
+        line_index = directive.position.line - 1
+        if SPECS[directive.name].kind == "block":
+            if directive.position.line in blocks:
+                raise directive.fail("only one block directive fits on a line")
+            blocks[directive.position.line] = directive
+            continue
+        replacement = escape_markdown(INLINE[directive.name](directive, deck))
+        line = lines[line_index]
+        start = directive.position.column - 1
+        lines[line_index] = line[:start] + replacement + line[directive.end_column:]
+    return ExpandedSource(text="\n".join(lines) + "\n", blocks=blocks)
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash the characters Markdown would read as formatting in a filled-in value."""
+    return re.sub(r"([\\`*_\[\]{}<>#|!])", r"\\\1", text)

@@ -1,0 +1,171 @@
+"""Booklet pages in reading order: cover, optional contents, the rules, page numbers.
+
+The body flowables come from :mod:`generator.booklet.markdown`; this module
+puts them on pages. The cover shows the game's title, player count and what is
+in the box (the same counts as the components directive). A booklet longer
+than ``toc_after_pages`` gets a table of contents after the cover; headings
+also become the PDF's outline (bookmarks), handy when reading on screen.
+
+Output is reproducible: reportlab's invariant mode fixes dates and IDs, so the
+same rules and deck give the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Callable
+
+from reportlab.lib.enums import TA_CENTER
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, HRFlowable, NextPageTemplate,
+                                PageBreak, PageTemplate, Paragraph, Spacer)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from generator.booklet import components as comp
+from generator.booklet.markdown import Heading
+from generator.booklet.style import BookletStyle, Paper, derive
+from generator.deck.model import Deck
+
+TOC_LEVELS = 2
+"""Headings down to this level (## ) appear in the contents and the outline."""
+
+
+@dataclass(frozen=True)
+class Body:
+    """A fresh set of body flowables, plus what the cover needs from the rules file."""
+
+    flowables: list[Flowable]
+    cover_components: comp.Components | None
+    cover_card: Flowable | None = None
+
+
+BodyMaker = Callable[[float, float], Body]
+"""Makes the body for a frame of (width, height); called once per layout pass."""
+
+
+class _BookletTemplate(BaseDocTemplate):
+    """Sends headings to the contents and the outline as they land on pages."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._outline_level = -1
+
+    def afterFlowable(self, flowable):
+        if not isinstance(flowable, Heading) or flowable.toc_level > TOC_LEVELS:
+            return
+        # The PDF outline cannot skip a level (an ## before any #), so clamp it.
+        level = min(flowable.toc_level - 1, self._outline_level + 1)
+        self._outline_level = level
+        self.canv.bookmarkPage(flowable.toc_key)
+        self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=True)
+        self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
+
+
+def build_reading_pdf(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker) -> tuple[bytes, int]:
+    """The booklet in reading order as PDF bytes, and its page count."""
+    pdf, pages = _layout(deck, paper, style, make_body, with_contents=False)
+    if pages > style.toc_after_pages:
+        pdf, pages = _layout(deck, paper, style, make_body, with_contents=True)
+    return pdf, pages
+
+
+def _layout(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker,
+            with_contents: bool) -> tuple[bytes, int]:
+    buffer = io.BytesIO()
+    document = _document(buffer, deck, paper, style)
+    frame_width, frame_height = document.width, document.height
+    body = make_body(frame_width, frame_height)
+    story = _cover(deck, style, body.cover_components, body.cover_card)
+    story += [NextPageTemplate("body"), PageBreak()]
+    if with_contents:
+        story += _contents(style)
+    story += body.flowables
+    if with_contents:
+        document.multiBuild(story, maxPasses=6)
+    else:
+        document.build(story)
+    return buffer.getvalue(), document.page
+
+
+def _document(buffer: io.BytesIO, deck: Deck, paper: Paper, style: BookletStyle) -> _BookletTemplate:
+    width, height = paper.page
+    margins = style.margins
+    document = _BookletTemplate(
+        buffer, pagesize=paper.page, invariant=1, pageCompression=1,
+        leftMargin=margins.inner, rightMargin=margins.outer,
+        topMargin=margins.top, bottomMargin=margins.bottom,
+        title=f"{deck.name}: rules", author=str(deck.info.get("designer", "")),
+        subject=f"Rules of {deck.name}", creator="deckpress",
+    )
+    frame = Frame(margins.inner, margins.bottom, width - margins.inner - margins.outer,
+                  height - margins.top - margins.bottom, id="text",
+                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    footer = style.text["footer"]
+
+    def number_page(canvas, doc):
+        canvas.saveState()
+        canvas.setFont(footer.fontName, footer.fontSize)
+        canvas.setFillColor(footer.textColor)
+        canvas.drawCentredString(width / 2, margins.bottom / 2, str(doc.page))
+        canvas.restoreState()
+
+    def frame_cover(canvas, doc):
+        canvas.saveState()
+        canvas.setStrokeColor(style.colours["accent"])
+        canvas.setLineWidth(1.2)
+        inset = min(margins.inner, margins.outer) / 2
+        canvas.rect(inset, inset, width - 2 * inset, height - 2 * inset, stroke=1, fill=0)
+        canvas.restoreState()
+
+    document.addPageTemplates([
+        PageTemplate(id="cover", frames=[frame], onPage=frame_cover, pagesize=paper.page),
+        PageTemplate(id="body", frames=[frame], onPage=number_page, pagesize=paper.page),
+    ])
+    return document
+
+
+def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None,
+           card: Flowable | None) -> list[Flowable]:
+    """Title, players, designer, a card and what is in the box, centred on the first page."""
+    centred = {name: derive(style.text[name], alignment=TA_CENTER)
+               for name in ("cover_title", "cover_line", "cover_small", "body")}
+    contents = contents or comp.components(deck)
+    story: list[Flowable] = [
+        Spacer(0, 36 if card is not None else 48),
+        Paragraph(_escape(deck.name), centred["cover_title"]),
+        Spacer(0, 8),
+        HRFlowable(width="40%", thickness=1, color=style.colours["accent"], spaceAfter=10),
+        Paragraph(f"A game for {comp.players_label(deck)}", centred["cover_line"]),
+    ]
+    designer = deck.info.get("designer")
+    if designer:
+        story.append(Paragraph(f"by {_escape(str(designer))}", centred["cover_small"]))
+    if card is not None:
+        card.hAlign = "CENTER"
+        story += [Spacer(0, 18), card]
+    story += [Spacer(0, 18 if card is not None else 36),
+              Paragraph("<b>In the box</b>", centred["cover_line"]), Spacer(0, 4),
+              Paragraph(_escape(contents.headline), centred["body"])]
+    for group in contents.groups:
+        story.append(Paragraph(f"{group.count} {_escape(group.label)}", centred["body"]))
+    for extra in contents.extras:
+        story.append(Paragraph(_escape(extra), centred["body"]))
+    story += [Spacer(0, 24), Paragraph("Rules booklet", centred["cover_small"])]
+    return story
+
+
+def _contents(style: BookletStyle) -> list[Flowable]:
+    toc = TableOfContents(dotsMinLevel=0)
+    toc.levelStyles = [
+        derive(style.text["toc"], leftIndent=0, firstLineIndent=0),
+        derive(style.text["toc_sub"], leftIndent=style.list_indent, firstLineIndent=0),
+    ]
+    return [Paragraph("Contents", style.text["h1"]),
+            HRFlowable(width="100%", thickness=0.6, color=style.colours["rule"], spaceAfter=8),
+            toc, PageBreak()]
+
+
+def _escape(text: str) -> str:
+    from xml.sax.saxutils import escape
+
+    return escape(text)

@@ -1,0 +1,605 @@
+"""Markdown -> platypus flowables: the body of a rules booklet.
+
+markdown-it-py parses the rules file (CommonMark plus tables; raw HTML is
+shown as text, never interpreted). The syntax tree is then walked block by
+block: headings, paragraphs, nested lists, tables, block quotes (printed as
+shaded example boxes), images and rules. A paragraph that is only a block
+directive (``{{ components }}``, ``{{ cards }}`` ...) becomes the block the
+directive describes, built from the deck.
+
+Every error names the rules file and the line it comes from.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+from xml.sax.saxutils import escape
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+from PIL import Image as PILImage
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, Image, KeepTogether,
+                                ListFlowable, ListItem, PageBreak, Paragraph, Spacer, Table,
+                                TableStyle, XPreformatted)
+
+from generator.booklet import components as comp
+from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces
+from generator.booklet.directives import (Directive, ExpandedSource, check_field, component_labels,
+                                          picked_cards, table_column)
+from generator.booklet.paths import resolve_image
+from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, to_points
+from generator.deck.model import Deck
+from generator.errors import InputError, Position
+
+IMAGE_DPI = 150
+"""Pixels per inch an image is printed at when it fits; larger images shrink to the text width."""
+
+MAX_IMAGE_HEIGHT_SHARE = 0.6
+"""A block image takes at most this share of the page's text height."""
+
+CELL_PADDING = 4
+"""Points of space left and right of the text in a table cell."""
+
+KEEP_TABLE_ROWS = 16
+"""Tables up to this many rows move whole to the next page instead of splitting."""
+
+MIN_LINES_UNDER_HEADING = 3
+"""A heading above a list or other long block needs room for about this many lines of it."""
+
+LINE_HEIGHT_GUESS = 14
+"""Points per line when a block cannot be measured in advance (a body line is ~12.6)."""
+
+TABLE_ROWS_UNDER_HEADING = 3
+"""A heading above a long table needs room for at least this many rows below it."""
+
+BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
+
+
+def markdown_parser() -> MarkdownIt:
+    """CommonMark with tables; HTML stays text so a rules file cannot smuggle in markup."""
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+class Heading(Paragraph):
+    """A heading paragraph that the document lists in its contents and PDF outline."""
+
+    def __init__(self, text: str, style, level: int, plain: str, key: str):
+        super().__init__(text, style)
+        self.toc_level = level
+        self.toc_text = plain
+        self.toc_key = key
+
+
+@dataclass
+class Converter:
+    """Walks one rules file's syntax tree and builds its flowables.
+
+    ``renderer`` is asked for only when a ``{{ cards }}`` directive needs it, so a
+    booklet without card pictures never loads the card layouts.
+    """
+
+    deck: Deck
+    style: BookletStyle
+    path: Path
+    source: ExpandedSource
+    frame_width: float
+    frame_height: float
+    renderer: Callable[[], Renderer]
+    lines: list[str] = field(default_factory=list)
+    cover_components: comp.Components | None = None
+    heading_count: int = 0
+
+    def convert(self) -> list[Flowable]:
+        self.lines = self.source.text.splitlines()
+        tree = SyntaxTreeNode(markdown_parser().parse(self.source.text))
+        flowables = self.blocks(tree.children, depth=0)
+        stranded = self.source.unplaced()
+        if stranded:
+            directive = stranded[0]
+            raise directive.fail(f"'{{{{ {directive.name} }}}}' makes a whole block: "
+                                 "put it on a line of its own, with blank lines around it")
+        return flowables
+
+    # --- positions and text -------------------------------------------------
+
+    def position(self, node: SyntaxTreeNode, needle: str | None = None) -> Position:
+        """Where ``node`` starts, or where ``needle`` first appears inside it."""
+        start, end = node.map if node.map else (0, 1)
+        if needle:
+            for index in range(start, min(end, len(self.lines))):
+                column = self.lines[index].find(needle)
+                if column >= 0:
+                    return Position(self.path, index + 1, column + 1)
+        return Position(self.path, start + 1, 1)
+
+    def text(self, raw: str, node: SyntaxTreeNode) -> str:
+        """Plain text, escaped for reportlab's paragraph markup, every glyph checked."""
+        for character in sorted(set(raw) - set("\n\t"), key=raw.index):
+            if not font_has_glyph(character):
+                raise InputError(f"the booklet font has no '{character}' (U+{ord(character):04X}); "
+                                 "use another character", self.position(node, character), field="text")
+        return escape(raw)
+
+    # --- blocks -------------------------------------------------------------
+
+    def blocks(self, nodes, depth: int) -> list[Flowable]:
+        flowables: list[Flowable] = []
+        for node in nodes:
+            flowables.extend(self.block(node, depth))
+        return _keep_headings_with_blocks(flowables, self.frame_width, self.frame_height)
+
+    def block(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+        handler = {
+            "heading": self.heading,
+            "paragraph": self.paragraph,
+            "bullet_list": self.list_block,
+            "ordered_list": self.list_block,
+            "table": self.table,
+            "blockquote": self.example_box,
+            "hr": self.rule,
+            "fence": self.code,
+            "code_block": self.code,
+        }.get(node.type)
+        if handler is None:
+            return []
+        return handler(node, depth)
+
+    def heading(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+        level = int(node.tag[1])
+        style = self.style.text[f"h{min(level, 4)}"]
+        inline = node.children[0]
+        self.heading_count += 1
+        heading = Heading(self.inline(inline), derive(style, keepWithNext=1), level,
+                          plain=_plain_text(inline), key=f"h{self.heading_count}")
+        if level == 1:
+            # A level-1 heading never sits alone at the foot of a page.
+            underline = HRFlowable(width="100%", thickness=0.6, color=self.style.colours["rule"],
+                                   spaceBefore=0, spaceAfter=5)
+            underline.keepWithNext = 1
+            return [CondPageBreak(style.leading * 5), heading, underline]
+        return [heading]
+
+    def paragraph(self, node: SyntaxTreeNode, depth: int, body=None) -> list[Flowable]:
+        inline = node.children[0]
+        if BLOCK_DIRECTIVE_PARAGRAPH.match(inline.content) and node.map:
+            directive = self.source.blocks.get(node.map[0] + 1)
+            if directive is not None and node.map[1] - node.map[0] == 1:
+                self.source.used.add(directive.position.line)
+                return self.directive_block(directive)
+        images = [child for child in inline.children if child.type == "image"]
+        others = [child for child in inline.children
+                  if child.type not in ("image", "softbreak") and not
+                  (child.type == "text" and not child.content.strip())]
+        if images and not others and len(images) == 1:
+            return [self.block_image(images[0], inline)]
+        style = body or self.style.text["body"]
+        if _plain_text(inline).rstrip().endswith(":"):
+            # "...in three strengths:" introduces what follows; never part them.
+            style = derive(style, keepWithNext=1)
+        return [Paragraph(self.inline(inline), style)]
+
+    def list_block(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+        ordered = node.type == "ordered_list"
+        body = derive(self.style.text["body"], spaceAfter=2)
+        items = []
+        for item in node.children:
+            content: list[Flowable] = []
+            for child in item.children:
+                if child.type == "paragraph":
+                    content.extend(self.paragraph(child, depth + 1, body))
+                else:
+                    content.extend(self.block(child, depth + 1))
+            items.append(ListItem(content or [Spacer(0, 0)]))
+        bullet = self.style.bullets[depth % len(self.style.bullets)]
+        options = dict(bulletType="1", start=str(node.attrs.get("start", 1)),
+                       bulletFormat="%s.") if ordered else dict(bulletType="bullet", start=bullet)
+        body_style = self.style.text["body"]
+        return [ListFlowable(items, leftIndent=self.style.list_indent, bulletFontName=body_style.fontName,
+                             bulletFontSize=body_style.fontSize, bulletColor=self.style.colours["accent"],
+                             spaceAfter=body_style.spaceAfter if depth == 0 else 0, **options)]
+
+    def table(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+        rows, alignments, header_rows = [], [], 0
+        for section in node.children:
+            for row in section.children:
+                cells, aligns = [], []
+                head = section.type == "thead"
+                for cell in row.children:
+                    align = _alignment(cell.attrs.get("style", ""))
+                    style = self.style.text["table_head" if head else "table"]
+                    inline = cell.children[0] if cell.children else None
+                    markup = self.inline(inline) if inline is not None else ""
+                    cells.append(Paragraph(markup, derive(style, alignment=align)))
+                    aligns.append(align)
+                rows.append(cells)
+                alignments.append(aligns)
+                header_rows += head
+        return [self.grid(rows, header_rows)]
+
+    def grid(self, rows: list[list], header_rows: int, widths: list[float] | None = None) -> Flowable:
+        """A table in the booklet's style: shaded header, hairlines between rows.
+
+        A short table is kept on one page rather than leaving a lone row behind.
+        """
+        widths = widths or _column_widths(rows, self.frame_width)
+        table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
+        commands = [
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.4, self.style.colours["rule"]),
+            ("TOPPADDING", (0, 0), (-1, -1), 2.5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        ]
+        if header_rows:
+            commands.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), self.style.colours["shade"]))
+        table.setStyle(TableStyle(commands))
+        table.spaceAfter = self.style.text["body"].spaceAfter + 2
+        if len(rows) <= KEEP_TABLE_ROWS:
+            return KeepTogether([table])
+        return table
+
+    def example_box(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+        padding = self.style.box_padding
+        inner = Converter(self.deck, self.style, self.path, self.source,
+                          self.frame_width - 2 * padding - 3, self.frame_height, self.renderer,
+                          self.lines, heading_count=self.heading_count)
+        content = inner.blocks(node.children, depth)
+        self.heading_count = inner.heading_count
+        if content and isinstance(content[-1], Paragraph):
+            content[-1].style = derive(content[-1].style, spaceAfter=0)
+        box = Table([[content]], colWidths=[self.frame_width - 3], hAlign="RIGHT")
+        box.setStyle(TableStyle([
+            ("BACKGROUND", (0, 0), (-1, -1), self.style.colours["shade"]),
+            ("LINEBEFORE", (0, 0), (0, -1), 3, self.style.colours["accent"]),
+            ("LEFTPADDING", (0, 0), (-1, -1), padding),
+            ("RIGHTPADDING", (0, 0), (-1, -1), padding),
+            ("TOPPADDING", (0, 0), (-1, -1), padding),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
+        ]))
+        box.spaceAfter = self.style.box_space_after
+        return [box]
+
+    def rule(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+        return [HRFlowable(width="60%", thickness=0.5, color=self.style.colours["rule"],
+                           spaceBefore=4, spaceAfter=8)]
+
+    def code(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+        return [XPreformatted(self.text(node.content.rstrip("\n"), node), self.style.text["table"])]
+
+    # --- images -------------------------------------------------------------
+
+    def image_file(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> tuple[Path, tuple[int, int]]:
+        reference = image.attrs.get("src", "")
+        position = self.position(inline, str(reference) or "![")
+        path = resolve_image(self.deck.folder, str(reference), position)
+        try:
+            with PILImage.open(path) as picture:
+                picture.verify()
+            with PILImage.open(path) as picture:
+                size = picture.size
+        except Exception as error:  # Pillow raises many kinds for a bad file
+            raise InputError(f"image '{reference}' is not a readable picture ({error})",
+                             position, field="image") from None
+        return path, size
+
+    def block_image(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> Flowable:
+        path, (pixels_wide, pixels_high) = self.image_file(image, inline)
+        width = pixels_wide * 72 / IMAGE_DPI
+        height = pixels_high * 72 / IMAGE_DPI
+        shrink = min(1.0, self.frame_width / width, self.frame_height * MAX_IMAGE_HEIGHT_SHARE / height)
+        picture = Image(str(path), width=width * shrink, height=height * shrink)
+        picture.spaceAfter = self.style.text["body"].spaceAfter
+        return picture
+
+    def inline_image(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> str:
+        """An image inside a sentence (an icon) is scaled to the height of a capital letter."""
+        path, (pixels_wide, pixels_high) = self.image_file(image, inline)
+        height = self.style.text["body"].fontSize * 1.1
+        width = height * pixels_wide / pixels_high
+        return f'<img src="{escape(str(path))}" width="{width:.2f}" height="{height:.2f}" valign="-2"/>'
+
+    # --- inline text ----------------------------------------------------------
+
+    def inline(self, node: SyntaxTreeNode) -> str:
+        """Paragraph markup for an inline node: bold, italic, code, links, icons."""
+        parts = []
+        for child in node.children:
+            kind = child.type
+            if kind == "text":
+                parts.append(self.text(child.content, node))
+            elif kind == "softbreak":
+                parts.append(" ")
+            elif kind == "hardbreak":
+                parts.append("<br/>")
+            elif kind == "strong":
+                parts.append(f"<b>{self.inline_children(child, node)}</b>")
+            elif kind == "em":
+                parts.append(f"<i>{self.inline_children(child, node)}</i>")
+            elif kind == "code_inline":
+                colour = self.style.colours["accent"].hexval()[2:]
+                parts.append(f'<font color="#{colour}">{self.text(child.content, node)}</font>')
+            elif kind == "link":
+                parts.append(f"<u>{self.inline_children(child, node)}</u>")
+            elif kind == "image":
+                parts.append(self.inline_image(child, node))
+            else:
+                parts.append(self.text(child.content, node))
+        return "".join(parts)
+
+    def inline_children(self, child: SyntaxTreeNode, block: SyntaxTreeNode) -> str:
+        # Nested inline nodes carry no line map; errors point at the enclosing block.
+        wrapper = _InlineView(child.children, block.map)
+        return self.inline(wrapper)
+
+    # --- block directives -----------------------------------------------------
+
+    def directive_block(self, directive: Directive) -> list[Flowable]:
+        build = {
+            "components": self.components_block,
+            "cardtable": self.cardtable_block,
+            "cards": self.cards_block,
+            "decklists": self.decklists_block,
+            "pagebreak": lambda d: [PageBreak()],
+        }[directive.name]
+        return build(directive)
+
+    def components_block(self, directive: Directive) -> list[Flowable]:
+        by = directive.options.get("by")
+        if by is not None:
+            check_field(directive, self.deck, by)
+        extras = tuple(part.strip() for part in directive.options.get("extra", "").split(";") if part.strip())
+        contents = comp.components(self.deck, by, component_labels(directive, self.deck), extras)
+        if self.cover_components is None:
+            self.cover_components = contents
+        cell = self.style.text["table"]
+        number = derive(cell, alignment=TA_RIGHT)
+        head = self.style.text["table_head"]
+        rows = [[Paragraph("Cards", derive(head, alignment=TA_RIGHT)), Paragraph("Kind", head),
+                 Paragraph("Details", head)]]
+        if contents.groups:
+            for group in contents.groups:
+                rows.append([Paragraph(str(group.count), number), Paragraph(escape(group.label), cell),
+                             Paragraph(escape(comp.describe_group(group, self.deck)), cell)])
+        else:
+            for card in self.deck.cards:
+                if card.count:
+                    rows.append([Paragraph(str(card.count), number),
+                                 Paragraph(escape(self.deck.title(card.fields)), cell), ""])
+        rows.append([Paragraph(f"<b>{self.deck.total}</b>", number),
+                     Paragraph("<b>in all</b>", cell), ""])
+        for extra in extras:
+            rows.append(["", Paragraph(self.text(extra, _InlineView([], [directive.position.line - 1,
+                                                                        directive.position.line])), cell), ""])
+        widths = [self.frame_width * share for share in (0.14, 0.36, 0.50)]
+        return [self.grid(rows, header_rows=1, widths=widths)]
+
+    def decklists_block(self, directive: Directive) -> list[Flowable]:
+        """Each decklist with its size, split by a field (``by=type``: monsters, treasures...)."""
+        if not self.deck.decklists:
+            raise directive.fail("the deck has no decklists")
+        by = directive.options.get("by")
+        labels = {}
+        groups: list[str] = []
+        if by is not None:
+            check_field(directive, self.deck, by)
+            labels = component_labels(directive, self.deck)
+            for card in self.deck.cards:
+                value = comp.value_label(card.fields.get(by))
+                if value not in groups:
+                    groups.append(value)
+        cell, head = self.style.text["table"], self.style.text["table_head"]
+        number, number_head = derive(cell, alignment=TA_RIGHT), derive(head, alignment=TA_RIGHT)
+        rows = [[Paragraph("Deck", head), Paragraph("Cards", number_head)]
+                + [Paragraph(escape(labels.get(group, group.capitalize())), number_head) for group in groups]]
+        for decklist in self.deck.decklists:
+            description = ""
+            written = _decklist_description(self.deck, decklist.id)
+            if written:
+                description = f'<br/><font size="{cell.fontSize - 1}">{self.text(written, _InlineView([], [directive.position.line - 1, directive.position.line]))}</font>'
+            row = [Paragraph(f"<b>{escape(decklist.name)}</b>{description}", cell),
+                   Paragraph(str(sum(decklist.counts.values())), number)]
+            for group in groups:
+                total = sum(copies for card_id, copies in decklist.counts.items()
+                            if comp.value_label(self.deck.card(card_id).fields.get(by)) == group)
+                row.append(Paragraph(str(total), number))
+            rows.append(row)
+        return [self.grid(rows, header_rows=1)]
+
+    def cardtable_block(self, directive: Directive) -> list[Flowable]:
+        names = [name.strip() for name in directive.options.get("columns", f"count,{self.deck.title_field}")
+                 .split(",") if name.strip()]
+        columns = [table_column(directive, self.deck, name) for name in names]
+        headers = directive.options.get("headers")
+        titles = [part.strip() for part in headers.split(",")] if headers else [c.header for c in columns]
+        if len(titles) != len(columns):
+            raise directive.fail(f"{len(columns)} columns but {len(titles)} headers")
+        cards = [card for card in picked_cards(directive, self.deck) if card.count]
+        if not cards:
+            raise directive.fail("picks no cards")
+        sort = directive.options.get("sort")
+        if sort:
+            key = table_column(directive, self.deck, sort.lstrip("-"))
+            cards.sort(key=lambda card: _sort_key(key.value(card)), reverse=sort.startswith("-"))
+        align = [TA_RIGHT if _is_numeric([column.value(card) for card in cards]) else TA_LEFT
+                 for column in columns]
+        cell, head = self.style.text["table"], self.style.text["table_head"]
+        rows = [[Paragraph(escape(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
+        for card in cards:
+            rows.append([Paragraph(self.text(_shown(column.value(card)), _InlineView([], [directive.position.line - 1, directive.position.line])),
+                                   derive(cell, alignment=a))
+                         for column, a in zip(columns, align)])
+        return [self.grid(rows, header_rows=1)]
+
+    def cards_block(self, directive: Directive) -> list[Flowable]:
+        side = directive.options.get("side", "front")
+        sides = {"front": ("front",), "back": ("back",), "both": SIDES}.get(side)
+        if sides is None:
+            raise directive.fail(f"side is front, back or both, found '{side}'")
+        width = self.style.card_width
+        if "width" in directive.options:
+            try:
+                width = to_points(directive.options["width"], "width")
+            except InputError as error:
+                raise directive.fail(error.message) from None
+            if not 5 * MM <= width <= self.frame_width:
+                raise directive.fail(f"width {directive.options['width']} does not fit the page")
+        cards = picked_cards(directive, self.deck)
+        if not any(card.count for card in cards):
+            raise directive.fail("picks no cards")
+        renderer = self.renderer()
+        faces = distinct_faces(self.deck, cards, sides, renderer)
+        caption = derive(self.style.text["caption"], alignment=TA_CENTER)
+        return card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
+                         caption, self.style.colours["rule"], escape) + [Spacer(0, self.style.text["body"].spaceAfter)]
+
+
+def _keep_headings_with_blocks(flowables: list[Flowable], frame_width: float,
+                               frame_height: float) -> list[Flowable]:
+    """Keep a heading (and an introducing line) on the page of what follows it.
+
+    reportlab keeps a flowable marked keep-with-next together with the next
+    one, but not when the next one is a container (a short table kept
+    together, a list), and with a long table it moves the whole table to a
+    new page. So here: a heading before a short table joins its KeepTogether;
+    a heading before a long table or a list instead asks for enough room for
+    itself and the block's first rows or lines, and lets the block split.
+    """
+    merged: list[Flowable] = []
+    for flowable in flowables:
+        leading: list[Flowable] = []
+        if not isinstance(flowable, (Paragraph, CondPageBreak, HRFlowable)):
+            while merged and merged[-1].getKeepWithNext() and not isinstance(merged[-1], CondPageBreak):
+                leading.insert(0, merged.pop())
+        if leading and isinstance(flowable, KeepTogether):
+            flowable = KeepTogether(leading + list(flowable._content))
+        elif leading:
+            room = sum(_height(item, frame_width, frame_height) for item in leading)
+            room += _opening_height(flowable, frame_width, frame_height)
+            for item in leading:
+                item.keepWithNext = 0
+            merged += [CondPageBreak(room)] + leading
+        merged.append(flowable)
+    return merged
+
+
+def _opening_height(flowable: Flowable, frame_width: float, frame_height: float) -> float:
+    """How much of a splittable block must share a page with the heading above it.
+
+    A table is measured (header and first rows); a list cannot be measured
+    before it is on a page, so it is given room for a few body lines.
+    """
+    if isinstance(flowable, Table):
+        flowable.wrap(frame_width, frame_height)
+        return sum(flowable._rowHeights[:TABLE_ROWS_UNDER_HEADING + 1])
+    return MIN_LINES_UNDER_HEADING * LINE_HEIGHT_GUESS
+
+
+def _height(flowable: Flowable, frame_width: float, frame_height: float) -> float:
+    _, height = flowable.wrap(frame_width, frame_height)
+    return height + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+
+
+@dataclass
+class _InlineView:
+    """Inline children with the enclosing block's line map, for nested emphasis."""
+
+    children: list
+    map: list | None
+
+
+def _decklist_description(deck: Deck, list_id: str) -> str:
+    """A decklist's ``description:`` as written in the deck file (the model keeps only counts)."""
+    entry = (deck.source.data.get("decklists") or {}).get(list_id) or {}
+    description = entry.get("description") if isinstance(entry, dict) else None
+    return str(description) if description else ""
+
+
+def _plain_text(node) -> str:
+    parts = []
+    for child in node.children:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type == "softbreak":
+            parts.append(" ")
+        elif child.children:
+            parts.append(_plain_text(child))
+    return "".join(parts)
+
+
+def _alignment(css: str) -> int:
+    if "right" in css:
+        return TA_RIGHT
+    if "center" in css:
+        return TA_CENTER
+    return TA_LEFT
+
+
+def _column_widths(rows: list[list], frame_width: float) -> list[float]:
+    """Share the text width between columns by how much text each holds.
+
+    Each column wants its longest cell on one line, and needs at least its
+    longest word (so no word is ever broken). Spare width goes to the widest
+    left-aligned (text) column, so number columns stay snug; a table of
+    numbers only keeps its natural width. When the wants do not fit, every
+    column gets its need plus the same share of what it wanted beyond it.
+    """
+    count = max(len(row) for row in rows)
+    wants = [CELL_PADDING * 3] * count
+    needs = [CELL_PADDING * 3] * count
+    text_columns = set()
+    for row in rows:
+        for index, cell in enumerate(row):
+            if isinstance(cell, Paragraph):
+                text = _cell_text(cell)
+                font, size = cell.style.fontName, cell.style.fontSize
+                # One point of slack: reportlab wraps a line that fits only to the last decimal.
+                wants[index] = max(wants[index], stringWidth(text, font, size) + 2 * CELL_PADDING + 1)
+                longest_word = max((stringWidth(word, font, size) for word in text.split()), default=0)
+                needs[index] = max(needs[index], longest_word + 2 * CELL_PADDING + 1)
+                if cell.style.alignment == TA_LEFT:
+                    text_columns.add(index)
+    if sum(wants) <= frame_width:
+        if text_columns:
+            widest = max(text_columns, key=lambda index: wants[index])
+            wants[widest] += frame_width - sum(wants)
+        return wants
+    if sum(needs) >= frame_width:
+        return [need * frame_width / sum(needs) for need in needs]
+    share = (frame_width - sum(needs)) / (sum(wants) - sum(needs))
+    return [need + (want - need) * share for want, need in zip(wants, needs)]
+
+
+def _cell_text(paragraph: Paragraph) -> str:
+    """A cell's text without markup, as printed."""
+    text = re.sub(r"<[^>]+>", "", paragraph.text)
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def _is_numeric(values: list) -> bool:
+    """A column of numbers (blanks allowed) is right-aligned."""
+    present = [value for value in values if value is not None]
+    return bool(present) and all(isinstance(value, (int, float)) and not isinstance(value, bool)
+                                 for value in present)
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _sort_key(value):
+    # Numbers before text, blanks last, so mixed columns still sort.
+    if value is None:
+        return (2, 0, "")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, value, "")
+    return (1, 0, str(value))

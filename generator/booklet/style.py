@@ -1,0 +1,165 @@
+"""The booklet's look, read from ``style.yaml``: paper, margins, colours, type styles.
+
+Everything a designer might want to tune lives in the YAML file beside this
+module; this module only turns it into reportlab objects (points, colours,
+ParagraphStyles) and registers the fonts.
+
+Fonts are reportlab's bundled Bitstream Vera family, registered as TrueType
+fonts so every glyph used is embedded in the PDF and the booklet prints the
+same on any machine.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import reportlab
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from generator.deck.loading import load_yaml
+from generator.errors import InputError
+
+STYLE_FILE = Path(__file__).with_name("style.yaml")
+
+FONT_FILES = {
+    "body": ("Vera", "Vera.ttf"),
+    "bold": ("Vera-Bold", "VeraBd.ttf"),
+    "italic": ("Vera-Italic", "VeraIt.ttf"),
+    "bolditalic": ("Vera-BoldItalic", "VeraBI.ttf"),
+}
+"""Style font role -> (registered font name, file shipped inside reportlab).
+
+The names and files are the card renderer's (``fonts/fonts.yaml``), so both
+stages share one registration in reportlab's process-wide font table."""
+
+BUNDLED_FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
+
+FONT_FAMILY = "Vera"
+
+MM = 72 / 25.4
+UNITS = {"pt": 1.0, "mm": MM, "cm": 10 * MM, "in": 72.0}
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(pt|mm|cm|in)?\s*$")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A reading page size and the landscape sheet two of them are imposed on."""
+
+    name: str
+    page: tuple[float, float]
+    sheet: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Margins:
+    top: float
+    bottom: float
+    inner: float
+    outer: float
+
+
+@dataclass(frozen=True)
+class BookletStyle:
+    """Everything the booklet stages need to know about the look, in points."""
+
+    papers: dict[str, Paper]
+    margins: Margins
+    colours: dict[str, colors.Color]
+    text: dict[str, ParagraphStyle]
+    list_indent: float
+    bullets: tuple[str, ...]
+    box_padding: float
+    box_space_after: float
+    card_width: float
+    card_gap: float
+    cover_card_width: float
+    toc_after_pages: int
+
+
+def to_points(value, where: str) -> float:
+    """``"13mm"`` -> 36.85; plain numbers are points already."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    match = _LENGTH.match(str(value))
+    if not match:
+        raise InputError(f"'{value}' is not a length such as 12, 4mm or 0.5in", field=where)
+    number, unit = match.groups()
+    return float(number) * UNITS[unit or "pt"]
+
+
+def register_fonts() -> None:
+    """Register the Vera family once per process (reportlab keeps a global font table)."""
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    for name, filename in FONT_FILES.values():
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, str(BUNDLED_FONTS_DIR / filename)))
+    names = {role: name for role, (name, _) in FONT_FILES.items()}
+    pdfmetrics.registerFontFamily(FONT_FAMILY, normal=names["body"], bold=names["bold"],
+                                  italic=names["italic"], boldItalic=names["bolditalic"])
+
+
+@lru_cache(maxsize=1)
+def load_style(path: Path = STYLE_FILE) -> BookletStyle:
+    """Read the style file (cached: it is the same for every booklet of a run)."""
+    register_fonts()
+    data = load_yaml(path).data
+    palette = {name: colors.HexColor(value) for name, value in data["colours"].items()}
+    margins = data["margins"]
+    return BookletStyle(
+        papers={name: Paper(name, _pair(spec["page"], f"paper.{name}.page"),
+                            _pair(spec["sheet"], f"paper.{name}.sheet"))
+                for name, spec in data["paper"].items()},
+        margins=Margins(**{side: to_points(margins[side], f"margins.{side}")
+                           for side in ("top", "bottom", "inner", "outer")}),
+        colours=palette,
+        text={name: _paragraph_style(name, spec, palette) for name, spec in data["text"].items()},
+        list_indent=to_points(data["lists"]["indent"], "lists.indent"),
+        bullets=tuple(data["lists"]["bullets"]),
+        box_padding=to_points(data["example_box"]["padding"], "example_box.padding"),
+        box_space_after=to_points(data["example_box"]["space_after"], "example_box.space_after"),
+        card_width=to_points(data["cards"]["width"], "cards.width"),
+        card_gap=to_points(data["cards"]["gap"], "cards.gap"),
+        cover_card_width=to_points(data["cards"]["cover_width"], "cards.cover_width"),
+        toc_after_pages=int(data["toc_after_pages"]),
+    )
+
+
+def _pair(values, where: str) -> tuple[float, float]:
+    width, height = values
+    return (to_points(width, where), to_points(height, where))
+
+
+def _paragraph_style(name: str, spec: dict, palette: dict) -> ParagraphStyle:
+    font_name = FONT_FILES[spec.get("font", "body")][0]
+    return ParagraphStyle(
+        name,
+        fontName=font_name,
+        fontSize=float(spec["size"]),
+        leading=float(spec.get("leading", spec["size"] * 1.25)),
+        spaceBefore=to_points(spec.get("space_before", 0), f"text.{name}.space_before"),
+        spaceAfter=to_points(spec.get("space_after", 0), f"text.{name}.space_after"),
+        textColor=palette[spec.get("colour", "text")],
+    )
+
+
+@lru_cache(maxsize=1)
+def printable_characters() -> frozenset[int]:
+    """Code points the booklet's body font has glyphs for (read once from the font)."""
+    register_fonts()
+    return frozenset(pdfmetrics.getFont("Vera").face.charToGlyph)
+
+
+def font_has_glyph(character: str) -> bool:
+    """True when the booklet's body font can print ``character``."""
+    return ord(character) in printable_characters()
+
+
+def derive(style: ParagraphStyle, **changes) -> ParagraphStyle:
+    """A copy of ``style`` with some settings changed (``derive(body, alignment=TA_CENTER)``)."""
+    return ParagraphStyle(f"{style.name}*", parent=style, **changes)

@@ -1,0 +1,59 @@
+"""``deckpress booklet``: each deck's rules as a reading PDF and a fold-and-staple booklet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from generator.booklet import PAPERS, build_booklet
+from generator.cli.common import find_decks, reports_errors
+from generator.deck import load_deck
+from generator.outputs import write_bytes_atomic
+
+
+@click.command()
+@click.argument("decks", nargs=-1, type=click.Path())
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("build"),
+              show_default=True, help="Folder for the PDFs.")
+@click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True,
+              help="a4: A5 pages, imposed on A4. letter: half-letter pages, imposed on Letter.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
+@reports_errors
+def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, quiet: bool) -> None:
+    """Write each deck's rules booklet from the rules.md beside its deck file.
+
+    DECKS are deck files or folders; by default every deck under cards/.
+    For each deck, two files in --out:
+
+    \b
+      <deck>-rules.pdf          pages in reading order, for screens and
+                                single-sided printing
+      <deck>-rules-booklet.pdf  two pages a side in saddle-stitch order:
+                                print double-sided, flip on the short edge,
+                                fold the stack in half and staple the fold
+
+    Exit status: 0 written, 1 a card cannot be drawn, 2 a deck or rules
+    file is unreadable or malformed (the error names file and line).
+
+    \b
+    Examples:
+      deckpress booklet
+      deckpress booklet cards/goblins --paper letter --out print/
+    """
+    paths = find_decks(decks)
+    written = []
+    with click.progressbar(paths, label="Rules booklets", hidden=quiet,
+                           item_show_func=lambda path: path.parent.name if path else "") as bar:
+        for path in bar:
+            deck = load_deck(path)
+            result = build_booklet(deck, paper)
+            reading = out_dir / f"{deck.id}-rules.pdf"
+            imposed = out_dir / f"{deck.id}-rules-booklet.pdf"
+            write_bytes_atomic(reading, result.reading_pdf)
+            write_bytes_atomic(imposed, result.booklet_pdf)
+            written.append((deck, result, reading, imposed))
+    if not quiet:
+        for deck, result, reading, imposed in written:
+            click.echo(f"{deck.id}: {result.pages} pages -> {reading}, "
+                       f"{result.sheets} sheet(s) -> {imposed}")

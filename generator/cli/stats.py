@@ -1,0 +1,192 @@
+"""``deckpress stats``: how a deck will play, in numbers and charts."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from generator.cli.common import echo_error, error_line, find_decks, reports_errors
+from generator.deck import load_deck
+from generator.deck.model import Deck
+from generator.deck.selectors import parse_selector
+from generator.errors import EXIT_OK, DeckpressError, InputError, Position
+from generator.stats.analysis import DeckStats, Request, analyse, planned_games
+from generator.stats.fields import known_fields, suggestion
+from generator.stats.spec import MAX_DRAW, MAX_GAMES, Condition, Question, choice_problem
+from generator.stats.tables import as_dict, render_text
+
+REPORT_SUFFIXES = (".pdf", ".png")
+
+
+@click.command()
+@click.argument("decks", nargs=-1, type=click.Path())
+@click.option("--by", "fields", multiple=True, metavar="FIELD",
+              help="Break the composition down by FIELD (repeatable; back.FIELD for a card's own back). "
+                   "Default: the deck's stats.composition, else its choice fields.")
+@click.option("--draw", type=click.IntRange(1, MAX_DRAW), metavar="N",
+              help="Ask: drawing N cards, how likely are at least K matching --where?")
+@click.option("--where", "where", multiple=True, metavar="FIELD=VALUE",
+              help="Cards the --draw question counts (repeatable, all must hold; "
+                   "VALUE may list alternatives as a|b).")
+@click.option("--at-least", "at_least", type=click.IntRange(0, MAX_DRAW), default=1, show_default=True,
+              metavar="K", help="How many matching cards the --draw question wants.")
+@click.option("--decklist", metavar="ID", help="Analyse this decklist only (decks with decklists).")
+@click.option("--simulate", is_flag=True,
+              help="Run the game simulation the deck file names. This runs the Python plugin in the "
+                   "deck's folder: use it only for decks you trust.")
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), metavar="N", help="Games to simulate.")
+@click.option("--seed", type=int, help="Seed of the simulation (same seed, same games).")
+@click.option("--policy", metavar="NAME", help="How the simulated player plays (see the deck's plugin).")
+@click.option("--report", "report", type=click.Path(), metavar="PATH",
+              help="Also write a PDF and PNG report with charts: PATH.pdf and PATH.png for one deck, "
+                   "or a folder receiving DECK-stats.pdf/.png for each deck.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json prints one object for tools to read.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@reports_errors
+def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, where: tuple[str, ...],
+          at_least: int, decklist: str | None, simulate: bool, games: int | None, seed: int | None,
+          policy: str | None, report: str | None, output_format: str, quiet: bool) -> None:
+    """Statistics of decks: composition, exact draw odds, dice odds and simulations.
+
+    DECKS are deck files or folders; by default every deck under cards/.
+    Exit status: 0 done, 2 a file is unreadable or malformed (the other
+    decks are still reported).
+    Questions, dice and the simulation plugin are declared in each deck's
+    stats: section; --draw/--where asks one more question from here.
+    A simulation runs only with --simulate, because it executes the
+    deck folder's own Python code.
+
+    \b
+    Examples:
+      deckpress stats cards/cereal-killer
+      deckpress stats cards/cereal-killer --draw 6 --where type=shelf-repair
+      deckpress stats cards/goblins --simulate --games 5000 --seed 7
+      deckpress stats cards/gold-rush --decklist fire-and-flood --format json
+      deckpress stats --simulate --report build/stats
+    """
+    if where and draw is None:
+        raise click.UsageError("--where needs --draw N (how many cards are drawn)")
+    paths = find_decks(decks)
+    targets = _report_targets(report, paths)
+    results = []
+    exit_code = EXIT_OK
+    for path in paths:
+        try:
+            deck = load_deck(path)
+            _check_fields(deck, fields)
+            request = Request(fields=fields, questions=_command_line_question(deck, draw, where, at_least),
+                              decklist=decklist, simulate=simulate, games=games, seed=seed, policy=policy)
+            with _progress(planned_games(deck, request), deck, quiet) as advance:
+                deck_stats = analyse(deck, request, on_game=advance)
+            if targets:
+                _write_report(deck_stats, targets[path])
+        except DeckpressError as error:  # report it and go on with the other decks
+            exit_code = max(exit_code, error.exit_code)
+            results.append({"file": str(path), "error": str(error)})
+            echo_error(error_line(error))
+            continue
+        results.append(as_dict(deck_stats))
+        if output_format == "text":
+            if len(results) > 1:
+                click.echo()
+            click.echo("\n".join(render_text(deck_stats)))
+    if output_format == "json":
+        click.echo(json.dumps({"decks": results}, indent=2, ensure_ascii=False))
+    sys.exit(exit_code)
+
+
+def _check_fields(deck: Deck, fields: tuple[str, ...]) -> None:
+    known = known_fields(deck)
+    for name in fields:
+        if name not in known:
+            raise InputError(f"--by names unknown field '{name}'{suggestion(name, known)}",
+                             Position(deck.path), field=name)
+
+
+def _command_line_question(deck: Deck, draw: int | None, where: tuple[str, ...],
+                           at_least: int) -> tuple[Question, ...]:
+    if draw is None:
+        return ()
+    raw = _parse_where(deck, where)
+    selector = parse_selector(raw, deck, Position(Path("--where")))
+    condition = Condition(where=selector, at_least=at_least)
+    question = Question(name=f"{condition.describe()} in {draw} cards", draw=draw, needs=(condition,),
+                        position=Position(Path("--draw")))
+    return (question,)
+
+
+def _parse_where(deck: Deck, items: tuple[str, ...]) -> dict[str, Any]:
+    """``type=monster`` ``roll=2|12`` -> {type: monster, roll: [2, 12]}, values typed like the field."""
+    known = known_fields(deck)
+    raw: dict[str, Any] = {}
+    for item in items:
+        name, equals, text = item.partition("=")
+        name = name.strip()
+        if not equals or not name:
+            raise click.BadParameter(f"'{item}' is not FIELD=VALUE", param_hint="--where")
+        if name not in known:
+            raise InputError(f"--where names unknown field '{name}'{suggestion(name, known)}", field=name)
+        values = [_typed(deck, name, part.strip()) for part in text.split("|")]
+        problem = choice_problem(deck, name, values)
+        if problem:
+            raise InputError(f"--where: {problem}", field=name)
+        raw[name] = values if len(values) > 1 else values[0]
+    return raw
+
+
+def _typed(deck: Deck, name: str, text: str) -> Any:
+    """Command-line text as the field's type, so ``roll=7`` matches the number 7."""
+    spec = deck.fields.get(name.removeprefix("back."))
+    kind = spec.type if spec is not None else None
+    if kind == "bool" or (kind is None and text.lower() in ("true", "false")):
+        return text.lower() in ("true", "yes", "1")
+    if kind in ("int", "number", None):
+        for convert in (int, float):
+            try:
+                return convert(text)
+            except ValueError:
+                pass
+    if kind == "choice":
+        for choice in spec.choices:
+            if str(choice) == text:
+                return choice
+    return text
+
+
+def _report_targets(report: str | None, paths: list[Path]) -> dict[Path, Path]:
+    """Where each deck's report goes: PATH itself for one deck, else PATH/<deck>-stats."""
+    if report is None:
+        return {}
+    target = Path(report)
+    if target.suffix.lower() in REPORT_SUFFIXES:
+        if len(paths) > 1:
+            raise click.BadParameter("name a folder when reporting on several decks", param_hint="--report")
+        return {paths[0]: target.with_suffix("")}
+    return {path: target / f"{_deck_name(path)}-stats" for path in paths}
+
+
+def _deck_name(path: Path) -> str:
+    return path.parent.name if path.name == "deck.yaml" else path.stem
+
+
+def _write_report(deck_stats: DeckStats, stem: Path) -> None:
+    from generator.stats.report import write_report  # reportlab and pdfium load only when needed
+
+    write_report(deck_stats, stem.with_suffix(".pdf"), stem.with_suffix(".png"))
+
+
+@contextlib.contextmanager
+def _progress(games: int, deck: Deck, quiet: bool) -> Iterator:
+    """A progress bar on stderr while games are simulated (none when quiet or nothing to do)."""
+    if quiet or games == 0:
+        yield None
+        return
+    with click.progressbar(length=games, label=f"simulating {deck.id}",
+                           file=sys.stderr) as bar:
+        yield bar.update

@@ -1,0 +1,17 @@
+"""Stats stage: how a deck will play, in numbers.
+
+Pure functions over the deck model, one module a job:
+
+* :mod:`~generator.stats.spec`: the deck's ``stats:`` section, checked;
+* :mod:`~generator.stats.composition`: counts and shares by any field;
+* :mod:`~generator.stats.odds`: exact (hypergeometric) draw odds;
+* :mod:`~generator.stats.dice`: roll odds against card rewards;
+* :mod:`~generator.stats.simulation`: seeded runs of a deck's game plugin;
+* :mod:`~generator.stats.analysis`: all of the above for one deck;
+* :mod:`~generator.stats.tables` and :mod:`~generator.stats.report`: text, JSON, PDF and PNG.
+"""
+
+from generator.stats.analysis import DeckStats, Request, analyse
+from generator.stats.simulation import Outcome
+
+__all__ = ["DeckStats", "Outcome", "Request", "analyse"]

@@ -1,0 +1,258 @@
+"""Dice: the exact chance of each roll, and whether card rewards follow those chances.
+
+Some games print a dice roll on a card (Cereal Killer's monsters each carry a
+2d6 total to hit) and pay a reward for hitting it. A hard roll should pay
+more than an easy one. This module works out the exact probability of every
+total, then lines each card's reward up against its odds:
+
+* ``chance``: the probability that one roll shows this total;
+* ``payout per roll``: reward x chance, what aiming at this total earns per roll;
+* ``even reward``: the reward that would make every total earn the same per
+  roll (the average payout divided by the chance), a yardstick for balancing.
+
+Rewards "track difficulty" when no total pays less than an easier one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Iterable
+
+from generator.deck.model import Card
+from generator.stats.fields import field_value
+
+MAX_DICE = 20
+MAX_SIDES = 100
+
+_TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))\s*")
+
+
+@dataclass(frozen=True)
+class DiceFormula:
+    """A sum of dice and a constant, like ``2d6`` or ``1d6+1d4+2``."""
+
+    text: str
+    dice: tuple[tuple[int, int], ...]  # (how many, sides); a negative count subtracts
+    constant: int = 0
+
+    def ways(self) -> dict[int, int]:
+        """How many of the equally likely outcomes give each total."""
+        ways = {self.constant: 1}
+        for count, sides in self.dice:
+            face = -1 if count < 0 else 1
+            for _ in range(abs(count)):
+                ways = _add_die(ways, sides, face)
+        return dict(sorted(ways.items()))
+
+    @property
+    def outcomes(self) -> int:
+        """How many equally likely outcomes a roll has (6 x 6 = 36 for 2d6)."""
+        total = 1
+        for count, sides in self.dice:
+            total *= sides ** abs(count)
+        return total
+
+    def distribution(self) -> dict[int, Fraction]:
+        """The exact probability of each total."""
+        outcomes = self.outcomes
+        return {total: Fraction(n, outcomes) for total, n in self.ways().items()}
+
+
+def _add_die(ways: dict[int, int], sides: int, face: int) -> dict[int, int]:
+    combined: dict[int, int] = defaultdict(int)
+    for total, n in ways.items():
+        for pips in range(1, sides + 1):
+            combined[total + face * pips] += n
+    return combined
+
+
+def parse_dice(text: Any) -> DiceFormula:
+    """Read dice notation; raises ``ValueError`` with a readable reason."""
+    if isinstance(text, bool) or not isinstance(text, str) or not text.strip():
+        raise ValueError("dice are written like 2d6, d20 or 1d6+2")
+    dice: list[tuple[int, int]] = []
+    constant = 0
+    position = 0
+    source = text.strip()
+    while position < len(source):
+        match = _TERM.match(source, position)
+        if not match or match.end() == position or (position and not match.group(1)):
+            raise ValueError(f"cannot read dice '{text}'; write them like 2d6, d20 or 1d6+2")
+        sign = -1 if match.group(1) == "-" else 1
+        if match.group(3) is not None:
+            count = int(match.group(2) or 1)
+            sides = int(match.group(3))
+            if not 1 <= count <= MAX_DICE:
+                raise ValueError(f"'{text}': between 1 and {MAX_DICE} dice at a time")
+            if not 2 <= sides <= MAX_SIDES:
+                raise ValueError(f"'{text}': a die has 2 to {MAX_SIDES} sides")
+            dice.append((sign * count, sides))
+        else:
+            constant += sign * int(match.group(4))
+        position = match.end()
+    if not dice:
+        raise ValueError(f"'{text}' rolls no dice; write them like 2d6")
+    if sum(abs(count) for count, _ in dice) > MAX_DICE:
+        raise ValueError(f"'{text}': at most {MAX_DICE} dice in all")
+    return DiceFormula(text=source, dice=tuple(dice), constant=constant)
+
+
+@dataclass(frozen=True)
+class DiceRow:
+    """One roll total printed on cards, with its odds and (optionally) its reward."""
+
+    roll: int
+    chance: Fraction
+    cards: int  # copies in the deck carrying this roll (and this reward)
+    card_ids: tuple[str, ...]
+    reward: float | int | None = None
+    even_reward: float | None = None
+
+    @property
+    def payout(self) -> float | None:
+        """Reward x chance: what aiming at this total earns per roll, on average."""
+        return None if self.reward is None else float(self.reward * self.chance)
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A roll that pays less than an easier one, or differently from an equally hard one."""
+
+    harder: DiceRow
+    easier: DiceRow
+
+    @property
+    def same_odds(self) -> bool:
+        return self.harder.chance == self.easier.chance
+
+    def describe(self, denominator: int) -> str:
+        hard, easy = self.harder, self.easier
+        if self.same_odds:
+            return (f"{hard.roll} and {easy.roll} are equally likely ({_odds(hard.chance, denominator)}) "
+                    f"but pay {_num(hard.reward)} and {_num(easy.reward)}")
+        return (f"{hard.roll} ({_odds(hard.chance, denominator)}) pays {_num(hard.reward)}, "
+                f"less than the easier {easy.roll} ({_odds(easy.chance, denominator)}) at {_num(easy.reward)}")
+
+
+@dataclass(frozen=True)
+class DiceReport:
+    """Every total of a dice formula against the cards that print it."""
+
+    formula: DiceFormula
+    field: str
+    value_field: str | None
+    distribution: dict[int, Fraction]
+    rows: tuple[DiceRow, ...]
+    unreachable: tuple[tuple[Any, tuple[str, ...]], ...]  # card values no roll can show
+    mismatches: tuple[Mismatch, ...]
+    rank_correlation: float | None  # Spearman's rho between reward and difficulty (1/chance)
+
+    @property
+    def tracks_difficulty(self) -> bool | None:
+        if self.value_field is None:
+            return None
+        return not any(not m.same_odds for m in self.mismatches)
+
+
+def dice_report(formula: DiceFormula, field: str, value_field: str | None,
+                cards: Iterable[tuple[Card, int]]) -> DiceReport:
+    """Line up the cards' ``field`` rolls (and ``value_field`` rewards) with the odds."""
+    distribution = formula.distribution()
+    grouped: dict[tuple, list[tuple[Card, int]]] = defaultdict(list)
+    unreachable: dict[Any, list[str]] = defaultdict(list)
+    for card, copies in cards:
+        roll = field_value(card, field)
+        if roll is None or copies == 0:
+            continue
+        if roll not in distribution:
+            unreachable[roll].append(card.id)
+            continue
+        reward = field_value(card, value_field) if value_field else None
+        if reward is not None and (isinstance(reward, bool) or not isinstance(reward, (int, float))):
+            reward = None
+        grouped[(roll, reward)].append((card, copies))
+    payouts = [float(reward * distribution[roll]) for roll, reward in grouped if reward is not None]
+    average = sum(payouts) / len(payouts) if payouts else None
+    rows = []
+    for (roll, reward), members in sorted(grouped.items(), key=lambda item: _sort_key(item[0])):
+        chance = distribution[roll]
+        rows.append(DiceRow(
+            roll=roll, chance=chance, cards=sum(n for _, n in members),
+            card_ids=tuple(card.id for card, _ in members), reward=reward,
+            even_reward=None if reward is None or average is None else average / float(chance)))
+    rewarded = [row for row in rows if row.reward is not None]
+    return DiceReport(
+        formula=formula, field=field, value_field=value_field, distribution=distribution,
+        rows=tuple(rows),
+        unreachable=tuple((value, tuple(ids)) for value, ids in sorted(unreachable.items(), key=lambda i: str(i[0]))),
+        mismatches=tuple(_mismatches(rewarded)),
+        rank_correlation=_spearman([float(1 / r.chance) for r in rewarded],
+                                   [float(r.reward) for r in rewarded]) if len(rewarded) > 2 else None,
+    )
+
+
+def _sort_key(key: tuple) -> tuple:
+    roll, reward = key
+    return (roll, reward if reward is not None else float("-inf"))
+
+
+def _mismatches(rows: list[DiceRow]) -> list[Mismatch]:
+    """Pairs where the harder (or equally hard) roll pays less: each pair once, hardest first."""
+    found = []
+    for harder in sorted(rows, key=lambda r: (r.chance, r.roll)):
+        for easier in sorted(rows, key=lambda r: (r.chance, r.roll)):
+            if easier is harder or easier.reward <= harder.reward:
+                continue
+            if harder.chance < easier.chance or (harder.chance == easier.chance and harder.roll != easier.roll):
+                found.append(Mismatch(harder=harder, easier=easier))
+    return found
+
+
+def _ranks(values: list[float]) -> list[float]:
+    """Ranks from 1, ties sharing their average rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for k in range(start, end + 1):
+            ranks[order[k]] = (start + end) / 2 + 1
+        start = end + 1
+    return ranks
+
+
+def _spearman(xs: list[float], ys: list[float]) -> float | None:
+    """Spearman's rank correlation: 1 when rewards rise exactly as rolls get harder."""
+    rx, ry = _ranks(xs), _ranks(ys)
+    n = len(rx)
+    mean = (n + 1) / 2
+    cov = sum((a - mean) * (b - mean) for a, b in zip(rx, ry))
+    var_x = sum((a - mean) ** 2 for a in rx)
+    var_y = sum((b - mean) ** 2 for b in ry)
+    if not var_x or not var_y:
+        return None
+    return cov / (var_x * var_y) ** 0.5
+
+
+def _odds(chance: Fraction, denominator: int) -> str:
+    """A chance over the roll's outcome count: 4/36 reads better than 1/9 beside 5/36."""
+    scaled = chance * denominator
+    if scaled.denominator == 1:
+        return f"{scaled.numerator}/{denominator}"
+    return f"{chance.numerator}/{chance.denominator}"
+
+
+def _num(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
+
+
+def odds_text(chance: Fraction, formula: DiceFormula) -> str:
+    """``4/36`` for 2d6 (over the number of outcomes), or the reduced fraction if that is long."""
+    return _odds(chance, formula.outcomes) if formula.outcomes <= 10_000 else f"{chance}"

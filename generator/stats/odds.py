@@ -1,0 +1,246 @@
+"""Draw odds: the exact chance that a random draw satisfies a question.
+
+Drawing ``n`` cards from a shuffled deck without putting any back follows
+the (multivariate) hypergeometric distribution: every set of ``n`` cards is
+equally likely, so a chance is a count of favourable hands over
+``comb(N, n)``. We count those hands exactly, with whole numbers, and return
+a :class:`~fractions.Fraction`.
+
+How the count is done
+---------------------
+A question becomes *requirements*: "between ``low`` and ``high`` of the drawn
+cards are among these card ids", joined into an OR of ANDs. Cards that feed
+the same requirements are interchangeable, so they form one *category*. We
+walk the categories one at a time, keeping a table from "cards drawn so far,
+how many each requirement has seen, and which ANDs are still open" to "number
+of ways to get here"; taking ``j`` of a category's ``K`` copies multiplies the
+ways by ``comb(K, j)``.
+
+Three things keep that table small:
+
+* a tally is capped just above the largest number any requirement looks at;
+* a partial hand that already answers yes is counted at once (times the ways
+  to fill the rest of the hand) and one that can no longer answer yes is
+  dropped;
+* requirements that are settled are forgotten, and so are the tallies nobody
+  reads any more, so partial hands that can only end the same way merge.
+
+That is what makes the Gold Rush question cheap: an OR over every monster of
+"this monster AND ``cost`` treasures of its type". Once a monster's category
+is done, its part shrinks to "``cost`` treasures of its type", and of those
+only the cheapest per type is kept.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from typing import Iterable
+
+from generator.deck.model import Card
+from generator.errors import InputError
+from generator.stats.fields import field_value
+from generator.stats.pools import Pool
+from generator.stats.spec import Condition, Question
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """Between ``low`` and ``high`` (None: no limit) drawn cards are among ``card_ids``."""
+
+    card_ids: frozenset[str]
+    low: int
+    high: int | None = None
+
+
+Conjunction = tuple[Requirement, ...]  # every requirement must hold
+
+
+def probability(question: Question, pool: Pool) -> Fraction:
+    """The exact chance that ``question.draw`` random cards from ``pool`` answer yes."""
+    entries = [(card, copies) for card, copies in pool.entries
+               if copies and question.source.matches(card)]
+    available = sum(copies for _, copies in entries)
+    if question.draw > available:
+        source = "" if not question.source.wanted else f" matching {question.source.describe()}"
+        raise InputError(f"question '{question.name}' draws {question.draw} cards, but "
+                         f"{pool.label} has only {available}{source}", question.position, field="draw")
+    conjunctions = requirements(question, entries)
+    favourable = count_hands(entries, question.draw, conjunctions)
+    return Fraction(favourable, comb(available, question.draw))
+
+
+def requirements(question: Question, entries: list[tuple[Card, int]]) -> list[Conjunction]:
+    """The question as an OR of ANDs of requirements on card ids.
+
+    Without ``for_some``/``for_every`` that is a single AND. With them, one
+    AND per distinct chosen card, its ``match`` fields and amounts filled in
+    from that card; ``for_every`` then joins those into one big AND.
+    """
+    if question.chosen is None:
+        chosen: list[Card | None] = [None]
+    else:
+        chosen = [card for card, _ in entries if question.chosen.matches(card)]
+    conjunctions: dict[frozenset, Conjunction] = {}
+    for card in chosen:
+        conjunction = _conjunction(question, entries, card)
+        if conjunction is not None:
+            conjunctions.setdefault(frozenset(conjunction), conjunction)
+        elif question.every:
+            return []  # one impossible part makes the whole AND impossible
+    if question.every:
+        merged = {requirement: None for conj in conjunctions.values() for requirement in conj}
+        return [tuple(merged)]
+    return list(conjunctions.values())
+
+
+def _conjunction(question: Question, entries: list[tuple[Card, int]],
+                 chosen: Card | None) -> Conjunction | None:
+    """One AND of requirements; None if it can never hold (it asks for more than is drawn)."""
+    result = []
+    for need in question.needs:
+        low = _amount(question, need, need.at_least, chosen) or 0
+        high = _amount(question, need, need.at_most, chosen)
+        if low > question.draw or (high is not None and high < low):
+            return None
+        ids = frozenset(card.id for card, _ in entries if _counts_for(need, card, chosen))
+        if low == 0 and (high is None or high >= question.draw):
+            continue  # always holds
+        result.append(Requirement(card_ids=ids, low=low, high=high))
+    return tuple(result)
+
+
+def _counts_for(need: Condition, card: Card, chosen: Card | None) -> bool:
+    if not need.where.matches(card):
+        return False
+    return all(field_value(card, mine) == field_value(chosen, theirs) for mine, theirs in need.match)
+
+
+def _amount(question: Question, need: Condition, amount: int | str | None, chosen: Card | None) -> int | None:
+    """A number as written, or the number the chosen card holds in the named field."""
+    if amount is None or isinstance(amount, int):
+        return amount
+    value = field_value(chosen, amount)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(f"question '{question.name}': card '{chosen.id}' has no whole number "
+                         f"in '{amount}' (found {value!r})", question.position, field=amount)
+    return value
+
+
+Check = tuple[int, int, "int | None"]  # (tally index, low, high): one requirement on a tally
+Residual = frozenset  # the requirements of one conjunction that are not yet settled
+
+
+def count_hands(entries: Iterable[tuple[Card, int]], draw: int, conjunctions: list[Conjunction]) -> int:
+    """How many ``draw``-card hands from ``entries`` satisfy at least one conjunction."""
+    if not conjunctions:
+        return 0
+    tallies = sorted({req.card_ids for conj in conjunctions for req in conj}, key=sorted)
+    index = {ids: i for i, ids in enumerate(tallies)}
+    caps = [0] * len(tallies)
+    for conj in conjunctions:
+        for req in conj:
+            i = index[req.card_ids]
+            caps[i] = max(caps[i], req.low if req.high is None else req.high + 1)
+
+    categories: dict[tuple[int, ...], int] = defaultdict(int)
+    for card, copies in entries:
+        signature = tuple(i for i, ids in enumerate(tallies) if card.id in ids)
+        categories[signature] += copies
+    # Cards no requirement looks at go last: by then they only fill the hand up.
+    ordered = sorted(categories.items(), key=lambda item: (not item[0], item[0]))
+    last_feed = {i: k for k, (signature, _) in enumerate(ordered) for i in signature}
+
+    alive = frozenset(frozenset((index[req.card_ids], req.low, req.high) for req in conj)
+                      for conj in conjunctions)
+    states: dict[tuple, int] = {(0, (0,) * len(tallies), alive): 1}
+    remaining = sum(categories.values())
+    favourable = 0
+    for k, (signature, size) in enumerate(ordered):
+        remaining -= size
+        final = tuple(last_feed.get(i, -1) <= k for i in range(len(tallies)))
+        settled: dict[tuple, tuple] = {}
+        next_states: dict[tuple, int] = defaultdict(int)
+        for (drawn, tally, alive), ways in _take_from(states, signature, size, draw, remaining, caps).items():
+            key = (tally, alive)
+            if key not in settled:
+                settled[key] = _settle(tally, alive, final)
+            verdict, new_tally, new_alive = settled[key]
+            if verdict is True:  # every way to fill the rest of the hand answers yes
+                favourable += ways * comb(remaining, draw - drawn)
+            elif verdict is None:
+                next_states[(drawn, new_tally, new_alive)] += ways
+        states = next_states
+    return favourable
+
+
+def _settle(tally: tuple[int, ...], alive: frozenset, final: tuple[bool, ...]):
+    """Decide what can be decided about a partial hand.
+
+    Returns (True, ...) if some conjunction already holds whatever comes next,
+    (False, ...) if none can hold any more, else (None, tally, residuals): the
+    requirements still open, with every tally no open requirement reads reset
+    to 0 so that partial hands which can only end the same way merge.
+    """
+    residuals = []
+    for conjunction in alive:
+        open_checks = []
+        for check in conjunction:
+            i, low, high = check
+            value = tally[i]
+            if high is not None and value > high:
+                break  # too many already; tallies never shrink
+            if value >= low and (high is None or final[i]):
+                continue  # holds for good
+            if final[i]:
+                break  # too few, and no more cards can feed this tally
+            open_checks.append(check)
+        else:
+            if not open_checks:
+                return True, None, None
+            residuals.append(frozenset(open_checks))
+    if not residuals:
+        return False, None, None
+    residuals = _drop_stricter(residuals)
+    needed = {i for residual in residuals for i, _, _ in residual}
+    return None, tuple(v if i in needed else 0 for i, v in enumerate(tally)), frozenset(residuals)
+
+
+def _drop_stricter(residuals: list[Residual]) -> list[Residual]:
+    """In an OR, a conjunction implied by another one adds nothing: keep only the weaker ones."""
+    unique = sorted(set(residuals), key=len)
+    kept: list[Residual] = []
+    for candidate in unique:
+        if not any(_implies(candidate, weaker) for weaker in kept):
+            kept.append(candidate)
+    return kept
+
+
+def _implies(strict: Residual, weak: Residual) -> bool:
+    """Whether meeting every check of ``strict`` also meets every check of ``weak``."""
+    for i, low, high in weak:
+        if not any(j == i and l2 >= low and (high is None or (h2 is not None and h2 <= high))
+                   for j, l2, h2 in strict):
+            return False
+    return True
+
+
+def _take_from(states: dict, signature: tuple[int, ...], size: int, draw: int, remaining: int,
+               caps: list[int]) -> dict:
+    """Extend every partial hand by 0..size cards of one category."""
+    grown: dict[tuple, int] = defaultdict(int)
+    choose = [comb(size, j) for j in range(min(size, draw) + 1)]
+    for (drawn, tally, alive), ways in states.items():
+        # Take at least enough that the categories still to come can fill the hand.
+        for j in range(max(0, draw - drawn - remaining), min(size, draw - drawn) + 1):
+            if signature and j:
+                counts = list(tally)
+                for i in signature:
+                    counts[i] = min(caps[i], counts[i] + j)
+                new_tally = tuple(counts)
+            else:
+                new_tally = tally
+            grown[(drawn + j, new_tally, alive)] += ways * choose[j]
+    return grown

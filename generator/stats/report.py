@@ -1,0 +1,425 @@
+"""The stats report as a PDF of bar charts, and the same pages as one PNG.
+
+Charts are reportlab's own (``reportlab.graphics.charts``), one panel each:
+composition by every field, draw odds, dice rewards against their odds and
+the simulated turns to win. Panels flow down two columns; wide ones (odds,
+dice, simulation) take the full width. The PNG is the PDF rasterised with
+PDFium, so both always show exactly the same thing.
+
+Both files are written atomically, and the PDF is built with reportlab's
+invariant mode so the same statistics always give the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from fractions import Fraction
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.shapes import Drawing, Line, String
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.outputs import write_bytes_atomic
+from generator.stats.analysis import DeckStats
+from generator.stats.composition import Breakdown, Share
+from generator.stats.dice import DiceReport, odds_text
+from generator.stats.simulation import SimulationResult
+from generator.stats.tables import interval_text, percent
+
+PAGE_WIDTH, PAGE_HEIGHT = A4
+MARGIN = 36
+GAP = 14
+COLUMN = (PAGE_WIDTH - 2 * MARGIN - GAP) / 2
+FULL = PAGE_WIDTH - 2 * MARGIN
+FONT = "Helvetica"
+BOLD = "Helvetica-Bold"
+MAX_BARS = 30  # a composition chart shows at most this many values
+MAX_FINDINGS = 4  # reward mismatches listed under the dice chart
+PNG_SCALE = 1.25  # 72 dpi x 1.25: a 745-pixel-wide A4 page, crisp and small
+
+INK = colors.HexColor("#222222")
+MUTED = colors.HexColor("#666666")
+RULE = colors.HexColor("#cccccc")
+BARS = colors.HexColor("#3b6ea5")
+SECOND = colors.HexColor("#e0a030")
+WIN = colors.HexColor("#4c9a5b")
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A chart with its title, drawn at a size known before placing it."""
+
+    width: float
+    drawing: Drawing
+
+    @property
+    def height(self) -> float:
+        return self.drawing.height
+
+
+def write_report(stats: DeckStats, pdf_path: Path, png_path: Path) -> None:
+    """Write the report PDF and its PNG image, each all at once or not at all."""
+    pdf = render_pdf(stats)
+    png = render_png(pdf)
+    write_bytes_atomic(pdf_path, pdf)
+    write_bytes_atomic(png_path, png)
+
+
+def render_pdf(stats: DeckStats) -> bytes:
+    """The report as PDF bytes; identical statistics give identical bytes."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=A4, invariant=1, pageCompression=1)
+    canvas.setTitle(f"{stats.deck.name}: deck statistics")
+    canvas.setAuthor("deckpress")
+    canvas.setCreator("deckpress stats")
+    _Layout(canvas, stats).draw(panels(stats))
+    canvas.save()
+    return buffer.getvalue()
+
+
+def render_png(pdf: bytes) -> bytes:
+    """Every page of ``pdf`` rasterised and stacked into one PNG."""
+    import pypdfium2
+    from PIL import Image
+
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        images = [page.render(scale=PNG_SCALE).to_pil().convert("RGB") for page in document]
+    finally:
+        document.close()
+    sheet = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)), "white")
+    top = 0
+    for image in images:
+        sheet.paste(image, (0, top))
+        top += image.height
+    out = io.BytesIO()
+    sheet.quantize(colors=64, dither=Image.Dither.NONE).save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+class _Layout:
+    """Places panels in rows (two half-width panels side by side, or one full-width),
+    in reading order, starting a new page when a row no longer fits."""
+
+    def __init__(self, canvas: Canvas, stats: DeckStats):
+        self.canvas = canvas
+        self.stats = stats
+        self.page = 0
+        self.top = 0.0
+        self._new_page()
+
+    def _new_page(self) -> None:
+        if self.page:
+            self.canvas.showPage()
+        self.page += 1
+        self.top = PAGE_HEIGHT - MARGIN
+        if self.page == 1:
+            self.top = self._header(self.top)
+        self._footer()
+
+    def _header(self, top: float) -> float:
+        deck = self.stats.deck
+        canvas = self.canvas
+        canvas.setFillColor(INK)
+        canvas.setFont(BOLD, 16)
+        canvas.drawString(MARGIN, top - 16, deck.name)
+        canvas.setFont(FONT, 9)
+        canvas.setFillColor(MUTED)
+        if any(p.pool.decklist for p in self.stats.pools):
+            pools = "decklists " + ", ".join(f"{p.pool.label} ({p.pool.total} cards)" for p in self.stats.pools)
+        else:
+            pools = f"{deck.total} cards"
+        canvas.drawString(MARGIN, top - 30, _fit(f"Deck statistics for {deck.path}: {pools}", FONT, 9, FULL))
+        canvas.setStrokeColor(RULE)
+        canvas.line(MARGIN, top - 38, PAGE_WIDTH - MARGIN, top - 38)
+        return top - 50
+
+    def _footer(self) -> None:
+        self.canvas.setFont(FONT, 7)
+        self.canvas.setFillColor(MUTED)
+        self.canvas.drawRightString(PAGE_WIDTH - MARGIN, MARGIN / 2,
+                                    f"deckpress stats: {self.stats.deck.id}, page {self.page}")
+
+    def draw(self, items: list[Panel]) -> None:
+        for row in _rows(items):
+            height = max(panel.height for panel in row)
+            if self.top - height < MARGIN and self.top < PAGE_HEIGHT - MARGIN - 60:
+                self._new_page()  # (a row taller than a fresh page is drawn anyway)
+            for column, panel in enumerate(row):
+                x = MARGIN + column * (COLUMN + GAP)
+                renderPDF.draw(panel.drawing, self.canvas, x, self.top - panel.height)
+            self.top -= height + GAP
+
+
+def _rows(items: list[Panel]) -> list[list[Panel]]:
+    """Consecutive half-width panels pair up; a full-width panel fills a row alone."""
+    rows: list[list[Panel]] = []
+    for panel in items:
+        if panel.width <= COLUMN and rows and len(rows[-1]) == 1 and rows[-1][0].width <= COLUMN:
+            rows[-1].append(panel)
+        else:
+            rows.append([panel])
+    return rows
+
+
+def panels(stats: DeckStats) -> list[Panel]:
+    """Every chart of the report, in reading order."""
+    result: list[Panel] = []
+    for index, pool_stats in enumerate(stats.pools):
+        suffix = f" ({pool_stats.pool.label})" if pool_stats.pool.decklist else ""
+        if index == 0 or len(stats.pools) <= 2:
+            result += [composition_panel(table, suffix) for table in pool_stats.composition if table.rows]
+    if any(pool_stats.answers for pool_stats in stats.pools):
+        result.append(odds_panel(stats))
+    if stats.dice is not None and stats.dice.rows:
+        result.append(dice_panel(stats.dice))
+    if stats.simulation is not None:
+        result.append(simulation_panel(stats.simulation))
+    return result
+
+
+def _titled(width: float, height: float, title: str, subtitle: str = "") -> Drawing:
+    drawing = Drawing(width, height)
+    drawing.add(String(0, height - 11, _fit(title, BOLD, 10, width), fontName=BOLD, fontSize=10, fillColor=INK))
+    if subtitle:
+        drawing.add(String(0, height - 23, _fit(subtitle, FONT, 7.5, width), fontName=FONT, fontSize=7.5,
+                           fillColor=MUTED))
+    drawing.add(Line(0, 0, width, 0, strokeColor=RULE, strokeWidth=0.5))
+    return drawing
+
+
+def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
+    """Cards per value of one field, as horizontal bars labelled with counts and shares."""
+    rows = _chart_rows(table)
+    row_height = 11
+    label_width = min(90, max(stringWidth(_label(r.value), FONT, 7.5) for r in rows) + 6)
+    chart_height = row_height * len(rows)
+    height = chart_height + 44
+    counted = f"{table.total} cards" + (f" with {table.among}" if table.among else "")
+    drawing = _titled(COLUMN, height, f"Composition by {table.field}{suffix}", counted)
+    chart = HorizontalBarChart()
+    chart.x, chart.y = label_width, 14
+    chart.width, chart.height = COLUMN - label_width - 48, chart_height
+    chart.data = [[row.cards for row in reversed(rows)]]
+    chart.categoryAxis.categoryNames = [_fit(_label(row.value), FONT, 7.5, label_width - 6) for row in reversed(rows)]
+    _style_category_axis(chart.categoryAxis, 7.5)
+    chart.categoryAxis.labels.boxAnchor = "e"
+    _style_value_axis(chart.valueAxis, max(row.cards for row in rows))
+    chart.bars[0].fillColor = BARS
+    chart.bars.strokeColor = None
+    chart.barSpacing = 0
+    chart.barLabelFormat = _share_labeller(table.total)
+    chart.barLabels.fontName, chart.barLabels.fontSize = FONT, 7
+    chart.barLabels.boxAnchor, chart.barLabels.dx = "w", 3
+    chart.groupSpacing = 2.5
+    drawing.add(chart)
+    return Panel(COLUMN, drawing)
+
+
+def _chart_rows(table: Breakdown) -> list[Share]:
+    """The table's rows, the smallest folded into one 'N more' bar when there are too many to read."""
+    rows = list(table.rows)
+    if len(rows) <= MAX_BARS:
+        return rows
+    keep = set(map(id, sorted(rows, key=lambda r: -r.cards)[:MAX_BARS - 1]))
+    shown = [row for row in rows if id(row) in keep]
+    rest = [row for row in rows if id(row) not in keep]
+    folded = Share(value=f"({len(rest)} more values)", cards=sum(r.cards for r in rest),
+                   distinct=sum(r.distinct for r in rest), share=sum((r.share for r in rest), Fraction(0)))
+    return shown + [folded]
+
+
+def _share_labeller(total: int) -> Callable[[float], str]:
+    """Bar labels like '16  (10.5%)': the count and its share of the pool."""
+    def label(value: float) -> str:
+        return f"{int(value)}  ({value / total * 100:.1f}%)" if total else f"{int(value)}"
+    return label
+
+
+def odds_panel(stats: DeckStats) -> Panel:
+    """Each question's exact chance as a horizontal bar from 0 to 100%, one bar per pool."""
+    pools = [p for p in stats.pools if p.answers]
+    names: list[str] = []
+    for pool_stats in pools:
+        for answer in pool_stats.answers:
+            name = f"{answer.question.name} (draw {answer.question.draw})"
+            if name not in names:
+                names.append(name)
+    series = []
+    for pool_stats in pools:
+        chances = {f"{a.question.name} (draw {a.question.draw})": float(a.chance) * 100 for a in pool_stats.answers}
+        series.append([chances.get(name) for name in reversed(names)])
+    row_height = 14 if len(series) == 1 else 9 * len(series) + 5
+    label_width = min(FULL * 0.5, max(stringWidth(n, FONT, 7.5) for n in names) + 8)
+    legend_height = 14 if len(series) > 1 else 0
+    chart_height = row_height * len(names)
+    height = chart_height + 50 + legend_height
+    drawing = _titled(FULL, height, "Draw odds", "exact chance that a random draw answers yes")
+    chart = HorizontalBarChart()
+    chart.x, chart.y = label_width, 16
+    chart.width, chart.height = FULL - label_width - 44, chart_height
+    # A horizontal chart stacks a row's bars from the bottom up: reverse so the first pool is on top.
+    chart.data = list(reversed(series))
+    chart.categoryAxis.categoryNames = [_fit(n, FONT, 7.5, label_width - 8) for n in reversed(names)]
+    _style_category_axis(chart.categoryAxis, 7.5)
+    chart.categoryAxis.labels.boxAnchor = "e"
+    _style_value_axis(chart.valueAxis, 100, fixed=True)
+    chart.valueAxis.labelTextFormat = "%d%%"
+    palette = [BARS, SECOND, WIN, MUTED]
+    for index in range(len(series)):
+        chart.bars[len(series) - 1 - index].fillColor = palette[index % len(palette)]
+    chart.bars.strokeColor = None
+    chart.barLabelFormat = "%.1f%%"
+    chart.barLabels.fontName, chart.barLabels.fontSize = FONT, 6.5 if len(series) > 1 else 7
+    chart.barLabels.boxAnchor, chart.barLabels.dx = "w", 3
+    chart.groupSpacing = 4
+    chart.barSpacing = 1
+    drawing.add(chart)
+    if len(series) > 1:
+        legend = Legend()
+        legend.x, legend.y = label_width, height - 32
+        legend.fontName, legend.fontSize = FONT, 7
+        legend.alignment = "right"
+        legend.columnMaximum = 1
+        legend.dx = legend.dy = 7
+        legend.deltax = 150
+        legend.colorNamePairs = [(palette[i % len(palette)], p.pool.label) for i, p in enumerate(pools)]
+        drawing.add(legend)
+    return Panel(FULL, drawing)
+
+
+def dice_panel(report: DiceReport) -> Panel:
+    """Reward per roll beside the reward that would pay every roll the same per throw."""
+    rewarded = report.value_field is not None and any(row.reward is not None for row in report.rows)
+    findings = [m.describe(report.formula.outcomes) for m in report.mismatches][:MAX_FINDINGS] if rewarded else []
+    below = 9 * len(findings) + 8 if findings else 0
+    height = 165 + below
+    if rewarded:
+        verdict = "rewards track difficulty" if report.tracks_difficulty else "rewards do not track difficulty"
+        subtitle = (f"'{report.field}' on {report.formula.text}; bars: '{report.value_field}' and the even "
+                    f"reward (same payout per roll for every total); {verdict}")
+    else:
+        subtitle = f"chance of each '{report.field}' on {report.formula.text}"
+    drawing = _titled(FULL, height, f"Dice: {report.formula.text}", subtitle)
+    for line, text in enumerate(findings):
+        drawing.add(String(0, below - 12 - 9 * line, _fit(text, FONT, 7.5, FULL), fontName=FONT, fontSize=7.5,
+                           fillColor=INK))
+    chart = VerticalBarChart()
+    chart.x, chart.y = 36, 34 + below
+    chart.width, chart.height = FULL - 140, height - 74 - below
+    rows = list(report.rows)
+    if rewarded:
+        chart.data = [[float(row.reward or 0) for row in rows], [float(row.even_reward or 0) for row in rows]]
+        chart.bars[1].fillColor = SECOND
+        top = max(max(chart.data[0]), max(chart.data[1]))
+    else:
+        chart.data = [[float(row.chance) * 100 for row in rows]]
+        top = max(chart.data[0])
+    chart.bars[0].fillColor = BARS
+    chart.bars.strokeColor = None
+    chart.categoryAxis.categoryNames = [f"{row.roll}\n{odds_text(row.chance, report.formula)}" for row in rows]
+    _style_category_axis(chart.categoryAxis, 7)
+    chart.categoryAxis.labels.boxAnchor = "n"
+    chart.categoryAxis.labels.dy = -3
+    chart.categoryAxis.labels.textAnchor = "middle"
+    _style_value_axis(chart.valueAxis, top)
+    chart.groupSpacing = 6
+    drawing.add(chart)
+    if rewarded:
+        legend = Legend()
+        legend.x, legend.y = FULL - 96, height - 46
+        legend.fontName, legend.fontSize = FONT, 7
+        legend.colorNamePairs = [(BARS, report.value_field), (SECOND, "even reward")]
+        legend.alignment = "right"
+        legend.dx = legend.dy = 7
+        drawing.add(legend)
+    return Panel(FULL, drawing)
+
+
+def simulation_panel(result: SimulationResult) -> Panel:
+    """Games won on each turn, with the win rate and its interval in the subtitle."""
+    height = 170
+    rate = result.win_rate
+    subtitle = (f"policy {result.policy}, {result.games:,} games, seed {result.seed}: won "
+                f"{percent(rate.estimate, 1)} (95% CI {interval_text(rate, as_percent=True)})")
+    turns = result.turns_to_win
+    if turns is not None:
+        subtitle += f"; turns to win {turns.estimate:.1f} (95% CI {interval_text(turns)})"
+    drawing = _titled(FULL, height, f"Simulation: {result.title}", subtitle)
+    histogram = result.turn_histogram()
+    chart = VerticalBarChart()
+    chart.x, chart.y = 36, 26
+    chart.width, chart.height = FULL - 44, height - 66
+    turns_axis = list(range(min(histogram, default=0), max(histogram, default=0) + 1)) or [0]
+    chart.data = [[histogram.get(turn, (0, 0))[0] for turn in turns_axis]]
+    chart.bars[0].fillColor = WIN
+    chart.bars.strokeColor = None
+    step = max(1, len(turns_axis) // 25)
+    chart.categoryAxis.categoryNames = [str(t) if i % step == 0 else "" for i, t in enumerate(turns_axis)]
+    _style_category_axis(chart.categoryAxis, 7)
+    chart.categoryAxis.labels.boxAnchor = "n"
+    _style_value_axis(chart.valueAxis, max(max(chart.data[0]), 1))
+    chart.groupSpacing = 1.5
+    drawing.add(chart)
+    drawing.add(String(chart.x + chart.width / 2, 4, "games won on each turn", fontName=FONT, fontSize=7,
+                       fillColor=MUTED, textAnchor="middle"))
+    return Panel(FULL, drawing)
+
+
+def _style_category_axis(axis, size: float) -> None:
+    axis.labels.fontName, axis.labels.fontSize = FONT, size
+    axis.strokeColor = RULE
+    axis.visibleTicks = False
+
+
+def _style_value_axis(axis, top: float, fixed: bool = False) -> None:
+    axis.valueMin = 0
+    if fixed:
+        axis.valueMax, axis.valueStep = top, top / 4
+    else:
+        axis.valueMax, axis.valueStep = _axis_steps(top)
+    axis.labels.fontName, axis.labels.fontSize = FONT, 7
+    axis.strokeColor = RULE
+    axis.visibleGrid = True
+    axis.gridStrokeColor = colors.HexColor("#eeeeee")
+    axis.gridStrokeWidth = 0.5
+
+
+def _axis_steps(top: float) -> tuple[float, float]:
+    """A round axis maximum at or above ``top`` and a whole-number step dividing it into 2 to 5 parts."""
+    if top <= 0:
+        return 4, 1
+    magnitude = 1
+    while magnitude * 10 <= top:
+        magnitude *= 10
+    for step in (magnitude / 10, magnitude / 5, magnitude / 4, magnitude / 2, magnitude, 2 * magnitude,
+                 2.5 * magnitude, 5 * magnitude, 10 * magnitude):
+        if step >= 1 and step == int(step) and math.ceil(top / step) <= 5:
+            return step * math.ceil(top / step), step
+    return 10 * magnitude, 2 * magnitude
+
+
+def _label(value) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _fit(text: str, font: str, size: float, width: float) -> str:
+    """``text`` shortened with an ellipsis until it fits ``width`` points."""
+    if stringWidth(text, font, size) <= width:
+        return text
+    while text and stringWidth(text + "...", font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + "..."

@@ -1,0 +1,418 @@
+"""Rules booklets: what a playtester holds in their hands.
+
+Most tests build a tiny deck and rules file in tmp_path and read the PDFs back
+with pdfplumber: page numbers on the imposed sheets, the counts in the
+components table, the cover, and the errors a designer sees.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from generator.booklet import build_booklet
+from generator.booklet.imposition import Side, saddle_stitch_order
+from generator.cli import cli
+from generator.deck import load_deck
+from generator.errors import InputError
+
+MM = 72 / 25.4
+
+DECK = """\
+deck:
+  name: Tiny Test Game
+  designer: A. Tester
+  players: {min: 2, max: 3}
+fields:
+  name: {type: text, required: true}
+  kind: {choices: [Goblin, Fairy, Star]}
+  power: int
+back:
+  name: Tiny back
+cards:
+  - {id: grub, name: Grub, kind: Goblin, power: 2, count: 3}
+  - {id: pip, name: Pip, kind: Fairy, power: 1, count: 4}
+  - {id: dew, name: Dew, kind: Fairy, power: 5, count: 1}
+  - {id: nova, name: Nova, kind: Star, power: 9, count: 2}
+"""
+
+
+class TinyRenderer:
+    """Stands in for the card renderer: a framed face that prints its card id and side."""
+
+    card_size = (180.0, 252.0)
+
+    def __init__(self, deck):
+        self.deck = deck
+
+    def face_key(self, card, side):
+        if side == "back" and card.back is None:
+            return ("shared-back",)
+        return (card.id, side)
+
+    def draw(self, canvas, card, side):
+        canvas.rect(0, 0, 180, 252)
+        canvas.setFont("Helvetica", 24)
+        canvas.drawString(12, 120, f"{card.id}/{side}")
+
+
+def make_deck(tmp_path: Path, rules: str, deck_text: str = DECK) -> Path:
+    folder = tmp_path / "tiny"
+    folder.mkdir(exist_ok=True)
+    (folder / "deck.yaml").write_text(deck_text)
+    (folder / "rules.md").write_text(rules)
+    return folder
+
+
+def build(tmp_path: Path, rules: str, paper: str = "a4"):
+    folder = make_deck(tmp_path, rules)
+    return build_booklet(load_deck(folder), paper, renderer_factory=TinyRenderer)
+
+
+def pages_of(pdf: bytes) -> list[str]:
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        return [page.extract_text() or "" for page in document.pages]
+
+
+def page_number(page) -> int | None:
+    """The number printed in the footer of a reading page (or a half sheet), if any."""
+    footer = page.crop((page.bbox[0], page.bbox[3] - 40, page.bbox[2], page.bbox[3]))
+    text = (footer.extract_text() or "").strip()
+    return int(text) if text.isdigit() else None
+
+
+def rules_with_pages(count: int) -> str:
+    """A rules file that fills exactly ``count`` pages: the cover plus count - 1 body pages."""
+    bodies = [f"# Part {number}\n\nText of part {number}." for number in range(2, count + 1)]
+    return "\n\n{{ pagebreak }}\n\n".join(bodies) + "\n"
+
+
+# --- imposition ---------------------------------------------------------------
+
+
+def test_saddle_stitch_order_for_eight_pages():
+    assert saddle_stitch_order(8) == [
+        Side(8, 1), Side(2, 7),   # outer sheet: back cover and cover, then 2 and 7
+        Side(6, 3), Side(4, 5),   # inner sheet: the centre spread 4-5 on its back
+    ]
+
+
+def test_saddle_stitch_order_pads_with_blanks_at_the_end():
+    assert saddle_stitch_order(5) == [Side(None, 1), Side(2, None), Side(None, 3), Side(4, 5)]
+    assert saddle_stitch_order(1) == [Side(None, 1), Side(None, None)]
+
+
+def test_every_page_printed_once_and_each_spread_folds_together():
+    for pages in range(1, 30):
+        sides = saddle_stitch_order(pages)
+        printed = [n for side in sides for n in (side.left, side.right) if n is not None]
+        assert sorted(printed) == list(range(1, pages + 1))
+        total = len(sides) * 2  # two halves a side: the padded page count
+        assert total % 4 == 0 and total - pages < 4
+        # With the blanks numbered, the two halves of any side add up to total + 1:
+        # that is what puts page k and its mirror page on one fold.
+        full = saddle_stitch_order(total)
+        for side, numbered in zip(sides, full):
+            assert numbered.left + numbered.right == total + 1
+            assert side.left == (numbered.left if numbered.left <= pages else None)
+            assert side.right == (numbered.right if numbered.right <= pages else None)
+
+
+@pytest.mark.parametrize("pages, expected", [
+    (8, [(8, 1), (2, 7), (6, 3), (4, 5)]),
+    (6, [(None, 1), (2, None), (6, 3), (4, 5)]),
+    (4, [(4, 1), (2, 3)]),
+])
+def test_imposed_sheets_hold_the_right_pages(tmp_path, pages, expected):
+    booklet = build(tmp_path, rules_with_pages(pages))
+    assert booklet.pages == pages
+    found = []
+    with pdfplumber.open(io.BytesIO(booklet.booklet_pdf)) as document:
+        for sheet in document.pages:
+            width, height = sheet.width, sheet.height
+            assert (round(width / MM), round(height / MM)) == (297, 210)  # landscape A4
+            halves = []
+            for left_edge in (0, width / 2):
+                half = sheet.crop((left_edge, 0, left_edge + width / 2, height))
+                text = half.extract_text() or ""
+                if "Tiny Test Game" in text:
+                    halves.append(1)  # the cover carries no number
+                else:
+                    halves.append(page_number(half))
+                    if halves[-1] is not None:
+                        assert f"Text of part {halves[-1]}." in text
+                    else:
+                        assert text.strip() == ""  # a padding page is blank
+            found.append(tuple(halves))
+    assert found == expected
+
+
+def test_reading_pdf_is_a5_with_page_numbers_on_every_page_but_the_cover(tmp_path):
+    booklet = build(tmp_path, rules_with_pages(5))
+    with pdfplumber.open(io.BytesIO(booklet.reading_pdf)) as document:
+        assert len(document.pages) == 5
+        for page in document.pages:
+            assert (round(page.width / MM), round(page.height / MM)) == (148, 210)
+        assert [page_number(page) for page in document.pages] == [None, 2, 3, 4, 5]
+
+
+def test_letter_paper_gives_half_letter_pages_on_landscape_letter(tmp_path):
+    booklet = build(tmp_path, rules_with_pages(3), paper="letter")
+    with pdfplumber.open(io.BytesIO(booklet.reading_pdf)) as document:
+        assert (document.pages[0].width, document.pages[0].height) == (396, 612)
+    with pdfplumber.open(io.BytesIO(booklet.booklet_pdf)) as document:
+        assert len(document.pages) == 2
+        assert (document.pages[0].width, document.pages[0].height) == (792, 612)
+
+
+# --- content from the deck ------------------------------------------------------
+
+
+def test_components_table_counts_come_from_the_deck(tmp_path):
+    rules = "# What is in the box\n\n{{ components by=kind extra=\"One six-sided die\" }}\n"
+    text = pages_of(build(tmp_path, rules).reading_pdf)[1]
+    rows = {match.group(2): int(match.group(1))
+            for match in re.finditer(r"^(\d+) (Goblin|Fairy|Star|in all)\b", text, re.M)}
+    assert rows == {"Goblin": 3, "Fairy": 5, "Star": 2, "in all": 10}
+    assert "One six-sided die" in text
+
+
+def test_components_follow_a_changed_deck(tmp_path):
+    rules = "{{ components by=kind }}\n"
+    changed = DECK.replace("kind: Goblin, power: 2, count: 3", "kind: Goblin, power: 2, count: 7")
+    folder = make_deck(tmp_path, rules, changed)
+    text = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)[1]
+    assert re.search(r"^7 Goblin", text, re.M)
+    assert re.search(r"^14 in all", text, re.M)
+
+
+def test_cover_shows_title_players_and_component_summary(tmp_path):
+    rules = "# Rules\n\n{{ components by=kind Star=\"Star cards\" extra=\"One die\" }}\n"
+    cover = pages_of(build(tmp_path, rules).reading_pdf)[0]
+    assert "Tiny Test Game" in cover
+    assert "2 to 3 players" in cover
+    assert "A. Tester" in cover
+    for line in ("10 cards", "3 Goblin", "5 Fairy", "2 Star cards", "One die"):
+        assert line in cover
+
+
+def test_inline_directives_fill_in_numbers_and_values(tmp_path):
+    rules = ("Play {{ name }} with {{ players }}. The deck has {{ total }} cards: "
+             "{{ count kind=Fairy }} fairies in {{ kinds kind=Fairy }} kinds; "
+             "Nova has power {{ value nova power }}.\n")
+    text = " ".join(pages_of(build(tmp_path, rules).reading_pdf)[1].split())
+    assert ("Play Tiny Test Game with 2 to 3 players. The deck has 10 cards: "
+            "5 fairies in 2 kinds; Nova has power 9.") in text
+
+
+def test_card_table_lists_each_distinct_card_sorted(tmp_path):
+    rules = "{{ cardtable kind=Fairy,Star columns=name,power,count headers=\"Card,Power,Copies\" sort=-power }}\n"
+    text = pages_of(build(tmp_path, rules).reading_pdf)[1]
+    assert re.findall(r"^(\w+) (\d+) (\d+)$", text, re.M) == [
+        ("Nova", "9", "2"), ("Dew", "5", "1"), ("Pip", "1", "4")]
+    assert "Card Power Copies" in text
+
+
+def test_card_reference_draws_each_distinct_face_once(tmp_path):
+    rules = "# Cards\n\n{{ cards side=both }}\n"
+    text = pages_of(build(tmp_path, rules).reading_pdf)[1]
+    faces = re.findall(r"\b(\w+)/(front|back)\b", text)
+    assert sorted(faces) == sorted([("grub", "front"), ("pip", "front"), ("dew", "front"),
+                                    ("nova", "front"), ("grub", "back")])  # one shared back
+    assert "Grub ×3" in text and "Pip ×4" in text and "Dew" in text and "×1" not in text
+    assert "card back (all cards)" in text
+
+
+def test_card_reference_scales_cards_to_the_booklet_width(tmp_path):
+    rules = "{{ cards kind=Star }}\n"
+    booklet = build(tmp_path, rules)
+    with pdfplumber.open(io.BytesIO(booklet.reading_pdf)) as document:
+        rectangles = [r for r in document.pages[1].rects if r["width"] > 30]
+    widths = {round(r["width"] / MM) for r in rectangles}
+    assert widths == {27}  # the style's card width: 27 mm, not the renderer's 63.5 mm
+
+
+def test_contents_page_only_for_long_booklets(tmp_path):
+    short = pages_of(build(tmp_path, rules_with_pages(8)).reading_pdf)
+    assert not any("Contents" in page for page in short)
+    long = pages_of(build(tmp_path, rules_with_pages(9)).reading_pdf)
+    assert "Contents" in long[1]
+    assert re.search(r"^Part 9 [. ]*10$", long[1], re.M)  # moved from page 9 to 10 by the contents page
+    assert "Text of part 9." in long[9]
+
+
+def test_markdown_lists_tables_and_emphasis_render(tmp_path):
+    rules = ("# Turn\n\n1. Draw a card\n2. Play a card\n   - on your shelf\n   - or your rival's\n\n"
+             "| Roll | Reward |\n|---:|---|\n| 7 | *fifty* |\n\n> **Example:** Myrtle rolls 7.\n")
+    text = pages_of(build(tmp_path, rules).reading_pdf)[1]
+    for expected in ("1. Draw a card", "2. Play a card", "on your shelf", "7 fifty", "Example: Myrtle rolls 7."):
+        assert expected in text
+
+
+def test_same_input_gives_the_same_bytes(tmp_path):
+    rules = "# Rules\n\n{{ components by=kind }}\n\n{{ cards }}\n"
+    first, second = build(tmp_path, rules), build(tmp_path, rules)
+    assert first.reading_pdf == second.reading_pdf
+    assert first.booklet_pdf == second.booklet_pdf
+
+
+def test_images_from_the_deck_folder_are_printed(tmp_path):
+    from PIL import Image
+
+    folder = make_deck(tmp_path, "# Art\n\n![a goblin](art/goblin.png)\n\nAn icon ![sun](art/goblin.png) inline.\n")
+    (folder / "art").mkdir()
+    Image.new("RGB", (300, 150), "green").save(folder / "art" / "goblin.png")
+    booklet = build_booklet(load_deck(folder), renderer_factory=TinyRenderer)
+    with pdfplumber.open(io.BytesIO(booklet.reading_pdf)) as document:
+        images = document.pages[1].images
+    assert len(images) == 2
+    block = max(images, key=lambda image: image["width"])
+    assert round(block["width"]) == 144  # 300 px at 150 dpi
+
+
+# --- errors a designer sees -------------------------------------------------------
+
+
+def run_cli(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def cli_error(tmp_path: Path, rules: str, out: Path | None = None):
+    folder = make_deck(tmp_path, rules)
+    out = out or tmp_path / "out"
+    result = run_cli("booklet", str(folder), "--out", str(out), "--quiet")
+    return folder, result
+
+
+@pytest.mark.parametrize("rules, line, column, words", [
+    ("# Rules\n\nIntro.\n\n{{ componants }}\n", 5, 1, "unknown directive 'componants'"),
+    ("Text\nwith {{ count colour=red }} in it.\n", 2, 6, "unknown field 'colour'"),
+    ("{{ value nobody power }}\n", 1, 1, "no card with id 'nobody'"),
+    ("{{ cards side=top }}\n", 1, 1, "side is front, back or both"),
+    ("A sentence then {{ components }} mid-line.\n", 1, 17, "on a line of its own"),
+    ("{{ components by=kind Troll=\"Trolls\" }}\n", 1, 1, "'Troll' is not a value of field 'kind'"),
+    ("Unclosed {{ count kind=\"Fairy }}\n", 1, 10, "cannot read directive"),
+    ("Arrows \u2192 are not in the font.\n", 1, 8, "no '\u2192'"),
+])
+def test_broken_directive_names_file_and_line_and_exits_2(tmp_path, rules, line, column, words):
+    folder, result = cli_error(tmp_path, rules)
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'rules.md'}:{line}:{column}:" in result.output
+    assert words in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+def test_missing_image_names_file_and_line(tmp_path):
+    folder, result = cli_error(tmp_path, "# Art\n\nSome text.\n\n![goblin](art/missing.png)\n")
+    assert result.exit_code == 2
+    assert f"{folder / 'rules.md'}:5:11: image 'art/missing.png' not found" in result.output
+
+
+@pytest.mark.parametrize("reference, words", [
+    ("../secret.png", "outside the deck folder"),
+    ("art/../../secret.png", "outside the deck folder"),
+    ("/etc/secret.png", "not an absolute path"),
+    ("https://example.org/x.png", "not a URL"),
+    ("link.png", "outside the deck folder"),
+])
+def test_image_outside_the_deck_folder_is_refused(tmp_path, reference, words):
+    from PIL import Image
+
+    Image.new("RGB", (10, 10)).save(tmp_path / "secret.png")
+    folder = make_deck(tmp_path, f"Intro.\n\n![x]({reference})\n")
+    (folder / "link.png").symlink_to(tmp_path / "secret.png")
+    with pytest.raises(InputError) as caught:
+        build_booklet(load_deck(folder), renderer_factory=TinyRenderer)
+    assert words in str(caught.value)
+    assert str(caught.value).startswith(f"{folder / 'rules.md'}:3:")
+
+
+def test_not_a_picture_is_an_input_error(tmp_path):
+    folder = make_deck(tmp_path, "![x](fake.png)\n")
+    (folder / "fake.png").write_text("not a png")
+    with pytest.raises(InputError, match="not a readable picture"):
+        build_booklet(load_deck(folder), renderer_factory=TinyRenderer)
+
+
+def test_missing_rules_file_is_an_input_error(tmp_path):
+    folder = make_deck(tmp_path, "x")
+    (folder / "rules.md").unlink()
+    result = run_cli("booklet", str(folder), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2
+    assert "rules.md: no rules.md beside the deck" in result.output
+
+
+# --- the command ----------------------------------------------------------------
+
+
+def test_command_writes_both_pdfs(tmp_path, monkeypatch):
+    import generator.booklet.cards as cards
+
+    monkeypatch.setattr(cards, "load_default_renderer", TinyRenderer)
+    folder = make_deck(tmp_path, rules_with_pages(3))
+    out = tmp_path / "out"
+    result = run_cli("booklet", str(folder), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["tiny-rules-booklet.pdf", "tiny-rules.pdf"]
+    assert "tiny: 3 pages" in result.output and "1 sheet(s)" in result.output
+    quiet = run_cli("booklet", str(folder), "--out", str(out), "--quiet")
+    assert quiet.exit_code == 0 and quiet.output == ""
+
+
+def test_failed_build_keeps_the_previous_booklet(tmp_path):
+    folder = make_deck(tmp_path, rules_with_pages(2))
+    out = tmp_path / "out"
+    assert run_cli("booklet", str(folder), "--out", str(out), "-q").exit_code == 0
+    before = (out / "tiny-rules.pdf").read_bytes()
+    (folder / "rules.md").write_text("{{ nonsense }}\n")
+    assert run_cli("booklet", str(folder), "--out", str(out), "-q").exit_code == 2
+    assert (out / "tiny-rules.pdf").read_bytes() == before
+    assert sorted(p.name for p in out.iterdir()) == ["tiny-rules-booklet.pdf", "tiny-rules.pdf"]
+
+
+# --- the bundled games --------------------------------------------------------------
+
+BUNDLED = Path(__file__).resolve().parent.parent / "cards"
+
+
+@pytest.mark.parametrize("game, by", [
+    ("cereal-killer", "category"), ("goblins", "star"), ("gold-rush", "type"), ("tiki", "type"),
+])
+def test_bundled_rules_build_and_their_components_match_the_deck(game, by):
+    deck = load_deck(BUNDLED / game)
+    booklet = build_booklet(deck, renderer_factory=TinyRenderer)
+    reader = PdfReader(io.BytesIO(booklet.reading_pdf))
+    assert len(reader.pages) == booklet.pages >= 6
+    chapters = [entry.title for entry in reader.outline if not isinstance(entry, list)]
+    for chapter in ("Overview", "Components", "Card reference", "Clarifications"):
+        assert chapter in chapters
+    # The components table sits within the first pages; only those are read back.
+    with pdfplumber.open(io.BytesIO(booklet.reading_pdf), pages=[2, 3, 4]) as document:
+        components_page = next(text for text in (page.extract_text() for page in document.pages)
+                               if "Kind Details" in text)
+    # Every group's count in the printed table is the sum of its cards' counts in deck.yaml.
+    expected: dict = {}
+    for card in deck.cards:
+        expected[card.fields.get(by)] = expected.get(card.fields.get(by), 0) + card.count
+    printed = [int(n) for n in re.findall(r"^(\d+) ", components_page, re.M)]
+    assert printed[:len(expected)] == list(expected.values())
+    assert re.search(rf"^{deck.total} in all$", components_page, re.M)
+
+
+def test_card_reference_uses_the_projects_card_renderer(tmp_path):
+    """No test double here: the deck's own (generic) layout draws the faces."""
+    folder = make_deck(tmp_path, "# Cards\n\n{{ cards kind=Star,Goblin }}\n")
+    booklet = build_booklet(load_deck(folder))
+    with pdfplumber.open(io.BytesIO(booklet.reading_pdf)) as document:
+        page = document.pages[1]
+        text = page.extract_text()
+        card_edges = [r for r in page.rects if round(r["width"] / MM) == 27]
+    assert "Nova" in text and "Grub" in text and "Pip" not in text
+    assert len(card_edges) >= 2

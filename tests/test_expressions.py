@@ -1,0 +1,29 @@
+"""Expressions from deck and layout files run sandboxed and bounded."""
+
+import pytest
+from jinja2 import TemplateError
+
+from generator.expressions import evaluate, make_environment
+
+
+@pytest.mark.parametrize("source", ["9 ** (9 ** 9)", "(10 ** 1000) ** 1000", "2 ** 100000", "'x' * 10000000", "[0] * 1000000"])
+def test_runaway_arithmetic_is_refused_quickly(source):
+    with pytest.raises(TemplateError, match="too large a number|more than"):
+        evaluate(source, {})
+
+
+def test_ordinary_arithmetic_still_works():
+    assert evaluate("2 ** 10 + players * 4", {"players": 3}) == 1036
+    assert evaluate("'*' * 5", {}) == "*****"
+
+
+def test_python_internals_are_out_of_reach():
+    with pytest.raises(TemplateError):
+        evaluate("cards.__class__.__mro__", {"cards": []})
+    with pytest.raises(TemplateError):
+        make_environment().from_string("{{ ''.__class__.__subclasses__() }}").render()
+
+
+def test_undefined_names_are_errors_not_blanks():
+    with pytest.raises(TemplateError, match="rewad"):
+        evaluate("rewad > 3", {"reward": 5})

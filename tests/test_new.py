@@ -1,0 +1,52 @@
+"""`deckpress new` gives a designer a deck that works from the first command."""
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from generator.cli import cli
+from generator.deck import check_deck, load_deck
+from generator.render import load_renderer
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_new_deck_checks_and_lays_out_cleanly(tmp_path: Path):
+    result = run("new", "space-race", "--dir", str(tmp_path), "--title", "Space Race!")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "space-race"
+    assert sorted(p.name for p in folder.iterdir()) == ["deck.yaml", "layout.yaml", "rules.md"]
+    deck = load_deck(folder)
+    assert deck.name == "Space Race!"
+    report = check_deck(deck)
+    assert report.passed and report.rules_checked >= 5
+    renderer = load_renderer(deck)
+    renderer.validate()
+    assert renderer.title(deck.cards[0], "back") == "Space Race!"
+    assert run("check", str(folder)).exit_code == 0
+    booklet = run("booklet", str(folder), "--out", str(tmp_path / "out"), "--quiet")
+    assert booklet.exit_code == 0, booklet.output
+    assert (tmp_path / "out" / "space-race-rules.pdf").stat().st_size > 0
+
+
+def test_new_deck_points_editors_at_the_installed_schemas(tmp_path: Path):
+    run("new", "space-race", "--dir", str(tmp_path))
+    folder = tmp_path / "space-race"
+    for file_name, schema in (("deck.yaml", "deck.schema.json"), ("layout.yaml", "layout.schema.json")):
+        first = (folder / file_name).read_text().splitlines()[0]
+        reference = first.removeprefix("# yaml-language-server: $schema=")
+        assert (folder / reference).resolve().name == schema
+        assert (folder / reference).resolve().is_file()
+
+
+def test_new_refuses_an_existing_folder_and_a_bad_name(tmp_path: Path):
+    (tmp_path / "taken").mkdir()
+    result = run("new", "taken", "--dir", str(tmp_path))
+    assert result.exit_code == 2
+    assert "already exists" in result.output
+    assert list((tmp_path / "taken").iterdir()) == []
+    result = run("new", "Space Race", "--dir", str(tmp_path))
+    assert result.exit_code == 2
+    assert "may use only a-z, 0-9 and '-'" in result.output

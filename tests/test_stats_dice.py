@@ -1,0 +1,84 @@
+"""Dice odds are exact (checked by enumerating every roll) and rewards are lined up against them."""
+
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+from generator.deck import load_deck
+from generator.stats.analysis import analyse
+from generator.stats.dice import parse_dice
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def enumerate_rolls(*sides: int, constant: int = 0) -> dict[int, Fraction]:
+    """Every outcome of the dice, one by one."""
+    outcomes = list(product(*(range(1, s + 1) for s in sides)))
+    totals = Counter(sum(faces) + constant for faces in outcomes)
+    return {total: Fraction(n, len(outcomes)) for total, n in sorted(totals.items())}
+
+
+@pytest.mark.parametrize("text, sides, constant", [
+    ("2d6", (6, 6), 0),
+    ("d20", (20,), 0),
+    ("3d6+2", (6, 6, 6), 2),
+    ("1d6 + 1d4 - 1", (6, 4), -1),
+    ("4D3", (3, 3, 3, 3), 0),
+])
+def test_distribution_matches_enumeration(text, sides, constant):
+    assert parse_dice(text).distribution() == enumerate_rolls(*sides, constant=constant)
+
+
+def test_two_d6_is_the_familiar_triangle():
+    chances = parse_dice("2d6").distribution()
+    assert chances[7] == Fraction(6, 36) and chances[2] == chances[12] == Fraction(1, 36)
+    assert sum(chances.values()) == 1
+
+
+@pytest.mark.parametrize("text", ["", "2x6", "d", "2d1", "0d6", "2d6+", "6", "21d6", "d6 d6"])
+def test_unreadable_dice_are_refused(text):
+    with pytest.raises(ValueError):
+        parse_dice(text)
+
+
+def test_cereal_killer_rewards_against_2d6_odds():
+    stats = analyse(load_deck(ROOT / "cards" / "cereal-killer"))
+    report = stats.dice
+    rows = {row.roll: row for row in report.rows}
+    assert sorted(rows) == list(range(2, 13))
+    expected = enumerate_rolls(6, 6)
+    for roll, row in rows.items():
+        assert row.chance == expected[roll]
+        assert row.cards == 9
+    assert rows[2].reward == rows[12].reward == 500
+    assert rows[7].payout == pytest.approx(50 * 6 / 36)
+    # Equal payout per roll: even_reward x chance is the same for every roll.
+    payouts = {round(row.even_reward * float(row.chance), 9) for row in report.rows}
+    assert len(payouts) == 1
+    # 9 is as hard as 5 and harder than 6 and 8, but pays only $50.
+    assert report.tracks_difficulty is False
+    pairs = {(m.harder.roll, m.easier.roll) for m in report.mismatches}
+    assert pairs == {(9, 5), (9, 6), (9, 8)}
+
+
+def test_rewards_that_rise_with_difficulty_track_it(tmp_path):
+    path = tmp_path / "deck.yaml"
+    cards = "\n".join(f"  - {{id: r{roll}, name: R{roll}, roll: {roll}, reward: {100 // (6 - abs(7 - roll))}}}"
+                      for roll in range(2, 13))
+    path.write_text("deck: {name: Rolls}\ncards:\n" + cards + "\nstats:\n  dice: {field: roll, dice: 2d6, value: reward}\n")
+    report = analyse(load_deck(path)).dice
+    assert report.tracks_difficulty is True
+    assert report.mismatches == ()
+    assert report.rank_correlation == pytest.approx(1.0)
+
+
+def test_a_roll_the_dice_cannot_show_is_reported(tmp_path):
+    path = tmp_path / "deck.yaml"
+    path.write_text("deck: {name: Rolls}\ncards:\n  - {id: a, name: A, roll: 1}\n  - {id: b, name: B, roll: 7}\n"
+                    "stats:\n  dice: {field: roll, dice: 2d6}\n")
+    report = analyse(load_deck(path)).dice
+    assert [row.roll for row in report.rows] == [7]
+    assert report.unreachable == ((1, ("a",)),)

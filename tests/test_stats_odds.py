@@ -1,0 +1,185 @@
+"""Draw odds are exact: checked against math.comb formulas and brute-force enumeration of every hand."""
+
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+
+from generator.deck import load_deck
+from generator.errors import InputError
+from generator.stats.odds import probability
+from generator.stats.pools import deck_pool, decklist_pool
+from generator.stats.spec import read_stats_spec
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def write_deck(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "deck.yaml"
+    path.write_text(dedent(text))
+    return path
+
+
+def answers(path: Path, decklist: str | None = None) -> dict[str, Fraction]:
+    deck = load_deck(path)
+    pool = decklist_pool(deck, decklist) if decklist else deck_pool(deck)
+    return {q.name: probability(q, pool) for q in read_stats_spec(deck).questions}
+
+
+def physical_cards(path: Path, decklist: str | None = None) -> list:
+    """Every physical card, one list entry per copy, as plain dicts (front fields plus id)."""
+    deck = load_deck(path)
+    counts = ({c.id: c.count for c in deck.cards} if decklist is None
+              else next(d.counts for d in deck.decklists if d.id == decklist))
+    return [dict(card.fields, id=card.id) for card in deck.cards for _ in range(counts.get(card.id, 0))]
+
+
+def brute_force(cards: list, draw: int, predicate) -> Fraction:
+    """The share of all possible hands for which ``predicate(hand)`` holds."""
+    hands = list(combinations(range(len(cards)), draw))
+    good = sum(1 for hand in hands if predicate([cards[i] for i in hand]))
+    return Fraction(good, len(hands))
+
+
+SMALL = """\
+    deck: {name: Small}
+    fields:
+      name: text
+      kind: {choices: [red, blue, green]}
+      value: int
+    cards:
+      - {id: r1, kind: red, value: 1, count: 3}
+      - {id: r2, kind: red, value: 2, count: 2}
+      - {id: b1, kind: blue, value: 1, count: 4}
+      - {id: g3, kind: green, value: 3, count: 3}
+    stats:
+      draw: 4
+      questions:
+        - name: a red card
+          need: {where: {kind: red}}
+        - name: two or more blue
+          need: {where: {kind: blue}, at_least: 2}
+        - name: exactly one value-1 card
+          need: {where: {value: 1}, exactly: 1}
+        - name: at most one green
+          need: {where: {kind: green}, at_most: 1}
+        - name: red and blue and no green
+          need:
+            - {where: {kind: red}}
+            - {where: {kind: blue}}
+            - {where: {kind: green}, at_most: 0}
+        - name: one to two red or green
+          need: {where: {kind: [red, green]}, at_least: 1, at_most: 2}
+"""
+
+
+def test_single_condition_matches_the_hypergeometric_formula(tmp_path):
+    found = answers(write_deck(tmp_path, SMALL))
+    N, n = 12, 4
+    assert found["a red card"] == 1 - Fraction(comb(N - 5, n), comb(N, n))
+    assert found["two or more blue"] == sum(Fraction(comb(4, k) * comb(8, n - k), comb(N, n)) for k in range(2, 5))
+    assert found["exactly one value-1 card"] == Fraction(comb(7, 1) * comb(5, 3), comb(N, n))
+    assert found["at most one green"] == Fraction(comb(9, 4) + 3 * comb(9, 3), comb(N, n))
+
+
+def test_every_question_matches_brute_force_enumeration(tmp_path):
+    path = write_deck(tmp_path, SMALL)
+    cards = physical_cards(path)
+    found = answers(path)
+
+    def count(hand, **wanted):
+        return sum(all(card[k] in (v if isinstance(v, list) else [v]) for k, v in wanted.items()) for card in hand)
+
+    expected = {
+        "a red card": lambda h: count(h, kind="red") >= 1,
+        "two or more blue": lambda h: count(h, kind="blue") >= 2,
+        "exactly one value-1 card": lambda h: count(h, value=1) == 1,
+        "at most one green": lambda h: count(h, kind="green") <= 1,
+        "red and blue and no green": lambda h: count(h, kind="red") >= 1 and count(h, kind="blue") >= 1
+        and count(h, kind="green") == 0,
+        "one to two red or green": lambda h: 1 <= count(h, kind=["red", "green"]) <= 2,
+    }
+    assert set(found) == set(expected)
+    for name, predicate in expected.items():
+        assert found[name] == brute_force(cards, 4, predicate), name
+
+
+GOLD_RUSH_LIKE = """\
+    deck: {name: Summoners}
+    fields:
+      name: text
+      type: {choices: [monster, treasure, rune]}
+      monster_type: {choices: [dragon, ghost]}
+      summons: {choices: [dragon, ghost]}
+      cost: {type: int, min: 0}
+    cards:
+      - {id: wyrm, type: monster, monster_type: dragon, cost: 2}
+      - {id: drake, type: monster, monster_type: dragon, cost: 1}
+      - {id: wraith, type: monster, monster_type: ghost, cost: 3}
+      - {id: spark, type: monster, monster_type: ghost, cost: 0}
+      - {id: burning, type: treasure, summons: dragon}
+      - {id: cursed, type: treasure, summons: ghost}
+      - {id: ward, type: rune}
+    decklists:
+      duel:
+        name: Duel
+        cards: {wyrm: 2, drake: 1, wraith: 2, spark: 1, burning: 3, cursed: 3, ward: 2}
+    stats:
+      questions:
+        - name: a monster and the treasure to summon it
+          draw: 5
+          for_some: {type: monster}
+          need:
+            - match: {id: id}
+            - {where: {type: treasure}, match: {summons: monster_type}, at_least: cost}
+        - name: no two monsters of one type
+          draw: 5
+          for_every: {type: monster}
+          need: {where: {type: monster}, match: {monster_type: monster_type}, at_most: 1}
+"""
+
+
+def test_for_some_summon_question_matches_brute_force(tmp_path):
+    """At least one monster of type T AND at least its cost in treasures of T, for some monster."""
+    path = write_deck(tmp_path, GOLD_RUSH_LIKE)
+    cards = physical_cards(path, "duel")
+    assert len(cards) == 14
+
+    def summonable(hand):
+        treasures = {t: sum(1 for c in hand if c.get("summons") == t) for t in ("dragon", "ghost")}
+        return any(c["type"] == "monster" and treasures[c["monster_type"]] >= c["cost"] for c in hand)
+
+    def no_two_alike(hand):
+        types = [c["monster_type"] for c in hand if c["type"] == "monster"]
+        return len(types) == len(set(types))
+
+    found = answers(path, "duel")
+    assert found["a monster and the treasure to summon it"] == brute_force(cards, 5, summonable)
+    assert found["no two monsters of one type"] == brute_force(cards, 5, no_two_alike)
+
+
+def test_from_restricts_the_cards_drawn(tmp_path):
+    path = write_deck(tmp_path, SMALL.replace(
+        "        - name: a red card\n          need: {where: {kind: red}}\n",
+        "        - name: a red card\n          from: {kind: [red, blue]}\n          need: {where: {kind: red}}\n"))
+    # Drawing 4 from the 9 red and blue cards only.
+    assert answers(path)["a red card"] == 1 - Fraction(comb(4, 4), comb(9, 4))
+
+
+def test_shelf_repair_in_cereal_killer_opening_hand():
+    found = answers(ROOT / "cards" / "cereal-killer" / "deck.yaml")
+    # 7 Shelf Repair among 152 cards, 6 drawn.
+    assert found["a Shelf Repair in the opening hand"] == 1 - Fraction(comb(145, 6), comb(152, 6))
+    assert found["a hand of cereals only, no special card"] == Fraction(comb(99, 6), comb(152, 6))
+
+
+def test_drawing_more_cards_than_the_pool_holds_is_an_input_error(tmp_path):
+    path = write_deck(tmp_path, SMALL.replace("  draw: 4\n", "  draw: 13\n"))
+    with pytest.raises(InputError) as raised:
+        answers(path)
+    assert raised.value.exit_code == 2
+    assert "draws 13 cards, but Small has only 12" in str(raised.value)
+    assert str(raised.value).startswith(f"{path}:")
