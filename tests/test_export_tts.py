@@ -11,6 +11,7 @@ from PIL import Image
 
 from cli_run import CARDS, deckpress
 from generator.deck.model import load_deck
+from generator.exports import load_export_renderer, plan_png_export, write_png_export, write_tts_export
 from generator.exports.raster import Raster, rasterise_face
 from generator.exports.tts import (MAX_COLUMNS, MAX_ROWS, MAX_SHEET_PIXELS, card_pixels, choose_grid,
                                    plan_tts_export, saved_object)
@@ -188,3 +189,12 @@ def test_goblins_exports_face_and_back_sheets(tmp_path):
     for name in ("goblins-faces-1.png", "goblins-backs-1.png"):
         with Image.open(tmp_path / name) as sheet:
             assert sheet.size == (7 * 409, 3 * 573) and sheet.mode == "RGB"
+
+
+@pytest.mark.parametrize("cards", [None, DOUBLE_SIDED_CARDS])
+def test_progress_moves_once_per_announced_step(tmp_path, cards):
+    renderer = load_export_renderer(load_deck(make_deck(tmp_path, cards) if cards else make_deck(tmp_path)))
+    tts = plan_tts_export(renderer, tmp_path / "tts")
+    assert len(list(write_tts_export(tts))) == tts.steps
+    png = plan_png_export(renderer, tmp_path / "png", dpi=10)
+    assert len(list(write_png_export(png))) == png.steps

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
@@ -212,12 +211,11 @@ def saved_object(export: TtsExport) -> dict[str, Any]:
     """The saved-object JSON: one deck (or a lone card) holding every copy of every card."""
     deck = export.renderer.deck
     entries = {sheet.number: custom_deck_entry(sheet, export.unique_back) for sheet in export.sheets}
-    sheet_of_id = {card_id: card_id // SLOT_NUMBER_BASE for card_id in export.card_ids.values()}
     titles = {card.id: export.renderer.title(card, "front") for card in deck.cards if card.count > 0}
     cards = []
     for index, (card, _copy) in enumerate(deck.copies()):
         card_id = export.card_ids[card.id]
-        number = sheet_of_id[card_id]
+        number = card_id // SLOT_NUMBER_BASE
         cards.append({
             "GUID": _guid(deck.id, index),
             "Name": "Card",
