@@ -25,6 +25,7 @@ build: $(STAMP)
 	$(BIN)/deckpress build
 	$(BIN)/deckpress stats --quiet --simulate --report build/stats > /dev/null
 	$(BIN)/deckpress booklet --quiet
+	for deck in cards/*/; do $(BIN)/deckpress export "$$deck" --quiet --png build/png/$$(basename "$$deck") --tts build/tts || exit $$?; done
 
 check: $(STAMP)
 	$(BIN)/deckpress check

@@ -13,6 +13,7 @@ from generator.cli.booklet import booklet
 from generator.cli.build import build
 from generator.cli.calibrate import calibrate
 from generator.cli.check import check
+from generator.cli.export import export
 from generator.cli.import_cmd import import_command
 from generator.cli.new import new
 from generator.cli.schema import schema
@@ -39,6 +40,7 @@ cli.add_command(new)
 cli.add_command(schema)
 cli.add_command(stats)
 cli.add_command(booklet)
+cli.add_command(export)
 
 
 def main() -> None:

@@ -1,0 +1,107 @@
+"""``deckpress export``: card images (PNG) and Tabletop Simulator decks."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import click
+from click.core import ParameterSource
+
+from generator.cli.common import find_decks, reports_errors
+from generator.deck import load_deck
+from generator.exports import (load_export_renderer, plan_png_export, plan_tts_export, write_png_export,
+                               write_tts_export)
+from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI
+
+MIN_DPI, MAX_DPI = 10, 1200
+
+
+@click.command()
+@click.argument("deck", type=click.Path())
+@click.option("--png", "png_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write one PNG per card face, the shared back once as back.png, "
+                   "and contact-sheet.png.")
+@click.option("--dpi", type=click.IntRange(MIN_DPI, MAX_DPI), default=DEFAULT_DPI, show_default=True,
+              help="Resolution of the PNGs.")
+@click.option("--bleed", is_flag=True,
+              help="Add 1/8 in (3.175 mm) of background art on every side of each PNG, "
+                   "as print-on-demand services ask: a poker card at 300 dpi is then "
+                   "825x1125 px instead of 750x1050.")
+@click.option("--tts", "tts_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write Tabletop Simulator deck sheets, the back and DECK_ID.json.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+@click.pass_context
+@reports_errors
+def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: bool,
+           tts_dir: str | None, quiet: bool) -> None:
+    """Export one deck as card images and/or a Tabletop Simulator deck.
+
+    DECK is a deck file or its folder. Every face is checked first: a card that
+    cannot be laid out stops the export (exit 1) before any file is written.
+
+    \b
+    --tts writes DECK_ID-faces-N.png sheets (at most 10x7 cards, 4096 px a
+    side), the back (DECK_ID-back.png, or DECK_ID-backs-N.png sheets for
+    double-sided cards) and DECK_ID.json, a saved object: copy it into
+    Tabletop Simulator's "Saves/Saved Objects" folder and spawn it from
+    Objects > Saved Objects. Its image URLs are file:// paths on this
+    computer; to share the deck, upload the images (e.g. with TTS's Cloud
+    Manager) and replace the URLs in the JSON.
+
+    \b
+    Examples:
+      deckpress export cards/cereal-killer --png build/png/cereal-killer
+      deckpress export cards/tiki --png build/tiki --bleed --dpi 300
+      deckpress export cards/goblins --tts build/tts
+    """
+    if not png_dir and not tts_dir:
+        raise click.UsageError("say what to export: --png DIR, --tts DIR or both")
+    if not png_dir:
+        for name in ("dpi", "bleed"):
+            if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+                raise click.UsageError(f"--{name} applies to --png images only")
+    paths = find_decks([deck])
+    if len(paths) != 1:
+        raise click.UsageError(f"export takes one deck; {deck} holds {len(paths)}")
+    renderer = load_export_renderer(load_deck(paths[0]))
+    png = plan_png_export(renderer, png_dir, dpi, bleed) if png_dir else None
+    tts = plan_tts_export(renderer, tts_dir) if tts_dir else None
+    steps = (png.steps if png else 0) + (tts.steps if tts else 0)
+    with _progress(steps, f"exporting {renderer.deck.id}", quiet) as advance:
+        if png:
+            advance(write_png_export(png))
+        if tts:
+            advance(write_tts_export(tts))
+    if quiet:
+        return
+    if png:
+        width, height = png.raster.size_px
+        click.echo(f"{renderer.deck.id}: {len(png.faces)} card images ({width}x{height} px, {dpi} dpi"
+                   f"{', with bleed' if bleed else ''}) and {CONTACT_SHEET_FILENAME} in {png.folder}")
+    if tts:
+        width, height = tts.card_px
+        sheets = f"{len(tts.sheets)} deck sheet{'s' if len(tts.sheets) > 1 else ''}"
+        click.echo(f"{renderer.deck.id}: {sheets} ({width}x{height} px a card), "
+                   f"{'back sheets' if tts.unique_back else 'the back'} and {tts.json_path}")
+
+
+@contextlib.contextmanager
+def _progress(steps: int, label: str, quiet: bool) -> Iterator:
+    """A function that runs a writer to its end, moving a progress bar on stderr one step a yield."""
+    if quiet:
+        yield _drain
+        return
+    with click.progressbar(length=steps, label=label, file=sys.stderr) as bar:
+        def advance(writer: Iterable[Path | None]) -> None:
+            for _ in writer:
+                bar.update(1)
+
+        yield advance
+
+
+def _drain(writer: Iterable[Path | None]) -> None:
+    for _ in writer:
+        pass

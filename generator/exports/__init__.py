@@ -1,0 +1,34 @@
+"""Exports for screens rather than paper: PNG images and Tabletop Simulator decks.
+
+Both start from the same card drawings the PDF uses. Each different face is
+drawn once, onto a page of its own in a PDF kept in memory, and rendered to
+pixels by PDFium
+(:mod:`~generator.exports.raster`), then:
+
+- :mod:`~generator.exports.png`: one PNG per card face at print resolution,
+  optionally with the 1/8 in bleed print-on-demand services ask for;
+- :mod:`~generator.exports.contact`: a contact sheet of the whole deck;
+- :mod:`~generator.exports.tts`: deck sheets, back and a saved-object JSON
+  for Tabletop Simulator.
+
+Each export is planned first (pure: which files, which grid, which names),
+then written file by file, atomically, yielding after each step so the command
+line can show progress.
+"""
+
+from generator.deck.model import Deck
+from generator.exports.png import PngExport, plan_png_export, write_png_export
+from generator.exports.raster import PRINT_BLEED, with_bleed
+from generator.exports.tts import TtsExport, plan_tts_export, write_tts_export
+from generator.render import Renderer, load_renderer
+
+
+def load_export_renderer(deck: Deck) -> Renderer:
+    """The deck's renderer, bleeding by 1/8 in, with every face checked before anything is written."""
+    renderer = with_bleed(load_renderer(deck), PRINT_BLEED)
+    renderer.validate()
+    return renderer
+
+
+__all__ = ["PngExport", "TtsExport", "load_export_renderer", "plan_png_export", "plan_tts_export",
+           "write_png_export", "write_tts_export"]

@@ -1,0 +1,189 @@
+"""The contact sheet: every card of a deck at a glance, in one PNG.
+
+Each different card's front is drawn small in a grid, with its name and how
+many copies the deck holds underneath; a deck with a shared back ends with one
+tile for the back. When cards have backs of their own (double-sided cards),
+every tile shows the front and the back side by side instead. The whole sheet
+is one vector page (faces keep their real fonts), rasterised once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PIL import Image
+from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.deck.model import Card
+from generator.exports.raster import rasterise, pixels
+from generator.render import Renderer
+
+CONTACT_DPI = 96
+"""Resolution of the contact sheet: names readable, the file small."""
+THUMB_SCALE = 0.75
+"""Cards are drawn at three quarters of their printed size."""
+MARGIN = 18.0
+GAP = 10.0
+PAIR_GAP = 3.0
+"""Between the front and the back of one double-sided card."""
+HEADER_HEIGHT = 38.0
+CAPTION_HEIGHT = 24.0
+TARGET_ASPECT = 4 / 3
+"""The grid gets as many columns as make the sheet about this wide for its height."""
+MAX_COLUMNS = 10
+
+BACKGROUND = HexColor("#ECEAE6")
+EDGE = HexColor("#9A968F")
+INK = HexColor("#222222")
+MUTED = HexColor("#5B5852")
+NAME_FONT, NAME_SIZE, NAME_MIN_SIZE = "Vera-Bold", 8.0, 5.5
+COUNT_FONT, COUNT_SIZE = "Vera", 7.0
+HEADER_FONT, HEADER_SIZE = "Vera-Bold", 14.0
+NOTE_FONT, NOTE_SIZE = "Vera", 9.0
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One cell of the sheet: the faces to draw (left to right) and the two caption lines under them."""
+
+    card: Card
+    sides: tuple[str, ...]
+    name: str
+    count: str
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where the tiles go, in points from the sheet's top-left corner."""
+
+    columns: int
+    rows: int
+    thumb: tuple[float, float]  # the drawn faces of one tile: width (all of them) and height
+
+    @property
+    def cell(self) -> tuple[float, float]:
+        width, height = self.thumb
+        return (width + GAP, height + CAPTION_HEIGHT + GAP)
+
+    @property
+    def size(self) -> tuple[float, float]:
+        cell_width, cell_height = self.cell
+        return (2 * MARGIN + self.columns * cell_width - GAP,
+                2 * MARGIN + HEADER_HEIGHT + self.rows * cell_height - GAP)
+
+    def origin(self, index: int) -> tuple[float, float]:
+        """Top-left corner of tile ``index``'s card, in points from the sheet's top-left."""
+        row, column = divmod(index, self.columns)
+        cell_width, cell_height = self.cell
+        return (MARGIN + column * cell_width, MARGIN + HEADER_HEIGHT + row * cell_height)
+
+
+def copies_text(count: int) -> str:
+    return "1 copy" if count == 1 else f"{count} copies"
+
+
+def contact_tiles(renderer: Renderer) -> list[Tile]:
+    """Every printed card's front in deck order, then the shared back if cards use one.
+
+    If any card has a back of its own, each tile holds the card's front and back instead.
+    """
+    deck = renderer.deck
+    printed = [card for card in deck.cards if card.count > 0]
+    double_sided = any(card.back is not None for card in printed)
+    sides = ("front", "back") if double_sided else ("front",)
+    tiles = [Tile(card, sides, _caption(renderer, card, sides), copies_text(card.count)) for card in printed]
+    sharing_back = [card for card in printed if card.back is None]
+    if sharing_back and not double_sided:
+        backed = sum(card.count for card in sharing_back)
+        who = f"all {backed} cards" if backed == deck.total else f"{backed} cards"
+        tiles.append(Tile(sharing_back[0], ("back",), "Back", who))
+    return tiles
+
+
+def _caption(renderer: Renderer, card: Card, sides: tuple[str, ...]) -> str:
+    """The titles of the faces shown ("Dusty Dour / Candy Rock"), or the card id if none has one."""
+    titles = [renderer.title(card, side) for side in sides]
+    shown = [title for index, title in enumerate(titles) if title and title not in titles[:index]]
+    return " / ".join(shown) or card.id
+
+
+def plan_grid(tile_count: int, card_size: tuple[float, float], faces_per_tile: int = 1) -> Grid:
+    """A grid about TARGET_ASPECT wide for its height, no wider than MAX_COLUMNS."""
+    width, height = card_size[0] * THUMB_SCALE, card_size[1] * THUMB_SCALE
+    thumb = (faces_per_tile * width + (faces_per_tile - 1) * PAIR_GAP, height)
+    cell_width, cell_height = thumb[0] + GAP, thumb[1] + CAPTION_HEIGHT + GAP
+    columns = math.ceil(math.sqrt(tile_count * TARGET_ASPECT * cell_height / cell_width))
+    columns = max(1, min(columns, MAX_COLUMNS, tile_count))
+    rows = math.ceil(tile_count / columns)
+    return Grid(columns, rows, thumb)
+
+
+def fitted_line(text: str, font: str, size: float, min_size: float, width: float) -> tuple[str, float]:
+    """``text`` at the largest size from ``size`` down to ``min_size`` that fits ``width``;
+    still too long at the smallest, it is cut and ends with an ellipsis."""
+    while size > min_size and stringWidth(text, font, size) > width:
+        size = max(min_size, size - 0.5)
+    if stringWidth(text, font, size) <= width:
+        return text, size
+    while text and stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…", size
+
+
+def contact_sheet(renderer: Renderer, dpi: float = CONTACT_DPI) -> Image.Image:
+    """The deck's contact sheet as an RGB image."""
+    tiles = contact_tiles(renderer)
+    grid = plan_grid(len(tiles), renderer.card_size, max(len(tile.sides) for tile in tiles))
+    size_pt = grid.size
+    size_px = (pixels(size_pt[0], dpi), pixels(size_pt[1], dpi))
+    return rasterise(lambda canvas: _draw_sheet(canvas, renderer, tiles, grid), size_pt, size_px)
+
+
+def _draw_sheet(canvas: Canvas, renderer: Renderer, tiles: list[Tile], grid: Grid) -> None:
+    fonts = {name: renderer.font_registry.font(name).fontName
+             for name in (NAME_FONT, COUNT_FONT, HEADER_FONT, NOTE_FONT)}
+    width, height = grid.size
+    canvas.setFillColor(BACKGROUND)
+    canvas.rect(0, 0, width, height, stroke=0, fill=1)
+    deck = renderer.deck
+    canvas.setFillColor(INK)
+    header, header_size = fitted_line(deck.name, fonts[HEADER_FONT], HEADER_SIZE, 9, width - 2 * MARGIN)
+    canvas.setFont(fonts[HEADER_FONT], header_size)
+    canvas.drawString(MARGIN, height - MARGIN - 14, header)
+    printed = sum(1 for card in deck.cards if card.count > 0)
+    canvas.setFillColor(MUTED)
+    canvas.setFont(fonts[NOTE_FONT], NOTE_SIZE)
+    canvas.drawString(MARGIN, height - MARGIN - 26, f"{deck.total} cards, {printed} different")
+    for index, tile in enumerate(tiles):
+        left, top = grid.origin(index)
+        _draw_tile(canvas, renderer, tile, left, height - top, grid.thumb, fonts)
+
+
+def _draw_tile(canvas: Canvas, renderer: Renderer, tile: Tile, left: float, top: float,
+               thumb: tuple[float, float], fonts: dict[str, str]) -> None:
+    """A tile's small faces with their top-left corner at (left, top), captions below them."""
+    thumb_height = thumb[1]
+    face_width = renderer.card_size[0] * THUMB_SCALE
+    bottom = top - thumb_height
+    for index, side in enumerate(tile.sides):
+        face_left = left + index * (face_width + PAIR_GAP)
+        canvas.saveState()
+        canvas.translate(face_left, bottom)
+        canvas.scale(THUMB_SCALE, THUMB_SCALE)
+        renderer.draw(canvas, tile.card, side)
+        canvas.restoreState()
+        canvas.setStrokeColor(EDGE)
+        canvas.setLineWidth(0.5)
+        canvas.rect(face_left, bottom, face_width, thumb_height, stroke=1, fill=0)  # white cards need an edge
+    thumb_width = thumb[0]
+    centre = left + thumb_width / 2
+    name, size = fitted_line(tile.name, fonts[NAME_FONT], NAME_SIZE, NAME_MIN_SIZE, thumb_width)
+    canvas.setFillColor(INK)
+    canvas.setFont(fonts[NAME_FONT], size)
+    canvas.drawCentredString(centre, bottom - 10, name)
+    canvas.setFillColor(MUTED)
+    canvas.setFont(fonts[COUNT_FONT], COUNT_SIZE)
+    canvas.drawCentredString(centre, bottom - 19, tile.count)

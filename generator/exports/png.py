@@ -1,0 +1,86 @@
+"""PNG export: one image per card face at print resolution, plus a contact sheet.
+
+Files are named after the card and the face (``frankenflakes-front.png``,
+``dusty-dour-back.png``); the back that cards share is written once, as
+``back.png``. Cards with a count of 0 are not part of the printed deck and get
+no files. Identical faces are rasterised once and written under each name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from generator.deck.model import Card
+from generator.exports.contact import contact_sheet
+from generator.exports.raster import PRINT_BLEED, Raster, png_bytes, rasterise_faces
+from generator.outputs import write_bytes_atomic
+from generator.render import Renderer
+
+SHARED_BACK_FILENAME = "back.png"
+CONTACT_SHEET_FILENAME = "contact-sheet.png"
+DEFAULT_DPI = 300
+
+
+@dataclass(frozen=True)
+class FaceFile:
+    """One PNG to write: a face of a card and the file name it goes under."""
+
+    filename: str
+    card: Card
+    side: str
+
+
+@dataclass(frozen=True)
+class PngExport:
+    """Everything a PNG export writes, decided before anything is drawn."""
+
+    renderer: Renderer  # bleeds by PRINT_BLEED when the export asks for bleed
+    folder: Path
+    raster: Raster
+    faces: list[FaceFile]
+
+    @property
+    def steps(self) -> int:
+        """Units of work, for a progress bar: each face file, then the contact sheet."""
+        return len(self.faces) + 1
+
+
+def face_files(renderer: Renderer) -> list[FaceFile]:
+    """Each printed card's front, its own back if it has one, then the shared back once."""
+    printed = [card for card in renderer.deck.cards if card.count > 0]
+    files: list[FaceFile] = []
+    for card in printed:
+        files.append(FaceFile(f"{card.id}-front.png", card, "front"))
+        if card.back is not None:
+            files.append(FaceFile(f"{card.id}-back.png", card, "back"))
+    sharing_back = [card for card in printed if card.back is None]
+    if sharing_back:
+        files.append(FaceFile(SHARED_BACK_FILENAME, sharing_back[0], "back"))
+    return files
+
+
+def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT_DPI,
+                    bleed: bool = False) -> PngExport:
+    """What ``export --png`` writes; ``renderer`` must bleed by PRINT_BLEED if ``bleed``."""
+    raster = Raster.at_dpi(renderer.card_size, PRINT_BLEED if bleed else 0.0, dpi)
+    return PngExport(renderer, Path(folder), raster, face_files(renderer))
+
+
+def write_png_export(export: PngExport) -> Iterator[Path]:
+    """Write every face file, then the contact sheet, yielding each path once it is in place."""
+    names: dict[str, list[FaceFile]] = {}  # face key -> the files showing that face
+    for face in export.faces:
+        names.setdefault(export.renderer.face_key(face.card, face.side), []).append(face)
+    distinct = [(files[0].card, files[0].side) for files in names.values()]
+    images = rasterise_faces(export.renderer, distinct, export.raster)
+    for files, image in zip(names.values(), images):
+        data = png_bytes(image, export.raster.dpi)
+        for face in files:
+            target = export.folder / face.filename
+            write_bytes_atomic(target, data)
+            yield target
+    target = export.folder / CONTACT_SHEET_FILENAME
+    write_bytes_atomic(target, png_bytes(contact_sheet(export.renderer)))
+    yield target

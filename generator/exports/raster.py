@@ -1,0 +1,143 @@
+"""Turning drawings into pixels: PDF pages in memory, rendered by PDFium.
+
+Card faces are vector drawings made for print. To get a PNG we draw the face
+with reportlab onto a page of its own, exactly as it goes onto a print sheet,
+and let PDFium (through ``pypdfium2``) render that page. The pixels therefore
+match what the printed PDF shows: same fonts, same text fitting, same bleed.
+Many faces go into one document, a page each, so fonts are embedded once.
+
+Sizes are exact: the page is made ``width_px`` by ``height_px`` points and the
+drawing is scaled to fill it, so rendering at one pixel per point gives an image
+of exactly the size asked for (a poker card with bleed at 300 dpi is 825x1125,
+never 826 because of a rounding in the page size).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Iterator, Sequence
+
+import pypdfium2
+from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.deck.model import Card
+from generator.render import Renderer
+
+POINTS_PER_INCH = 72.0
+PRINT_BLEED = POINTS_PER_INCH / 8
+"""1/8 in (3.175 mm, 9 pt): the bleed print-on-demand services ask for on each side."""
+
+Draw = Callable[[Canvas], None]
+"""Draws onto a canvas whose coordinates run over the drawing's own size in points."""
+
+
+@dataclass(frozen=True)
+class Raster:
+    """How one face becomes pixels: the card's trim size, the bleed around it and the image size."""
+
+    card_size: tuple[float, float]  # trim box, points
+    bleed: float                    # points added on every side (0 for the plain trim)
+    size_px: tuple[int, int]        # the whole image, bleed included
+    dpi: float                      # stored in the PNG; size_px is what counts
+
+    @classmethod
+    def at_dpi(cls, card_size: tuple[float, float], bleed: float, dpi: float) -> "Raster":
+        """The card plus bleed at ``dpi``, each side rounded to the nearest pixel."""
+        width, height = card_size
+        return cls(card_size, bleed, (pixels(width + 2 * bleed, dpi), pixels(height + 2 * bleed, dpi)), dpi)
+
+    @property
+    def size_pt(self) -> tuple[float, float]:
+        """The drawing's size in points: trim plus bleed on both sides."""
+        width, height = self.card_size
+        return (width + 2 * self.bleed, height + 2 * self.bleed)
+
+
+def pixels(length_pt: float, dpi: float) -> int:
+    """A length in points at ``dpi``, in whole pixels (never less than one)."""
+    return max(1, round(length_pt * dpi / POINTS_PER_INCH))
+
+
+def with_bleed(renderer: Renderer, bleed: float) -> Renderer:
+    """A renderer for the same deck whose faces bleed by ``bleed`` points when asked.
+
+    Layouts carry their own bleed (3 mm by default, for our print sheets);
+    exports for print-on-demand want exactly 1/8 in. Planning a face does not
+    depend on the bleed, only drawing does, so swapping the number is enough.
+    """
+    layouts = {side: replace(layout, bleed=bleed) for side, layout in renderer.layouts.items()}
+    return Renderer(deck=renderer.deck, layouts=layouts, font_registry=renderer.font_registry)
+
+
+def rasterise(draw: Draw, size_pt: tuple[float, float], size_px: tuple[int, int]) -> Image.Image:
+    """Render whatever ``draw`` paints over ``size_pt`` into an RGB image of exactly ``size_px``."""
+    return next(rasterise_pages([draw], size_pt, size_px))
+
+
+def rasterise_pages(draws: Iterable[Draw], size_pt: tuple[float, float],
+                    size_px: tuple[int, int]) -> Iterator[Image.Image]:
+    """Each drawing on its own page of one PDF in memory, rendered page by page.
+
+    One document for many drawings embeds each font once instead of once per
+    face, which makes a deck's worth of faces several times faster.
+    """
+    width_pt, height_pt = size_pt
+    width_px, height_px = size_px
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(width_px, height_px), invariant=1, pageCompression=0)
+    for draw in draws:
+        canvas.scale(width_px / width_pt, height_px / height_pt)
+        draw(canvas)
+        canvas.showPage()
+    canvas.save()
+    document = pypdfium2.PdfDocument(buffer.getvalue())
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            bitmap = page.render(scale=1, rev_byteorder=True, fill_color=(255, 255, 255, 255))
+            image = bitmap.to_pil().convert("RGB")
+            page.close()
+            if image.size != (width_px, height_px):  # never expected: the page is whole pixels
+                image = image.crop((0, 0, width_px, height_px))
+            yield image
+    finally:
+        document.close()
+
+
+def rasterise_faces(renderer: Renderer, faces: Sequence[tuple[Card, str]], raster: Raster) -> Iterator[Image.Image]:
+    """Images of the given (card, side) faces, in order.
+
+    With ``raster.bleed`` the renderer must bleed by that much (see :func:`with_bleed`),
+    or the art would stop short of the image's edge.
+    """
+    if raster.bleed and abs(renderer.bleed - raster.bleed) > 1e-6:
+        raise ValueError(f"renderer bleeds {renderer.bleed} pt, the image wants {raster.bleed} pt")
+
+    def drawing(card: Card, side: str) -> Draw:
+        def draw(canvas: Canvas) -> None:
+            canvas.translate(raster.bleed, raster.bleed)
+            renderer.draw(canvas, card, side, bleed=raster.bleed > 0)
+        return draw
+
+    return rasterise_pages([drawing(card, side) for card, side in faces], raster.size_pt, raster.size_px)
+
+
+def rasterise_face(renderer: Renderer, card: Card, side: str, raster: Raster) -> Image.Image:
+    """One face of one card as an image (see :func:`rasterise_faces`)."""
+    return next(rasterise_faces(renderer, [(card, side)], raster))
+
+
+def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:
+    """PNG bytes with no timestamp or other varying chunk: same image, same bytes.
+
+    ``dpi`` is stored in the file (pHYs) so print services and image editors
+    see the intended print size.
+    """
+    buffer = io.BytesIO()
+    options = {"optimize": False, "compress_level": 6}
+    if dpi:
+        options["dpi"] = (dpi, dpi)
+    image.save(buffer, format="PNG", **options)
+    return buffer.getvalue()

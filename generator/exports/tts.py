@@ -1,0 +1,294 @@
+"""Tabletop Simulator export: deck sheets, the back, and a saved object that loads them.
+
+Tabletop Simulator (TTS) builds a custom deck from a *deck sheet*: one image
+holding up to 10 x 7 card faces in a grid, read left to right, top to bottom.
+Each card in the game names its picture by ``CardID = deck number * 100 +
+slot``, where the deck number picks a sheet (a key of ``CustomDeck``) and the
+slot counts from 0 at the top-left. The last slot of every sheet is kept free:
+TTS may show it as the *hidden card* (what others see of a card in your hand);
+we fill it with the shared back, and set ``BackIsHidden`` so TTS shows the back.
+
+Cards that share one back get a single back image. Cards with backs of their
+own (Goblins' fairy sides) get back sheets with the very same grid, and
+``UniqueBack``: the back of slot 7 is slot 7 of the back sheet.
+
+Every card drawn the same takes one slot, however many copies the deck holds;
+the saved object lists every physical copy (``DeckIDs`` and one entry in
+``ContainedObjects`` each, titled with the card's name), so the deck in TTS has
+exactly the deck's counts.
+
+Images are referenced by ``file://`` URLs, which work on the computer that
+exported them. To share the deck, upload the images (TTS's Cloud Manager or
+any image host) and replace the URLs in the JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from PIL import Image
+
+from generator.deck.model import Card
+from generator.errors import InputError
+from generator.exports.raster import Raster, png_bytes, rasterise_face, rasterise_faces
+from generator.outputs import write_bytes_atomic, write_text_atomic
+from generator.render import Renderer
+
+MAX_COLUMNS, MAX_ROWS = 10, 7
+"""The largest grid TTS reads from one sheet."""
+MIN_COLUMNS, MIN_ROWS = 2, 2
+"""TTS's custom deck dialog asks for at least 2 x 2."""
+MAX_SHEET_PIXELS = 4096
+"""Longest side of a sheet: larger textures fail to load on many graphics cards."""
+HIDDEN_FILL = (90, 90, 90)
+"""The hidden-card slot when there is no shared back to put there."""
+EMPTY_FILL = (255, 255, 255)
+SLOT_NUMBER_BASE = 100
+"""CardID = deck number * 100 + slot."""
+
+CARD_STATE_DEFAULTS: dict[str, Any] = {
+    "Description": "",
+    "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
+    "Locked": False,
+    "Grid": True,
+    "Snap": True,
+    "Autoraise": True,
+    "Sticky": True,
+    "Tooltip": True,
+    "GridProjection": False,
+    "HideWhenFaceDown": True,
+    "SidewaysCard": False,
+    "LuaScript": "",
+    "LuaScriptState": "",
+    "XmlUI": "",
+}
+"""Settings TTS writes for every card and deck it saves; ours are the game's defaults."""
+FACE_DOWN = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+"""Where the deck appears when loaded: at the table's centre, face down."""
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One deck sheet: a grid of faces, its back, and the TTS deck number they go under."""
+
+    number: int
+    columns: int
+    rows: int
+    cards: tuple[Card, ...]  # one card for each slot in use, in slot order
+    face_path: Path
+    back_path: Path          # a back sheet (unique backs) or the one shared back image
+
+    @property
+    def hidden_slot(self) -> int:
+        return self.columns * self.rows - 1
+
+    def card_id(self, slot: int) -> int:
+        return self.number * SLOT_NUMBER_BASE + slot
+
+
+@dataclass(frozen=True)
+class TtsExport:
+    """Everything a TTS export writes, decided before anything is drawn."""
+
+    renderer: Renderer
+    folder: Path
+    card_px: tuple[int, int]
+    unique_back: bool
+    sheets: tuple[Sheet, ...]
+    card_ids: dict[str, int]   # card id -> its CardID
+    json_path: Path
+
+    @property
+    def raster(self) -> Raster:
+        """Faces are drawn straight at sheet size (no bleed: TTS shows the trimmed card)."""
+        width = self.renderer.card_size[0]
+        return Raster(self.renderer.card_size, 0.0, self.card_px, dpi=self.card_px[0] * 72 / width)
+
+    @property
+    def shared_back_path(self) -> Path | None:
+        return None if self.unique_back else self.sheets[0].back_path
+
+    @property
+    def steps(self) -> int:
+        """Units of work for a progress bar: each face drawn, each file written."""
+        slots = sum(len(sheet.cards) for sheet in self.sheets)
+        faces = 2 * slots if self.unique_back else slots + 1
+        files = 2 * len(self.sheets) if self.unique_back else len(self.sheets) + 1
+        return faces + files + 1  # + the saved object
+
+
+def card_pixels(card_size: tuple[float, float]) -> tuple[int, int]:
+    """The largest card (keeping its proportions) of which a full 10 x 7 sheet fits 4096 px."""
+    width, height = card_size
+    scale = min(MAX_SHEET_PIXELS // MAX_COLUMNS / width, MAX_SHEET_PIXELS // MAX_ROWS / height)
+    return (min(round(width * scale), MAX_SHEET_PIXELS // MAX_COLUMNS),
+            min(round(height * scale), MAX_SHEET_PIXELS // MAX_ROWS))
+
+
+def choose_grid(slots: int, card_px: tuple[int, int]) -> tuple[int, int]:
+    """The smallest grid (columns, rows) with ``slots`` slots, the squarest image among equals."""
+    width, height = card_px
+    candidates = [(columns, rows)
+                  for columns in range(MIN_COLUMNS, MAX_COLUMNS + 1)
+                  for rows in range(MIN_ROWS, MAX_ROWS + 1)
+                  if columns * rows >= slots]
+    if not candidates:
+        raise ValueError(f"{slots} slots do not fit one sheet")
+    return min(candidates, key=lambda grid: (grid[0] * grid[1], abs(grid[0] * width - grid[1] * height),
+                                             grid[1]))
+
+
+def plan_tts_export(renderer: Renderer, folder: Path | str) -> TtsExport:
+    """Sheets, grids and CardIDs for the deck; file names start with the deck's id."""
+    deck = renderer.deck
+    folder = Path(folder)
+    printed = [card for card in deck.cards if card.count > 0]
+    if not printed:
+        raise InputError(f"deck '{deck.id}' has no cards to export (every count is 0)",
+                         deck.source.at("cards"), field="count")
+    unique_back = len({renderer.face_key(card, "back") for card in printed}) > 1
+    slot_of: dict[tuple[str, str], int] = {}
+    slot_cards: list[Card] = []
+    card_slot: dict[str, int] = {}
+    for card in printed:
+        key = (renderer.face_key(card, "front"), renderer.face_key(card, "back") if unique_back else "")
+        if key not in slot_of:
+            slot_of[key] = len(slot_cards)
+            slot_cards.append(card)
+        card_slot[card.id] = slot_of[key]
+    card_px = card_pixels(renderer.card_size)
+    per_sheet = MAX_COLUMNS * MAX_ROWS - 1  # the last slot stays free for the hidden card
+    sheets: list[Sheet] = []
+    card_ids: dict[str, int] = {}
+    for start in range(0, len(slot_cards), per_sheet):
+        number = len(sheets) + 1
+        cards = tuple(slot_cards[start:start + per_sheet])
+        columns, rows = choose_grid(len(cards) + 1, card_px)
+        back_path = (folder / f"{deck.id}-backs-{number}.png" if unique_back
+                     else folder / f"{deck.id}-back.png")
+        sheet = Sheet(number, columns, rows, cards, folder / f"{deck.id}-faces-{number}.png", back_path)
+        sheets.append(sheet)
+        for card in printed:
+            if start <= card_slot[card.id] < start + per_sheet:
+                card_ids[card.id] = sheet.card_id(card_slot[card.id] - start)
+    return TtsExport(renderer, folder, card_px, unique_back, tuple(sheets), card_ids,
+                     folder / f"{deck.id}.json")
+
+
+def compose_sheet(faces: list[Image.Image], columns: int, rows: int, card_px: tuple[int, int],
+                  hidden: Image.Image | None) -> Image.Image:
+    """Faces in slot order on a white RGB grid; the last slot gets ``hidden`` or a grey card."""
+    width, height = card_px
+    sheet = Image.new("RGB", (columns * width, rows * height), EMPTY_FILL)
+    for slot, face in enumerate(faces):
+        row, column = divmod(slot, columns)
+        sheet.paste(face, (column * width, row * height))
+    row, column = divmod(columns * rows - 1, columns)
+    sheet.paste(hidden if hidden is not None else Image.new("RGB", card_px, HIDDEN_FILL),
+                (column * width, row * height))
+    return sheet
+
+
+def custom_deck_entry(sheet: Sheet, unique_back: bool) -> dict[str, Any]:
+    """One ``CustomDeck`` value: where the sheet and its back are and how the grid is cut."""
+    return {
+        "FaceURL": sheet.face_path.resolve().as_uri(),
+        "BackURL": sheet.back_path.resolve().as_uri(),
+        "NumWidth": sheet.columns,
+        "NumHeight": sheet.rows,
+        "BackIsHidden": True,
+        "UniqueBack": unique_back,
+        "Type": 0,  # a rectangular card
+    }
+
+
+def saved_object(export: TtsExport) -> dict[str, Any]:
+    """The saved-object JSON: one deck (or a lone card) holding every copy of every card."""
+    deck = export.renderer.deck
+    entries = {sheet.number: custom_deck_entry(sheet, export.unique_back) for sheet in export.sheets}
+    titles = {card.id: export.renderer.title(card, "front") for card in deck.cards if card.count > 0}
+    cards = []
+    for index, (card, _copy) in enumerate(deck.copies()):
+        card_id = export.card_ids[card.id]
+        number = card_id // SLOT_NUMBER_BASE
+        cards.append({
+            "GUID": _guid(deck.id, index),
+            "Name": "Card",
+            "Transform": dict(FACE_DOWN),
+            "Nickname": titles[card.id],
+            "GMNotes": card.id,
+            **CARD_STATE_DEFAULTS,
+            "Hands": True,
+            "CardID": card_id,
+            "CustomDeck": {str(number): entries[number]},
+        })
+    if len(cards) == 1:
+        state = cards[0]
+    else:
+        state = {
+            "GUID": _guid(deck.id, "deck"),
+            "Name": "DeckCustom",
+            "Transform": dict(FACE_DOWN),
+            "Nickname": deck.name,
+            "GMNotes": deck.id,
+            **CARD_STATE_DEFAULTS,
+            "Hands": False,
+            "DeckIDs": [card["CardID"] for card in cards],
+            "CustomDeck": {str(number): entry for number, entry in entries.items()},
+            "ContainedObjects": [{**card, "Transform": dict(FACE_DOWN)} for card in cards],
+        }
+    return {
+        "SaveName": deck.name,
+        "GameMode": "",
+        "Date": "",
+        "Gravity": 0.5,
+        "PlayArea": 0.5,
+        "Table": "",
+        "Sky": "",
+        "Note": "",
+        "Rules": "",
+        "XmlUI": "",
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "ObjectStates": [state],
+        "TabStates": {},
+        "VersionNumber": "",
+    }
+
+
+def write_tts_export(export: TtsExport) -> Iterator[Path | None]:
+    """Draw the faces and write sheets, back and saved object.
+
+    Yields once per face drawn (``None``) and once per file written (its path),
+    ``export.steps`` times in all.
+    """
+    renderer, raster = export.renderer, export.raster
+    shared_back = None
+    if not export.unique_back:
+        shared_back = rasterise_face(renderer, export.sheets[0].cards[0], "back", raster)
+        yield None
+        write_bytes_atomic(export.shared_back_path, png_bytes(shared_back))
+        yield export.shared_back_path
+    for sheet in export.sheets:
+        for side in ("front", "back") if export.unique_back else ("front",):
+            faces = []
+            for image in rasterise_faces(renderer, [(card, side) for card in sheet.cards], raster):
+                faces.append(image)
+                yield None
+            image = compose_sheet(faces, sheet.columns, sheet.rows, export.card_px, shared_back)
+            path = sheet.face_path if side == "front" else sheet.back_path
+            write_bytes_atomic(path, png_bytes(image))
+            yield path
+    text = json.dumps(saved_object(export), indent=2, ensure_ascii=False) + "\n"
+    write_text_atomic(export.json_path, text)
+    yield export.json_path
+
+
+def _guid(deck_id: str, what: object) -> str:
+    """A stable six-hex-digit GUID, as TTS writes them (it renumbers any that clash)."""
+    return hashlib.sha1(f"{deck_id}/{what}".encode("utf-8")).hexdigest()[:6]

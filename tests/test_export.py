@@ -1,0 +1,270 @@
+"""``deckpress export --png``: card images a user can send to a print service or look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from cli_run import CARDS, deckpress
+from generator.deck.model import load_deck
+from generator.exports.contact import contact_tiles, plan_grid
+from generator.exports.raster import PRINT_BLEED, Raster, rasterise_face, with_bleed
+from generator.render import load_renderer
+
+RED, GREEN, BLUE, YELLOW = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)
+
+LAYOUT = """\
+size: poker
+bleed: 3mm
+colours:
+  ground: {field: colour, map: {red: "#ff0000", green: "#00ff00", blue: "#0000ff"}, default: "#ffff00"}
+elements:
+  - {name: background, rect: card, fill: ground, bleed: true}
+  - {name: title, text: "{{ name }}", box: [5, 5, 53.5, 10], size: 12}
+"""
+
+SHARED_BACK_CARDS = """\
+back:
+  name: Test Deck
+  colour: blue
+cards:
+  - {id: ogre, count: 3, name: Ogre, colour: red}
+  - {id: imp, name: Imp, colour: green}
+  - {id: ghost, count: 0, name: Ghost, colour: red}
+"""
+
+DOUBLE_SIDED_CARDS = """\
+cards:
+  - {id: sun, name: Sun, colour: red, back: {name: Moon, colour: blue}}
+  - {id: frog, count: 2, name: Frog, colour: green, back: {name: Toad}}
+"""
+
+
+def make_deck(tmp_path: Path, cards: str = SHARED_BACK_CARDS, layout: str = LAYOUT, name: str = "test") -> Path:
+    """A project in tmp_path (cards/<name>/deck.yaml, layouts/plain.yaml); returns the deck folder."""
+    folder = tmp_path / "cards" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "deck.yaml").write_text(
+        "deck:\n  name: Test Deck\n  layout: plain\n"
+        "fields:\n  name: {type: text, required: true}\n  colour: {choices: [red, green, blue, yellow]}\n"
+        + cards)
+    layouts = tmp_path / "layouts"
+    layouts.mkdir(exist_ok=True)
+    (layouts / "plain.yaml").write_text(layout)
+    return folder
+
+
+def png_names(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir())
+
+
+def centre(image: Image.Image) -> tuple[int, int, int]:
+    return image.getpixel((image.width // 2, image.height // 2))
+
+
+# --- sizes --------------------------------------------------------------------------------------
+
+def test_poker_card_with_bleed_at_300_dpi_is_825_by_1125(tmp_path):
+    deck = make_deck(tmp_path, "back: {name: Back}\ncards:\n  - {id: ogre, name: Ogre, colour: red}\n")
+    run = deckpress("export", deck, "--png", tmp_path / "out", "--bleed", "--quiet")
+    assert run.exit_code == 0, run.stderr
+    for name in ("ogre-front.png", "back.png"):
+        with Image.open(tmp_path / "out" / name) as image:
+            assert image.size == (825, 1125)
+            assert image.mode == "RGB"
+            assert image.info["dpi"] == pytest.approx((300, 300), abs=0.01)
+
+
+def test_without_bleed_the_png_is_the_trimmed_card(tmp_path):
+    deck = make_deck(tmp_path)
+    assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "150", "-q").exit_code == 0
+    with Image.open(tmp_path / "out" / "ogre-front.png") as image:
+        assert image.size == (375, 525)  # 2.5 x 3.5 in at 150 dpi
+
+
+@pytest.mark.parametrize("dpi, bleed, size", [(72, False, (180, 252)), (72, True, (198, 270)),
+                                              (40, True, (110, 150)), (96, False, (240, 336))])
+def test_png_size_follows_dpi_and_bleed(tmp_path, dpi, bleed, size):
+    deck = make_deck(tmp_path)
+    args = ["export", deck, "--png", tmp_path / "out", "--dpi", str(dpi), "-q"] + (["--bleed"] if bleed else [])
+    assert deckpress(*args).exit_code == 0
+    for name in ("ogre-front.png", "imp-front.png", "back.png"):
+        with Image.open(tmp_path / "out" / name) as image:
+            assert image.size == size
+
+
+def test_bleed_art_reaches_the_edge_of_the_image(tmp_path):
+    # The layout bleeds 3 mm; print services want 1/8 in (3.175 mm): the corners must still be art.
+    deck = make_deck(tmp_path)
+    assert deckpress("export", deck, "--png", tmp_path / "out", "--bleed", "--dpi", "300", "-q").exit_code == 0
+    with Image.open(tmp_path / "out" / "ogre-front.png") as image:
+        width, height = image.size
+        for corner in ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)):
+            assert image.getpixel(corner) == RED
+
+
+# --- file names and contents ------------------------------------------------------------------
+
+def test_one_png_per_face_shared_back_once_plus_contact_sheet(tmp_path):
+    deck = make_deck(tmp_path)
+    run = deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "20")
+    assert run.exit_code == 0, run.stderr
+    # ghost has count 0: not in the printed deck, so no image
+    assert png_names(tmp_path / "out") == ["back.png", "contact-sheet.png", "imp-front.png", "ogre-front.png"]
+    assert "3 card images" in run.stdout and "contact-sheet.png" in run.stdout
+
+
+def test_each_image_shows_its_own_face(tmp_path):
+    deck = make_deck(tmp_path)
+    assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "30", "-q").exit_code == 0
+    expected = {"ogre-front.png": RED, "imp-front.png": GREEN, "back.png": BLUE}
+    for name, colour in expected.items():
+        with Image.open(tmp_path / "out" / name) as image:
+            assert centre(image) == colour, name
+
+
+def test_double_sided_cards_get_a_back_image_each(tmp_path):
+    deck = make_deck(tmp_path, DOUBLE_SIDED_CARDS)
+    assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "20", "-q").exit_code == 0
+    assert png_names(tmp_path / "out") == ["contact-sheet.png", "frog-back.png", "frog-front.png",
+                                           "sun-back.png", "sun-front.png"]
+    with Image.open(tmp_path / "out" / "sun-back.png") as image:
+        assert centre(image) == BLUE
+    with Image.open(tmp_path / "out" / "frog-back.png") as image:
+        assert centre(image) == YELLOW  # no colour on the toad side: the layout's default
+
+
+def test_same_input_same_bytes(tmp_path):
+    deck = make_deck(tmp_path)
+    for out in ("first", "second"):
+        assert deckpress("export", deck, "--png", tmp_path / out, "--tts", tmp_path / f"{out}-tts",
+                         "--dpi", "20", "-q").exit_code == 0
+    for name in png_names(tmp_path / "first"):
+        assert (tmp_path / "first" / name).read_bytes() == (tmp_path / "second" / name).read_bytes(), name
+    for name in ("test-faces-1.png", "test-back.png"):
+        assert (tmp_path / "first-tts" / name).read_bytes() == (tmp_path / "second-tts" / name).read_bytes()
+
+
+def test_png_files_carry_no_timestamp(tmp_path):
+    deck = make_deck(tmp_path)
+    assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "20", "-q").exit_code == 0
+    data = (tmp_path / "out" / "ogre-front.png").read_bytes()
+    assert b"tIME" not in data and b"tEXt" not in data
+
+
+# --- the contact sheet --------------------------------------------------------------------------
+
+def test_contact_sheet_captions_every_printed_card_with_its_count_then_the_back(tmp_path):
+    renderer = load_renderer(load_deck(make_deck(tmp_path)))
+    tiles = contact_tiles(renderer)
+    assert [(tile.name, tile.count, tile.sides) for tile in tiles] == [
+        ("Ogre", "3 copies", ("front",)), ("Imp", "1 copy", ("front",)), ("Back", "all 4 cards", ("back",))]
+
+
+def test_contact_sheet_shows_both_sides_of_double_sided_cards(tmp_path):
+    renderer = load_renderer(load_deck(make_deck(tmp_path, DOUBLE_SIDED_CARDS)))
+    tiles = contact_tiles(renderer)
+    assert [(tile.name, tile.count, tile.sides) for tile in tiles] == [
+        ("Sun / Moon", "1 copy", ("front", "back")), ("Frog / Toad", "2 copies", ("front", "back"))]
+
+
+def test_contact_sheet_grid_holds_every_tile_and_draws_each_card(tmp_path):
+    deck = make_deck(tmp_path)
+    assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "20", "-q").exit_code == 0
+    renderer = load_renderer(load_deck(deck))
+    grid = plan_grid(3, renderer.card_size)
+    assert grid.columns * grid.rows >= 3
+    with Image.open(tmp_path / "out" / "contact-sheet.png") as sheet:
+        sheet = sheet.convert("RGB")
+        assert sheet.size == (round(grid.size[0] * 96 / 72), round(grid.size[1] * 96 / 72))
+        scale = 96 / 72
+        for index, colour in enumerate((RED, GREEN, BLUE)):  # ogre, imp, then the back
+            left, top = grid.origin(index)
+            middle = ((left + grid.thumb[0] / 2) * scale, (top + grid.thumb[1] / 2) * scale)
+            assert sheet.getpixel(tuple(map(round, middle))) == colour
+
+
+def test_every_bundled_deck_exports_its_faces(tmp_path):
+    for game in ("cereal-killer", "goblins", "gold-rush", "tiki"):
+        deck = load_deck(CARDS / game)
+        out = tmp_path / game
+        run = deckpress("export", CARDS / game, "--png", out, "--dpi", "10", "-q")
+        assert run.exit_code == 0, run.stderr
+        printed = [card for card in deck.cards if card.count > 0]
+        own_backs = [card for card in printed if card.back is not None]
+        shared = any(card.back is None for card in printed)
+        expected = {f"{card.id}-front.png" for card in printed} | {f"{card.id}-back.png" for card in own_backs}
+        expected |= {"back.png"} if shared else set()
+        assert set(png_names(out)) == expected | {"contact-sheet.png"}, game
+
+
+# --- rasterising ----------------------------------------------------------------------------------
+
+def test_raster_sizes_round_to_whole_pixels():
+    assert Raster.at_dpi((180.00000000000003, 252.00000000000003), PRINT_BLEED, 300).size_px == (825, 1125)
+    assert Raster.at_dpi((126.14, 180.0), 0.0, 300).size_px == (526, 750)
+
+
+def test_a_renderer_without_the_print_bleed_is_refused(tmp_path):
+    deck = load_deck(make_deck(tmp_path))
+    renderer = load_renderer(deck)  # bleeds 3 mm, not 1/8 in
+    raster = Raster.at_dpi(renderer.card_size, PRINT_BLEED, 20)
+    with pytest.raises(ValueError):
+        rasterise_face(renderer, deck.card("ogre"), "front", raster)
+    image = rasterise_face(with_bleed(renderer, PRINT_BLEED), deck.card("ogre"), "front", raster)
+    assert image.size == raster.size_px
+
+
+# --- mistakes -------------------------------------------------------------------------------------
+
+def test_a_card_that_cannot_be_laid_out_stops_before_any_file_is_written(tmp_path):
+    layout = LAYOUT.replace("size: 12}", "size: 12, min_size: 11}")
+    cards = SHARED_BACK_CARDS.replace("name: Imp,", "name: Imp the Unbelievably Long-Winded Pest of Mount Doom,")
+    deck = make_deck(tmp_path, cards, layout)
+    run = deckpress("export", deck, "--png", tmp_path / "out", "--tts", tmp_path / "tts")
+    assert run.exit_code == 1
+    assert len(run.error_lines) == 1 and "card 'imp'" in run.error_lines[0]
+    assert "deck.yaml:" in run.error_lines[0]
+    assert not (tmp_path / "out").exists() and not (tmp_path / "tts").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "--png DIR, --tts DIR or both"),
+    (["--tts", "out", "--bleed"], "--bleed applies to --png"),
+    (["--tts", "out", "--dpi", "100"], "--dpi applies to --png"),
+    (["--png", "out", "--dpi", "5"], "--dpi"),
+])
+def test_usage_mistakes_exit_2(tmp_path, args, message):
+    deck = make_deck(tmp_path)
+    run = deckpress("export", deck, *args)
+    assert run.exit_code == 2
+    assert message in run.stderr
+
+
+def test_missing_deck_is_one_line_exit_2(tmp_path):
+    run = deckpress("export", tmp_path / "nowhere", "--png", tmp_path / "out")
+    assert run.exit_code == 2
+    assert run.error_lines == [f"error: {tmp_path / 'nowhere'}: no such deck file or folder"]
+
+
+def test_a_folder_of_several_decks_is_refused(tmp_path):
+    make_deck(tmp_path, name="one")
+    make_deck(tmp_path, name="two")
+    run = deckpress("export", tmp_path / "cards", "--png", tmp_path / "out")
+    assert run.exit_code == 2
+    assert "export takes one deck" in run.stderr
+
+
+def test_quiet_prints_nothing(tmp_path):
+    deck = make_deck(tmp_path)
+    run = deckpress("export", deck, "--png", tmp_path / "out", "--tts", tmp_path / "tts", "--dpi", "20", "--quiet")
+    assert run.exit_code == 0
+    assert run.stdout == "" and run.stderr == ""
+
+
+def test_help_explains_bleed_and_sharing_tts_decks():
+    text = " ".join(deckpress("export", "--help").stdout.split())
+    assert "1/8 in (3.175 mm)" in text and "825x1125" in text
+    assert "file://" in text and "upload the images" in text and "replace the URLs" in text
