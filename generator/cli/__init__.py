@@ -18,29 +18,41 @@ from generator.cli.import_cmd import import_command
 from generator.cli.new import new
 from generator.cli.schema import schema
 from generator.cli.stats import stats
+from generator.cli.watch import watch
+
+# In the order a designer meets them: start, check, print, then the extras.
+COMMANDS = (new, check, build, booklet, calibrate, stats, export, import_command, watch, schema)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class InOrderGroup(click.Group):
+    """Lists commands in the order above in --help, not alphabetically."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)
+
+
+@click.group(cls=InOrderGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="deckpress")
 def cli() -> None:
     """Check card decks against their rules and print them as duplex-ready PDFs.
 
     \b
     Examples:
-      deckpress check                 check every deck under cards/
-      deckpress check cards/tiki      check one deck
+      deckpress new space-race        start a new game in cards/space-race/
+      deckpress check                 check every deck under cards/ against its rules
+      deckpress build                 print sheets and manifests into build/
+      deckpress booklet cards/tiki    the Tiki rules booklet, to read and to fold
+      deckpress calibrate             measure your printer's front/back offset
+      deckpress watch cards/tiki      rebuild on every save
+
+    Each command has its own --help with examples. Exit status: 0 success,
+    1 a deck breaks its rules or a card cannot be laid out, 2 unreadable or
+    malformed input.
     """
 
 
-cli.add_command(check)
-cli.add_command(build)
-cli.add_command(calibrate)
-cli.add_command(import_command)
-cli.add_command(new)
-cli.add_command(schema)
-cli.add_command(stats)
-cli.add_command(booklet)
-cli.add_command(export)
+for command in COMMANDS:
+    cli.add_command(command)
 
 
 def main() -> None:

@@ -1,0 +1,102 @@
+"""``deckpress watch``: rebuild a deck's PDF whenever its files change."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from generator.cli.booklet import booklet
+from generator.cli.build import build
+from generator.cli.common import find_decks, reports_errors
+from generator.deck.model import load_deck
+from generator.errors import DeckpressError, InputError, Position
+from generator.render.fonts import find_fonts_dir
+from generator.render.renderer import BUILTIN_LAYOUTS_DIR, layout_search_path
+from generator.watching import Watcher
+
+RULES_FILENAME = "rules.md"
+
+
+@click.command()
+@click.argument("deck", type=click.Path())
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("build"),
+              show_default=True, help="Folder for the PDFs.")
+@click.option("--booklet/--no-booklet", "with_booklet", default=True, show_default=True,
+              help="Also rebuild the rules booklet when the deck has a rules.md.")
+@click.option("--interval", type=click.FloatRange(min=0.05), default=0.5, show_default=True,
+              help="Seconds between looks at the files.")
+@reports_errors
+def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float) -> None:
+    """Rebuild DECK's print PDF (and rules booklet) whenever its files change.
+
+    Watches the deck folder (deck file, spreadsheets, images, rules), the
+    layouts it can use and the fonts folder. Keep the PDF open beside your
+    editor; most viewers reload it. A broken edit prints its error and the
+    watch goes on. Press Ctrl-C to stop.
+
+    \b
+    Examples:
+      deckpress watch cards/tiki
+      deckpress watch cards/goblins --no-booklet
+    """
+    paths = find_decks([deck])
+    if len(paths) != 1:
+        raise InputError(f"watch follows one deck; this folder holds {len(paths)}", Position(Path(deck)))
+    deck_path = paths[0]
+    roots = watched_roots(deck_path)
+    context = click.get_current_context()
+
+    def rebuild(changes: list[Path]) -> None:
+        names = ", ".join(sorted({path.name for path in changes}))
+        click.echo(f"changed: {names}")
+        started = time.perf_counter()
+        arguments = [str(deck_path), "--out", str(out_dir), "--quiet"]
+        status = _run(context, build, arguments)
+        if with_booklet and (deck_path.parent / RULES_FILENAME).is_file():
+            status = max(status, _run(context, booklet, arguments))
+        outcome = "rebuilt" if status == 0 else "build failed; fix the file and save again"
+        click.echo(f"{outcome} in {time.perf_counter() - started:.1f}s")
+
+    click.echo(f"watching {', '.join(str(root) for root in roots)} (Ctrl-C stops)")
+    rebuild([deck_path])
+    try:
+        Watcher(roots, rebuild, interval=interval).run()
+    except KeyboardInterrupt:
+        click.echo("stopped")
+
+
+def watched_roots(deck_path: Path) -> list[Path]:
+    """The deck's folder, the layout folders it can read from and its fonts folder."""
+    roots = [deck_path.parent]
+    try:
+        deck = load_deck(deck_path)
+    except DeckpressError:
+        return roots  # a broken deck still gets watched; its own folder is what will change
+    for folder in layout_search_path(deck, None):
+        if folder.is_dir() and folder.resolve() != BUILTIN_LAYOUTS_DIR.resolve():
+            roots.append(folder)
+    fonts = find_fonts_dir(deck.folder)
+    if fonts is not None and fonts.is_dir():
+        roots.append(fonts)
+    unique: list[Path] = []
+    for root in roots:
+        if root.resolve() not in {known.resolve() for known in unique}:
+            unique.append(root)
+    return unique
+
+
+def _run(context: click.Context, command: click.Command, arguments: list[str]) -> int:
+    """Run another command in-process, parsed as if typed; return its exit status.
+
+    Its errors are printed by the command itself, so the watch only reports the outcome.
+    """
+    try:
+        with command.make_context(command.name, list(arguments), parent=context) as sub_context:
+            command.invoke(sub_context)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+    except click.exceptions.Exit as stop:
+        return stop.exit_code
+    return 0

@@ -1,0 +1,72 @@
+"""`deckpress watch` rebuilds on save, survives a broken edit and stops on Ctrl-C."""
+
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pdfplumber
+
+from generator.scaffold import create_deck
+
+TIMEOUT = 60  # seconds; generous for a busy CI machine, never reached when it works
+
+
+def read_lines(stream, lines: "queue.Queue[str]") -> None:
+    for line in stream:
+        lines.put(line.rstrip("\n"))
+
+
+def wait_for(lines: "queue.Queue[str]", wanted: str) -> list[str]:
+    seen = []
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=1)
+        except queue.Empty:
+            continue
+        seen.append(line)
+        if wanted in line:
+            return seen
+    raise AssertionError(f"no line with {wanted!r}; saw {seen}")
+
+
+def page_text(pdf: Path) -> str:
+    with pdfplumber.open(pdf) as document:
+        return document.pages[0].extract_text()
+
+
+def test_watch_rebuilds_on_save_and_reports_broken_edits(tmp_path: Path):
+    folder = create_deck(tmp_path / "cards", "space-race")
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "watch", str(folder), "--out", str(out), "--interval", "0.1"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
+    try:
+        wait_for(lines, "rebuilt in")
+        assert "Knight" in page_text(out / "space-race.pdf")
+        assert (out / "space-race-rules.pdf").is_file()
+
+        deck_file = folder / "deck.yaml"
+        deck_file.write_text(deck_file.read_text().replace("name: Knight", "name: Paladin"))
+        seen = wait_for(lines, "rebuilt in")
+        assert "changed: deck.yaml" in seen
+        assert "Paladin" in page_text(out / "space-race.pdf")
+
+        deck_file.write_text(deck_file.read_text().replace("count: 4, type: hero, name: Paladin",
+                                                           "count: four, type: hero, name: Paladin"))
+        seen = wait_for(lines, "build failed")
+        assert any("deck.yaml" in line and "expected a whole number" in line for line in seen)
+        assert "Paladin" in page_text(out / "space-race.pdf")  # the last good PDF stays
+
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=TIMEOUT) == 0
+        wait_for(lines, "stopped")
+    finally:
+        if process.poll() is None:
+            process.kill()
