@@ -7,8 +7,10 @@ exceptions; only the CLI prints them and picks the exit code.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 EXIT_OK = 0
 EXIT_RULES = 1
@@ -60,3 +62,27 @@ class LayoutError(DeckpressError):
     """A card cannot be drawn as its layout asks (text does not fit, missing glyph)."""
 
     exit_code = EXIT_RULES
+
+
+def describe_value(value: object) -> str:
+    """A value as a designer wrote it, for 'expected X, found Y' messages."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"'{str(value).lower()}' (yes/no)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return f"'{value}'"
+
+
+def did_you_mean(word: str, choices: Iterable[object]) -> str:
+    """'; did you mean X?' for a near miss, else '; expected one of: ...'."""
+    names = sorted(map(str, choices))
+    close = difflib.get_close_matches(word, names, n=1)
+    if close:
+        return f"; did you mean '{close[0]}'?"
+    return f"; expected one of: {', '.join(names)}"

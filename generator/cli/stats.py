@@ -16,8 +16,10 @@ from generator.deck.model import Deck
 from generator.deck.selectors import parse_selector
 from generator.errors import EXIT_OK, DeckpressError, InputError, Position
 from generator.stats.analysis import DeckStats, Request, analyse, planned_games
-from generator.stats.fields import known_fields, suggestion
-from generator.stats.spec import MAX_DRAW, MAX_GAMES, Condition, Question, choice_problem
+from generator.deck.selectors import known_fields
+from generator.errors import did_you_mean
+from generator.deck.selectors import choice_problem
+from generator.stats.spec import MAX_DRAW, MAX_GAMES, Condition, Question
 from generator.stats.tables import as_dict, render_text
 
 REPORT_SUFFIXES = (".pdf", ".png")
@@ -105,7 +107,7 @@ def _check_fields(deck: Deck, fields: tuple[str, ...]) -> None:
     known = known_fields(deck)
     for name in fields:
         if name not in known:
-            raise InputError(f"--by names unknown field '{name}'{suggestion(name, known)}",
+            raise InputError(f"--by names unknown field '{name}'{did_you_mean(name, known)}",
                              Position(deck.path), field=name)
 
 
@@ -131,7 +133,7 @@ def _parse_where(deck: Deck, items: tuple[str, ...]) -> dict[str, Any]:
         if not equals or not name:
             raise click.BadParameter(f"'{item}' is not FIELD=VALUE", param_hint="--where")
         if name not in known:
-            raise InputError(f"--where names unknown field '{name}'{suggestion(name, known)}", field=name)
+            raise InputError(f"--where names unknown field '{name}'{did_you_mean(name, known)}", field=name)
         values = [_typed(deck, name, part.strip()) for part in text.split("|")]
         problem = choice_problem(deck, name, values)
         if problem:

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from generator.deck.loading import Document, load_yaml
+from generator.deck.reading import Reader
 from generator.deck.spreadsheet import read_sheet, sheet_to_cards
-from generator.errors import InputError, Position
+from generator.errors import InputError, Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
 
 DECK_FILENAME = "deck.yaml"
@@ -155,7 +156,7 @@ def load_deck(target: Path | str) -> Deck:
 
 def build_deck(document: Document) -> Deck:
     """Validate a loaded document and build the :class:`Deck` it describes."""
-    reader = _Reader(document)
+    reader = Reader(document)
     data = reader.mapping((), "deck file")
     reader.known_keys((), SECTIONS, "section")
     for section in ("deck", "cards"):
@@ -203,97 +204,7 @@ def slugify(text: str) -> str:
     return slug or "card"
 
 
-class _Reader:
-    """Typed access to a document's data; every failure names the node's position."""
-
-    def __init__(self, document: Document):
-        self.document = document
-
-    def get(self, keys: tuple) -> Any:
-        node = self.document.data
-        for key in keys:
-            if isinstance(node, dict) and key in node:
-                node = node[key]
-            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
-                node = node[key]
-            else:
-                return None
-        return node
-
-    def fail(self, keys: tuple, message: str, field_name: str | None = None) -> InputError:
-        """An error at ``keys``, named after the innermost mapping key unless told otherwise."""
-        if field_name is None:
-            field_name = next((str(k) for k in reversed(keys) if isinstance(k, str)), None)
-        return InputError(message, self.document.at(*keys), field=field_name)
-
-    def mapping(self, keys: tuple, what: str) -> dict:
-        value = self.get(keys)
-        if value is None:
-            value = {}
-        if not isinstance(value, dict):
-            raise self.fail(keys, f"{what} must be a mapping of 'key: value' lines, "
-                                  f"found {_describe(value)}")
-        return value
-
-    def sequence(self, keys: tuple, what: str) -> list:
-        value = self.get(keys)
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            raise self.fail(keys, f"{what} must be a list ('- ' items), found {_describe(value)}")
-        return value
-
-    def string(self, keys: tuple, required: bool = False) -> str | None:
-        value = self.get(keys)
-        if value is None:
-            if required:
-                raise self.fail(keys, "missing required value")
-            return None
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(keys, f"expected text, found {_describe(value)}")
-        return value
-
-    def integer(self, keys: tuple, minimum: int | None = None) -> int | None:
-        value = self.get(keys)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(keys, f"expected a whole number, found {_describe(value)}")
-        if minimum is not None and value < minimum:
-            raise self.fail(keys, f"must be at least {minimum}, found {value}")
-        return value
-
-    def known_keys(self, keys: tuple, allowed: set, what: str) -> None:
-        for key in self.mapping(keys, what):
-            if key not in allowed:
-                hint = _suggest(str(key), allowed)
-                raise self.fail(keys + (key,), f"unknown {what} '{key}'{hint}")
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"'{str(value).lower()}' (yes/no)"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    return f"'{value}'"
-
-
-def _suggest(word: str, allowed: set) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(word, sorted(map(str, allowed)), n=1)
-    if close:
-        return f"; did you mean '{close[0]}'?"
-    return f"; expected one of: {', '.join(sorted(map(str, allowed)))}"
-
-
-def _read_players(reader: _Reader) -> tuple[int, int]:
+def _read_players(reader: Reader) -> tuple[int, int]:
     value = reader.get(("deck", "players"))
     if value is None:
         return (1, 1)
@@ -308,7 +219,7 @@ def _read_players(reader: _Reader) -> tuple[int, int]:
     return (low, high)
 
 
-def _read_layout(reader: _Reader) -> dict[str, str]:
+def _read_layout(reader: Reader) -> dict[str, str]:
     value = reader.get(("deck", "layout"))
     if value is None:
         return {}
@@ -319,7 +230,7 @@ def _read_layout(reader: _Reader) -> dict[str, str]:
     return {side: reader.string(("deck", "layout", side), required=True) for side in layout}
 
 
-def _read_fields(reader: _Reader) -> dict[str, FieldSpec]:
+def _read_fields(reader: Reader) -> dict[str, FieldSpec]:
     fields: dict[str, FieldSpec] = {}
     for name, spec in reader.mapping(("fields",), "fields").items():
         keys = ("fields", name)
@@ -330,19 +241,19 @@ def _read_fields(reader: _Reader) -> dict[str, FieldSpec]:
         elif spec is None:
             spec = {}
         elif not isinstance(spec, dict):
-            raise reader.fail(keys, f"a field is a type name or a mapping, found {_describe(spec)}")
+            raise reader.fail(keys, f"a field is a type name or a mapping, found {describe_value(spec)}")
         else:
             reader.known_keys(keys, FIELD_KEYS, "field setting")
         kind = spec.get("type", "choice" if "choices" in spec else "text")
         if kind not in FIELD_TYPES:
             raise reader.fail(keys + ("type",) if "type" in spec else keys,
-                              f"unknown field type '{kind}'{_suggest(str(kind), FIELD_TYPES)}")
+                              f"unknown field type '{kind}'{did_you_mean(str(kind), FIELD_TYPES)}")
         choices = spec.get("choices", ())
         if kind == "choice" and not (isinstance(choices, list) and choices):
             raise reader.fail(keys, "a choice field needs a non-empty 'choices' list")
         for bound in ("min", "max"):
             if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))):
-                raise reader.fail(keys + (bound,), f"expected a number, found {_describe(spec[bound])}")
+                raise reader.fail(keys + (bound,), f"expected a number, found {describe_value(spec[bound])}")
         fields[name] = FieldSpec(
             name=name,
             type=kind,
@@ -355,7 +266,7 @@ def _read_fields(reader: _Reader) -> dict[str, FieldSpec]:
     return fields
 
 
-def _read_face(reader: _Reader, keys: tuple, fields: dict[str, FieldSpec],
+def _read_face(reader: Reader, keys: tuple, fields: dict[str, FieldSpec],
                front: bool = False) -> dict[str, Any]:
     """Check one face's fields against the declared types; fill in defaults."""
     raw = reader.mapping(keys, "a card face")
@@ -368,7 +279,7 @@ def _read_face(reader: _Reader, keys: tuple, fields: dict[str, FieldSpec],
             face[name] = value
             continue
         if name not in fields:
-            raise reader.fail(keys + (name,), f"unknown field '{name}'{_suggest(str(name), set(fields))}")
+            raise reader.fail(keys + (name,), f"unknown field '{name}'{did_you_mean(str(name), set(fields))}")
         face[name] = _check_value(reader, keys + (name,), fields[name], value)
     for spec in fields.values():
         if spec.name in face:
@@ -380,7 +291,7 @@ def _read_face(reader: _Reader, keys: tuple, fields: dict[str, FieldSpec],
     return face
 
 
-def _check_value(reader: _Reader, keys: tuple, spec: FieldSpec, value: Any) -> Any:
+def _check_value(reader: Reader, keys: tuple, spec: FieldSpec, value: Any) -> Any:
     checks: dict[str, Callable[[Any], bool]] = {
         "text": lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool),
         "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
@@ -398,7 +309,7 @@ def _check_value(reader: _Reader, keys: tuple, spec: FieldSpec, value: Any) -> A
     if value is None:
         return None
     if not checks[spec.type](value):
-        raise reader.fail(keys, f"expected {wanted[spec.type]}, found {_describe(value)}")
+        raise reader.fail(keys, f"expected {wanted[spec.type]}, found {describe_value(value)}")
     if spec.type == "text":
         return str(value)
     if spec.min is not None and value < spec.min:
@@ -408,7 +319,7 @@ def _check_value(reader: _Reader, keys: tuple, spec: FieldSpec, value: Any) -> A
     return value
 
 
-def _read_cards(reader: _Reader, fields: dict[str, FieldSpec]) -> list[Card]:
+def _read_cards(reader: Reader, fields: dict[str, FieldSpec]) -> list[Card]:
     cards: list[Card] = []
     seen: dict[str, Position] = {}
     rows = reader.sequence(("cards",), "cards")
@@ -437,7 +348,7 @@ def _read_cards(reader: _Reader, fields: dict[str, FieldSpec]) -> list[Card]:
     return cards
 
 
-def _load_card_sheet(reader: _Reader, fields: dict[str, FieldSpec]) -> None:
+def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec]) -> None:
     """``cards: {from: cards.csv}``: read the rows and put them where a YAML list would be.
 
     Each cell's position replaces the YAML one, so errors point into the spreadsheet.
@@ -452,7 +363,7 @@ def _load_card_sheet(reader: _Reader, fields: dict[str, FieldSpec]) -> None:
         document.positions[("cards",) + keys] = position
 
 
-def _read_decklists(reader: _Reader, card_ids: set[str]) -> list[Decklist]:
+def _read_decklists(reader: Reader, card_ids: set[str]) -> list[Decklist]:
     decklists = []
     for list_id, spec in reader.mapping(("decklists",), "decklists").items():
         keys = ("decklists", list_id)
@@ -462,14 +373,14 @@ def _read_decklists(reader: _Reader, card_ids: set[str]) -> list[Decklist]:
         for card_id in reader.mapping(keys + ("cards",), "a decklist's cards"):
             if card_id not in card_ids:
                 raise reader.fail(keys + ("cards", card_id),
-                                  f"no card with id '{card_id}'{_suggest(str(card_id), card_ids)}")
+                                  f"no card with id '{card_id}'{did_you_mean(str(card_id), card_ids)}")
             counts[card_id] = reader.integer(keys + ("cards", card_id), minimum=0) or 0
         decklists.append(Decklist(id=str(list_id), name=reader.string(keys + ("name",)) or str(list_id),
                                   counts=counts, position=reader.document.at(*keys)))
     return decklists
 
 
-def _read_rules(reader: _Reader) -> list[RuleSpec]:
+def _read_rules(reader: Reader) -> list[RuleSpec]:
     rules = []
     for index, entry in enumerate(reader.sequence(("rules",), "rules")):
         keys = ("rules", index)
@@ -481,7 +392,7 @@ def _read_rules(reader: _Reader) -> list[RuleSpec]:
         kind = kinds[0]
         scope = entry.get("scope", "deck")
         if scope not in ("deck", "decklists"):
-            raise reader.fail(keys + ("scope",), f"scope is 'deck' or 'decklists', found {_describe(scope)}")
+            raise reader.fail(keys + ("scope",), f"scope is 'deck' or 'decklists', found {describe_value(scope)}")
         message = reader.string(keys + ("message",)) or ""
         rules.append(RuleSpec(kind=str(kind), params=entry[kind], message=message, scope=scope,
                               position=reader.document.at(*keys + (kind,)), index=index))

@@ -26,14 +26,13 @@ The checker returns findings; it never prints or exits. The CLI decides that.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from jinja2 import TemplateError
 
 from generator.deck.model import Card, Deck, RuleSpec
-from generator.deck.selectors import Selector, known_fields, parse_selector
+from generator.deck.selectors import Selector, field_value, known_fields, parse_selector
 from generator.errors import InputError, Position
 from generator.expressions import evaluate
 
@@ -222,7 +221,7 @@ def _field_name(deck: Deck, rule: RuleSpec, name: Any, setting: str = "field") -
     """A field a rule compares; a typo here would otherwise compare blanks and pass."""
     if not isinstance(name, str):
         raise _malformed(rule, f"needs '{setting}': a field name")
-    if name != "id" and name.removeprefix("back.") not in known_fields(deck):
+    if name not in known_fields(deck):
         raise _malformed(rule, f"names unknown field '{name}'")
     return name
 
@@ -234,14 +233,6 @@ def _hashable(value: Any) -> Any:
     except TypeError:
         return repr(value)
     return value
-
-
-def _field_value(card: Card, name: str) -> Any:
-    if name == "id":
-        return card.id
-    if name.startswith("back."):
-        return (card.back or {}).get(name[5:])
-    return card.fields.get(name)
 
 
 def _check_unique(deck: Deck, rule: RuleSpec, pool: Pool):
@@ -256,7 +247,7 @@ def _check_unique(deck: Deck, rule: RuleSpec, pool: Pool):
         if not selector.matches(card):
             continue
         # Copies of one card share its values by design: uniqueness is between distinct cards.
-        key = tuple(_hashable(_field_value(card, name)) for name in fields)
+        key = tuple(_hashable(field_value(card, name)) for name in fields)
         groups.setdefault(key, []).append(card)
     label = " + ".join(fields)
     for key, cards in groups.items():
@@ -313,12 +304,12 @@ def _check_backed_by(deck: Deck, rule: RuleSpec, pool: Pool):
         _field_name(deck, rule, params.get(key), setting=key)
     needing = _where(deck, rule, params.get("cards"))
     giving = _where(deck, rule, params.get("by"))
-    offered = {_hashable(_field_value(card, params["by_field"]))
+    offered = {_hashable(field_value(card, params["by_field"]))
                for card, n in pool if n and giving.matches(card)}
     missing: dict[Any, list[str]] = {}
     for card, n in pool:
         if n and needing.matches(card):
-            value = _hashable(_field_value(card, params["field"]))
+            value = _hashable(field_value(card, params["field"]))
             if value not in offered:
                 missing.setdefault(value, []).append(card.id)
     for value, ids in missing.items():

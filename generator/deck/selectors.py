@@ -13,10 +13,10 @@ All entries must hold. An empty or missing selector picks every card.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from generator.deck.model import Card, Deck
-from generator.errors import InputError, Position
+from generator.errors import InputError, Position, describe_value, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Selector:
     wanted: tuple[tuple[str, tuple], ...]
 
     def matches(self, card: Card) -> bool:
-        return all(_value(card, key) in values for key, values in self.wanted)
+        return all(field_value(card, key) in values for key, values in self.wanted)
 
     def describe(self) -> str:
         if not self.wanted:
@@ -38,44 +38,70 @@ class Selector:
         return ", ".join(parts)
 
 
-def parse_selector(raw: Any, deck: Deck, position: Position) -> Selector:
-    """Check a raw ``where:`` value against the deck's fields and build a :class:`Selector`."""
+def parse_selector(raw: Any, deck: Deck, position: Position,
+                   key_position: Callable[[Any], Position] | None = None) -> Selector:
+    """Check a raw ``where:`` value against the deck's fields and build a :class:`Selector`.
+
+    Errors point at ``position`` (the selector), or at each entry when ``key_position``
+    gives entries their own positions. A field name or a choice value that can never
+    match is refused with the nearest correct spelling, because a typo would otherwise
+    select no cards and pass or fail for the wrong reason.
+    """
     if raw is None:
         return Selector(())
     if not isinstance(raw, dict):
-        raise InputError("'where' must be a mapping of field: value", position, field="where")
+        raise InputError(f"'where' must be a mapping of field: value, found {describe_value(raw)}",
+                         position, field="where")
     known = known_fields(deck)
     wanted = []
     for key, value in raw.items():
-        name = str(key).removeprefix("back.")
-        if key != "id" and name not in known:
-            raise InputError(f"selector names unknown field '{key}'", position, field="where")
+        where = key_position(key) if key_position else position
+        field_name = str(key) if key_position else "where"
+        if str(key) not in known:
+            raise InputError(f"selector names unknown field '{key}'{did_you_mean(str(key), known)}",
+                             where, field=field_name)
         values = tuple(value) if isinstance(value, list) else (value,)
+        problem = choice_problem(deck, str(key), values)
+        if problem:
+            raise InputError(problem, where, field=field_name)
         wanted.append((str(key), values))
     return Selector(tuple(wanted))
+
+
+def choice_problem(deck: Deck, name: str, wanted: Iterable[Any]) -> str | None:
+    """Why a wanted value can never match a choice field (a typo, usually), or None."""
+    spec = deck.fields.get(name.removeprefix(BACK_PREFIX))
+    if spec is None or not spec.choices:
+        return None
+    for value in wanted:
+        if value not in spec.choices:
+            return f"'{value}' is not a choice of '{name}'{did_you_mean(str(value), spec.choices)}"
+    return None
 
 
 def select(cards: Iterable[Card], selector: Selector) -> list[Card]:
     return [card for card in cards if selector.matches(card)]
 
 
-def _value(card: Card, key: str) -> Any:
-    if key == "id":
+BACK_PREFIX = "back."
+
+
+def field_value(card: Card, name: str) -> Any:
+    """The value ``name`` has on ``card``: a front field, ``back.<field>`` of its own back,
+    or ``id``; None when the card lacks it."""
+    if name == "id":
         return card.id
-    if key.startswith("back."):
-        return (card.back or {}).get(key[5:])
-    return card.fields.get(key)
+    if name.startswith(BACK_PREFIX):
+        return (card.back or {}).get(name[len(BACK_PREFIX):])
+    return card.fields.get(name)
 
 
 def known_fields(deck: Deck) -> set[str]:
-    """Field names a rule may mention: the declared ones, or those the cards use."""
-    return set(deck.fields) | _fields_in_use(deck)
-
-
-def _fields_in_use(deck: Deck) -> set[str]:
-    """Fields present on cards, for decks that do not declare a ``fields:`` section."""
-    names: set[str] = set()
+    """Every name a selector, rule or question may use: declared or in use, front and
+    ``back.`` fields (for decks whose cards have their own backs), and ``id``."""
+    names = set(deck.fields)
+    back_names = set(deck.fields) if any(card.back for card in deck.cards) else set()
     for card in deck.cards:
         names.update(card.fields)
-        names.update(card.back or {})
-    return names
+        back_names.update(card.back or {})
+    return names | {BACK_PREFIX + name for name in back_names} | {"id"}

@@ -59,14 +59,13 @@ points with the origin at the bottom-left corner of the trim box.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from generator.deck.loading import Document, load_yaml
-from generator.errors import InputError, LayoutError, Position
+from generator.errors import InputError, LayoutError, Position, did_you_mean
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon, parse_icons
 from generator.render.paint import Paint, PaintCompiler, PaintError
@@ -310,7 +309,7 @@ def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()
         raise InputError("a layout is a mapping of settings and 'elements:'", document.at())
     for key in data:
         if key not in TOP_KEYS:
-            raise InputError(f"unknown layout setting '{key}'{_suggest(str(key), TOP_KEYS)}",
+            raise InputError(f"unknown layout setting '{key}'{did_you_mean(str(key), TOP_KEYS)}",
                              document.at(key), field=str(key))
     units = _units(document)
     if "extends" in data:
@@ -334,7 +333,7 @@ def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()
             if section == "defaults":
                 for key in mapping:
                     if key not in TEXT_DEFAULT_KEYS:
-                        raise InputError(f"unknown text default '{key}'{_suggest(str(key), TEXT_DEFAULT_KEYS)}",
+                        raise InputError(f"unknown text default '{key}'{did_you_mean(str(key), TEXT_DEFAULT_KEYS)}",
                                          document.at(section, key), field=str(key))
             for key, value in mapping.items():
                 target[str(key)] = Value(value, document.at(section, key), units)
@@ -397,11 +396,6 @@ def _mapping(document: Document, keys: tuple) -> dict:
     return node
 
 
-def _suggest(word: str, allowed: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, sorted(allowed), n=1)
-    return f"; did you mean '{close[0]}'?" if close else f"; expected one of: {', '.join(sorted(allowed))}"
-
-
 # --- compiling a merged layout ---------------------------------------------------------
 
 
@@ -445,7 +439,7 @@ def _card_size(raw: RawLayout, context: LayoutContext) -> tuple[float, float]:
     size = value.data
     if isinstance(size, str):
         if size not in context.card_sizes:
-            raise InputError(f"unknown card size '{size}'{_suggest(size, context.card_sizes)}",
+            raise InputError(f"unknown card size '{size}'{did_you_mean(size, context.card_sizes)}",
                              value.position, field="size")
         size = context.card_sizes[size]
     elif isinstance(size, dict) and set(size) == {"width", "height"}:
@@ -588,7 +582,7 @@ class _ElementCompiler:
         allowed = COMMON_KEYS | KIND_KEYS[kind] | {kind}
         for key, value in raw.values.items():
             if key not in allowed:
-                raise InputError(f"unknown {kind} setting '{key}'{_suggest(key, allowed)}",
+                raise InputError(f"unknown {kind} setting '{key}'{did_you_mean(key, allowed)}",
                                  value.position, field=key)
         if kind in BOXED_KINDS and "box" not in raw.values:
             raise InputError(f"a {kind} element needs a box: [x, y, width, height]", raw.position,
@@ -608,7 +602,7 @@ class _ElementCompiler:
         font_value = setting("font")
         font = font_value.data if font_value else TEXT_DEFAULTS["font"]
         if font not in self.context.fonts:
-            raise InputError(f"unknown font '{font}'{_suggest(str(font), self.context.fonts.names())}"
+            raise InputError(f"unknown font '{font}'{did_you_mean(str(font), self.context.fonts.names())}"
                              " (add it to fonts/fonts.yaml)",
                              font_value.position if font_value else common["position"], field="font")
         size = self.font_size(setting("size"), TEXT_DEFAULTS["size"], "size")
@@ -690,7 +684,7 @@ def _check_constant_icons(layout: Layout) -> None:
         if isinstance(element, IconElement) and element.icon.is_constant:
             name = element.icon.source
             if name not in layout.icons:
-                raise InputError(f"unknown icon '{name}'{_suggest(name, layout.icons)}",
+                raise InputError(f"unknown icon '{name}'{did_you_mean(name, layout.icons)}",
                                  element.position, field="icon")
 
 

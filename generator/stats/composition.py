@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from generator.deck.model import Deck
-from generator.stats.fields import BACK_PREFIX, field_value
+from generator.deck.selectors import BACK_PREFIX, field_value
 from generator.stats.pools import Pool
 from generator.stats.spec import CountBy
 

@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from generator.deck.model import Card
-from generator.stats.fields import field_value
+from generator.deck.selectors import field_value
 
 MAX_DICE = 20
 MAX_SIDES = 100

@@ -41,7 +41,7 @@ from typing import Iterable
 
 from generator.deck.model import Card
 from generator.errors import InputError
-from generator.stats.fields import field_value
+from generator.deck.selectors import field_value
 from generator.stats.pools import Pool
 from generator.stats.spec import Condition, Question
 

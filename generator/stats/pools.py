@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from generator.deck.model import Card, Deck
 from generator.errors import InputError, Position
-from generator.stats.fields import suggestion
+from generator.errors import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def decklist_pool(deck: Deck, decklist_id: str) -> Pool:
             entries = tuple((deck.card(card_id), n) for card_id, n in decklist.counts.items() if n)
             return Pool(label=decklist.name, decklist=decklist.id, entries=entries)
     known = [d.id for d in deck.decklists]
-    hint = suggestion(decklist_id, known) if known else "; this deck has no decklists"
+    hint = did_you_mean(decklist_id, known) if known else "; this deck has no decklists"
     raise InputError(f"no decklist '{decklist_id}'{hint}", Position(deck.path), field="decklist")
 
 

@@ -38,7 +38,7 @@ from typing import Any, Callable
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
-from generator.stats.fields import suggestion
+from generator.errors import did_you_mean
 from generator.stats.spec import SimulationSpec
 
 Z_95 = 1.959963984540054
@@ -215,7 +215,7 @@ def run(plugin: Plugin, deck: Deck, spec: SimulationSpec, games: int | None = No
     seed = spec.seed if seed is None else seed
     policy = policy or spec.policy or plugin.default_policy
     if policy not in plugin.policies:
-        raise InputError(f"plugin has no policy '{policy}'{suggestion(policy, plugin.policies)}",
+        raise InputError(f"plugin has no policy '{policy}'{did_you_mean(policy, plugin.policies)}",
                          spec.position, field="policy")
     try:
         prepared = plugin.prepare(deck, dict(spec.options))

@@ -43,11 +43,11 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from generator.deck.model import Deck
-from generator.deck.selectors import Selector, parse_selector
-from generator.errors import InputError, Position
+from generator.deck.reading import Reader
+from generator.deck.selectors import Selector, known_fields, parse_selector
+from generator.errors import Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
 from generator.stats.dice import DiceFormula, parse_dice
-from generator.stats.fields import known_fields, suggestion
 
 SECTION_KEYS = {"composition", "draw", "questions", "dice", "simulate"}
 QUESTION_KEYS = {"name", "draw", "need", "from", "for_some", "for_every", "decklist", "description"}
@@ -171,112 +171,33 @@ def read_stats_spec(deck: Deck) -> StatsSpec:
     )
 
 
-class _Reader:
-    """Typed access to the ``stats:`` mapping; failures carry file, line, column and key."""
+class _Reader(Reader):
+    """Reads the ``stats:`` section; knows the deck's fields to check the names it uses."""
 
     def __init__(self, deck: Deck):
+        super().__init__(deck.source, root=("stats",))
         self.deck = deck
         self.fields = known_fields(deck)
 
-    def get(self, keys: tuple) -> Any:
-        node: Any = self.deck.stats
-        for key in keys:
-            if isinstance(node, dict) and key in node:
-                node = node[key]
-            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
-                node = node[key]
-            else:
-                return None
-        return node
-
-    def position(self, keys: tuple) -> Position:
-        return self.deck.source.at("stats", *keys)
-
-    def fail(self, keys: tuple, message: str) -> InputError:
-        name = next((str(k) for k in reversed(keys) if isinstance(k, str)), "stats")
-        return InputError(message, self.position(keys), field=name)
-
-    def mapping(self, keys: tuple, what: str) -> dict:
-        value = self.get(keys)
-        if not isinstance(value, dict):
-            raise self.fail(keys, f"{what} must be a mapping of 'key: value' lines, found {_describe(value)}")
-        return value
-
-    def known_keys(self, keys: tuple, allowed: set[str], what: str) -> None:
-        for key in self.mapping(keys, what):
-            if key not in allowed:
-                raise self.fail(keys + (key,), f"unknown {what} '{key}'{suggestion(str(key), allowed)}")
-
-    def integer(self, keys: tuple, minimum: int | None = None, maximum: int | None = None) -> int | None:
-        value = self.get(keys)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(keys, f"expected a whole number, found {_describe(value)}")
-        if minimum is not None and value < minimum:
-            raise self.fail(keys, f"must be at least {minimum}, found {value}")
-        if maximum is not None and value > maximum:
-            raise self.fail(keys, f"must be at most {maximum:,}, found {value:,}")
-        return value
-
     def text(self, keys: tuple, required: bool = False) -> str | None:
-        value = self.get(keys)
-        if value is None and not required:
-            return None
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(keys, f"expected text, found {_describe(value)}")
-        return value
+        return self.string(keys, required)
 
     def field_name(self, keys: tuple, value: Any = None) -> str:
         """A card field named in the stats section; unknown names are refused with a hint."""
         name = self.get(keys) if value is None else value
         if not isinstance(name, str) or not name:
-            raise self.fail(keys, f"expected a field name, found {_describe(name)}")
+            raise self.fail(keys, f"expected a field name, found {describe_value(name)}")
         if name not in self.fields:
-            raise self.fail(keys, f"unknown field '{name}'{suggestion(name, self.fields)}")
+            raise self.fail(keys, f"unknown field '{name}'{did_you_mean(name, self.fields)}")
         return name
 
     def selector(self, keys: tuple) -> Selector:
-        """A ``where``-style selector; each of its keys must be a known field."""
-        raw = self.get(keys)
-        if raw is None:
-            return Selector(())
-        if not isinstance(raw, dict):
-            raise self.fail(keys, f"a selector is a mapping of field: value, found {_describe(raw)}")
-        for key, wanted in raw.items():
-            if str(key) not in self.fields:
-                raise self.fail(keys + (key,), f"selector names unknown field '{key}'"
-                                               f"{suggestion(str(key), self.fields)}")
-            problem = choice_problem(self.deck, str(key), wanted)
-            if problem:
-                raise self.fail(keys + (key,), problem)
-        return parse_selector(raw, self.deck, self.position(keys))
+        """A ``where``-style selector; its errors point at the entry that is wrong."""
+        if self.get(keys) is not None and not isinstance(self.get(keys), dict):
+            raise self.fail(keys, f"a selector is a mapping of field: value, found {describe_value(self.get(keys))}")
+        return parse_selector(self.get(keys), self.deck, self.position(keys),
+                              key_position=lambda key: self.position(keys + (key,)))
 
-
-def choice_problem(deck: Deck, name: str, wanted: Any) -> str | None:
-    """Why a selector value can never match a choice field (a typo, usually), or None."""
-    spec = deck.fields.get(name.removeprefix("back."))
-    if spec is None or not spec.choices:
-        return None
-    for value in wanted if isinstance(wanted, list) else [wanted]:
-        if value not in spec.choices:
-            return (f"'{value}' is not a choice of '{name}'"
-                    f"{suggestion(str(value), [str(c) for c in spec.choices])}")
-    return None
-
-
-def _describe(value: Any) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"'{str(value).lower()}' (yes/no)"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    return f"'{value}'"
 
 
 def _read_composition(reader: _Reader) -> tuple[CountBy, ...]:
@@ -286,7 +207,7 @@ def _read_composition(reader: _Reader) -> tuple[CountBy, ...]:
     if isinstance(raw, str):
         return (CountBy(reader.field_name(("composition",))),)
     if not isinstance(raw, list) or not raw:
-        raise reader.fail(("composition",), f"expected a list of field names, found {_describe(raw)}")
+        raise reader.fail(("composition",), f"expected a list of field names, found {describe_value(raw)}")
     return tuple(_read_count_by(reader, ("composition", index)) for index in range(len(raw)))
 
 
@@ -303,7 +224,7 @@ def _read_questions(reader: _Reader, default_draw: int | None) -> tuple[Question
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise reader.fail(("questions",), f"expected a list of questions ('- ' items), found {_describe(raw)}")
+        raise reader.fail(("questions",), f"expected a list of questions ('- ' items), found {describe_value(raw)}")
     questions = []
     seen: dict[str, int] = {}
     for index in range(len(raw)):
@@ -326,7 +247,7 @@ def _read_question(reader: _Reader, keys: tuple, default_draw: int | None) -> Qu
     if decklist is not None:
         ids = [d.id for d in reader.deck.decklists]
         if decklist not in ids:
-            hint = suggestion(decklist, ids) if ids else "; this deck has no decklists"
+            hint = did_you_mean(decklist, ids) if ids else "; this deck has no decklists"
             raise reader.fail(keys + ("decklist",), f"no decklist '{decklist}'{hint}")
     quantifiers = [key for key in QUANTIFIERS if key in reader.get(keys)]
     if len(quantifiers) > 1:
@@ -341,7 +262,7 @@ def _read_question(reader: _Reader, keys: tuple, default_draw: int | None) -> Qu
         needs = tuple(_read_condition(reader, keys + ("need", i), chosen is not None)
                       for i in range(len(needs_raw)))
     else:
-        raise reader.fail(keys + ("need",), f"expected a condition or a list of them, found {_describe(needs_raw)}")
+        raise reader.fail(keys + ("need",), f"expected a condition or a list of them, found {describe_value(needs_raw)}")
     return Question(name=name.strip(), draw=draw, needs=needs, source=reader.selector(keys + ("from",)),
                     chosen=chosen, every=quantifiers == ["for_every"], decklist=decklist, position=reader.position(keys))
 
@@ -409,7 +330,7 @@ def _read_simulation(reader: _Reader) -> SimulationSpec:
         raise reader.fail(keys + ("plugin",), f"plugin '{plugin}' must be a Python file (.py)")
     options = reader.get(keys + ("options",))
     if options is not None and not isinstance(options, dict):
-        raise reader.fail(keys + ("options",), f"options must be a mapping, found {_describe(options)}")
+        raise reader.fail(keys + ("options",), f"options must be a mapping, found {describe_value(options)}")
     options = dict(options or {})
     max_turns = reader.integer(keys + ("max_turns",), minimum=1, maximum=100_000)
     if max_turns is not None:

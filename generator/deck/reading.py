@@ -1,0 +1,93 @@
+"""Typed reading of a loaded YAML document, with every failure naming its position.
+
+Deck files, their ``stats:`` section and other YAML the stages read are all
+checked the same way: ask for a value at a key path as the type you need, and
+get either that value or an :class:`InputError` that says
+``path:line:column: expected a whole number, found 'nine' (count)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.deck.loading import Document
+from generator.errors import InputError, Position, describe_value, did_you_mean
+
+
+class Reader:
+    """Reads the part of ``document`` under ``root`` (a key path; the whole file by default)."""
+
+    def __init__(self, document: Document, root: tuple = ()):
+        self.document = document
+        self.root = root
+
+    def get(self, keys: tuple) -> Any:
+        """The value at ``keys``, or None when any step is missing."""
+        node = self.document.data
+        for key in self.root + keys:
+            if isinstance(node, dict) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+                node = node[key]
+            else:
+                return None
+        return node
+
+    def position(self, keys: tuple) -> Position:
+        return self.document.at(*self.root, *keys)
+
+    def fail(self, keys: tuple, message: str, field_name: str | None = None) -> InputError:
+        """An error at ``keys``, named after the innermost mapping key unless told otherwise."""
+        if field_name is None:
+            path = self.root + keys
+            field_name = next((str(key) for key in reversed(path) if isinstance(key, str)), None)
+        return InputError(message, self.position(keys), field=field_name)
+
+    def mapping(self, keys: tuple, what: str, required: bool = False) -> dict:
+        """A mapping; a missing one is empty unless ``required``."""
+        value = self.get(keys)
+        if value is None and not required:
+            return {}
+        if not isinstance(value, dict):
+            raise self.fail(keys, f"{what} must be a mapping of 'key: value' lines, "
+                                  f"found {describe_value(value)}")
+        return value
+
+    def sequence(self, keys: tuple, what: str) -> list:
+        """A list; a missing one is empty."""
+        value = self.get(keys)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise self.fail(keys, f"{what} must be a list ('- ' items), found {describe_value(value)}")
+        return value
+
+    def string(self, keys: tuple, required: bool = False) -> str | None:
+        """Non-blank text, or None when missing and not ``required``."""
+        value = self.get(keys)
+        if value is None and not required:
+            return None
+        if value is None:
+            raise self.fail(keys, "missing required value")
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(keys, f"expected text, found {describe_value(value)}")
+        return value
+
+    def integer(self, keys: tuple, minimum: int | None = None, maximum: int | None = None) -> int | None:
+        """A whole number within bounds, or None when missing."""
+        value = self.get(keys)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(keys, f"expected a whole number, found {describe_value(value)}")
+        if minimum is not None and value < minimum:
+            raise self.fail(keys, f"must be at least {minimum}, found {value}")
+        if maximum is not None and value > maximum:
+            raise self.fail(keys, f"must be at most {maximum:,}, found {value:,}")
+        return value
+
+    def known_keys(self, keys: tuple, allowed: set, what: str) -> None:
+        """Refuse keys outside ``allowed``, suggesting the nearest one."""
+        for key in self.mapping(keys, what):
+            if key not in allowed:
+                raise self.fail(keys + (key,), f"unknown {what} '{key}'{did_you_mean(str(key), allowed)}")
