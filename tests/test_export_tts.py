@@ -157,7 +157,7 @@ def test_a_deck_with_no_printed_cards_is_refused(tmp_path):
     deck = make_deck(tmp_path, "cards:\n  - {id: gone, count: 0, name: Gone}\n")
     run = deckpress("export", deck, "--tts", tmp_path / "tts")
     assert run.exit_code == 2
-    assert "no cards to export" in run.stderr and "deck.yaml:" in run.stderr
+    assert "nothing to print" in run.stderr and "deck.yaml:" in run.stderr
     assert not (tmp_path / "tts").exists()
 
 

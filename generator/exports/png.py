@@ -14,6 +14,7 @@ from typing import Iterator
 
 from generator.deck.model import Card
 from generator.exports.contact import contact_sheet
+from generator.exports.printed import printed_cards
 from generator.exports.raster import PRINT_BLEED, Raster, png_bytes, rasterise_faces
 from generator.outputs import write_bytes_atomic
 from generator.render import Renderer
@@ -49,7 +50,7 @@ class PngExport:
 
 def face_files(renderer: Renderer) -> list[FaceFile]:
     """Each printed card's front, its own back if it has one, then the shared back once."""
-    printed = [card for card in renderer.deck.cards if card.count > 0]
+    printed = printed_cards(renderer.deck)
     files: list[FaceFile] = []
     for card in printed:
         files.append(FaceFile(f"{card.id}-front.png", card, "front"))

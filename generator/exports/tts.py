@@ -33,7 +33,7 @@ from typing import Any, Iterator
 from PIL import Image
 
 from generator.deck.model import Card
-from generator.errors import InputError
+from generator.exports.printed import printed_cards
 from generator.exports.raster import Raster, png_bytes, rasterise_face, rasterise_faces
 from generator.outputs import write_bytes_atomic, write_text_atomic
 from generator.render import Renderer
@@ -147,10 +147,7 @@ def plan_tts_export(renderer: Renderer, folder: Path | str) -> TtsExport:
     """Sheets, grids and CardIDs for the deck; file names start with the deck's id."""
     deck = renderer.deck
     folder = Path(folder)
-    printed = [card for card in deck.cards if card.count > 0]
-    if not printed:
-        raise InputError(f"deck '{deck.id}' has no cards to export (every count is 0)",
-                         deck.source.at("cards"), field="count")
+    printed = printed_cards(deck)
     unique_back = len({renderer.face_key(card, "back") for card in printed}) > 1
     slot_of: dict[tuple[str, str], int] = {}
     slot_cards: list[Card] = []
