@@ -57,7 +57,9 @@ def make_deck(tmp_path: Path, cards: str = SHARED_BACK_CARDS, layout: str = LAYO
 
 
 def png_names(folder: Path) -> list[str]:
-    return sorted(path.name for path in folder.iterdir())
+    """Every file in ``folder`` but the exports' own manifests (leftover temporary files included)."""
+    return sorted(path.name for path in folder.iterdir()
+                  if not (path.name.startswith(".deckpress-") and path.name.endswith(".json")))
 
 
 def centre(image: Image.Image) -> tuple[int, int, int]:

@@ -35,7 +35,7 @@ from PIL import Image
 from generator.deck.model import Card
 from generator.exports.printed import printed_cards
 from generator.exports.raster import Raster, png_bytes, rasterise_face, rasterise_faces
-from generator.outputs import write_bytes_atomic, write_text_atomic
+from generator.exports.staging import StagedFolder, all_or_nothing
 from generator.render import Renderer
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
@@ -258,19 +258,18 @@ def saved_object(export: TtsExport) -> dict[str, Any]:
     }
 
 
-def write_tts_export(export: TtsExport) -> Iterator[Path | None]:
-    """Draw the faces and write sheets, back and saved object.
+def stage_tts_export(export: TtsExport, staged: StagedFolder) -> Iterator[Path | None]:
+    """Draw the faces and stage sheets, back and saved object (last).
 
-    Yields once per face drawn (``None``) and once per file written (its path),
-    ``export.steps`` times in all.
+    Yields once per face drawn (``None``) and once per file staged (where it
+    will be once committed), ``export.steps`` times in all.
     """
     renderer, raster = export.renderer, export.raster
     shared_back = None
     if not export.unique_back:
         shared_back = rasterise_face(renderer, export.sheets[0].cards[0], "back", raster)
         yield None
-        write_bytes_atomic(export.shared_back_path, png_bytes(shared_back))
-        yield export.shared_back_path
+        yield staged.write_bytes(export.shared_back_path.name, png_bytes(shared_back))
     for sheet in export.sheets:
         for side in ("front", "back") if export.unique_back else ("front",):
             faces = []
@@ -279,11 +278,21 @@ def write_tts_export(export: TtsExport) -> Iterator[Path | None]:
                 yield None
             image = compose_sheet(faces, sheet.columns, sheet.rows, export.card_px, shared_back)
             path = sheet.face_path if side == "front" else sheet.back_path
-            write_bytes_atomic(path, png_bytes(image))
-            yield path
+            yield staged.write_bytes(path.name, png_bytes(image))
     text = json.dumps(saved_object(export), indent=2, ensure_ascii=False) + "\n"
-    write_text_atomic(export.json_path, text)
-    yield export.json_path
+    yield staged.write_bytes(export.json_path.name, text.encode("utf-8"))
+
+
+def tts_staging(export: TtsExport) -> StagedFolder:
+    """Where a TTS export's files wait until all of them are drawn."""
+    return StagedFolder(export.folder, export.renderer.deck.id, "tts")
+
+
+def write_tts_export(export: TtsExport) -> Iterator[Path | None]:
+    """Write the export all or nothing (see :mod:`~generator.exports.staging`), yielding once a step."""
+    staged = tts_staging(export)
+    with all_or_nothing(staged):
+        yield from stage_tts_export(export, staged)
 
 
 def _guid(deck_id: str, what: object) -> str:
