@@ -29,7 +29,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 from generator.outputs import write_text_atomic
 
@@ -56,17 +56,23 @@ class StagedFolder:
 
     def write_bytes(self, name: str, data: bytes) -> Path:
         """Stage ``data`` under ``name``; returns the path it will have once committed."""
+        with self.stream(name) as stream:
+            stream.write(data)
+        return self.folder / name
+
+    @contextlib.contextmanager
+    def stream(self, name: str) -> Iterator[BinaryIO]:
+        """A binary stream staging the file ``name``, for content too large to hold in memory at once."""
         if Path(name).name != name or name.startswith("."):
             raise ValueError(f"an export file name must be a plain name, not {name!r}")
         if self.temp is None:
             self._open()
         with open(self.temp / name, "wb") as stream:
-            stream.write(data)
+            yield stream
             stream.flush()
             os.fsync(stream.fileno())
         if name not in self.staged:
             self.staged.append(name)
-        return self.folder / name
 
     def _open(self) -> None:
         missing = [folder for folder in (self.folder, *self.folder.parents) if not folder.exists()]
