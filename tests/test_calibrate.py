@@ -108,7 +108,7 @@ def test_two_sheets_are_byte_identical(tmp_path):
 
 def test_paper_too_small_is_refused_without_writing(tmp_path):
     result, out = calibrate(tmp_path, "--paper", "100x140")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # the paper chosen is wrong: a usage error
     assert "the calibration sheet does not fit on 100x140 portrait" in result.output
     assert not out.exists()
 
@@ -116,3 +116,23 @@ def test_paper_too_small_is_refused_without_writing(tmp_path):
 def test_fold_is_not_a_printer_setting_to_calibrate(tmp_path):
     result, _ = calibrate(tmp_path, "--duplex", "fold")
     assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("offset", ["1e308,1", "inf,0", "nan,0", "21,0"])
+def test_an_offset_beyond_twenty_millimetres_is_a_usage_error(tmp_path, offset):
+    result, out = calibrate(tmp_path, "--back-offset", offset)
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "each part must lie between -20 and 20 mm" in result.output
+    assert not out.exists()
+
+
+def test_the_largest_offsets_still_fit_the_sheet(tmp_path):
+    for offset in ("20,20", "-20,-20"):
+        result, out = calibrate(tmp_path, "--back-offset", offset)
+        assert result.exit_code == 0, result.output
+        with pdfplumber.open(out) as pdf:
+            back = pdf.pages[1]
+            assert back.lines and all(0 <= line["x0"] <= line["x1"] <= back.width and
+                                      0 <= line["top"] <= line["bottom"] <= back.height
+                                      for line in back.lines)

@@ -2,8 +2,7 @@
 
 import pytest
 
-from generator.errors import LayoutError
-from generator.sheets.geometry import Box, SheetSettings, plan_layout, plan_pages
+from generator.sheets.geometry import Box, SheetSettings, SheetSettingsError, plan_layout, plan_pages
 from generator.sheets.marks import crop_marks, mark_room
 from generator.sheets.style import MM, find_paper, load_style
 
@@ -154,7 +153,7 @@ def test_fold_mode_has_one_page_per_sheet():
 
 
 def test_a_card_larger_than_the_paper_cannot_be_laid_out():
-    with pytest.raises(LayoutError, match=r"a 250.0 x 300.0 mm card does not fit on A4 portrait"):
+    with pytest.raises(SheetSettingsError, match=r"a 250.0 x 300.0 mm card does not fit on A4 portrait"):
         layout(card=(250 * MM, 300 * MM))
 
 
