@@ -136,3 +136,27 @@ def test_the_largest_offsets_still_fit_the_sheet(tmp_path):
             assert back.lines and all(0 <= line["x0"] <= line["x1"] <= back.width and
                                       0 <= line["top"] <= line["bottom"] <= back.height
                                       for line in back.lines)
+
+
+def test_ladder_numbers_are_large_enough_to_read_and_never_touch(tmp_path):
+    import re
+
+    for paper in ("a4", "a5"):
+        result, out = calibrate(tmp_path, "--paper", paper)
+        assert result.exit_code == 0, result.output
+        with pdfplumber.open(out) as pdf:
+            chars = pdf.pages[0].chars
+
+        def size(char):  # the font size: the glyph box's extent across the line, whichever way it runs
+            return char["bottom"] - char["top"] if char["upright"] else char["x1"] - char["x0"]
+
+        ladder_chars = [char for char in chars if re.fullmatch(r"[-+0-9.]", char["text"])
+                        and size(char) < 10]
+        assert len(ladder_chars) >= 2 * 33 * 5  # two ladders of 33 numbers such as +0.25
+        assert min(size(char) for char in ladder_chars) >= 7
+        boxes = [(char["x0"], char["top"], char["x1"], char["bottom"]) for char in chars]
+        slack = 0.05  # neighbouring letters of one word share an edge
+        for index, (x0, top, x1, bottom) in enumerate(boxes):
+            for other in boxes[index + 1:]:
+                assert not (x0 < other[2] - slack and other[0] < x1 - slack and
+                            top < other[3] - slack and other[1] < bottom - slack), (paper, x0, top)

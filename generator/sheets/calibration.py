@@ -44,7 +44,8 @@ TICK = 0.8 * MM
 OVERHANG = 6 * MM
 """How far a back line runs past its ladder, so an error along the other axis keeps it in view."""
 LINE_WIDTH = 0.5
-LABEL_SIZE = 5.0
+LABEL_SIZE = 7.0
+"""Ladder numbers: the figures a user reads against the light, so no smaller than 7 pt."""
 TEXT_SIZE = 8.0
 SCALE_BAR = 100 * MM
 CALIBRATION_MODES = ("long", "short")
