@@ -77,6 +77,49 @@ def test_each_back_lies_exactly_behind_its_front(mixed_deck, tmp_path, duplex):
         assert back["page"] == front["page"] + (0 if duplex == "fold" else 1)
 
 
+def seen_after_turning(duplex, orientation):
+    """Which axes are swapped, in total, when a printed card is turned to look at its back.
+
+    Written out physically, independently of the product: a duplex sheet turns
+    over its long edge (upright on portrait paper: left and right swap); a
+    sheet folded across (portrait) swaps top and bottom, folded upright
+    (landscape) left and right; then the cut card is turned over sideways,
+    swapping left and right once more.
+    """
+    sheet = {("long", "portrait"): "x", ("long", "landscape"): "y",
+             ("fold", "portrait"): "y", ("fold", "landscape"): "x"}[(duplex, orientation)]
+    swaps = [sheet, "x"]
+    return swaps.count("x") % 2 == 1, swaps.count("y") % 2 == 1
+
+
+@pytest.mark.parametrize("duplex, orientation", [("long", "portrait"), ("fold", "portrait"),
+                                                  ("fold", "landscape")])
+def test_a_card_turned_over_sideways_shows_its_back_upright(mixed_deck, tmp_path, duplex, orientation):
+    result, manifest = build(mixed_deck, tmp_path / "out", duplex=duplex, orientation=orientation)
+    swap_x, swap_y = seen_after_turning(duplex, orientation)
+    backs = [p for p in manifest["placements"] if p["face"] == "back" and p["page"] <= 2]
+    assert {p["rotation"] for p in backs} == {180 if (duplex, orientation) == ("fold", "portrait") else 0}
+    with pdfplumber.open(result.pdf) as pdf:
+        for back in backs:
+            page = pdf.pages[back["page"] - 1]
+            x, y, width, height = back["trim_box"]
+            centre_x, centre_y = x + width / 2, y + height / 2
+            chars = [char for char in page.chars if x <= (char["x0"] + char["x1"]) / 2 <= x + width
+                     and y <= page.height - (char["top"] + char["bottom"]) / 2 <= y + height]
+            assert "".join(char["text"] for char in chars) == back["title"]
+            seen = []
+            for char in chars:
+                a, b = char["matrix"][:2]  # the direction the text runs on the page
+                seen_direction = (-a if swap_x else a, -b if swap_y else b)
+                assert seen_direction[0] > 0 and abs(seen_direction[1]) < 1e-6, (back, char["matrix"])
+                char_x = (char["x0"] + char["x1"]) / 2 - centre_x
+                char_y = page.height - (char["top"] + char["bottom"]) / 2 - centre_y
+                seen.append((-char_x if swap_x else char_x, -char_y if swap_y else char_y))
+            # letters run left to right, standing on the card's middle line as the renderer draws them
+            assert [sx for sx, _ in seen] == sorted(sx for sx, _ in seen)
+            assert all(sy > 0 for _, sy in seen), back
+
+
 def test_the_pdf_places_faces_exactly_where_the_manifest_says(mixed_deck, tmp_path):
     result, manifest = build(mixed_deck, tmp_path / "out", back_offset=(1 * MM, -2 * MM))
     placed = placed_forms(result.pdf)

@@ -21,7 +21,15 @@ width W and height H, for a front at (x, y, w, h):
   each where its front stood
 
 On a landscape page the long edge runs across the top, so ``long`` mirrors
-rows and ``short`` mirrors columns. Last of all the back offset (a correction
+rows and ``short`` mirrors columns.
+
+Folding across the page (fronts above, backs below) also turns each back
+upside down: the fold swaps top and bottom, and a card is then turned over
+sideways to read its back, which swaps left and right as well. So backs below
+a fold line that runs across are drawn rotated by 180 degrees (within the
+same trim box), and the folded card reads upright when turned over sideways,
+as a card printed with ``long`` does. A fold line that runs upright swaps
+left and right only, which the sideways turn undoes: no rotation there. Last of all the back offset (a correction
 for a printer that does not print both sides in register) is added to every
 back: positive x moves backs to the right and positive y moves them up, as
 seen looking at the back page.
@@ -137,6 +145,15 @@ class SheetLayout:
         """Where the back of the card whose front is at ``front`` is drawn."""
         return back_box(front, self.paper, self.mirror, self.settings.back_offset)
 
+    @property
+    def back_rotation(self) -> int:
+        """Degrees (anticlockwise, about the trim box's centre) every back is turned by.
+
+        180 below a fold line running across the page, 0 otherwise; see the
+        module's docstring for why.
+        """
+        return 180 if self.duplex == "fold" and self.mirror == "y" else 0
+
     def sheet_count(self, total_cards: int) -> int:
         return math.ceil(total_cards / self.cards_per_sheet)
 
@@ -157,6 +174,8 @@ class Placement:
     index: int
     face: str
     box: Box
+    rotation: int = 0
+    """Degrees the face is turned about the centre of ``box``: 0 or 180."""
 
 
 @dataclass(frozen=True)
@@ -319,7 +338,7 @@ def plan_pages(layout: SheetLayout, total_cards: int) -> Iterator[PagePlan]:
                      for slot in range(min(per_sheet, total_cards - first)))
 
     def backs(sheet: int) -> tuple[Placement, ...]:
-        return tuple(Placement(front.index, "back", layout.back_box(front.box))
+        return tuple(Placement(front.index, "back", layout.back_box(front.box), layout.back_rotation)
                      for front in fronts(sheet))
 
     if layout.duplex == "fold":

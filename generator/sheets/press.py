@@ -135,16 +135,25 @@ class PageComposer:
         for placement in page.placements:
             card, copy = self.copies.locate(placement.index)
             form, manifest_parts = self.faces.of(card, placement.face)
-            parts.append(place(form, placement.box))
-            manifest.add(manifest_parts, copy, page.number, placement.box.rounded())
+            parts.append(place(form, placement.box, placement.rotation))
+            manifest.add(manifest_parts, copy, page.number, placement.box.rounded(), placement.rotation)
         parts.append(self.furniture.over(page.role))
         parts.append(self.footer.line(page, self.library))
         return b"\n".join(part for part in parts if part)
 
 
-def place(form: bytes, box: Box) -> bytes:
-    """Operators drawing a form with its trim origin at the box's lower-left corner."""
-    return b"q 1 0 0 1 %s %s cm /%s Do Q" % (number(box.x).encode(), number(box.y).encode(), form)
+def place(form: bytes, box: Box, rotation: int = 0) -> bytes:
+    """Operators drawing a form into ``box``, turned by ``rotation`` (0 or 180) about its centre.
+
+    Unturned, the form's trim origin goes to the box's lower-left corner;
+    turned 180 degrees, to its upper-right corner, with both axes reversed.
+    """
+    if rotation == 0:
+        return b"q 1 0 0 1 %s %s cm /%s Do Q" % (number(box.x).encode(), number(box.y).encode(), form)
+    if rotation == 180:
+        return b"q -1 0 0 -1 %s %s cm /%s Do Q" % (number(box.right).encode(), number(box.top).encode(),
+                                                    form)
+    raise ValueError(f"faces turn by 0 or 180 degrees, not {rotation}")
 
 
 class CopyIndex:
