@@ -172,6 +172,30 @@ def test_crop_marks_stay_outside_every_card(mixed_deck, tmp_path, duplex):
                     assert apart, (number, (x0, y0, x1, y1), (x, y, w, h))
 
 
+@pytest.mark.parametrize("duplex", ["long", "fold"])
+def test_a_part_filled_last_page_marks_only_the_cuts_of_its_cards(tmp_path, duplex):
+    deck = numbered_deck(tmp_path / "deck", distinct=5, copies=2)  # 10 cards: 9 + 1 (long), 3 + 3 + 3 + 1 (fold)
+    result, manifest = build(deck, tmp_path / "out", duplex=duplex, gutter=4 * MM)
+    assert manifest["cards"] % manifest["cards_per_sheet"] == 1
+
+    def marked_cuts(page):
+        """The x of every upright crop mark and the y of every level one (a crop mark is at most 5 mm)."""
+        marks = [line for line in page.lines if max(line["width"], line["height"]) <= 5 * MM + 0.01]
+        return ({round(line["x0"], 1) for line in marks if line["width"] < 0.01},
+                {round(page.height - line["top"], 1) for line in marks if line["height"] < 0.01})
+
+    def card_cuts(number):
+        boxes = [p["trim_box"] for p in manifest["placements"] if p["page"] == number]
+        return ({round(v, 1) for x, _, w, _ in boxes for v in (x, x + w)},
+                {round(v, 1) for _, y, _, h in boxes for v in (y, y + h)})
+
+    with pdfplumber.open(result.pdf) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            assert marked_cuts(page) == card_cuts(number), number
+        last_fronts = card_cuts(len(pdf.pages) - (1 if duplex == "long" else 0))
+    assert len(last_fronts[0]) == 2  # one card: one pair of upright cuts, not the whole grid's
+
+
 def test_all_fonts_are_embedded(mixed_deck, tmp_path):
     result, _ = build(mixed_deck, tmp_path / "out")
     fonts = embedded_fonts(result.pdf)
