@@ -20,7 +20,8 @@ from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, SheetStyle, 
 
 DUPLEX_HELP = ("long: backs follow each front page, columns mirrored (flip on long edge); "
                "short: rows mirrored (flip on short edge); fold: fronts and backs on one page, "
-               "fold and glue; none: fronts only, backs on pages at the end.")
+               "fold and glue (backs below a fold across the page print upside down, so they read "
+               "upright once folded); none: fronts only, backs on pages at the end.")
 
 
 MAX_BACK_OFFSET_MM = 20.0
