@@ -66,6 +66,7 @@ from typing import Any, Iterable
 
 from generator.deck.loading import Document, load_yaml
 from generator.errors import InputError, LayoutError, Position, did_you_mean
+from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon, parse_icons
 from generator.render.paint import Paint, PaintCompiler, PaintError
@@ -288,21 +289,35 @@ class RawLayout:
     elements: list[RawElement] = field(default_factory=list)
 
 
-def find_layout(name: str, search: list[Path], position: Position | None = None) -> Path:
-    """The file for layout ``name``: the first ``<folder>/<name>.yaml`` in ``search``."""
+def find_layout(name: str, search: list[Path], position: Position | None = None,
+                confined: tuple[Path, ...] = ()) -> Path:
+    """The file for layout ``name``: the first ``<folder>/<name>.yaml`` in ``search``.
+
+    A file found in one of the ``confined`` folders (the deck's own folder, which
+    may have been downloaded) must really lie inside it: a symlink pointing
+    elsewhere on the disk is refused rather than read.
+    """
     if not NAME_PATTERN.match(name):
         raise InputError(f"layout name '{name}' may use only letters, digits, '-' and '_'",
                          position, field="layout")
+    confined_folders = {folder.resolve() for folder in confined}
     for folder in search:
         candidate = folder / f"{name}{LAYOUT_SUFFIX}"
         if candidate.is_file():
+            if folder.resolve() in confined_folders:
+                return resolve_inside(folder, candidate.name, position, field="layout")
             return candidate
     looked = ", ".join(str(folder) for folder in search) or "nowhere"
     raise InputError(f"no layout named '{name}' (looked in {looked})", position, field="layout")
 
 
-def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()) -> RawLayout:
-    """Load ``path`` and everything it extends, merged (the file itself wins)."""
+def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = (),
+                    confined: tuple[Path, ...] = ()) -> RawLayout:
+    """Load ``path`` and everything it extends, merged (the file itself wins).
+
+    ``confined`` folders are those whose layouts must not be symlinks leading out
+    of them (see :func:`find_layout`).
+    """
     document = load_yaml(path)
     data = document.data
     if not isinstance(data, dict):
@@ -316,11 +331,11 @@ def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()
         parent_name = data["extends"]
         if not isinstance(parent_name, str):
             raise InputError("'extends' names one layout", document.at("extends"), field="extends")
-        parent_path = find_layout(parent_name, [path.parent, *search], document.at("extends"))
+        parent_path = find_layout(parent_name, [path.parent, *search], document.at("extends"), confined)
         if parent_path.resolve() in chain or parent_path.resolve() == path.resolve():
             raise InputError(f"layout '{parent_name}' extends itself (through {path.stem})",
                              document.at("extends"), field="extends")
-        raw = read_raw_layout(parent_path, search, chain + (path.resolve(),))
+        raw = read_raw_layout(parent_path, search, chain + (path.resolve(),), confined)
     else:
         raw = RawLayout(name=path.stem, path=path)
     raw.name, raw.path = path.stem, path
