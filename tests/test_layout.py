@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_run import deckpress
 
 from generator.deck.model import load_deck
 from generator.errors import EXIT_INPUT, EXIT_RULES, InputError, LayoutError
@@ -256,3 +257,28 @@ def test_layouts_and_fonts_do_not_depend_on_the_working_directory(tmp_path, monk
     (loose / "deck.yaml").write_text("deck: {name: Loose, layout: main}\ncards:\n  - {name: One}\n")
     with pytest.raises(InputError, match="no layout named 'main'"):
         load_renderer(load_deck(loose))
+
+
+@pytest.mark.parametrize("layout, where, field", [
+    ("bleed: -5mm\nelements: []\n", "main.yaml:1:1", "bleed"),
+    ("safe: .inf\nelements: []\n", "main.yaml:1:1", "safe"),
+    ("elements:\n  - {line: [5, 5, 20, 5], width: -1}\n", "main.yaml:2:27", "width"),
+    ("elements:\n  - {rect: [5, 5, 20, 5], radius: .nan}\n", "main.yaml:2:27", "radius"),
+    ("elements:\n  - {icon: sun, box: [5, 5, 20, 5], repeat: 2, gap: -1mm}\n", "main.yaml:2:48", "gap"),
+    ("elements:\n  - {line: [5, 5, 20, 5], dash: [1mm, -1mm]}\n", "main.yaml:2:27", "dash"),
+    ("elements:\n  - {text: hi, box: [5, 5, 20, 5], size: .nan}\n", "main.yaml:2:36", "size"),
+    ("elements:\n  - {text: hi, box: [5, 5, 20, 5], leading: .nan}\n", "main.yaml:2:36", "leading"),
+    ("elements:\n  - {text: hi, box: [5, .nan, 20, 5]}\n", "main.yaml:2:16", "box"),
+    ("elements:\n  - {line: [5, 5, .inf, 5]}\n", "main.yaml:2:6", "line"),
+    ("size: [63.5, .nan]\nelements: []\n", "main.yaml:1:1", "size"),
+])
+def test_negative_and_non_finite_lengths_are_refused_with_file_line_and_field(tmp_path, layout, where, field):
+    deck_folder = write_project(tmp_path, {"main": layout})
+    run = deckpress("build", deck_folder, "--out", tmp_path / "out", "--quiet")
+    assert run.exit_code == EXIT_INPUT
+    assert len(run.error_lines) == 1
+    line = run.error_lines[0]
+    assert where in line and line.endswith(f"({field})")
+    assert "negative" in line or "not a finite number" in line or "above zero" in line
+    assert "safe zone" not in line and "convert" not in line
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

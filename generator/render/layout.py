@@ -59,6 +59,7 @@ points with the origin at the bottom-left corner of the trim box.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -488,12 +489,16 @@ class _ElementCompiler:
 
     def length(self, value: Value | None, default: Any, what: str, reference: float | None = None,
                units: str = "mm") -> float:
+        """A distance (bleed, safe zone, radius, line width, gap, dash): zero or more."""
         data, where = (value.data, value) if value else (default, None)
+        position = where.position if where else Position(self.raw.path)
         try:
-            return to_points(data, where.units if where else units, reference)
+            points = to_points(data, where.units if where else units, reference)
         except UnitError as error:
-            raise InputError(str(error), where.position if where else Position(self.raw.path),
-                             field=what) from None
+            raise InputError(str(error), position, field=what) from None
+        if points < 0:
+            raise InputError(f"{what} cannot be negative, found {data!r}", position, field=what)
+        return points
 
     def font_size(self, value: Value | None, default: Any, what: str) -> float:
         # Type is measured in points whatever the layout's units: "size: 9" is 9 pt.
@@ -573,7 +578,8 @@ class _ElementCompiler:
 
     def number(self, value: Value | None, default: float, what: str) -> float:
         data = value.data if value else default
-        if isinstance(data, bool) or not isinstance(data, (int, float)) or data <= 0:
+        if (isinstance(data, bool) or not isinstance(data, (int, float)) or not math.isfinite(data)
+                or data <= 0):
             raise InputError(f"{what} is a number above zero, found {data!r}",
                              value.position if value else None, field=what)
         return float(data)
