@@ -100,6 +100,10 @@ class Renderer:
         ops = self._plan(card, side)
         draw_plan(canvas, ops, layout.trim, layout.bleed if bleed else 0.0, self._images)
 
+    def plan(self, card: Card, side: str) -> tuple[Op, ...]:
+        """What drawing the face does, in order (shapes, text lines, icons, images), in points."""
+        return self._plan(card, _check_side(side))
+
     def validate(self) -> None:
         """Plan every distinct face once (and make its title); the first that cannot be laid
         out raises LayoutError."""
