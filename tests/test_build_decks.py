@@ -113,9 +113,9 @@ def test_folded_goblins_show_their_backs_upright_when_turned_over_sideways(tmp_p
 
 
 def test_a_title_that_cannot_fit_stops_the_build_with_one_line(tmp_path, monkeypatch):
-    monkeypatch.chdir(CARDS.parent)  # where the bundled layouts are found
-    folder = tmp_path / "wordy"
-    folder.mkdir()
+    (tmp_path / "layouts").symlink_to(CARDS.parent / "layouts")  # the project's layouts, found from the deck
+    folder = tmp_path / "cards" / "wordy"
+    folder.mkdir(parents=True)
     goblins = (CARDS / "goblins" / "deck.yaml").read_text()
     long_name = "Supercalifragilistic Extraordinarily Elongated Goblin Name That Goes On and On"
     (folder / "deck.yaml").write_text(goblins.replace('name: "Dusty Dour"', f'name: "{long_name}"'))
