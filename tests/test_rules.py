@@ -446,6 +446,9 @@ def test_malformed_deck_beside_a_broken_one_exits_2(tmp_path):
     ("- expr: \"total ==\"\n  message: broken", "rule 'expr' expression 'total ==' failed"),
     ("- expr: \"total > 1\"", "rule 'expr' needs a 'message' saying what it checks (expr)"),
     ("- expr: \"cards.__class__.__mro__\"\n  message: escape", "rule 'expr' expression"),
+    ("- expr: \"deck.nmae\"\n  message: typo", "rule 'expr' expression 'deck.nmae' failed"),
+    ("- expr: \"total.__class__\"\n  message: escape", "rule 'expr' expression 'total.__class__' failed"),
+    ("- setup: {needs: [{count: 'deck.nmae'}]}", "rule 'setup' expression 'deck.nmae' failed"),
     ("- {total: 10, count: 3}", "a rule names exactly one kind of check, found total, count"),
     ("- total: 10\n  scope: everything", "scope is 'deck' or 'decklists', found 'everything' (scope)"),
 ])
