@@ -38,6 +38,11 @@ FIELD_TYPES = {"text", "int", "number", "bool", "choice"}
 RESERVED_CARD_KEYS = {"id", "count", "back"}
 RULE_OPTION_KEYS = {"message", "scope", "name"}
 MAX_COPIES = 100_000
+"""Copies of one card. A typo of a few extra zeros is caught here, with its line."""
+MAX_TOTAL_CARDS = 1_000_000
+"""Physical cards in a deck (or a decklist) in all: ten times the largest deck the
+benchmarks build. Past this, a PDF or an export would exhaust memory long before
+anyone could print it, so the deck is refused at load time instead."""
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
@@ -345,7 +350,15 @@ def _read_cards(reader: Reader, fields: dict[str, FieldSpec]) -> list[Card]:
         seen[card_id] = position
         cards.append(Card(id=card_id, count=1 if count is None else count,
                           fields=fronts, back=back, position=position))
+    _check_total(reader, ("cards",), sum(card.count for card in cards))
     return cards
+
+
+def _check_total(reader: Reader, keys: tuple, total: int) -> None:
+    """Refuse a deck whose copies add up past :data:`MAX_TOTAL_CARDS`."""
+    if total > MAX_TOTAL_CARDS:
+        raise reader.fail(keys, f"{total:,} cards in all; a deck holds at most {MAX_TOTAL_CARDS:,}",
+                          field_name=keys[-1])
 
 
 def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec]) -> None:
@@ -374,7 +387,8 @@ def _read_decklists(reader: Reader, card_ids: set[str]) -> list[Decklist]:
             if card_id not in card_ids:
                 raise reader.fail(keys + ("cards", card_id),
                                   f"no card with id '{card_id}'{did_you_mean(str(card_id), card_ids)}")
-            counts[card_id] = reader.integer(keys + ("cards", card_id), minimum=0) or 0
+            counts[card_id] = reader.integer(keys + ("cards", card_id), minimum=0, maximum=MAX_COPIES) or 0
+        _check_total(reader, keys + ("cards",), sum(counts.values()))
         decklists.append(Decklist(id=str(list_id), name=reader.string(keys + ("name",)) or str(list_id),
                                   counts=counts, position=reader.document.at(*keys)))
     return decklists
