@@ -226,3 +226,28 @@ def test_a_million_cards_in_all_still_load(tmp_path):
 def test_a_decklist_past_the_caps_is_refused(tmp_path):
     path = write(tmp_path, GOOD.replace("cards: {imp: 2, eel: 1}", "cards: {imp: 200000, eel: 1}"))
     assert single_error(path) == f"{path}:12:13: must be at most 100,000, found 200,000 (imp)"
+
+
+NUMBER_DECK = """\
+deck:
+  name: Numbers
+fields:
+  name: text
+  weight: number
+cards:
+  - {id: a, weight: 1.5}
+  - {id: b, weight: WEIGHT}
+"""
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf", ".NaN"])
+def test_a_number_field_refuses_nan_and_infinity(tmp_path, value):
+    # Otherwise they would reach stats and exports and be written as invalid JSON.
+    path = write(tmp_path, NUMBER_DECK.replace("WEIGHT", value))
+    assert single_error(path) == f"{path}:8:13: expected a finite number, found {float(value.replace('.', ''))} (weight)"
+
+
+def test_a_field_bound_refuses_nan(tmp_path):
+    path = write(tmp_path, NUMBER_DECK.replace("weight: number", "weight: {type: number, max: .nan}")
+                 .replace("WEIGHT", "2"))
+    assert single_error(path) == f"{path}:5:26: expected a number, found the number nan (max)"

@@ -17,6 +17,7 @@ straight to the mistake.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -257,7 +258,8 @@ def _read_fields(reader: Reader) -> dict[str, FieldSpec]:
         if kind == "choice" and not (isinstance(choices, list) and choices):
             raise reader.fail(keys, "a choice field needs a non-empty 'choices' list")
         for bound in ("min", "max"):
-            if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))):
+            if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))
+                                  or not math.isfinite(spec[bound])):
                 raise reader.fail(keys + (bound,), f"expected a number, found {describe_value(spec[bound])}")
         fields[name] = FieldSpec(
             name=name,
@@ -317,6 +319,9 @@ def _check_value(reader: Reader, keys: tuple, spec: FieldSpec, value: Any) -> An
         raise reader.fail(keys, f"expected {wanted[spec.type]}, found {describe_value(value)}")
     if spec.type == "text":
         return str(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        # .nan and .inf are YAML numbers, but no card can show them and JSON cannot hold them.
+        raise reader.fail(keys, f"expected a finite number, found {value}")
     if spec.min is not None and value < spec.min:
         raise reader.fail(keys, f"must be at least {spec.min}, found {value}")
     if spec.max is not None and value > spec.max:
