@@ -122,3 +122,11 @@ def test_composition_can_count_only_some_cards():
     assert cost["among"] == "type=monster" and cost["cards"] == 18
     assert {row["value"]: row["cards"] for row in cost["rows"]} == {1: 7, 2: 5, 3: 3, 4: 3}
     assert sum(row["share"] for row in cost["rows"]) == 1
+
+
+def test_command_line_where_of_the_wrong_type_is_refused():
+    # roll holds whole numbers: 'seven' would count no card and report odds of zero.
+    result = CliRunner().invoke(cli, ["stats", str(CEREAL), "--draw", "5", "--where", "roll=seven"])
+    assert result.exit_code == 2
+    assert "'seven' can never match 'roll', which holds whole numbers (roll)" in result.output
+    assert "Traceback" not in result.output

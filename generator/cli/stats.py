@@ -13,12 +13,9 @@ import click
 from generator.cli.common import echo_error, error_line, find_decks, reports_errors
 from generator.deck import load_deck
 from generator.deck.model import Deck
-from generator.deck.selectors import parse_selector
-from generator.errors import EXIT_OK, DeckpressError, InputError, Position
+from generator.deck.selectors import choice_problem, known_fields, parse_selector, type_problem
+from generator.errors import EXIT_OK, DeckpressError, InputError, Position, did_you_mean
 from generator.stats.analysis import DeckStats, Request, analyse, planned_games
-from generator.deck.selectors import known_fields
-from generator.errors import did_you_mean
-from generator.deck.selectors import choice_problem
 from generator.stats.spec import MAX_DRAW, MAX_GAMES, Condition, Question
 from generator.stats.tables import as_dict, render_text
 
@@ -135,7 +132,7 @@ def _parse_where(deck: Deck, items: tuple[str, ...]) -> dict[str, Any]:
         if name not in known:
             raise InputError(f"--where names unknown field '{name}'{did_you_mean(name, known)}", field=name)
         values = [_typed(deck, name, part.strip()) for part in text.split("|")]
-        problem = choice_problem(deck, name, values)
+        problem = choice_problem(deck, name, values) or type_problem(deck, name, values)
         if problem:
             raise InputError(f"--where: {problem}", field=name)
         raw[name] = values if len(values) > 1 else values[0]
