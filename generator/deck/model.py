@@ -182,7 +182,7 @@ def build_deck(document: Document) -> Deck:
         _load_card_sheet(reader, fields)
     cards = _read_cards(reader, fields)
     return Deck(
-        id=_deck_id(document.path),
+        id=deck_id(document.path),
         name=name,
         path=document.path,
         players=_read_players(reader),
@@ -199,7 +199,7 @@ def build_deck(document: Document) -> Deck:
     )
 
 
-def _deck_id(path: Path) -> str:
+def deck_id(path: Path) -> str:
     """Decks are named after their folder (``cards/tiki/deck.yaml`` is ``tiki``)."""
     return path.parent.name if path.name == DECK_FILENAME else path.stem
 
