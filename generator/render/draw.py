@@ -13,7 +13,7 @@ from pathlib import Path
 from reportlab.lib.utils import ImageReader
 
 from generator.render.icons import draw_icon
-from generator.render.layout import Box
+from generator.boxes import Box
 from generator.render.plan import IconOp, ImageOp, LineOp, Op, ShapeOp, TextOp
 
 EDGE_TOLERANCE = 0.01

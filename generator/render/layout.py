@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from generator.boxes import Box
 from generator.deck.loading import Document, load_yaml
 from generator.errors import InputError, LayoutError, Position, did_you_mean
 from generator.paths import resolve_inside
@@ -104,21 +105,6 @@ WHOLE_CARD = "card"
 DEFAULT_BLEED = "3mm"
 DEFAULT_SAFE = "3mm"
 DEFAULT_SIZE = "poker"
-
-
-@dataclass(frozen=True)
-class Box:
-    """A rectangle in PDF points, origin at the card's bottom-left corner."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-
-    def inside(self, other: "Box", tolerance: float = 0.01) -> bool:
-        return (self.x >= other.x - tolerance and self.y >= other.y - tolerance
-                and self.x + self.width <= other.x + other.width + tolerance
-                and self.y + self.height <= other.y + other.height + tolerance)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -21,7 +21,8 @@ from generator.errors import InputError, Position
 from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon
-from generator.render.layout import (Box, Element, IconElement, ImageElement, Layout, LineElement,
+from generator.boxes import Box
+from generator.render.layout import (Element, IconElement, ImageElement, Layout, LineElement,
                                      ShapeElement, TextElement)
 from generator.render.paint import PaintError
 from generator.render.text import Metrics, fit_line, fit_wrapped, block_height

@@ -29,7 +29,8 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.errors import InputError
 from generator.outputs import write_bytes_atomic
 from generator.sheets.forms import sheet_font
-from generator.sheets.geometry import Box, back_box, mirror_axis, mirror_box
+from generator.boxes import Box
+from generator.sheets.geometry import back_box, mirror_axis, mirror_box
 from generator.sheets.marks import Line
 from generator.sheets.style import MM, Paper
 

@@ -41,47 +41,11 @@ import math
 from dataclasses import dataclass
 from typing import Iterator
 
+from generator.boxes import EPSILON, Box
 from generator.errors import InputError
 from generator.sheets.style import MM, Paper
 
 DUPLEX_MODES = ("long", "short", "fold", "none")
-
-EPSILON = 1e-6
-"""Slack for floating point when counting how many cards fit."""
-
-
-@dataclass(frozen=True)
-class Box:
-    """A rectangle: lower-left corner (x, y), width and height, in points."""
-
-    x: float
-    y: float
-    width: float
-    height: float
-
-    @property
-    def right(self) -> float:
-        return self.x + self.width
-
-    @property
-    def top(self) -> float:
-        return self.y + self.height
-
-    def shifted(self, dx: float, dy: float) -> "Box":
-        return Box(self.x + dx, self.y + dy, self.width, self.height)
-
-    def grown(self, margin: float) -> "Box":
-        """The box with ``margin`` added on every side (negative shrinks it)."""
-        return Box(self.x - margin, self.y - margin, self.width + 2 * margin, self.height + 2 * margin)
-
-    def overlaps(self, other: "Box") -> bool:
-        """True when the two boxes share some area (touching edges do not count)."""
-        return (self.x < other.right - EPSILON and other.x < self.right - EPSILON
-                and self.y < other.top - EPSILON and other.y < self.top - EPSILON)
-
-    def rounded(self, places: int = 3) -> list[float]:
-        """``[x, y, width, height]`` rounded for the manifest."""
-        return [round(value, places) + 0.0 for value in (self.x, self.y, self.width, self.height)]
 
 
 @dataclass(frozen=True)

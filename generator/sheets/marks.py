@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from generator.sheets.geometry import Box
+from generator.boxes import Box
 from generator.sheets.style import MarkStyle
 
 Line = tuple[float, float, float, float]

@@ -26,7 +26,8 @@ from generator.deck.model import Card, Deck
 from generator.errors import InputError
 from generator.outputs import atomic_output
 from generator.sheets.forms import FormLibrary, font_for, number
-from generator.sheets.geometry import Box, PagePlan, SheetLayout, SheetSettings, plan_layout, plan_pages
+from generator.boxes import Box
+from generator.sheets.geometry import PagePlan, SheetLayout, SheetSettings, plan_layout, plan_pages
 from generator.sheets.manifest import ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, mark_room
 from generator.sheets.pdf import PdfPageWriter
