@@ -309,6 +309,58 @@ def test_broken_directive_names_file_and_line_and_exits_2(tmp_path, rules, line,
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
 
 
+WIDE_TABLE = ("# Wide\n\nIntro.\n\n| " + " | ".join(f"c{n}" for n in range(60)) + " |\n|"
+              + "---|" * 60 + "\n| " + " | ".join("x" for _ in range(60)) + " |\n")
+
+
+@pytest.mark.parametrize("rules, line, column, words", [
+    ("# Cards\n\n{{ cardtable columns= }}\n", 3, 1, "'columns=' names no columns"),
+    (WIDE_TABLE, 5, 1, "a table of 60 columns does not fit the page"),
+    ("{{ cardtable columns=" + ",".join(["name"] * 40) + " }}\n", 1, 1, "40 columns does not fit"),
+])
+def test_impossible_tables_are_errors_at_their_line(tmp_path, rules, line, column, words):
+    folder, result = cli_error(tmp_path, rules)
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'rules.md'}:{line}:{column}:" in result.output
+    assert words in result.output
+    assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+def test_long_word_beside_many_columns_still_lays_out(tmp_path):
+    """Columns squeezed by one very long word keep room for their padding and text."""
+    header = "| " + " | ".join(f"c{n}" for n in range(14)) + " |\n|" + "---|" * 14 + "\n"
+    row = "| " + "W" * 120 + " | " + " | ".join("x" for _ in range(13)) + " |\n"
+    text = pages_of(build(tmp_path, "# T\n\n" + header + row).reading_pdf)
+    assert "c0 c1 c2" in text[1] and "WWWW" in text[1]
+
+
+@pytest.mark.parametrize("target", ["outside", "dangling"])
+def test_rules_file_symlinked_outside_the_deck_folder_is_refused(tmp_path, target):
+    secret = tmp_path / "secret.md"
+    if target == "outside":
+        secret.write_text("# Private notes\n\nDo not print me.\n")
+    folder = make_deck(tmp_path, "x")
+    (folder / "rules.md").unlink()
+    (folder / "rules.md").symlink_to(secret)
+    out = tmp_path / "out"
+    result = run_cli("booklet", str(folder), "--out", str(out), "--quiet")
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'rules.md'}:" in result.output
+    assert "points outside the deck folder" in result.output
+    assert not out.exists() or not list(out.iterdir())
+
+
+def test_rules_file_symlinked_inside_the_deck_folder_is_read(tmp_path):
+    folder = make_deck(tmp_path, "x")
+    (folder / "docs").mkdir()
+    (folder / "docs" / "rules.md").write_text("# Linked\n\nLinked rules text.\n")
+    (folder / "rules.md").unlink()
+    (folder / "rules.md").symlink_to(Path("docs") / "rules.md")
+    text = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)
+    assert "Linked rules text." in text[1]
+
+
 def test_missing_image_names_file_and_line(tmp_path):
     folder, result = cli_error(tmp_path, "# Art\n\nSome text.\n\n![goblin](art/missing.png)\n")
     assert result.exit_code == 2

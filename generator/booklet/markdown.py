@@ -57,6 +57,10 @@ LINE_HEIGHT_GUESS = 14
 TABLE_ROWS_UNDER_HEADING = 3
 """A heading above a long table needs room for at least this many rows below it."""
 
+MIN_COLUMN_TEXT = 14
+"""Points of text width a table column needs at the least (about two letters); a table
+whose columns cannot all get this much does not fit the page and is refused."""
+
 BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
 
 
@@ -219,13 +223,21 @@ class Converter:
                 rows.append(cells)
                 alignments.append(aligns)
                 header_rows += head
-        return [self.grid(rows, header_rows)]
+        return [self.grid(rows, header_rows, position=self.position(node))]
 
-    def grid(self, rows: list[list], header_rows: int, widths: list[float] | None = None) -> Flowable:
+    def grid(self, rows: list[list], header_rows: int, widths: list[float] | None = None,
+             position: Position | None = None, field: str = "table") -> Flowable:
         """A table in the booklet's style: shaded header, hairlines between rows.
 
         A short table is kept on one page rather than leaving a lone row behind.
+        A table with more columns than the page is wide enough for is an error at
+        ``position``, not a squashed table that reportlab cannot draw.
         """
+        columns = max(len(row) for row in rows)
+        fitting = int(self.frame_width // (2 * CELL_PADDING + MIN_COLUMN_TEXT))
+        if columns > fitting:
+            raise InputError(f"a table of {columns} columns does not fit the page: "
+                             f"at most {fitting} fit side by side", position, field=field)
         widths = widths or _column_widths(rows, self.frame_width)
         table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
         commands = [
@@ -409,11 +421,13 @@ class Converter:
                             if comp.value_label(self.deck.card(card_id).fields.get(by)) == group)
                 row.append(Paragraph(str(total), number))
             rows.append(row)
-        return [self.grid(rows, header_rows=1)]
+        return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
 
     def cardtable_block(self, directive: Directive) -> list[Flowable]:
         names = [name.strip() for name in directive.options.get("columns", f"count,{self.deck.title_field}")
                  .split(",") if name.strip()]
+        if not names:
+            raise directive.fail("'columns=' names no columns; list fields, e.g. columns=count,name")
         columns = [table_column(directive, self.deck, name) for name in names]
         headers = directive.options.get("headers")
         titles = [part.strip() for part in headers.split(",")] if headers else [c.header for c in columns]
@@ -434,7 +448,7 @@ class Converter:
             rows.append([Paragraph(self.text(_shown(column.value(card)), _InlineView([], [directive.position.line - 1, directive.position.line])),
                                    derive(cell, alignment=a))
                          for column, a in zip(columns, align)])
-        return [self.grid(rows, header_rows=1)]
+        return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
 
     def cards_block(self, directive: Directive) -> list[Flowable]:
         side = directive.options.get("side", "front")
@@ -570,7 +584,14 @@ def _column_widths(rows: list[list], frame_width: float) -> list[float]:
             wants[widest] += frame_width - sum(wants)
         return wants
     if sum(needs) >= frame_width:
-        return [need * frame_width / sum(needs) for need in needs]
+        # Too little room even for the longest words: every column keeps its floor
+        # (the caller has checked that the floors fit) and shares the rest by need,
+        # so a very long word cannot squeeze a neighbour below its padding.
+        floor = 2 * CELL_PADDING + MIN_COLUMN_TEXT
+        spare = frame_width - floor * count
+        extra = [max(0.0, need - floor) for need in needs]
+        return [floor + spare * part / sum(extra) if sum(extra) else frame_width / count
+                for part in extra]
     share = (frame_width - sum(needs)) / (sum(wants) - sum(needs))
     return [need + (want - need) * share for want, need in zip(wants, needs)]
 
