@@ -139,7 +139,8 @@ def test_imposed_sheets_hold_the_right_pages(tmp_path, pages, expected):
             assert (round(width / MM), round(height / MM)) == (297, 210)  # landscape A4
             halves = []
             for left_edge in (0, width / 2):
-                half = sheet.crop((left_edge, 0, left_edge + width / 2, height))
+                # The printing note across the top of the first sheet is not part of a page.
+                half = sheet.crop((left_edge, 36, left_edge + width / 2, height))
                 text = half.extract_text() or ""
                 if "Tiny Test Game" in text:
                     halves.append(1)  # the cover carries no number
@@ -151,6 +152,17 @@ def test_imposed_sheets_hold_the_right_pages(tmp_path, pages, expected):
                         assert text.strip() == ""  # a padding page is blank
             found.append(tuple(halves))
     assert found == expected
+
+
+def test_first_imposed_sheet_says_how_to_print_and_fold(tmp_path):
+    booklet = build(tmp_path, rules_with_pages(8))
+    with pdfplumber.open(io.BytesIO(booklet.booklet_pdf)) as document:
+        sides = [" ".join((page.extract_text() or "").split()) for page in document.pages]
+    assert "Print double-sided, flipping on the short edge" in sides[0]
+    assert "fold the stack in half" in sides[0] and "staple on the fold" in sides[0]
+    assert not any("double-sided" in side for side in sides[1:])
+    reading = " ".join(pages_of(booklet.reading_pdf))
+    assert "double-sided" not in reading  # screens and single-sided prints do not need it
 
 
 def test_reading_pdf_is_a5_with_page_numbers_on_every_page_but_the_cover(tmp_path):
@@ -198,8 +210,14 @@ def test_cover_shows_title_players_and_component_summary(tmp_path):
     assert "Tiny Test Game" in cover
     assert "2 to 3 players" in cover
     assert "A. Tester" in cover
-    for line in ("10 cards", "3 Goblin", "5 Fairy", "2 Star cards", "One die"):
-        assert line in cover
+    lines = cover.splitlines()
+    for line in ("10 cards", "3 Goblin cards", "5 Fairy cards", "2 Star cards", "One die"):
+        assert line in lines  # field values read "N <kind> cards"; a label is printed as given
+
+
+def test_cover_counts_a_single_card_in_the_singular(tmp_path):
+    cover = pages_of(build(tmp_path, "{{ components by=name }}\n").reading_pdf)[0].splitlines()
+    assert "1 Dew card" in cover and "4 Pip cards" in cover
 
 
 def test_inline_directives_fill_in_numbers_and_values(tmp_path):
@@ -217,6 +235,25 @@ def test_card_table_lists_each_distinct_card_sorted(tmp_path):
     assert re.findall(r"^(\w+) (\d+) (\d+)$", text, re.M) == [
         ("Nova", "9", "2"), ("Dew", "5", "1"), ("Pip", "1", "4")]
     assert "Card Power Copies" in text
+
+
+def test_card_table_prints_values_the_way_cards_read(tmp_path):
+    deck = DECK.replace("  power: int\n", "  power: int\n  mood: {choices: [grumpy, sunny]}\n  shiny: bool\n")
+    deck = deck.replace("power: 2, count: 3", "power: 2, mood: grumpy, shiny: true, count: 3")
+    deck = deck.replace("power: 1, count: 4", "power: 1, mood: sunny, count: 4")
+    folder = make_deck(tmp_path, "{{ cardtable kind=Goblin,Fairy columns=name,mood,shiny sort=name }}\n\n"
+                                 "{{ cardtable kind=Goblin,Fairy columns=name,mood,shiny sort=name "
+                                 "format=\"mood:~{}~,shiny:Shiny\" }}\n", deck)
+    text = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)[1]
+    rows = [line for line in text.splitlines() if line.startswith(("Dew", "Grub", "Pip"))]
+    assert rows == ["Dew – –", "Grub Grumpy Yes", "Pip Sunny –",   # choices capitalised, yes/no as Yes/–
+                    "Dew", "Grub ~grumpy~ Shiny", "Pip ~sunny~"]     # formats print their own text
+
+
+def test_card_table_format_must_name_a_column(tmp_path):
+    folder, result = cli_error(tmp_path, "{{ cardtable columns=name format=\"power:{} pts\" }}\n")
+    assert result.exit_code == 2
+    assert "rules.md:1:1: format names 'power', which is not one of the columns" in result.output
 
 
 def test_card_reference_draws_each_distinct_face_once(tmp_path):

@@ -20,7 +20,7 @@ from generator.paths import resolve_inside
 from generator.booklet.cards import CardFace, Renderer, RendererFactory, load_default_renderer
 from generator.booklet.directives import expand_inline
 from generator.booklet.document import Body, build_reading_pdf
-from generator.booklet.imposition import impose, padded_count
+from generator.booklet.imposition import impose, padded_count, printing_note_pdf
 from generator.booklet.markdown import Converter
 from generator.booklet.style import load_style
 from generator.deck.loading import read_text
@@ -85,7 +85,9 @@ def build_booklet(deck: Deck, paper: str = "a4",
         return Body(flowables, converter.cover_components, _cover_card(deck, renderer.renderer, style))
 
     reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body)
-    return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, style.papers[paper].sheet), pages=pages)
+    sheet = style.papers[paper].sheet
+    note = printing_note_pdf(sheet, style.text["footer"].fontName, style.colours["muted"])
+    return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, sheet, note), pages=pages)
 
 
 def _cover_card(deck: Deck, renderer: Renderer | None, style) -> CardFace | None:

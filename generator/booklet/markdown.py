@@ -29,8 +29,8 @@ from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, Image, Keep
 
 from generator.booklet import components as comp
 from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces
-from generator.booklet.directives import (Directive, ExpandedSource, check_field, component_labels,
-                                          picked_cards, table_column)
+from generator.booklet.directives import (Directive, ExpandedSource, check_field, column_formats,
+                                          component_labels, picked_cards, table_column)
 from generator.booklet.paths import resolve_image
 from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, to_points
 from generator.deck.model import Deck
@@ -429,6 +429,7 @@ class Converter:
         if not names:
             raise directive.fail("'columns=' names no columns; list fields, e.g. columns=count,name")
         columns = [table_column(directive, self.deck, name) for name in names]
+        formats = column_formats(directive, names)
         headers = directive.options.get("headers")
         titles = [part.strip() for part in headers.split(",")] if headers else [c.header for c in columns]
         if len(titles) != len(columns):
@@ -444,11 +445,29 @@ class Converter:
                  for column in columns]
         cell, head = self.style.text["table"], self.style.text["table_head"]
         rows = [[Paragraph(escape(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
+        where = _InlineView([], [directive.position.line - 1, directive.position.line])
         for card in cards:
-            rows.append([Paragraph(self.text(_shown(column.value(card)), _InlineView([], [directive.position.line - 1, directive.position.line])),
+            rows.append([Paragraph(self.text(self.shown(name, column.value(card), formats.get(name)), where),
                                    derive(cell, alignment=a))
-                         for column, a in zip(columns, align)])
+                         for name, column, a in zip(names, columns, align)])
         return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
+
+    def shown(self, column: str, value, template: str | None) -> str:
+        """A card's value as a table prints it: readable, the way the card says it.
+
+        Values of a field with fixed choices (``dragon``, ``red``) are stored in
+        lower case but printed capitalised; yes/no fields print Yes or a dash. A
+        column format (``group:-{}``) prints its text instead, with the raw value
+        in place of ``{}``; a no-value prints nothing.
+        """
+        if template is not None:
+            if value is None or value is False:
+                return ""
+            return template.replace("{}", "" if value is True else str(value))
+        spec = self.deck.fields.get(column.removeprefix("back."))
+        if isinstance(value, str) and spec is not None and value in spec.choices:
+            return value[:1].upper() + value[1:]
+        return _shown(value)
 
     def cards_block(self, directive: Directive) -> list[Flowable]:
         side = directive.options.get("side", "front")
@@ -613,7 +632,7 @@ def _shown(value) -> str:
     if value is None:
         return "–"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return "Yes" if value else "–"
     return str(value)
 
 
