@@ -272,7 +272,37 @@ def test_card_reference_scales_cards_to_the_booklet_width(tmp_path):
     with pdfplumber.open(io.BytesIO(booklet.reading_pdf)) as document:
         rectangles = [r for r in document.pages[1].rects if r["width"] > 30]
     widths = {round(r["width"] / MM) for r in rectangles}
-    assert widths == {27}  # the style's card width: 27 mm, not the renderer's 63.5 mm
+    assert widths == {36}  # the style's card width: 36 mm (three to an A5 row), not the renderer's 63.5 mm
+
+
+def filler_image(folder: Path, height_pt: float) -> str:
+    """A picture ``height_pt`` tall on the page, to push what follows down a page."""
+    from PIL import Image
+
+    Image.new("RGB", (60, round(height_pt * 150 / 72)), "white").save(folder / "filler.png")
+    return "![filler](filler.png)"
+
+
+def test_last_card_row_never_starts_a_page_alone(tmp_path):
+    # The picture leaves room for one row of cards under it, not two: the single
+    # card of the second row would otherwise open page 3 by itself.
+    folder = make_deck(tmp_path, "")
+    (folder / "rules.md").write_text(filler_image(folder, 300) + "\n\n{{ cards width=36mm }}\n")
+    pages = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)
+    faces = [re.findall(r"\b(\w+)/front\b", page) for page in pages]
+    assert sorted(sum(faces, [])) == ["dew", "grub", "nova", "pip"]
+    assert all(len(found) != 1 for found in faces), faces
+
+
+def test_tall_table_splits_rather_than_leaving_the_page_empty(tmp_path):
+    folder = make_deck(tmp_path, "")
+    long_cell = "a rule text long enough to wrap over three lines of a narrow column " * 2
+    rows = "".join(f"| Card {n} | {long_cell} |\n" for n in range(14))
+    (folder / "rules.md").write_text(filler_image(folder, 200) + "\n\n## Table\n\n| Card | Text |\n|---|---|\n"
+                                     + rows)
+    pages = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)
+    assert "Card 0" in pages[1]           # starts under the picture, on the same page
+    assert len(pages) == 3 and "Card 0" not in pages[2]
 
 
 def test_contents_page_only_for_long_booklets(tmp_path):
@@ -479,6 +509,8 @@ def test_bundled_rules_build_and_their_components_match_the_deck(game, by):
     booklet = build_booklet(deck, renderer_factory=TinyRenderer)
     reader = PdfReader(io.BytesIO(booklet.reading_pdf))
     assert len(reader.pages) == booklet.pages >= 6
+    # Printed as a booklet, at most two pages of the last sheet are left blank.
+    assert booklet.sheets * 4 - booklet.pages <= 2, f"{booklet.pages} pages waste a sheet"
     chapters = [entry.title for entry in reader.outline if not isinstance(entry, list)]
     for chapter in ("Overview", "Components", "Card reference", "Clarifications"):
         assert chapter in chapters
@@ -502,6 +534,6 @@ def test_card_reference_uses_the_projects_card_renderer(tmp_path):
     with pdfplumber.open(io.BytesIO(booklet.reading_pdf)) as document:
         page = document.pages[1]
         text = page.extract_text()
-        card_edges = [r for r in page.rects if round(r["width"] / MM) == 27]
+        card_edges = [r for r in page.rects if round(r["width"] / MM) == 36]
     assert "Nova" in text and "Grub" in text and "Pip" not in text
     assert len(card_edges) >= 2

@@ -46,7 +46,11 @@ CELL_PADDING = 4
 """Points of space left and right of the text in a table cell."""
 
 KEEP_TABLE_ROWS = 16
-"""Tables up to this many rows move whole to the next page instead of splitting."""
+"""Tables up to this many rows move whole to the next page instead of splitting..."""
+
+KEEP_TABLE_PAGE_SHARE = 0.5
+"""...unless they are taller than this share of the page: moving a tall table whole
+would leave most of a page empty, so it splits (its header row repeats)."""
 
 MIN_LINES_UNDER_HEADING = 3
 """A heading above a list or other long block needs room for about this many lines of it."""
@@ -253,7 +257,9 @@ class Converter:
         table.setStyle(TableStyle(commands))
         table.spaceAfter = self.style.text["body"].spaceAfter + 2
         if len(rows) <= KEEP_TABLE_ROWS:
-            return KeepTogether([table])
+            _, height = table.wrap(self.frame_width, self.frame_height)
+            if height <= self.frame_height * KEEP_TABLE_PAGE_SHARE:
+                return KeepTogether([table])
         return table
 
     def example_box(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
