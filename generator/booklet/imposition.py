@@ -56,10 +56,10 @@ def saddle_stitch_order(pages: int) -> list[Side]:
     return sides
 
 
-PRINTING_NOTE = ("Print double-sided, flipping on the short edge  \u2022  keep the sheets in order  "
-                 "\u2022  fold the stack in half  \u2022  staple on the fold")
-"""Printed small across the top of the first sheet, where it lands in the cover's
-top margin and the fold: whoever prints the file sees how to make the booklet."""
+PRINTING_NOTE = ("Print double-sided, flipping on the short edge  \u2022  "
+                 "fold the stack in half  \u2022  staple on the fold")
+"""Printed small in the top margin of the first sheet's left half (the back cover),
+clear of the cover's frame: whoever prints the file sees how to make the booklet."""
 
 
 def impose(reading_pdf: bytes, sheet_size: tuple[float, float], note: bytes | None = None) -> bytes:
@@ -130,7 +130,7 @@ def _draw_forms(writer: PdfWriter, sheet, placements) -> None:
 
 
 def printing_note_pdf(sheet_size: tuple[float, float], font_name: str, colour) -> bytes:
-    """A sheet-sized page carrying only :data:`PRINTING_NOTE`, centred near the top edge."""
+    """A sheet-sized page carrying only :data:`PRINTING_NOTE`, over the left half's top margin."""
     from reportlab.pdfgen.canvas import Canvas
 
     buffer = io.BytesIO()
@@ -138,8 +138,8 @@ def printing_note_pdf(sheet_size: tuple[float, float], font_name: str, colour) -
     canvas.setFont(font_name, 6.5)
     canvas.setFillColor(colour)
     width, height = sheet_size
-    # Below the cover's frame line, above its text: inside every printer's printable area.
-    canvas.drawCentredString(width / 2, height - 30, PRINTING_NOTE)
+    # In the back cover's blank top margin, well inside any printer's printable area.
+    canvas.drawCentredString(width / 4, height - 24, PRINTING_NOTE)
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
