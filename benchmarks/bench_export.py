@@ -14,7 +14,10 @@ deck's own), it reports the seconds spent on:
 
 and the peak resident memory. It then rasterises one deck's fronts twice, once
 as one PDF with a page per face (what the export does) and once as a PDF per
-face, to show why faces share a document. Timings are printed, never asserted.
+face, to show why faces share a document. Last, a generated deck of 100,000
+copies of three cards shows what a deck of very many copies costs: its images
+are three faces and a back, but the saved object lists every copy. Timings
+are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -77,6 +80,42 @@ def measure_batching(game: str) -> dict:
     return {"game": game, "faces": len(faces), "one document": shared, "a document each": separate}
 
 
+MANY_COPIES_DECK = """\
+deck: {name: Many Copies, layout: plain}
+fields: {name: {type: text, required: true}}
+back: {name: Back}
+cards:
+  - {id: coin, count: 50000, name: Coin}
+  - {id: gem, count: 30000, name: Gem}
+  - {id: rock, count: 20000, name: Rock}
+"""
+MANY_COPIES_LAYOUT = """\
+size: poker
+elements:
+  - {name: title, text: "{{ name }}", box: [5, 5, 53.5, 10], size: 12}
+"""
+
+
+def measure_many_copies(_game: str) -> dict:
+    """The TTS export of 100,000 copies of three cards: seconds, peak memory and the JSON's size."""
+    from generator.deck import load_deck
+    from generator.exports import load_export_renderer, plan_tts_export, write_tts_export
+
+    with tempfile.TemporaryDirectory() as folder:
+        project = Path(folder)
+        (project / "cards" / "many").mkdir(parents=True)
+        (project / "cards" / "many" / "deck.yaml").write_text(MANY_COPIES_DECK)
+        (project / "layouts").mkdir()
+        (project / "layouts" / "plain.yaml").write_text(MANY_COPIES_LAYOUT)
+        started = time.perf_counter()
+        export = plan_tts_export(load_export_renderer(load_deck(project / "cards" / "many")), project / "tts")
+        list(write_tts_export(export))
+        seconds = time.perf_counter() - started
+        json_mb = export.json_path.stat().st_size / 1e6
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"seconds": seconds, "peak_mb": peak_mb, "json_mb": json_mb}
+
+
 def in_child(function: str, game: str) -> dict:
     output = subprocess.run([sys.executable, __file__, "--child", function, game], cwd=REPOSITORY,
                             check=True, capture_output=True, text=True).stdout
@@ -92,6 +131,9 @@ def main() -> None:
     result = in_child("measure_batching", "gold-rush")
     print(f"\n{result['faces']} Gold Rush fronts at 150 dpi: one PDF {result['one document']:.2f} s, "
           f"a PDF each {result['a document each']:.2f} s")
+    result = in_child("measure_many_copies", "")
+    print(f"\nTTS export of 100,000 copies of 3 cards: {result['seconds']:.1f} s, peak {result['peak_mb']:.0f} MB, "
+          f"saved object {result['json_mb']:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable
 
-from jinja2 import StrictUndefined, TemplateError
+from jinja2 import StrictUndefined, TemplateError, Undefined
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -66,8 +66,17 @@ def compile_expression(source: str) -> Callable[..., Any]:
 
 
 def evaluate(source: str, context: dict[str, Any]) -> Any:
-    """Evaluate one expression in ``context``; errors surface as ``TemplateError``."""
-    return compile_expression(source)(**context)
+    """Evaluate one expression in ``context``; errors surface as ``TemplateError``.
+
+    An expression that ends on an undefined name (``deck.nmae``) or a refused
+    attribute (``total.__class__``) gives Jinja2 an undefined value rather than an
+    error; its error would only fire later, wherever the caller first looks at the
+    value. It is raised here instead, so callers meet every failure in one place.
+    """
+    result = compile_expression(source)(**context)
+    if isinstance(result, Undefined):
+        result._fail_with_undefined_error()
+    return result
 
 
 __all__ = ["TemplateError", "compile_expression", "evaluate", "make_environment",

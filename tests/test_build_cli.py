@@ -82,22 +82,53 @@ def test_text_that_cannot_fit_is_one_line_naming_deck_card_and_element(tmp_path)
     assert not out.exists()
 
 
-def test_a_card_too_large_for_the_paper_is_a_layout_error(tmp_path):
-    result = run(deck(tmp_path), "--out", tmp_path / "out", "--paper", "60x80")
-    assert result.exit_code == 1
-    assert "card does not fit on 60x80 portrait" in result.output
+def test_a_paper_too_small_for_one_card_is_a_usage_error_reported_once(tmp_path):
+    result = run(deck(tmp_path, "alpha"), deck(tmp_path, "beta"), "--out", tmp_path / "out",
+                 "--paper", "60x80")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "error: a 63.0 x 88.0 mm card does not fit on 60x80 portrait with 5 mm margins; "
+        "choose a larger paper or a smaller margin"]
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("option, value, message", [
-    ("--paper", "a9", "unknown paper 'a9'"),
-    ("--back-offset", "1mm", "expected two numbers in millimetres"),
-    ("--duplex", "twice", "'twice' is not one of"),
+@pytest.mark.parametrize("options, message", [
+    (["--paper", "a9"], "unknown paper 'a9'"),
+    (["--back-offset", "1mm"], "expected two numbers in millimetres"),
+    (["--duplex", "twice"], "'twice' is not one of"),
+    (["--margin", "nan"], "Invalid value for '--margin': expected a length in millimetres from 0"),
+    (["--margin", "-60"], "Invalid value for '--margin': expected a length"),
+    (["--margin", "1e308"], "Invalid value for '--margin': expected a length"),
+    (["--gutter", "inf"], "Invalid value for '--gutter': expected a length"),
+    (["--gutter", "-5"], "Invalid value for '--gutter': expected a length"),
+    (["--back-offset", "inf,0"], "each part must lie between -20 and 20 mm; found 'inf,0'"),
+    (["--back-offset", "nan,nan"], "each part must lie between -20 and 20 mm"),
+    (["--back-offset", "0,60", "--duplex", "fold"], "each part must lie between -20 and 20 mm"),
+    (["--paper", "99999999x99999999"], "larger than a PDF page may be: at most 5080 mm"),
+    (["--paper", "10x10"], "card does not fit on 10x10 portrait"),
+    (["--duplex", "fold", "--paper", "200x196", "--back-offset", "0,7"],
+     "--back-offset 0,7 moves backs off their half of the page"),
+    (["--back-offset", "-15,0"], "--back-offset -15,0 moves backs off the paper"),
 ])
-def test_bad_options_are_usage_errors(tmp_path, option, value, message):
-    result = run(deck(tmp_path), "--out", tmp_path / "out", option, value)
-    assert result.exit_code == 2
-    assert message in result.output
+def test_bad_options_are_usage_errors(tmp_path, options, message):
+    result = run(deck(tmp_path), "--out", tmp_path / "out", *options)
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback
+    assert "Traceback" not in result.output
+    error_lines = [line for line in result.output.splitlines() if "rror" in line]
+    assert len(error_lines) == 1 and message in error_lines[0], result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_offset_that_keeps_folded_backs_on_their_half_is_accepted(tmp_path):
+    out = tmp_path / "out"
+    result = run(deck(tmp_path), "--out", out, "--duplex", "fold", "--paper", "200x196",
+                 "--back-offset", "0,5")
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "alpha.json").read_text())
+    half = manifest["paper"]["height"] / 2
+    backs = [p["trim_box"] for p in manifest["placements"] if p["face"] == "back"]
+    assert backs and all(y + h <= half for _, y, _, h in backs)
 
 
 def test_a_missing_deck_is_an_input_error(tmp_path):

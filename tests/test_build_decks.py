@@ -9,6 +9,7 @@ from pypdf import PdfReader
 
 from generator.cli import cli
 from generator.deck.model import load_deck
+from generator.sheets.style import MM
 
 from sheets_support import embedded_fonts, read_manifest
 
@@ -74,18 +75,47 @@ def test_rebuilding_gives_the_same_bytes(built, tmp_path):
     assert (tmp_path / "goblins.json").read_bytes() == (built / "goblins.json").read_bytes()
 
 
-def test_the_real_renderer_meets_the_sheet_contract():
+POKER_PT = (63.5 * MM, 88.9 * MM)
+"""Poker cards, 63.5 x 88.9 mm: 180 x 252 points."""
+
+
+@pytest.mark.parametrize("deck_id", DECKS)
+def test_bundled_decks_print_poker_cards_with_a_3_mm_bleed(built, deck_id):
     from generator.sheets.renderer import CardRenderer, load_renderer
 
-    renderer = load_renderer(load_deck(CARDS / "goblins"))
+    renderer = load_renderer(load_deck(CARDS / deck_id))
     assert isinstance(renderer, CardRenderer)
-    assert renderer.card_size[0] > 0 and renderer.bleed >= 0
+    assert renderer.card_size == pytest.approx(POKER_PT, abs=0.01)
+    assert renderer.bleed == pytest.approx(3 * MM, abs=0.01)
+    manifest = read_manifest(built / f"{deck_id}.json")
+    assert manifest["card_size"] == pytest.approx(POKER_PT, abs=0.01)
+    sizes = {tuple(p["trim_box"][2:]) for p in manifest["placements"]}
+    assert len(sizes) == 1 and list(sizes.pop()) == pytest.approx(POKER_PT, abs=0.01)
+
+
+def test_folded_goblins_show_their_backs_upright_when_turned_over_sideways(tmp_path):
+    """Folded across an A4 sheet, backs are drawn upside down so that folding and turning right them."""
+    result = CliRunner().invoke(cli, ["build", str(CARDS / "goblins"), "--out", str(tmp_path), "--quiet",
+                                      "--duplex", "fold"])
+    assert result.exit_code == 0, result.output
+    manifest = read_manifest(tmp_path / "goblins.json")
+    with pdfplumber.open(tmp_path / "goblins.pdf") as pdf:
+        page = pdf.pages[0]
+        for placement in (p for p in manifest["placements"] if p["page"] == 1):
+            x, y, w, h = placement["trim_box"]
+            inside = [char for char in page.chars if x <= char["x0"] <= x + w
+                      and y <= page.height - char["bottom"] <= y + h]
+            assert inside, placement
+            # text runs right on a front, left on a back (upside down) until the card is folded and turned
+            runs_right = placement["face"] == "front"
+            assert placement["rotation"] == (0 if runs_right else 180)
+            assert all((char["matrix"][0] > 0) == runs_right and char["matrix"][1] == 0 for char in inside)
 
 
 def test_a_title_that_cannot_fit_stops_the_build_with_one_line(tmp_path, monkeypatch):
-    monkeypatch.chdir(CARDS.parent)  # where the bundled layouts are found
-    folder = tmp_path / "wordy"
-    folder.mkdir()
+    (tmp_path / "layouts").symlink_to(CARDS.parent / "layouts")  # the project's layouts, found from the deck
+    folder = tmp_path / "cards" / "wordy"
+    folder.mkdir(parents=True)
     goblins = (CARDS / "goblins" / "deck.yaml").read_text()
     long_name = "Supercalifragilistic Extraordinarily Elongated Goblin Name That Goes On and On"
     (folder / "deck.yaml").write_text(goblins.replace('name: "Dusty Dour"', f'name: "{long_name}"'))

@@ -108,7 +108,7 @@ def test_two_sheets_are_byte_identical(tmp_path):
 
 def test_paper_too_small_is_refused_without_writing(tmp_path):
     result, out = calibrate(tmp_path, "--paper", "100x140")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # the paper chosen is wrong: a usage error
     assert "the calibration sheet does not fit on 100x140 portrait" in result.output
     assert not out.exists()
 
@@ -116,3 +116,47 @@ def test_paper_too_small_is_refused_without_writing(tmp_path):
 def test_fold_is_not_a_printer_setting_to_calibrate(tmp_path):
     result, _ = calibrate(tmp_path, "--duplex", "fold")
     assert result.exit_code == 2
+
+
+@pytest.mark.parametrize("offset", ["1e308,1", "inf,0", "nan,0", "21,0"])
+def test_an_offset_beyond_twenty_millimetres_is_a_usage_error(tmp_path, offset):
+    result, out = calibrate(tmp_path, "--back-offset", offset)
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "each part must lie between -20 and 20 mm" in result.output
+    assert not out.exists()
+
+
+def test_the_largest_offsets_still_fit_the_sheet(tmp_path):
+    for offset in ("20,20", "-20,-20"):
+        result, out = calibrate(tmp_path, "--back-offset", offset)
+        assert result.exit_code == 0, result.output
+        with pdfplumber.open(out) as pdf:
+            back = pdf.pages[1]
+            assert back.lines and all(0 <= line["x0"] <= line["x1"] <= back.width and
+                                      0 <= line["top"] <= line["bottom"] <= back.height
+                                      for line in back.lines)
+
+
+def test_ladder_numbers_are_large_enough_to_read_and_never_touch(tmp_path):
+    import re
+
+    for paper in ("a4", "a5"):
+        result, out = calibrate(tmp_path, "--paper", paper)
+        assert result.exit_code == 0, result.output
+        with pdfplumber.open(out) as pdf:
+            chars = pdf.pages[0].chars
+
+        def size(char):  # the font size: the glyph box's extent across the line, whichever way it runs
+            return char["bottom"] - char["top"] if char["upright"] else char["x1"] - char["x0"]
+
+        ladder_chars = [char for char in chars if re.fullmatch(r"[-+0-9.]", char["text"])
+                        and size(char) < 10]
+        assert len(ladder_chars) >= 2 * 33 * 5  # two ladders of 33 numbers such as +0.25
+        assert min(size(char) for char in ladder_chars) >= 7
+        boxes = [(char["x0"], char["top"], char["x1"], char["bottom"]) for char in chars]
+        slack = 0.05  # neighbouring letters of one word share an edge
+        for index, (x0, top, x1, bottom) in enumerate(boxes):
+            for other in boxes[index + 1:]:
+                assert not (x0 < other[2] - slack and other[0] < x1 - slack and
+                            top < other[3] - slack and other[1] < bottom - slack), (paper, x0, top)

@@ -57,7 +57,9 @@ def make_deck(tmp_path: Path, cards: str = SHARED_BACK_CARDS, layout: str = LAYO
 
 
 def png_names(folder: Path) -> list[str]:
-    return sorted(path.name for path in folder.iterdir())
+    """Every file in ``folder`` but the exports' own manifests (leftover temporary files included)."""
+    return sorted(path.name for path in folder.iterdir()
+                  if not (path.name.startswith(".deckpress-") and path.name.endswith(".json")))
 
 
 def centre(image: Image.Image) -> tuple[int, int, int]:
@@ -268,3 +270,17 @@ def test_help_explains_bleed_and_sharing_tts_decks():
     text = " ".join(deckpress("export", "--help").stdout.split())
     assert "1/8 in (3.175 mm)" in text and "825x1125" in text
     assert "file://" in text and "upload the images" in text and "replace the URLs" in text
+
+
+@pytest.mark.parametrize("target", [["--png", "out"], ["--tts", "tts"], ["--png", "out", "--tts", "tts"]])
+def test_a_deck_whose_counts_are_all_0_is_refused_like_build(tmp_path, target):
+    deck = make_deck(tmp_path, "back: {name: B}\ncards:\n  - {id: gone, count: 0, name: Gone}\n"
+                               "  - {id: lost, count: 0, name: Lost}\n")
+    run = deckpress("export", deck, *[tmp_path / arg if arg in ("out", "tts") else arg for arg in target])
+    assert run.exit_code == 2
+    assert len(run.error_lines) == 1
+    assert "nothing to print: every card's count is 0" in run.error_lines[0]
+    assert f"{deck / 'deck.yaml'}:" in run.error_lines[0] and "(count)" in run.error_lines[0]
+    assert not (tmp_path / "out").exists() and not (tmp_path / "tts").exists()
+    build = deckpress("build", deck, "--out", tmp_path / "pdf")
+    assert build.exit_code == 2 and "nothing to print" in build.stderr

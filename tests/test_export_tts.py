@@ -18,7 +18,7 @@ from generator.exports.tts import (MAX_COLUMNS, MAX_ROWS, MAX_SHEET_PIXELS, card
 from generator.render import load_renderer
 from generator.render.renderer import builtin_tables
 from generator.render.units import to_points
-from test_export import BLUE, DOUBLE_SIDED_CARDS, GREEN, RED, make_deck
+from test_export import BLUE, DOUBLE_SIDED_CARDS, GREEN, RED, make_deck, png_names
 
 
 def export_tts(tmp_path: Path, deck: Path) -> tuple[Path, dict]:
@@ -60,7 +60,7 @@ def test_grid_wastes_no_slot_when_it_need_not():
 
 def test_shared_back_deck_writes_one_sheet_the_back_and_the_saved_object(tmp_path):
     out, _ = export_tts(tmp_path, make_deck(tmp_path))
-    assert sorted(path.name for path in out.iterdir()) == ["test-back.png", "test-faces-1.png", "test.json"]
+    assert png_names(out) == ["test-back.png", "test-faces-1.png", "test.json"]
     with Image.open(out / "test-faces-1.png") as sheet:
         assert sheet.mode == "RGB"
         assert sheet.size == (2 * 409, 2 * 573)  # two faces + the hidden slot: the smallest grid, 2 x 2
@@ -107,7 +107,7 @@ def test_each_slot_holds_its_cards_face_and_the_hidden_slot_the_back(tmp_path):
 
 def test_double_sided_cards_get_a_back_sheet_with_the_same_grid(tmp_path):
     out, saved = export_tts(tmp_path, make_deck(tmp_path, DOUBLE_SIDED_CARDS))
-    assert sorted(path.name for path in out.iterdir()) == ["test-backs-1.png", "test-faces-1.png", "test.json"]
+    assert png_names(out) == ["test-backs-1.png", "test-faces-1.png", "test.json"]
     [deck] = saved["ObjectStates"]
     entry = deck["CustomDeck"]["1"]
     assert entry["UniqueBack"] is True
@@ -157,7 +157,7 @@ def test_a_deck_with_no_printed_cards_is_refused(tmp_path):
     deck = make_deck(tmp_path, "cards:\n  - {id: gone, count: 0, name: Gone}\n")
     run = deckpress("export", deck, "--tts", tmp_path / "tts")
     assert run.exit_code == 2
-    assert "no cards to export" in run.stderr and "deck.yaml:" in run.stderr
+    assert "nothing to print" in run.stderr and "deck.yaml:" in run.stderr
     assert not (tmp_path / "tts").exists()
 
 

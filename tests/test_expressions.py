@@ -27,3 +27,10 @@ def test_python_internals_are_out_of_reach():
 def test_undefined_names_are_errors_not_blanks():
     with pytest.raises(TemplateError, match="rewad"):
         evaluate("rewad > 3", {"reward": 5})
+
+
+@pytest.mark.parametrize("source", ["deck.nmae", "total.__class__"])
+def test_an_undefined_result_is_an_error_at_once(source):
+    # Not a value that fails later, when someone tests its truth or prints it.
+    with pytest.raises(TemplateError):
+        evaluate(source, {"deck": {"name": "X"}, "total": 3})

@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_run import deckpress
 
 from generator.deck.model import load_deck
 from generator.errors import EXIT_INPUT, EXIT_RULES, InputError, LayoutError
 from generator.render import load_renderer
 from generator.render.units import UnitError, to_points
+
+MM = 72 / 25.4
 
 DECK = """\
 deck:
@@ -200,3 +203,82 @@ def test_font_registry_names_a_bundled_font_under_a_new_name(tmp_path):
     renderer = renderer_for(tmp_path, {"main": "elements:\n  - {text: hi, font: Heading, box: [5, 5, 40, 8]}\n"})
     renderer.validate()
     assert renderer.fonts == ["Heading"]
+
+
+def test_layout_in_the_deck_folder_may_not_be_a_symlink_leading_out_of_it(tmp_path):
+    deck_folder = write_project(tmp_path / "project", {})
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text("size: square\nelements: []\n")
+    (deck_folder / "main.yaml").symlink_to(outside)
+    with pytest.raises(InputError) as caught:
+        load_renderer(load_deck(deck_folder))
+    message = str(caught.value)
+    assert "deck.yaml:3:" in message and "outside the deck folder" in message and "(layout)" in message
+    assert caught.value.exit_code == EXIT_INPUT
+
+
+def test_layout_extended_from_the_deck_folder_may_not_be_a_symlink_leading_out_of_it(tmp_path):
+    deck_folder = write_project(tmp_path / "project", {})
+    (deck_folder / "main.yaml").write_text("extends: base\nelements: []\n")
+    outside = tmp_path / "base.yaml"
+    outside.write_text("size: square\nelements: []\n")
+    (deck_folder / "base.yaml").symlink_to(outside)
+    with pytest.raises(InputError) as caught:
+        load_renderer(load_deck(deck_folder))
+    assert "main.yaml:1:" in str(caught.value) and "outside the deck folder" in str(caught.value)
+
+
+def test_symlinked_layout_inside_the_deck_folder_and_in_project_layouts_are_read(tmp_path):
+    deck_folder = write_project(tmp_path, {"shared": "size: square\nelements: []\n"})
+    (deck_folder / "real.yaml").write_text("size: mini\nelements: []\n")
+    (deck_folder / "main.yaml").symlink_to(deck_folder / "real.yaml")
+    assert load_renderer(load_deck(deck_folder)).card_size == pytest.approx((44.5 * MM, 63.5 * MM))
+    (deck_folder / "main.yaml").unlink()
+    (tmp_path / "layouts" / "main.yaml").symlink_to(tmp_path / "layouts" / "shared.yaml")
+    assert load_renderer(load_deck(deck_folder)).card_size == pytest.approx((70 * MM, 70 * MM))
+
+
+def test_layouts_and_fonts_do_not_depend_on_the_working_directory(tmp_path, monkeypatch):
+    """The same deck builds the same from anywhere: ./layouts and ./fonts are not looked in."""
+    project = tmp_path / "project"
+    deck_folder = write_project(project, {"main": "size: poker\nelements: []\n"})
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "layouts").mkdir(parents=True)
+    (elsewhere / "layouts" / "main.yaml").write_text("size: square\nelements: []\n")
+    (elsewhere / "fonts").mkdir()
+    (elsewhere / "fonts" / "fonts.yaml").write_text("Heading: VeraBd.ttf\n")
+    monkeypatch.chdir(elsewhere)
+    renderer = load_renderer(load_deck(deck_folder))
+    assert renderer.card_size == pytest.approx((63.5 * MM, 88.9 * MM))
+    assert "Heading" not in renderer.font_registry
+
+    loose = tmp_path / "loose"  # a deck outside any project: only its folder and the built-ins
+    loose.mkdir()
+    (loose / "deck.yaml").write_text("deck: {name: Loose, layout: main}\ncards:\n  - {name: One}\n")
+    with pytest.raises(InputError, match="no layout named 'main'"):
+        load_renderer(load_deck(loose))
+
+
+@pytest.mark.parametrize("layout, where, field", [
+    ("bleed: -5mm\nelements: []\n", "main.yaml:1:1", "bleed"),
+    ("safe: .inf\nelements: []\n", "main.yaml:1:1", "safe"),
+    ("elements:\n  - {line: [5, 5, 20, 5], width: -1}\n", "main.yaml:2:27", "width"),
+    ("elements:\n  - {rect: [5, 5, 20, 5], radius: .nan}\n", "main.yaml:2:27", "radius"),
+    ("elements:\n  - {icon: sun, box: [5, 5, 20, 5], repeat: 2, gap: -1mm}\n", "main.yaml:2:48", "gap"),
+    ("elements:\n  - {line: [5, 5, 20, 5], dash: [1mm, -1mm]}\n", "main.yaml:2:27", "dash"),
+    ("elements:\n  - {text: hi, box: [5, 5, 20, 5], size: .nan}\n", "main.yaml:2:36", "size"),
+    ("elements:\n  - {text: hi, box: [5, 5, 20, 5], leading: .nan}\n", "main.yaml:2:36", "leading"),
+    ("elements:\n  - {text: hi, box: [5, .nan, 20, 5]}\n", "main.yaml:2:16", "box"),
+    ("elements:\n  - {line: [5, 5, .inf, 5]}\n", "main.yaml:2:6", "line"),
+    ("size: [63.5, .nan]\nelements: []\n", "main.yaml:1:1", "size"),
+])
+def test_negative_and_non_finite_lengths_are_refused_with_file_line_and_field(tmp_path, layout, where, field):
+    deck_folder = write_project(tmp_path, {"main": layout})
+    run = deckpress("build", deck_folder, "--out", tmp_path / "out", "--quiet")
+    assert run.exit_code == EXIT_INPUT
+    assert len(run.error_lines) == 1
+    line = run.error_lines[0]
+    assert where in line and line.endswith(f"({field})")
+    assert "negative" in line or "not a finite number" in line or "above zero" in line
+    assert "safe zone" not in line and "convert" not in line
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

@@ -203,3 +203,51 @@ def test_error_in_one_deck_does_not_hide_the_others(tmp_path):
     assert run.exit_code == 2
     assert run.stdout.startswith("ok    good: Small Deck")
     assert run.error_lines == [f"error: {bad}:8:15: expected a whole number, found 'two' (count)"]
+
+
+def _many_copies(cards: int, copies: int) -> str:
+    rows = "".join(f"  - {{id: c{n}, count: {copies}}}\n" for n in range(cards))
+    return f"deck:\n  name: Huge\ncards:\n{rows}"
+
+
+def test_a_deck_past_a_million_cards_in_all_is_refused(tmp_path):
+    # Each card stays within its own cap; only the sum would exhaust memory in a build.
+    path = write(tmp_path, _many_copies(11, 100_000))
+    assert single_error(path) == (f"{path}:3:1: 1,100,000 cards in all; "
+                                  "a deck holds at most 1,000,000 (cards)")
+
+
+def test_a_million_cards_in_all_still_load(tmp_path):
+    run = deckpress("check", write(tmp_path, _many_copies(10, 100_000)))
+    assert run.exit_code == 0, run.stderr
+    assert "1000000 cards" in run.stdout
+
+
+def test_a_decklist_past_the_caps_is_refused(tmp_path):
+    path = write(tmp_path, GOOD.replace("cards: {imp: 2, eel: 1}", "cards: {imp: 200000, eel: 1}"))
+    assert single_error(path) == f"{path}:12:13: must be at most 100,000, found 200,000 (imp)"
+
+
+NUMBER_DECK = """\
+deck:
+  name: Numbers
+fields:
+  name: text
+  weight: number
+cards:
+  - {id: a, weight: 1.5}
+  - {id: b, weight: WEIGHT}
+"""
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf", ".NaN"])
+def test_a_number_field_refuses_nan_and_infinity(tmp_path, value):
+    # Otherwise they would reach stats and exports and be written as invalid JSON.
+    path = write(tmp_path, NUMBER_DECK.replace("WEIGHT", value))
+    assert single_error(path) == f"{path}:8:13: expected a finite number, found {float(value.replace('.', ''))} (weight)"
+
+
+def test_a_field_bound_refuses_nan(tmp_path):
+    path = write(tmp_path, NUMBER_DECK.replace("weight: number", "weight: {type: number, max: .nan}")
+                 .replace("WEIGHT", "2"))
+    assert single_error(path) == f"{path}:5:26: expected a number, found the number nan (max)"

@@ -50,3 +50,29 @@ def test_new_refuses_an_existing_folder_and_a_bad_name(tmp_path: Path):
     result = run("new", "Space Race", "--dir", str(tmp_path))
     assert result.exit_code == 2
     assert "may use only a-z, 0-9 and '-'" in result.output
+
+
+def test_new_refuses_a_title_the_bundled_fonts_cannot_print(tmp_path: Path):
+    # The deck would pass check, then build and booklet would refuse it.
+    result = CliRunner().invoke(cli, ["new", "y", "--dir", str(tmp_path), "--title", "Ω 中文 🃏"])
+    assert result.exit_code == 2
+    assert result.output.strip() == \
+        "error: title 'Ω 中文 🃏' has characters the bundled Vera fonts cannot print: 中 文 🃏 (--title)"
+    assert not (tmp_path / "y").exists()
+
+
+def test_new_refuses_a_title_on_two_lines(tmp_path: Path):
+    result = CliRunner().invoke(cli, ["new", "y", "--dir", str(tmp_path), "--title", "Two\nLines"])
+    assert result.exit_code == 2
+    assert "holds a line break or control character" in result.output
+    assert not (tmp_path / "y").exists()
+
+
+def test_new_keeps_accents_quotes_and_backslashes_in_the_title(tmp_path: Path):
+    title = 'Café Ωmega: "The\\Game"'
+    result = run("new", "y", "--dir", str(tmp_path), "--title", title)
+    assert result.exit_code == 0, result.output
+    deck = load_deck(tmp_path / "y")
+    assert deck.name == title and deck.shared_back["name"] == title
+    built = run("build", str(tmp_path / "y"), "--out", str(tmp_path / "out"), "--quiet")
+    assert built.exit_code == 0, built.output

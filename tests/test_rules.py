@@ -446,6 +446,9 @@ def test_malformed_deck_beside_a_broken_one_exits_2(tmp_path):
     ("- expr: \"total ==\"\n  message: broken", "rule 'expr' expression 'total ==' failed"),
     ("- expr: \"total > 1\"", "rule 'expr' needs a 'message' saying what it checks (expr)"),
     ("- expr: \"cards.__class__.__mro__\"\n  message: escape", "rule 'expr' expression"),
+    ("- expr: \"deck.nmae\"\n  message: typo", "rule 'expr' expression 'deck.nmae' failed"),
+    ("- expr: \"total.__class__\"\n  message: escape", "rule 'expr' expression 'total.__class__' failed"),
+    ("- setup: {needs: [{count: 'deck.nmae'}]}", "rule 'setup' expression 'deck.nmae' failed"),
     ("- {total: 10, count: 3}", "a rule names exactly one kind of check, found total, count"),
     ("- total: 10\n  scope: everything", "scope is 'deck' or 'decklists', found 'everything' (scope)"),
 ])
@@ -460,3 +463,40 @@ def test_malformed_rule_exits_2_with_one_line(tmp_path, rule, error):
     assert line.startswith(f"error: {path}:{line_of(path, at)}:")
     assert error in line
     assert "Traceback" not in run.stderr
+
+
+# --- selector values of the wrong type ----------------------------------------------------
+
+TYPED_HEADER = HEADER + """\
+  cost: int
+  weight: number
+  star: bool
+"""
+
+
+@pytest.mark.parametrize("where, error", [
+    ("{cost: abc}", "'abc' can never match 'cost', which holds whole numbers (where)"),
+    ("{cost: [1, '2']}", "'2' can never match 'cost', which holds whole numbers (where)"),
+    ("{cost: 1.5}", "the number 1.5 can never match 'cost', which holds whole numbers (where)"),
+    ("{weight: heavy}", "'heavy' can never match 'weight', which holds numbers (where)"),
+    ("{star: 'yes please'}", "'yes please' can never match 'star', which holds yes/no values"),
+    ("{star: 1}", "the number 1 can never match 'star', which holds yes/no values"),
+])
+def test_a_selector_value_that_cannot_match_its_field_is_refused(tmp_path, where, error):
+    # It would select no card, and 'max: 0' would then pass whatever the deck holds.
+    path = write_deck(tmp_path, f"- count: {{where: {where}, max: 0}}\n  message: none")
+    path.write_text(path.read_text().replace(HEADER, TYPED_HEADER))
+    run = check(path)
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert len(run.error_lines) == 1, run.stderr
+    assert run.error_lines[0].startswith(f"error: {path}:{line_of(path, '- count:')}:")
+    assert error in run.error_lines[0]
+
+
+@pytest.mark.parametrize("where", ["{cost: 2}", "{cost: [1, 2.0]}", "{weight: 0.5}", "{star: true}",
+                                   "{cost: null}"])
+def test_a_selector_value_of_the_right_type_is_accepted(tmp_path, where):
+    path = write_deck(tmp_path, f"- count: {{where: {where}, min: 0}}\n  message: any")
+    path.write_text(path.read_text().replace(HEADER, TYPED_HEADER))
+    run = check(path)
+    assert run.exit_code == 0, run.stdout + run.stderr

@@ -2,8 +2,7 @@
 
 import pytest
 
-from generator.errors import LayoutError
-from generator.sheets.geometry import Box, SheetSettings, plan_layout, plan_pages
+from generator.sheets.geometry import Box, SheetSettings, SheetSettingsError, plan_layout, plan_pages
 from generator.sheets.marks import crop_marks, mark_room
 from generator.sheets.style import MM, find_paper, load_style
 
@@ -15,9 +14,9 @@ def paper(name="a4", orientation="portrait"):
     return find_paper(name, orientation, STYLE)
 
 
-def layout(duplex="long", card=POKER, bleed=0.0, **settings):
+def layout(duplex="long", card=POKER, bleed=0.0, bleed_printed=False, **settings):
     sheet = settings.pop("paper", paper())
-    return plan_layout(SheetSettings(paper=sheet, duplex=duplex, **settings), card, bleed)
+    return plan_layout(SheetSettings(paper=sheet, duplex=duplex, bleed=bleed_printed, **settings), card, bleed)
 
 
 def test_paper_sizes_in_points():
@@ -69,6 +68,23 @@ def test_gutter_and_bleed_keep_cards_apart_and_inside_the_margins():
     for box in with_bleed.slots:
         outer = box.grown(3 * MM)
         assert outer.x >= 5 * MM - 1e-9 and outer.right <= with_bleed.paper.width - 5 * MM + 1e-9
+
+
+@pytest.mark.parametrize("duplex", ["long", "short", "fold", "none"])
+@pytest.mark.parametrize("orientation", ["portrait", "landscape"])
+@pytest.mark.parametrize("gutter_mm", [0, 2, 6, 9])
+def test_the_gutter_widens_so_no_bleed_prints_over_a_neighbour(duplex, orientation, gutter_mm):
+    bleed = 3 * MM
+    grid = layout(duplex, bleed=bleed, paper=paper("a4", orientation), gutter=gutter_mm * MM,
+                  bleed_printed=True)
+    columns = sorted({round(box.x, 6) for box in grid.slots})
+    if len(columns) > 1:  # neighbours are the wider of the gutter and two bleeds apart
+        assert columns[1] - columns[0] - POKER[0] == pytest.approx(max(gutter_mm * MM, 2 * bleed))
+    for page in plan_pages(grid, 3 * grid.cards_per_sheet - 1):
+        outer = [placement.box.grown(bleed) for placement in page.placements]
+        for index, box in enumerate(outer):
+            assert 0 <= box.x and box.right <= grid.paper.width and 0 <= box.y and box.top <= grid.paper.height
+            assert not any(box.overlaps(other) for other in outer[index + 1:]), (page.number, box)
 
 
 def test_bleed_is_only_printed_when_asked_for():
@@ -154,7 +170,7 @@ def test_fold_mode_has_one_page_per_sheet():
 
 
 def test_a_card_larger_than_the_paper_cannot_be_laid_out():
-    with pytest.raises(LayoutError, match=r"a 250.0 x 300.0 mm card does not fit on A4 portrait"):
+    with pytest.raises(SheetSettingsError, match=r"a 250.0 x 300.0 mm card does not fit on A4 portrait"):
         layout(card=(250 * MM, 300 * MM))
 
 

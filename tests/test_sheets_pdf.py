@@ -77,6 +77,49 @@ def test_each_back_lies_exactly_behind_its_front(mixed_deck, tmp_path, duplex):
         assert back["page"] == front["page"] + (0 if duplex == "fold" else 1)
 
 
+def seen_after_turning(duplex, orientation):
+    """Which axes are swapped, in total, when a printed card is turned to look at its back.
+
+    Written out physically, independently of the product: a duplex sheet turns
+    over its long edge (upright on portrait paper: left and right swap); a
+    sheet folded across (portrait) swaps top and bottom, folded upright
+    (landscape) left and right; then the cut card is turned over sideways,
+    swapping left and right once more.
+    """
+    sheet = {("long", "portrait"): "x", ("long", "landscape"): "y",
+             ("fold", "portrait"): "y", ("fold", "landscape"): "x"}[(duplex, orientation)]
+    swaps = [sheet, "x"]
+    return swaps.count("x") % 2 == 1, swaps.count("y") % 2 == 1
+
+
+@pytest.mark.parametrize("duplex, orientation", [("long", "portrait"), ("fold", "portrait"),
+                                                  ("fold", "landscape")])
+def test_a_card_turned_over_sideways_shows_its_back_upright(mixed_deck, tmp_path, duplex, orientation):
+    result, manifest = build(mixed_deck, tmp_path / "out", duplex=duplex, orientation=orientation)
+    swap_x, swap_y = seen_after_turning(duplex, orientation)
+    backs = [p for p in manifest["placements"] if p["face"] == "back" and p["page"] <= 2]
+    assert {p["rotation"] for p in backs} == {180 if (duplex, orientation) == ("fold", "portrait") else 0}
+    with pdfplumber.open(result.pdf) as pdf:
+        for back in backs:
+            page = pdf.pages[back["page"] - 1]
+            x, y, width, height = back["trim_box"]
+            centre_x, centre_y = x + width / 2, y + height / 2
+            chars = [char for char in page.chars if x <= (char["x0"] + char["x1"]) / 2 <= x + width
+                     and y <= page.height - (char["top"] + char["bottom"]) / 2 <= y + height]
+            assert "".join(char["text"] for char in chars) == back["title"]
+            seen = []
+            for char in chars:
+                a, b = char["matrix"][:2]  # the direction the text runs on the page
+                seen_direction = (-a if swap_x else a, -b if swap_y else b)
+                assert seen_direction[0] > 0 and abs(seen_direction[1]) < 1e-6, (back, char["matrix"])
+                char_x = (char["x0"] + char["x1"]) / 2 - centre_x
+                char_y = page.height - (char["top"] + char["bottom"]) / 2 - centre_y
+                seen.append((-char_x if swap_x else char_x, -char_y if swap_y else char_y))
+            # letters run left to right, standing on the card's middle line as the renderer draws them
+            assert [sx for sx, _ in seen] == sorted(sx for sx, _ in seen)
+            assert all(sy > 0 for _, sy in seen), back
+
+
 def test_the_pdf_places_faces_exactly_where_the_manifest_says(mixed_deck, tmp_path):
     result, manifest = build(mixed_deck, tmp_path / "out", back_offset=(1 * MM, -2 * MM))
     placed = placed_forms(result.pdf)
@@ -127,6 +170,30 @@ def test_crop_marks_stay_outside_every_card(mixed_deck, tmp_path, duplex):
                 for x, y, w, h in boxes:  # not even touching a card: at least 1 pt away
                     apart = x1 < x - 1 or x0 > x + w + 1 or y1 < y - 1 or y0 > y + h + 1
                     assert apart, (number, (x0, y0, x1, y1), (x, y, w, h))
+
+
+@pytest.mark.parametrize("duplex", ["long", "fold"])
+def test_a_part_filled_last_page_marks_only_the_cuts_of_its_cards(tmp_path, duplex):
+    deck = numbered_deck(tmp_path / "deck", distinct=5, copies=2)  # 10 cards: 9 + 1 (long), 3 + 3 + 3 + 1 (fold)
+    result, manifest = build(deck, tmp_path / "out", duplex=duplex, gutter=4 * MM)
+    assert manifest["cards"] % manifest["cards_per_sheet"] == 1
+
+    def marked_cuts(page):
+        """The x of every upright crop mark and the y of every level one (a crop mark is at most 5 mm)."""
+        marks = [line for line in page.lines if max(line["width"], line["height"]) <= 5 * MM + 0.01]
+        return ({round(line["x0"], 1) for line in marks if line["width"] < 0.01},
+                {round(page.height - line["top"], 1) for line in marks if line["height"] < 0.01})
+
+    def card_cuts(number):
+        boxes = [p["trim_box"] for p in manifest["placements"] if p["page"] == number]
+        return ({round(v, 1) for x, _, w, _ in boxes for v in (x, x + w)},
+                {round(v, 1) for _, y, _, h in boxes for v in (y, y + h)})
+
+    with pdfplumber.open(result.pdf) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            assert marked_cuts(page) == card_cuts(number), number
+        last_fronts = card_cuts(len(pdf.pages) - (1 if duplex == "long" else 0))
+    assert len(last_fronts[0]) == 2  # one card: one pair of upright cuts, not the whole grid's
 
 
 def test_all_fonts_are_embedded(mixed_deck, tmp_path):

@@ -107,3 +107,58 @@ def test_import_refuses_to_overwrite_without_force(tmp_path):
     assert result.exit_code == 2
     assert "already exists; pass --force" in result.output
     assert (folder / "deck.yaml").read_text() == DECK
+
+
+@pytest.mark.parametrize("cell", ["nan", "inf", "-Infinity"])
+def test_a_number_cell_refuses_nan_and_infinity(tmp_path, cell):
+    deck = DECK.replace("  power: {type: int, min: 0}", "  power: number")
+    folder = make_deck(tmp_path / "sprites", CSV.replace("Water Sprite,2,creature,1", f"Water Sprite,2,creature,{cell}"),
+                       deck)
+    result = CliRunner().invoke(cli, ["check", str(folder)])
+    assert result.exit_code == 2
+    assert f"cards.csv:3:4: expected a finite number, found {float(cell)} (power)" in result.output
+
+
+# --- import refuses what check would refuse, at the sheet's row and column ----------------
+
+@pytest.mark.parametrize("csv_text, where, message", [
+    ("name,id\nImp,imp\nEel,imp\n", "3:2", "duplicate card id 'imp' (first at line 2) (id)"),
+    ("name,id\nImp,Ä-1\n", "2:2", "card id 'Ä-1' may use only a-z, 0-9, '-' and '_' (id)"),
+    ("name,count\nImp,-2\n", "2:2", "must be at least 0, found -2 (count)"),
+    ("name,count\nImp,100001\n", "2:2", "at most 100,000 copies, found 100,001 (count)"),
+    ("name,count\nImp,lots\n", "2:2", "expected a whole number, found 'lots' (count)"),
+    ("name,,power\nImp,fiery,2\n", "2:2",
+     "'fiery' stands in a column with no name; name column 2 in the header row (row 1)"),
+    ("name,power\nImp,2,fiery\n", "2:3",
+     "'fiery' stands beyond the last named column; name column 3 in the header row (row 1)"),
+])
+def test_import_refuses_a_sheet_check_would_refuse(tmp_path, csv_text, where, message):
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text(csv_text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["import", str(sheet)])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == f"error: {sheet}:{where}: {message}"
+    assert not (tmp_path / "deck.yaml").exists()
+
+
+def test_import_types_a_column_of_nan_as_text(tmp_path):
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("name,note\nImp,nan\nEel,inf\n")
+    assert run("import", str(sheet)).exit_code == 0
+    assert load_deck(tmp_path).fields["note"].type == "text"
+
+
+@pytest.mark.parametrize("csv_text, where, value", [
+    ("name,count,,type\nFire Imp,3,hot,creature\n", "2:3", "hot"),
+    ("name,count,type\nFire Imp,3,creature,extra\n", "2:4", "extra"),
+])
+def test_a_deck_reading_a_sheet_refuses_cells_outside_named_columns(tmp_path, csv_text, where, value):
+    folder = make_deck(tmp_path / "sprites", csv_text)
+    result = CliRunner().invoke(cli, ["check", str(folder)])
+    assert result.exit_code == 2
+    assert f"cards.csv:{where}: '{value}' stands" in result.output
+
+
+def test_blank_trailing_cells_and_unnamed_empty_columns_are_fine(tmp_path):
+    folder = make_deck(tmp_path / "sprites", "name,count,,type,\nFire Imp,3,,creature,,\nHeal,6,,spell\n")
+    assert run("check", str(folder)).exit_code == 0

@@ -122,3 +122,43 @@ def test_composition_can_count_only_some_cards():
     assert cost["among"] == "type=monster" and cost["cards"] == 18
     assert {row["value"]: row["cards"] for row in cost["rows"]} == {1: 7, 2: 5, 3: 3, 4: 3}
     assert sum(row["share"] for row in cost["rows"]) == 1
+
+
+def test_command_line_where_of_the_wrong_type_is_refused():
+    # roll holds whole numbers: 'seven' would count no card and report odds of zero.
+    result = CliRunner().invoke(cli, ["stats", str(CEREAL), "--draw", "5", "--where", "roll=seven"])
+    assert result.exit_code == 2
+    assert "'seven' can never match 'roll', which holds whole numbers (roll)" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_report_path_without_suffix_gives_path_pdf_and_png_for_one_deck(tmp_path):
+    # As --help says: PATH.pdf and PATH.png, not a folder called PATH.
+    result = invoke(str(CEREAL), "--quiet", "--report", str(tmp_path / "cereal.v2"))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cereal.v2.pdf", "cereal.v2.png"]
+    assert "Composition" in pdf_text(tmp_path / "cereal.v2.pdf")[0]
+
+
+def test_report_into_an_existing_folder_for_one_deck(tmp_path):
+    result = invoke(str(CEREAL), "--quiet", "--report", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cereal-killer-stats.pdf", "cereal-killer-stats.png"]
+
+
+def test_report_help_says_what_it_does():
+    text = " ".join(CliRunner().invoke(cli, ["stats", "--help"]).output.split())
+    assert "PATH.pdf and PATH.png for one deck" in text
+    assert "the folder PATH receiving DECK-stats.pdf and DECK-stats.png for each deck" in text
+
+
+def test_at_least_without_draw_is_refused_like_where():
+    for option in (["--at-least", "3"], ["--where", "type=monster"]):
+        result = CliRunner().invoke(cli, ["stats", str(CEREAL), *option])
+        assert result.exit_code == 2, option
+        assert f"{option[0]} needs --draw N" in result.output
+
+
+def test_at_least_defaults_to_one():
+    result = invoke(str(CEREAL), "--draw", "5", "--where", "type=monster", "--format", "json")
+    assert json.loads(result.output)["decks"][0]["pools"][0]["questions"][-1]["name"].startswith("at least 1 ")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 from pathlib import Path
 from typing import Callable, Iterator
@@ -12,24 +13,43 @@ import click
 from generator.cli.common import echo_error, error_line, find_decks, reports_errors
 from generator.deck import Deck, check_deck, load_deck
 from generator.errors import EXIT_OK, EXIT_RULES, DeckpressError
-from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings
+from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError
 from generator.sheets.press import press_deck, sheet_layout
 from generator.sheets.renderer import CardRenderer, load_renderer
-from generator.sheets.style import MM, ORIENTATIONS, SheetStyle, find_paper, load_style
+from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, SheetStyle, find_paper, load_style
 
 DUPLEX_HELP = ("long: backs follow each front page, columns mirrored (flip on long edge); "
                "short: rows mirrored (flip on short edge); fold: fronts and backs on one page, "
-               "fold and glue; none: fronts only, backs on pages at the end.")
+               "fold and glue (backs below a fold across the page print upside down, so they read "
+               "upright once folded); none: fronts only, backs on pages at the end.")
+
+
+MAX_BACK_OFFSET_MM = 20.0
+"""The largest back offset accepted, either way: printers misregister by a few millimetres,
+so anything beyond this is a typo, and it would push backs off their page."""
 
 
 def parse_offset(context: click.Context, parameter: click.Parameter, value: str) -> tuple[float, float]:
-    """``X,Y`` in millimetres -> (x, y) in points."""
+    """``X,Y`` in millimetres -> (x, y) in points; each within +-MAX_BACK_OFFSET_MM."""
     try:
         x_text, y_text = value.split(",")
-        return float(x_text) * MM, float(y_text) * MM
+        offset_mm = (float(x_text), float(y_text))
     except ValueError:
         raise click.BadParameter(f"expected two numbers in millimetres, like 0.5,-1.2; found '{value}'") \
             from None
+    if not all(abs(part) <= MAX_BACK_OFFSET_MM for part in offset_mm):  # also refuses nan and inf
+        raise click.BadParameter(f"each part must lie between -{MAX_BACK_OFFSET_MM:g} and "
+                                 f"{MAX_BACK_OFFSET_MM:g} mm; found '{value}'")
+    return offset_mm[0] * MM, offset_mm[1] * MM
+
+
+def parse_distance(context: click.Context, parameter: click.Parameter,
+                   value: float | None) -> float | None:
+    """A margin or gutter in millimetres: zero or more, and no wider than the largest paper."""
+    if value is not None and not (math.isfinite(value) and 0 <= value * MM <= LARGEST_PAPER):
+        raise click.BadParameter(f"expected a length in millimetres from 0 to {LARGEST_PAPER / MM:.0f}; "
+                                 f"found '{value:g}'")
+    return value
 
 
 def paper_options(command: Callable) -> Callable:
@@ -61,13 +81,17 @@ def resolve_paper(style: SheetStyle, paper: str | None, orientation: str):
 @click.option("--back-offset", default="0,0", callback=parse_offset, metavar="X,Y",
               help="Shift every back by X,Y mm to correct a printer that misaligns the two sides. "
                    "Positive X moves backs right, positive Y moves them up, as seen looking at "
-                   "the back page. `deckpress calibrate` measures it.")
-@click.option("--margin", type=float, default=None, metavar="MM",
+                   f"the back page. Each part at most {MAX_BACK_OFFSET_MM:g} mm either way, and "
+                   "no back may leave its page (or, folding, its half). `deckpress calibrate` "
+                   "measures it.")
+@click.option("--margin", type=float, default=None, metavar="MM", callback=parse_distance,
               help="Least distance from the paper edge to any card [default: 5].")
-@click.option("--gutter", type=float, default=None, metavar="MM",
-              help="Space between neighbouring cards [default: 0].")
+@click.option("--gutter", type=float, default=None, metavar="MM", callback=parse_distance,
+              help="Space between neighbouring cards [default: 0]; with --bleed, widened to at "
+                   "least twice the bleed so no card's bleed prints over its neighbour.")
 @click.option("--bleed/--no-bleed", default=False, show_default=True,
-              help="Print each card's artwork past its cut edge, so a slightly-off cut shows no white.")
+              help="Print each card's artwork past its cut edge, so a slightly-off cut shows no white. "
+                   "The gutter grows to twice the bleed if it is narrower.")
 @click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
               help="Short guide lines in the margins, in line with every cut.")
 @click.option("--cut-lines/--no-cut-lines", default=False, show_default=True,
@@ -142,6 +166,8 @@ def prepare_decks(paths: list[Path], settings: SheetSettings,
             renderer = load_renderer(deck)
             renderer.validate()
             ready.append((deck, renderer, sheet_layout(deck, renderer, settings)))
+        except SheetSettingsError:
+            raise  # the options are wrong, not this deck: say it once, not once a deck
         except DeckpressError as error:
             echo_error(error_line(error))
             exit_code = max(exit_code, error.exit_code)

@@ -31,7 +31,7 @@ def check(decks: tuple[str, ...], output_format: str) -> None:
     """
     results = []
     exit_code = EXIT_OK
-    for path in find_decks(decks):
+    for path in find_decks(decks, distinct_names=False):  # check writes no files
         try:
             report = check_deck(load_deck(path))
         except DeckpressError as error:

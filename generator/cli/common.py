@@ -9,16 +9,20 @@ from typing import Callable, Iterable
 
 import click
 
-from generator.deck.model import DECK_FILENAME
+from generator.deck.model import DECK_FILENAME, deck_id
 from generator.errors import EXIT_INPUT, DeckpressError, InputError, Position
 
 DEFAULT_DECKS_DIR = Path("cards")
 
 
-def find_decks(targets: Iterable[str]) -> list[Path]:
+def find_decks(targets: Iterable[str], distinct_names: bool = True) -> list[Path]:
     """Deck files named on the command line; a folder of decks means every deck in it.
 
-    With no targets, every deck under ``cards/`` in the current directory.
+    With no targets, every deck under ``cards/`` in the current directory. A deck
+    named twice is read once. Outputs are named after the deck (``OUT/game.pdf``
+    for ``a/x/game/``), so two different decks with one name would overwrite each
+    other's files: unless ``distinct_names`` is False (for commands that write
+    nothing), that is refused before any work starts.
     """
     targets = list(targets) or [str(DEFAULT_DECKS_DIR)]
     found: list[Path] = []
@@ -34,7 +38,24 @@ def find_decks(targets: Iterable[str]) -> list[Path]:
             found.extend(decks)
         else:
             raise InputError("no such deck file or folder", Position(target))
+    unique: dict[Path, Path] = {}
+    for path in found:
+        unique.setdefault(path.resolve(), path)  # a deck named twice is read once, in first place
+    found = list(unique.values())
+    if distinct_names:
+        _refuse_shared_names(found)
     return found
+
+
+def _refuse_shared_names(paths: list[Path]) -> None:
+    first_with: dict[str, Path] = {}
+    for path in paths:
+        name = deck_id(path)
+        if name in first_with:
+            raise InputError(f"deck '{name}' has the same name as {first_with[name]}, so their output "
+                             "files would overwrite each other; name them in separate runs or rename "
+                             "one folder", Position(path))
+        first_with[name] = path
 
 
 def error_line(error: DeckpressError) -> str:

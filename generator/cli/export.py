@@ -12,9 +12,10 @@ from click.core import ParameterSource
 
 from generator.cli.common import find_decks, reports_errors
 from generator.deck import load_deck
-from generator.exports import (load_export_renderer, plan_png_export, plan_tts_export, write_png_export,
-                               write_tts_export)
-from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI
+from generator.exports import load_export_renderer, plan_png_export, plan_tts_export
+from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI, png_staging, stage_png_export
+from generator.exports.staging import all_or_nothing
+from generator.exports.tts import stage_tts_export, tts_staging
 
 MIN_DPI, MAX_DPI = 10, 1200
 
@@ -41,6 +42,10 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
 
     DECK is a deck file or its folder. Every face is checked first: a card that
     cannot be laid out stops the export (exit 1) before any file is written.
+    Files appear together once all are drawn; a failed or interrupted export
+    leaves the previous one as it was. Files an earlier export of this deck
+    wrote and this one does not (a removed card's image) are deleted; other
+    files in DIR are left alone.
 
     \b
     --tts writes DECK_ID-faces-N.png sheets (at most 10x7 cards, 4096 px a
@@ -70,11 +75,15 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
     png = plan_png_export(renderer, png_dir, dpi, bleed) if png_dir else None
     tts = plan_tts_export(renderer, tts_dir) if tts_dir else None
     steps = (png.steps if png else 0) + (tts.steps if tts else 0)
-    with _progress(steps, f"exporting {renderer.deck.id}", quiet) as advance:
+    png_files = png_staging(png) if png else None
+    tts_files = tts_staging(tts) if tts else None
+    # Nothing lands in either folder until every file of both exports is drawn.
+    with all_or_nothing(*filter(None, (png_files, tts_files))), \
+            _progress(steps, f"exporting {renderer.deck.id}", quiet) as advance:
         if png:
-            advance(write_png_export(png))
+            advance(stage_png_export(png, png_files))
         if tts:
-            advance(write_tts_export(tts))
+            advance(stage_tts_export(tts, tts_files))
     if quiet:
         return
     if png:

@@ -36,7 +36,7 @@ def import_command(spreadsheet: Path, out: Path | None, name: str | None, force:
     if target.exists() and not force:
         raise InputError("already exists; pass --force to replace it", Position(target))
     deck_name = name or _name_from(spreadsheet)
-    write_text_atomic(target, deck_yaml_from_sheet(sheet, deck_name))
+    write_text_atomic(target, deck_yaml_from_sheet(sheet, deck_name, target))
     click.echo(f"wrote {target}: {len(sheet.rows)} cards; run `deckpress check {target}`")
 
 

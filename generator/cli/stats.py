@@ -13,12 +13,9 @@ import click
 from generator.cli.common import echo_error, error_line, find_decks, reports_errors
 from generator.deck import load_deck
 from generator.deck.model import Deck
-from generator.deck.selectors import parse_selector
-from generator.errors import EXIT_OK, DeckpressError, InputError, Position
+from generator.deck.selectors import choice_problem, known_fields, parse_selector, type_problem
+from generator.errors import EXIT_OK, DeckpressError, InputError, Position, did_you_mean
 from generator.stats.analysis import DeckStats, Request, analyse, planned_games
-from generator.deck.selectors import known_fields
-from generator.errors import did_you_mean
-from generator.deck.selectors import choice_problem
 from generator.stats.spec import MAX_DRAW, MAX_GAMES, Condition, Question
 from generator.stats.tables import as_dict, render_text
 
@@ -35,8 +32,8 @@ REPORT_SUFFIXES = (".pdf", ".png")
 @click.option("--where", "where", multiple=True, metavar="FIELD=VALUE",
               help="Cards the --draw question counts (repeatable, all must hold; "
                    "VALUE may list alternatives as a|b).")
-@click.option("--at-least", "at_least", type=click.IntRange(0, MAX_DRAW), default=1, show_default=True,
-              metavar="K", help="How many matching cards the --draw question wants.")
+@click.option("--at-least", "at_least", type=click.IntRange(0, MAX_DRAW), metavar="K",
+              help="How many matching cards the --draw question wants (default 1).")
 @click.option("--decklist", metavar="ID", help="Analyse this decklist only (decks with decklists).")
 @click.option("--simulate", is_flag=True,
               help="Run the game simulation the deck file names. This runs the Python plugin in the "
@@ -45,14 +42,15 @@ REPORT_SUFFIXES = (".pdf", ".png")
 @click.option("--seed", type=int, help="Seed of the simulation (same seed, same games).")
 @click.option("--policy", metavar="NAME", help="How the simulated player plays (see the deck's plugin).")
 @click.option("--report", "report", type=click.Path(), metavar="PATH",
-              help="Also write a PDF and PNG report with charts: PATH.pdf and PATH.png for one deck, "
-                   "or a folder receiving DECK-stats.pdf/.png for each deck.")
+              help="Also write a PDF and PNG report with charts: PATH.pdf and PATH.png for one deck "
+                   "(PATH may end in .pdf); for several decks, or when PATH is an existing folder, "
+                   "the folder PATH receiving DECK-stats.pdf and DECK-stats.png for each deck.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json prints one object for tools to read.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @reports_errors
 def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, where: tuple[str, ...],
-          at_least: int, decklist: str | None, simulate: bool, games: int | None, seed: int | None,
+          at_least: int | None, decklist: str | None, simulate: bool, games: int | None, seed: int | None,
           policy: str | None, report: str | None, output_format: str, quiet: bool) -> None:
     """Statistics of decks: composition, exact draw odds, dice odds and simulations.
 
@@ -72,8 +70,11 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
       deckpress stats cards/gold-rush --decklist fire-and-flood --format json
       deckpress stats --simulate --report build/stats
     """
-    if where and draw is None:
-        raise click.UsageError("--where needs --draw N (how many cards are drawn)")
+    if draw is None:
+        for given, option in ((where, "--where"), (at_least is not None, "--at-least")):
+            if given:
+                raise click.UsageError(f"{option} needs --draw N (how many cards are drawn)")
+    at_least = 1 if at_least is None else at_least
     paths = find_decks(decks)
     targets = _report_targets(report, paths)
     results = []
@@ -135,7 +136,7 @@ def _parse_where(deck: Deck, items: tuple[str, ...]) -> dict[str, Any]:
         if name not in known:
             raise InputError(f"--where names unknown field '{name}'{did_you_mean(name, known)}", field=name)
         values = [_typed(deck, name, part.strip()) for part in text.split("|")]
-        problem = choice_problem(deck, name, values)
+        problem = choice_problem(deck, name, values) or type_problem(deck, name, values)
         if problem:
             raise InputError(f"--where: {problem}", field=name)
         raw[name] = values if len(values) > 1 else values[0]
@@ -162,7 +163,8 @@ def _typed(deck: Deck, name: str, text: str) -> Any:
 
 
 def _report_targets(report: str | None, paths: list[Path]) -> dict[Path, Path]:
-    """Where each deck's report goes: PATH itself for one deck, else PATH/<deck>-stats."""
+    """Where each deck's report goes, without suffix: PATH itself for one deck (its .pdf
+    or .png dropped), else PATH/<deck>-stats in the folder PATH."""
     if report is None:
         return {}
     target = Path(report)
@@ -170,6 +172,8 @@ def _report_targets(report: str | None, paths: list[Path]) -> dict[Path, Path]:
         if len(paths) > 1:
             raise click.BadParameter("name a folder when reporting on several decks", param_hint="--report")
         return {paths[0]: target.with_suffix("")}
+    if len(paths) == 1 and not target.is_dir():
+        return {paths[0]: target}
     return {path: target / f"{_deck_name(path)}-stats" for path in paths}
 
 
@@ -180,7 +184,8 @@ def _deck_name(path: Path) -> str:
 def _write_report(deck_stats: DeckStats, stem: Path) -> None:
     from generator.stats.report import write_report  # reportlab and pdfium load only when needed
 
-    write_report(deck_stats, stem.with_suffix(".pdf"), stem.with_suffix(".png"))
+    # Appended, not swapped in: 'stats.v2' gives 'stats.v2.pdf', not 'stats.pdf'.
+    write_report(deck_stats, stem.parent / f"{stem.name}.pdf", stem.parent / f"{stem.name}.png")
 
 
 @contextlib.contextmanager

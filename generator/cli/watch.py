@@ -54,8 +54,9 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float) -> None
         started = time.perf_counter()
         arguments = [str(deck_path), "--out", str(out_dir), "--quiet"]
         status = _run(context, build, arguments)
-        if with_booklet and (deck_path.parent / RULES_FILENAME).is_file():
-            status = max(status, _run(context, booklet, arguments))
+        # After a failed build the booklet would only repeat the same deck error.
+        if status == 0 and with_booklet and (deck_path.parent / RULES_FILENAME).is_file():
+            status = _run(context, booklet, arguments)
         outcome = "rebuilt" if status == 0 else "build failed; fix the file and save again"
         click.echo(f"{outcome} in {time.perf_counter() - started:.1f}s")
 

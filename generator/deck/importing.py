@@ -3,15 +3,25 @@
 Column types are inferred from the cells (whole numbers, yes/no, a short list of
 repeated words becomes a choice), so the new deck file is typed from the start
 and ``deckpress check`` catches a mistyped cell later on.
+
+The deck file is loaded through the deck model before it is written, with every
+card pointing back at its spreadsheet row, so a sheet that would give a deck
+``check`` refuses (a repeated id, a negative count) is refused at import, naming
+the row and column to fix.
 """
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
 from typing import Any
 
 import yaml
 
-from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, Sheet, sheet_to_cards
+from generator.deck.loading import parse_yaml
+from generator.deck.model import build_deck
+from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, Sheet, check_columns, sheet_to_cards
+from generator.errors import Position
 
 RESERVED_COLUMNS = {"id", "count"}
 MAX_CHOICES = 8
@@ -54,15 +64,18 @@ def _is_int(text: str) -> bool:
 
 
 def _is_number(text: str) -> bool:
+    """Finite numbers only: a column of 'nan' or 'inf' is words, not numbers."""
     try:
-        float(text)
+        return math.isfinite(float(text))
     except ValueError:
         return False
-    return True
 
 
-def deck_yaml_from_sheet(sheet: Sheet, deck_name: str) -> str:
-    """The text of a deck file holding the sheet's cards, fields typed by inference."""
+def deck_yaml_from_sheet(sheet: Sheet, deck_name: str, target: Path) -> str:
+    """The text of a deck file for ``target`` holding the sheet's cards, fields typed by
+    inference; raises :class:`InputError` at the sheet's row and column if that deck
+    would not load."""
+    check_columns(sheet)
     declared = infer_field_types(sheet)
 
     class Spec:  # the shape sheet_to_cards reads: .type and .choices
@@ -70,7 +83,7 @@ def deck_yaml_from_sheet(sheet: Sheet, deck_name: str) -> str:
             self.type = spec["type"]
             self.choices = tuple(spec.get("choices", ()))
 
-    cards, _ = sheet_to_cards(sheet, {name: Spec(spec) for name, spec in declared.items()})
+    cards, positions = sheet_to_cards(sheet, {name: Spec(spec) for name, spec in declared.items()})
     title = "name" if "name" in declared else next(iter(declared), "name")
     sections = [
         f"# {deck_name}: imported from {sheet.path.name}.\n"
@@ -79,7 +92,24 @@ def deck_yaml_from_sheet(sheet: Sheet, deck_name: str) -> str:
         _block("fields", {name: (spec if len(spec) > 1 else spec["type"]) for name, spec in declared.items()}),
         _block("cards", cards),
     ]
-    return "\n".join(sections)
+    text = "\n".join(sections)
+    _load_as_deck(text, target, sheet, positions)
+    return text
+
+
+def _load_as_deck(text: str, target: Path, sheet: Sheet, positions: dict[tuple, Position]) -> None:
+    """Load ``text`` as the deck file ``target`` would be, errors pointing into the sheet.
+
+    The card entries' YAML positions are replaced by their cells' positions (a card
+    without a cell for some key falls back to its row), because the designer fixes
+    the spreadsheet, not the generated file.
+    """
+    document = parse_yaml(text, target)
+    for keys in [keys for keys in document.positions if keys[:1] == ("cards",)]:
+        del document.positions[keys]
+    document.positions[("cards",)] = Position(sheet.path, sheet.header_line)
+    document.positions.update({("cards",) + keys: position for keys, position in positions.items()})
+    build_deck(document)
 
 
 def _block(key: str, value: Any) -> str:

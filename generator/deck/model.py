@@ -17,6 +17,7 @@ straight to the mistake.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,11 @@ FIELD_TYPES = {"text", "int", "number", "bool", "choice"}
 RESERVED_CARD_KEYS = {"id", "count", "back"}
 RULE_OPTION_KEYS = {"message", "scope", "name"}
 MAX_COPIES = 100_000
+"""Copies of one card. A typo of a few extra zeros is caught here, with its line."""
+MAX_TOTAL_CARDS = 1_000_000
+"""Physical cards in a deck (or a decklist) in all: ten times the largest deck the
+benchmarks build. Past this, a PDF or an export would exhaust memory long before
+anyone could print it, so the deck is refused at load time instead."""
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
@@ -176,7 +182,7 @@ def build_deck(document: Document) -> Deck:
         _load_card_sheet(reader, fields)
     cards = _read_cards(reader, fields)
     return Deck(
-        id=_deck_id(document.path),
+        id=deck_id(document.path),
         name=name,
         path=document.path,
         players=_read_players(reader),
@@ -193,7 +199,7 @@ def build_deck(document: Document) -> Deck:
     )
 
 
-def _deck_id(path: Path) -> str:
+def deck_id(path: Path) -> str:
     """Decks are named after their folder (``cards/tiki/deck.yaml`` is ``tiki``)."""
     return path.parent.name if path.name == DECK_FILENAME else path.stem
 
@@ -252,7 +258,8 @@ def _read_fields(reader: Reader) -> dict[str, FieldSpec]:
         if kind == "choice" and not (isinstance(choices, list) and choices):
             raise reader.fail(keys, "a choice field needs a non-empty 'choices' list")
         for bound in ("min", "max"):
-            if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))):
+            if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))
+                                  or not math.isfinite(spec[bound])):
                 raise reader.fail(keys + (bound,), f"expected a number, found {describe_value(spec[bound])}")
         fields[name] = FieldSpec(
             name=name,
@@ -312,6 +319,9 @@ def _check_value(reader: Reader, keys: tuple, spec: FieldSpec, value: Any) -> An
         raise reader.fail(keys, f"expected {wanted[spec.type]}, found {describe_value(value)}")
     if spec.type == "text":
         return str(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        # .nan and .inf are YAML numbers, but no card can show them and JSON cannot hold them.
+        raise reader.fail(keys, f"expected a finite number, found {value}")
     if spec.min is not None and value < spec.min:
         raise reader.fail(keys, f"must be at least {spec.min}, found {value}")
     if spec.max is not None and value > spec.max:
@@ -345,7 +355,15 @@ def _read_cards(reader: Reader, fields: dict[str, FieldSpec]) -> list[Card]:
         seen[card_id] = position
         cards.append(Card(id=card_id, count=1 if count is None else count,
                           fields=fronts, back=back, position=position))
+    _check_total(reader, ("cards",), sum(card.count for card in cards))
     return cards
+
+
+def _check_total(reader: Reader, keys: tuple, total: int) -> None:
+    """Refuse a deck whose copies add up past :data:`MAX_TOTAL_CARDS`."""
+    if total > MAX_TOTAL_CARDS:
+        raise reader.fail(keys, f"{total:,} cards in all; a deck holds at most {MAX_TOTAL_CARDS:,}",
+                          field_name=keys[-1])
 
 
 def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec]) -> None:
@@ -374,7 +392,8 @@ def _read_decklists(reader: Reader, card_ids: set[str]) -> list[Decklist]:
             if card_id not in card_ids:
                 raise reader.fail(keys + ("cards", card_id),
                                   f"no card with id '{card_id}'{did_you_mean(str(card_id), card_ids)}")
-            counts[card_id] = reader.integer(keys + ("cards", card_id), minimum=0) or 0
+            counts[card_id] = reader.integer(keys + ("cards", card_id), minimum=0, maximum=MAX_COPIES) or 0
+        _check_total(reader, keys + ("cards",), sum(counts.values()))
         decklists.append(Decklist(id=str(list_id), name=reader.string(keys + ("name",)) or str(list_id),
                                   counts=counts, position=reader.document.at(*keys)))
     return decklists

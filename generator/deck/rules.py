@@ -358,13 +358,17 @@ def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool):
              for card, n in pool]
     context = {"cards": cards, "total": sum(n for _, n in pool), "deck": deck.info,
                "players": list(deck.players)}
-    if not _evaluate(rule, rule.params, context):
+    if not _evaluate(rule, rule.params, context, truth=True):
         yield f"'{rule.params}' to hold", "false", []
 
 
-def _evaluate(rule: RuleSpec, source: str, context: dict) -> Any:
+def _evaluate(rule: RuleSpec, source: str, context: dict, truth: bool = False) -> Any:
+    """The expression's value (or, with ``truth``, whether it holds), any failure
+    becoming one positioned error. The truth test sits inside the ``try`` because
+    taking it can itself run code of the sandbox that fails."""
     try:
-        return evaluate(source, context)
+        result = evaluate(source, context)
+        return bool(result) if truth else result
     except TemplateError as error:
         raise _malformed(rule, f"expression '{source}' failed: {error}") from None
     except (TypeError, ValueError, ZeroDivisionError, OverflowError) as error:

@@ -61,7 +61,7 @@ def parse_selector(raw: Any, deck: Deck, position: Position,
             raise InputError(f"selector names unknown field '{key}'{did_you_mean(str(key), known)}",
                              where, field=field_name)
         values = tuple(value) if isinstance(value, list) else (value,)
-        problem = choice_problem(deck, str(key), values)
+        problem = choice_problem(deck, str(key), values) or type_problem(deck, str(key), values)
         if problem:
             raise InputError(problem, where, field=field_name)
         wanted.append((str(key), values))
@@ -76,6 +76,30 @@ def choice_problem(deck: Deck, name: str, wanted: Iterable[Any]) -> str | None:
     for value in wanted:
         if value not in spec.choices:
             return f"'{value}' is not a choice of '{name}'{did_you_mean(str(value), spec.choices)}"
+    return None
+
+
+VALUE_TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "int": (lambda v: (isinstance(v, int) and not isinstance(v, bool))
+            or (isinstance(v, float) and v.is_integer()), "whole numbers"),
+    "number": (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "numbers"),
+    "bool": (lambda v: isinstance(v, bool), "yes/no values (true or false)"),
+}
+"""Field types whose cards hold only one kind of value, with a test for that kind."""
+
+
+def type_problem(deck: Deck, name: str, wanted: Iterable[Any]) -> str | None:
+    """Why a wanted value can never match a typed field (``cost: abc`` on an int field), or None.
+
+    ``None`` stays allowed: it picks the cards that leave the field out.
+    """
+    spec = deck.fields.get(name.removeprefix(BACK_PREFIX))
+    if spec is None or spec.type not in VALUE_TYPES:
+        return None
+    holds, kind = VALUE_TYPES[spec.type]
+    for value in wanted:
+        if value is not None and not holds(value):
+            return f"{describe_value(value)} can never match '{name}', which holds {kind}"
     return None
 
 

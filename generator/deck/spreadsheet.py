@@ -37,6 +37,7 @@ class Sheet:
     path: Path
     header: list[str]
     rows: list[tuple[int, list[str]]]  # (1-based row number in the file, cells)
+    header_line: int = 1  # the header is the first row that is not blank
 
 
 def read_sheet(path: Path) -> Sheet:
@@ -65,8 +66,8 @@ def _read_csv(path: Path) -> Sheet:
     lines = [(number, row) for number, row in lines if any(cell.strip() for cell in row)]
     if not lines:
         raise InputError("spreadsheet is empty; the first row must name the columns", Position(path, 1))
-    (_, header), rows = lines[0], lines[1:]
-    return Sheet(path=path, header=[cell.strip() for cell in header], rows=rows)
+    (header_line, header), rows = lines[0], lines[1:]
+    return Sheet(path=path, header=[cell.strip() for cell in header], rows=rows, header_line=header_line)
 
 
 def _read_xlsx(path: Path) -> Sheet:
@@ -91,8 +92,8 @@ def _read_xlsx(path: Path) -> Sheet:
     workbook.close()
     if not lines:
         raise InputError("spreadsheet is empty; the first row must name the columns", Position(path, 1))
-    (_, header), rows = lines[0], lines[1:]
-    return Sheet(path=path, header=[cell.strip() for cell in header], rows=rows)
+    (header_line, header), rows = lines[0], lines[1:]
+    return Sheet(path=path, header=[cell.strip() for cell in header], rows=rows, header_line=header_line)
 
 
 def _cell_text(value: Any) -> str:
@@ -107,7 +108,7 @@ def sheet_to_cards(sheet: Sheet, fields: dict[str, Any]) -> tuple[list[dict], di
     Returns the cards and the position of every cell, keyed like a YAML document's
     positions: ``(index,)`` for a row and ``(index, column_name)`` for a cell.
     """
-    _check_header(sheet)
+    check_columns(sheet)
     cards: list[dict] = []
     positions: dict[tuple, Position] = {}
     for index, (line, cells) in enumerate(sheet.rows):
@@ -132,13 +133,31 @@ def sheet_to_cards(sheet: Sheet, fields: dict[str, Any]) -> tuple[list[dict], di
     return cards, positions
 
 
-def _check_header(sheet: Sheet) -> None:
+def check_columns(sheet: Sheet) -> None:
+    """Every column has its own name, and every filled cell stands in a named column.
+
+    A cell under a blank header, or past the last header, belongs to no field: it
+    would be dropped without a word, so it is refused with its row and column.
+    """
     seen: set[str] = set()
     for column, name in enumerate(sheet.header):
         if name in seen:
-            raise InputError(f"duplicate column '{name}'", Position(sheet.path, 1, column + 1), field=name)
+            raise InputError(f"duplicate column '{name}'", Position(sheet.path, sheet.header_line, column + 1),
+                             field=name)
         if name:
             seen.add(name)
+    for line, cells in sheet.rows:
+        for column, cell in enumerate(cells):
+            if not cell.strip():
+                continue
+            if column >= len(sheet.header):
+                where = f"beyond the last named column; name column {column + 1}"
+            elif not sheet.header[column]:
+                where = f"in a column with no name; name column {column + 1}"
+            else:
+                continue
+            raise InputError(f"'{cell.strip()}' stands {where} in the header row (row {sheet.header_line})",
+                             Position(sheet.path, line, column + 1))
 
 
 def _typed(text: str, kind: str, choices: tuple, position: Position, column: str) -> Any:

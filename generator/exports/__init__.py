@@ -12,8 +12,9 @@ pixels by PDFium
   for Tabletop Simulator.
 
 Each export is planned first (pure: which files, which grid, which names),
-then written file by file, atomically, yielding after each step so the command
-line can show progress.
+then drawn file by file into a staging folder, yielding after each step so the
+command line can show progress; the files are put in place together only when
+all are drawn (:mod:`~generator.exports.staging`).
 """
 
 from generator.deck.model import Deck

@@ -18,6 +18,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card
+from generator.exports.printed import printed_cards
 from generator.exports.raster import rasterise, pixels
 from generator.render import Renderer
 
@@ -91,7 +92,7 @@ def contact_tiles(renderer: Renderer) -> list[Tile]:
     If any card has a back of its own, each tile holds the card's front and back instead.
     """
     deck = renderer.deck
-    printed = [card for card in deck.cards if card.count > 0]
+    printed = printed_cards(deck)
     double_sided = any(card.back is not None for card in printed)
     sides = ("front", "back") if double_sided else ("front",)
     tiles = [Tile(card, sides, _caption(renderer, card, sides), copies_text(card.count)) for card in printed]

@@ -4,6 +4,8 @@ Files are named after the card and the face (``frankenflakes-front.png``,
 ``dusty-dour-back.png``); the back that cards share is written once, as
 ``back.png``. Cards with a count of 0 are not part of the printed deck and get
 no files. Identical faces are rasterised once and written under each name.
+The files appear together once all are drawn, and images of cards since
+removed from the deck are deleted (see :mod:`~generator.exports.staging`).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from typing import Iterator
 
 from generator.deck.model import Card
 from generator.exports.contact import contact_sheet
+from generator.exports.printed import printed_cards
 from generator.exports.raster import PRINT_BLEED, Raster, png_bytes, rasterise_faces
-from generator.outputs import write_bytes_atomic
+from generator.exports.staging import StagedFolder, all_or_nothing
 from generator.render import Renderer
 
 SHARED_BACK_FILENAME = "back.png"
@@ -49,7 +52,7 @@ class PngExport:
 
 def face_files(renderer: Renderer) -> list[FaceFile]:
     """Each printed card's front, its own back if it has one, then the shared back once."""
-    printed = [card for card in renderer.deck.cards if card.count > 0]
+    printed = printed_cards(renderer.deck)
     files: list[FaceFile] = []
     for card in printed:
         files.append(FaceFile(f"{card.id}-front.png", card, "front"))
@@ -68,8 +71,8 @@ def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT
     return PngExport(renderer, Path(folder), raster, face_files(renderer))
 
 
-def write_png_export(export: PngExport) -> Iterator[Path]:
-    """Write every face file, then the contact sheet, yielding each path once it is in place."""
+def stage_png_export(export: PngExport, staged: StagedFolder) -> Iterator[Path]:
+    """Stage every face file, then the contact sheet, yielding where each will be once committed."""
     names: dict[str, list[FaceFile]] = {}  # face key -> the files showing that face
     for face in export.faces:
         names.setdefault(export.renderer.face_key(face.card, face.side), []).append(face)
@@ -78,9 +81,17 @@ def write_png_export(export: PngExport) -> Iterator[Path]:
     for files, image in zip(names.values(), images):
         data = png_bytes(image, export.raster.dpi)
         for face in files:
-            target = export.folder / face.filename
-            write_bytes_atomic(target, data)
-            yield target
-    target = export.folder / CONTACT_SHEET_FILENAME
-    write_bytes_atomic(target, png_bytes(contact_sheet(export.renderer)))
-    yield target
+            yield staged.write_bytes(face.filename, data)
+    yield staged.write_bytes(CONTACT_SHEET_FILENAME, png_bytes(contact_sheet(export.renderer)))
+
+
+def png_staging(export: PngExport) -> StagedFolder:
+    """Where a PNG export's files wait until all of them are drawn."""
+    return StagedFolder(export.folder, export.renderer.deck.id, "png")
+
+
+def write_png_export(export: PngExport) -> Iterator[Path]:
+    """Write the export all or nothing (see :mod:`~generator.exports.staging`), yielding once a file."""
+    staged = png_staging(export)
+    with all_or_nothing(staged):
+        yield from stage_png_export(export, staged)

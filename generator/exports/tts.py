@@ -25,6 +25,7 @@ any image host) and replace the URLs in the JSON.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,9 +34,9 @@ from typing import Any, Iterator
 from PIL import Image
 
 from generator.deck.model import Card
-from generator.errors import InputError
+from generator.exports.printed import printed_cards
 from generator.exports.raster import Raster, png_bytes, rasterise_face, rasterise_faces
-from generator.outputs import write_bytes_atomic, write_text_atomic
+from generator.exports.staging import StagedFolder, all_or_nothing
 from generator.render import Renderer
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
@@ -70,6 +71,10 @@ CARD_STATE_DEFAULTS: dict[str, Any] = {
 FACE_DOWN = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
              "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 """Where the deck appears when loaded: at the table's centre, face down."""
+SAVED_OBJECT_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False)
+"""Indented as TTS writes its own saves, so the URLs are easy to find and replace."""
+JSON_CHUNKS_PER_WRITE = 65536
+"""The encoder yields tiny pieces; written in batches of this many, a large deck saves quickly."""
 
 
 @dataclass(frozen=True)
@@ -147,10 +152,7 @@ def plan_tts_export(renderer: Renderer, folder: Path | str) -> TtsExport:
     """Sheets, grids and CardIDs for the deck; file names start with the deck's id."""
     deck = renderer.deck
     folder = Path(folder)
-    printed = [card for card in deck.cards if card.count > 0]
-    if not printed:
-        raise InputError(f"deck '{deck.id}' has no cards to export (every count is 0)",
-                         deck.source.at("cards"), field="count")
+    printed = printed_cards(deck)
     unique_back = len({renderer.face_key(card, "back") for card in printed}) > 1
     slot_of: dict[tuple[str, str], int] = {}
     slot_cards: list[Card] = []
@@ -211,22 +213,24 @@ def saved_object(export: TtsExport) -> dict[str, Any]:
     """The saved-object JSON: one deck (or a lone card) holding every copy of every card."""
     deck = export.renderer.deck
     entries = {sheet.number: custom_deck_entry(sheet, export.unique_back) for sheet in export.sheets}
-    titles = {card.id: export.renderer.title(card, "front") for card in deck.cards if card.count > 0}
-    cards = []
-    for index, (card, _copy) in enumerate(deck.copies()):
+    # Copies of a card differ only in their GUID: each card's entry is made once and the
+    # copies share its nested parts, so a deck of many copies stays small in memory.
+    shared: dict[str, dict[str, Any]] = {}
+    for card in printed_cards(deck):
         card_id = export.card_ids[card.id]
         number = card_id // SLOT_NUMBER_BASE
-        cards.append({
-            "GUID": _guid(deck.id, index),
+        shared[card.id] = {
             "Name": "Card",
             "Transform": dict(FACE_DOWN),
-            "Nickname": titles[card.id],
+            "Nickname": export.renderer.title(card, "front"),
             "GMNotes": card.id,
             **CARD_STATE_DEFAULTS,
             "Hands": True,
             "CardID": card_id,
             "CustomDeck": {str(number): entries[number]},
-        })
+        }
+    guids = _unique_guids(deck.id, taken={_guid(deck.id, "deck")})
+    cards = [{"GUID": guid, **shared[card.id]} for guid, (card, _copy) in zip(guids, deck.copies())]
     if len(cards) == 1:
         state = cards[0]
     else:
@@ -240,7 +244,7 @@ def saved_object(export: TtsExport) -> dict[str, Any]:
             "Hands": False,
             "DeckIDs": [card["CardID"] for card in cards],
             "CustomDeck": {str(number): entry for number, entry in entries.items()},
-            "ContainedObjects": [{**card, "Transform": dict(FACE_DOWN)} for card in cards],
+            "ContainedObjects": cards,
         }
     return {
         "SaveName": deck.name,
@@ -261,19 +265,18 @@ def saved_object(export: TtsExport) -> dict[str, Any]:
     }
 
 
-def write_tts_export(export: TtsExport) -> Iterator[Path | None]:
-    """Draw the faces and write sheets, back and saved object.
+def stage_tts_export(export: TtsExport, staged: StagedFolder) -> Iterator[Path | None]:
+    """Draw the faces and stage sheets, back and saved object (last).
 
-    Yields once per face drawn (``None``) and once per file written (its path),
-    ``export.steps`` times in all.
+    Yields once per face drawn (``None``) and once per file staged (where it
+    will be once committed), ``export.steps`` times in all.
     """
     renderer, raster = export.renderer, export.raster
     shared_back = None
     if not export.unique_back:
         shared_back = rasterise_face(renderer, export.sheets[0].cards[0], "back", raster)
         yield None
-        write_bytes_atomic(export.shared_back_path, png_bytes(shared_back))
-        yield export.shared_back_path
+        yield staged.write_bytes(export.shared_back_path.name, png_bytes(shared_back))
     for sheet in export.sheets:
         for side in ("front", "back") if export.unique_back else ("front",):
             faces = []
@@ -282,13 +285,44 @@ def write_tts_export(export: TtsExport) -> Iterator[Path | None]:
                 yield None
             image = compose_sheet(faces, sheet.columns, sheet.rows, export.card_px, shared_back)
             path = sheet.face_path if side == "front" else sheet.back_path
-            write_bytes_atomic(path, png_bytes(image))
-            yield path
-    text = json.dumps(saved_object(export), indent=2, ensure_ascii=False) + "\n"
-    write_text_atomic(export.json_path, text)
+            yield staged.write_bytes(path.name, png_bytes(image))
+    with staged.stream(export.json_path.name) as stream:
+        # Written as it is encoded: for a deck of many copies the text runs to many megabytes.
+        chunks = SAVED_OBJECT_ENCODER.iterencode(saved_object(export))
+        while batch := "".join(itertools.islice(chunks, JSON_CHUNKS_PER_WRITE)):
+            stream.write(batch.encode("utf-8"))
+        stream.write(b"\n")
     yield export.json_path
 
 
+def tts_staging(export: TtsExport) -> StagedFolder:
+    """Where a TTS export's files wait until all of them are drawn."""
+    return StagedFolder(export.folder, export.renderer.deck.id, "tts")
+
+
+def write_tts_export(export: TtsExport) -> Iterator[Path | None]:
+    """Write the export all or nothing (see :mod:`~generator.exports.staging`), yielding once a step."""
+    staged = tts_staging(export)
+    with all_or_nothing(staged):
+        yield from stage_tts_export(export, staged)
+
+
 def _guid(deck_id: str, what: object) -> str:
-    """A stable six-hex-digit GUID, as TTS writes them (it renumbers any that clash)."""
+    """A stable six-hex-digit GUID, as TTS writes them."""
     return hashlib.sha1(f"{deck_id}/{what}".encode("utf-8")).hexdigest()[:6]
+
+
+def _unique_guids(deck_id: str, taken: set[str]) -> Iterator[str]:
+    """GUIDs for copy 0, 1, 2, ...: stable, and different from each other and from ``taken``.
+
+    Six hex digits clash now and then in a deck of many thousand copies; the
+    copy then takes the next free GUID in its own sequence (``<index>.1``, ...).
+    """
+    taken = set(taken)
+    for index in itertools.count():
+        guid, retry = _guid(deck_id, index), 0
+        while guid in taken:
+            retry += 1
+            guid = _guid(deck_id, f"{index}.{retry}")
+        taken.add(guid)
+        yield guid

@@ -14,7 +14,6 @@ prints the same everywhere.
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -128,8 +127,10 @@ def _font_file(fonts_dir: Path, filename: object, position: Position, name: str)
 
 
 def find_fonts_dir(deck_folder: Path) -> Path | None:
-    """``fonts/`` of the project holding the deck (``cards/<game>/``), else ``./fonts``."""
-    for candidate in (deck_folder.parent.parent / "fonts", Path(os.getcwd()) / "fonts"):
-        if candidate.is_dir():
-            return candidate
-    return None
+    """``fonts/`` of the project holding the deck (``<project>/cards/<game>/``), if it has one.
+
+    Found from the deck's location, never from the working directory, so a deck
+    builds the same wherever it is run from; without one the defaults serve.
+    """
+    candidate = deck_folder.parent.parent / "fonts"
+    return candidate if candidate.is_dir() else None

@@ -59,6 +59,7 @@ points with the origin at the bottom-left corner of the trim box.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,7 @@ from typing import Any, Iterable
 
 from generator.deck.loading import Document, load_yaml
 from generator.errors import InputError, LayoutError, Position, did_you_mean
+from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon, parse_icons
 from generator.render.paint import Paint, PaintCompiler, PaintError
@@ -288,21 +290,35 @@ class RawLayout:
     elements: list[RawElement] = field(default_factory=list)
 
 
-def find_layout(name: str, search: list[Path], position: Position | None = None) -> Path:
-    """The file for layout ``name``: the first ``<folder>/<name>.yaml`` in ``search``."""
+def find_layout(name: str, search: list[Path], position: Position | None = None,
+                confined: tuple[Path, ...] = ()) -> Path:
+    """The file for layout ``name``: the first ``<folder>/<name>.yaml`` in ``search``.
+
+    A file found in one of the ``confined`` folders (the deck's own folder, which
+    may have been downloaded) must really lie inside it: a symlink pointing
+    elsewhere on the disk is refused rather than read.
+    """
     if not NAME_PATTERN.match(name):
         raise InputError(f"layout name '{name}' may use only letters, digits, '-' and '_'",
                          position, field="layout")
+    confined_folders = {folder.resolve() for folder in confined}
     for folder in search:
         candidate = folder / f"{name}{LAYOUT_SUFFIX}"
         if candidate.is_file():
+            if folder.resolve() in confined_folders:
+                return resolve_inside(folder, candidate.name, position, field="layout")
             return candidate
     looked = ", ".join(str(folder) for folder in search) or "nowhere"
     raise InputError(f"no layout named '{name}' (looked in {looked})", position, field="layout")
 
 
-def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()) -> RawLayout:
-    """Load ``path`` and everything it extends, merged (the file itself wins)."""
+def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = (),
+                    confined: tuple[Path, ...] = ()) -> RawLayout:
+    """Load ``path`` and everything it extends, merged (the file itself wins).
+
+    ``confined`` folders are those whose layouts must not be symlinks leading out
+    of them (see :func:`find_layout`).
+    """
     document = load_yaml(path)
     data = document.data
     if not isinstance(data, dict):
@@ -316,11 +332,11 @@ def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()
         parent_name = data["extends"]
         if not isinstance(parent_name, str):
             raise InputError("'extends' names one layout", document.at("extends"), field="extends")
-        parent_path = find_layout(parent_name, [path.parent, *search], document.at("extends"))
+        parent_path = find_layout(parent_name, [path.parent, *search], document.at("extends"), confined)
         if parent_path.resolve() in chain or parent_path.resolve() == path.resolve():
             raise InputError(f"layout '{parent_name}' extends itself (through {path.stem})",
                              document.at("extends"), field="extends")
-        raw = read_raw_layout(parent_path, search, chain + (path.resolve(),))
+        raw = read_raw_layout(parent_path, search, chain + (path.resolve(),), confined)
     else:
         raw = RawLayout(name=path.stem, path=path)
     raw.name, raw.path = path.stem, path
@@ -473,12 +489,16 @@ class _ElementCompiler:
 
     def length(self, value: Value | None, default: Any, what: str, reference: float | None = None,
                units: str = "mm") -> float:
+        """A distance (bleed, safe zone, radius, line width, gap, dash): zero or more."""
         data, where = (value.data, value) if value else (default, None)
+        position = where.position if where else Position(self.raw.path)
         try:
-            return to_points(data, where.units if where else units, reference)
+            points = to_points(data, where.units if where else units, reference)
         except UnitError as error:
-            raise InputError(str(error), where.position if where else Position(self.raw.path),
-                             field=what) from None
+            raise InputError(str(error), position, field=what) from None
+        if points < 0:
+            raise InputError(f"{what} cannot be negative, found {data!r}", position, field=what)
+        return points
 
     def font_size(self, value: Value | None, default: Any, what: str) -> float:
         # Type is measured in points whatever the layout's units: "size: 9" is 9 pt.
@@ -558,7 +578,8 @@ class _ElementCompiler:
 
     def number(self, value: Value | None, default: float, what: str) -> float:
         data = value.data if value else default
-        if isinstance(data, bool) or not isinstance(data, (int, float)) or data <= 0:
+        if (isinstance(data, bool) or not isinstance(data, (int, float)) or not math.isfinite(data)
+                or data <= 0):
             raise InputError(f"{what} is a number above zero, found {data!r}",
                              value.position if value else None, field=what)
         return float(data)

@@ -46,10 +46,6 @@ class Paint:
     names: frozenset[str]
     resolve: Callable[[dict[str, Any]], Color | None]
 
-    @property
-    def is_none(self) -> bool:
-        return not self.names and self.resolve({}) is None
-
 
 def load_colour_table(path: Path = COLOURS_FILE) -> dict[str, Color]:
     """The built-in named colours."""

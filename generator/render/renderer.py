@@ -100,6 +100,10 @@ class Renderer:
         ops = self._plan(card, side)
         draw_plan(canvas, ops, layout.trim, layout.bleed if bleed else 0.0, self._images)
 
+    def plan(self, card: Card, side: str) -> tuple[Op, ...]:
+        """What drawing the face does, in order (shapes, text lines, icons, images), in points."""
+        return self._plan(card, _check_side(side))
+
     def validate(self) -> None:
         """Plan every distinct face once (and make its title); the first that cannot be laid
         out raises LayoutError."""
@@ -173,8 +177,8 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
         name = deck.layout.get(side, GENERIC_LAYOUT)
         if name not in loaded:
             position = deck.source.at("deck", "layout")
-            path = find_layout(name, search, position)
-            raw = read_raw_layout(path, search)
+            path = find_layout(name, search, position, confined=(deck.folder,))
+            raw = read_raw_layout(path, search, confined=(deck.folder,))
             _apply_deck_card_size(deck, raw, name)
             loaded[name] = compile_layout(raw, context)
             _check_names(deck, loaded[name], environment)
@@ -195,18 +199,24 @@ def builtin_tables() -> tuple[dict, dict, dict]:
 
 
 def layout_search_path(deck: Deck, layouts_dir: Path | None) -> list[Path]:
-    """Where layout names are looked up, in order."""
-    search = [deck.folder]
-    if layouts_dir is not None:
-        search.append(layouts_dir)
-    else:
-        search += [deck.folder.parent.parent / "layouts", Path.cwd() / "layouts"]
-    search.append(BUILTIN_LAYOUTS_DIR)
+    """Where layout names are looked up, in order: the deck's folder, the project's
+    ``layouts/`` (or ``layouts_dir``), then the built-in layouts.
+
+    The project is found from the deck's location (``<project>/cards/<game>/deck.yaml``),
+    never from the working directory, so a deck builds the same wherever it is run from.
+    """
+    search = [deck.folder, layouts_dir if layouts_dir is not None else project_layouts_dir(deck.folder),
+              BUILTIN_LAYOUTS_DIR]
     unique: list[Path] = []
     for folder in search:
         if folder.resolve() not in [known.resolve() for known in unique]:
             unique.append(folder)
     return unique
+
+
+def project_layouts_dir(deck_folder: Path) -> Path:
+    """``layouts/`` of the project holding a deck kept as ``<project>/cards/<game>/``."""
+    return deck_folder.parent.parent / "layouts"
 
 
 def _apply_deck_card_size(deck: Deck, raw: RawLayout, name: str) -> None:

@@ -9,6 +9,7 @@ heights), which lets one layout serve every card size.
 
 from __future__ import annotations
 
+import math
 import re
 
 POINTS_PER_UNIT = {
@@ -35,6 +36,9 @@ def to_points(value: object, default_unit: str = "mm", reference: float | None =
     if isinstance(value, bool) or value is None:
         raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found {value!r}")
     if isinstance(value, (int, float)):
+        if not math.isfinite(value):  # YAML's .nan and .inf are floats too
+            raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found {value!r}, "
+                            "which is not a finite number")
         return float(value) * POINTS_PER_UNIT[default_unit]
     match = _LENGTH.match(str(value))
     if not match:

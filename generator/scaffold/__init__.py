@@ -4,17 +4,24 @@ The starting files live beside this module as plain files (a deck, a layout
 and a rules text), so changing what new games start from means editing those
 files, not this code. Markers like ``@@TITLE@@`` are filled in; nothing else is
 templated, because the rules text has booklet directives of its own.
+
+A new deck prints its title on card backs and on the booklet's cover in the
+bundled Vera fonts, so a title those fonts cannot show (Chinese, emoji) is refused
+here, when it is easy to change, rather than by the first build.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import unicodedata
 from importlib import resources
 from pathlib import Path
 
 from generator.errors import InputError, Position
 from generator.outputs import write_text_atomic
+from generator.render.fonts import DEFAULT_FONTS, load_font_registry
 
 SCAFFOLD_FILES = ("deck.yaml", "layout.yaml", "rules.md")
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -33,9 +40,12 @@ def create_deck(cards_dir: Path, name: str, title: str | None = None) -> Path:
     if folder.exists():
         raise InputError("already exists; choose another name or remove it first", Position(folder))
     title = title or name.replace("-", " ").title()
+    _check_title(title)
     schema_dir = Path(str(resources.files("generator.schema")))
     markers = {
-        "@@TITLE@@": title.replace('"', "'"),
+        # A JSON string is a valid YAML double-quoted one: quotes and backslashes survive.
+        "@@TITLE_YAML@@": json.dumps(title, ensure_ascii=False),
+        "@@TITLE@@": title,
         "@@FOLDER@@": str(folder),
         "@@DECK_SCHEMA@@": _relative(schema_dir / "deck.schema.json", folder),
         "@@LAYOUT_SCHEMA@@": _relative(schema_dir / "layout.schema.json", folder),
@@ -47,6 +57,20 @@ def create_deck(cards_dir: Path, name: str, title: str | None = None) -> Path:
             text = text.replace(marker, value)
         write_text_atomic(folder / file_name, text)
     return folder
+
+
+def _check_title(title: str) -> None:
+    """Refuse a title that the new deck could not print, or that would break its files."""
+    if not title.strip():
+        raise InputError("the title is empty", field="--title")
+    if any(unicodedata.category(char).startswith("C") for char in title):
+        raise InputError(f"title {title!r} holds a line break or control character; "
+                         "a title is printed on one line", field="--title")
+    fonts = load_font_registry(None)  # only the bundled fonts: the booklet always uses them
+    missing = sorted({char for name in DEFAULT_FONTS for char in fonts.missing_characters(name, title)})
+    if missing:
+        raise InputError(f"title '{title}' has characters the bundled Vera fonts cannot print: "
+                         f"{' '.join(missing)}", field="--title")
 
 
 def _relative(target: Path, folder: Path) -> str:

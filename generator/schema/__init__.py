@@ -12,9 +12,7 @@ the authority and gives the precise, positioned error messages.
 
 from __future__ import annotations
 
-import json
 from importlib import resources
-from typing import Any
 
 SCHEMA_NAMES = ("deck", "layout")
 
@@ -22,7 +20,3 @@ SCHEMA_NAMES = ("deck", "layout")
 def schema_text(name: str) -> str:
     """The schema called ``name`` (see :data:`SCHEMA_NAMES`), as JSON text."""
     return resources.files(__package__).joinpath(f"{name}.schema.json").read_text(encoding="utf-8")
-
-
-def load_schema(name: str) -> dict[str, Any]:
-    return json.loads(schema_text(name))

@@ -26,7 +26,7 @@ from pathlib import Path
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.errors import LayoutError
+from generator.errors import InputError
 from generator.outputs import write_bytes_atomic
 from generator.sheets.forms import sheet_font
 from generator.sheets.geometry import Box, back_box, mirror_axis, mirror_box
@@ -44,7 +44,8 @@ TICK = 0.8 * MM
 OVERHANG = 6 * MM
 """How far a back line runs past its ladder, so an error along the other axis keeps it in view."""
 LINE_WIDTH = 0.5
-LABEL_SIZE = 5.0
+LABEL_SIZE = 7.0
+"""Ladder numbers: the figures a user reads against the light, so no smaller than 7 pt."""
 TEXT_SIZE = 8.0
 SCALE_BAR = 100 * MM
 CALIBRATION_MODES = ("long", "short")
@@ -162,7 +163,7 @@ def plan_calibration(paper: Paper, duplex: str = "long",
     rightmost = row_left + span + OVERHANG
     if lowest < 5 * MM or leftmost < 5 * MM or rightmost > width - 5 * MM or \
             x_top + OVERHANG + 5 * MM > bar_y - 6 * MM:
-        raise LayoutError(f"the calibration sheet does not fit on {paper.describe()}; "
+        raise InputError(f"the calibration sheet does not fit on {paper.describe()}; "
                           "use A5 portrait or larger")
     bar_left = centre_x - SCALE_BAR / 2
     scale_bar = ((bar_left, bar_y, bar_left + SCALE_BAR, bar_y),

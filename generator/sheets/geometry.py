@@ -21,7 +21,15 @@ width W and height H, for a front at (x, y, w, h):
   each where its front stood
 
 On a landscape page the long edge runs across the top, so ``long`` mirrors
-rows and ``short`` mirrors columns. Last of all the back offset (a correction
+rows and ``short`` mirrors columns.
+
+Folding across the page (fronts above, backs below) also turns each back
+upside down: the fold swaps top and bottom, and a card is then turned over
+sideways to read its back, which swaps left and right as well. So backs below
+a fold line that runs across are drawn rotated by 180 degrees (within the
+same trim box), and the folded card reads upright when turned over sideways,
+as a card printed with ``long`` does. A fold line that runs upright swaps
+left and right only, which the sideways turn undoes: no rotation there. Last of all the back offset (a correction
 for a printer that does not print both sides in register) is added to every
 back: positive x moves backs to the right and positive y moves them up, as
 seen looking at the back page.
@@ -33,7 +41,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterator
 
-from generator.errors import LayoutError
+from generator.errors import InputError
 from generator.sheets.style import MM, Paper
 
 DUPLEX_MODES = ("long", "short", "fold", "none")
@@ -137,6 +145,15 @@ class SheetLayout:
         """Where the back of the card whose front is at ``front`` is drawn."""
         return back_box(front, self.paper, self.mirror, self.settings.back_offset)
 
+    @property
+    def back_rotation(self) -> int:
+        """Degrees (anticlockwise, about the trim box's centre) every back is turned by.
+
+        180 below a fold line running across the page, 0 otherwise; see the
+        module's docstring for why.
+        """
+        return 180 if self.duplex == "fold" and self.mirror == "y" else 0
+
     def sheet_count(self, total_cards: int) -> int:
         return math.ceil(total_cards / self.cards_per_sheet)
 
@@ -157,6 +174,8 @@ class Placement:
     index: int
     face: str
     box: Box
+    rotation: int = 0
+    """Degrees the face is turned about the centre of ``box``: 0 or 180."""
 
 
 @dataclass(frozen=True)
@@ -234,10 +253,20 @@ def _fitting(room: float, size: float, spacing: float) -> int:
     return int(math.floor((room + spacing) / (size + spacing) + EPSILON))
 
 
+class SheetSettingsError(InputError):
+    """The print settings cannot work for this card: not one fits, or backs would leave the page.
+
+    A usage error (exit 2), the same for every deck of a card size, so a build
+    reports it once and stops.
+    """
+
+
 def plan_layout(settings: SheetSettings, card_size: tuple[float, float], bleed: float) -> SheetLayout:
     """Fit the grid for ``settings`` and a card of ``card_size`` (points) with ``bleed`` available.
 
-    Raises :class:`LayoutError` when not even one card fits on the paper.
+    Raises :class:`SheetSettingsError` when not even one card fits on the
+    paper, or when the back offset moves a back off its page (or, folding,
+    off its half of the page, over the fronts).
     """
     if settings.duplex not in DUPLEX_MODES:
         raise ValueError(f"unknown duplex mode '{settings.duplex}'")
@@ -255,11 +284,32 @@ def plan_layout(settings: SheetSettings, card_size: tuple[float, float], bleed: 
         slots, axis = grid(area), mirror_axis(paper, settings.duplex)
     if not slots:
         where = f"half of {paper.describe()} (fold)" if settings.duplex == "fold" else paper.describe()
-        raise LayoutError(
+        raise SheetSettingsError(
             f"a {card_width / MM:.1f} x {card_height / MM:.1f} mm card does not fit on {where} "
             f"with {settings.margin / MM:g} mm margins; choose a larger paper or a smaller margin")
-    return SheetLayout(settings=settings, card_width=card_width, card_height=card_height,
-                       bleed=printed_bleed, slots=slots, front_area=area, mirror=axis)
+    layout = SheetLayout(settings=settings, card_width=card_width, card_height=card_height,
+                         bleed=printed_bleed, slots=slots, front_area=area, mirror=axis)
+    _check_backs_stay_home(layout)
+    return layout
+
+
+def _check_backs_stay_home(layout: SheetLayout) -> None:
+    """Refuse a back offset that pushes a back (with its bleed) off the page or off its half.
+
+    What falls outside the page is cut off before the printer ever sees it,
+    and a folded sheet's back drawn over the fold line would print over fronts.
+    """
+    home = layout.back_area if layout.duplex == "fold" else Box(0.0, 0.0, layout.paper.width,
+                                                                 layout.paper.height)
+    for slot in layout.slots:
+        back = layout.back_box(slot).grown(layout.bleed)
+        if (back.x < home.x - EPSILON or back.y < home.y - EPSILON
+                or back.right > home.right + EPSILON or back.top > home.top + EPSILON):
+            offset_x, offset_y = (value / MM for value in layout.settings.back_offset)
+            where = "their half of the page" if layout.duplex == "fold" else "the paper"
+            raise SheetSettingsError(
+                f"--back-offset {offset_x:g},{offset_y:g} moves backs off {where}; "
+                "use a smaller offset or a larger --margin")
 
 
 def _best_fold(paper: Paper, grid) -> tuple[Box, tuple[Box, ...], str]:
@@ -288,7 +338,7 @@ def plan_pages(layout: SheetLayout, total_cards: int) -> Iterator[PagePlan]:
                      for slot in range(min(per_sheet, total_cards - first)))
 
     def backs(sheet: int) -> tuple[Placement, ...]:
-        return tuple(Placement(front.index, "back", layout.back_box(front.box))
+        return tuple(Placement(front.index, "back", layout.back_box(front.box), layout.back_rotation)
                      for front in fronts(sheet))
 
     if layout.duplex == "fold":

@@ -6,9 +6,13 @@ the settings first (paper, card size, duplex mode, back offset), then
 
     {"deck": "cereal-killer", "card": "frankenflakes", "face": "front",
      "title": "Frankenflakes", "copy": 3, "page": 2,
-     "trim_box": [x, y, width, height], "fields": {...}}
+     "trim_box": [x, y, width, height], "rotation": 0, "fields": {...}}
 
 Lengths are PDF points with the origin at the page's bottom-left corner.
+``rotation`` is how far the face is turned within its trim box, in degrees
+anticlockwise: 180 for backs below a fold line running across the page
+(``--duplex fold``), so a folded card reads upright turned over sideways;
+0 everywhere else.
 ``fields`` are the fields printed on that face. Placements are written as
 they are made, so a manifest of 100,000 cards never sits in memory whole.
 """
@@ -64,11 +68,13 @@ class ManifestWriter:
         tail = f', "fields": {json.dumps(fields, ensure_ascii=False, default=str)}}}'
         return head, tail
 
-    def add(self, parts: tuple[str, str], copy: int, page: int, trim_box: list[float]) -> None:
+    def add(self, parts: tuple[str, str], copy: int, page: int, trim_box: list[float],
+            rotation: int = 0) -> None:
         head, tail = parts
         box = ", ".join(map(repr, trim_box))
         separator = "\n    " if self._count == 0 else ",\n    "
-        self._stream.write(f'{separator}{head}"copy": {copy}, "page": {page}, "trim_box": [{box}]{tail}')
+        self._stream.write(f'{separator}{head}"copy": {copy}, "page": {page}, "trim_box": [{box}], '
+                           f'"rotation": {rotation}{tail}')
         self._count += 1
 
     def close(self) -> None:

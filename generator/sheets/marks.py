@@ -53,11 +53,17 @@ def cut_positions(boxes: Sequence[Box]) -> tuple[list[float], list[float]]:
     return xs, ys
 
 
-def crop_marks(boxes: Sequence[Box], bleed: float, room: Room, style: MarkStyle) -> list[Line]:
-    """Marks around the grid of ``boxes`` (trim boxes), kept inside ``room``."""
+def crop_marks(boxes: Sequence[Box], bleed: float, room: Room, style: MarkStyle,
+               filled: Sequence[Box] | None = None) -> list[Line]:
+    """Marks around the grid of ``boxes`` (trim boxes), kept inside ``room``.
+
+    ``filled`` (default: all of ``boxes``) are the slots that hold a card:
+    only their cuts are marked, so a part-filled last page shows no marks
+    for cuts nobody needs, while the marks stay in the grid's margins.
+    """
     if not boxes:
         return []
-    xs, ys = cut_positions(boxes)
+    xs, ys = cut_positions(boxes if filled is None else filled)
     outer_left = min(box.x for box in boxes) - bleed
     outer_right = max(box.right for box in boxes) + bleed
     outer_bottom = min(box.y for box in boxes) - bleed

@@ -87,7 +87,7 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     library = FormLibrary(title=deck.name, font=font_for(footer.alphabet(), renderer.fonts))
     composer = PageComposer(
         faces=FaceForms(deck, renderer, library, layout.bleed),
-        furniture=Furniture(layout, style, library),
+        furniture=Furniture(layout, style, library, total),
         footer=footer,
         library=library,
         copies=CopyIndex(deck),
@@ -131,20 +131,30 @@ class PageComposer:
     copies: "CopyIndex"
 
     def compose(self, page: PagePlan, manifest: ManifestWriter) -> bytes:
-        parts = [self.furniture.under(page.role)]
+        filled = len({placement.index for placement in page.placements})
+        parts = [self.furniture.under(page.role, filled)]
         for placement in page.placements:
             card, copy = self.copies.locate(placement.index)
             form, manifest_parts = self.faces.of(card, placement.face)
-            parts.append(place(form, placement.box))
-            manifest.add(manifest_parts, copy, page.number, placement.box.rounded())
+            parts.append(place(form, placement.box, placement.rotation))
+            manifest.add(manifest_parts, copy, page.number, placement.box.rounded(), placement.rotation)
         parts.append(self.furniture.over(page.role))
         parts.append(self.footer.line(page, self.library))
         return b"\n".join(part for part in parts if part)
 
 
-def place(form: bytes, box: Box) -> bytes:
-    """Operators drawing a form with its trim origin at the box's lower-left corner."""
-    return b"q 1 0 0 1 %s %s cm /%s Do Q" % (number(box.x).encode(), number(box.y).encode(), form)
+def place(form: bytes, box: Box, rotation: int = 0) -> bytes:
+    """Operators drawing a form into ``box``, turned by ``rotation`` (0 or 180) about its centre.
+
+    Unturned, the form's trim origin goes to the box's lower-left corner;
+    turned 180 degrees, to its upper-right corner, with both axes reversed.
+    """
+    if rotation == 0:
+        return b"q 1 0 0 1 %s %s cm /%s Do Q" % (number(box.x).encode(), number(box.y).encode(), form)
+    if rotation == 180:
+        return b"q -1 0 0 -1 %s %s cm /%s Do Q" % (number(box.right).encode(), number(box.top).encode(),
+                                                    form)
+    raise ValueError(f"faces turn by 0 or 180 degrees, not {rotation}")
 
 
 class CopyIndex:
@@ -189,28 +199,37 @@ def _drawing(renderer: CardRenderer, card: Card, side: str, bleed: bool) -> Call
 
 
 class Furniture:
-    """Crop marks and the fold line (drawn under the cards) and cut lines (over them), per page role."""
+    """Crop marks and the fold line (drawn under the cards) and cut lines (over them), per page role.
 
-    def __init__(self, layout: SheetLayout, style: SheetStyle, library: FormLibrary):
+    A part-filled last sheet gets crop marks of its own, for the cuts of its
+    cards only; every other page shares the full grid's marks.
+    """
+
+    def __init__(self, layout: SheetLayout, style: SheetStyle, library: FormLibrary, total_cards: int):
         self._under: dict[str, list[bytes]] = {role: [] for role in PAGE_ROLES}
         self._over: dict[str, list[bytes]] = {role: [] for role in PAGE_ROLES}
+        self._marks: dict[tuple[str, int], bytes] = {}
+        """Crop-mark forms by page role and the number of cards on the page."""
+        self._per_sheet = layout.cards_per_sheet
         paper = layout.paper
         page_box = (0.0, 0.0, paper.width, paper.height)
         fronts = (layout.slots, layout.front_area)
-        backs = ([layout.back_box(slot) for slot in layout.slots], layout.back_area)
-        grids_by_role = {"fronts": [fronts], "backs": [backs], "fold": [fronts, backs]}
+        backs = (tuple(layout.back_box(slot) for slot in layout.slots), layout.back_area)
+        grids_by_role = {"fold": [fronts, backs]} if layout.duplex == "fold" else \
+            {"fronts": [fronts], "backs": [backs]}
+        last_sheet = total_cards - (layout.sheet_count(total_cards) - 1) * self._per_sheet
         for role, grids in grids_by_role.items():
-            under: list[Line] = []
-            over: list[Line] = []
-            for boxes, area in grids:
-                if layout.settings.crop_marks:
-                    room = mark_room(area, paper.width, paper.height, style.marks, style.footer.top)
-                    under += crop_marks(boxes, layout.bleed, room, style.marks)
-                if layout.settings.cut_lines:
-                    over += cut_lines(boxes, layout.bleed)
-            if under:
-                name = library.add_lines(f"marks:{role}", under, style.marks.line, page_box)
-                self._under[role].append(name.encode())
+            for filled in sorted({self._per_sheet, last_sheet}):
+                marks: list[Line] = []
+                for boxes, area in grids:
+                    if layout.settings.crop_marks:
+                        room = mark_room(area, paper.width, paper.height, style.marks, style.footer.top)
+                        marks += crop_marks(boxes, layout.bleed, room, style.marks, boxes[:filled])
+                if marks:
+                    name = library.add_lines(f"marks:{role}:{filled}", marks, style.marks.line, page_box)
+                    self._marks[(role, filled)] = name.encode()
+            over = [line for boxes, _ in grids for line in cut_lines(boxes, layout.bleed)] \
+                if layout.settings.cut_lines else []
             if over:
                 name = library.add_lines(f"cuts:{role}", over, style.cut_lines, page_box)
                 self._over[role].append(name.encode())
@@ -218,8 +237,11 @@ class Furniture:
             name = library.add_lines("fold", [layout.fold_line], style.fold_line, page_box)
             self._under["fold"].append(name.encode())
 
-    def under(self, role: str) -> bytes:
-        return b"\n".join(b"/%s Do" % name for name in self._under[role])
+    def under(self, role: str, filled: int | None = None) -> bytes:
+        """What goes under the cards of a page of ``role`` holding ``filled`` cards (default: full)."""
+        marks = self._marks.get((role, filled or self._per_sheet))
+        names = ([marks] if marks else []) + self._under[role]
+        return b"\n".join(b"/%s Do" % name for name in names)
 
     def over(self, role: str) -> bytes:
         return b"\n".join(b"/%s Do" % name for name in self._over[role])

@@ -27,6 +27,9 @@ PAPER_SIZE_PATTERN = re.compile(
 
 ORIENTATIONS = ("portrait", "landscape")
 
+LARGEST_PAPER = 200 * 72.0
+"""PDF pages may be at most 200 inches (5080 mm) a side; larger pages do not display or print."""
+
 
 @dataclass(frozen=True)
 class Paper:
@@ -192,6 +195,9 @@ def find_paper(spec: str, orientation: str, style: SheetStyle) -> Paper:
         if width <= 0 or height <= 0:
             raise ValueError(f"paper sides must be longer than zero, found '{spec}'")
         paper = Paper(name=key, label=key, width=min(width, height), height=max(width, height))
+    if paper.height > LARGEST_PAPER:
+        raise ValueError(f"paper '{spec}' is larger than a PDF page may be: at most 5080 mm "
+                         "(200 in) a side")
     if orientation not in ORIENTATIONS:
         raise ValueError(f"orientation is portrait or landscape, found '{orientation}'")
     return paper.turned(orientation)

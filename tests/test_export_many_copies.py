@@ -1,0 +1,67 @@
+"""A deck of very many copies of a few cards: only the different faces are ever drawn."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from PIL import Image
+
+import generator.exports.raster as raster_module
+from generator.deck.model import load_deck
+from generator.exports import load_export_renderer, plan_png_export, plan_tts_export, write_png_export
+from generator.exports.staging import StagedFolder
+from generator.exports.tts import saved_object, stage_tts_export
+from test_export import make_deck, png_names
+
+MANY_COPIES = """\
+back: {name: Back}
+cards:
+  - {id: coin, count: 50000, name: Coin, colour: yellow}
+  - {id: gem, count: 30000, name: Gem, colour: green}
+  - {id: rock, count: 20000, name: Rock, colour: red}
+"""
+
+
+@pytest.fixture
+def drawn_pages(monkeypatch) -> list[tuple[int, int]]:
+    """The pixel size of every page rasterised from here on, one entry a page."""
+    pages: list[tuple[int, int]] = []
+    original = raster_module.rasterise_pages
+
+    def counting(draws, size_pt, size_px):
+        for image in original(draws, size_pt, size_px):
+            pages.append(image.size)
+            yield image
+    monkeypatch.setattr(raster_module, "rasterise_pages", counting)
+    return pages
+
+
+def test_tts_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pages):
+    renderer = load_export_renderer(load_deck(make_deck(tmp_path, MANY_COPIES)))
+    export = plan_tts_export(renderer, tmp_path / "tts")
+    assert [(sheet.columns, sheet.rows, len(sheet.cards)) for sheet in export.sheets] == [(2, 2, 3)]
+    staged = StagedFolder(export.folder, "test", "tts")
+    try:
+        for path in stage_tts_export(export, staged):
+            if path == export.sheets[-1].face_path:
+                break  # every image is drawn; the saved object is checked below without writing it
+        assert drawn_pages == [export.card_px] * 4  # the back, then coin, gem and rock
+        with Image.open(staged.temp / "test-faces-1.png") as sheet:
+            assert sheet.size == (2 * export.card_px[0], 2 * export.card_px[1])
+    finally:
+        staged.discard()
+    [state] = saved_object(export)["ObjectStates"]
+    assert len(state["DeckIDs"]) == len(state["ContainedObjects"]) == 100_000
+    assert Counter(state["DeckIDs"]) == Counter({100: 50_000, 101: 30_000, 102: 20_000})
+    assert len({card["GUID"] for card in state["ContainedObjects"]}) == 100_000
+    assert not (tmp_path / "tts").exists()
+
+
+def test_png_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pages):
+    renderer = load_export_renderer(load_deck(make_deck(tmp_path, MANY_COPIES)))
+    export = plan_png_export(renderer, tmp_path / "png", dpi=10)
+    list(write_png_export(export))
+    assert png_names(tmp_path / "png") == ["back.png", "coin-front.png", "contact-sheet.png", "gem-front.png",
+                                           "rock-front.png"]
+    assert drawn_pages[:4] == [export.raster.size_px] * 4 and len(drawn_pages) == 5  # + the contact sheet
