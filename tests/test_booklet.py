@@ -139,7 +139,8 @@ def test_imposed_sheets_hold_the_right_pages(tmp_path, pages, expected):
             assert (round(width / MM), round(height / MM)) == (297, 210)  # landscape A4
             halves = []
             for left_edge in (0, width / 2):
-                half = sheet.crop((left_edge, 0, left_edge + width / 2, height))
+                # The printing note across the top of the first sheet is not part of a page.
+                half = sheet.crop((left_edge, 36, left_edge + width / 2, height))
                 text = half.extract_text() or ""
                 if "Tiny Test Game" in text:
                     halves.append(1)  # the cover carries no number
@@ -151,6 +152,17 @@ def test_imposed_sheets_hold_the_right_pages(tmp_path, pages, expected):
                         assert text.strip() == ""  # a padding page is blank
             found.append(tuple(halves))
     assert found == expected
+
+
+def test_first_imposed_sheet_says_how_to_print_and_fold(tmp_path):
+    booklet = build(tmp_path, rules_with_pages(8))
+    with pdfplumber.open(io.BytesIO(booklet.booklet_pdf)) as document:
+        sides = [" ".join((page.extract_text() or "").split()) for page in document.pages]
+    assert "Print double-sided, flipping on the short edge" in sides[0]
+    assert "fold the stack in half" in sides[0] and "staple on the fold" in sides[0]
+    assert not any("double-sided" in side for side in sides[1:])
+    reading = " ".join(pages_of(booklet.reading_pdf))
+    assert "double-sided" not in reading  # screens and single-sided prints do not need it
 
 
 def test_reading_pdf_is_a5_with_page_numbers_on_every_page_but_the_cover(tmp_path):
@@ -198,8 +210,14 @@ def test_cover_shows_title_players_and_component_summary(tmp_path):
     assert "Tiny Test Game" in cover
     assert "2 to 3 players" in cover
     assert "A. Tester" in cover
-    for line in ("10 cards", "3 Goblin", "5 Fairy", "2 Star cards", "One die"):
-        assert line in cover
+    lines = cover.splitlines()
+    for line in ("10 cards", "3 Goblin cards", "5 Fairy cards", "2 Star cards", "One die"):
+        assert line in lines  # field values read "N <kind> cards"; a label is printed as given
+
+
+def test_cover_counts_a_single_card_in_the_singular(tmp_path):
+    cover = pages_of(build(tmp_path, "{{ components by=name }}\n").reading_pdf)[0].splitlines()
+    assert "1 Dew card" in cover and "4 Pip cards" in cover
 
 
 def test_inline_directives_fill_in_numbers_and_values(tmp_path):
@@ -219,6 +237,25 @@ def test_card_table_lists_each_distinct_card_sorted(tmp_path):
     assert "Card Power Copies" in text
 
 
+def test_card_table_prints_values_the_way_cards_read(tmp_path):
+    deck = DECK.replace("  power: int\n", "  power: int\n  mood: {choices: [grumpy, sunny]}\n  shiny: bool\n")
+    deck = deck.replace("power: 2, count: 3", "power: 2, mood: grumpy, shiny: true, count: 3")
+    deck = deck.replace("power: 1, count: 4", "power: 1, mood: sunny, count: 4")
+    folder = make_deck(tmp_path, "{{ cardtable kind=Goblin,Fairy columns=name,mood,shiny sort=name }}\n\n"
+                                 "{{ cardtable kind=Goblin,Fairy columns=name,mood,shiny sort=name "
+                                 "format=\"mood:~{}~,shiny:Shiny\" }}\n", deck)
+    text = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)[1]
+    rows = [line for line in text.splitlines() if line.startswith(("Dew", "Grub", "Pip"))]
+    assert rows == ["Dew – –", "Grub Grumpy Yes", "Pip Sunny –",   # choices capitalised, yes/no as Yes/–
+                    "Dew", "Grub ~grumpy~ Shiny", "Pip ~sunny~"]     # formats print their own text
+
+
+def test_card_table_format_must_name_a_column(tmp_path):
+    folder, result = cli_error(tmp_path, "{{ cardtable columns=name format=\"power:{} pts\" }}\n")
+    assert result.exit_code == 2
+    assert "rules.md:1:1: format names 'power', which is not one of the columns" in result.output
+
+
 def test_card_reference_draws_each_distinct_face_once(tmp_path):
     rules = "# Cards\n\n{{ cards side=both }}\n"
     text = pages_of(build(tmp_path, rules).reading_pdf)[1]
@@ -235,7 +272,37 @@ def test_card_reference_scales_cards_to_the_booklet_width(tmp_path):
     with pdfplumber.open(io.BytesIO(booklet.reading_pdf)) as document:
         rectangles = [r for r in document.pages[1].rects if r["width"] > 30]
     widths = {round(r["width"] / MM) for r in rectangles}
-    assert widths == {27}  # the style's card width: 27 mm, not the renderer's 63.5 mm
+    assert widths == {36}  # the style's card width: 36 mm (three to an A5 row), not the renderer's 63.5 mm
+
+
+def filler_image(folder: Path, height_pt: float) -> str:
+    """A picture ``height_pt`` tall on the page, to push what follows down a page."""
+    from PIL import Image
+
+    Image.new("RGB", (60, round(height_pt * 150 / 72)), "white").save(folder / "filler.png")
+    return "![filler](filler.png)"
+
+
+def test_last_card_row_never_starts_a_page_alone(tmp_path):
+    # The picture leaves room for one row of cards under it, not two: the single
+    # card of the second row would otherwise open page 3 by itself.
+    folder = make_deck(tmp_path, "")
+    (folder / "rules.md").write_text(filler_image(folder, 300) + "\n\n{{ cards width=36mm }}\n")
+    pages = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)
+    faces = [re.findall(r"\b(\w+)/front\b", page) for page in pages]
+    assert sorted(sum(faces, [])) == ["dew", "grub", "nova", "pip"]
+    assert all(len(found) != 1 for found in faces), faces
+
+
+def test_tall_table_splits_rather_than_leaving_the_page_empty(tmp_path):
+    folder = make_deck(tmp_path, "")
+    long_cell = "a rule text long enough to wrap over three lines of a narrow column " * 2
+    rows = "".join(f"| Card {n} | {long_cell} |\n" for n in range(14))
+    (folder / "rules.md").write_text(filler_image(folder, 200) + "\n\n## Table\n\n| Card | Text |\n|---|---|\n"
+                                     + rows)
+    pages = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)
+    assert "Card 0" in pages[1]           # starts under the picture, on the same page
+    assert len(pages) == 3 and "Card 0" not in pages[2]
 
 
 def test_contents_page_only_for_long_booklets(tmp_path):
@@ -307,6 +374,58 @@ def test_broken_directive_names_file_and_line_and_exits_2(tmp_path, rules, line,
     assert words in result.output
     assert "Traceback" not in result.output
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+WIDE_TABLE = ("# Wide\n\nIntro.\n\n| " + " | ".join(f"c{n}" for n in range(60)) + " |\n|"
+              + "---|" * 60 + "\n| " + " | ".join("x" for _ in range(60)) + " |\n")
+
+
+@pytest.mark.parametrize("rules, line, column, words", [
+    ("# Cards\n\n{{ cardtable columns= }}\n", 3, 1, "'columns=' names no columns"),
+    (WIDE_TABLE, 5, 1, "a table of 60 columns does not fit the page"),
+    ("{{ cardtable columns=" + ",".join(["name"] * 40) + " }}\n", 1, 1, "40 columns does not fit"),
+])
+def test_impossible_tables_are_errors_at_their_line(tmp_path, rules, line, column, words):
+    folder, result = cli_error(tmp_path, rules)
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'rules.md'}:{line}:{column}:" in result.output
+    assert words in result.output
+    assert "Traceback" not in result.output and isinstance(result.exception, SystemExit)
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+def test_long_word_beside_many_columns_still_lays_out(tmp_path):
+    """Columns squeezed by one very long word keep room for their padding and text."""
+    header = "| " + " | ".join(f"c{n}" for n in range(14)) + " |\n|" + "---|" * 14 + "\n"
+    row = "| " + "W" * 120 + " | " + " | ".join("x" for _ in range(13)) + " |\n"
+    text = pages_of(build(tmp_path, "# T\n\n" + header + row).reading_pdf)
+    assert "c0 c1 c2" in text[1] and "WWWW" in text[1]
+
+
+@pytest.mark.parametrize("target", ["outside", "dangling"])
+def test_rules_file_symlinked_outside_the_deck_folder_is_refused(tmp_path, target):
+    secret = tmp_path / "secret.md"
+    if target == "outside":
+        secret.write_text("# Private notes\n\nDo not print me.\n")
+    folder = make_deck(tmp_path, "x")
+    (folder / "rules.md").unlink()
+    (folder / "rules.md").symlink_to(secret)
+    out = tmp_path / "out"
+    result = run_cli("booklet", str(folder), "--out", str(out), "--quiet")
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'rules.md'}:" in result.output
+    assert "points outside the deck folder" in result.output
+    assert not out.exists() or not list(out.iterdir())
+
+
+def test_rules_file_symlinked_inside_the_deck_folder_is_read(tmp_path):
+    folder = make_deck(tmp_path, "x")
+    (folder / "docs").mkdir()
+    (folder / "docs" / "rules.md").write_text("# Linked\n\nLinked rules text.\n")
+    (folder / "rules.md").unlink()
+    (folder / "rules.md").symlink_to(Path("docs") / "rules.md")
+    text = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)
+    assert "Linked rules text." in text[1]
 
 
 def test_missing_image_names_file_and_line(tmp_path):
@@ -390,6 +509,8 @@ def test_bundled_rules_build_and_their_components_match_the_deck(game, by):
     booklet = build_booklet(deck, renderer_factory=TinyRenderer)
     reader = PdfReader(io.BytesIO(booklet.reading_pdf))
     assert len(reader.pages) == booklet.pages >= 6
+    # Printed as a booklet, at most two pages of the last sheet are left blank.
+    assert booklet.sheets * 4 - booklet.pages <= 2, f"{booklet.pages} pages waste a sheet"
     chapters = [entry.title for entry in reader.outline if not isinstance(entry, list)]
     for chapter in ("Overview", "Components", "Card reference", "Clarifications"):
         assert chapter in chapters
@@ -413,6 +534,6 @@ def test_card_reference_uses_the_projects_card_renderer(tmp_path):
     with pdfplumber.open(io.BytesIO(booklet.reading_pdf)) as document:
         page = document.pages[1]
         text = page.extract_text()
-        card_edges = [r for r in page.rects if round(r["width"] / MM) == 27]
+        card_edges = [r for r in page.rects if round(r["width"] / MM) == 36]
     assert "Nova" in text and "Grub" in text and "Pip" not in text
     assert len(card_edges) >= 2

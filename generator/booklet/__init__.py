@@ -16,10 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator.paths import resolve_inside
 from generator.booklet.cards import CardFace, Renderer, RendererFactory, load_default_renderer
 from generator.booklet.directives import expand_inline
 from generator.booklet.document import Body, build_reading_pdf
-from generator.booklet.imposition import impose, padded_count
+from generator.booklet.imposition import impose, padded_count, printing_note_pdf
 from generator.booklet.markdown import Converter
 from generator.booklet.style import load_style
 from generator.deck.loading import read_text
@@ -51,16 +52,29 @@ def rules_path(deck: Deck) -> Path:
     return deck.folder / RULES_FILENAME
 
 
-def build_booklet(deck: Deck, paper: str = "a4", renderer_factory: RendererFactory = load_default_renderer,
-                  rules_file: Path | None = None) -> Booklet:
+def read_rules(deck: Deck) -> str:
+    """The text of the deck's ``rules.md``, which must be a file inside the deck folder.
+
+    A rules file that is a symlink to somewhere else on the disk is refused: a
+    downloaded deck must not be able to print the reader's files into a booklet.
+    """
+    path = rules_path(deck)
+    if not path.exists() and not path.is_symlink():
+        raise InputError(f"no {RULES_FILENAME} beside the deck: write the rules there", Position(path))
+    target = resolve_inside(deck.folder, RULES_FILENAME, Position(path), field="rules")
+    if not target.is_file():
+        raise InputError(f"{RULES_FILENAME} is not a readable file", Position(path), field="rules")
+    return read_text(target, limit=MAX_RULES_BYTES)
+
+
+def build_booklet(deck: Deck, paper: str = "a4",
+                  renderer_factory: RendererFactory = load_default_renderer) -> Booklet:
     """Lay out ``deck``'s rules booklet on ``paper`` ("a4" or "letter")."""
     style = load_style()
     if paper not in style.papers:
         raise InputError(f"unknown paper '{paper}'; choose one of {', '.join(sorted(style.papers))}")
-    path = rules_file or rules_path(deck)
-    if not path.is_file():
-        raise InputError(f"no {RULES_FILENAME} beside the deck: write the rules there", Position(path))
-    text = read_text(path, limit=MAX_RULES_BYTES)
+    path = rules_path(deck)
+    text = read_rules(deck)
     renderer = _LazyRenderer(deck, renderer_factory)
 
     def make_body(frame_width: float, frame_height: float) -> Body:
@@ -71,7 +85,9 @@ def build_booklet(deck: Deck, paper: str = "a4", renderer_factory: RendererFacto
         return Body(flowables, converter.cover_components, _cover_card(deck, renderer.renderer, style))
 
     reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body)
-    return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, style.papers[paper].sheet), pages=pages)
+    sheet = style.papers[paper].sheet
+    note = printing_note_pdf(sheet, style.text["footer"].fontName, style.colours["muted"])
+    return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, sheet, note), pages=pages)
 
 
 def _cover_card(deck: Deck, renderer: Renderer | None, style) -> CardFace | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Protocol
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Table, TableStyle
 
 from generator.deck.model import Card, Deck
 from generator.errors import LayoutError
@@ -110,7 +110,7 @@ def caption_text(deck: Deck, card: Card, side: str) -> str:
 
 def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, frame_width: float,
               card_width: float, gap: float, caption_style: ParagraphStyle, edge_colour,
-              escape: Callable[[str], str]) -> list[Table]:
+              escape: Callable[[str], str]) -> list[Flowable]:
     """The faces in rows, as many per row as fit the frame, each with its caption.
 
     Each row is its own table, so a page can end between any two rows and a
@@ -138,4 +138,8 @@ def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, fra
         table = Table([row], colWidths=[column_width] * per_row, hAlign="LEFT")
         table.setStyle(style)
         tables.append(table)
+    if len(tables) >= 2:
+        # The last row never starts a page alone: a lone card at the top of a page
+        # reads like a stray. The page breaks a row earlier instead.
+        tables[-2:] = [KeepTogether(tables[-2:])]
     return tables

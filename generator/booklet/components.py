@@ -19,6 +19,19 @@ class ComponentGroup:
     label: str
     count: int
     cards: tuple[Card, ...]
+    renamed: bool = False  # the rules file gave the label ("Star cards"); else it is the field value
+
+    @property
+    def line(self) -> str:
+        """The group as a sentence fragment: "99 Cereal Monster cards", "1 Shelf card".
+
+        A field value names a kind, not a number of things ("Shelf", "Spilled
+        Milk"), so it reads as "N <kind> cards"; a label the rules file chose
+        ("Monsters", "Star cards") is printed as written.
+        """
+        if self.renamed:
+            return f"{self.count} {self.label}"
+        return f"{self.count} {self.label} {'card' if self.count == 1 else 'cards'}"
 
 
 @dataclass(frozen=True)
@@ -65,7 +78,7 @@ def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[Com
         members[key].append(card)
     return tuple(
         ComponentGroup(label=labels.get(key, key), count=sum(c.count for c in members[key]),
-                       cards=tuple(members[key]))
+                       cards=tuple(members[key]), renamed=key in labels)
         for key in order
     )
 

@@ -76,7 +76,7 @@ SPECS: dict[str, Spec] = {
     "value": Spec("inline", arguments=2),
     "components": Spec("block", frozenset({"by", "extra"}), free_labels=True),
     "decklists": Spec("block", frozenset({"by"}), free_labels=True),
-    "cardtable": Spec("block", frozenset({"columns", "headers", "sort"}), selects_cards=True),
+    "cardtable": Spec("block", frozenset({"columns", "headers", "sort", "format"}), selects_cards=True),
     "cards": Spec("block", frozenset({"side", "width"}), selects_cards=True),
     "pagebreak": Spec("block"),
 }
@@ -203,6 +203,26 @@ def table_column(directive: Directive, deck: Deck, name: str) -> Column:
         words = name.replace("back.", "back ").replace("_", " ")
         header = words[:1].upper() + words[1:]
     return Column(header, lambda card: card_value(card, name))
+
+
+def column_formats(directive: Directive, columns: list[str]) -> dict[str, str]:
+    """``format="group:-{},star:Star"`` -> {"group": "-{}", "star": "Star"}.
+
+    A format is the text a column prints for each card, ``{}`` standing for the
+    card's value: rhyme endings print as ``-our``, a yes/no field as "Star"
+    (or nothing when no). Without a format, values print as the card shows them.
+    """
+    raw = directive.options.get("format", "")
+    formats = {}
+    for entry in filter(None, (part.strip() for part in raw.split(","))):
+        name, colon, template = entry.partition(":")
+        if not colon or not template:
+            raise directive.fail(f"format entry '{entry}' should read column:text, e.g. group:-{{}}")
+        if name not in columns:
+            raise directive.fail(f"format names '{name}', which is not one of the columns "
+                                 f"({', '.join(columns)})")
+        formats[name] = template
+    return formats
 
 
 def component_labels(directive: Directive, deck: Deck) -> dict[str, str]:

@@ -147,7 +147,7 @@ def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None,
               Paragraph("<b>In the box</b>", centred["cover_line"]), Spacer(0, 4),
               Paragraph(_escape(contents.headline), centred["body"])]
     for group in contents.groups:
-        story.append(Paragraph(f"{group.count} {_escape(group.label)}", centred["body"]))
+        story.append(Paragraph(_escape(group.line), centred["body"]))
     for extra in contents.extras:
         story.append(Paragraph(_escape(extra), centred["body"]))
     story += [Spacer(0, 24), Paragraph("Rules booklet", centred["cover_small"])]

@@ -56,21 +56,33 @@ def saddle_stitch_order(pages: int) -> list[Side]:
     return sides
 
 
-def impose(reading_pdf: bytes, sheet_size: tuple[float, float]) -> bytes:
+PRINTING_NOTE = ("Print double-sided, flipping on the short edge  \u2022  "
+                 "fold the stack in half  \u2022  staple on the fold")
+"""Printed small in the top margin of the first sheet's left half (the back cover),
+clear of the cover's frame: whoever prints the file sees how to make the booklet."""
+
+
+def impose(reading_pdf: bytes, sheet_size: tuple[float, float], note: bytes | None = None) -> bytes:
     """Place the reading pages two-up on landscape sheets, in saddle-stitch order.
 
     Each page is centred in its half of the sheet (A5 on A4 and half-letter on
     Letter fill their halves exactly). A page becomes a form XObject that the
     sheet draws where it belongs: the page's drawing is copied once, never
     re-parsed, which keeps imposing fast however busy the pages are.
+
+    ``note`` is a one-page PDF of the sheet's size (see :func:`printing_note_pdf`)
+    drawn over the first printed side only.
     """
     reader = PdfReader(io.BytesIO(reading_pdf))
     sheet_width, sheet_height = sheet_size
     half = sheet_width / 2
     writer = PdfWriter()
     forms: dict[int, IndirectObject] = {}
-    for side in saddle_stitch_order(len(reader.pages)):
-        placements = []
+    note_form = None
+    if note is not None:
+        note_form = writer._add_object(_page_as_form(PdfReader(io.BytesIO(note)).pages[0], writer))
+    for index, side in enumerate(saddle_stitch_order(len(reader.pages))):
+        placements = [("/Note", note_form, 0.0, 0.0)] if index == 0 and note_form is not None else []
         for number, x_origin in ((side.left, 0.0), (side.right, half)):
             if number is None:
                 continue
@@ -115,3 +127,19 @@ def _draw_forms(writer: PdfWriter, sheet, placements) -> None:
     content = StreamObject()
     content.set_data(commands.encode("ascii"))
     sheet[NameObject("/Contents")] = writer._add_object(content)
+
+
+def printing_note_pdf(sheet_size: tuple[float, float], font_name: str, colour) -> bytes:
+    """A sheet-sized page carrying only :data:`PRINTING_NOTE`, over the left half's top margin."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=sheet_size, invariant=1, pageCompression=1)
+    canvas.setFont(font_name, 6.5)
+    canvas.setFillColor(colour)
+    width, height = sheet_size
+    # In the back cover's blank top margin, well inside any printer's printable area.
+    canvas.drawCentredString(width / 4, height - 24, PRINTING_NOTE)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()

@@ -29,8 +29,8 @@ from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, Image, Keep
 
 from generator.booklet import components as comp
 from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces
-from generator.booklet.directives import (Directive, ExpandedSource, check_field, component_labels,
-                                          picked_cards, table_column)
+from generator.booklet.directives import (Directive, ExpandedSource, check_field, column_formats,
+                                          component_labels, picked_cards, table_column)
 from generator.booklet.paths import resolve_image
 from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, to_points
 from generator.deck.model import Deck
@@ -46,7 +46,11 @@ CELL_PADDING = 4
 """Points of space left and right of the text in a table cell."""
 
 KEEP_TABLE_ROWS = 16
-"""Tables up to this many rows move whole to the next page instead of splitting."""
+"""Tables up to this many rows move whole to the next page instead of splitting..."""
+
+KEEP_TABLE_PAGE_SHARE = 0.5
+"""...unless they are taller than this share of the page: moving a tall table whole
+would leave most of a page empty, so it splits (its header row repeats)."""
 
 MIN_LINES_UNDER_HEADING = 3
 """A heading above a list or other long block needs room for about this many lines of it."""
@@ -56,6 +60,10 @@ LINE_HEIGHT_GUESS = 14
 
 TABLE_ROWS_UNDER_HEADING = 3
 """A heading above a long table needs room for at least this many rows below it."""
+
+MIN_COLUMN_TEXT = 14
+"""Points of text width a table column needs at the least (about two letters); a table
+whose columns cannot all get this much does not fit the page and is refused."""
 
 BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
 
@@ -219,13 +227,21 @@ class Converter:
                 rows.append(cells)
                 alignments.append(aligns)
                 header_rows += head
-        return [self.grid(rows, header_rows)]
+        return [self.grid(rows, header_rows, position=self.position(node))]
 
-    def grid(self, rows: list[list], header_rows: int, widths: list[float] | None = None) -> Flowable:
+    def grid(self, rows: list[list], header_rows: int, widths: list[float] | None = None,
+             position: Position | None = None, field: str = "table") -> Flowable:
         """A table in the booklet's style: shaded header, hairlines between rows.
 
         A short table is kept on one page rather than leaving a lone row behind.
+        A table with more columns than the page is wide enough for is an error at
+        ``position``, not a squashed table that reportlab cannot draw.
         """
+        columns = max(len(row) for row in rows)
+        fitting = int(self.frame_width // (2 * CELL_PADDING + MIN_COLUMN_TEXT))
+        if columns > fitting:
+            raise InputError(f"a table of {columns} columns does not fit the page: "
+                             f"at most {fitting} fit side by side", position, field=field)
         widths = widths or _column_widths(rows, self.frame_width)
         table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
         commands = [
@@ -241,7 +257,9 @@ class Converter:
         table.setStyle(TableStyle(commands))
         table.spaceAfter = self.style.text["body"].spaceAfter + 2
         if len(rows) <= KEEP_TABLE_ROWS:
-            return KeepTogether([table])
+            _, height = table.wrap(self.frame_width, self.frame_height)
+            if height <= self.frame_height * KEEP_TABLE_PAGE_SHARE:
+                return KeepTogether([table])
         return table
 
     def example_box(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
@@ -409,12 +427,15 @@ class Converter:
                             if comp.value_label(self.deck.card(card_id).fields.get(by)) == group)
                 row.append(Paragraph(str(total), number))
             rows.append(row)
-        return [self.grid(rows, header_rows=1)]
+        return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
 
     def cardtable_block(self, directive: Directive) -> list[Flowable]:
         names = [name.strip() for name in directive.options.get("columns", f"count,{self.deck.title_field}")
                  .split(",") if name.strip()]
+        if not names:
+            raise directive.fail("'columns=' names no columns; list fields, e.g. columns=count,name")
         columns = [table_column(directive, self.deck, name) for name in names]
+        formats = column_formats(directive, names)
         headers = directive.options.get("headers")
         titles = [part.strip() for part in headers.split(",")] if headers else [c.header for c in columns]
         if len(titles) != len(columns):
@@ -430,11 +451,29 @@ class Converter:
                  for column in columns]
         cell, head = self.style.text["table"], self.style.text["table_head"]
         rows = [[Paragraph(escape(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
+        where = _InlineView([], [directive.position.line - 1, directive.position.line])
         for card in cards:
-            rows.append([Paragraph(self.text(_shown(column.value(card)), _InlineView([], [directive.position.line - 1, directive.position.line])),
+            rows.append([Paragraph(self.text(self.shown(name, column.value(card), formats.get(name)), where),
                                    derive(cell, alignment=a))
-                         for column, a in zip(columns, align)])
-        return [self.grid(rows, header_rows=1)]
+                         for name, column, a in zip(names, columns, align)])
+        return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
+
+    def shown(self, column: str, value, template: str | None) -> str:
+        """A card's value as a table prints it: readable, the way the card says it.
+
+        Values of a field with fixed choices (``dragon``, ``red``) are stored in
+        lower case but printed capitalised; yes/no fields print Yes or a dash. A
+        column format (``group:-{}``) prints its text instead, with the raw value
+        in place of ``{}``; a no-value prints nothing.
+        """
+        if template is not None:
+            if value is None or value is False:
+                return ""
+            return template.replace("{}", "" if value is True else str(value))
+        spec = self.deck.fields.get(column.removeprefix("back."))
+        if isinstance(value, str) and spec is not None and value in spec.choices:
+            return value[:1].upper() + value[1:]
+        return _shown(value)
 
     def cards_block(self, directive: Directive) -> list[Flowable]:
         side = directive.options.get("side", "front")
@@ -570,7 +609,14 @@ def _column_widths(rows: list[list], frame_width: float) -> list[float]:
             wants[widest] += frame_width - sum(wants)
         return wants
     if sum(needs) >= frame_width:
-        return [need * frame_width / sum(needs) for need in needs]
+        # Too little room even for the longest words: every column keeps its floor
+        # (the caller has checked that the floors fit) and shares the rest by need,
+        # so a very long word cannot squeeze a neighbour below its padding.
+        floor = 2 * CELL_PADDING + MIN_COLUMN_TEXT
+        spare = frame_width - floor * count
+        extra = [max(0.0, need - floor) for need in needs]
+        return [floor + spare * part / sum(extra) if sum(extra) else frame_width / count
+                for part in extra]
     share = (frame_width - sum(needs)) / (sum(wants) - sum(needs))
     return [need + (want - need) * share for want, need in zip(wants, needs)]
 
@@ -592,7 +638,7 @@ def _shown(value) -> str:
     if value is None:
         return "–"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return "Yes" if value else "–"
     return str(value)
 
 
