@@ -109,7 +109,11 @@ def child(arguments: argparse.Namespace) -> None:
 # -- the runner ----------------------------------------------------------------------------------
 
 def generated_deck(folder: Path, total: int) -> Path:
-    """The Cereal Killer cards with counts scaled to ``total`` copies; no rules to check."""
+    """The Cereal Killer cards with counts scaled to ``total`` copies; no rules to check.
+
+    The deck is written as ``<folder>/cards/<name>/deck.yaml`` beside a link to the
+    project's layouts, the way a project lays decks out, so its layouts are found.
+    """
     data = yaml.safe_load(SOURCE_DECK.read_text())
     data.pop("rules", None)
     data.pop("stats", None)
@@ -118,7 +122,10 @@ def generated_deck(folder: Path, total: int) -> Path:
     for card in cards:
         card["count"] = max(1, round(card.get("count", 1) * total / original))
     cards[0]["count"] += total - sum(card["count"] for card in cards)
-    path = folder / f"cereal-killer-{total}" / "deck.yaml"
+    layouts = folder / "layouts"
+    if not layouts.exists():
+        layouts.symlink_to(REPOSITORY / "layouts", target_is_directory=True)
+    path = folder / "cards" / f"cereal-killer-{total}" / "deck.yaml"
     path.parent.mkdir(parents=True)
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     return path
