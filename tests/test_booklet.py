@@ -537,3 +537,14 @@ def test_card_reference_uses_the_projects_card_renderer(tmp_path):
         card_edges = [r for r in page.rects if round(r["width"] / MM) == 36]
     assert "Nova" in text and "Grub" in text and "Pip" not in text
     assert len(card_edges) >= 2
+
+
+def test_decklists_directive_prints_each_decklist_with_its_description(tmp_path):
+    deck_text = DECK + """decklists:
+  duel: {name: Duel Deck, description: Two heroes and a villain., cards: {%s: 2}}
+""" % load_deck(make_deck(tmp_path, "x")).cards[0].id
+    folder = make_deck(tmp_path, "# Decks\n\n{{ decklists }}\n", deck_text)
+    deck = load_deck(folder)
+    assert deck.decklists[0].description == "Two heroes and a villain."
+    text = " ".join(pages_of(build_booklet(deck, "a4", renderer_factory=TinyRenderer).reading_pdf))
+    assert "Duel Deck" in text and "Two heroes and a villain." in text

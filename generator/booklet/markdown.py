@@ -417,9 +417,8 @@ class Converter:
                 + [Paragraph(escape(labels.get(group, group.capitalize())), number_head) for group in groups]]
         for decklist in self.deck.decklists:
             description = ""
-            written = _decklist_description(self.deck, decklist.id)
-            if written:
-                description = f'<br/><font size="{cell.fontSize - 1}">{self.text(written, _InlineView([], [directive.position.line - 1, directive.position.line]))}</font>'
+            if decklist.description:
+                description = f'<br/><font size="{cell.fontSize - 1}">{self.text(decklist.description, _InlineView([], [directive.position.line - 1, directive.position.line]))}</font>'
             row = [Paragraph(f"<b>{escape(decklist.name)}</b>{description}", cell),
                    Paragraph(str(sum(decklist.counts.values())), number)]
             for group in groups:
@@ -550,13 +549,6 @@ class _InlineView:
 
     children: list
     map: list | None
-
-
-def _decklist_description(deck: Deck, list_id: str) -> str:
-    """A decklist's ``description:`` as written in the deck file (the model keeps only counts)."""
-    entry = (deck.source.data.get("decklists") or {}).get(list_id) or {}
-    description = entry.get("description") if isinstance(entry, dict) else None
-    return str(description) if description else ""
 
 
 def _plain_text(node) -> str:

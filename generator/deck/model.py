@@ -86,6 +86,7 @@ class Decklist:
     name: str
     counts: dict[str, int]
     position: Position
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -395,7 +396,8 @@ def _read_decklists(reader: Reader, card_ids: set[str]) -> list[Decklist]:
             counts[card_id] = reader.integer(keys + ("cards", card_id), minimum=0, maximum=MAX_COPIES) or 0
         _check_total(reader, keys + ("cards",), sum(counts.values()))
         decklists.append(Decklist(id=str(list_id), name=reader.string(keys + ("name",)) or str(list_id),
-                                  counts=counts, position=reader.document.at(*keys)))
+                                  counts=counts, position=reader.document.at(*keys),
+                                  description=reader.string(keys + ("description",)) or ""))
     return decklists
 
 
