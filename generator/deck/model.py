@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -124,8 +125,10 @@ class Deck:
     def folder(self) -> Path:
         return self.path.parent
 
-    @property
+    @cached_property
     def total(self) -> int:
+        """Physical cards in the deck. Summed once: a deck is not changed after loading
+        (a changed deck is a new one, made with ``dataclasses.replace``)."""
         return sum(card.count for card in self.cards)
 
     def card(self, card_id: str) -> Card:

@@ -51,9 +51,12 @@ class Renderer:
     _plans: dict[str, tuple[Op, ...]] = field(default_factory=dict, repr=False)
     _images: dict[Path, ImageReader] = field(default_factory=dict, repr=False)
     _resources: PlanResources | None = field(default=None, repr=False)
+    _faces: dict[tuple[int, str], tuple[Card, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    _read_names: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._resources = PlanResources(self.font_registry, self.deck.folder, {})
+        self._read_names = {side: tuple(sorted(layout.names)) for side, layout in self.layouts.items()}
 
     # the interface the sheet writer relies on ---------------------------------------------
 
@@ -76,23 +79,30 @@ class Renderer:
 
     def face_key(self, card: Card, side: str) -> str:
         """Equal keys mean identical drawings: the layout plus every value it reads."""
-        layout = self.layouts[_check_side(side)]
-        context = face_context(self.deck, card, side)
-        read = {name: context.get(name) for name in sorted(layout.names)}
-        digest = hashlib.sha1(json.dumps(read, sort_keys=True, default=str,
-                                         ensure_ascii=False).encode("utf-8")).hexdigest()
-        return f"{layout.name}_{digest[:20]}"  # letters, digits, '-' and '_': safe as a PDF name
+        facts = self._facts(card, side)
+        if "key" not in facts:
+            context = facts["context"]
+            read = {name: context.get(name) for name in self._read_names[side]}
+            digest = hashlib.sha1(json.dumps(read, sort_keys=True, default=str,
+                                             ensure_ascii=False).encode("utf-8")).hexdigest()
+            # letters, digits, '-' and '_': safe as a PDF name
+            facts["key"] = f"{self.layouts[side].name}_{digest[:20]}"
+        return facts["key"]
 
     def title(self, card: Card, side: str) -> str:
         """The title printed on that face ('' if it has none)."""
-        layout = self.layouts[_check_side(side)]
-        context = face_context(self.deck, card, side)
-        if layout.title is None:
-            return str(context["title"] or "")
-        try:
-            return str(layout.title.render(context)).strip()
-        except (TemplateError, TypeError, ValueError) as error:
-            raise self._error(card, side, f"its title cannot be made: {error}", layout, None) from None
+        facts = self._facts(card, side)
+        if "title" not in facts:
+            layout, context = self.layouts[side], facts["context"]
+            if layout.title is None:
+                facts["title"] = str(context["title"] or "")
+            else:
+                try:
+                    facts["title"] = str(layout.title.render(context)).strip()
+                except (TemplateError, TypeError, ValueError) as error:
+                    raise self._error(card, side, f"its title cannot be made: {error}", layout,
+                                      None) from None
+        return facts["title"]
 
     def draw(self, canvas, card: Card, side: str, bleed: bool = False) -> None:
         """Draw the face with its trim box at (0, 0)-(width, height) of the current coordinates."""
@@ -114,13 +124,26 @@ class Renderer:
 
     # inside --------------------------------------------------------------------------------
 
+    def _facts(self, card: Card, side: str) -> dict[str, Any]:
+        """What is known of one face (its context, then its key and title), each made once.
+
+        Faces are told apart by the card object itself, so a card with other
+        counts (a decklist's, made with ``dataclasses.replace``) is a face of its
+        own; the card is kept beside its facts so its ``id`` cannot be reused.
+        """
+        entry = self._faces.get((id(card), side))
+        if entry is None or entry[0] is not card:
+            entry = (card, {"context": face_context(self.deck, card, _check_side(side))})
+            self._faces[(id(card), side)] = entry
+        return entry[1]
+
     def _plan(self, card: Card, side: str) -> tuple[Op, ...]:
         key = self.face_key(card, side)
         plan = self._plans.get(key)
         if plan is None:
             layout = self.layouts[side]
             try:
-                plan = plan_face(layout, face_context(self.deck, card, side), self._resources)
+                plan = plan_face(layout, self._facts(card, side)["context"], self._resources)
             except PlanProblem as problem:
                 raise self._error(card, side, problem.message, layout, problem.element) from None
             self._plans[key] = plan
