@@ -56,12 +56,18 @@ def pdf_text(path: Path) -> str:
         return "\n".join(page.extract_text() or "" for page in pdf.pages)
 
 
+def written(tmp_path: Path, *command: str | Path) -> list[str]:
+    """Run a command that writes into ``tmp_path/out``; the names of the files it wrote."""
+    out = tmp_path / "out"
+    run = deckpress(*command, "--out", out, "--quiet")
+    assert run.exit_code == 0, run.stderr
+    return sorted(path.name for path in out.iterdir())
+
+
 def test_build_with_lang_prints_translated_titles_into_its_own_pdf_and_manifest(tmp_path):
     folder = make_deck(tmp_path)
     out = tmp_path / "out"
-    run = deckpress("build", folder, "--lang", "fr", "--out", out, "--quiet")
-    assert run.exit_code == 0, run.stderr
-    assert sorted(path.name for path in out.iterdir()) == ["quest.fr.json", "quest.fr.pdf"]
+    assert written(tmp_path, "build", folder, "--lang", "fr") == ["quest.fr.json", "quest.fr.pdf"]
     text = pdf_text(out / "quest.fr.pdf")
     for title in ("Chevalier", "Dragonne", "Pièce", "Pile", "Quête"):
         assert title in text
@@ -80,8 +86,7 @@ def test_build_with_lang_prints_translated_titles_into_its_own_pdf_and_manifest(
 def test_without_lang_the_deck_builds_as_written(tmp_path):
     folder = make_deck(tmp_path)
     out = tmp_path / "out"
-    assert deckpress("build", folder, "--out", out, "--quiet").exit_code == 0
-    assert sorted(path.name for path in out.iterdir()) == ["quest.json", "quest.pdf"]
+    assert written(tmp_path, "build", folder) == ["quest.json", "quest.pdf"]
     assert "Knight" in pdf_text(out / "quest.pdf")
     assert "lang" not in json.loads((out / "quest.json").read_text())
 
@@ -201,9 +206,8 @@ def test_an_unknown_layout_element_or_a_broken_translated_template_is_an_error(t
 def test_booklet_with_lang_reads_the_translated_rules_and_names_its_files(tmp_path):
     folder = make_deck(tmp_path)
     out = tmp_path / "out"
-    run = deckpress("booklet", folder, "--lang", "fr", "--out", out, "--quiet")
-    assert run.exit_code == 0, run.stderr
-    assert sorted(path.name for path in out.iterdir()) == ["quest-rules-booklet.fr.pdf", "quest-rules.fr.pdf"]
+    assert written(tmp_path, "booklet", folder, "--lang", "fr") == ["quest-rules-booklet.fr.pdf",
+                                                                    "quest-rules.fr.pdf"]
     text = pdf_text(out / "quest-rules.fr.pdf")
     assert "Aperçu" in text and "Quête : un jeu de 4 cartes." in text
     (folder / "rules.fr.md").unlink()
@@ -230,3 +234,20 @@ def test_stats_report_with_lang_is_named_after_the_translation(tmp_path):
     assert run.exit_code == 0, run.stderr
     assert sorted(path.name for path in reports.iterdir()) == ["quest-stats.fr.pdf", "quest-stats.fr.png"]
     assert "Quête" in pdf_text(reports / "quest-stats.fr.pdf")
+
+
+def test_decklist_names_are_translated_and_an_unknown_decklist_is_an_error(tmp_path):
+    deck = DECK + "decklists:\n  duel: {name: Duel of two, cards: {knight: 1, dragon: 1}}\n"
+    folder = make_deck(tmp_path, {"fr": FRENCH}, deck=deck)
+    (folder / "rules.fr.md").write_text("# Listes\n\n{{ decklists }}\n", encoding="utf-8")
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 1
+    assert f"{folder / 'deck.yaml'}:16:" in run.stdout and "decklist 'duel' name has no translation" in run.stdout
+    (folder / "lang" / "fr.yaml").write_text(FRENCH + "decklists:\n  duel: {name: Duel à deux}\n",
+                                            encoding="utf-8")
+    assert deckpress("check", folder, "--lang", "fr").exit_code == 0
+    assert "quest-rules.fr.pdf" in written(tmp_path, "booklet", folder, "--lang", "fr")
+    assert "Duel à deux" in pdf_text(tmp_path / "out" / "quest-rules.fr.pdf")
+    (folder / "lang" / "fr.yaml").write_text(FRENCH + "decklists:\n  duell: {name: Duel}\n", encoding="utf-8")
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 2 and "no decklist 'duell'" in run.stderr and "did you mean 'duel'?" in run.stderr

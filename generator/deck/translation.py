@@ -159,9 +159,9 @@ def apply_translation(deck: Deck, code: str, document: Document) -> Deck:
     deck_texts = texts.deck_section()
     shared_back = texts.shared_back()
     cards = [texts.card(index, card) for index, card in enumerate(deck.cards)]
-    texts.refuse_unknown_cards()
+    texts.refuse_unknown("cards", {card.id for card in deck.cards}, "card with id")
     decklists = [texts.decklist(decklist) for decklist in deck.decklists]
-    texts.refuse_unknown_decklists()
+    texts.refuse_unknown("decklists", {decklist.id for decklist in deck.decklists}, "decklist")
     translation = Translation(code=code, path=document.path,
                               layout_texts=_layout_texts(reader) if "layout" in data else {},
                               untranslated=tuple(texts.untranslated))
@@ -263,19 +263,22 @@ class _Texts:
         self.reader = reader
         self.untranslated: list[Untranslated] = []
         self.cards_given = reader.mapping(("cards",), "cards")
-        self.decklists_given = reader.mapping(("decklists",), "decklists")
 
     def deck_section(self) -> dict[str, str]:
-        _known_keys(self.reader, ("deck",), DECK_TEXTS, "deck text")
-        given = self.reader.mapping(("deck",), "deck")
+        source = {"name": self.deck.name, **self.deck.info}
+        return self.named_texts(("deck",), DECK_TEXTS, "deck text", source, "the deck's")
+
+    def named_texts(self, keys: tuple, names: tuple[str, ...], what: str, source: dict[str, Any],
+                    owner: str) -> dict[str, str]:
+        """The deck's or a decklist's own texts (name, description) that the translation gives."""
+        _known_keys(self.reader, keys, names, what)
+        given = self.reader.mapping(keys, what)
         texts = {}
-        for name in DECK_TEXTS:
-            source = self.deck.name if name == "name" else self.deck.info.get(name)
+        for name in names:
             if name in given:
-                texts[name] = _text(self.reader, ("deck", name))
-            elif source:
-                self.untranslated.append(Untranslated(f"the deck's {name}", name,
-                                                      self.deck.source.at("deck", name)))
+                texts[name] = _text(self.reader, keys + (name,))
+            elif source.get(name):
+                self.untranslated.append(Untranslated(f"{owner} {name}", name, self.deck.source.at(*keys, name)))
         return texts
 
     def shared_back(self) -> dict[str, Any] | None:
@@ -302,35 +305,19 @@ class _Texts:
                              f"card '{card.id}' (back)")
         return dataclasses.replace(card, fields=fields, back=back)
 
-    def refuse_unknown_cards(self) -> None:
-        known = {card.id for card in self.deck.cards}
-        for card_id in self.cards_given:
-            if card_id not in known:
-                raise TranslationError(f"no card with id '{card_id}' in {self.deck.path}"
-                                       f"{did_you_mean(str(card_id), known)}",
-                                       self.reader.position(("cards", card_id)), field=str(card_id))
+    def refuse_unknown(self, section: str, known: set[str], what: str) -> None:
+        """A card id or decklist id the deck does not have is a typo in the translation."""
+        for key in self.reader.mapping((section,), section):
+            if key not in known:
+                raise TranslationError(f"no {what} '{key}' in {self.deck.path}"
+                                       f"{did_you_mean(str(key), known) if known else ''}",
+                                       self.reader.position((section, key)), field=str(key))
 
     def decklist(self, decklist: Decklist) -> Decklist:
-        keys = ("decklists", decklist.id)
-        _known_keys(self.reader, keys, DECKLIST_TEXTS, "decklist text")
-        given = self.reader.mapping(keys, "a decklist's texts") if decklist.id in self.decklists_given else {}
-        source = self.deck.source.data.get("decklists", {}).get(decklist.id) or {}
-        texts = {}
-        for name in DECKLIST_TEXTS:
-            if name in given:
-                texts[name] = _text(self.reader, keys + (name,))
-            elif isinstance(source, dict) and source.get(name):
-                self.untranslated.append(Untranslated(f"decklist '{decklist.id}' {name}", name,
-                                                      self.deck.source.at("decklists", decklist.id, name)))
+        source = self.deck.source.data.get("decklists", {}).get(decklist.id)
+        texts = self.named_texts(("decklists", decklist.id), DECKLIST_TEXTS, "decklist text",
+                                 source if isinstance(source, dict) else {}, f"decklist '{decklist.id}'")
         return dataclasses.replace(decklist, **texts)
-
-    def refuse_unknown_decklists(self) -> None:
-        known = {decklist.id for decklist in self.deck.decklists}
-        for list_id in self.decklists_given:
-            if list_id not in known:
-                raise TranslationError(f"no decklist '{list_id}' in {self.deck.path}"
-                                       f"{did_you_mean(str(list_id), known) if known else ''}",
-                                       self.reader.position(("decklists", list_id)), field=str(list_id))
 
     def face(self, keys: tuple, source: dict[str, Any], source_keys: tuple, card: str | None,
              side: str, what: str, skip: set[str] = frozenset()) -> dict[str, Any]:
