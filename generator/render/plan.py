@@ -9,7 +9,7 @@ bottom-left corner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,7 @@ class ShapeOp:
     width: float
     dash: tuple[float, ...]
     bleed: bool
+    element: str = ""  # the layout element that drew it, for checks that name it
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class LineOp:
     stroke: Color | None
     width: float
     dash: tuple[float, ...]
+    element: str = ""  # the layout element that drew it, for checks that name it
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ class TextOp:
     size: float
     colour: Color | None
     text_lines: tuple[TextLine, ...]
+    element: str = ""  # the layout element that drew it, for checks that name it
 
     @property
     def lines(self) -> tuple[tuple[float, float, str], ...]:
@@ -121,6 +124,7 @@ class IconOp:
     squares: tuple[tuple[float, float, float], ...]  # (x, y, size) of each copy
     ink: Color
     accent: Color
+    element: str = ""  # the layout element that drew it, for checks that name it
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,7 @@ class ImageOp:
     box: Box
     fit: str
     bleed: bool
+    element: str = ""  # the layout element that drew it, for checks that name it
 
 
 Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp
@@ -173,7 +178,7 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
             raise PlanProblem(element, f"{type(error).__name__}: {error}"
                               if isinstance(error, TemplateError) else str(error)) from None
         if op is not None:
-            ops.append(op)
+            ops.append(replace(op, element=element.name))
     return tuple(ops)
 
 
