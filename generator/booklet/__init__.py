@@ -26,6 +26,7 @@ from generator.booklet.style import load_style
 from generator.deck.loading import read_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
+from generator.words import words_for
 
 RULES_FILENAME = "rules.md"
 MAX_RULES_BYTES = 1024 * 1024
@@ -87,7 +88,8 @@ def build_booklet(deck: Deck, paper: str = "a4",
 
     reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body)
     sheet = style.papers[paper].sheet
-    note = printing_note_pdf(sheet, style.text["footer"].fontName, style.colours["muted"])
+    note = printing_note_pdf(sheet, style.text["footer"].fontName, style.colours["muted"],
+                             words_for(deck)("printing_note"))
     return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, sheet, note), pages=pages)
 
 
