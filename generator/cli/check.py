@@ -1,4 +1,4 @@
-"""``deckpress check``: prove each deck's composition matches its game's rules."""
+"""``deckpress check``: the whole verdict on each deck, every problem in one run."""
 
 from __future__ import annotations
 
@@ -7,22 +7,31 @@ import sys
 
 import click
 
-from generator.cli.common import echo_error, error_line, find_decks, reports_errors
-from generator.deck import check_deck, load_deck
-from generator.errors import EXIT_OK, EXIT_RULES, DeckpressError
+from generator.cli.common import echo_error, find_decks, reports_errors
+from generator.errors import EXIT_INPUT, EXIT_OK
+from generator.verdict import Verdict, verdict
 
 
 @click.command()
 @click.argument("decks", nargs=-1, type=click.Path())
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="json prints one object for tools to read.")
+              show_default=True, help="json prints one object for tools to read: every finding "
+                                      "with its kind, file, line, column and card.")
 @reports_errors
 def check(decks: tuple[str, ...], output_format: str) -> None:
-    """Check decks against the rules written in their deck files.
+    """Check decks completely, before any paper is spent.
 
     DECKS are deck files or folders; by default every deck under cards/.
-    Exit status: 0 all rules hold, 1 a deck breaks a rule, 2 a file is
-    unreadable or malformed.
+    Runs everything build, booklet, stats and export check before drawing:
+    the deck file (and its spreadsheet), its rules, its layouts, every
+    distinct card face laid out (text that does not fit, missing glyphs or
+    images), the stats: section and the rules booklet's directives. Every
+    problem is printed, one a line, in file and line order. If check passes,
+    the other commands will not refuse the deck. It writes no files.
+
+    Exit status: 0 all is well (warnings are printed but pass), 1 a deck
+    breaks a rule or a face cannot be laid out, 2 a file is unreadable or
+    malformed.
 
     \b
     Examples:
@@ -32,43 +41,59 @@ def check(decks: tuple[str, ...], output_format: str) -> None:
     results = []
     exit_code = EXIT_OK
     for path in find_decks(decks, distinct_names=False):  # check writes no files
-        try:
-            report = check_deck(load_deck(path))
-        except DeckpressError as error:
-            exit_code = max(exit_code, error.exit_code)
-            results.append({"file": str(path), "error": str(error), "passed": False})
-            if output_format == "text":
-                echo_error(error_line(error))
-            continue
-        if not report.passed:
-            exit_code = max(exit_code, EXIT_RULES)
-        results.append(_as_dict(report))
-        if output_format == "text":
-            _print_report(report)
+        outcome = verdict(path)
+        exit_code = max(exit_code, outcome.exit_code)
+        if output_format == "json":
+            results.append(_as_dict(outcome))
+        else:
+            _print(outcome)
     if output_format == "json":
-        click.echo(json.dumps({"decks": results, "passed": exit_code == EXIT_OK}, indent=2))
+        click.echo(json.dumps({"decks": results, "passed": exit_code == EXIT_OK}, indent=2,
+                              ensure_ascii=False))
     sys.exit(exit_code)
 
 
-def _print_report(report) -> None:
-    deck = report.deck
-    summary = f"{deck.id}: {deck.name}, {deck.total} cards, {report.rules_checked} rules checked"
-    if report.passed:
-        click.echo(f"ok    {summary}")
-        return
-    click.echo(f"FAIL  {summary}, {len(report.findings)} broken")
-    for finding in report.findings:
-        click.echo(finding.line())
+def _print(outcome: Verdict) -> None:
+    """A summary line for each deck that loads, then one line a finding: malformed input on
+    stderr as ``error: ...``, the rest on stdout, all in file and line order."""
+    if outcome.deck is not None:
+        errors, warnings = len(outcome.errors), len(outcome.warnings)
+        noted = f", {_plural(warnings, 'warning')}" if warnings else ""
+        if errors:
+            click.echo(f"FAIL  {_summary(outcome)}: {_plural(errors, 'problem')}{noted}")
+        else:
+            click.echo(f"ok    {_summary(outcome)}{noted}")
+    for finding in outcome.findings:
+        if finding.is_error and finding.exit_code == EXIT_INPUT:
+            echo_error(f"error: {finding.line()}")
+        else:
+            click.echo(finding.line())
 
 
-def _as_dict(report) -> dict:
-    deck = report.deck
+def _summary(outcome: Verdict) -> str:
+    deck = outcome.deck
+    counts = outcome.counts
+    checked = [f"{counts.get('rules', 0)} rules checked"]
+    if "faces" in counts:
+        checked.append(f"{_plural(counts['faces'], 'face')} laid out")
+    return f"{deck.id}: {deck.name}, {deck.total} cards, {', '.join(checked)}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _as_dict(outcome: Verdict) -> dict:
+    deck = outcome.deck
     return {
-        "file": str(deck.path),
-        "deck": deck.id,
-        "name": deck.name,
-        "cards": deck.total,
-        "rules_checked": report.rules_checked,
-        "passed": report.passed,
-        "findings": [finding.as_dict() for finding in report.findings],
+        "file": str(outcome.path),
+        "deck": deck.id if deck else None,
+        "name": deck.name if deck else None,
+        "cards": deck.total if deck else None,
+        "rules_checked": outcome.counts.get("rules", 0),
+        "faces_checked": outcome.counts.get("faces", 0),
+        "passed": not outcome.errors,
+        "exit_code": outcome.exit_code,
+        "findings": [finding.as_dict() for finding in outcome.findings],
     }
+

@@ -34,10 +34,11 @@ MAX_REPEAT = 50
 class PlanProblem(Exception):
     """Why one element cannot be planned; the renderer adds deck, card and face."""
 
-    def __init__(self, element: Element, message: str):
+    def __init__(self, element: Element, message: str, kind: str = "layout"):
         super().__init__(message)
         self.element = element
         self.message = message
+        self.kind = kind  # "fit" when text does not fit its box, else "layout"
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ def _text(element: TextElement, context, resources: PlanResources, layout) -> Te
         preview = text if len(text) <= 40 else text[:37] + "..."
         raise PlanProblem(element, f"text \"{preview}\" does not fit its "
                                    f"{_mm(box.width)} x {_mm(box.height)} box even at "
-                                   f"{element.min_size:g} pt")
+                                   f"{element.min_size:g} pt", kind="fit")
     size = fitted.size
     leading = element.leading * size
     if len(fitted.lines) == 1 and element.valign == "middle":
