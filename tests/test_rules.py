@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import deckpress
+from cli_run import deckpress, line_of
 
 HEADER = """\
 deck:
@@ -44,14 +44,6 @@ def write_deck(folder: Path, rules: str, cards: str = CARDS, extra: str = "") ->
     rules_block = "rules:\n" + textwrap.indent(textwrap.dedent(rules).strip("\n"), "  ") + "\n"
     path.write_text(HEADER + cards + extra + rules_block, encoding="utf-8")
     return path
-
-
-def line_of(path: Path, text: str) -> int:
-    """1-based number of the first line of ``path`` containing ``text``."""
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if text in line:
-            return number
-    raise AssertionError(f"{text!r} not in {path}")
 
 
 def check(path: Path, *options: str):

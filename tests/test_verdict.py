@@ -11,7 +11,7 @@ import json
 import textwrap
 from pathlib import Path
 
-from cli_run import deckpress
+from cli_run import deckpress, line_of, place_of
 
 LAYOUT = """\
 size: poker
@@ -48,20 +48,6 @@ def project(tmp_path: Path, deck: str = DECK, layout: str = LAYOUT, name: str = 
     path = folder / "deck.yaml"
     path.write_text(textwrap.dedent(deck), encoding="utf-8")
     return path
-
-
-def line_of(path: Path, text: str) -> int:
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if text in line:
-            return number
-    raise AssertionError(f"{text!r} not in {path}")
-
-
-def place_of(path: Path, text: str) -> str:
-    """``path:line:column`` where ``text`` first starts."""
-    number = line_of(path, text)
-    column = path.read_text(encoding="utf-8").splitlines()[number - 1].index(text) + 1
-    return f"{path}:{number}:{column}"
 
 
 def test_a_sound_deck_passes_with_its_faces_laid_out(tmp_path):
