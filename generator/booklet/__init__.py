@@ -50,7 +50,8 @@ class Booklet:
 
 
 def rules_path(deck: Deck) -> Path:
-    return deck.folder / RULES_FILENAME
+    """``rules.md`` beside the deck, or ``rules.<lang>.md`` for a translated deck."""
+    return deck.folder / (f"rules.{deck.lang}.md" if deck.lang else RULES_FILENAME)
 
 
 def read_rules(deck: Deck) -> str:
@@ -61,10 +62,10 @@ def read_rules(deck: Deck) -> str:
     """
     path = rules_path(deck)
     if not path.exists() and not path.is_symlink():
-        raise InputError(f"no {RULES_FILENAME} beside the deck: write the rules there", Position(path))
-    target = resolve_inside(deck.folder, RULES_FILENAME, Position(path), field="rules")
+        raise InputError(f"no {path.name} beside the deck: write the rules there", Position(path))
+    target = resolve_inside(deck.folder, path.name, Position(path), field="rules")
     if not target.is_file():
-        raise InputError(f"{RULES_FILENAME} is not a readable file", Position(path), field="rules")
+        raise InputError(f"{path.name} is not a readable file", Position(path), field="rules")
     return read_text(target, limit=MAX_RULES_BYTES)
 
 

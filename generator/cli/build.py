@@ -10,15 +10,15 @@ from typing import Callable, Iterator
 
 import click
 
-from generator.cli.common import echo_error, error_line, find_decks, print_problems, reports_errors
+from generator.cli.common import echo_error, error_line, find_decks, lang_option, print_problems, reports_errors
 from generator.deck import Deck
-from generator.errors import EXIT_OK, EXIT_RULES, DeckpressError
+from generator.errors import EXIT_OK, DeckpressError
 from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError
 from generator.sheets.press import press_deck, sheet_layout
 from generator.sheets.renderer import CardRenderer, load_renderer
 from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, SheetStyle, find_paper, load_style
 from generator.verdict import verdict
-from generator.verdict.checks import DRAWING_CHECKS, check_rules
+from generator.verdict.checks import PRINT_CHECKS, check_rules
 
 DUPLEX_HELP = ("long: backs follow each front page, columns mirrored (flip on long edge); "
                "short: rows mirrored (flip on short edge); fold: fronts and backs on one page, "
@@ -99,11 +99,12 @@ def resolve_paper(style: SheetStyle, paper: str | None, orientation: str):
 @click.option("--cut-lines/--no-cut-lines", default=False, show_default=True,
               help="Thin lines along every card edge, for cutting with scissors.")
 @click.option("--no-check", is_flag=True, help="Skip the deck's rules check (the layout is still validated).")
+@lang_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @reports_errors
 def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation: str, duplex: str,
           back_offset: tuple[float, float], margin: float | None, gutter: float | None, bleed: bool,
-          crop_marks: bool, cut_lines: bool, no_check: bool, quiet: bool) -> None:
+          crop_marks: bool, cut_lines: bool, no_check: bool, lang: str | None, quiet: bool) -> None:
     """Write print-ready PDF sheets and a layout manifest for each deck.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -118,6 +119,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
       deckpress build cards/tiki --paper letter --duplex short
       deckpress build --duplex fold --cut-lines
       deckpress build --back-offset 0.5,-1.2
+      deckpress build cards/tiki --lang fr
     """
     style = load_style()
     settings = SheetSettings(
@@ -130,7 +132,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         crop_marks=crop_marks,
         cut_lines=cut_lines,
     )
-    ready, exit_code = prepare_decks(find_decks(decks), settings, check=not no_check)
+    ready, exit_code = prepare_decks(find_decks(decks), settings, check=not no_check, lang=lang)
     if exit_code != EXIT_OK:
         sys.exit(exit_code)
     total_pages = sum(layout.page_count(deck.total) for deck, _, layout in ready)
@@ -145,18 +147,19 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
                        f"and {result.manifest}")
 
 
-def prepare_decks(paths: list[Path], settings: SheetSettings,
-                  check: bool) -> tuple[list[tuple[Deck, CardRenderer, SheetLayout]], int]:
-    """Load, check and lay out every deck (every face of it) before any file is written.
+def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
+                  lang: str | None = None) -> tuple[list[tuple[Deck, CardRenderer, SheetLayout]], int]:
+    """Load, check and lay out every deck (every face of it, in translation ``lang``) before
+    any file is written.
 
     Returns the decks ready to build and the exit status: anything but 0
     means at least one deck failed and all its problems were printed.
     """
-    checks = [each for each in DRAWING_CHECKS if check or each is not check_rules]
+    checks = [each for each in PRINT_CHECKS if check or each is not check_rules]
     ready = []
     exit_code = EXIT_OK
     for path in paths:
-        outcome = verdict(path, checks=checks, load_renderer=load_renderer)
+        outcome = verdict(path, lang=lang, checks=checks, load_renderer=load_renderer)
         if outcome.errors:
             print_problems(outcome, "nothing was built")
             exit_code = max(exit_code, outcome.exit_code)

@@ -7,8 +7,9 @@ import sys
 
 import click
 
-from generator.cli.common import echo_error, find_decks, reports_errors
+from generator.cli.common import echo_error, find_decks, lang_option, reports_errors
 from generator.errors import EXIT_INPUT, EXIT_OK
+from generator.deck.translation import ALL_LANGUAGES, languages
 from generator.verdict import Verdict, verdict
 
 
@@ -17,8 +18,9 @@ from generator.verdict import Verdict, verdict
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json prints one object for tools to read: every finding "
                                       "with its kind, file, line, column and card.")
+@lang_option(allow_all=True)
 @reports_errors
-def check(decks: tuple[str, ...], output_format: str) -> None:
+def check(decks: tuple[str, ...], output_format: str, lang: str | None) -> None:
     """Check decks completely, before any paper is spent.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -33,24 +35,38 @@ def check(decks: tuple[str, ...], output_format: str) -> None:
     breaks a rule or a face cannot be laid out, 2 a file is unreadable or
     malformed.
 
+    With --lang CODE the deck's translation is checked instead: its rules,
+    every text it has not translated yet (exit 1), and every translated
+    face, which must fit its layout as the original does.
+
     \b
     Examples:
       deckpress check
       deckpress check cards/gold-rush --format json
+      deckpress check cards/tiki --lang fr
+      deckpress check --lang all
     """
     results = []
     exit_code = EXIT_OK
     for path in find_decks(decks, distinct_names=False):  # check writes no files
-        outcome = verdict(path)
-        exit_code = max(exit_code, outcome.exit_code)
-        if output_format == "json":
-            results.append(_as_dict(outcome))
-        else:
-            _print(outcome)
+        for code in _languages(path, lang):
+            outcome = verdict(path, lang=code)
+            exit_code = max(exit_code, outcome.exit_code)
+            if output_format == "json":
+                results.append(_as_dict(outcome))
+            else:
+                _print(outcome)
     if output_format == "json":
         click.echo(json.dumps({"decks": results, "passed": exit_code == EXIT_OK}, indent=2,
                               ensure_ascii=False))
     sys.exit(exit_code)
+
+
+def _languages(path, lang: str | None) -> list[str | None]:
+    """What to check of one deck: as written (None), one translation, or all of them."""
+    if lang == ALL_LANGUAGES:
+        return [None, *languages(path.parent)]
+    return [lang]
 
 
 def _print(outcome: Verdict) -> None:
@@ -76,7 +92,7 @@ def _summary(outcome: Verdict) -> str:
     checked = [f"{counts.get('rules', 0)} rules checked"]
     if "faces" in counts:
         checked.append(f"{_plural(counts['faces'], 'face')} laid out")
-    return f"{deck.id}: {deck.name}, {deck.total} cards, {', '.join(checked)}"
+    return f"{deck.output_name}: {deck.name}, {deck.total} cards, {', '.join(checked)}"
 
 
 def _plural(count: int, noun: str) -> str:
@@ -88,6 +104,7 @@ def _as_dict(outcome: Verdict) -> dict:
     return {
         "file": str(outcome.path),
         "deck": deck.id if deck else None,
+        **({"lang": outcome.lang} if outcome.lang else {}),
         "name": deck.name if deck else None,
         "cards": deck.total if deck else None,
         "rules_checked": outcome.counts.get("rules", 0),

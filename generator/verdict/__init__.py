@@ -54,6 +54,7 @@ class Verdict:
     findings: tuple[Finding, ...]
     counts: dict[str, int]
     renderer: Renderer | None = None
+    lang: str | None = None
 
     @property
     def exit_code(self) -> int:
@@ -87,7 +88,7 @@ def verdict(deck_path: Path | str, *, lang: str | None = None, checks: Iterable[
         except DeckpressError as error:  # a check that stops short still reports why
             found.extend(findings_from(error))
     return Verdict(path=subject.path, deck=subject.deck, findings=tuple(in_order(found)),
-                   counts=dict(subject.counts), renderer=subject.renderer)
+                   counts=dict(subject.counts), renderer=subject.renderer, lang=lang)
 
 
 __all__ = ["Check", "Subject", "Verdict", "verdict"]

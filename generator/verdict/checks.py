@@ -21,18 +21,47 @@ from __future__ import annotations
 from typing import Iterable
 
 from generator.deck.model import load_deck
-from generator.errors import EXIT_INPUT, InputError
+from generator.errors import EXIT_INPUT, DeckpressError, InputError
 from generator.findings import Finding, findings_from
 from generator.verdict import Subject
 
 
 def check_model(subject: Subject) -> Iterable[Finding]:
     """The deck file (and its spreadsheet) read and validated: every bad card, field,
-    decklist and rule at once."""
+    decklist and rule at once; then its translation ``subject.lang``, if one is asked for."""
+    from generator.deck.translation import translate_deck
+
     try:
-        subject.deck = load_deck(subject.path)
+        deck = load_deck(subject.path)
     except InputError as error:
         return findings_from(error, "input")
+    try:
+        subject.deck = translate_deck(deck, subject.lang)
+    except InputError as error:
+        return findings_from(error, "translation")
+    return ()
+
+
+def check_translation(subject: Subject) -> Iterable[Finding]:
+    """Every text a translated deck prints that its translation leaves out."""
+    deck = subject.deck
+    if deck is None or deck.translation is None:
+        return ()
+    return [Finding(kind="translation", message=entry.message(deck.translation.path), position=entry.position,
+                    card=entry.card, side=entry.side)
+            for entry in deck.translation.untranslated]
+
+
+def check_translation_complete(subject: Subject) -> Iterable[Finding]:
+    """A translation is printed only when complete: one finding saying how much is missing."""
+    from generator.deck.translation import require_translated
+
+    if subject.deck is None:
+        return ()
+    try:
+        require_translated(subject.deck)
+    except DeckpressError as error:
+        return findings_from(error, "translation")
     return ()
 
 
@@ -120,8 +149,11 @@ def check_stats(subject: Subject) -> Iterable[Finding]:
 MODEL_CHECKS = (check_model,)
 """Checks that make (or change) the deck model every later check reads."""
 
-DRAWING_CHECKS = MODEL_CHECKS + (check_rules, check_layouts, check_faces)
-"""What ``build`` and ``export`` must know before drawing anything."""
+DRAWING_CHECKS = (check_rules, check_layouts, check_faces)
+"""What every command that draws cards must know first."""
 
-CHECKS = DRAWING_CHECKS + (check_sheets, check_stats)
+PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
+"""What ``build`` runs before drawing (a translation must be complete to be printed)."""
+
+CHECKS = MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats)
 """Everything ``deckpress check`` runs."""
