@@ -251,3 +251,58 @@ def test_decklist_names_are_translated_and_an_unknown_decklist_is_an_error(tmp_p
     (folder / "lang" / "fr.yaml").write_text(FRENCH + "decklists:\n  duell: {name: Duel}\n", encoding="utf-8")
     run = deckpress("check", folder, "--lang", "fr")
     assert run.exit_code == 2 and "no decklist 'duell'" in run.stderr and "did you mean 'duel'?" in run.stderr
+
+
+def test_a_french_booklet_speaks_french_on_its_cover_tables_and_captions(tmp_path):
+    rules = ("# Matériel\n\n{{ components by=kind }}\n\n"
+             "{{ cardtable columns=name,kind,count headers=\"Nom,Sorte,Nombre\" }}\n\n"
+             "{{ cards side=both }}\n")
+    folder = make_deck(tmp_path, {"fr": FRENCH + "choices:\n  kind: {hero: héros, beast: bête}\n"})
+    (folder / "rules.fr.md").write_text(rules, encoding="utf-8")
+    assert "quest-rules.fr.pdf" in written(tmp_path, "booklet", folder, "--lang", "fr")
+    text = pdf_text(tmp_path / "out" / "quest-rules.fr.pdf")
+    for phrase in ("Un jeu pour 2 joueurs", "Contenu de la boîte", "4 cartes", "1 carte héros",
+                   "2 cartes bête", "Livret de règles", "Chevalier héros", "Dragonne bête 2",
+                   "Dragonne ×2", "dos : Pile", "dos des cartes (toutes)", "Cartes Sorte Détail", "en tout"):
+        assert phrase in text, phrase
+    for english in ("A game for", "In the box", "Rules booklet", "back:", "Hero", "Beast", "in all"):
+        assert english not in text, english
+    note = pdf_text(tmp_path / "out" / "quest-rules-booklet.fr.pdf")
+    assert "Imprimez en recto verso" in note
+
+
+def test_a_translation_may_change_the_booklet_phrases_for_its_language(tmp_path):
+    italian = FRENCH + ("words:\n  plural_one: [1]\n  game_for: \"Un gioco per {players}\"\n"
+                        "  players: {one: \"{n} giocatore\", other: \"{n} giocatori\"}\n")
+    folder = make_deck(tmp_path, {"it": italian})
+    (folder / "rules.it.md").write_text("# Regole\n", encoding="utf-8")
+    assert "quest-rules.it.pdf" in written(tmp_path, "booklet", folder, "--lang", "it")
+    text = pdf_text(tmp_path / "out" / "quest-rules.it.pdf")
+    assert "Un gioco per 2 giocatori" in text
+    assert "In the box" in text  # a language with no table of its own falls back to English
+
+
+@pytest.mark.parametrize("words, line, message", [
+    ("  rules_boklet: Règles\n", 8, "unknown phrase 'rules_boklet'; did you mean 'rules_booklet'?"),
+    ("  game_for: \"Pour {joueurs}\"\n", 8, "'game_for' cannot fill in {joueurs} (it offers {players})"),
+    ("  players: \"{n} joueurs\"\n", 8, "'players' has two forms"),
+    ("  game_for: \"{0.__class__}\"\n", 8, None),
+])
+def test_a_mistake_in_the_booklet_phrases_is_an_error_with_its_line(tmp_path, words, line, message):
+    folder = make_deck(tmp_path, {"fr": FRENCH + "words:\n" + words})
+    run = deckpress("booklet", folder, "--lang", "fr", "--out", tmp_path / "out")
+    if message is None:  # no format language: the text prints as written
+        assert run.exit_code == 0, run.stderr
+        assert "{0.__class__}" in pdf_text(tmp_path / "out" / "quest-rules.fr.pdf")
+        return
+    assert run.exit_code == 2
+    assert run.stderr.startswith(f"error: {folder / 'lang' / 'fr.yaml'}:{line}:") and message in run.stderr
+
+
+def test_choice_labels_must_name_a_choice_field_and_its_choices(tmp_path):
+    folder = make_deck(tmp_path, {"fr": FRENCH + "choices:\n  kind: {heros: héros}\n"})
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 2 and "'heros' is not one of the choices of 'kind' (hero, beast)" in run.stderr
+    folder = make_deck(tmp_path / "two", {"fr": FRENCH + "choices:\n  power: {3: trois}\n"})
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 2 and "'power' is not a choice field of the deck; expected one of: kind" in run.stderr

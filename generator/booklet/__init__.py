@@ -22,6 +22,7 @@ from generator.paths import resolve_inside
 from generator.deck.loading import read_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
+from generator.words import words_for
 
 if TYPE_CHECKING:  # the drawing modules (platypus, pypdf) load only when a booklet is made
     from generator.booklet.cards import CardFace, Renderer, RendererFactory
@@ -95,7 +96,8 @@ def build_booklet(deck: Deck, paper: str = "a4",
 
     reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body)
     sheet = style.papers[paper].sheet
-    note = printing_note_pdf(sheet, style.text["footer"].fontName, style.colours["muted"])
+    note = printing_note_pdf(sheet, style.text["footer"].fontName, style.colours["muted"],
+                             words_for(deck)("printing_note"))
     return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, sheet, note), pages=pages)
 
 

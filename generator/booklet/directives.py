@@ -37,6 +37,7 @@ from generator.booklet.components import group_values, players_label
 from generator.deck.model import Card, Deck, Decklist
 from generator.deck.selectors import Selector, parse_selector
 from generator.errors import InputError, Position
+from generator.words import words_for
 
 DIRECTIVE = re.compile(r"\{\{(.*?)\}\}")
 
@@ -198,7 +199,7 @@ def table_column(directive: Directive, deck: Deck, name: str) -> Column:
         return Column(decklist.name, lambda card: decklist.counts.get(card.id) or None)
     check_field(directive, deck, name)
     if name == "count":
-        header = "Cards"
+        header = words_for(deck)("cards_column")
     else:
         words = name.replace("back.", "back ").replace("_", " ")
         header = words[:1].upper() + words[1:]

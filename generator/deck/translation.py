@@ -12,8 +12,12 @@ deck file has them, so a translated deck is the same game and every later stage
       dusty-dour: {name: Poussière, back: {name: Roc sucré}}   # ... and its own back
     decklists:
       starter: {name: Débutant}
+    choices:                                 # how choice values read in the booklet's tables
+      colour: {red: rouge, blue: bleu}
     layout:                                  # texts the layout itself prints, by element name
       strength-label: FORCE
+    words:                                   # phrases deckpress prints (generator/words/)
+      rules_booklet: Les règles
 
 :func:`translate_deck` reads the file and gives the translated :class:`Deck`; a
 text the translation leaves out keeps its source wording and is listed in
@@ -35,6 +39,7 @@ from generator.deck.model import Card, Deck, Decklist, load_deck
 from generator.deck.reading import Reader
 from generator.errors import EXIT_RULES, DeckpressError, InputError, Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
+from generator.words import read_phrases
 
 LANG_FOLDER = "lang"
 """Translations live in ``<deck folder>/lang/<code>.yaml``."""
@@ -43,7 +48,7 @@ ALL_LANGUAGES = "all"
 CODE_PATTERN = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,2}$")
 """A language code such as ``fr``, ``pt-BR`` or ``zh-Hant``. It becomes part of file
 names, so nothing else is accepted: no dots, slashes or spaces."""
-SECTIONS = {"deck", "back", "cards", "decklists", "layout"}
+SECTIONS = {"deck", "back", "cards", "decklists", "choices", "layout", "words"}
 DECK_TEXTS = ("name", "description")
 DECKLIST_TEXTS = ("name", "description")
 MAX_LANGUAGES = 100
@@ -81,6 +86,9 @@ class Translation:
     path: Path
     layout_texts: dict[str, LayoutText]
     untranslated: tuple[Untranslated, ...]
+    choice_labels: dict[str, dict[Any, str]] = dataclasses.field(default_factory=dict)
+    words: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """Phrases of the booklet this translation changes (see :mod:`generator.words`)."""
 
 
 class TranslationError(InputError):
@@ -164,7 +172,9 @@ def apply_translation(deck: Deck, code: str, document: Document) -> Deck:
     texts.refuse_unknown("decklists", {decklist.id for decklist in deck.decklists}, "decklist")
     translation = Translation(code=code, path=document.path,
                               layout_texts=_layout_texts(reader) if "layout" in data else {},
-                              untranslated=tuple(texts.untranslated))
+                              untranslated=tuple(texts.untranslated),
+                              choice_labels=_choice_labels(reader, deck),
+                              words=read_phrases(document, ("words",)) if "words" in data else {})
     info = {**deck.info, **deck_texts}
     return dataclasses.replace(deck, name=info["name"], info=info, cards=cards, shared_back=shared_back,
                                decklists=decklists, translation=translation)
@@ -222,6 +232,13 @@ def translate_layouts(deck: Deck, layouts: list[Any]) -> None:
                                    f"{did_you_mean(name, named)}", text.position, field=name)
 
 
+def choice_label(deck: Deck, field_name: str, value: Any) -> str | None:
+    """How a choice value reads in the translated deck's booklet, if its translation says."""
+    if deck.translation is None:
+        return None
+    return deck.translation.choice_labels.get(field_name, {}).get(value)
+
+
 def untranslated_lines(deck: Deck) -> Iterator[tuple[Position, str]]:
     """Each untranslated text of a translated deck as (position, message), in file order."""
     if deck.translation is None:
@@ -245,6 +262,26 @@ def _layout_texts(reader: Reader) -> dict[str, LayoutText]:
     for name in reader.mapping(("layout",), "layout"):
         texts[str(name)] = LayoutText(_text(reader, ("layout", name)), reader.position(("layout", name)))
     return texts
+
+
+def _choice_labels(reader: Reader, deck: Deck) -> dict[str, dict[Any, str]]:
+    """``choices: {colour: {red: rouge}}``: only declared choice fields, only their choices."""
+    labels: dict[str, dict[Any, str]] = {}
+    for name in reader.mapping(("choices",), "choices"):
+        spec = deck.fields.get(name)
+        if spec is None or spec.type != "choice":
+            choice_fields = sorted(field.name for field in deck.fields.values() if field.type == "choice")
+            raise TranslationError(f"'{name}' is not a choice field of the deck"
+                                   f"{did_you_mean(str(name), choice_fields) if choice_fields else ''}",
+                                   reader.position(("choices", name)), field=str(name))
+        labels[name] = {}
+        for value in reader.mapping(("choices", name), "a choice field's labels"):
+            if value not in spec.choices:
+                raise TranslationError(f"'{value}' is not one of the choices of '{name}' "
+                                       f"({', '.join(map(str, spec.choices))})",
+                                       reader.position(("choices", name, value)), field=str(name))
+            labels[name][value] = _text(reader, ("choices", name, value))
+    return labels
 
 
 def _text(reader: Reader, keys: tuple) -> str:
@@ -359,6 +396,6 @@ class _Texts:
 
 
 __all__ = ["ALL_LANGUAGES", "LANG_FOLDER", "IncompleteTranslation", "Translation", "TranslationError",
-           "Untranslated", "apply_translation", "check_code", "languages", "load_translated_deck",
+           "Untranslated", "apply_translation", "check_code", "choice_label", "languages", "load_translated_deck",
            "mark_untranslated", "require_translated", "translate_deck", "translate_layouts",
            "translation_path", "untranslated_lines"]
