@@ -17,11 +17,12 @@ from generator.cli.export import export
 from generator.cli.import_cmd import import_command
 from generator.cli.new import new
 from generator.cli.schema import schema
+from generator.cli.serve import serve
 from generator.cli.stats import stats
 from generator.cli.watch import watch
 
 # In the order a designer meets them: start, check, print, then the extras.
-COMMANDS = (new, check, build, booklet, calibrate, stats, export, import_command, watch, schema)
+COMMANDS = (new, check, build, booklet, calibrate, stats, export, import_command, watch, serve, schema)
 
 
 class InOrderGroup(click.Group):
@@ -44,6 +45,7 @@ def cli() -> None:
       deckpress booklet cards/tiki    the Tiki rules booklet, to read and to fold
       deckpress calibrate             measure your printer's front/back offset
       deckpress watch cards/tiki      rebuild on every save
+      deckpress serve --open          see every card in the browser as you edit
 
     Each command has its own --help with examples. Exit status: 0 success,
     1 a deck breaks its rules or a card cannot be laid out, 2 unreadable or
