@@ -229,6 +229,19 @@ def test_inline_directives_fill_in_numbers_and_values(tmp_path):
             "5 fairies in 2 kinds; Nova has power 9.") in text
 
 
+def test_players_has_a_bare_form_for_sentences_that_say_players_themselves(tmp_path):
+    rules = ("For {{ players bare }} players, from {{ players min }} up to {{ players max }}; "
+             "a game for {{ players }}.\n")
+    text = " ".join(pages_of(build(tmp_path, rules).reading_pdf)[1].split())
+    assert "For 2 to 3 players, from 2 up to 3; a game for 2 to 3 players." in text
+    assert "players players" not in text
+
+
+def test_players_refuses_a_form_it_does_not_know(tmp_path):
+    with pytest.raises(InputError, match=r"'players' takes nothing or one of bare, min, max, found few"):
+        build(tmp_path, "For {{ players few }}.\n")
+
+
 def test_card_table_lists_each_distinct_card_sorted(tmp_path):
     rules = "{{ cardtable kind=Fairy,Star columns=name,power,count headers=\"Card,Power,Copies\" sort=-power }}\n"
     text = pages_of(build(tmp_path, rules).reading_pdf)[1]

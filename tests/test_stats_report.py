@@ -162,3 +162,27 @@ def test_at_least_without_draw_is_refused_like_where():
 def test_at_least_defaults_to_one():
     result = invoke(str(CEREAL), "--draw", "5", "--where", "type=monster", "--format", "json")
     assert json.loads(result.output)["decks"][0]["pools"][0]["questions"][-1]["name"].startswith("at least 1 ")
+
+
+def test_composition_labels_read_in_full_and_in_numeric_order(tmp_path):
+    result = invoke(str(CEREAL), "--quiet", "--report", str(tmp_path / "r.pdf"))
+    assert result.exit_code == 0, result.output
+    import pdfplumber
+    with pdfplumber.open(tmp_path / "r.pdf") as document:
+        words = document.pages[0].extract_words(keep_blank_chars=True)
+    heading = next(w for w in words if w["text"] == "Composition by reward")
+    panel = [w for w in words if heading["x0"] <= w["x0"] < heading["x0"] + 60
+             and heading["top"] + 20 < w["top"] < heading["top"] + 110]
+    right_edge = panel[0]["x1"]  # category labels are right-aligned against the bars
+    labels = [w["text"] for w in sorted(panel, key=lambda w: w["top"]) if abs(w["x1"] - right_edge) < 0.5]
+    assert labels == ["50", "75", "125", "200", "350", "500"]
+
+
+def test_numbers_kept_as_text_sort_as_numbers(tmp_path):
+    # A spreadsheet column the deck does not declare keeps its cells as text.
+    (tmp_path / "cards.csv").write_text("name,reward\nA,125\nB,50\nC,500\nD,75\nE,75\n")
+    (tmp_path / "deck.yaml").write_text("deck: {name: Sheet}\ncards: {from: cards.csv}\n")
+    result = invoke(str(tmp_path), "--by", "reward", "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)["decks"][0]["pools"][0]["composition"][0]["rows"]
+    assert [(row["value"], row["cards"]) for row in rows] == [("50", 1), ("75", 2), ("125", 1), ("500", 1)]

@@ -2,7 +2,9 @@
 
 import importlib.util
 import json
+import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -38,8 +40,30 @@ def test_goblins_games_end_within_the_rules():
     result = goblins_run(300, 1)
     # Six goblins start in hand and a turn removes at most one: no win before turn 6.
     assert min(result.winning_turns) >= 6
-    assert all(o.turns == 30 for o in result.outcomes if not o.won)
+    # The booklet's solo game ends after 15 turns; a loss names the goblins left, its score.
+    assert max(result.winning_turns) <= 15
+    lost = [o for o in result.outcomes if not o.won]
+    assert lost and all(o.turns == 15 for o in lost)
+    assert all(re.fullmatch(r"lost with [1-9] goblins? in hand", o.ending) for o in lost)
     assert 0 < result.wins < result.games
+
+
+def test_the_simulated_turn_limit_is_the_booklets():
+    deck = load_deck(GOBLINS)
+    limit = read_stats_spec(deck).simulation.options["max_turns"]
+    assert limit == load_goblins_module().TURN_LIMIT == 15
+    booklet = " ".join((GOBLINS / "rules.md").read_text(encoding="utf-8").split())
+    assert f"at most **{limit} turns**" in booklet
+
+
+def test_a_longer_game_wins_more_often():
+    deck = load_deck(GOBLINS)
+    spec = read_stats_spec(deck).simulation
+    longer = replace(spec, options={**spec.options, "max_turns": 30})
+    plugin = load_plugin(deck, spec)
+    short, long = run(plugin, deck, spec, games=300, seed=1), run(plugin, deck, longer, games=300, seed=1)
+    assert short.wins < long.wins
+    assert max(long.winning_turns) > 15 and all(o.turns == 30 for o in long.outcomes if not o.won)
 
 
 def test_greedy_beats_random_play():

@@ -1,4 +1,4 @@
-"""Goblins Drool, Fairies Rule! solitaire: the one-player deal, played to a win or a give-up.
+"""Goblins Drool, Fairies Rule! solitaire: the one-player deal, played to a win or the turn limit.
 
 The one-player game as the rules describe it:
 
@@ -10,9 +10,14 @@ The one-player game as the rules describe it:
   them all). Then take every other Circle card showing the added card's symbol
   into your hand, as it lies.
 * You win when your hand holds no goblin at the end of a turn.
+* The game ends after ``TURN_LIMIT`` turns (the booklet's rule for playing
+  alone): goblins still in hand then are a loss.
 
-Nothing in the rules ends a losing game, so a player who has not won after
-``max_turns`` turns (default 30) gives up; that counts as a loss.
+Scores follow the booklet: a win on turn ``t`` scores ``TURN_LIMIT + 1 - t``
+(10 for the fastest win, in 6 turns), a loss scores minus one for each goblin
+left in hand. The ending of a lost game names that count, so the report's
+endings give the spread of losing scores; the turns to win give the rest.
+The deck's ``max_turns`` setting may try another length of game.
 
 Policies (how the simulated player chooses the card to add):
 
@@ -40,7 +45,8 @@ POLICIES = {
 GOBLIN, FAIRY = 0, 1
 HAND_GOBLINS = 5
 CIRCLE_FAIRIES = 6
-DEFAULT_MAX_TURNS = 30
+TURN_LIMIT = 15
+"""The solo game's length in the rules: most deals a careful player can win are won by then."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +64,7 @@ class Table:
     star: tuple[bool, ...]
     stars: tuple[int, ...]  # card numbers of the Star cards
     others: tuple[int, ...]
-    max_turns: int
+    turn_limit: int
 
 
 def face(card: int, side: int) -> int:
@@ -77,20 +83,25 @@ def prepare(deck, options: dict) -> Table:
             goblin.append(is_goblin)
             star.append(bool(card.fields.get("star")))
         (stars if card.fields.get("star") else others).append(number)
-    max_turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
+    turn_limit = int(options.get("max_turns", TURN_LIMIT))
     return Table(tuple(group), tuple(symbol), tuple(goblin), tuple(star), tuple(stars), tuple(others),
-                 max_turns)
+                 turn_limit)
 
 
 def play(table: Table, rng: random.Random, policy: str) -> Outcome:
     """One game from a fresh deal; ``rng`` makes every random choice."""
     hand, circle = deal(table, rng)
     choose = _POLICIES[policy]
-    for turn in range(1, table.max_turns + 1):
+    for turn in range(1, table.turn_limit + 1):
         hand, circle = take_turn(table, hand, circle, choose(table, hand, circle, rng))
         if goblins(table, hand) == 0:
             return Outcome(won=True, turns=turn, ending="won")
-    return Outcome(won=False, turns=table.max_turns, ending=f"gave up after {table.max_turns} turns")
+    return Outcome(won=False, turns=table.turn_limit, ending=ending_of_a_loss(goblins(table, hand)))
+
+
+def ending_of_a_loss(left: int) -> str:
+    """A lost game's ending names the goblins left in hand: minus that is its score."""
+    return f"lost with {left} goblin{'s' if left != 1 else ''} in hand"
 
 
 def deal(table: Table, rng: random.Random) -> tuple[list[int], list[int]]:

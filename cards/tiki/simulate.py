@@ -50,8 +50,8 @@ EFFECTS = {
     "Move 1 other card from the burn pile to the discard pile.": "unburn",
     "Take the top card of the discard pile into your hand.": "recover",
     "Look at the top 3 cards of the deck and put them back in any order.": "arrange",
-    "You may play one more card this turn.": "extra_play",
-    "The next card may be of any colour.": "any_next",
+    "You may play one more card this turn, if it matches.": "extra_play",
+    "Any card matches it, whatever its value and colour.": "any_next",
     "Cards you burn go to the discard pile instead of the burn pile.": "free_burn",
     "Draw 2 cards instead of 1 at the start of your turn.": "double_draw",
     "You cannot burn cards.": "no_burn",
@@ -144,13 +144,13 @@ def play(table: Table, rng: random.Random, policy: str) -> Outcome:
             draw(game, 2 if game.last_effect == "double_draw" else 1)
             if policy == "greedy":
                 burn_for_a_fit(game, rng)
-            plays = 2 if game.last_effect == "extra_play" else 1
-            for number in range(plays):
-                if number and not fitting(game):
-                    break  # the extra play is optional; never break a row for it
+            play_card(game, choose(game, policy, rng))
+            if game.strength < WIN_STRENGTH and game.last_effect == "extra_play" and fitting(game):
+                # Magma Ogre, last in the row: one more card this turn, only one that matches (the extra
+                # play is optional and never breaks the row).
                 play_card(game, choose(game, policy, rng))
-                if game.strength >= WIN_STRENGTH:
-                    return Outcome(won=True, turns=turn, ending="won")
+            if game.strength >= WIN_STRENGTH:
+                return Outcome(won=True, turns=turn, ending="won")
     except Lost as reason:
         return Outcome(won=False, turns=turn, ending=str(reason))
 

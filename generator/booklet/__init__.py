@@ -26,6 +26,7 @@ from generator.booklet.style import load_style
 from generator.deck.loading import read_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
+from generator.words import words_for
 
 RULES_FILENAME = "rules.md"
 MAX_RULES_BYTES = 1024 * 1024
@@ -49,7 +50,8 @@ class Booklet:
 
 
 def rules_path(deck: Deck) -> Path:
-    return deck.folder / RULES_FILENAME
+    """``rules.md`` beside the deck, or ``rules.<lang>.md`` for a translated deck."""
+    return deck.folder / (f"rules.{deck.lang}.md" if deck.lang else RULES_FILENAME)
 
 
 def read_rules(deck: Deck) -> str:
@@ -60,10 +62,10 @@ def read_rules(deck: Deck) -> str:
     """
     path = rules_path(deck)
     if not path.exists() and not path.is_symlink():
-        raise InputError(f"no {RULES_FILENAME} beside the deck: write the rules there", Position(path))
-    target = resolve_inside(deck.folder, RULES_FILENAME, Position(path), field="rules")
+        raise InputError(f"no {path.name} beside the deck: write the rules there", Position(path))
+    target = resolve_inside(deck.folder, path.name, Position(path), field="rules")
     if not target.is_file():
-        raise InputError(f"{RULES_FILENAME} is not a readable file", Position(path), field="rules")
+        raise InputError(f"{path.name} is not a readable file", Position(path), field="rules")
     return read_text(target, limit=MAX_RULES_BYTES)
 
 
@@ -86,7 +88,8 @@ def build_booklet(deck: Deck, paper: str = "a4",
 
     reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body)
     sheet = style.papers[paper].sheet
-    note = printing_note_pdf(sheet, style.text["footer"].fontName, style.colours["muted"])
+    note = printing_note_pdf(sheet, style.text["footer"].fontName, style.colours["muted"],
+                             words_for(deck)("printing_note"))
     return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, sheet, note), pages=pages)
 
 

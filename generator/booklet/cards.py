@@ -15,6 +15,7 @@ from reportlab.platypus import Flowable, KeepTogether, Paragraph, Table, TableSt
 
 from generator.deck.model import Card, Deck
 from generator.errors import LayoutError
+from generator.words import words_for
 
 SIDES = ("front", "back")
 
@@ -104,8 +105,8 @@ def caption_text(deck: Deck, card: Card, side: str) -> str:
         copies = f"×{card.count}" if card.count > 1 else ""
         return " ".join(part for part in (title, copies) if part)
     if card.back is None:
-        return "card back (all cards)"
-    return f"back: {title}"
+        return words_for(deck)("card_back_all")
+    return words_for(deck)("back_caption", title=title)
 
 
 def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, frame_width: float,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.deck.model import Card, Deck
+from generator.words import Words, words_for
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,7 @@ class ComponentGroup:
     label: str
     count: int
     cards: tuple[Card, ...]
+    words: Words  # the deck's language, for the line
     renamed: bool = False  # the rules file gave the label ("Star cards"); else it is the field value
 
     @property
@@ -31,7 +33,7 @@ class ComponentGroup:
         """
         if self.renamed:
             return f"{self.count} {self.label}"
-        return f"{self.count} {self.label} {'card' if self.count == 1 else 'cards'}"
+        return self.words("group_cards", self.count, label=self.label)
 
 
 @dataclass(frozen=True)
@@ -52,18 +54,18 @@ def value_label(value: Any) -> str:
 
 def card_headline(deck: Deck) -> str:
     """``"152 cards"``, or ``"20 double-sided cards"`` when every card has its own back."""
-    noun = "card" if deck.total == 1 else "cards"
-    if deck.cards and all(card.back is not None for card in deck.cards):
-        noun = f"double-sided {noun}"
-    return f"{deck.total} {noun}"
+    double_sided = deck.cards and all(card.back is not None for card in deck.cards)
+    return words_for(deck)("double_sided_cards" if double_sided else "cards", deck.total)
 
 
 def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[ComponentGroup, ...]:
     """Cards grouped by the value of field ``by``, in the order the deck first lists them.
 
     ``labels`` renames groups: keys are field values as they read (``"true"`` for a
-    boolean reads ``"yes"``, so both spellings are accepted).
+    boolean reads ``"yes"``, so both spellings are accepted). Otherwise a group is
+    named by its value, as the deck's translation labels it if it does.
     """
+    from generator.deck.translation import choice_label
     if by is None:
         return ()
     order: list[str] = []
@@ -76,9 +78,11 @@ def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[Com
             order.append(key)
             members[key] = []
         members[key].append(card)
+    words = words_for(deck)
     return tuple(
-        ComponentGroup(label=labels.get(key, key), count=sum(c.count for c in members[key]),
-                       cards=tuple(members[key]), renamed=key in labels)
+        ComponentGroup(label=labels.get(key) or choice_label(deck, by, members[key][0].fields.get(by)) or key,
+                       count=sum(c.count for c in members[key]), cards=tuple(members[key]),
+                       renamed=key in labels, words=words)
         for key in order
     )
 
@@ -105,14 +109,14 @@ def describe_group(group: ComponentGroup, deck: Deck) -> str:
         if singles:
             return ", ".join(titles)
         return ", ".join(f"{count} {title}" for count, title in zip(counts, titles))
+    words = words_for(deck)
     if singles:
-        return f"{len(kinds)} different cards"
+        return words("different_cards", len(kinds))
     if len(set(counts)) == 1:
-        return f"{len(kinds)} kinds, {counts[0]} of each"
+        return words("kinds_of_each", kinds=len(kinds), copies=counts[0])
     if len(kinds) > 4:
-        return f"{len(kinds)} kinds, {min(counts)} to {max(counts)} copies each"
-    shown = [str(count) for count in counts]
-    return f"{len(kinds)} kinds: {', '.join(shown[:-1])} and {shown[-1]} copies"
+        return words("kinds_copies_each", kinds=len(kinds), low=min(counts), high=max(counts))
+    return words("kinds_copies", kinds=len(kinds), counts=words.join([str(count) for count in counts]))
 
 
 def components(deck: Deck, by: str | None = None, labels: dict[str, str] | None = None,
@@ -126,5 +130,5 @@ def players_label(deck: Deck) -> str:
     """``"2 players"``, ``"1 to 4 players"``, ``"1 player"``."""
     low, high = deck.players
     if low == high:
-        return f"{low} player" if low == 1 else f"{low} players"
-    return f"{low} to {high} players"
+        return words_for(deck)("players", low)
+    return words_for(deck)("players_range", low=low, high=high)

@@ -6,6 +6,7 @@ number the deck file already knows. Two kinds:
 *Inline* directives become text wherever they stand, even mid-sentence::
 
     The deck has {{ total }} cards, {{ count type=spilled-milk }} of them Spilled Milk.
+    A game for {{ players }}; it needs {{ players min }} to start.
     Prince Kracula Krunch pays ${{ value prince-kracula-krunch reward }}.
 
 *Block* directives stand alone on a line and become a whole block::
@@ -37,6 +38,7 @@ from generator.booklet.components import group_values, players_label
 from generator.deck.model import Card, Deck, Decklist
 from generator.deck.selectors import Selector, parse_selector
 from generator.errors import InputError, Position
+from generator.words import words_for
 
 DIRECTIVE = re.compile(r"\{\{(.*?)\}\}")
 
@@ -65,11 +67,12 @@ class Spec:
     arguments: int = 0
     selects_cards: bool = False
     free_labels: bool = False  # components: other options rename groups
+    words: tuple[str, ...] = ()  # plain words it may take instead of its arguments
 
 
 SPECS: dict[str, Spec] = {
     "name": Spec("inline"),
-    "players": Spec("inline"),
+    "players": Spec("inline", words=("bare", "min", "max")),
     "total": Spec("inline", selects_cards=True),
     "count": Spec("inline", selects_cards=True),
     "kinds": Spec("inline", selects_cards=True),
@@ -114,7 +117,11 @@ def parse(inner: str, position: Position, source: str = "", end_column: int = 0)
             if key in options:
                 raise InputError(f"option '{key}' given twice", position, field=name)
             options[key] = value
-    if len(arguments) != spec.arguments:
+    if spec.words and arguments:
+        if len(arguments) > 1 or arguments[0] not in spec.words:
+            raise InputError(f"'{name}' takes nothing or one of {', '.join(spec.words)}, found "
+                             f"{' '.join(arguments)}", position, field=name)
+    elif len(arguments) != spec.arguments:
         expected = f"{spec.arguments} plain argument(s)" if spec.arguments else "no plain arguments"
         raise InputError(f"'{name}' takes {expected}, found {len(arguments)}: {' '.join(arguments)}",
                          position, field=name)
@@ -198,7 +205,7 @@ def table_column(directive: Directive, deck: Deck, name: str) -> Column:
         return Column(decklist.name, lambda card: decklist.counts.get(card.id) or None)
     check_field(directive, deck, name)
     if name == "count":
-        header = "Cards"
+        header = words_for(deck)("cards_column")
     else:
         words = name.replace("back.", "back ").replace("_", " ")
         header = words[:1].upper() + words[1:]
@@ -276,6 +283,20 @@ def _kinds(directive: Directive, deck: Deck) -> str:
     return str(sum(1 for card in picked_cards(directive, deck) if card.count))
 
 
+def players_text(deck: Deck, form: tuple[str, ...]) -> str:
+    """``{{ players }}`` reads "2 to 4 players"; ``bare`` drops the word ("2 to 4", so
+    "for {{ players bare }} players" reads right); ``min`` and ``max`` give one number."""
+    low, high = deck.players
+    chosen = form[0] if form else ""
+    if chosen == "min":
+        return str(low)
+    if chosen == "max":
+        return str(high)
+    if chosen == "bare":
+        return str(low) if low == high else f"{low} to {high}"
+    return players_label(deck)
+
+
 def _value(directive: Directive, deck: Deck) -> str:
     card_id, field_name = directive.arguments
     try:
@@ -291,7 +312,7 @@ def _value(directive: Directive, deck: Deck) -> str:
 
 INLINE: dict[str, Callable[[Directive, Deck], str]] = {
     "name": lambda directive, deck: deck.name,
-    "players": lambda directive, deck: players_label(deck),
+    "players": lambda directive, deck: players_text(deck, directive.arguments),
     "total": _total,
     "count": _total,
     "kinds": _kinds,

@@ -25,6 +25,7 @@ from generator.booklet import components as comp
 from generator.booklet.markdown import Heading
 from generator.booklet.style import BookletStyle, Paper, derive
 from generator.deck.model import Deck
+from generator.words import words_for
 
 TOC_LEVELS = 2
 """Headings down to this level (## ) appear in the contents and the outline."""
@@ -78,7 +79,7 @@ def _layout(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker,
     story = _cover(deck, style, body.cover_components, body.cover_card)
     story += [NextPageTemplate("body"), PageBreak()]
     if with_contents:
-        story += _contents(style)
+        story += _contents(style, words_for(deck)("contents"))
     story += body.flowables
     if with_contents:
         document.multiBuild(story, maxPasses=6)
@@ -94,8 +95,8 @@ def _document(buffer: io.BytesIO, deck: Deck, paper: Paper, style: BookletStyle)
         buffer, pagesize=paper.page, invariant=1, pageCompression=1,
         leftMargin=margins.inner, rightMargin=margins.outer,
         topMargin=margins.top, bottomMargin=margins.bottom,
-        title=f"{deck.name}: rules", author=str(deck.info.get("designer", "")),
-        subject=f"Rules of {deck.name}", creator="deckpress",
+        title=words_for(deck)("booklet_title", name=deck.name), author=str(deck.info.get("designer", "")),
+        subject=words_for(deck)("booklet_subject", name=deck.name), creator="deckpress",
     )
     frame = Frame(margins.inner, margins.bottom, width - margins.inner - margins.outer,
                   height - margins.top - margins.bottom, id="text",
@@ -130,37 +131,38 @@ def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None,
     centred = {name: derive(style.text[name], alignment=TA_CENTER)
                for name in ("cover_title", "cover_line", "cover_small", "body")}
     contents = contents or comp.components(deck)
+    words = words_for(deck)
     story: list[Flowable] = [
         Spacer(0, 36 if card is not None else 48),
         Paragraph(_escape(deck.name), centred["cover_title"]),
         Spacer(0, 8),
         HRFlowable(width="40%", thickness=1, color=style.colours["accent"], spaceAfter=10),
-        Paragraph(f"A game for {comp.players_label(deck)}", centred["cover_line"]),
+        Paragraph(_escape(words("game_for", players=comp.players_label(deck))), centred["cover_line"]),
     ]
     designer = deck.info.get("designer")
     if designer:
-        story.append(Paragraph(f"by {_escape(str(designer))}", centred["cover_small"]))
+        story.append(Paragraph(_escape(words("by_designer", designer=designer)), centred["cover_small"]))
     if card is not None:
         card.hAlign = "CENTER"
         story += [Spacer(0, 18), card]
     story += [Spacer(0, 18 if card is not None else 36),
-              Paragraph("<b>In the box</b>", centred["cover_line"]), Spacer(0, 4),
+              Paragraph(f"<b>{_escape(words('in_the_box'))}</b>", centred["cover_line"]), Spacer(0, 4),
               Paragraph(_escape(contents.headline), centred["body"])]
     for group in contents.groups:
         story.append(Paragraph(_escape(group.line), centred["body"]))
     for extra in contents.extras:
         story.append(Paragraph(_escape(extra), centred["body"]))
-    story += [Spacer(0, 24), Paragraph("Rules booklet", centred["cover_small"])]
+    story += [Spacer(0, 24), Paragraph(_escape(words("rules_booklet")), centred["cover_small"])]
     return story
 
 
-def _contents(style: BookletStyle) -> list[Flowable]:
+def _contents(style: BookletStyle, heading: str) -> list[Flowable]:
     toc = TableOfContents(dotsMinLevel=0)
     toc.levelStyles = [
         derive(style.text["toc"], leftIndent=0, firstLineIndent=0),
         derive(style.text["toc_sub"], leftIndent=style.list_indent, firstLineIndent=0),
     ]
-    return [Paragraph("Contents", style.text["h1"]),
+    return [Paragraph(_escape(heading), style.text["h1"]),
             HRFlowable(width="100%", thickness=0.6, color=style.colours["rule"], spaceAfter=8),
             toc, PageBreak()]
 

@@ -56,10 +56,11 @@ def saddle_stitch_order(pages: int) -> list[Side]:
     return sides
 
 
-PRINTING_NOTE = ("Print double-sided, flipping on the short edge  \u2022  "
-                 "fold the stack in half  \u2022  staple on the fold")
-"""Printed small in the top margin of the first sheet's left half (the back cover),
-clear of the cover's frame: whoever prints the file sees how to make the booklet."""
+NOTE_SIZE = 6.5
+"""Points. The printing note (the ``printing_note`` phrase of generator/words/) is printed
+this small in the top margin of the first sheet's left half (the back cover), clear of
+the cover's frame: whoever prints the file sees how to make the booklet. A longer
+note, in a wordier language, shrinks to stay within that half."""
 
 
 def impose(reading_pdf: bytes, sheet_size: tuple[float, float], note: bytes | None = None) -> bytes:
@@ -129,17 +130,19 @@ def _draw_forms(writer: PdfWriter, sheet, placements) -> None:
     sheet[NameObject("/Contents")] = writer._add_object(content)
 
 
-def printing_note_pdf(sheet_size: tuple[float, float], font_name: str, colour) -> bytes:
-    """A sheet-sized page carrying only :data:`PRINTING_NOTE`, over the left half's top margin."""
+def printing_note_pdf(sheet_size: tuple[float, float], font_name: str, colour, note: str) -> bytes:
+    """A sheet-sized page carrying only ``note``, over the left half's top margin."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
     from reportlab.pdfgen.canvas import Canvas
 
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=sheet_size, invariant=1, pageCompression=1)
-    canvas.setFont(font_name, 6.5)
-    canvas.setFillColor(colour)
     width, height = sheet_size
+    room = width / 2 - 48  # the half page, less a margin either side
+    canvas.setFont(font_name, min(NOTE_SIZE, NOTE_SIZE * room / max(stringWidth(note, font_name, NOTE_SIZE), 1)))
+    canvas.setFillColor(colour)
     # In the back cover's blank top margin, well inside any printer's printable area.
-    canvas.drawCentredString(width / 4, height - 24, PRINTING_NOTE)
+    canvas.drawCentredString(width / 4, height - 24, note)
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()

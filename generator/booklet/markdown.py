@@ -34,7 +34,9 @@ from generator.booklet.directives import (Directive, ExpandedSource, check_field
 from generator.booklet.paths import resolve_image
 from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, to_points
 from generator.deck.model import Deck
+from generator.deck.translation import choice_label
 from generator.errors import InputError, Position
+from generator.words import Words, words_for
 
 IMAGE_DPI = 150
 """Pixels per inch an image is printed at when it fits; larger images shrink to the text width."""
@@ -101,6 +103,11 @@ class Converter:
     lines: list[str] = field(default_factory=list)
     cover_components: comp.Components | None = None
     heading_count: int = 0
+
+    @property
+    def words(self) -> Words:
+        """The words deckpress adds to the booklet, in the deck's language."""
+        return words_for(self.deck)
 
     def convert(self) -> list[Flowable]:
         self.lines = self.source.text.splitlines()
@@ -378,8 +385,9 @@ class Converter:
         cell = self.style.text["table"]
         number = derive(cell, alignment=TA_RIGHT)
         head = self.style.text["table_head"]
-        rows = [[Paragraph("Cards", derive(head, alignment=TA_RIGHT)), Paragraph("Kind", head),
-                 Paragraph("Details", head)]]
+        words = self.words
+        rows = [[Paragraph(escape(words("cards_column")), derive(head, alignment=TA_RIGHT)),
+                 Paragraph(escape(words("kind_column")), head), Paragraph(escape(words("details_column")), head)]]
         if contents.groups:
             for group in contents.groups:
                 rows.append([Paragraph(str(group.count), number), Paragraph(escape(group.label), cell),
@@ -390,7 +398,7 @@ class Converter:
                     rows.append([Paragraph(str(card.count), number),
                                  Paragraph(escape(self.deck.title(card.fields)), cell), ""])
         rows.append([Paragraph(f"<b>{self.deck.total}</b>", number),
-                     Paragraph("<b>in all</b>", cell), ""])
+                     Paragraph(f"<b>{escape(words('in_all'))}</b>", cell), ""])
         for extra in extras:
             rows.append(["", Paragraph(self.text(extra, _InlineView([], [directive.position.line - 1,
                                                                         directive.position.line])), cell), ""])
@@ -470,9 +478,13 @@ class Converter:
                 return ""
             return template.replace("{}", "" if value is True else str(value))
         spec = self.deck.fields.get(column.removeprefix("back."))
-        if isinstance(value, str) and spec is not None and value in spec.choices:
-            return value[:1].upper() + value[1:]
-        return _shown(value)
+        if spec is not None and value in spec.choices:
+            label = choice_label(self.deck, spec.name, value)
+            if label is not None:
+                return label
+            if isinstance(value, str):
+                return value[:1].upper() + value[1:]
+        return _shown(value, self.words)
 
     def cards_block(self, directive: Directive) -> list[Flowable]:
         side = directive.options.get("side", "front")
@@ -626,11 +638,11 @@ def _is_numeric(values: list) -> bool:
                                  for value in present)
 
 
-def _shown(value) -> str:
+def _shown(value, words: Words) -> str:
     if value is None:
         return "–"
     if isinstance(value, bool):
-        return "Yes" if value else "–"
+        return words("yes_cell") if value else "–"
     return str(value)
 
 

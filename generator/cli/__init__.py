@@ -1,38 +1,96 @@
 """The ``deckpress`` command line: parse options, call the stages, print, pick exit codes.
 
-Each command lives in its own module beside this one and is registered below,
-so the stages stay free of printing and exit codes.
+Each command lives in its own module beside this one and is listed in
+:data:`COMMANDS`: its name, where it lives and its one-line summary. A command's
+module is imported only when that command runs (or its own ``--help`` is
+asked for), so ``deckpress check`` never pays for the PDF and booklet
+libraries that only ``build`` and ``booklet`` need. ``deckpress --help``
+lists every command from the table alone, without importing any of them.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import NamedTuple
+
 import click
 
 from generator import __version__
-from generator.cli.booklet import booklet
-from generator.cli.build import build
-from generator.cli.calibrate import calibrate
-from generator.cli.check import check
-from generator.cli.export import export
-from generator.cli.import_cmd import import_command
-from generator.cli.new import new
-from generator.cli.schema import schema
-from generator.cli.serve import serve
-from generator.cli.stats import stats
-from generator.cli.watch import watch
+
+
+class CommandEntry(NamedTuple):
+    """One row of the command table."""
+
+    name: str
+    """What the user types: ``deckpress <name>``."""
+    target: str
+    """``module:function`` of the click command."""
+    summary: str
+    """The first sentence of the command's help, shown by ``deckpress --help``."""
+
 
 # In the order a designer meets them: start, check, print, then the extras.
-COMMANDS = (new, check, build, booklet, calibrate, stats, export, import_command, watch, serve, schema)
+COMMANDS = (
+    CommandEntry("new", "generator.cli.new:new",
+                 "Create cards/NAME/ with a deck, a layout and rules that work at once."),
+    CommandEntry("check", "generator.cli.check:check",
+                 "Check decks against the rules written in their deck files."),
+    CommandEntry("build", "generator.cli.build:build",
+                 "Write print-ready PDF sheets and a layout manifest for each deck."),
+    CommandEntry("booklet", "generator.cli.booklet:booklet",
+                 "Write each deck's rules booklet from the rules.md beside its deck file."),
+    CommandEntry("calibrate", "generator.cli.calibrate:calibrate",
+                 "Write a calibration sheet that measures how far your printer shifts back pages."),
+    CommandEntry("stats", "generator.cli.stats:stats",
+                 "Statistics of decks: composition, exact draw odds, dice odds and simulations."),
+    CommandEntry("export", "generator.cli.export:export",
+                 "Export one deck as card images and/or a Tabletop Simulator deck."),
+    CommandEntry("import", "generator.cli.import_cmd:import_command",
+                 "Turn a CSV or XLSX card list into a deck file."),
+    CommandEntry("watch", "generator.cli.watch:watch",
+                 "Rebuild DECK's print PDF (and rules booklet) whenever its files change."),
+    CommandEntry("serve", "generator.cli.serve:serve",
+                 "Show DECKS in the browser and update the page on every save."),
+    CommandEntry("schema", "generator.cli.schema:schema",
+                 "Print the JSON Schema for deck files (or layout files)."),
+)
 
 
-class InOrderGroup(click.Group):
-    """Lists commands in the order above in --help, not alphabetically."""
+def load_command(entry: CommandEntry) -> click.Command:
+    """Import the command's module and return its click command."""
+    module_name, attribute = entry.target.split(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+class LazyGroup(click.Group):
+    """Commands from :data:`COMMANDS`, in its order, each imported when first used."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._entries = {entry.name: entry for entry in COMMANDS}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(self.commands)
+        return list(self._entries)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in self._entries:
+            self.add_command(load_command(self._entries[name]), name)
+        return self.commands.get(name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help``, from the table's summaries (nothing imported).
+
+        Each summary is shortened to the width left, as click shortens a command's own help.
+        """
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = [(name, click.Command(name, help=self._entries[name].summary).get_short_help_str(limit))
+                for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
-@click.group(cls=InOrderGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="deckpress")
 def cli() -> None:
     """Check card decks against their rules and print them as duplex-ready PDFs.
@@ -51,10 +109,6 @@ def cli() -> None:
     1 a deck breaks its rules or a card cannot be laid out, 2 unreadable or
     malformed input.
     """
-
-
-for command in COMMANDS:
-    cli.add_command(command)
 
 
 def main() -> None:

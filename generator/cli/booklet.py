@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from generator.booklet import PAPERS, build_booklet
-from generator.cli.common import find_decks, reports_errors
-from generator.deck import load_deck
+from generator.cli.common import find_decks, lang_option, reports_errors
+from generator.deck.translation import load_translated_deck, require_translated
 from generator.outputs import write_bytes_atomic
 
 
@@ -18,9 +18,10 @@ from generator.outputs import write_bytes_atomic
               show_default=True, help="Folder for the PDFs.")
 @click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True,
               help="a4: A5 pages, imposed on A4. letter: half-letter pages, imposed on Letter.")
+@lang_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or summary.")
 @reports_errors
-def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, quiet: bool) -> None:
+def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None, quiet: bool) -> None:
     """Write each deck's rules booklet from the rules.md beside its deck file.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -33,6 +34,10 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, quiet: bool) -> N
                                 print double-sided, flip on the short edge,
                                 fold the stack in half and staple the fold
 
+    With --lang CODE the text comes from rules.CODE.md beside rules.md and
+    the cards from the translation lang/CODE.yaml; the files are named
+    <deck>-rules.CODE.pdf and <deck>-rules-booklet.CODE.pdf.
+
     Exit status: 0 written, 1 a card cannot be drawn, 2 a deck or rules
     file is unreadable or malformed (the error names file and line).
 
@@ -40,20 +45,22 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, quiet: bool) -> N
     Examples:
       deckpress booklet
       deckpress booklet cards/goblins --paper letter --out print/
+      deckpress booklet cards/tiki --lang fr
     """
     paths = find_decks(decks)
     written = []
     with click.progressbar(paths, label="Rules booklets", hidden=quiet,
                            item_show_func=lambda path: path.parent.name if path else "") as bar:
         for path in bar:
-            deck = load_deck(path)
+            deck = require_translated(load_translated_deck(path, lang))
             result = build_booklet(deck, paper)
-            reading = out_dir / f"{deck.id}-rules.pdf"
-            imposed = out_dir / f"{deck.id}-rules-booklet.pdf"
+            suffix = f".{deck.lang}" if deck.lang else ""
+            reading = out_dir / f"{deck.id}-rules{suffix}.pdf"
+            imposed = out_dir / f"{deck.id}-rules-booklet{suffix}.pdf"
             write_bytes_atomic(reading, result.reading_pdf)
             write_bytes_atomic(imposed, result.booklet_pdf)
             written.append((deck, result, reading, imposed))
     if not quiet:
         for deck, result, reading, imposed in written:
-            click.echo(f"{deck.id}: {result.pages} pages -> {reading}, "
+            click.echo(f"{deck.output_name}: {result.pages} pages -> {reading}, "
                        f"{result.sheets} sheet(s) -> {imposed}")

@@ -10,8 +10,9 @@ from typing import Callable, Iterator
 
 import click
 
-from generator.cli.common import echo_error, error_line, find_decks, reports_errors
-from generator.deck import Deck, check_deck, load_deck
+from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors
+from generator.deck import Deck, check_deck
+from generator.deck.translation import load_translated_deck, require_translated
 from generator.errors import EXIT_OK, EXIT_RULES, DeckpressError
 from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError
 from generator.sheets.press import press_deck, sheet_layout
@@ -97,11 +98,12 @@ def resolve_paper(style: SheetStyle, paper: str | None, orientation: str):
 @click.option("--cut-lines/--no-cut-lines", default=False, show_default=True,
               help="Thin lines along every card edge, for cutting with scissors.")
 @click.option("--no-check", is_flag=True, help="Skip the deck's rules check (the layout is still validated).")
+@lang_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @reports_errors
 def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation: str, duplex: str,
           back_offset: tuple[float, float], margin: float | None, gutter: float | None, bleed: bool,
-          crop_marks: bool, cut_lines: bool, no_check: bool, quiet: bool) -> None:
+          crop_marks: bool, cut_lines: bool, no_check: bool, lang: str | None, quiet: bool) -> None:
     """Write print-ready PDF sheets and a layout manifest for each deck.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -115,6 +117,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
       deckpress build cards/tiki --paper letter --duplex short
       deckpress build --duplex fold --cut-lines
       deckpress build --back-offset 0.5,-1.2
+      deckpress build cards/tiki --lang fr
     """
     style = load_style()
     settings = SheetSettings(
@@ -127,7 +130,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         crop_marks=crop_marks,
         cut_lines=cut_lines,
     )
-    ready, exit_code = prepare_decks(find_decks(decks), settings, check=not no_check)
+    ready, exit_code = prepare_decks(find_decks(decks), settings, check=not no_check, lang=lang)
     if exit_code != EXIT_OK:
         sys.exit(exit_code)
     total_pages = sum(layout.page_count(deck.total) for deck, _, layout in ready)
@@ -142,9 +145,9 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
                        f"and {result.manifest}")
 
 
-def prepare_decks(paths: list[Path], settings: SheetSettings,
-                  check: bool) -> tuple[list[tuple[Deck, CardRenderer, SheetLayout]], int]:
-    """Load, check and validate every deck before any file is written.
+def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
+                  lang: str | None = None) -> tuple[list[tuple[Deck, CardRenderer, SheetLayout]], int]:
+    """Load, check and validate every deck (in translation ``lang``) before any file is written.
 
     Returns the decks ready to build and the exit status: anything but 0
     means at least one deck failed and its problems were printed.
@@ -153,7 +156,7 @@ def prepare_decks(paths: list[Path], settings: SheetSettings,
     exit_code = EXIT_OK
     for path in paths:
         try:
-            deck = load_deck(path)
+            deck = require_translated(load_translated_deck(path, lang))
             if check:
                 report = check_deck(deck)
                 if not report.passed:

@@ -58,6 +58,27 @@ def _refuse_shared_names(paths: list[Path]) -> None:
         first_with[name] = path
 
 
+def lang_option(command: Callable | None = None, *, allow_all: bool = False) -> Callable:
+    """``--lang CODE``: work on the deck's translation ``lang/CODE.yaml`` (``all`` too, if allowed)."""
+    extra = " 'all' checks the deck as written and then every translation it has." if allow_all else ""
+
+    def check(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+        from generator.deck.translation import ALL_LANGUAGES, CODE_PATTERN
+        if value == ALL_LANGUAGES and not allow_all:
+            raise click.BadParameter("--lang all is for check only; name one language here")
+        if value is None or value == ALL_LANGUAGES or CODE_PATTERN.match(value):
+            return value
+        raise click.BadParameter(f"'{value}' is not a language code such as fr, de or pt-BR")
+
+    def decorate(function: Callable) -> Callable:
+        return click.option(
+            "--lang", metavar="CODE", callback=check,
+            help="Use the deck's translation lang/CODE.yaml (its texts in that language); files "
+                 f"written are named <deck>.CODE.pdf and so on.{extra}")(function)
+
+    return decorate(command) if command is not None else decorate
+
+
 def error_line(error: DeckpressError) -> str:
     return f"error: {error}"
 

@@ -10,8 +10,8 @@ from typing import Iterable, Iterator
 import click
 from click.core import ParameterSource
 
-from generator.cli.common import find_decks, reports_errors
-from generator.deck import load_deck
+from generator.cli.common import find_decks, lang_option, reports_errors
+from generator.deck.translation import load_translated_deck, require_translated
 from generator.exports import load_export_renderer, plan_png_export, plan_tts_export
 from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI, png_staging, stage_png_export
 from generator.exports.staging import all_or_nothing
@@ -33,11 +33,12 @@ MIN_DPI, MAX_DPI = 10, 1200
                    "825x1125 px instead of 750x1050.")
 @click.option("--tts", "tts_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Write Tabletop Simulator deck sheets, the back and DECK_ID.json.")
+@lang_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @click.pass_context
 @reports_errors
 def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: bool,
-           tts_dir: str | None, quiet: bool) -> None:
+           tts_dir: str | None, lang: str | None, quiet: bool) -> None:
     """Export one deck as card images and/or a Tabletop Simulator deck.
 
     DECK is a deck file or its folder. Every face is checked first: a card that
@@ -61,6 +62,7 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
       deckpress export cards/cereal-killer --png build/png/cereal-killer
       deckpress export cards/tiki --png build/tiki --bleed --dpi 300
       deckpress export cards/goblins --tts build/tts
+      deckpress export cards/tiki --lang fr --png build/png/tiki.fr
     """
     if not png_dir and not tts_dir:
         raise click.UsageError("say what to export: --png DIR, --tts DIR or both")
@@ -71,7 +73,7 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
     paths = find_decks([deck])
     if len(paths) != 1:
         raise click.UsageError(f"export takes one deck; {deck} holds {len(paths)}")
-    renderer = load_export_renderer(load_deck(paths[0]))
+    renderer = load_export_renderer(require_translated(load_translated_deck(paths[0], lang)))
     png = plan_png_export(renderer, png_dir, dpi, bleed) if png_dir else None
     tts = plan_tts_export(renderer, tts_dir) if tts_dir else None
     steps = (png.steps if png else 0) + (tts.steps if tts else 0)
@@ -79,7 +81,7 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
     tts_files = tts_staging(tts) if tts else None
     # Nothing lands in either folder until every file of both exports is drawn.
     with all_or_nothing(*filter(None, (png_files, tts_files))), \
-            _progress(steps, f"exporting {renderer.deck.id}", quiet) as advance:
+            _progress(steps, f"exporting {renderer.deck.output_name}", quiet) as advance:
         if png:
             advance(stage_png_export(png, png_files))
         if tts:
@@ -88,12 +90,12 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
         return
     if png:
         width, height = png.raster.size_px
-        click.echo(f"{renderer.deck.id}: {len(png.faces)} card images ({width}x{height} px, {dpi} dpi"
+        click.echo(f"{renderer.deck.output_name}: {len(png.faces)} card images ({width}x{height} px, {dpi} dpi"
                    f"{', with bleed' if bleed else ''}) and {CONTACT_SHEET_FILENAME} in {png.folder}")
     if tts:
         width, height = tts.card_px
         sheets = f"{len(tts.sheets)} deck sheet{'s' if len(tts.sheets) > 1 else ''}"
-        click.echo(f"{renderer.deck.id}: {sheets} ({width}x{height} px a card), "
+        click.echo(f"{renderer.deck.output_name}: {sheets} ({width}x{height} px a card), "
                    f"{'back sheets' if tts.unique_back else 'the back'} and {tts.json_path}")
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import click
 
 from generator.cli.common import find_decks, reports_errors
-from generator.cli.watch import watched_roots
 
 
 @click.command()
@@ -34,6 +33,8 @@ def serve(decks: tuple[str, ...], port: int, host: str, open_browser: bool, quie
       deckpress serve cards/tiki --open
       deckpress serve cards/goblins --port 8080
     """
-    from generator.serve import serve_decks  # the web stack loads only for this command
+    # The web stack, and the drawing libraries the preview shares with watch, load only here.
+    from generator.cli.watch import watched_roots
+    from generator.serve import serve_decks
 
     serve_decks(find_decks(decks), host, port, watched_roots, open_browser=open_browser, quiet=quiet)

@@ -10,8 +10,8 @@ from typing import Any, Iterator
 
 import click
 
-from generator.cli.common import echo_error, error_line, find_decks, reports_errors
-from generator.deck import load_deck
+from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors
+from generator.deck.translation import load_translated_deck
 from generator.deck.model import Deck
 from generator.deck.selectors import choice_problem, known_fields, parse_selector, type_problem
 from generator.errors import EXIT_OK, DeckpressError, InputError, Position, did_you_mean
@@ -47,11 +47,13 @@ REPORT_SUFFIXES = (".pdf", ".png")
                    "the folder PATH receiving DECK-stats.pdf and DECK-stats.png for each deck.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json prints one object for tools to read.")
+@lang_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @reports_errors
 def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, where: tuple[str, ...],
           at_least: int | None, decklist: str | None, simulate: bool, games: int | None, seed: int | None,
-          policy: str | None, report: str | None, output_format: str, quiet: bool) -> None:
+          policy: str | None, report: str | None, output_format: str, lang: str | None,
+          quiet: bool) -> None:
     """Statistics of decks: composition, exact draw odds, dice odds and simulations.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -76,12 +78,12 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
                 raise click.UsageError(f"{option} needs --draw N (how many cards are drawn)")
     at_least = 1 if at_least is None else at_least
     paths = find_decks(decks)
-    targets = _report_targets(report, paths)
+    targets = _report_targets(report, paths, lang)
     results = []
     exit_code = EXIT_OK
     for path in paths:
         try:
-            deck = load_deck(path)
+            deck = load_translated_deck(path, lang)
             _check_fields(deck, fields)
             request = Request(fields=fields, questions=_command_line_question(deck, draw, where, at_least),
                               decklist=decklist, simulate=simulate, games=games, seed=seed, policy=policy)
@@ -162,9 +164,9 @@ def _typed(deck: Deck, name: str, text: str) -> Any:
     return text
 
 
-def _report_targets(report: str | None, paths: list[Path]) -> dict[Path, Path]:
+def _report_targets(report: str | None, paths: list[Path], lang: str | None = None) -> dict[Path, Path]:
     """Where each deck's report goes, without suffix: PATH itself for one deck (its .pdf
-    or .png dropped), else PATH/<deck>-stats in the folder PATH."""
+    or .png dropped), else PATH/<deck>-stats (``<deck>-stats.<lang>`` translated) in the folder PATH."""
     if report is None:
         return {}
     target = Path(report)
@@ -174,7 +176,8 @@ def _report_targets(report: str | None, paths: list[Path]) -> dict[Path, Path]:
         return {paths[0]: target.with_suffix("")}
     if len(paths) == 1 and not target.is_dir():
         return {paths[0]: target}
-    return {path: target / f"{_deck_name(path)}-stats" for path in paths}
+    suffix = f".{lang}" if lang else ""
+    return {path: target / f"{_deck_name(path)}-stats{suffix}" for path in paths}
 
 
 def _deck_name(path: Path) -> str:

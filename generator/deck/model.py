@@ -21,13 +21,16 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Reader
 from generator.deck.spreadsheet import read_sheet, sheet_to_cards
 from generator.errors import InputError, Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
+
+if TYPE_CHECKING:
+    from generator.deck.translation import Translation
 
 DECK_FILENAME = "deck.yaml"
 
@@ -119,10 +122,22 @@ class Deck:
     stats: dict[str, Any]
     info: dict[str, Any]
     source: Document = field(repr=False)
+    translation: Translation | None = field(default=None, repr=False)
+    """The ``lang/<code>.yaml`` applied to the texts (generator.deck.translation), if any."""
 
     @property
     def folder(self) -> Path:
         return self.path.parent
+
+    @property
+    def lang(self) -> str | None:
+        """The language code of the translation applied, or None for the deck as written."""
+        return self.translation.code if self.translation else None
+
+    @property
+    def output_name(self) -> str:
+        """What files built from this deck are named after: ``tiki``, or ``tiki.fr`` translated."""
+        return f"{self.id}.{self.lang}" if self.lang else self.id
 
     @property
     def total(self) -> int:

@@ -87,7 +87,7 @@ def stage_png_export(export: PngExport, staged: StagedFolder) -> Iterator[Path]:
 
 def png_staging(export: PngExport) -> StagedFolder:
     """Where a PNG export's files wait until all of them are drawn."""
-    return StagedFolder(export.folder, export.renderer.deck.id, "png")
+    return StagedFolder(export.folder, export.renderer.deck.output_name, "png")
 
 
 def write_png_export(export: PngExport) -> Iterator[Path]:

@@ -171,15 +171,16 @@ def plan_tts_export(renderer: Renderer, folder: Path | str) -> TtsExport:
         number = len(sheets) + 1
         cards = tuple(slot_cards[start:start + per_sheet])
         columns, rows = choose_grid(len(cards) + 1, card_px)
-        back_path = (folder / f"{deck.id}-backs-{number}.png" if unique_back
-                     else folder / f"{deck.id}-back.png")
-        sheet = Sheet(number, columns, rows, cards, folder / f"{deck.id}-faces-{number}.png", back_path)
+        back_path = (folder / f"{deck.output_name}-backs-{number}.png" if unique_back
+                     else folder / f"{deck.output_name}-back.png")
+        sheet = Sheet(number, columns, rows, cards, folder / f"{deck.output_name}-faces-{number}.png",
+                      back_path)
         sheets.append(sheet)
         for card in printed:
             if start <= card_slot[card.id] < start + per_sheet:
                 card_ids[card.id] = sheet.card_id(card_slot[card.id] - start)
     return TtsExport(renderer, folder, card_px, unique_back, tuple(sheets), card_ids,
-                     folder / f"{deck.id}.json")
+                     folder / f"{deck.output_name}.json")
 
 
 def compose_sheet(faces: list[Image.Image], columns: int, rows: int, card_px: tuple[int, int],
@@ -297,7 +298,7 @@ def stage_tts_export(export: TtsExport, staged: StagedFolder) -> Iterator[Path |
 
 def tts_staging(export: TtsExport) -> StagedFolder:
     """Where a TTS export's files wait until all of them are drawn."""
-    return StagedFolder(export.folder, export.renderer.deck.id, "tts")
+    return StagedFolder(export.folder, export.renderer.deck.output_name, "tts")
 
 
 def write_tts_export(export: TtsExport) -> Iterator[Path | None]:

@@ -96,14 +96,7 @@ def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: dict[Path, Imag
     reader = images.get(op.path)
     if reader is None:
         reader = images[op.path] = ImageReader(str(op.path))
-    pixel_width, pixel_height = op.pixels
-    if op.fit == "stretch":
-        x, y, width, height = box.x, box.y, box.width, box.height
-    else:
-        scale_x, scale_y = box.width / pixel_width, box.height / pixel_height
-        scale = max(scale_x, scale_y) if op.fit == "cover" else min(scale_x, scale_y)
-        width, height = pixel_width * scale, pixel_height * scale
-        x, y = box.x + (box.width - width) / 2, box.y + (box.height - height) / 2
+    x, y, width, height = image_rectangle(box, op.pixels, op.fit)
     canvas.saveState()
     if op.fit == "cover":
         clip = canvas.beginPath()
@@ -111,3 +104,15 @@ def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: dict[Path, Imag
         canvas.clipPath(clip, stroke=0, fill=0)
     canvas.drawImage(reader, x, y, width, height, mask="auto")
     canvas.restoreState()
+
+
+def image_rectangle(box: Box, pixels: tuple[int, int], fit: str) -> tuple[float, float, float, float]:
+    """(x, y, width, height) where an image of ``pixels`` is drawn for ``box`` and ``fit``,
+    before a ``cover`` image is clipped to the box."""
+    if fit == "stretch":
+        return box.x, box.y, box.width, box.height
+    pixel_width, pixel_height = pixels
+    scale_x, scale_y = box.width / pixel_width, box.height / pixel_height
+    scale = max(scale_x, scale_y) if fit == "cover" else min(scale_x, scale_y)
+    width, height = pixel_width * scale, pixel_height * scale
+    return box.x + (box.width - width) / 2, box.y + (box.height - height) / 2, width, height

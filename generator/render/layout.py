@@ -468,7 +468,8 @@ class _ElementCompiler:
         self.height = height
         self.environment = context.environment
         self.paints = PaintCompiler({key: value.data for key, value in raw.colours.items()},
-                                    context.colour_table, context.environment)
+                                    context.colour_table, context.environment,
+                                    {key: value.position for key, value in raw.colours.items()})
         self.text_defaults = {**TEXT_DEFAULTS, **{key: value.data for key, value in raw.defaults.items()}}
 
     # values -----------------------------------------------------------------------------

@@ -21,13 +21,14 @@ of the face's fields.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from reportlab.lib.colors import Color, HexColor
 
 from generator.deck.loading import load_yaml
+from generator.errors import Position
 from generator.render.templating import TemplateError, compile_text
 
 COLOURS_FILE = Path(__file__).parent / "data" / "colours.yaml"
@@ -45,6 +46,8 @@ class Paint:
 
     names: frozenset[str]
     resolve: Callable[[dict[str, Any]], Color | None]
+    name: str = ""  # its name in the layout's ``colours:``, when it has one
+    position: Position | None = None  # where that name is defined
 
 
 def load_colour_table(path: Path = COLOURS_FILE) -> dict[str, Color]:
@@ -68,8 +71,10 @@ def constant(colour: Color | None) -> Paint:
 class PaintCompiler:
     """Compiles colour values of one layout, resolving its ``colours:`` names once."""
 
-    def __init__(self, layout_colours: dict[str, Any], table: dict[str, Color], environment):
+    def __init__(self, layout_colours: dict[str, Any], table: dict[str, Color], environment,
+                 positions: dict[str, Position] | None = None):
         self.raw = layout_colours
+        self.positions = positions or {}
         self.table = table
         self.environment = environment
         self.compiled: dict[str, Paint] = {}
@@ -93,7 +98,8 @@ class PaintCompiler:
                     raise PaintError(f"colour '{name}' is defined in terms of itself")
                 self.in_progress.add(name)
                 try:
-                    self.compiled[name] = self.compile(self.raw[name])
+                    self.compiled[name] = replace(self.compile(self.raw[name]), name=name,
+                                                  position=self.positions.get(name))
                 finally:
                     self.in_progress.discard(name)
             return self.compiled[name]

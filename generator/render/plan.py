@@ -9,7 +9,7 @@ bottom-left corner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ class ShapeOp:
     width: float
     dash: tuple[float, ...]
     bleed: bool
+    element: str = ""  # the layout element that drew it, for checks that name it
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class LineOp:
     stroke: Color | None
     width: float
     dash: tuple[float, ...]
+    element: str = ""  # the layout element that drew it, for checks that name it
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class TextOp:
     size: float
     colour: Color | None
     lines: tuple[tuple[float, float, str], ...]  # (x, baseline y, text)
+    element: str = ""  # the layout element that drew it, for checks that name it
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ class IconOp:
     squares: tuple[tuple[float, float, float], ...]  # (x, y, size) of each copy
     ink: Color
     accent: Color
+    element: str = ""  # the layout element that drew it, for checks that name it
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,7 @@ class ImageOp:
     box: Box
     fit: str
     bleed: bool
+    element: str = ""  # the layout element that drew it, for checks that name it
 
 
 Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp
@@ -112,7 +117,7 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
             raise PlanProblem(element, f"{type(error).__name__}: {error}"
                               if isinstance(error, TemplateError) else str(error)) from None
         if op is not None:
-            ops.append(op)
+            ops.append(replace(op, element=element.name))
     return tuple(ops)
 
 

@@ -24,6 +24,7 @@ from reportlab.lib.utils import ImageReader
 
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
+from generator.deck.translation import translate_layouts
 from generator.errors import InputError, LayoutError, Position
 from generator.render.draw import draw_plan
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
@@ -171,18 +172,19 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
     context = LayoutContext(environment=environment, card_sizes=dict(card_sizes),
                             colour_table=dict(colour_table), icons=dict(icons), fonts=registry)
     search = layout_search_path(deck, Path(layouts_dir) if layouts_dir is not None else None)
-    layouts: dict[str, Layout] = {}
+    names = {side: deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES}
+    raws: dict[str, RawLayout] = {}
+    for name in dict.fromkeys(names.values()):
+        position = deck.source.at("deck", "layout")
+        path = find_layout(name, search, position, confined=(deck.folder,))
+        raws[name] = read_raw_layout(path, search, confined=(deck.folder,))
+        _apply_deck_card_size(deck, raws[name], name)
+    translate_layouts(deck, list(raws.values()))
     loaded: dict[str, Layout] = {}
-    for side in SIDES:
-        name = deck.layout.get(side, GENERIC_LAYOUT)
-        if name not in loaded:
-            position = deck.source.at("deck", "layout")
-            path = find_layout(name, search, position, confined=(deck.folder,))
-            raw = read_raw_layout(path, search, confined=(deck.folder,))
-            _apply_deck_card_size(deck, raw, name)
-            loaded[name] = compile_layout(raw, context)
-            _check_names(deck, loaded[name], environment)
-        layouts[side] = loaded[name]
+    for name, raw in raws.items():
+        loaded[name] = compile_layout(raw, context)
+        _check_names(deck, loaded[name], environment)
+    layouts = {side: loaded[name] for side, name in names.items()}
     front, back = layouts["front"], layouts["back"]
     if abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01:
         raise InputError(f"front layout '{front.name}' and back layout '{back.name}' have different "

@@ -27,13 +27,14 @@ from generator.sheets.style import MM
 
 
 def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: int,
-                    pages: int) -> dict[str, Any]:
-    """The settings at the top of a manifest."""
+                    pages: int, lang: str | None = None) -> dict[str, Any]:
+    """The settings at the top of a manifest (``lang``: the translation printed, if any)."""
     paper = layout.paper
     offset_x, offset_y = layout.settings.back_offset
     return {
         "deck": deck_id,
         "name": deck_name,
+        **({"lang": lang} if lang else {}),
         "units": "pt",
         "paper": {"name": paper.name, "orientation": paper.orientation,
                   "width": round(paper.width, 3), "height": round(paper.height, 3)},

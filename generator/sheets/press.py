@@ -65,8 +65,9 @@ class PressResult:
 
 
 def output_paths(deck: Deck, out_dir: Path) -> tuple[Path, Path]:
-    """``<out>/<deck>.pdf`` and the manifest ``<out>/<deck>.json`` beside it."""
-    return out_dir / f"{deck.id}.pdf", out_dir / f"{deck.id}.json"
+    """``<out>/<deck>.pdf`` and the manifest ``<out>/<deck>.json`` beside it (``<deck>.<lang>.pdf``
+    for a translation)."""
+    return out_dir / f"{deck.output_name}.pdf", out_dir / f"{deck.output_name}.json"
 
 
 def sheet_layout(deck: Deck, renderer: CardRenderer, settings: SheetSettings) -> SheetLayout:
@@ -100,7 +101,8 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     with atomic_output(pdf_path) as pdf_stream, atomic_output(manifest_path) as manifest_stream, \
             _utf8(manifest_stream) as manifest_text:
         writer = PdfPageWriter(pdf_stream, compiled, (layout.paper.width, layout.paper.height))
-        manifest = ManifestWriter(manifest_text, manifest_header(deck.id, deck.name, layout, total, pages))
+        manifest = ManifestWriter(manifest_text, manifest_header(deck.id, deck.name, layout, total, pages,
+                                                                    deck.lang))
         for page in plan_pages(layout, total):
             writer.add_page(composer.compose(page, manifest))
             if on_page:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -67,11 +68,24 @@ def _value_order(deck: Deck, field: str, values: list[Any]) -> list[Any]:
     if spec is not None and spec.choices:
         rank = {choice: index for index, choice in enumerate(spec.choices)}
         present.sort(key=lambda v: (rank.get(v, len(rank)), str(v)))
-    elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
-        present.sort()
+    elif all(_as_number(v) is not None for v in present):
+        present.sort(key=lambda v: (_as_number(v), str(v)))  # "125" after "75", read from a sheet or not
     else:
         present.sort(key=lambda v: (str(type(v)), str(v)))
     return present + ([None] if None in values else [])
+
+
+def _as_number(value: Any) -> float | None:
+    """A number, or text that reads as one (an undeclared spreadsheet column keeps its text)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def default_fields(deck: Deck) -> tuple[CountBy, ...]:

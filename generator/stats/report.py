@@ -43,6 +43,7 @@ FULL = PAGE_WIDTH - 2 * MARGIN
 FONT = "Helvetica"
 BOLD = "Helvetica-Bold"
 MAX_BARS = 30  # a composition chart shows at most this many values
+MAX_VALUE_LABEL = 84  # points of a composition chart's half-width column given to value names
 MAX_FINDINGS = 4  # reward mismatches listed under the dice chart
 PNG_SCALE = 1.25  # 72 dpi x 1.25: a 745-pixel-wide A4 page, crisp and small
 
@@ -201,7 +202,8 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     """Cards per value of one field, as horizontal bars labelled with counts and shares."""
     rows = _chart_rows(table)
     row_height = 11
-    label_width = min(90, max(stringWidth(_label(r.value), FONT, 7.5) for r in rows) + 6)
+    labels = _axis_labels([_label(row.value) for row in reversed(rows)], 7.5, MAX_VALUE_LABEL)
+    label_width = labels.room + 6
     chart_height = row_height * len(rows)
     height = chart_height + 44
     counted = f"{table.total} cards" + (f" with {table.among}" if table.among else "")
@@ -210,7 +212,7 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     chart.x, chart.y = label_width, 14
     chart.width, chart.height = COLUMN - label_width - 48, chart_height
     chart.data = [[row.cards for row in reversed(rows)]]
-    chart.categoryAxis.categoryNames = [_fit(_label(row.value), FONT, 7.5, label_width - 6) for row in reversed(rows)]
+    chart.categoryAxis.categoryNames = labels.names
     _style_category_axis(chart.categoryAxis, 7.5)
     chart.categoryAxis.labels.boxAnchor = "e"
     _style_value_axis(chart.valueAxis, max(row.cards for row in rows))
@@ -259,7 +261,8 @@ def odds_panel(stats: DeckStats) -> Panel:
         chances = {f"{a.question.name} (draw {a.question.draw})": float(a.chance) * 100 for a in pool_stats.answers}
         series.append([chances.get(name) for name in reversed(names)])
     row_height = 14 if len(series) == 1 else 9 * len(series) + 5
-    label_width = min(FULL * 0.5, max(stringWidth(n, FONT, 7.5) for n in names) + 8)
+    labels = _axis_labels(list(reversed(names)), 7.5, FULL * 0.5 - 8)
+    label_width = labels.room + 8
     legend_height = 14 if len(series) > 1 else 0
     chart_height = row_height * len(names)
     height = chart_height + 50 + legend_height
@@ -269,7 +272,7 @@ def odds_panel(stats: DeckStats) -> Panel:
     chart.width, chart.height = FULL - label_width - 44, chart_height
     # A horizontal chart stacks a row's bars from the bottom up: reverse so the first pool is on top.
     chart.data = list(reversed(series))
-    chart.categoryAxis.categoryNames = [_fit(n, FONT, 7.5, label_width - 8) for n in reversed(names)]
+    chart.categoryAxis.categoryNames = labels.names
     _style_category_axis(chart.categoryAxis, 7.5)
     chart.categoryAxis.labels.boxAnchor = "e"
     _style_value_axis(chart.valueAxis, 100, fixed=True)
@@ -414,6 +417,25 @@ def _label(value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+@dataclass(frozen=True)
+class AxisLabels:
+    """Category names as printed, and the width (points) they take beside the bars."""
+
+    names: list[str]
+    room: float
+
+
+def _axis_labels(texts: list[str], size: float, most: float) -> AxisLabels:
+    """Labels printed in full when the widest fits in ``most`` points; only longer ones are
+    shortened. The room is measured on the labels themselves, so a label is never cut
+    for being exactly as wide as the room made for it."""
+    widest = max(stringWidth(text, FONT, size) for text in texts)
+    room = min(most, widest)
+    if widest <= most:
+        return AxisLabels(list(texts), room)
+    return AxisLabels([_fit(text, FONT, size, room) for text in texts], room)
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:

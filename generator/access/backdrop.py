@@ -1,0 +1,193 @@
+"""What is painted behind a rectangle of a card face, read from the face's plan.
+
+The contrast check asks, for each line of text, which colours lie under it.
+It walks down the operations drawn before the text, topmost first:
+
+- a filled rectangle, rounded rectangle or ellipse that covers the whole line
+  is the backdrop, and hides everything below it;
+- one that covers only part of the line adds its colour, and the walk goes on;
+- an icon adds the colours it paints (its shapes leave gaps, so the walk goes on);
+- an image adds its pixels under the line (the caller keeps the worst), and
+  hides what is below only where it is opaque over the whole line;
+- lines, outlines and other text are not backdrops;
+- below everything lies the paper, taken as white.
+
+Shapes are measured exactly (an ellipse or a rounded corner is not its
+bounding box), so a figure centred on a disc is judged against the disc.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+from reportlab.lib.colors import Color, white
+
+from generator.access.colours import RGB, rgb_of
+from generator.boxes import EPSILON, Box
+from generator.render.draw import image_rectangle
+from generator.render.plan import IconOp, ImageOp, Op, ShapeOp
+
+PAPER = white
+"""The page colour under everything a face paints: home printers print on white paper."""
+IMAGE_SAMPLES = 48
+"""Pixels sampled along each side of the part of an image under a line of text: enough
+to catch a dark or light patch a few points wide without reading a large image whole."""
+IMAGE_READ_SIZE = 1024
+"""Pixels along an image's longer side when it is read for sampling: a large photograph
+is shrunk first, so memory stays small; patches of colour a card's text could sit on
+survive it."""
+OPAQUE = 250
+"""Alpha (0-255) from which an image pixel hides what is drawn below it."""
+VISIBLE = 128
+"""Alpha from which an image pixel counts as part of the backdrop at all."""
+
+
+@dataclass(frozen=True)
+class Backdrop:
+    """One colour found under the text, and which element painted it ('' for the paper)."""
+
+    rgb: RGB
+    element: str
+
+
+def backdrops(region: Box, below: tuple[Op, ...], images: "ImageSamples") -> list[Backdrop]:
+    """Every colour painted under ``region`` by the operations ``below`` (drawing order)."""
+    found: list[Backdrop] = []
+    for op in reversed(below):
+        if isinstance(op, ShapeOp):
+            if op.fill is None or not _shape_touches(op, region):
+                continue
+            found.append(Backdrop(rgb_of(op.fill), op.element))
+            if _shape_covers(op, region):
+                return found
+        elif isinstance(op, IconOp):
+            if any(Box(x, y, size, size).overlaps(region) for x, y, size in op.squares):
+                found.extend(Backdrop(rgb_of(colour), op.element) for colour in _icon_colours(op))
+        elif isinstance(op, ImageOp):
+            pixels, covers = images.under(op, region)
+            found.extend(Backdrop(rgb, op.element) for rgb in pixels)
+            if covers:
+                return found
+    found.append(Backdrop(rgb_of(PAPER), ""))
+    return found
+
+
+def _icon_colours(op: IconOp) -> list[Color]:
+    used = {paint for shape in op.icon for paint in (shape.fill, shape.stroke)}
+    return [colour for name, colour in (("ink", op.ink), ("accent", op.accent))
+            if name in used and colour is not None]
+
+
+# shapes --------------------------------------------------------------------------------
+
+
+def _shape_touches(op: ShapeOp, region: Box) -> bool:
+    box = op.box
+    if not box.overlaps(region):
+        return False
+    if op.ellipse:
+        return _nearest_on_unit_circle(box, region) < 1.0 - EPSILON
+    radius = _corner_radius(op)
+    if radius <= 0:
+        return True
+    return _distance_to_box(_inner(box, radius), region) < radius - EPSILON
+
+
+def _shape_covers(op: ShapeOp, region: Box) -> bool:
+    corners = [(region.x, region.y), (region.right, region.y), (region.x, region.top),
+               (region.right, region.top)]
+    box = op.box
+    if op.ellipse:
+        centre_x, centre_y = box.x + box.width / 2, box.y + box.height / 2
+        return all(((x - centre_x) / (box.width / 2)) ** 2 + ((y - centre_y) / (box.height / 2)) ** 2
+                   <= 1.0 + EPSILON for x, y in corners)
+    radius = _corner_radius(op)
+    inner = _inner(box, radius)
+    # Both shapes are convex: the region is inside when its four corners are.
+    return all(_distance_to_point(inner, x, y) <= radius + EPSILON for x, y in corners)
+
+
+def _corner_radius(op: ShapeOp) -> float:
+    """The corner radius drawn: rounded corners are only drawn on boxes not run into the bleed."""
+    if op.radius <= 0 or op.bleed:
+        return 0.0
+    return min(op.radius, op.box.width / 2, op.box.height / 2)
+
+
+def _inner(box: Box, radius: float) -> Box:
+    """The rectangle a rounded rectangle is grown from by a disc of ``radius``."""
+    return Box(box.x + radius, box.y + radius, box.width - 2 * radius, box.height - 2 * radius)
+
+
+def _distance_to_point(box: Box, x: float, y: float) -> float:
+    dx = max(box.x - x, 0.0, x - box.right)
+    dy = max(box.y - y, 0.0, y - box.top)
+    return math.hypot(dx, dy)
+
+
+def _distance_to_box(box: Box, region: Box) -> float:
+    dx = max(box.x - region.right, 0.0, region.x - box.right)
+    dy = max(box.y - region.top, 0.0, region.y - box.top)
+    return math.hypot(dx, dy)
+
+
+def _nearest_on_unit_circle(ellipse: Box, region: Box) -> float:
+    """Distance from the ellipse's centre to ``region``, in units where the ellipse is a unit circle."""
+    centre_x, centre_y = ellipse.x + ellipse.width / 2, ellipse.y + ellipse.height / 2
+    scale_x, scale_y = ellipse.width / 2, ellipse.height / 2
+    scaled = Box((region.x - centre_x) / scale_x, (region.y - centre_y) / scale_y,
+                 region.width / scale_x, region.height / scale_y)
+    return _distance_to_point(scaled, 0.0, 0.0)
+
+
+# images --------------------------------------------------------------------------------
+
+
+class ImageSamples:
+    """Pixels of the images a deck draws, read once each and sampled under text."""
+
+    def __init__(self) -> None:
+        self._opened: dict[Path, Image.Image] = {}
+
+    def under(self, op: ImageOp, region: Box) -> tuple[list[RGB], bool]:
+        """Colours of the image's pixels under ``region``, and whether the image hides
+        everything below the whole region."""
+        drawn = Box(*image_rectangle(op.box, op.pixels, op.fit))
+        visible = _intersection(drawn, op.box) if op.fit == "cover" else drawn
+        part = _intersection(visible, region) if visible else None
+        if part is None:
+            return [], False
+        image = self._image(op.path)
+        width, height = image.size
+        # The part of the image under the region, in pixels (image rows run top down).
+        left = (part.x - drawn.x) / drawn.width * width
+        right = (part.right - drawn.x) / drawn.width * width
+        top = (drawn.top - part.top) / drawn.height * height
+        bottom = (drawn.top - part.y) / drawn.height * height
+        box = (int(left), int(top), max(int(left) + 1, math.ceil(right)), max(int(top) + 1, math.ceil(bottom)))
+        patch = image.crop(box)
+        samples = (min(IMAGE_SAMPLES, patch.width), min(IMAGE_SAMPLES, patch.height))
+        patch = patch.resize(samples, Image.Resampling.NEAREST)
+        raw = patch.tobytes()  # RGBA, four bytes a pixel
+        pixels = [tuple(raw[index:index + 4]) for index in range(0, len(raw), 4)]
+        colours = sorted({(r / 255, g / 255, b / 255) for r, g, b, a in pixels if a >= VISIBLE})
+        covers = region.inside(part, tolerance=EPSILON) and all(a >= OPAQUE for *_, a in pixels)
+        return colours, covers
+
+    def _image(self, path: Path) -> Image.Image:
+        if path not in self._opened:
+            with Image.open(path) as image:
+                image.thumbnail((IMAGE_READ_SIZE, IMAGE_READ_SIZE))  # keeps the proportions
+                self._opened[path] = image.convert("RGBA")
+        return self._opened[path]
+
+
+def _intersection(first: Box, second: Box) -> Box | None:
+    left, bottom = max(first.x, second.x), max(first.y, second.y)
+    right, top = min(first.right, second.right), min(first.top, second.top)
+    if right - left <= EPSILON or top - bottom <= EPSILON:
+        return None
+    return Box(left, bottom, right - left, top - bottom)

@@ -1,0 +1,192 @@
+"""Colour-blind safety: can players with a colour-vision deficiency tell a field's values apart?
+
+Where a layout chooses a colour by a card's field (``accent: {field: colour,
+map: {...}}``, or a template such as ``"{{ colour }}"``), the colour carries
+meaning. For every pair of that field's values, the colours they get are
+shown as protanopes, deuteranopes and tritanopes see them (Machado et al.
+2009, full severity) and measured apart in CAM02-UCS; closer than
+:data:`~generator.access.colours.DISTINCT_COLOURS` is a problem.
+
+How the colours are found: every paint of every element drawn on a distinct
+face is resolved there, so maps, defaults and templates all count exactly as
+printed. A paint counts as *chosen by* a field when all faces sharing a value
+of that field get one colour from it (a colour that also depends on another
+field is not a map of either). Two values are told apart by the paint of the
+face that separates them best, so a pair is only a problem when no coloured
+element of the face tells them apart.
+
+How a face is known to also say the value another way (the problem is then
+reported as mitigated): a text element whose template reads the field is
+printed on every face with either value, or an icon element whose icon name
+is chosen by the field is drawn on every such face and shows different icons
+for the two values.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.lib.colors import Color
+
+from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, distances, hex_of, rgb_of
+from generator.access.contrast import distinct_plans
+from generator.errors import Position
+from generator.render.layout import Element, IconElement, TextElement
+from generator.render.paint import Paint, PaintError
+from generator.render.renderer import Renderer, face_context
+from generator.render.templating import SPECIAL_NAMES, TemplateError
+
+
+@dataclass(frozen=True)
+class ColourPairProblem:
+    """Two values of a field whose colours look alike to players with ``deficiency``."""
+
+    field: str
+    values: tuple[Any, Any]
+    colours: tuple[RGB, RGB]
+    deficiency: str
+    distance: float
+    colour: str  # the layout's name for the colour map ('' for one written in an element)
+    element: str  # the first element painted with it
+    position: Position  # where the colour map is written
+    mitigation: str = ""  # how the face says the value otherwise, when it does
+
+    @property
+    def source(self) -> str:
+        return f"colour '{self.colour}'" if self.colour else f"the colours of '{self.element}'"
+
+    def describe(self) -> str:
+        (one, two), (first, second) = self.values, self.colours
+        text = (f"field '{self.field}': {one} ({hex_of(first)}) and {two} ({hex_of(second)}) are "
+                f"{self.distance:.1f} apart in CAM02-UCS as seen with {self.deficiency}, closer than "
+                f"{DISTINCT_COLOURS:g} ({self.source})")
+        if self.mitigation:
+            return f"{text}; mitigated: {self.mitigation}"
+        return f"{text}; nothing else on the card tells them apart"
+
+
+@dataclass
+class _FieldColours:
+    """What the faces show for one field: its values' colours by paint, and other cues."""
+
+    by_paint: dict[int, dict[Any, set[tuple[float, float, float]]]] = field(default_factory=dict)
+    paints: dict[int, tuple[Paint, Element]] = field(default_factory=dict)  # the first element using it
+    painting_areas: set[int] = field(default_factory=set)  # paints of shapes, lines and icons, not text
+    faces: dict[Any, int] = field(default_factory=lambda: defaultdict(int))
+    printed: dict[str, dict[Any, int]] = field(default_factory=dict)  # text element -> value -> faces
+    icons: dict[str, dict[Any, list[str]]] = field(default_factory=dict)  # icon element -> value -> names
+
+
+def colour_pair_problems(renderer: Renderer) -> list[ColourPairProblem]:
+    """Every pair of a field's values whose colours a colour-blind player may confuse."""
+    fields = _observe(renderer)
+    problems: list[ColourPairProblem] = []
+    for name in sorted(fields):
+        problems += _field_problems(name, fields[name])
+    return problems
+
+
+def _observe(renderer: Renderer) -> dict[str, _FieldColours]:
+    deck = renderer.deck
+    declared = set(deck.fields)
+    fields: dict[str, _FieldColours] = defaultdict(_FieldColours)
+    for card, side, ops in distinct_plans(renderer):
+        context = face_context(deck, card, side)
+        face_fields = declared or set(card.face(side, deck.shared_back) or {})
+        candidates = face_fields - (SPECIAL_NAMES - declared)
+        drawn = {op.element for op in ops}
+        for element in renderer.layouts[side].elements:
+            if element.name not in drawn:
+                continue
+            for name in element.names & candidates:
+                value = context.get(name)
+                if not _is_value(value):
+                    continue
+                seen = fields[name]
+                _note_cues(seen, name, element, context, value)
+                for paint in element.paints():
+                    if name not in paint.names:
+                        continue
+                    colour = _resolve(paint, context)
+                    if colour is None:
+                        continue
+                    seen.by_paint.setdefault(id(paint), defaultdict(set))[value].add(rgb_of(colour))
+                    seen.paints.setdefault(id(paint), (paint, element))
+                    if not isinstance(element, TextElement):
+                        seen.painting_areas.add(id(paint))
+        for name in candidates:
+            if _is_value(context.get(name)):
+                fields[name].faces[context[name]] += 1
+    return fields
+
+
+def _note_cues(seen: _FieldColours, name: str, element: Element, context: dict, value: Any) -> None:
+    """Remember a text that prints the field, or an icon the field chooses, on this face."""
+    if isinstance(element, TextElement) and name in element.text.names:
+        seen.printed.setdefault(element.name, defaultdict(int))[value] += 1
+    elif isinstance(element, IconElement) and name in element.icon.names:
+        try:
+            icon = str(element.icon.render(context)).strip()
+        except (TemplateError, TypeError, ValueError):
+            return
+        seen.icons.setdefault(element.name, defaultdict(list))[value].append(icon)
+
+
+def _resolve(paint, context: dict) -> Color | None:
+    try:
+        return paint.resolve(context)
+    except (PaintError, TemplateError, TypeError, ValueError):
+        return None  # the layout check reports a colour that cannot be made
+
+
+def _field_problems(name: str, seen: _FieldColours) -> list[ColourPairProblem]:
+    maps = {paint: {value: next(iter(colours)) for value, colours in by_value.items()}
+            for paint, by_value in seen.by_paint.items()
+            if all(len(colours) == 1 for colours in by_value.values())}
+    areas = {paint: colours for paint, colours in maps.items() if paint in seen.painting_areas}
+    maps = areas or maps  # text colours count only where no shape or icon carries the code
+    values = [value for value in seen.faces if any(value in colours for colours in maps.values())]
+    differing = [(one, two, paint) for one, two in itertools.combinations(values, 2)
+                 for paint, colours in maps.items()
+                 if one in colours and two in colours and colours[one] != colours[two]]
+    colour_pairs = [(maps[paint][one], maps[paint][two]) for one, two, paint in differing]
+    # Only colours normal vision tells apart are a code; near twins are the designer's choice.
+    candidates = [entry for entry, distance in zip(differing, distances(colour_pairs))
+                  if distance >= DISTINCT_COLOURS]
+    problems = []
+    for deficiency in DEFICIENCIES:
+        seen_with = distances([(maps[paint][one], maps[paint][two]) for one, two, paint in candidates],
+                              deficiency)
+        best: dict[tuple[Any, Any], tuple[float, int]] = {}
+        for (one, two, paint), distance in zip(candidates, seen_with):
+            if (one, two) not in best or distance > best[(one, two)][0]:
+                best[(one, two)] = (distance, paint)
+        for (one, two), (distance, paint_id) in best.items():
+            if distance >= DISTINCT_COLOURS:
+                continue
+            paint, element = seen.paints[paint_id]
+            problems.append(ColourPairProblem(
+                field=name, values=(one, two), colours=(maps[paint_id][one], maps[paint_id][two]),
+                deficiency=deficiency, distance=distance, colour=paint.name, element=element.name,
+                position=paint.position or element.position, mitigation=_mitigation(name, seen, one, two)))
+    return problems
+
+
+def _mitigation(name: str, seen: _FieldColours, one: Any, two: Any) -> str:
+    """How every face with either value also says the value, or '' when none does."""
+    for element, printed in sorted(seen.printed.items()):
+        if all(printed.get(value, 0) == seen.faces[value] for value in (one, two)):
+            return f"every such face prints {name} as text ('{element}')"
+    for element, icons in sorted(seen.icons.items()):
+        drawn_everywhere = all(len(icons.get(value, ())) == seen.faces[value] for value in (one, two))
+        if drawn_everywhere and not set(icons[one]) & set(icons[two]):
+            return f"every such face shows a different icon for each {name} ('{element}')"
+    return ""
+
+
+def _is_value(value: Any) -> bool:
+    """A value a colour can stand for: set, and a plain number, text or yes/no."""
+    return value is not None and value != "" and isinstance(value, (str, int, float, bool))

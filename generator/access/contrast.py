@@ -1,0 +1,173 @@
+"""Contrast: can every line of text on every distinct face be read against what is behind it?
+
+For each text operation in a face's plan, each line's ink (the box its glyphs
+actually cover, measured from the font) is checked against every colour
+painted under it (see :mod:`generator.access.backdrop`); the worst colour
+counts. Below 4.5:1, or 3:1 for large text (18 pt, or 14 pt bold), is a
+problem, as WCAG 2.x asks. Faces are checked once per distinct drawing, so a
+card with nine copies is one check.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator
+
+from PIL import ImageFont
+from reportlab.pdfbase import pdfmetrics
+
+from generator.access.backdrop import Backdrop, ImageSamples, backdrops
+from generator.access.colours import (BOLD_WEIGHT, RGB, contrast_ratio, hex_of, is_large_text,
+                                      required_contrast, rgb_of)
+from generator.boxes import Box
+from generator.deck.model import Card
+from generator.errors import DeckpressError, Position
+from generator.render.plan import Op, TextOp
+from generator.render.renderer import SIDES, Renderer
+
+MEASURING_SIZE = 200
+"""Pixels per em at which glyph outlines are measured, then scaled to the printed size:
+large enough that rounding to whole pixels moves an edge by under a hundredth of the size."""
+
+OVERHANG = 0.25
+"""Part of the type size an italic glyph may reach past its advance on either side."""
+
+
+@dataclass(frozen=True)
+class ContrastProblem:
+    """One text element of one face that does not stand out enough from its backdrop."""
+
+    card: Card
+    side: str
+    element: str
+    position: Position
+    text: RGB
+    backdrop: RGB
+    backdrop_element: str  # '' when it is the paper
+    ratio: float
+    size: float
+    bold: bool
+
+    @property
+    def required(self) -> float:
+        return required_contrast(self.size, self.bold)
+
+    def describe(self) -> str:
+        weight = " bold" if self.bold else ""
+        kind = "large text" if is_large_text(self.size, self.bold) else "text"
+        under = f"'{self.backdrop_element}'" if self.backdrop_element else "the paper"
+        return (f"text '{self.element}' ({self.size:.3g} pt{weight}) on card '{self.card.id}' "
+                f"{self.side}: {hex_of(self.text)} on {hex_of(self.backdrop)} ({under}) has contrast "
+                f"{_ratio(self.ratio)}:1, below the {self.required:g}:1 WCAG 2 asks of {kind}")
+
+
+def contrast_problems(renderer: Renderer) -> list[ContrastProblem]:
+    """Every text element, on every distinct face, that is too faint against its backdrop."""
+    images = ImageSamples()
+    problems = []
+    for card, side, ops in distinct_plans(renderer):
+        layout = renderer.layouts[side]
+        positions = {element.name: element.position for element in layout.elements}
+        for index, op in enumerate(ops):
+            if not isinstance(op, TextOp) or op.colour is None:
+                continue
+            worst = _worst_backdrop(op, ops[:index], images)
+            if worst is None:
+                continue
+            backdrop, ratio = worst
+            bold = font_is_bold(op.font)
+            if ratio < required_contrast(op.size, bold):
+                problems.append(ContrastProblem(card, side, op.element, positions.get(op.element, Position(layout.path)),
+                                                rgb_of(op.colour), backdrop.rgb, backdrop.element, ratio,
+                                                op.size, bold))
+    return problems
+
+
+def distinct_plans(renderer: Renderer) -> Iterator[tuple[Card, str, tuple[Op, ...]]]:
+    """(card, side, plan) once for each distinct face; faces that cannot be laid out are
+    left to the layout check, which reports them."""
+    seen: set[str] = set()
+    for card in renderer.deck.cards:
+        for side in SIDES:
+            try:
+                key = renderer.face_key(card, side)
+                if key in seen:
+                    continue
+                seen.add(key)
+                ops = renderer.plan(card, side)
+            except DeckpressError:
+                continue
+            yield card, side, ops
+
+
+def _worst_backdrop(op: TextOp, below: tuple[Op, ...], images: ImageSamples) -> tuple[Backdrop, float] | None:
+    text = rgb_of(op.colour)
+    worst: tuple[Backdrop, float] | None = None
+    for x, baseline, line in op.lines:
+        if not line.strip():
+            continue
+        found = backdrops(_line_box(op.font, op.size, x, baseline, line), below, images)
+        if len(found) > 1:  # the line's full height straddles shapes: measure its glyphs
+            region = ink_box(op.font, op.size, x, baseline, line)
+            found = backdrops(region, below, images) if region is not None else []
+        for backdrop in found:
+            ratio = contrast_ratio(text, backdrop.rgb)
+            if worst is None or ratio < worst[1]:
+                worst = (backdrop, ratio)
+    return worst
+
+
+def _line_box(font: str, size: float, x: float, baseline: float, text: str) -> Box:
+    """A box every glyph of the line lies in: the font's lowest to highest outline point,
+    along the line's advance widened by the overhang slanted letters may have. One
+    colour behind all of it is the colour behind the text."""
+    face = pdfmetrics.getFont(font).face
+    bottom, top = baseline + face.bbox[1] * size / 1000, baseline + face.bbox[3] * size / 1000
+    overhang = OVERHANG * size
+    return Box(x - overhang, bottom, pdfmetrics.stringWidth(text, font, size) + 2 * overhang, top - bottom)
+
+
+def ink_box(font: str, size: float, x: float, baseline: float, text: str) -> Box | None:
+    """The box a line's glyphs cover when drawn at (x, baseline), or None for a blank line."""
+    left, top, right, bottom = _ink_extent(font, text)
+    if right <= left or bottom <= top:
+        return None
+    scale = size / MEASURING_SIZE
+    return Box(x + left * scale, baseline - bottom * scale, (right - left) * scale, (bottom - top) * scale)
+
+
+@lru_cache(maxsize=4096)
+def _ink_extent(font: str, text: str) -> tuple[int, int, int, int]:
+    """Glyph extent of ``text`` in pixels at :data:`MEASURING_SIZE`, from the baseline's
+    left end (y grows downwards); the font's ascent and descent when FreeType cannot
+    read the font."""
+    face = pdfmetrics.getFont(font).face
+    try:
+        return _measuring_font(face.filename).getbbox(text, anchor="ls")
+    except OSError:
+        width = pdfmetrics.stringWidth(text, font, MEASURING_SIZE)
+        return (0, round(-face.ascent * MEASURING_SIZE / 1000), round(width),
+                round(-face.descent * MEASURING_SIZE / 1000))
+
+
+@lru_cache(maxsize=64)
+def _measuring_font(path: str) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, MEASURING_SIZE)
+
+
+@lru_cache(maxsize=64)
+def font_is_bold(font: str) -> bool:
+    """True for a font whose weight class is bold (700) or heavier."""
+    face = pdfmetrics.getFont(font).face
+    try:
+        (weight,) = struct.unpack(">H", face.get_table("OS/2")[4:6])
+    except (KeyError, struct.error, OSError):
+        return "bold" in str(getattr(face, "name", b"")).lower()
+    return weight >= BOLD_WEIGHT
+
+
+def _ratio(ratio: float) -> str:
+    """A ratio rounded down, so 4.49 never prints as the 4.5 it fails to reach."""
+    return f"{int(ratio * 100) / 100:.2f}"

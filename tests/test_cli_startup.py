@@ -1,0 +1,85 @@
+"""What starting ``deckpress`` costs: each command loads only the libraries it uses.
+
+Every command pays for what it imports before it does any work, so ``check``
+must not load the PDF and booklet libraries that only ``booklet`` needs. Each
+run here is a fresh process (an import, once made, stays made), and reports
+which of the heavy libraries it loaded.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.cli import COMMANDS, cli, load_command
+
+from cli_run import CARDS, REPO, deckpress
+
+HEAVY = ("reportlab.platypus", "pypdf", "markdown_it", "pypdfium2", "openpyxl")
+"""Libraries that take a noticeable share of a second to import, each needed by few commands."""
+
+PROBE = """
+import sys
+from generator.cli import main
+sys.argv = ["deckpress", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+loaded = [name for name in sys.modules if name.startswith(("reportlab", "generator.cli.")) or name in {heavy!r}]
+print("LOADED", " ".join(sorted(loaded)), file=sys.stderr)
+"""
+
+
+def loaded_modules(*args: str | Path, cwd: Path = REPO) -> set[str]:
+    """The modules of interest a fresh ``deckpress ARGS`` imported."""
+    finished = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *map(str, args)],
+                              cwd=cwd, capture_output=True, text=True, timeout=120)
+    report = [line for line in finished.stderr.splitlines() if line.startswith("LOADED")]
+    assert report, finished.stderr
+    return set(report[-1].split()[1:])
+
+
+def test_help_lists_every_command_in_order_with_its_summary():
+    result = deckpress("--help")
+    assert result.exit_code == 0
+    listed = [line.split()[0] for line in result.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    assert listed == [entry.name for entry in COMMANDS]
+    for entry in COMMANDS:
+        first_words = " ".join(entry.summary.split()[:3])
+        assert f"{entry.name} " in result.stdout and first_words in result.stdout
+
+
+@pytest.mark.parametrize("entry", COMMANDS, ids=lambda entry: entry.name)
+def test_the_command_table_says_what_each_command_says_of_itself(entry):
+    """``deckpress --help`` shows the table's summary; it must be the command's own first sentence."""
+    command = load_command(entry)
+    assert entry.summary == command.get_short_help_str(limit=1000), \
+        f"update the '{entry.name}' row of COMMANDS in generator/cli/__init__.py"
+    assert cli.get_command(None, entry.name) is command
+
+
+def test_help_imports_no_command_and_no_drawing_library():
+    loaded = loaded_modules("--help")
+    assert not {name for name in loaded if name.startswith(("generator.cli.", "reportlab"))} - \
+        {"generator.cli.__init__"}, loaded
+    assert not loaded & set(HEAVY)
+
+
+def test_a_command_imports_its_own_module_only():
+    loaded = loaded_modules("schema")
+    assert {name for name in loaded if name.startswith("generator.cli.")} == {"generator.cli.schema"}
+
+
+@pytest.mark.parametrize("command, allowed", [
+    (["check", CARDS / "cereal-killer"], set()),
+    (["build", CARDS / "cereal-killer", "--quiet", "--out", "{tmp}"], set()),
+    (["export", CARDS / "cereal-killer", "--quiet", "--tts", "{tmp}"], {"pypdfium2"}),
+], ids=["check", "build", "export"])
+def test_commands_leave_the_heavy_libraries_they_do_not_use_unloaded(tmp_path, command, allowed):
+    arguments = [str(part).format(tmp=tmp_path) for part in command]
+    loaded = loaded_modules(*arguments)
+    assert loaded & set(HEAVY) == allowed

@@ -1,0 +1,308 @@
+"""Translated decks: ``lang/<code>.yaml`` read back from the PDFs, manifests and errors a user sees."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from cli_run import deckpress
+
+DECK = """\
+deck: {name: Quest, players: 2}
+fields:
+  name: {type: text, required: true}
+  power: {type: int}
+  kind: {choices: [hero, beast]}
+  text: text
+back: {name: Quest}
+cards:
+  - {id: knight, name: Knight, kind: hero, power: 3, text: Strike twice.}
+  - {id: dragon, count: 2, name: Dragon, kind: beast, power: 9, text: Burn a card.}
+  - {id: coin, name: Coin, text: Flip it., back: {name: Tails}}
+rules:
+  - total: 4
+    message: four cards
+"""
+
+FRENCH = """\
+deck: {name: Quête}
+back: {name: Quête}
+cards:
+  knight: {name: Chevalier, text: Frappez deux fois.}
+  dragon: {name: Dragonne, text: Brûlez une carte.}
+  coin: {name: Pièce, text: Lancez-la., back: {name: Pile}}
+"""
+
+RULES = "# Overview\n\nA game of {{ total }} cards.\n"
+RULES_FR = "# Aperçu\n\n{{ name }} : un jeu de {{ total }} cartes.\n"
+
+
+def make_deck(tmp_path: Path, translations: dict[str, str] | None = None, deck: str = DECK) -> Path:
+    folder = tmp_path / "cards" / "quest"
+    (folder / "lang").mkdir(parents=True)
+    (folder / "deck.yaml").write_text(deck, encoding="utf-8")
+    (folder / "rules.md").write_text(RULES, encoding="utf-8")
+    (folder / "rules.fr.md").write_text(RULES_FR, encoding="utf-8")
+    for code, text in (translations if translations is not None else {"fr": FRENCH}).items():
+        (folder / "lang" / f"{code}.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def pdf_text(path: Path) -> str:
+    with pdfplumber.open(path) as pdf:
+        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+
+
+def written(tmp_path: Path, *command: str | Path) -> list[str]:
+    """Run a command that writes into ``tmp_path/out``; the names of the files it wrote."""
+    out = tmp_path / "out"
+    run = deckpress(*command, "--out", out, "--quiet")
+    assert run.exit_code == 0, run.stderr
+    return sorted(path.name for path in out.iterdir())
+
+
+def test_build_with_lang_prints_translated_titles_into_its_own_pdf_and_manifest(tmp_path):
+    folder = make_deck(tmp_path)
+    out = tmp_path / "out"
+    assert written(tmp_path, "build", folder, "--lang", "fr") == ["quest.fr.json", "quest.fr.pdf"]
+    text = pdf_text(out / "quest.fr.pdf")
+    for title in ("Chevalier", "Dragonne", "Pièce", "Pile", "Quête"):
+        assert title in text
+    assert "Knight" not in text and "Tails" not in text
+    manifest = json.loads((out / "quest.fr.json").read_text(encoding="utf-8"))
+    assert manifest["deck"] == "quest" and manifest["lang"] == "fr" and manifest["name"] == "Quête"
+    titles = {(p["card"], p["face"]): p["title"] for p in manifest["placements"]}
+    assert titles[("knight", "front")] == "Chevalier"
+    assert titles[("coin", "back")] == "Pile"
+    assert titles[("dragon", "back")] == "Quête"
+    dragon = next(p for p in manifest["placements"] if p["card"] == "dragon")
+    assert dragon["fields"]["power"] == 9 and dragon["fields"]["kind"] == "beast"  # values stay
+    assert len(manifest["placements"]) == 8  # counts stay: 4 cards, front and back
+
+
+def test_without_lang_the_deck_builds_as_written(tmp_path):
+    folder = make_deck(tmp_path)
+    out = tmp_path / "out"
+    assert written(tmp_path, "build", folder) == ["quest.json", "quest.pdf"]
+    assert "Knight" in pdf_text(out / "quest.pdf")
+    assert "lang" not in json.loads((out / "quest.json").read_text())
+
+
+def test_check_lang_reports_every_untranslated_text_by_card_and_field(tmp_path):
+    partial = FRENCH.replace("  dragon: {name: Dragonne, text: Brûlez une carte.}\n", "") \
+                    .replace("back: {name: Quête}\n", "").replace(", back: {name: Pile}", "")
+    folder = make_deck(tmp_path, {"fr": partial})
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 1
+    assert "FAIL  quest.fr: Quête" in run.stdout
+    lines = [line for line in run.stdout.splitlines() if "has no translation" in line]
+    assert len(lines) == 4, run.stdout
+    deck_file = folder / "deck.yaml"
+    assert lines[0].startswith(f"{deck_file}:7:")  # the shared back's name, where it is written
+    assert "card 'dragon' field 'name'" in lines[1] and lines[1].startswith(f"{deck_file}:10:")
+    assert "card 'dragon' field 'text'" in lines[2]
+    assert "card 'coin' (back) field 'name'" in lines[3]
+    assert all(str(folder / "lang" / "fr.yaml") in line for line in lines)
+
+
+def test_check_lang_finds_a_translation_that_does_not_fit_its_card(tmp_path):
+    long_name = "Chevalier " * 12
+    folder = make_deck(tmp_path, {"fr": FRENCH.replace("name: Chevalier,", f"name: {long_name.strip()},")})
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 1
+    assert "card 'knight', front" in run.stdout and "does not fit" in run.stdout
+    assert "element 'title'" in run.stdout
+
+
+def test_a_build_refuses_an_incomplete_translation_and_writes_nothing(tmp_path):
+    folder = make_deck(tmp_path, {"fr": FRENCH.replace("  knight: {name: Chevalier, text: Frappez deux fois.}\n",
+                                                       "")})
+    out = tmp_path / "out"
+    run = deckpress("build", folder, "--lang", "fr", "--out", out)
+    assert run.exit_code == 1
+    assert "2 texts of deck 'quest' have no translation" in run.stderr
+    assert "card 'knight' field 'name'" in run.stderr and "deckpress check --lang fr" in run.stderr
+    assert not out.exists()
+
+
+def test_check_lang_all_checks_the_deck_and_every_translation(tmp_path):
+    german = FRENCH.replace("Quête", "Suche").replace("Chevalier", "Ritter")
+    folder = make_deck(tmp_path, {"fr": FRENCH, "de": german})
+    run = deckpress("check", folder, "--lang", "all")
+    assert run.exit_code == 0, run.stdout + run.stderr
+    assert [line.split(":")[0] for line in run.stdout.splitlines()] == ["ok    quest", "ok    quest.de",
+                                                                         "ok    quest.fr"]
+    report = json.loads(deckpress("check", folder, "--lang", "all", "--format", "json").stdout)
+    assert [entry.get("lang") for entry in report["decks"]] == [None, "de", "fr"]
+
+
+@pytest.mark.parametrize("translation, line, message", [
+    ("cards:\n  knigth: {name: Chevalier}\n", 2, "no card with id 'knigth'"),
+    ("cards:\n  knight:\n    nmae: Chevalier\n", 3, "unknown field 'nmae'; did you mean 'name'?"),
+    ("cards:\n  knight: {power: 4}\n", 2, "'power' is a int field; only text fields are translated"),
+    ("cards:\n  knight: {kind: héros}\n", 2, "'kind' is a choice field"),
+    ("cards:\n  knight: {back: {name: Pile}}\n", 2, "card 'knight' has no back of its own"),
+    ("deck: {name: Quête}\ncartes: {}\n", 2, "unknown section 'cartes'"),
+    ("deck: {designer: Moi}\n", 1, "unknown deck text 'designer'"),
+    ("cards:\n  knight: {name: ''}\n", 2, "expected text"),
+])
+def test_a_translation_mistake_names_file_line_and_field(tmp_path, translation, line, message):
+    folder = make_deck(tmp_path, {"fr": translation})
+    for command in (["check"], ["build", "--out", tmp_path / "out"]):
+        run = deckpress(*command, folder, "--lang", "fr")
+        assert run.exit_code == 2, run.stdout + run.stderr
+        errors = [text for text in (run.stdout + run.stderr).splitlines() if text.startswith("error:")]
+        assert len(errors) == 1
+        assert errors[0].startswith(f"error: {folder / 'lang' / 'fr.yaml'}:{line}:")
+        assert message in errors[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_language_or_a_code_that_is_not_one_is_refused(tmp_path):
+    folder = make_deck(tmp_path)
+    run = deckpress("build", folder, "--lang", "it", "--out", tmp_path / "out")
+    assert run.exit_code == 2
+    assert "no translation 'it' (translations: fr)" in run.stderr
+    for code in ("../fr", "fr.yaml", "FR FR"):
+        run = deckpress("build", folder, "--lang", code, "--out", tmp_path / "out")
+        assert run.exit_code == 2 and "is not a language code" in run.stderr, code
+    run = deckpress("build", folder, "--lang", "all", "--out", tmp_path / "out")
+    assert run.exit_code == 2 and "--lang all is for check" in run.stderr
+
+
+def test_a_translation_outside_the_deck_folder_is_refused(tmp_path):
+    folder = make_deck(tmp_path, {})
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text(FRENCH, encoding="utf-8")
+    (folder / "lang" / "fr.yaml").symlink_to(outside)
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 2 and "points outside the deck folder" in run.stderr
+
+
+def test_layout_texts_are_translated_by_element_name(tmp_path):
+    folder = make_deck(tmp_path, {"fr": FRENCH + "layout:\n  fields: \"{{ text }} (force {{ power }})\"\n"})
+    out = tmp_path / "out"
+    assert deckpress("build", folder, "--lang", "fr", "--out", out, "--quiet").exit_code == 0
+    text = pdf_text(out / "quest.fr.pdf")
+    assert "Frappez deux fois. (force 3)" in text
+    assert "power: 3" not in text
+
+
+def test_an_unknown_layout_element_or_a_broken_translated_template_is_an_error(tmp_path):
+    folder = make_deck(tmp_path, {"fr": FRENCH + "layout:\n  titel: Titre\n"})
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 2
+    assert f"{folder / 'lang' / 'fr.yaml'}:8:" in run.stderr
+    assert "no element named 'titel' in layout generic; did you mean 'title'?" in run.stderr
+    folder = make_deck(tmp_path / "two", {"fr": FRENCH + "layout:\n  fields: \"{{ pouvoir }}\"\n"})
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 2
+    assert f"{folder / 'lang' / 'fr.yaml'}:8:" in run.stderr and "pouvoir" in run.stderr
+
+
+def test_booklet_with_lang_reads_the_translated_rules_and_names_its_files(tmp_path):
+    folder = make_deck(tmp_path)
+    out = tmp_path / "out"
+    assert written(tmp_path, "booklet", folder, "--lang", "fr") == ["quest-rules-booklet.fr.pdf",
+                                                                    "quest-rules.fr.pdf"]
+    text = pdf_text(out / "quest-rules.fr.pdf")
+    assert "Aperçu" in text and "Quête : un jeu de 4 cartes." in text
+    (folder / "rules.fr.md").unlink()
+    run = deckpress("booklet", folder, "--lang", "fr", "--out", out, "--quiet")
+    assert run.exit_code == 2 and "no rules.fr.md beside the deck" in run.stderr
+
+
+def test_export_with_lang_names_its_files_after_the_translation(tmp_path):
+    folder = make_deck(tmp_path)
+    out = tmp_path / "tts"
+    run = deckpress("export", folder, "--lang", "fr", "--tts", out, "--quiet")
+    assert run.exit_code == 0, run.stderr
+    names = sorted(path.name for path in out.iterdir() if not path.name.startswith("."))
+    assert "quest.fr.json" in names and "quest.fr-faces-1.png" in names
+    saved = json.loads((out / "quest.fr.json").read_text(encoding="utf-8"))
+    assert "Chevalier" in json.dumps(saved, ensure_ascii=False)
+
+
+def test_stats_report_with_lang_is_named_after_the_translation(tmp_path):
+    folder = make_deck(tmp_path)
+    reports = tmp_path / "stats"
+    reports.mkdir()
+    run = deckpress("stats", folder, "--lang", "fr", "--report", reports, "--quiet")
+    assert run.exit_code == 0, run.stderr
+    assert sorted(path.name for path in reports.iterdir()) == ["quest-stats.fr.pdf", "quest-stats.fr.png"]
+    assert "Quête" in pdf_text(reports / "quest-stats.fr.pdf")
+
+
+def test_decklist_names_are_translated_and_an_unknown_decklist_is_an_error(tmp_path):
+    deck = DECK + "decklists:\n  duel: {name: Duel of two, cards: {knight: 1, dragon: 1}}\n"
+    folder = make_deck(tmp_path, {"fr": FRENCH}, deck=deck)
+    (folder / "rules.fr.md").write_text("# Listes\n\n{{ decklists }}\n", encoding="utf-8")
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 1
+    assert f"{folder / 'deck.yaml'}:16:" in run.stdout and "decklist 'duel' name has no translation" in run.stdout
+    (folder / "lang" / "fr.yaml").write_text(FRENCH + "decklists:\n  duel: {name: Duel à deux}\n",
+                                            encoding="utf-8")
+    assert deckpress("check", folder, "--lang", "fr").exit_code == 0
+    assert "quest-rules.fr.pdf" in written(tmp_path, "booklet", folder, "--lang", "fr")
+    assert "Duel à deux" in pdf_text(tmp_path / "out" / "quest-rules.fr.pdf")
+    (folder / "lang" / "fr.yaml").write_text(FRENCH + "decklists:\n  duell: {name: Duel}\n", encoding="utf-8")
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 2 and "no decklist 'duell'" in run.stderr and "did you mean 'duel'?" in run.stderr
+
+
+def test_a_french_booklet_speaks_french_on_its_cover_tables_and_captions(tmp_path):
+    rules = ("# Matériel\n\n{{ components by=kind }}\n\n"
+             "{{ cardtable columns=name,kind,count headers=\"Nom,Sorte,Nombre\" }}\n\n"
+             "{{ cards side=both }}\n")
+    folder = make_deck(tmp_path, {"fr": FRENCH + "choices:\n  kind: {hero: héros, beast: bête}\n"})
+    (folder / "rules.fr.md").write_text(rules, encoding="utf-8")
+    assert "quest-rules.fr.pdf" in written(tmp_path, "booklet", folder, "--lang", "fr")
+    text = pdf_text(tmp_path / "out" / "quest-rules.fr.pdf")
+    for phrase in ("Un jeu pour 2 joueurs", "Contenu de la boîte", "4 cartes", "1 carte héros",
+                   "2 cartes bête", "Livret de règles", "Chevalier héros", "Dragonne bête 2",
+                   "Dragonne ×2", "dos : Pile", "dos des cartes (toutes)", "Cartes Sorte Détail", "en tout"):
+        assert phrase in text, phrase
+    for english in ("A game for", "In the box", "Rules booklet", "back:", "Hero", "Beast", "in all"):
+        assert english not in text, english
+    note = pdf_text(tmp_path / "out" / "quest-rules-booklet.fr.pdf")
+    assert "Imprimez en recto verso" in note
+
+
+def test_a_translation_may_change_the_booklet_phrases_for_its_language(tmp_path):
+    italian = FRENCH + ("words:\n  plural_one: [1]\n  game_for: \"Un gioco per {players}\"\n"
+                        "  players: {one: \"{n} giocatore\", other: \"{n} giocatori\"}\n")
+    folder = make_deck(tmp_path, {"it": italian})
+    (folder / "rules.it.md").write_text("# Regole\n", encoding="utf-8")
+    assert "quest-rules.it.pdf" in written(tmp_path, "booklet", folder, "--lang", "it")
+    text = pdf_text(tmp_path / "out" / "quest-rules.it.pdf")
+    assert "Un gioco per 2 giocatori" in text
+    assert "In the box" in text  # a language with no table of its own falls back to English
+
+
+@pytest.mark.parametrize("words, line, message", [
+    ("  rules_boklet: Règles\n", 8, "unknown phrase 'rules_boklet'; did you mean 'rules_booklet'?"),
+    ("  game_for: \"Pour {joueurs}\"\n", 8, "'game_for' cannot fill in {joueurs} (it offers {players})"),
+    ("  players: \"{n} joueurs\"\n", 8, "'players' has two forms"),
+    ("  game_for: \"{0.__class__}\"\n", 8, None),
+])
+def test_a_mistake_in_the_booklet_phrases_is_an_error_with_its_line(tmp_path, words, line, message):
+    folder = make_deck(tmp_path, {"fr": FRENCH + "words:\n" + words})
+    run = deckpress("booklet", folder, "--lang", "fr", "--out", tmp_path / "out")
+    if message is None:  # no format language: the text prints as written
+        assert run.exit_code == 0, run.stderr
+        assert "{0.__class__}" in pdf_text(tmp_path / "out" / "quest-rules.fr.pdf")
+        return
+    assert run.exit_code == 2
+    assert run.stderr.startswith(f"error: {folder / 'lang' / 'fr.yaml'}:{line}:") and message in run.stderr
+
+
+def test_choice_labels_must_name_a_choice_field_and_its_choices(tmp_path):
+    folder = make_deck(tmp_path, {"fr": FRENCH + "choices:\n  kind: {heros: héros}\n"})
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 2 and "'heros' is not one of the choices of 'kind' (hero, beast)" in run.stderr
+    folder = make_deck(tmp_path / "two", {"fr": FRENCH + "choices:\n  power: {3: trois}\n"})
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 2 and "'power' is not a choice field of the deck; expected one of: kind" in run.stderr
