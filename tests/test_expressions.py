@@ -4,9 +4,12 @@ import pytest
 from jinja2 import TemplateError
 
 from generator.expressions import evaluate, make_environment
+from generator.sandbox import MAX_RULE_VALUE
 
 
-@pytest.mark.parametrize("source", ["9 ** (9 ** 9)", "(10 ** 1000) ** 1000", "2 ** 100000", "'x' * 10000000", "[0] * 1000000"])
+@pytest.mark.parametrize("source", ["9 ** (9 ** 9)", "(10 ** 1000) ** 1000", "2 ** 100000",
+                                    f"'x' * {MAX_RULE_VALUE + 1}", f"[0] * {MAX_RULE_VALUE + 1}",
+                                    "[[0] * 1000] * 100000"])
 def test_runaway_arithmetic_is_refused_quickly(source):
     with pytest.raises(TemplateError, match="too large a number|more than"):
         evaluate(source, {})

@@ -24,7 +24,8 @@ from typing import Any, Callable
 from jinja2 import TemplateError, meta, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from generator.expressions import make_environment
+from generator.expressions import make_environment, run_guarded
+from generator.sandbox import MAX_FORMAT_WIDTH, TemplateLimitError
 
 SPECIAL_NAMES = {"card", "side", "deck", "fields", "title"}
 """Names every face offers besides its fields (a field of the same name wins)."""
@@ -53,6 +54,8 @@ def odds(total: Any, dice: int = 2, sides: int = 6) -> str:
 
 
 def percent(value: Any, digits: int = 1) -> str:
+    if not 0 <= int(digits) <= MAX_FORMAT_WIDTH:
+        raise TemplateLimitError(f"percent(digits={digits}) asks for more than {MAX_FORMAT_WIDTH} digits")
     return f"{float(value) * 100:.{int(digits)}f}%"
 
 
@@ -98,7 +101,7 @@ def compile_text(environment: ImmutableSandboxedEnvironment, source: str) -> Tem
     ast = environment.parse(source)
     compiled = environment.from_string(ast)
     return Template(source, frozenset(meta.find_undeclared_variables(ast)),
-                    lambda context: compiled.render(context))
+                    lambda context: run_guarded(lambda: compiled.render(context)))
 
 
 def compile_condition(environment: ImmutableSandboxedEnvironment, source: str) -> Template:
@@ -108,7 +111,7 @@ def compile_condition(environment: ImmutableSandboxedEnvironment, source: str) -
         raise TemplateError(f"not a single expression: {source}")
     expression = environment.compile_expression(source, undefined_to_none=False)
     return Template(source, frozenset(meta.find_undeclared_variables(ast)),
-                    lambda context: expression(**context))
+                    lambda context: run_guarded(lambda: expression(**context)))
 
 
 def _single_expression(ast: nodes.Template) -> bool:

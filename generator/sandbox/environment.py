@@ -1,0 +1,278 @@
+"""Jinja2's immutable sandbox with a budget on every run.
+
+The sandbox already keeps templates away from Python's internals; this adds
+the bounds: each run gets a fresh :class:`~generator.sandbox.limits.Budget`,
+and the compiled template charges it at every loop step, call, filter,
+operator and printed value. To see loop steps and printed text, which Jinja2
+has no hook for, each template's syntax tree is rewritten before it is
+compiled: loop iterables, printed values and the operands of ``~`` and
+comparisons pass through small filters with names no template can write.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Iterator
+
+from jinja2 import StrictUndefined, Template, TemplateSyntaxError, nodes, pass_context
+from jinja2.compiler import CodeGenerator
+from jinja2.environment import TemplateExpression
+from jinja2.exceptions import TemplateAssertionError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.utils import generate_lorem_ipsum
+from jinja2.visitor import NodeTransformer
+
+from generator.sandbox.guards import (FILTER_GUARDS, check_binop, check_brace_format, check_lipsum,
+                                      check_method)
+from generator.sandbox.limits import LAYOUT_LIMITS, Limits, current, running
+
+MAX_TEMPLATE_SOURCE = 20_000
+"""Characters in one template or expression. Layout texts and rule expressions are a line
+or two; a longer one is not a card's, and compiling it costs time and memory for nothing."""
+
+LOOP_FILTER = "bounded loop"
+"""Names of the filters the rewritten tree calls: the space keeps templates from naming them."""
+OUTPUT_FILTER = "bounded output"
+FIXED_OUTPUT_FILTER = "bounded fixed output"
+READ_FILTER = "bounded read"
+
+
+class BoundedSandbox(ImmutableSandboxedEnvironment):
+    """The immutable sandbox, with every run's work, output and call depth bounded by
+    ``limits`` (see :mod:`generator.sandbox.limits`)."""
+
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+    code_generator_class = None  # set below, once the generator class exists
+    template_class = None
+
+    def __init__(self, limits: Limits = LAYOUT_LIMITS, **options: Any):
+        options.setdefault("undefined", StrictUndefined)
+        super().__init__(**options)
+        self.limits = limits
+        self.filters = BoundedFilters(self.filters)
+        self.filters.update({LOOP_FILTER: _loop, OUTPUT_FILTER: _output, FIXED_OUTPUT_FILTER: _fixed_output,
+                             READ_FILTER: _read})
+        self.globals["lipsum"] = _lipsum
+
+    # compiling ----------------------------------------------------------------------------
+
+    def parse(self, source: str, name: str | None = None, filename: str | None = None) -> nodes.Template:
+        return _compiling(lambda: super(BoundedSandbox, self).parse(source, name, filename), source)
+
+    def compile(self, source: Any, name: str | None = None, filename: str | None = None,
+                raw: bool = False, defer_init: bool = False) -> Any:
+        return _compiling(lambda: super(BoundedSandbox, self).compile(source, name, filename, raw,
+                                                                      defer_init), source)
+
+    def compile_expression(self, source: str, undefined_to_none: bool = True) -> TemplateExpression:
+        expression = _compiling(lambda: super(BoundedSandbox, self).compile_expression(
+            source, undefined_to_none), source)
+        return BoundedExpression(expression._template, undefined_to_none)
+
+    # running: every hook Jinja2's sandbox offers charges the current budget ------------------
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        budget = current()
+        budget.read(*args, *kwargs.values())
+        args = check_method(budget, __obj, args, kwargs)
+        with budget.call():
+            result = super().call(__context, __obj, *args, **kwargs)
+        budget.touch(budget.size(result))
+        return result
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        budget = current()
+        budget.read(left, right)
+        check_binop(budget, operator, left, right)
+        result = super().call_binop(context, operator, left, right)
+        budget.touch(budget.size(result))
+        return result
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        result = super().getitem(obj, argument)
+        if isinstance(argument, slice):  # a slice copies: charge it like any new value
+            budget = current()
+            budget.step()
+            budget.touch(budget.size(result))
+        return result
+
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        sandboxed = super().wrap_str_format(value)
+        if sandboxed is None:
+            return None
+        template = value.__self__
+
+        @functools.wraps(sandboxed)
+        def checked(*args: Any, **kwargs: Any) -> str:
+            check_brace_format(template)
+            return sandboxed(*args, **kwargs)
+
+        return checked
+
+
+def _compiling(compile_step: Callable[[], Any], source: Any) -> Any:
+    """Run one compiling step; a source too long or nested too deeply for Python's own
+    limits becomes a template syntax error."""
+    if isinstance(source, str) and len(source) > MAX_TEMPLATE_SOURCE:
+        raise TemplateSyntaxError(f"the template is {len(source):,} characters long, more than "
+                                  f"{MAX_TEMPLATE_SOURCE:,}", 1)
+    try:
+        return compile_step()
+    except RecursionError:
+        raise TemplateSyntaxError("brackets, tags or calls are nested too deeply", 1) from None
+    except (SyntaxError, MemoryError) as error:
+        raise TemplateSyntaxError(f"the template is nested too deeply to compile ({error.args[0]})",
+                                  1) from None
+
+
+class BoundedTemplate(Template):
+    """A template whose every rendering runs within its environment's limits."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        with running(self.environment.limits):
+            return super().render(*args, **kwargs)
+
+    def generate(self, *args: Any, **kwargs: Any) -> Iterator[str]:
+        yield self.render(*args, **kwargs)  # a budget cannot stay open across a generator's pauses
+
+
+class BoundedExpression(TemplateExpression):
+    """An expression (``compile_expression``) evaluated within its environment's limits."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        with running(self._template.environment.limits):
+            return super().__call__(*args, **kwargs)
+
+
+class BoundedCodeGenerator(CodeGenerator):
+    """Compiles templates whose loops, printing, joining and comparing charge the budget."""
+
+    def visit_Template(self, node: nodes.Template, frame: Any = None) -> None:
+        _Metered(self.name, self.filename).visit(node)
+        super().visit_Template(node, frame)
+
+
+class _Metered(NodeTransformer):
+    """Rewrites a template's tree so the work Jinja2 does inline passes the budget."""
+
+    def __init__(self, name: str | None, filename: str | None):
+        self.name, self.filename = name, filename
+
+    def visit_For(self, node: nodes.For) -> nodes.For:
+        if node.recursive:
+            raise TemplateAssertionError("recursive loops are not allowed in a template", node.lineno,
+                                         self.name, self.filename)
+        self.generic_visit(node)
+        node.iter = _through(LOOP_FILTER, node.iter)
+        return node
+
+    def visit_Output(self, node: nodes.Output) -> nodes.Output:
+        """Printed values pass the output filter; the output's fixed text is charged in one
+        go, through an empty constant that also passes it."""
+        self.generic_visit(node)
+        fixed = sum(len(child.data) for child in node.nodes if isinstance(child, nodes.TemplateData))
+        printed = [child if isinstance(child, nodes.TemplateData) else _through(OUTPUT_FILTER, child)
+                   for child in node.nodes]
+        if fixed:
+            printed.insert(0, _through(FIXED_OUTPUT_FILTER, nodes.Const(fixed, lineno=node.lineno)))
+        node.nodes = printed
+        return node
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Concat:
+        self.generic_visit(node)
+        node.nodes = [_through(READ_FILTER, child) for child in node.nodes]
+        return node
+
+    def visit_Compare(self, node: nodes.Compare) -> nodes.Compare:
+        self.generic_visit(node)
+        node.expr = _through(READ_FILTER, node.expr)
+        for operand in node.ops:
+            operand.expr = _through(READ_FILTER, operand.expr)
+        return node
+
+    def visit_Test(self, node: nodes.Test) -> nodes.Test:
+        self.generic_visit(node)
+        node.node = _through(READ_FILTER, node.node)
+        node.args = [_through(READ_FILTER, argument) for argument in node.args]
+        return node
+
+
+BoundedSandbox.code_generator_class = BoundedCodeGenerator
+BoundedSandbox.template_class = BoundedTemplate
+
+
+def _through(filter_name: str, node: nodes.Expr) -> nodes.Filter:
+    return nodes.Filter(node, filter_name, [], [], None, None, lineno=node.lineno)
+
+
+@pass_context  # context-passing filters are never run at compile time, outside a budget
+def _loop(context: Any, iterable: Any) -> Iterator[Any]:
+    budget = current()
+    for item in iterable:
+        budget.step()
+        yield item
+
+
+@pass_context
+def _output(context: Any, value: Any) -> Any:
+    budget = current()
+    budget.read(value)
+    budget.printed(len(value) if type(value) is str else len(str(value)))
+    return value
+
+
+@pass_context
+def _fixed_output(context: Any, length: int) -> str:
+    budget = current()
+    budget.touch(length)
+    budget.printed(length)
+    return ""
+
+
+@pass_context
+def _read(context: Any, value: Any) -> Any:
+    current().read(value)
+    return value
+
+
+def _lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
+    check_lipsum(n, html, min, max)
+    return generate_lorem_ipsum(n, html, min, max)
+
+
+class BoundedFilters(dict):
+    """The environment's filters, each one wrapped on the way in so it charges the budget
+    (filters added later, such as the card filters, are wrapped too)."""
+
+    def __init__(self, filters: dict[str, Callable[..., Any]]):
+        super().__init__()
+        self.update(filters)
+
+    def __setitem__(self, name: str, function: Callable[..., Any]) -> None:
+        super().__setitem__(name, _metered_filter(name, function))
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for name, function in dict(*args, **kwargs).items():
+            self[name] = function
+
+
+def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    if getattr(function, "metered", False) or name in (LOOP_FILTER, OUTPUT_FILTER, FIXED_OUTPUT_FILTER, READ_FILTER):
+        return function
+    guard = FILTER_GUARDS.get(name)
+    passes = getattr(getattr(function, "jinja_pass_arg", None), "name", None)
+
+    @pass_context
+    def metered(context: Any, value: Any, *args: Any, **kwargs: Any) -> Any:
+        budget = current()
+        budget.read(value, *args, *kwargs.values())
+        if guard is not None:
+            guard(budget, value, *args, **kwargs)
+        leading = {"context": (context,), "eval_context": (context.eval_ctx,),
+                   "environment": (context.environment,)}.get(passes, ())
+        result = function(*leading, value, *args, **kwargs)
+        budget.touch(budget.size(result))
+        return result
+
+    metered.metered = True
+    return metered

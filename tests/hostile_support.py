@@ -1,0 +1,80 @@
+"""Helpers for the hostile-input tests: a small deck to break, a time bound, and the
+contract every refusal must keep (one error line, the right exit code, no traceback)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+from pathlib import Path
+from typing import Iterator
+
+from cli_run import Run, deckpress
+from generator.scaffold import create_deck
+
+SECONDS_PER_CASE = 20
+"""A hostile case must end long before this; a hang fails the test instead of CI."""
+
+
+class TookTooLong(AssertionError):
+    pass
+
+
+@contextlib.contextmanager
+def within(seconds: float = SECONDS_PER_CASE) -> Iterator[None]:
+    """Fail (rather than hang) if the block runs longer than ``seconds``."""
+    def expire(signum, frame):
+        raise TookTooLong(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def new_deck(root: Path, name: str = "demo") -> Path:
+    """The deck ``deckpress new`` makes: seven cards, a layout and rules, all valid."""
+    return create_deck(root / "cards", name)
+
+
+def set_layout_text(deck: Path, element: str, text: str) -> None:
+    """Replace the ``text:`` of one element of the deck's layout.yaml."""
+    path = deck / "layout.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"  - name: {element}")
+    for number in range(start + 1, len(lines)):
+        if lines[number].startswith("    text: "):
+            lines[number] = f"    text: {json.dumps(text)}"
+            break
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def add_to_layout(deck: Path, yaml_text: str) -> None:
+    """Put top-level settings at the start of the deck's layout.yaml."""
+    path = deck / "layout.yaml"
+    path.write_text(yaml_text + "\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def add_rule(deck: Path, yaml_text: str) -> None:
+    path = deck / "deck.yaml"
+    path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n" + yaml_text + "\n",
+                    encoding="utf-8")
+
+
+def refused(run: Run, exit_codes: tuple[int, ...], *fragments: str) -> str:
+    """The run ended with one of ``exit_codes`` and a one-line error holding every fragment;
+    returns that line."""
+    assert run.exit_code in exit_codes, (run.exit_code, run.stdout, run.stderr)
+    assert "Traceback" not in run.stderr + run.stdout
+    errors = [line for line in run.error_lines if line.startswith("error:")]
+    assert errors, run.stderr
+    line = next((line for line in errors if all(fragment in line for fragment in fragments)), None)
+    assert line is not None, (fragments, errors)
+    return line
+
+
+__all__ = ["SECONDS_PER_CASE", "TookTooLong", "add_rule", "add_to_layout", "deckpress", "new_deck",
+           "refused", "set_layout_text", "within"]

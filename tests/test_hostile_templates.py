@@ -1,0 +1,131 @@
+"""Hostile templates in layouts and deck rules end at once with one error line.
+
+A layout's text and a deck's ``expr:`` rules are Jinja2 run in a sandbox; each
+run has a budget of steps, data, value size, printed length and call depth.
+These are the cases that used to hang or crash, and neighbours of each.
+"""
+
+from __future__ import annotations
+
+import pytest
+from jinja2 import TemplateError
+
+from generator.expressions import evaluate
+from generator.render.templating import compile_condition, compile_text, make_layout_environment
+from generator.sandbox import (MAX_CALL_DEPTH, MAX_FORMAT_WIDTH, MAX_TEMPLATE_OUTPUT,
+                               MAX_TEMPLATE_SOURCE, MAX_TEMPLATE_STEPS, MAX_TEMPLATE_VALUE,
+                               TemplateLimitError)
+
+from hostile_support import add_rule, add_to_layout, deckpress, new_deck, refused, set_layout_text, within
+
+RUNAWAY_TEMPLATES = {
+    "nested loops": ("{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}{% endfor %}",
+                     f"more than {MAX_TEMPLATE_STEPS:,} loop steps"),
+    "format width": ("{{ '%999999999d' % 1 }}", "format width 999999999"),
+    "format width from an argument": ("{{ '%*d' % (999999999, 1) }}", "width taken from an argument"),
+    "brace format width": ("{{ '{:999999999}'.format(1) }}", "format width 999999999"),
+    "format filter": ("{{ '%.999999999f'|format(1) }}", "format width 999999999"),
+    "center filter": ("{{ 'x'|center(999999999) }}", "center would make a value of 999,999,999"),
+    "center method": ("{{ 'x'.center(999999999) }}", "center would make a value"),
+    "indent": ("{{ 'x'|indent(999999999) }}", "indent would make a value"),
+    "lipsum": ("{{ lipsum(1000000) }}", "lipsum(1000000, max=100) asks for more than"),
+    "printing in a loop": ("{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}",
+                           f"prints too much: more than {MAX_TEMPLATE_OUTPUT:,}"),
+    "macro recursion": ("{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}",
+                        f"calls nest more than {MAX_CALL_DEPTH} deep"),
+    "doubling text": ("{% set ns = namespace(s='ab') %}{% for i in range(60) %}"
+                      "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}", "more than"),
+    "one string many times over": ("{% set s = 'x' * 99999 %}{% set l = [s, s, s, s, s] %}"
+                                   "{{ [l, l, l, l, l] }}", "would make a value of"),
+    "repeating bytes": ("{{ 'x'.encode() * 999999999 }}", "repeating would make a value"),
+    "replace with everything": ("{{ ('x' * 90000).replace('', 'yy') }}", "replace would make"),
+    "join with a long separator": ("{{ range(9000)|map('string')|join('-' * 9000) }}", "more than"),
+    "huge integer": ("{% set x = 10 ** 4000 %}{{ x * x }}", "too large a number"),
+    "many slices": ("{{ range(3)|slice(999999999)|list }}", "slice would make a value"),
+    "percent digits": ("{{ 0.5|percent(999999999) }}", f"more than {MAX_FORMAT_WIDTH} digits"),
+}
+
+
+@pytest.mark.parametrize("source, message", RUNAWAY_TEMPLATES.values(), ids=RUNAWAY_TEMPLATES)
+def test_a_runaway_layout_template_is_refused_quickly(source, message):
+    template = compile_text(make_layout_environment(), source)
+    with within(), pytest.raises(TemplateError, match=message.replace("(", r"\(").replace(")", r"\)")
+                                 .replace("*", r"\*").replace(".", r"\.")):
+        template.render({})
+
+
+def test_ordinary_templates_are_untouched():
+    environment = make_layout_environment()
+    context = {"name": "Knight", "power": 3, "fields": [("cost", 2), ("kind", "hero")]}
+    text = compile_text(environment, "{{ name|upper }} {{ '%02d' % power }} {{ '{:>3}'.format(power) }}"
+                                     "{% for k, v in fields %} {{ k }}={{ v }}{% endfor %}"
+                                     "{% macro star(n) %}{{ '*' * n }}{% endmacro %} {{ star(power) }}")
+    assert text.render(context) == "KNIGHT 03   3 cost=2 kind=hero ***"
+    assert compile_condition(environment, "power > 2 and name in ['Knight']").render(context) is True
+
+
+def test_recursive_loops_and_overlong_templates_are_refused_when_the_layout_loads():
+    environment = make_layout_environment()
+    with pytest.raises(TemplateError, match="recursive loops are not allowed"):
+        compile_text(environment, "{% for a in x recursive %}{{ loop(a) }}{% endfor %}")
+    with pytest.raises(TemplateError, match=f"more than {MAX_TEMPLATE_SOURCE:,}"):
+        compile_text(environment, "{{ x }}" + "y" * MAX_TEMPLATE_SOURCE)
+    with pytest.raises(TemplateError, match="nested too deeply"):
+        compile_text(environment, "{{ " + "(" * 500 + "1" + ")" * 500 + " }}")
+
+
+def test_each_run_has_its_own_budget():
+    # Many cheap runs add up to more than one run's budget, and none is refused.
+    template = compile_text(make_layout_environment(), "{% for i in range(100) %}{{ i }}{% endfor %}")
+    for _ in range(MAX_TEMPLATE_STEPS // 50):
+        template.render({})
+
+
+def test_a_value_near_the_limit_is_fine_and_just_past_it_is_not():
+    template = compile_text(make_layout_environment(), "{{ ('x' * n)|length }}")
+    assert template.render({"n": MAX_TEMPLATE_VALUE}) == str(MAX_TEMPLATE_VALUE)
+    with pytest.raises(TemplateLimitError):
+        template.render({"n": MAX_TEMPLATE_VALUE + 1})
+
+
+@pytest.mark.parametrize("source, message", [
+    ("lipsum(1000000) != ''", "asks for more than"),
+    ("range(99999)|map('string')|map('center', 999)|join|length > 0", "more than"),
+    ("1 / 0", "division by zero"),
+    ("'%999999999d' % 1", "format width"),
+])
+def test_a_runaway_rule_expression_is_refused(source, message):
+    with within(), pytest.raises(TemplateError, match=message):
+        evaluate(source, {"cards": [], "total": 0})
+
+
+# -- as a designer meets them ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["nested loops", "format width", "center filter", "lipsum",
+                                  "printing in a loop", "macro recursion"])
+def test_build_names_the_layout_element_of_a_runaway_template(tmp_path, name):
+    source, message = RUNAWAY_TEMPLATES[name]
+    deck = new_deck(tmp_path)
+    set_layout_text(deck, "body", source)
+    with within():
+        line = refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (1, 2),
+                       message.split(" (")[0])
+    assert "element 'body'" in line and f"{deck / 'layout.yaml'}:" in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_title_that_divides_by_zero_is_an_error_line(tmp_path):
+    deck = new_deck(tmp_path)
+    add_to_layout(deck, 'title: "{{ 1/0 }}"')
+    with within():
+        line = refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (1, 2),
+                       "its title cannot be made: division by zero")
+    assert f"{deck / 'deck.yaml'}:" in line
+
+
+def test_a_runaway_expr_rule_is_one_error_line_at_the_rule(tmp_path):
+    deck = new_deck(tmp_path)
+    add_rule(deck, '  - expr: "lipsum(1000000) != \'\'"\n    message: placeholder text')
+    with within():
+        line = refused(deckpress("check", deck), (2,), "lipsum(1000000, max=100) asks for more than")
+    assert f"{deck / 'deck.yaml'}:" in line
