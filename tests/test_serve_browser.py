@@ -51,24 +51,35 @@ def server(tmp_path_factory):
         yield server
 
 
-@pytest.fixture
-def page(browser, server):
-    """A fresh page on the space-race deck; the deck file is put back as it was afterwards."""
-    original = server.deck_file.read_text()
+@pytest.fixture(scope="module")
+def open_page(browser, server):
+    """One page on the space-race deck, opened once: every test after the first sees it live."""
     page = new_page(browser)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.goto(server.url + "/#deck=space-race")
     page.wait_for_selector(".tile img", timeout=WAIT_MS)
     page.evaluate("window.loadedOnce = true")  # gone if the page ever reloads
     yield page
-    assert errors == []
-    assert page.evaluate("window.loadedOnce") is True
     page.close()
+
+
+@pytest.fixture
+def page(open_page, server):
+    """The open page; afterwards the deck file is put back and the page shown as it was."""
+    original = server.deck_file.read_text()
+    yield open_page
+    assert open_page.errors == []
+    assert open_page.evaluate("window.loadedOnce") is True
+    if open_page.locator("#detail").is_visible():
+        open_page.keyboard.press("Escape")
+    open_page.locator("#filter").fill("")
+    open_page.click('.segmented button[data-side="all"]')
     if server.deck_file.read_text() != original:
         version = server.deck("space-race")["version"]
         server.deck_file.write_text(original)
-        server.wait_for_version("space-race", version)
+        version = server.wait_for_version("space-race", version)["version"]
+        open_page.wait_for_selector(f'#grid[data-version="{version}"]', state="attached", timeout=WAIT_MS)
 
 
 def new_page(browser):

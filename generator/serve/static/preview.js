@@ -174,6 +174,7 @@ function renderGrid(deck) {
     state.renderedDeck = deck.id;
   }
   grid.classList.toggle("stale", deck.stale);
+  grid.dataset.version = deck.version;
   $("stale").hidden = !deck.stale;
   if (deck.stale) {
     const first = deck.problems.find((problem) => problem.severity === "error");
