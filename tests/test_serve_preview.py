@@ -106,13 +106,14 @@ def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_
     edit(deck_file, "text: Cancel a spell played on you.}", "text: " + "Cancel a spell played on you. " * 40 + "}")
     snapshot = preview.refresh()
     assert not snapshot.stale  # the deck loads: its cards are current, problems beside them
-    by_kind = {problem.kind: problem for problem in snapshot.problems}
-    assert by_kind["rule"].position.line == line_of(deck_file, "copies: {max: 6}")
-    assert "found goblin x7" in by_kind["rule"].message and by_kind["rule"].card == "goblin"
-    assert by_kind["fit"].card == "shield" and by_kind["fit"].side == "front"
+    page = json.loads(snapshot.payload)
+    fit, rule = page["problems"]  # as the page lists them: in file and line order, each with its card
+    assert rule["where"].endswith(f"deck.yaml:{line_of(deck_file, 'copies: {max: 6}')}")
+    assert "found goblin x7" in rule["message"] and rule["card"] == "goblin"
+    assert f"deck.yaml:{line_of(deck_file, 'id: shield')}:" in fit["where"]
+    assert "fit" in fit["message"] and (fit["card"], fit["side"]) == ("shield", "front")
     shield = next(face for face in snapshot.drawable.faces if face.card.id == "shield")
     assert shield.problem and "fit" in shield.problem
-    page = json.loads(snapshot.payload)
     assert page["errors"] == 2
     assert page["downloads"]["print"] is None  # build would refuse this deck
     assert next(face for face in page["faces"] if face["cards"] == ["shield"])["image"] is None
@@ -134,3 +135,19 @@ def test_print_positions_are_the_ones_the_build_manifest_has(tmp_path):
     copy, front, back = spots["cinder-whelp"][0]
     assert (front.page, front.row, front.column) == (1, 1, 1)
     assert (back.page, back.row, back.column) == (2, 1, 3)
+
+
+def test_a_translated_deck_shows_its_translated_faces(tmp_path):
+    from generator.deck.translation import load_translated_deck
+    from generator.render import load_renderer
+
+    preview = DeckPreview(CARDS / "tiki" / "deck.yaml", watched_roots, lang="fr")
+    snapshot = preview.refresh()
+    deck = load_translated_deck(CARDS / "tiki", "fr")
+    renderer = load_renderer(deck)
+    english = {face.title for face in DeckPreview(CARDS / "tiki" / "deck.yaml", watched_roots).refresh()
+               .drawable.faces}
+    titles = [face.title for face in snapshot.drawable.faces]
+    assert titles == [renderer.title(face.card, face.side) for face in snapshot.drawable.faces]
+    assert set(titles) != english
+    assert json.loads(snapshot.payload)["downloads"]["print"] == "/download/tiki/tiki.fr.pdf"

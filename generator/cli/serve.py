@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from generator.cli.common import find_decks, reports_errors
+from generator.cli.common import find_decks, lang_option, reports_errors
 
 
 @click.command()
@@ -15,9 +15,11 @@ from generator.cli.common import find_decks, reports_errors
               help="Address to listen on. The default is this computer only; 0.0.0.0 shows the "
                    "preview to every machine on your network.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in your web browser.")
+@lang_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no line per reload.")
 @reports_errors
-def serve(decks: tuple[str, ...], port: int, host: str, open_browser: bool, quiet: bool) -> None:
+def serve(decks: tuple[str, ...], port: int, host: str, open_browser: bool, lang: str | None,
+          quiet: bool) -> None:
     """Show DECKS in the browser and update the page on every save.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -32,9 +34,10 @@ def serve(decks: tuple[str, ...], port: int, host: str, open_browser: bool, quie
       deckpress serve
       deckpress serve cards/tiki --open
       deckpress serve cards/goblins --port 8080
+      deckpress serve cards/tiki --lang fr
     """
     # The web stack, and the drawing libraries the preview shares with watch, load only here.
     from generator.cli.watch import watched_roots
     from generator.serve import serve_decks
 
-    serve_decks(find_decks(decks), host, port, watched_roots, open_browser=open_browser, quiet=quiet)
+    serve_decks(find_decks(decks), host, port, watched_roots, lang=lang, open_browser=open_browser, quiet=quiet)

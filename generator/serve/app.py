@@ -24,7 +24,7 @@ from starlette.responses import FileResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from generator.errors import DeckpressError
-from generator.serve.downloads import KINDS, Downloads, download_name
+from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview, download_links
 
@@ -157,14 +157,14 @@ def create_app(previews: dict[str, DeckPreview], images: FaceImages, downloads: 
     async def download(request: Request) -> Response:
         deck_id = request.path_params["deck"]
         preview = previews.get(deck_id)
-        kinds = {download_name(deck_id, kind): kind for kind in KINDS}
-        kind = kinds.get(request.path_params["name"])
-        if preview is None or kind is None:
+        if preview is None:
             return not_found()
         snapshot = preview.snapshot
-        if not download_links(deck_id, snapshot).get(kind):
-            return PlainTextResponse("not available now: the deck has problems to fix first (see the page)",
-                                     status_code=409)
+        links = {link.rsplit("/", 1)[1]: kind for kind, link in download_links(deck_id, snapshot).items() if link}
+        kind = links.get(request.path_params["name"])
+        if kind is None:
+            return PlainTextResponse("not available now: the deck has no such file, or problems to fix "
+                                     "first (see the page)", status_code=404)
         try:
             path = await run_in_threadpool(downloads.file, deck_id, snapshot, kind)
         except DeckpressError as error:

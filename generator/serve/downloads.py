@@ -14,19 +14,10 @@ from pathlib import Path
 
 from generator.booklet import build_booklet
 from generator.outputs import write_bytes_atomic
-from generator.serve.preview import Snapshot
+from generator.serve.preview import Snapshot, download_name
 from generator.serve.printing import build_settings
 from generator.sheets.press import press_deck
 from generator.sheets.style import load_style
-
-KINDS = ("print", "rules", "booklet")
-
-
-def download_name(deck_id: str, kind: str) -> str:
-    """The file name a download is saved under, as ``build`` and ``booklet`` name them."""
-    return {"print": f"{deck_id}.pdf", "rules": f"{deck_id}-rules.pdf",
-            "booklet": f"{deck_id}-rules-booklet.pdf"}[kind]
-
 
 class Downloads:
     """Builds a snapshot's files into ``folder`` on first request (one build at a time)."""
@@ -40,7 +31,7 @@ class Downloads:
         drawable = snapshot.drawable
         if drawable is None:
             raise ValueError("the deck has nothing to build")
-        target = self.folder / deck_id / str(snapshot.version) / download_name(deck_id, kind)
+        target = self.folder / deck_id / str(snapshot.version) / download_name(drawable.deck, kind)
         with self._drawing:
             if not target.is_file():
                 self._build(drawable.deck, drawable.renderer, kind, target)
@@ -53,5 +44,5 @@ class Downloads:
             press_deck(deck, renderer, build_settings(style), target.parent, style)
             return
         booklet = build_booklet(deck)
-        write_bytes_atomic(target.parent / download_name(deck.id, "rules"), booklet.reading_pdf)
-        write_bytes_atomic(target.parent / download_name(deck.id, "booklet"), booklet.booklet_pdf)
+        write_bytes_atomic(target.parent / download_name(deck, "rules"), booklet.reading_pdf)
+        write_bytes_atomic(target.parent / download_name(deck, "booklet"), booklet.booklet_pdf)

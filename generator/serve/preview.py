@@ -20,14 +20,15 @@ from typing import Any, Callable
 from generator.booklet import rules_path
 from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
+from generator.findings import WARNING, Finding
 from generator.render import Renderer
 from generator.serve.faces import FaceView, distinct_faces
 from generator.serve.printing import PrintPlan, build_settings, plan_print, sheet_dict, spots_dict
-from generator.serve.problems import Problem, deck_findings
 from generator.sheets.geometry import SheetSettingsError
 from generator.sheets.style import load_style
 from generator.stats import analyse
 from generator.stats.tables import as_dict as stats_dict
+from generator.verdict import verdict
 from generator.watching import snapshot as file_times
 
 MAX_LISTED_CARDS = 200
@@ -67,21 +68,23 @@ class Snapshot:
     drawable: Drawable | None
     stale: bool
     """True when the deck's files are broken and ``drawable`` is the last good state."""
-    problems: tuple[Problem, ...]
+    problems: tuple[Finding, ...]
+    """Everything ``check`` finds in the deck's files as they are now."""
     faces_by_token: dict[str, FaceView] = field(default_factory=dict)
     payload: str = "{}"
     """The snapshot as the page receives it (JSON), made once."""
 
     @property
     def has_errors(self) -> bool:
-        return any(problem.severity == "error" for problem in self.problems)
+        return any(problem.is_error for problem in self.problems)
 
 
 class DeckPreview:
     """A deck file and its latest snapshot; :meth:`refresh` after its files change."""
 
-    def __init__(self, path: Path, roots: Callable[[Path], list[Path]]):
+    def __init__(self, path: Path, roots: Callable[[Path], list[Path]], lang: str | None = None):
         self.path = path
+        self.lang = lang
         self.id = deck_id(path)
         self._roots_of = roots
         self.roots: list[Path] = roots(path)
@@ -90,8 +93,8 @@ class DeckPreview:
 
     def refresh(self) -> Snapshot:
         """Reload the deck and its problems; keep the last good faces if it no longer draws."""
-        found = deck_findings(self.path)
-        deck, problems = found.deck, found.problems
+        found = verdict(self.path, lang=self.lang)
+        deck, problems = found.deck, found.findings
         self._update_roots(deck)
         drawable = self._drawable(deck, found.renderer) if deck and found.renderer else None
         previous = self.snapshot.drawable
@@ -140,7 +143,7 @@ def _stats(deck: Deck) -> dict[str, Any] | None:
     try:
         return stats_dict(analyse(deck))
     except (DeckpressError, ZeroDivisionError, ValueError):
-        return None  # the stats section is broken; deck_findings lists it
+        return None  # the stats section is broken; the verdict lists it
 
 
 # --- what the page receives -----------------------------------------------------------------
@@ -154,8 +157,8 @@ def snapshot_dict(deck_id: str, snapshot: Snapshot) -> dict[str, Any]:
         "version": snapshot.version,
         "stale": snapshot.stale,
         "problems": [problem_dict(problem, snapshot) for problem in snapshot.problems],
-        "errors": sum(problem.severity == "error" for problem in snapshot.problems),
-        "warnings": sum(problem.severity == "warning" for problem in snapshot.problems),
+        "errors": sum(problem.is_error for problem in snapshot.problems),
+        "warnings": sum(problem.severity == WARNING and not problem.accepted for problem in snapshot.problems),
     }
     if drawable is None:
         return dict(result, name=deck_id, faces=[], cards={}, fields=[], distinct=0, card=None,
@@ -201,10 +204,11 @@ def card_dict(card: Card, plan: PrintPlan | None) -> dict[str, Any]:
             "print": spots_dict(plan, card.id, card.count) if plan else None}
 
 
-def problem_dict(problem: Problem, snapshot: Snapshot) -> dict[str, Any]:
+def problem_dict(problem: Finding, snapshot: Snapshot) -> dict[str, Any]:
+    """A finding as the page lists it, with the card it concerns when one can be told."""
     position = problem.position
     where = str(Position(Path(shown_path(position.path)), position.line, position.column)) if position else ""
-    card = problem.card
+    card = problem.card or next(iter(problem.details.get("cards") or []), None)
     if card is None and position is not None and snapshot.drawable is not None:
         card = card_written_at(snapshot.drawable.deck, position)
     return {"kind": problem.kind, "severity": problem.severity, "where": where, "message": problem.message,
@@ -233,13 +237,21 @@ def card_written_at(deck: Deck, position: Position) -> str | None:
 def download_links(deck_id: str, snapshot: Snapshot) -> dict[str, str | None]:
     """Addresses of the print PDF and booklets; None while the deck cannot be built."""
     drawable = snapshot.drawable
-    buildable = drawable is not None and not snapshot.stale and not snapshot.has_errors
-    has_rules = buildable and rules_path(drawable.deck).is_file()
-    return {
-        "print": f"/download/{deck_id}/{deck_id}.pdf" if buildable else None,
-        "rules": f"/download/{deck_id}/{deck_id}-rules.pdf" if buildable and has_rules else None,
-        "booklet": f"/download/{deck_id}/{deck_id}-rules-booklet.pdf" if buildable and has_rules else None,
-    }
+    if drawable is None or snapshot.stale or snapshot.has_errors:
+        return {kind: None for kind in DOWNLOADS}
+    has_rules = rules_path(drawable.deck).is_file()
+    return {kind: f"/download/{deck_id}/{download_name(drawable.deck, kind)}" if kind == "print" or has_rules
+            else None for kind in DOWNLOADS}
+
+
+DOWNLOADS = ("print", "rules", "booklet")
+
+
+def download_name(deck: Deck, kind: str) -> str:
+    """The file name a download is saved under, as ``build`` and ``booklet`` name it."""
+    suffix = f".{deck.lang}" if deck.lang else ""
+    return {"print": f"{deck.output_name}.pdf", "rules": f"{deck.id}-rules{suffix}.pdf",
+            "booklet": f"{deck.id}-rules-booklet{suffix}.pdf"}[kind]
 
 
 def shown_path(path: Path) -> str:

@@ -135,21 +135,21 @@ def _stop_on_terminate() -> None:
 
 
 def serve_decks(paths: list[Path], host: str, port: int, roots: Callable[[Path], list[Path]],
-                open_browser: bool = False, quiet: bool = False) -> None:
+                lang: str | None = None, open_browser: bool = False, quiet: bool = False) -> None:
     """Load the decks, listen on ``host``:``port`` and serve until Ctrl-C (or SIGTERM)."""
     sock, listening = open_socket(host, port)
     _stop_on_terminate()
     try:
         with sock, tempfile.TemporaryDirectory(prefix="deckpress-serve-") as folder:
-            _serve(sock, listening, paths, roots, Path(folder), open_browser, quiet)
+            previews = [DeckPreview(path, roots, lang) for path in paths]
+            _serve(sock, listening, previews, Path(folder), open_browser, quiet)
     except KeyboardInterrupt:
         pass  # uvicorn hands Ctrl-C on once it has shut down; stopping is what was asked
     click.echo("stopped")
 
 
-def _serve(sock: socket.socket, listening: Listening, paths: list[Path], roots: Callable[[Path], list[Path]],
-           downloads_folder: Path, open_browser: bool, quiet: bool) -> None:
-    previews = [DeckPreview(path, roots) for path in paths]
+def _serve(sock: socket.socket, listening: Listening, previews: list[DeckPreview], downloads_folder: Path,
+           open_browser: bool, quiet: bool) -> None:
     with click.progressbar(previews, label="Loading decks", hidden=quiet, file=sys.stderr) as bar:
         for preview in bar:
             preview.refresh()

@@ -152,7 +152,7 @@ function problemsByFace(deck) {
   // face key -> "error" or "warning", for the faces problems point at
   const marks = new Map();
   for (const problem of deck.problems) {
-    const face = faceForProblem(deck, problem);
+    const face = problem.accepted ? null : faceForProblem(deck, problem);
     if (!face) continue;
     if (problem.severity === "error" || !marks.has(face.key)) marks.set(face.key, problem.severity);
   }
