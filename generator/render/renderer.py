@@ -20,15 +20,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.utils import ImageReader
-
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
 from generator.deck.translation import translate_layouts
-from generator.errors import InputError, LayoutError, Position
+from generator.errors import DeckpressError, InputError, LayoutError, Position
 from generator.render.draw import draw_plan
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
+from generator.render.images import PreparedImages
 from generator.render.layout import (Layout, LayoutContext, RawLayout, Value, compile_layout,
                                      find_layout, read_raw_layout)
 from generator.render.paint import load_colour_table
@@ -50,7 +49,7 @@ class Renderer:
     layouts: dict[str, Layout]  # side -> layout
     font_registry: FontRegistry
     _plans: dict[str, tuple[Op, ...]] = field(default_factory=dict, repr=False)
-    _images: dict[Path, ImageReader] = field(default_factory=dict, repr=False)
+    _images: PreparedImages = field(default_factory=PreparedImages, repr=False)
     _resources: PlanResources | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -123,11 +122,18 @@ class Renderer:
             try:
                 plan = plan_face(layout, face_context(self.deck, card, side), self._resources)
             except PlanProblem as problem:
-                where = (problem.element.position if problem.in_layout
-                         else self._field_position(card, side, problem.field))
-                raise self._error(card, side, problem.message, layout, problem.element, where) from None
+                raise self._problem_error(card, side, layout, problem) from None
             self._plans[key] = plan
         return plan
+
+    def _problem_error(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> DeckpressError:
+        """The error for a face that cannot be planned, at the line most worth showing."""
+        if problem.file is not None:  # a broken or oversized image file: malformed input
+            error = self._error(card, side, problem.message, layout, problem.element, problem.file)
+            return InputError(error.message, error.position)
+        where = (problem.element.position if problem.in_layout
+                 else self._field_position(card, side, problem.field))
+        return self._error(card, side, problem.message, layout, problem.element, where)
 
     def _error(self, card: Card, side: str, message: str, layout: Layout, element,
                 position: Position | None = None) -> LayoutError:
