@@ -40,17 +40,19 @@ class PlanProblem(Exception):
     ``field`` names the face's field whose value is at fault (bad markup typed
     into a card), so the error can point at that line of the deck file;
     ``in_layout`` says the layout's own text is at fault; ``file`` is an image
-    file that is broken or too large (an input error rather than a layout one).
+    file that is broken or too large (an input error rather than a layout one);
+    ``kind`` is "fit" when text does not fit its box, else "layout".
     """
 
     def __init__(self, element: Element, message: str, field: str | None = None,
-                 in_layout: bool = False, file: Position | None = None):
+                 in_layout: bool = False, file: Position | None = None, kind: str = "layout"):
         super().__init__(message)
         self.element = element
         self.message = message
         self.field = field
         self.in_layout = in_layout
         self.file = file
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -255,7 +257,7 @@ def _text(element: TextElement, context, resources: PlanResources, layout: Layou
         preview = plain if len(plain) <= 40 else plain[:37] + "..."
         raise PlanProblem(element, f"text \"{preview}\" does not fit its "
                                    f"{_mm(box.width)} x {_mm(box.height)} box even at "
-                                   f"{element.min_size:g} pt")
+                                   f"{element.min_size:g} pt", kind="fit")
     colour = element.colour.resolve(context)
     lines = _set_lines(element, fitted, metrics, resources.fonts, colour)
     return TextOp(resources.fonts.font(element.font).fontName, fitted.size, colour, lines)
