@@ -21,10 +21,13 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	touch $@ $(STAMP)
 
 build: $(STAMP)
-	$(BIN)/deckpress check
+	$(BIN)/deckpress check --lang all
 	$(BIN)/deckpress build
 	$(BIN)/deckpress stats --quiet --simulate --report build/stats > /dev/null
 	$(BIN)/deckpress booklet --quiet
+	for file in cards/*/lang/*.yaml; do [ -e "$$file" ] || continue; deck=$${file%/lang/*}; code=$$(basename "$$file" .yaml); \
+	  $(BIN)/deckpress build "$$deck" --lang "$$code" --quiet && \
+	  $(BIN)/deckpress booklet "$$deck" --lang "$$code" --quiet || exit $$?; done
 	for deck in cards/*/; do $(BIN)/deckpress export "$$deck" --quiet --png build/png/$$(basename "$$deck") --tts build/tts || exit $$?; done
 
 check: $(STAMP)

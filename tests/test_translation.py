@@ -8,7 +8,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from cli_run import deckpress
+from cli_run import CARDS, deckpress
 
 DECK = """\
 deck: {name: Quest, players: 2}
@@ -306,3 +306,47 @@ def test_choice_labels_must_name_a_choice_field_and_its_choices(tmp_path):
     folder = make_deck(tmp_path / "two", {"fr": FRENCH + "choices:\n  power: {3: trois}\n"})
     run = deckpress("check", folder, "--lang", "fr")
     assert run.exit_code == 2 and "'power' is not a choice field of the deck; expected one of: kind" in run.stderr
+
+
+# --- the bundled French Tiki ---------------------------------------------------------------
+
+TIKI = CARDS / "tiki"
+
+
+def test_every_bundled_deck_and_translation_checks():
+    run = deckpress("check", CARDS, "--lang", "all")
+    assert run.exit_code == 0, run.stdout + run.stderr
+    assert "ok    tiki.fr: Tiki, 41 cards" in run.stdout
+
+
+def test_the_french_tiki_prints_french_faces_and_the_same_cards(tmp_path):
+    assert written(tmp_path, "build", TIKI, "--lang", "fr") == ["tiki.fr.json", "tiki.fr.pdf"]
+    text = pdf_text(tmp_path / "out" / "tiki.fr.pdf")
+    for words in ("Ogre de magma", "Croque-Fées", "Sphinx oracle", "3 PASTILLES ROUGES", "1 PASTILLE BLEUE",
+                  "JOKER", "FORCE", "FLAMMES", "JOUEZ CONTRE MOI", "Quand vous la brûlez"):
+        assert words in text, words
+    for english in ("Ember Imp", "STRENGTH", "BURN", "DOTS", "When burned", "While last"):
+        assert english not in text, english
+    french = json.loads((tmp_path / "out" / "tiki.fr.json").read_text(encoding="utf-8"))
+    titles = {p["card"]: p["title"] for p in french["placements"] if p["face"] == "front"}
+    assert titles["oracle-sphinx"] == "Sphinx oracle" and titles["tiki"] == "Tiki"
+    assert written(tmp_path / "en", "build", TIKI) == ["tiki.json", "tiki.pdf"]
+    english = json.loads((tmp_path / "en" / "out" / "tiki.json").read_text(encoding="utf-8"))
+    assert [(p["card"], p["face"], p["page"], p["trim_box"]) for p in french["placements"]] == \
+           [(p["card"], p["face"], p["page"], p["trim_box"]) for p in english["placements"]]
+
+
+def test_the_french_tiki_booklet_is_french(tmp_path):
+    assert written(tmp_path, "booklet", TIKI, "--lang", "fr") == ["tiki-rules-booklet.fr.pdf", "tiki-rules.fr.pdf"]
+    text = pdf_text(tmp_path / "out" / "tiki-rules.fr.pdf")
+    for words in ("Un jeu pour 1 joueur", "40 cartes monstre", "Mise en place", "Sommaire",
+                  "Rokh du soleil ardent 9 jaune 2 3"):
+        assert words in text, words
+
+
+def test_stats_of_the_french_tiki_simulate_the_same_game(tmp_path):
+    args = ("--simulate", "--games", "200", "--seed", "3", "--format", "json", "--quiet")
+    french = json.loads(deckpress("stats", TIKI, "--lang", "fr", *args).stdout)["decks"][0]
+    english = json.loads(deckpress("stats", TIKI, *args).stdout)["decks"][0]
+    assert french.pop("name") == english.pop("name") == "Tiki"
+    assert french == english  # the plugin reads the deck as written; the numbers do not change

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -11,7 +12,8 @@ from typing import Any, Iterator
 import click
 
 from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors
-from generator.deck.translation import load_translated_deck
+from generator.deck import load_deck
+from generator.deck.translation import translate_deck
 from generator.deck.model import Deck
 from generator.deck.selectors import choice_problem, known_fields, parse_selector, type_problem
 from generator.errors import EXIT_OK, DeckpressError, InputError, Position, did_you_mean
@@ -83,12 +85,15 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
     exit_code = EXIT_OK
     for path in paths:
         try:
-            deck = load_translated_deck(path, lang)
+            deck = load_deck(path)
+            translated = translate_deck(deck, lang)
             _check_fields(deck, fields)
             request = Request(fields=fields, questions=_command_line_question(deck, draw, where, at_least),
                               decklist=decklist, simulate=simulate, games=games, seed=seed, policy=policy)
             with _progress(planned_games(deck, request), deck, quiet) as advance:
-                deck_stats = analyse(deck, request, on_game=advance)
+                # The numbers are the deck's as written (a plugin may read its card texts);
+                # only the report speaks the translation's language.
+                deck_stats = dataclasses.replace(analyse(deck, request, on_game=advance), deck=translated)
             if targets:
                 _write_report(deck_stats, targets[path])
         except DeckpressError as error:  # report it and go on with the other decks

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reportlab.lib.colors import white as WHITE
 from reportlab.lib.utils import ImageReader
 
 from generator.render.icons import draw_icon
 from generator.boxes import Box
-from generator.render.plan import IconOp, ImageOp, LineOp, Op, ShapeOp, TextOp
+from generator.render.plan import Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp
 
 EDGE_TOLERANCE = 0.01
 """Points: an edge this close to the trim edge counts as touching it."""
@@ -84,11 +85,26 @@ def _line(canvas, op: LineOp) -> None:
 
 
 def _text(canvas, op: TextOp) -> None:
-    canvas.setFont(op.font, op.size)
-    if op.colour is not None:
-        canvas.setFillColor(op.colour)
-    for x, y, line in op.lines:
-        canvas.drawString(x, y, line)
+    """Each line as one text object (runs switch font and colour inside it), then its icons."""
+    for line in op.text_lines:
+        text = canvas.beginText()
+        font, colour = None, None
+        for piece in line.pieces:
+            if not isinstance(piece, Glyphs):
+                continue
+            if piece.font != font:
+                text.setFont(piece.font, op.size)
+                font = piece.font
+            if piece.colour is not None and piece.colour != colour:
+                text.setFillColor(piece.colour)
+                colour = piece.colour
+            text.setTextOrigin(piece.x, piece.y)
+            text.textOut(piece.text)
+        canvas.drawText(text)
+        for piece in line.pieces:
+            if isinstance(piece, InlineIcon):
+                draw_icon(canvas, piece.icon, piece.x, piece.y, piece.side, piece.ink,
+                          piece.accent or WHITE)
 
 
 def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: dict[Path, ImageReader]) -> None:

@@ -6,6 +6,22 @@ among the defaults below (reportlab's bundled Bitstream Vera family). A file a
 user drops into ``fonts/`` is also available under its file name without the
 extension (``fonts/Gloria.ttf`` is ``Gloria``).
 
+Fonts come in families, so ``**bold**`` and ``*italic*`` in card text can pick
+the matching face. A family is a regular face plus any of bold, italic and
+bold-italic, found in either of two ways:
+
+- by name: ``X-Bold``, ``X-Italic`` and ``X-BoldItalic`` beside ``X`` (the Vera
+  faces, or ``Gloria.ttf`` and ``Gloria-Bold.ttf`` dropped into ``fonts/``);
+- declared in ``fonts.yaml``, a family name mapped to its faces' files, which
+  also registers the faces under those names::
+
+      Hand:
+        regular: GloriaHallelujah.ttf
+        bold: GloriaHallelujah-Bold.ttf      # now Hand and Hand-Bold
+
+Asking for a face the family lacks raises :class:`MissingFace`: a bold word
+silently printed regular would be a misprint nobody notices until the table.
+
 Every font is registered with reportlab as a TrueType font, never one of the
 PDF base-14 fonts, so every PDF carries (a subset of) each font it uses and
 prints the same everywhere.
@@ -34,6 +50,30 @@ DEFAULT_FONTS = {
     "Vera-BoldItalic": "VeraBI.ttf",
 }
 """Always available: the Vera family reportlab ships with (free to embed)."""
+FACE_SUFFIXES = {
+    (False, False): "",
+    (True, False): "-Bold",
+    (False, True): "-Italic",
+    (True, True): "-BoldItalic",
+}
+"""A family's faces by (bold, italic), named by these suffixes after the family's name."""
+FACE_KEYS = {"regular": (False, False), "bold": (True, False), "italic": (False, True),
+             "bold-italic": (True, True)}
+"""How ``fonts.yaml`` names the faces of a declared family."""
+FACE_WORDS = {(True, False): "bold", (False, True): "italic", (True, True): "bold italic"}
+
+
+class MissingFace(ValueError):
+    """A family has no face for the bold/italic combination asked for."""
+
+
+@dataclass(frozen=True)
+class Face:
+    """Where one font name stands in its family."""
+
+    family: str
+    bold: bool = False
+    italic: bool = False
 
 
 @dataclass
@@ -42,7 +82,19 @@ class FontRegistry:
 
     files: dict[str, Path]
     positions: dict[str, Position] = field(default_factory=dict)
+    faces: dict[str, Face] = field(default_factory=dict)
+    """Font name -> its family and style; a name not listed is the regular face of its own family."""
     _loaded: dict[str, TTFont] = field(default_factory=dict, repr=False)
+    _by_face: dict[Face, str] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for name in self.files:  # families by name: X-Bold beside X
+            for style, suffix in FACE_SUFFIXES.items():
+                family = name[:-len(suffix)] if suffix and name.endswith(suffix) else None
+                if family and family in self.files and name not in self.faces:
+                    self.faces[name] = Face(family, *style)
+        self._by_face = {face: name for name, face in sorted(self.faces.items())}
+        self._by_face.update({Face(name): name for name in self.files if name not in self.faces})
 
     def __contains__(self, name: str) -> bool:
         return name in self.files
@@ -73,6 +125,29 @@ class FontRegistry:
         self._loaded[name] = font
         return font
 
+    def face_of(self, name: str) -> Face:
+        return self.faces.get(name, Face(name))
+
+    def styled(self, name: str, bold: bool, italic: bool) -> str:
+        """The font of ``name``'s family that adds ``bold`` and/or ``italic`` to ``name``'s own style.
+
+        ``styled("Vera", bold=True, italic=False)`` is ``Vera-Bold``; bold text in a
+        ``Vera-Italic`` element is ``Vera-BoldItalic``. Raises :class:`MissingFace`
+        when the family has no such face.
+        """
+        face = self.face_of(name)
+        wanted = (face.bold or bold, face.italic or italic)
+        if wanted == (face.bold, face.italic):
+            return name
+        found = self._by_face.get(Face(face.family, *wanted))
+        if found is not None:
+            return found
+        present = [FACE_WORDS.get(style, "regular") for style in FACE_SUFFIXES
+                   if Face(face.family, *style) in self._by_face]
+        raise MissingFace(f"font family '{face.family}' has no {FACE_WORDS[wanted]} face (it has: "
+                          f"{', '.join(present)}); add {face.family}{FACE_SUFFIXES[wanted]}.ttf to "
+                          f"fonts/ or declare the family's faces in fonts/fonts.yaml")
+
     def missing_characters(self, name: str, text: str) -> list[str]:
         """Characters of ``text`` the font has no glyph for (spaces and line breaks excepted)."""
         glyphs = self.font(name).face.charToGlyph
@@ -95,6 +170,7 @@ def load_font_registry(fonts_dir: Path | None) -> FontRegistry:
     """The defaults, then TTF files found in ``fonts_dir``, then its ``fonts.yaml`` entries."""
     files = {name: BUNDLED_FONTS_DIR / filename for name, filename in DEFAULT_FONTS.items()}
     positions: dict[str, Position] = {}
+    faces: dict[str, Face] = {}
     if fonts_dir is None or not fonts_dir.is_dir():
         return FontRegistry(files)
     for path in sorted(fonts_dir.iterdir()):
@@ -105,11 +181,30 @@ def load_font_registry(fonts_dir: Path | None) -> FontRegistry:
         document = load_yaml(registry_file)
         if not isinstance(document.data, dict):
             raise InputError("the font registry must map font names to .ttf files", document.at())
-        for name, filename in document.data.items():
+        for name, entry in document.data.items():
+            if isinstance(entry, dict):
+                _declare_family(fonts_dir, str(name), entry, document, files, positions, faces)
+                continue
             position = document.at(name)
-            files[str(name)] = _font_file(fonts_dir, filename, position, str(name))
+            files[str(name)] = _font_file(fonts_dir, entry, position, str(name))
             positions[str(name)] = position
-    return FontRegistry(files, positions)
+    return FontRegistry(files, positions, faces)
+
+
+def _declare_family(fonts_dir: Path, family: str, entry: dict, document, files: dict[str, Path],
+                    positions: dict[str, Position], faces: dict[str, Face]) -> None:
+    """``Family: {regular: a.ttf, bold: b.ttf, ...}``: each face registered as Family, Family-Bold, ..."""
+    unknown = [key for key in entry if key not in FACE_KEYS]
+    if unknown or "regular" not in entry:
+        raise InputError(f"font family '{family}' maps {', '.join(FACE_KEYS)} to .ttf files "
+                         "(regular is required)", document.at(family, *(unknown[:1])), field=family)
+    for key, filename in entry.items():
+        style = FACE_KEYS[key]
+        name = family + FACE_SUFFIXES[style]
+        position = document.at(family, key)
+        files[name] = _font_file(fonts_dir, filename, position, name)
+        positions[name] = position
+        faces[name] = Face(family, *style)
 
 
 def _font_file(fonts_dir: Path, filename: object, position: Position, name: str) -> Path:

@@ -14,6 +14,8 @@ top-left corner, in real units (see :mod:`generator.render.units`)::
     colours:
       accent: {field: category, map: {Shelf: brown}, default: grey}
     icons: {}                      # extra icons, as in data/icons.yaml
+    styles:                        # named text styles: "[Burn]{.burn} a monster"
+      burn: {colour: "#e0601e", bold: true}
     elements:
       - name: title
         text: "{{ name }}"
@@ -28,9 +30,13 @@ top-left corner, in real units (see :mod:`generator.render.units`)::
 Element kinds and their settings (lengths in the layout's units unless marked):
 
 - ``text: "<template>"``, ``box``, ``font``, ``size`` and ``min_size`` (points),
-  ``fit: line`` (one line, shrinks to fit) or ``wrap`` (wraps, then shrinks),
-  ``align: left|center|right``, ``valign: top|middle|bottom``, ``colour``,
-  ``leading`` (line spacing as a multiple of the size)
+  ``fit: line`` (no wrapping, shrinks to fit) or ``wrap`` (wraps, then shrinks),
+  ``align: left|center|right|justify``, ``valign: top|middle|bottom``, ``colour``,
+  ``leading`` (line spacing as a multiple of the size), ``icon_scale`` (inline
+  icons' size as a multiple of the cap height, 1 by default). The text, from
+  the template and the card's fields alike, is markup (see
+  :mod:`generator.render.markup`): ``**bold**``, ``*italic*``, ``:coin:`` for
+  an icon, ``[word]{.style}``, and newlines for line breaks.
 - ``rect: [x, y, w, h]`` or ``rect: card``, ``radius``, ``fill``, ``stroke``,
   ``width``, ``dash: [on, off]``, ``bleed: true`` (runs into the bleed)
 - ``ellipse: [x, y, w, h]``, ``fill``, ``stroke``, ``width``, ``dash``
@@ -40,6 +46,9 @@ Element kinds and their settings (lengths in the layout's units unless marked):
   ``gap``, ``align``
 - ``image: "<path in the deck folder>"``, ``box``, ``fit: contain|cover|stretch``,
   ``bleed``
+
+A ``styles:`` entry takes ``font`` (a family from ``fonts/fonts.yaml``),
+``bold``, ``italic`` and ``colour``.
 
 Templates see every field of the face (None when a card leaves it out), and
 ``card.id``, ``card.count``, ``side`` ("front" or "back"), ``title``,
@@ -72,17 +81,19 @@ from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon, parse_icons
 from generator.render.paint import Paint, PaintCompiler, PaintError
+from generator.render.runs import NamedStyle
 from generator.render.templating import Template, TemplateError, compile_condition, compile_text
 from generator.render.units import UnitError, check_unit, to_points
 
 LAYOUT_SUFFIX = ".yaml"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 TOP_KEYS = {"extends", "size", "units", "bleed", "safe", "title", "defaults", "colours", "icons",
-            "elements", "description"}
+            "styles", "elements", "description"}
 KINDS = ("text", "rect", "ellipse", "line", "icon", "image")
 COMMON_KEYS = {"name", "when"}
 KIND_KEYS = {
-    "text": {"box", "font", "size", "min_size", "fit", "align", "valign", "colour", "leading"},
+    "text": {"box", "font", "size", "min_size", "fit", "align", "valign", "colour", "leading",
+             "icon_scale"},
     "rect": {"radius", "fill", "stroke", "width", "dash", "bleed"},
     "ellipse": {"fill", "stroke", "width", "dash"},
     "line": {"stroke", "width", "dash"},
@@ -92,10 +103,12 @@ KIND_KEYS = {
 BOXED_KINDS = ("text", "icon", "image")
 TEXT_DEFAULT_KEYS = KIND_KEYS["text"] - {"box"}
 TEXT_DEFAULTS = {"font": "Vera", "size": 9, "min_size": 6, "fit": "line", "align": "left",
-                 "valign": "middle", "colour": "ink", "leading": 1.2}
+                 "valign": "middle", "colour": "ink", "leading": 1.2, "icon_scale": 1.0}
+STYLE_KEYS = {"font", "bold", "italic", "colour"}
 CHOICES = {
     "fit": ("line", "wrap"),
-    "align": ("left", "center", "right"),
+    "align": ("left", "center", "right", "justify"),
+    "icon_align": ("left", "center", "right"),
     "valign": ("top", "middle", "bottom"),
     "direction": ("row", "column"),
     "image_fit": ("contain", "cover", "stretch"),
@@ -145,6 +158,7 @@ class TextElement(Element):
     valign: str
     colour: Paint
     leading: float
+    icon_scale: float
 
     def templates(self):
         return [*super().templates(), self.text]
@@ -226,6 +240,7 @@ class Layout:
     elements: list[Element]
     icons: dict[str, Icon]
     fonts: list[str]
+    styles: dict[str, NamedStyle] = field(default_factory=dict)
 
     @property
     def trim(self) -> Box:
@@ -241,6 +256,8 @@ class Layout:
         found: set[str] = set(self.title.names) if self.title else set()
         for element in self.elements:
             found |= element.names
+        for style in self.styles.values():
+            found |= style.colour.names if style.colour else set()
         return frozenset(found)
 
 
@@ -272,6 +289,7 @@ class RawLayout:
     settings: dict[str, Value] = field(default_factory=dict)
     defaults: dict[str, Value] = field(default_factory=dict)
     colours: dict[str, Value] = field(default_factory=dict)
+    styles: dict[str, Value] = field(default_factory=dict)
     icons: dict[str, Icon] = field(default_factory=dict)
     elements: list[RawElement] = field(default_factory=list)
 
@@ -329,7 +347,7 @@ def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()
     for key in ("size", "units", "bleed", "safe", "title"):
         if key in data:
             raw.settings[key] = Value(data[key], document.at(key), units)
-    for section, target in (("defaults", raw.defaults), ("colours", raw.colours)):
+    for section, target in (("defaults", raw.defaults), ("colours", raw.colours), ("styles", raw.styles)):
         if section in data:
             mapping = _mapping(document, (section,))
             if section == "defaults":
@@ -429,8 +447,10 @@ def compile_layout(raw: RawLayout, context: LayoutContext) -> Layout:
         elements=[compiler.element(element, index) for index, element in enumerate(raw.elements)],
         icons={**context.icons, **raw.icons},
         fonts=[],
+        styles={name: compiler.style(name, value) for name, value in raw.styles.items()},
     )
-    layout.fonts = sorted({element.font for element in layout.elements if isinstance(element, TextElement)})
+    layout.fonts = sorted({element.font for element in layout.elements if isinstance(element, TextElement)}
+                          | {style.font for style in layout.styles.values() if style.font})
     _check_constant_icons(layout)
     _check_safe_zone(layout)
     return layout
@@ -599,6 +619,37 @@ class _ElementCompiler:
                       when=self.condition(raw.values.get("when")))
         return getattr(self, f"_{kind}")(raw.values, common)
 
+    def font(self, value: Value | None, position: Position) -> str:
+        font = value.data if value else TEXT_DEFAULTS["font"]
+        if not isinstance(font, str) or font not in self.context.fonts:
+            raise InputError(f"unknown font '{font}'{did_you_mean(str(font), self.context.fonts.names())}"
+                             " (add it to fonts/fonts.yaml)", value.position if value else position,
+                             field="font")
+        return font
+
+    def style(self, name: str, value: Value) -> NamedStyle:
+        """A ``styles:`` entry: {font, bold, italic, colour}, used in text as ``[word]{.name}``."""
+        data = value.data
+        if not isinstance(data, dict) or not data:
+            raise InputError(f"style '{name}' is a mapping such as {{colour: red, bold: true}}",
+                             value.position, field=name)
+        for key in data:
+            if key not in STYLE_KEYS:
+                raise InputError(f"unknown style setting '{key}'{did_you_mean(str(key), STYLE_KEYS)}",
+                                 value.position, field=str(key))
+        for key in ("bold", "italic"):
+            if key in data and not isinstance(data[key], bool):
+                raise InputError(f"{key} is true or false, found {data[key]!r}", value.position, field=key)
+        colour = data.get("colour")
+        return NamedStyle(
+            font=self.font(Value(data["font"], value.position, value.units), value.position)
+            if "font" in data else None,
+            bold=data.get("bold", False),
+            italic=data.get("italic", False),
+            colour=self.paint(Value(colour, value.position, value.units), None, "colour")
+            if colour is not None else None,
+        )
+
     def _text(self, values: dict[str, Value], common: dict) -> TextElement:
         def setting(key: str) -> Value | None:
             if key in values:
@@ -607,12 +658,7 @@ class _ElementCompiler:
                 return self.raw.defaults[key]
             return None
 
-        font_value = setting("font")
-        font = font_value.data if font_value else TEXT_DEFAULTS["font"]
-        if font not in self.context.fonts:
-            raise InputError(f"unknown font '{font}'{did_you_mean(str(font), self.context.fonts.names())}"
-                             " (add it to fonts/fonts.yaml)",
-                             font_value.position if font_value else common["position"], field="font")
+        font = self.font(setting("font"), common["position"])
         size = self.font_size(setting("size"), TEXT_DEFAULTS["size"], "size")
         min_size = min(size, self.font_size(setting("min_size"), TEXT_DEFAULTS["min_size"], "min_size"))
         return TextElement(
@@ -627,6 +673,7 @@ class _ElementCompiler:
             valign=self.choice(setting("valign"), TEXT_DEFAULTS["valign"], "valign", CHOICES["valign"]),
             colour=self.paint(setting("colour"), TEXT_DEFAULTS["colour"], "colour"),
             leading=self.number(setting("leading"), TEXT_DEFAULTS["leading"], "leading"),
+            icon_scale=self.number(setting("icon_scale"), TEXT_DEFAULTS["icon_scale"], "icon_scale"),
         )
 
     def _shape(self, values: dict[str, Value], common: dict, shape: str) -> ShapeElement:
@@ -674,7 +721,7 @@ class _ElementCompiler:
             repeat=self.text_template(repeat, "repeat") if repeat else None,
             direction=self.choice(values.get("direction"), "row", "direction", CHOICES["direction"]),
             gap=self.length(values.get("gap"), 0, "gap"),
-            align=self.choice(values.get("align"), "center", "align", CHOICES["align"]),
+            align=self.choice(values.get("align"), "center", "align", CHOICES["icon_align"]),
         )
 
     def _image(self, values: dict[str, Value], common: dict) -> ImageElement:

@@ -9,7 +9,7 @@ bottom-left corner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,19 +25,29 @@ from generator.boxes import Box
 from generator.render.layout import (Element, IconElement, ImageElement, Layout, LineElement,
                                      ShapeElement, TextElement)
 from generator.render.paint import PaintError
-from generator.render.text import Metrics, fit_line, fit_wrapped, block_height
+from generator.render.markup import Markup, MarkupError, parse_markup, plain_text
+from generator.render.runs import ICON_MARGIN, ShapeError, TextSettings, icon_side, shape_text
+from generator.render.text import Metrics, block_height, fit_line, fit_wrapped
 
 MAX_REPEAT = 50
 """More icons than this in one row is a typo, not a card."""
 
 
 class PlanProblem(Exception):
-    """Why one element cannot be planned; the renderer adds deck, card and face."""
+    """Why one element cannot be planned; the renderer adds deck, card and face.
 
-    def __init__(self, element: Element, message: str):
+    ``field`` names the face's field whose value is at fault (bad markup typed
+    into a card), so the error can point at that line of the deck file;
+    ``in_layout`` says the layout's own text is at fault.
+    """
+
+    def __init__(self, element: Element, message: str, field: str | None = None,
+                 in_layout: bool = False):
         super().__init__(message)
         self.element = element
         self.message = message
+        self.field = field
+        self.in_layout = in_layout
 
 
 @dataclass(frozen=True)
@@ -64,12 +74,48 @@ class LineOp:
 
 
 @dataclass(frozen=True)
-class TextOp:
+class Glyphs:
+    """Text in one font and colour, its baseline starting at (x, y)."""
+
+    x: float
+    y: float
+    text: str
     font: str  # the name the font is registered under with reportlab
+    colour: Color | None
+
+
+@dataclass(frozen=True)
+class InlineIcon:
+    """An icon set in a line of text, in the square (x, y, side)."""
+
+    icon: Icon
+    x: float
+    y: float
+    side: float
+    ink: Color | None
+    accent: Color | None
+
+
+@dataclass(frozen=True)
+class TextLine:
+    x: float
+    baseline: float
+    text: str  # what a reader sees on the line: no markup, no icons
+    pieces: tuple[Glyphs | InlineIcon, ...]
+
+
+@dataclass(frozen=True)
+class TextOp:
+    font: str  # the element's own font, as registered with reportlab
     size: float
     colour: Color | None
-    lines: tuple[tuple[float, float, str], ...]  # (x, baseline y, text)
+    text_lines: tuple[TextLine, ...]
     element: str = ""  # the layout element that drew it, for checks that name it
+
+    @property
+    def lines(self) -> tuple[tuple[float, float, str], ...]:
+        """(x, baseline y, text) of each line."""
+        return tuple((line.x, line.baseline, line.text) for line in self.text_lines)
 
 
 @dataclass(frozen=True)
@@ -96,11 +142,26 @@ Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp
 
 @dataclass
 class PlanResources:
-    """What planning needs besides the layout: fonts, and the deck folder for images."""
+    """What planning needs besides the layout: fonts, the deck folder for images, and what
+    planning earlier faces learnt (image sizes, each distinct string's markup)."""
 
     fonts: FontRegistry
     deck_folder: Path
-    image_sizes: dict[Path, tuple[int, int]]
+    image_sizes: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    markup: dict[str, Markup | MarkupError] = field(default_factory=dict)
+
+    def parse(self, text: str) -> Markup:
+        """The markup of ``text``, parsed once per distinct string."""
+        found = self.markup.get(text)
+        if found is None:
+            try:
+                found = parse_markup(text)
+            except MarkupError as error:
+                found = error
+            self.markup[text] = found
+        if isinstance(found, MarkupError):
+            raise found
+        return found
 
 
 def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources) -> tuple[Op, ...]:
@@ -142,34 +203,52 @@ def font_metrics(fonts: FontRegistry, name: str) -> Metrics:
                    cap_height=face.capHeight / 1000)
 
 
-def _text(element: TextElement, context, resources: PlanResources, layout) -> TextOp | None:
+def _text(element: TextElement, context, resources: PlanResources, layout: Layout) -> TextOp | None:
     rendered = str(element.text.render(context)).replace("\t", " ").replace("\r\n", "\n")
     text = "\n".join(line.rstrip() for line in rendered.strip().split("\n"))
     if not text:
         return None
-    missing = resources.fonts.missing_characters(element.font, text)
-    if missing:
-        shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
-        raise PlanProblem(element, f"font '{element.font}' has no glyph for {shown}")
-    font = resources.fonts.font(element.font)
-    metrics = font_metrics(resources.fonts, element.font)
+    try:
+        markup = resources.parse(text)
+        settings = TextSettings(
+            font=element.font, icon_scale=element.icon_scale, styles=layout.styles,
+            style_colours={name: style.colour.resolve(context) for name, style in layout.styles.items()
+                           if style.colour is not None},
+            icons=layout.icons)
+        paragraphs = shape_text(markup, settings, resources.fonts)
+    except (MarkupError, ShapeError) as error:
+        raise _markup_problem(element, error, text, context, resources) from None
+    metrics = _line_metrics(resources.fonts, element, any(run.icon for words in paragraphs
+                                                          for word in words for run in word.runs))
     box = element.box
-
-    def measure(value: str, size: float) -> float:
-        return font.stringWidth(value, size)
-
-    if element.fit == "line":
-        text = " ".join(text.split())  # one line: template line breaks are just spaces
-        fitted = fit_line(text, box.width, box.height, element.size, element.min_size, measure, metrics)
-    else:
-        fitted = fit_wrapped(text, box.width, box.height, element.size, element.min_size,
-                             element.leading, measure, metrics)
+    fit = fit_line if element.fit == "line" else fit_wrapped
+    fitted = fit(paragraphs, box.width, box.height, element.size, element.min_size, element.leading, metrics)
     if fitted is None:
-        preview = text if len(text) <= 40 else text[:37] + "..."
+        plain = " ".join(plain_text(markup).split())
+        preview = plain if len(plain) <= 40 else plain[:37] + "..."
         raise PlanProblem(element, f"text \"{preview}\" does not fit its "
                                    f"{_mm(box.width)} x {_mm(box.height)} box even at "
                                    f"{element.min_size:g} pt")
-    size = fitted.size
+    colour = element.colour.resolve(context)
+    lines = _set_lines(element, fitted, metrics, resources.fonts, colour)
+    return TextOp(resources.fonts.font(element.font).fontName, fitted.size, colour, lines)
+
+
+def _line_metrics(fonts: FontRegistry, element: TextElement, has_icons: bool) -> Metrics:
+    """The element font's metrics, made tall enough for inline icons (centred on the capitals)."""
+    metrics = font_metrics(fonts, element.font)
+    if not has_icons:
+        return metrics
+    half = metrics.cap_height * element.icon_scale / 2
+    middle = metrics.cap_height / 2
+    return Metrics(ascent=max(metrics.ascent, middle + half), descent=max(metrics.descent, half - middle),
+                   cap_height=metrics.cap_height)
+
+
+def _set_lines(element: TextElement, fitted, metrics: Metrics, fonts: FontRegistry,
+               colour: Color | None) -> tuple[TextLine, ...]:
+    """Every line of fitted text placed in the box: baselines, alignment, each run's position."""
+    box, size = element.box, fitted.size
     leading = element.leading * size
     if len(fitted.lines) == 1 and element.valign == "middle":
         # Centre capitals and figures on the box's middle: what the eye reads as centred.
@@ -180,13 +259,73 @@ def _text(element: TextElement, context, resources: PlanResources, layout) -> Te
                "middle": box.y + (box.height + height) / 2,
                "bottom": box.y + height}[element.valign]
         baseline = top - metrics.ascent * size
+    side = icon_side(fonts, element.font, element.icon_scale)
     lines = []
     for index, line in enumerate(fitted.lines):
-        width = measure(line, size)
+        width = line.width(size)
+        gap_extra = 0.0
+        align = element.align
+        if align == "justify":
+            if not line.last and len(line.words) > 1:
+                gap_extra = (box.width - width) / (len(line.words) - 1)
+            align = "left"
         x = {"left": box.x, "center": box.x + (box.width - width) / 2,
-             "right": box.x + box.width - width}[element.align]
-        lines.append((x, baseline - index * leading, line))
-    return TextOp(font.fontName, size, element.colour.resolve(context), tuple(lines))
+             "right": box.x + box.width - width}[align]
+        y = baseline - index * leading
+        lines.append(_place_words(line.words, x, y, size, gap_extra, side, metrics, colour))
+    return tuple(lines)
+
+
+def _place_words(words, x: float, y: float, size: float, gap_extra: float, side: float,
+                 metrics: Metrics, colour: Color | None) -> TextLine:
+    """One line's runs at their positions. A space between two words is printed as part of the
+    word before it (when that ends in text), so the PDF's text reads with its spaces."""
+    pieces: list[Glyphs | InlineIcon] = []
+    reading: list[str] = []
+    cursor = x
+    for index, word in enumerate(words):
+        if index:
+            cursor += word.space * size + gap_extra
+        follows = index + 1 < len(words)
+        for position, run in enumerate(word.runs):
+            if run.icon is not None:
+                icon_size = side * size
+                bottom = y + (metrics.cap_height * size - icon_size) / 2
+                pieces.append(InlineIcon(run.icon, cursor + ICON_MARGIN * size, bottom, icon_size,
+                                         run.colour or colour, None))
+            else:
+                last = position == len(word.runs) - 1
+                shown = run.text + (" " if last and follows else "")
+                pieces.append(Glyphs(cursor, y, shown, run.font, run.colour or colour))
+                reading.append(shown)
+            cursor += run.width * size
+    return TextLine(x, y, "".join(reading).strip(), tuple(pieces))
+
+
+def _markup_problem(element: TextElement, error: MarkupError | ShapeError, text: str, context,
+                    resources: PlanResources) -> PlanProblem:
+    """The problem, blaming the card's field that holds the bad markup when one does, else the
+    layout's template."""
+    if not error.token:  # a missing face or glyph: the element's font is at fault, not the text
+        return PlanProblem(element, error.message + error.hint)
+    preview = text if len(text) <= 60 else text[:57] + "..."
+    message = f"{error.message} in \"{preview}\"{error.hint}"
+    for name in sorted(element.text.names):
+        value = context.get(name)
+        if isinstance(value, str) and error.token in value and _field_at_fault(value, error, resources):
+            return PlanProblem(element, message, field=name)
+    return PlanProblem(element, message, in_layout=True)
+
+
+def _field_at_fault(value: str, error, resources: PlanResources) -> bool:
+    """Whether ``value`` alone shows the fault: bad stars in it, or the unknown name itself."""
+    if isinstance(error, MarkupError):
+        try:
+            resources.parse(value)
+        except MarkupError:
+            return True
+        return False
+    return True
 
 
 def _icon(element: IconElement, context, resources, layout: Layout) -> IconOp | None:

@@ -54,7 +54,7 @@ class Renderer:
     _resources: PlanResources | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        self._resources = PlanResources(self.font_registry, self.deck.folder, {})
+        self._resources = PlanResources(self.font_registry, self.deck.folder)
 
     # the interface the sheet writer relies on ---------------------------------------------
 
@@ -123,16 +123,32 @@ class Renderer:
             try:
                 plan = plan_face(layout, face_context(self.deck, card, side), self._resources)
             except PlanProblem as problem:
-                raise self._error(card, side, problem.message, layout, problem.element) from None
+                where = (problem.element.position if problem.in_layout
+                         else self._field_position(card, side, problem.field))
+                raise self._error(card, side, problem.message, layout, problem.element, where) from None
             self._plans[key] = plan
         return plan
 
-    def _error(self, card: Card, side: str, message: str, layout: Layout, element) -> LayoutError:
+    def _error(self, card: Card, side: str, message: str, layout: Layout, element,
+                position: Position | None = None) -> LayoutError:
         where = f"element '{element.name}' of layout '{layout.name}'" if element else f"layout '{layout.name}'"
         if element is not None:
             where += f" at {element.position}"
         return LayoutError(f"deck '{self.deck.id}', card '{card.id}', {side}: {message} ({where})",
-                           card.position)
+                           position or card.position)
+
+    def _field_position(self, card: Card, side: str, name: str | None) -> Position | None:
+        """Where the deck file sets ``name`` on this face of the card (None: not a field of it)."""
+        if name is None:
+            return None
+        index = next(i for i, known in enumerate(self.deck.cards) if known is card)
+        if side == "front":
+            return self.deck.source.at("cards", index, name) if name in card.fields else None
+        if card.back is not None:
+            return self.deck.source.at("cards", index, "back", name) if name in card.back else None
+        if self.deck.shared_back and name in self.deck.shared_back:
+            return self.deck.source.at("back", name)
+        return None
 
 
 def _check_side(side: str) -> str:

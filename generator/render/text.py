@@ -1,20 +1,27 @@
 """Fitting text into a box: titles shrink to stay on one line, body text wraps and shrinks.
 
-Pure functions over a ``measure(text, size) -> width`` function, so they can be
-tested without a PDF. Sizes step down in quarter points, from the layout's
-size to its minimum; when nothing fits, the caller turns ``None`` into an
-error naming the card and element.
+Pure functions over paragraphs of words whose widths are known at 1 pt (see
+:mod:`generator.render.runs`): at size ``s`` every width is ``s`` times as
+large, so trying a size costs a multiplication, not a measurement. Sizes step
+down in quarter points, from the layout's size to its minimum; when nothing
+fits, the caller turns ``None`` into an error naming the card and element (or,
+in a draft, draws :func:`overflowing` text and marks it).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Protocol, Sequence
 
-Measure = Callable[[str, float], float]
 SIZE_STEP = 0.25
 """Font sizes step down by this much (points) while wrapped text is fitted."""
+EPSILON = 1e-9
+
+
+class Measured(Protocol):
+    width: float  # at 1 pt
+    space: float  # the space before it, at 1 pt
 
 
 @dataclass(frozen=True)
@@ -30,38 +37,65 @@ class Metrics:
 
 
 @dataclass(frozen=True)
+class Line:
+    """Words on one printed line; ``last`` when it ends its paragraph (never justified)."""
+
+    words: tuple
+    last: bool
+
+    def width(self, size: float) -> float:
+        return line_width(self.words, size)
+
+
+@dataclass(frozen=True)
 class FittedText:
     size: float
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
 
 
-def fit_line(text: str, width: float, height: float, size: float, min_size: float,
-             measure: Measure, metrics: Metrics) -> FittedText | None:
-    """``text`` on one line at the largest size up to ``size`` that fits the box."""
+def line_width(words: Sequence[Measured], size: float) -> float:
+    if not words:
+        return 0.0
+    return size * (sum(word.width for word in words) + sum(word.space for word in words[1:]))
+
+
+def fit_line(paragraphs: Sequence[Sequence[Measured]], width: float, height: float, size: float,
+             min_size: float, leading: float, metrics: Metrics) -> FittedText | None:
+    """Each paragraph on one line (no wrapping), at the largest size up to ``size`` that fits."""
+    lines = tuple(Line(tuple(words), True) for words in paragraphs)
     limit = size
-    natural = measure(text, 1.0)
+    natural = max((line.width(1.0) for line in lines), default=0.0)
     if natural > 0:
         limit = min(limit, width / natural)
-    if metrics.line_height(1.0) > 0:
-        limit = min(limit, height / metrics.line_height(1.0))
+    tall = block_height(len(lines), 1.0, leading, metrics)
+    if tall > 0:
+        limit = min(limit, height / tall)
     if limit >= size:
-        return FittedText(size, (text,))
-    fitting = math.floor(limit / SIZE_STEP + 1e-9) * SIZE_STEP  # round down to a whole step
-    if fitting < min_size - 1e-9:
+        return FittedText(size, lines)
+    fitting = math.floor(limit / SIZE_STEP + EPSILON) * SIZE_STEP  # round down to a whole step
+    if fitting < min_size - EPSILON:
         return None
-    return FittedText(fitting, (text,))
+    return FittedText(fitting, lines)
 
 
-def fit_wrapped(text: str, width: float, height: float, size: float, min_size: float,
-                leading: float, measure: Measure, metrics: Metrics) -> FittedText | None:
-    """``text`` wrapped at word boundaries, at the largest size that fits the box."""
+def fit_wrapped(paragraphs: Sequence[Sequence[Measured]], width: float, height: float, size: float,
+                min_size: float, leading: float, metrics: Metrics) -> FittedText | None:
+    """Paragraphs wrapped at spaces, at the largest size that fits the box."""
     current = size
-    while current >= min_size - 1e-9:
-        lines = wrap(text, width, current, measure)
-        if lines is not None and block_height(len(lines), current, leading, metrics) <= height:
-            return FittedText(current, tuple(lines))
+    while current >= min_size - EPSILON:
+        lines = wrap(paragraphs, width, current)
+        if lines is not None and block_height(len(lines), current, leading, metrics) <= height + EPSILON:
+            return FittedText(current, lines)
         current -= SIZE_STEP
     return None
+
+
+def overflowing(paragraphs: Sequence[Sequence[Measured]], width: float, min_size: float,
+                wrapped: bool) -> FittedText:
+    """What a draft prints when nothing fits: the minimum size, wrapped as well as it goes."""
+    if not wrapped:
+        return FittedText(min_size, tuple(Line(tuple(words), True) for words in paragraphs))
+    return FittedText(min_size, wrap(paragraphs, width, min_size, allow_overflow=True))
 
 
 def block_height(line_count: int, size: float, leading: float, metrics: Metrics) -> float:
@@ -71,28 +105,29 @@ def block_height(line_count: int, size: float, leading: float, metrics: Metrics)
     return metrics.line_height(size) + (line_count - 1) * leading * size
 
 
-def wrap(text: str, width: float, size: float, measure: Measure) -> list[str] | None:
-    """Greedy word wrap keeping line breaks; None when one word is wider than the box."""
-    lines: list[str] = []
-    space = measure(" ", size)
-    for paragraph in text.split("\n"):
-        words = paragraph.split()
+def wrap(paragraphs: Sequence[Sequence[Measured]], width: float, size: float,
+         allow_overflow: bool = False) -> tuple[Line, ...] | None:
+    """Greedy word wrap keeping line breaks; None when one word is wider than the box
+    (unless ``allow_overflow``, when it stands alone on a line)."""
+    limit = width / size + EPSILON
+    lines: list[Line] = []
+    for words in paragraphs:
         if not words:
-            lines.append("")
+            lines.append(Line((), True))
             continue
-        line, line_width = words[0], measure(words[0], size)
-        if line_width > width:
-            return None
-        for word in words[1:]:
-            word_width = measure(word, size)
-            if word_width > width:
+        current: list = []
+        used = 0.0
+        for word in words:
+            if word.width > limit and not allow_overflow:
                 return None
-            if line_width + space + word_width <= width:
-                line, line_width = f"{line} {word}", line_width + space + word_width
+            if current and used + word.space + word.width <= limit:
+                current.append(word)
+                used += word.space + word.width
             else:
-                lines.append(line)
-                line, line_width = word, word_width
-        lines.append(line)
-    while lines and not lines[-1]:
+                if current:
+                    lines.append(Line(tuple(current), False))
+                current, used = [word], word.width
+        lines.append(Line(tuple(current), True))
+    while lines and not lines[-1].words:
         lines.pop()
-    return lines
+    return tuple(lines)

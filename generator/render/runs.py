@@ -1,0 +1,163 @@
+"""Styled runs: markup spans given the font that draws them, their colour and their width.
+
+A text element's markup (:mod:`generator.render.markup`) becomes paragraphs of
+:class:`Word`: the stretches between spaces, where a line may break. A word
+is one or more :class:`Run` (a bold stem and a regular ending, a figure beside
+an icon). Widths are measured at 1 pt: every width grows in proportion to the
+type size, so fitting tries a size by multiplying, never by measuring again.
+
+:func:`run_font` is the only place that decides which font draws a run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from generator.errors import did_you_mean
+from generator.render.fonts import FontRegistry, MissingFace
+from generator.render.markup import Markup, Span
+
+ICON_MARGIN = 0.06
+"""Space (in ems) either side of an inline icon, so it does not touch a figure glued to it."""
+_SPACES = re.compile(r"( +)")
+
+
+class ShapeError(ValueError):
+    """Text that cannot be set: an unknown icon or style, a missing face or glyph.
+
+    ``token`` is the markup at fault (``:coyn:``), when one is, so the caller can
+    tell whether it came from a card's field or from the layout.
+    """
+
+    def __init__(self, message: str, token: str | None = None, hint: str = ""):
+        super().__init__(message + hint)
+        self.message = message
+        self.token = token
+        self.hint = hint
+
+
+@dataclass(frozen=True)
+class NamedStyle:
+    """A layout's ``styles:`` entry, used in text as ``[Burn]{.burn}``."""
+
+    font: str | None = None
+    bold: bool = False
+    italic: bool = False
+    colour: Any = None  # a Paint, resolved per face
+
+
+@dataclass(frozen=True)
+class Run:
+    """Text in one font and colour, or one inline icon (``icon`` set, ``text`` empty)."""
+
+    text: str
+    font: str
+    colour: Any  # a reportlab Color, or None for the element's own colour
+    width: float  # at 1 pt
+    icon: Any = None  # an icon from the layout's icons
+    icon_name: str = ""
+
+
+@dataclass(frozen=True)
+class Word:
+    """Runs with no space between them; ``space`` is the space before the word (width at 1 pt)."""
+
+    runs: tuple[Run, ...]
+    width: float
+    space: float = 0.0
+
+
+Paragraph = tuple[Word, ...]
+
+
+@dataclass(frozen=True)
+class TextSettings:
+    """What an element and its layout say about setting its text."""
+
+    font: str
+    icon_scale: float
+    styles: dict[str, NamedStyle]
+    style_colours: dict[str, Any]  # style name -> resolved colour for this face
+    icons: dict[str, Any]
+
+
+def run_font(fonts: FontRegistry, settings: TextSettings, span: Span) -> str:
+    """The registered font that draws ``span``: its style's family, in the face its markup asks for."""
+    style = settings.styles.get(span.style) if span.style else None
+    family = (style.font if style and style.font else None) or settings.font
+    bold = span.bold or bool(style and style.bold)
+    italic = span.italic or bool(style and style.italic)
+    try:
+        return fonts.styled(family, bold, italic)
+    except MissingFace as error:
+        raise ShapeError(str(error)) from None
+
+
+def icon_side(fonts: FontRegistry, font: str, icon_scale: float) -> float:
+    """Side of an inline icon's square at 1 pt: the font's cap height, scaled by ``icon_scale``."""
+    return fonts.font(font).face.capHeight / 1000 * icon_scale
+
+
+def shape_text(markup: Markup, settings: TextSettings, fonts: FontRegistry) -> tuple[Paragraph, ...]:
+    """``markup`` as paragraphs of measured words; raises :class:`ShapeError`."""
+    check_styles(markup, settings)
+    side = icon_side(fonts, settings.font, settings.icon_scale)
+    return tuple(_paragraph(line, settings, fonts, side) for line in markup)
+
+
+def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegistry,
+               side: float) -> Paragraph:
+    words: list[Word] = []
+    runs: list[Run] = []
+    space = 0.0  # width of the space(s) waiting before the next word
+
+    def close_word() -> None:
+        nonlocal runs
+        if runs:
+            words.append(Word(tuple(runs), sum(run.width for run in runs), space if words else 0.0))
+            runs = []
+
+    for span in spans:
+        colour = settings.style_colours.get(span.style) if span.style else None
+        if span.icon:
+            runs.append(_icon_run(span.icon, settings, colour, side))
+            continue
+        font_name = run_font(fonts, settings, span)
+        font = fonts.font(font_name)
+        _check_glyphs(fonts, font_name, span.text)
+        for chunk in _SPACES.split(span.text):
+            if not chunk:
+                continue
+            if chunk.startswith(" "):
+                close_word()
+                space = font.stringWidth(" ", 1.0)  # runs of spaces print as one
+            else:
+                runs.append(Run(chunk, font_name, colour, font.stringWidth(chunk, 1.0)))
+    close_word()
+    return tuple(words)
+
+
+def _icon_run(name: str, settings: TextSettings, colour, side: float) -> Run:
+    icon = settings.icons.get(name)
+    if icon is None:
+        raise ShapeError(f"unknown icon ':{name}:'", f":{name}:", did_you_mean(name, settings.icons))
+    return Run("", "", colour, side + 2 * ICON_MARGIN, icon=icon, icon_name=name)
+
+
+def _check_glyphs(fonts: FontRegistry, font_name: str, text: str) -> None:
+    missing = fonts.missing_characters(font_name, text)
+    if missing:
+        shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
+        raise ShapeError(f"font '{font_name}' has no glyph for {shown}")
+
+
+def check_styles(markup: Markup, settings: TextSettings) -> None:
+    """Every ``[text]{.name}`` names a style of the layout."""
+    for line in markup:
+        for span in line:
+            if span.style and span.style not in settings.styles:
+                known = settings.styles or {"(none: add styles: to the layout)": None}
+                raise ShapeError(f"unknown style '.{span.style}'", f"{{.{span.style}}}",
+                                 did_you_mean(span.style, known))

@@ -1,0 +1,272 @@
+"""Card text as designers write it: bold, italic, inline icons, named styles, line breaks.
+
+Everything is read back from real PDFs: font names of the words, where icons
+sit among them, the text a reader copies out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reportlab import __file__ as reportlab_file
+
+from cli_run import deckpress
+from generator.errors import EXIT_RULES, LayoutError
+from generator.render import load_renderer
+from generator.render.markup import MarkupError, Span, parse_markup, plain_text
+from test_render import MM, make_deck, render_page
+
+BUNDLED_FONTS = Path(reportlab_file).parent / "fonts"
+BODY = """\
+styles:
+  burn: {colour: "#e0601e", bold: true}
+elements:
+  - name: body
+    text: "{{ text }}"
+    box: [5, 10, 53, 40]
+    fit: wrap
+    size: 10
+    min_size: 6
+    valign: top
+    colour: "#2d63b3"
+"""
+
+
+def card(text: str, card_id: str = "zap") -> str:
+    escaped = text.replace("'", "''")
+    return f"  - {{id: {card_id}, name: Zap, kind: spell, text: '{escaped}'}}\n"
+
+
+def face(tmp_path, text: str, layout: str = BODY):
+    deck = make_deck(tmp_path, layout, card(text))
+    return render_page(load_renderer(deck), deck.card("zap"), "front", tmp_path / "face.pdf")
+
+
+def with_font(setting: str) -> str:
+    """The body layout with one more text setting, such as ``font: Hand``."""
+    return BODY.replace("    valign: top", f"    valign: top\n    {setting}")
+
+
+def project_fonts(tmp_path: Path, files: dict[str, str], registry: str = "") -> None:
+    """``fonts/`` of the test project: copies of bundled Vera files under new names."""
+    fonts = tmp_path / "fonts"
+    fonts.mkdir()
+    for name, bundled in files.items():
+        (fonts / name).write_bytes((BUNDLED_FONTS / bundled).read_bytes())
+    if registry:
+        (fonts / "fonts.yaml").write_text(registry)
+
+
+def word_fonts(page) -> dict[str, str]:
+    return {word["text"]: word["fontname"].split("+")[-1]
+            for word in page.extract_words(extra_attrs=["fontname"])}
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+
+def test_markup_splits_text_into_styled_spans_and_icons():
+    assert parse_markup("Pay 2 :coin: to **draw** a *card*") == ((
+        Span("Pay 2 "), Span("", icon="coin"), Span(" to "), Span("draw", bold=True), Span(" a "),
+        Span("card", italic=True)),)
+    assert parse_markup("***both***") == ((Span("both", bold=True, italic=True),),)
+    assert parse_markup("one\ntwo") == ((Span("one"),), (Span("two"),))
+    assert parse_markup("[Burn]{.burn} it") == ((Span("Burn", style="burn"), Span(" it")),)
+
+
+def test_escapes_and_lone_stars_print_themselves():
+    assert plain_text(parse_markup(r"2 \* 3 \:coin\: [x]")) == "2 * 3 :coin: [x]"
+    assert plain_text(parse_markup("2 * 3 = 6, 10:30")) == "2 * 3 = 6, 10:30"
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Pay **2 to draw", "'**': bold opened at character 5 is never closed"),
+    ("Pay 2** to draw", "'**' at character 6: it closes bold"),
+    ("2*3", "'*': italic opened at character 2 is never closed"),
+    ("**bold *both**", "italic opened at character 8 is never closed"),
+])
+def test_unbalanced_stars_are_errors(text, found):
+    with pytest.raises(MarkupError) as caught:
+        parse_markup(text)
+    assert found in str(caught.value) and r"write \* for a star" in str(caught.value)
+
+
+# --- bold, italic, families ---------------------------------------------------------------
+
+
+def test_bold_and_italic_words_use_the_matching_faces_of_the_family(tmp_path):
+    page = face(tmp_path, "Pay **draw** *once* ***twice*** plain")
+    assert word_fonts(page) == {
+        "Pay": "BitstreamVeraSans-Roman", "draw": "BitstreamVeraSans-Bold",
+        "once": "BitstreamVeraSans-Oblique", "twice": "BitstreamVeraSans-BoldOblique",
+        "plain": "BitstreamVeraSans-Roman"}
+
+
+def test_italic_inside_a_bold_element_is_bold_italic(tmp_path):
+    page = face(tmp_path, "Big *deal*", with_font("font: Vera-Bold"))
+    assert word_fonts(page) == {"Big": "BitstreamVeraSans-Bold", "deal": "BitstreamVeraSans-BoldOblique"}
+
+
+def test_a_family_declared_in_fonts_yaml_gives_its_bold_face(tmp_path):
+    project_fonts(tmp_path, {}, "Hand:\n  regular: VeraIt.ttf\n  bold: VeraBI.ttf\n")
+    page = face(tmp_path, "write **loud**", with_font("font: Hand"))
+    assert word_fonts(page) == {"write": "BitstreamVeraSans-Oblique", "loud": "BitstreamVeraSans-BoldOblique"}
+
+
+def test_fonts_dropped_in_with_a_bold_suffix_form_a_family(tmp_path):
+    project_fonts(tmp_path, {"Plain.ttf": "Vera.ttf", "Plain-Bold.ttf": "VeraBd.ttf"})
+    page = face(tmp_path, "a **b**", with_font("font: Plain"))
+    assert word_fonts(page) == {"a": "BitstreamVeraSans-Roman", "b": "BitstreamVeraSans-Bold"}
+
+
+def test_a_family_without_the_face_asked_for_is_an_error_naming_layout_line_and_element(tmp_path):
+    project_fonts(tmp_path, {"Solo.ttf": "Vera.ttf"})
+    renderer = load_renderer(make_deck(tmp_path, with_font("font: Solo"), card("a *b*")))
+    with pytest.raises(LayoutError) as caught:
+        renderer.validate()
+    message = str(caught.value)
+    assert "font family 'Solo' has no italic face" in message
+    assert "element 'body' of layout 'main'" in message and "main.yaml:4:5" in message
+    assert caught.value.exit_code == EXIT_RULES
+
+
+# --- inline icons -------------------------------------------------------------------------
+
+
+def test_words_around_an_icon_read_in_order_and_the_icon_fills_the_gap(tmp_path):
+    page = face(tmp_path, "Pay 2 :coin: to draw a card")
+    assert page.extract_text() == "Pay 2 to draw a card"
+    chars = page.chars
+    two = next(char for char in chars if char["text"] == "2")
+    to = next(char for char in chars if char["text"] == "t")
+    gap = (two["x1"], to["x0"])
+    assert gap[1] - gap[0] > 8  # room for the icon besides two spaces
+    drawn = [shape for shape in page.curves + page.rects
+             if gap[0] < shape["x0"] and shape["x1"] < gap[1]]
+    assert drawn, "vector paths where the icon sits"
+    assert not [char for char in chars if gap[0] + 3 < char["x0"] < gap[1] - 3 and char["text"].strip()]
+    # On the baseline, about as tall as a capital, in the text's colour.
+    top = min(shape["top"] for shape in drawn)
+    bottom = max(shape["bottom"] for shape in drawn)
+    capital = next(char for char in chars if char["text"] == "P")
+    baseline = capital["bottom"] - 10 * 0.236  # Vera's descent below the baseline, at 10 pt
+    assert bottom == pytest.approx(baseline, abs=0.8)
+    assert bottom - top == pytest.approx(10 * 0.729, abs=1.2)  # Vera's cap height at 10 pt
+    blue, white = (0x2d / 255, 0x63 / 255, 0xb3 / 255), (1, 1, 1)  # ink, and the coin's cut-outs
+    fills = [tuple(shape["non_stroking_color"]) for shape in drawn if shape["fill"]]
+    assert blue in [pytest.approx(fill, abs=0.01) for fill in fills]
+    assert all(fill == pytest.approx(blue, abs=0.01) or fill == pytest.approx(white) for fill in fills)
+
+
+def test_icon_scale_makes_inline_icons_larger(tmp_path):
+    def icon_height(folder: Path, layout: str) -> float:
+        folder.mkdir()
+        page = face(folder, "a :dot: b", layout)
+        return max(shape["height"] for shape in page.curves)
+    plain = icon_height(tmp_path / "a", BODY)
+    larger = icon_height(tmp_path / "b", with_font("icon_scale: 1.5"))
+    assert larger == pytest.approx(plain * 1.5, rel=0.02)
+
+
+def test_a_named_style_colours_and_bolds_its_words_and_its_icons(tmp_path):
+    page = face(tmp_path, "Then [Burn :flame:]{.burn} it")
+    assert word_fonts(page)["Burn"] == "BitstreamVeraSans-Bold"
+    orange = (0xe0 / 255, 0x60 / 255, 0x1e / 255)
+    burn = [char for char in page.chars if "Bold" in char["fontname"] and char["text"].strip()]
+    assert "".join(char["text"] for char in burn) == "Burn"
+    assert all(tuple(char["non_stroking_color"]) == pytest.approx(orange, abs=0.01) for char in burn)
+    assert any(tuple(shape["non_stroking_color"]) == pytest.approx(orange, abs=0.01)
+               for shape in page.curves if shape["fill"])
+
+
+def test_icons_wrap_like_words_and_shrink_with_the_text(tmp_path):
+    layout = BODY.replace("[5, 10, 53, 40]", "[5, 10, 30, 8]")
+    page = face(tmp_path, "Gain :coin: :coin: :coin: :coin: :coin: :coin: :coin: :coin: then draw two cards")
+    lines = {round(char["top"]) for char in page.chars}
+    assert len(lines) >= 2
+    page = face(tmp_path, "Gain :coin: :coin: :coin: :coin: :coin: :coin: :coin: :coin: then draw two cards",
+                layout)
+    size = page.chars[0]["size"]
+    assert size < 10
+    for shape in page.curves:
+        assert 5 * MM - 0.5 <= shape["x0"] and shape["x1"] <= 35 * MM + 0.5
+        assert 10 * MM - 0.5 <= shape["top"] and shape["bottom"] <= 18 * MM + 0.5
+
+
+def test_a_line_of_bold_text_shrinks_by_its_bold_width(tmp_path):
+    layout = """\
+elements:
+  - {name: title, text: "{{ text }}", box: [5, 5, 40, 10], size: 14, min_size: 4}
+"""
+    page = face(tmp_path, "**Marauding Monsters of Mueslix**", layout)
+    assert max(char["x1"] for char in page.chars) <= 45 * MM + 0.3
+    assert max(char["x1"] for char in page.chars) >= 45 * MM - 4  # shrunk no further than needed
+    assert page.extract_text() == "Marauding Monsters of Mueslix"
+
+
+def test_newlines_break_lines_even_in_one_line_text(tmp_path):
+    layout = "elements:\n  - {text: '{{ text }}', box: [5, 5, 50, 20], size: 10}\n"
+    deck = make_deck(tmp_path, layout, "  - {id: zap, name: Zap, text: \"YOUR\\nSHELF\"}\n")
+    page = render_page(load_renderer(deck), deck.card("zap"), "front", tmp_path / "face.pdf")
+    assert page.extract_text().splitlines() == ["YOUR", "SHELF"]
+
+
+def test_justified_lines_reach_both_edges_except_the_last(tmp_path):
+    layout = with_font("align: justify")
+    page = face(tmp_path, "When this wins a fight as the defender, the attacker returns to its owner's hand "
+                          "instead of the cemetery.", layout)
+    lines: dict[int, list] = {}
+    for char in page.chars:
+        lines.setdefault(round(char["top"]), []).append(char)
+    ordered = [lines[top] for top in sorted(lines)]
+    assert len(ordered) >= 3
+    for line in ordered[:-1]:
+        assert min(char["x0"] for char in line) == pytest.approx(5 * MM, abs=0.3)
+        assert max(char["x1"] for char in line if char["text"].strip()) == pytest.approx(58 * MM, abs=0.6)
+    assert max(char["x1"] for char in ordered[-1]) < 58 * MM - 5
+    assert "returns to its owner's hand" in page.extract_text().replace("\n", " ")
+
+
+# --- errors with positions ----------------------------------------------------------------
+
+
+def test_unknown_icon_in_a_card_points_at_the_card_field_with_a_suggestion(tmp_path):
+    make_deck(tmp_path, BODY, "  - {id: zap, name: Zap, kind: spell,\n     text: 'Pay 2 :coyn: now'}\n")
+    run = deckpress("build", tmp_path / "cards" / "test", "--out", tmp_path / "out", "--quiet")
+    assert run.exit_code == EXIT_RULES
+    line = run.error_lines[0]
+    assert f"{tmp_path / 'cards' / 'test' / 'deck.yaml'}:" in line and "deck.yaml:14:6:" in line
+    assert "unknown icon ':coyn:'" in line and "did you mean 'coin'?" in line and "card 'zap'" in line
+    assert not (tmp_path / "out" / "test.pdf").exists()
+
+
+def test_unbalanced_stars_in_the_layout_point_at_the_layout(tmp_path):
+    layout = "elements:\n  - {name: body, text: '**{{ text }}', box: [5, 10, 53, 20]}\n"
+    renderer = load_renderer(make_deck(tmp_path, layout, card("fine")))
+    with pytest.raises(LayoutError) as caught:
+        renderer.validate()
+    assert str(caught.value.position).endswith("layouts/main.yaml:2:5")
+    assert "unbalanced '**'" in str(caught.value)
+
+
+def test_unknown_style_is_an_error_with_a_suggestion(tmp_path):
+    renderer = load_renderer(make_deck(tmp_path, BODY, card("a [b]{.brun} c")))
+    with pytest.raises(LayoutError, match=r"unknown style '\.brun'.*did you mean 'burn'\?"):
+        renderer.validate()
+
+
+def test_each_distinct_string_is_parsed_once(tmp_path, monkeypatch):
+    import generator.render.plan as plan
+    parsed: list[str] = []
+
+    def counting(text):
+        parsed.append(text)
+        return parse_markup(text)
+
+    monkeypatch.setattr(plan, "parse_markup", counting)
+    layout = BODY + "  - {name: label, text: SPELL, box: [5, 60, 53, 8]}\n"
+    cards = card("same text", "a") + card("same text", "b").replace("name: Zap", "name: Zip") + card("other", "c")
+    renderer = load_renderer(make_deck(tmp_path, layout, cards))
+    renderer.validate()
+    assert sorted(parsed) == ["SPELL", "other", "same text"]
