@@ -19,6 +19,7 @@ import generator.outputs as outputs
 from generator.outputs import STALE_TEMPORARY_AGE, write_bytes_atomic
 
 from hostile_support import deckpress, new_deck, refused, within
+from test_stats_simulation import PLUGIN_DECK
 
 REPO = Path(__file__).resolve().parent.parent
 DECKPRESS = Path(sys.executable).with_name("deckpress")
@@ -210,14 +211,6 @@ def test_an_export_removes_staging_folders_of_killed_runs(tmp_path):
 
 # -- a game plugin cannot end the command with success --------------------------------------
 
-PLUGIN_DECK = """\
-deck: {name: Coin}
-cards:
-  - {id: heads, name: Heads, count: 2}
-stats:
-  simulate: {plugin: coin.py, games: 5, seed: 1}
-"""
-
 PLUGIN = """\
 import sys
 from generator.stats.simulation import Outcome
@@ -233,7 +226,7 @@ def play(prepared, rng, policy):
 
 
 @pytest.mark.parametrize("where, code, message", [
-    ("PLAY", "sys.exit(0)", "game 0 (seed 1) failed: the plugin called exit(0)"),
+    ("PLAY", "sys.exit(0)", "game 0 (seed 4) failed: the plugin called exit(0)"),
     ("PLAY", "raise SystemExit(3)", "the plugin called exit(3)"),
     ("PREPARE", "sys.exit()", "plugin failed to prepare the deck: the plugin called exit(None)"),
     ("LOAD", "sys.exit(0)", "plugin failed to load: the plugin called exit(0)"),
