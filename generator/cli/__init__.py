@@ -34,7 +34,7 @@ COMMANDS = (
     CommandEntry("new", "generator.cli.new:new",
                  "Create cards/NAME/ with a deck, a layout and rules that work at once."),
     CommandEntry("check", "generator.cli.check:check",
-                 "Check decks against the rules written in their deck files."),
+                 "Check decks completely, before any paper is spent."),
     CommandEntry("build", "generator.cli.build:build",
                  "Write print-ready PDF sheets and a layout manifest for each deck."),
     CommandEntry("booklet", "generator.cli.booklet:booklet",
