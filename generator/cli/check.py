@@ -18,9 +18,12 @@ from generator.verdict import Verdict, verdict
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="json prints one object for tools to read: every finding "
                                       "with its kind, file, line, column and card.")
+@click.option("--strict", is_flag=True,
+              help="Warnings (contrast, colour-blind ...) fail the check too, with exit 1, unless "
+                   "the deck accepts them in its accept: section.")
 @lang_option(allow_all=True)
 @reports_errors
-def check(decks: tuple[str, ...], output_format: str, lang: str | None) -> None:
+def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | None) -> None:
     """Check decks completely, before any paper is spent.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -33,7 +36,9 @@ def check(decks: tuple[str, ...], output_format: str, lang: str | None) -> None:
 
     Exit status: 0 all is well (warnings are printed but pass), 1 a deck
     breaks a rule or a face cannot be laid out, 2 a file is unreadable or
-    malformed.
+    malformed. Warnings include text that is hard to read against what is
+    behind it and colours that colour-blind players cannot tell apart; with
+    --strict a warning the deck does not accept exits 1.
 
     With --lang CODE the deck's translation is checked instead: its rules,
     every text it has not translated yet (exit 1), and every translated
@@ -43,6 +48,7 @@ def check(decks: tuple[str, ...], output_format: str, lang: str | None) -> None:
     Examples:
       deckpress check
       deckpress check cards/gold-rush --format json
+      deckpress check --strict
       deckpress check cards/tiki --lang fr
       deckpress check --lang all
     """
@@ -51,7 +57,7 @@ def check(decks: tuple[str, ...], output_format: str, lang: str | None) -> None:
     for path in find_decks(decks, distinct_names=False):  # check writes no files
         for code in _languages(path, lang):
             outcome = verdict(path, lang=code)
-            exit_code = max(exit_code, outcome.exit_code)
+            exit_code = max(exit_code, outcome.strict_exit_code() if strict else outcome.exit_code)
             if output_format == "json":
                 results.append(_as_dict(outcome))
             else:
@@ -74,7 +80,9 @@ def _print(outcome: Verdict) -> None:
     stderr as ``error: ...``, the rest on stdout, all in file and line order."""
     if outcome.deck is not None:
         errors, warnings = len(outcome.errors), len(outcome.warnings)
+        accepted = sum(1 for finding in outcome.warnings if finding.accepted is not None)
         noted = f", {_plural(warnings, 'warning')}" if warnings else ""
+        noted += f" ({accepted} accepted)" if accepted else ""
         if errors:
             click.echo(f"FAIL  {_summary(outcome)}: {_plural(errors, 'problem')}{noted}")
         else:

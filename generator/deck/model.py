@@ -10,6 +10,7 @@ required)::
     decklists:  named decks built from the card pool      (constructed games)
     rules:      the composition rules                     (read by generator.deck.rules)
     stats:      questions for ``deckpress stats``         (read by generator.stats)
+    accept:     warnings the designer has looked at and accepts, each with a reason
 
 Every error names the file, line, column and field, so a designer can jump
 straight to the mistake.
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 DECK_FILENAME = "deck.yaml"
 
-SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats"}
+SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats", "accept"}
 DECK_KEYS = {"name", "players", "layout", "title_field", "designer", "version",
              "description", "card_size"}
 FIELD_KEYS = {"type", "required", "default", "choices", "min", "max", "description"}
@@ -49,6 +50,9 @@ benchmarks build. Past this, a PDF or an export would exhaust memory long before
 anyone could print it, so the deck is refused at load time instead."""
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+KIND_PATTERN = re.compile(r"^[a-z][a-z-]*$")
+ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
+"""What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,19 @@ class RuleSpec:
     index: int
 
 
+@dataclass(frozen=True)
+class Acceptance:
+    """A warning the deck accepts: its kind, what it must match, and why it is fine.
+
+    ``accept: [{contrast: {card: tiki, element: back-name}, reason: ...}]``
+    """
+
+    kind: str
+    match: dict[str, str]
+    reason: str
+    position: Position
+
+
 @dataclass
 class Deck:
     """A validated deck: everything later stages need, with positions for errors."""
@@ -124,6 +141,8 @@ class Deck:
     source: Document = field(repr=False)
     translation: Translation | None = field(default=None, repr=False)
     """The ``lang/<code>.yaml`` applied to the texts (generator.deck.translation), if any."""
+    accepted: list[Acceptance] = field(default_factory=list)
+    """Warnings the deck accepts (its ``accept:`` section), applied by generator.access.accepting."""
 
     @property
     def folder(self) -> Path:
@@ -204,6 +223,7 @@ def build_deck(document: Document) -> Deck:
     layout = problems.attempt(lambda: _read_layout(reader), {})
     rules = _read_rules(reader, problems)
     stats = problems.attempt(lambda: reader.mapping(("stats",), "stats") if "stats" in data else {}, {})
+    accepted = _read_acceptances(reader, problems)
     if not fields_sound or "cards" not in data:
         problems.raise_any()  # cards are typed by the fields: read them only when those are sound
     shared_back = problems.attempt(lambda: _read_face(reader, ("back",), fields) if "back" in data else None,
@@ -230,6 +250,7 @@ def build_deck(document: Document) -> Deck:
         stats=stats,
         info=dict(info),
         source=document,
+        accepted=accepted,
     )
 
 
@@ -501,3 +522,35 @@ def _read_rule(reader: Reader, index: int, entry: Any) -> RuleSpec:
     message = reader.string(keys + ("message",)) or ""
     return RuleSpec(kind=str(kind), params=entry[kind], message=message, scope=scope,
                     position=reader.document.at(*keys + (kind,)), index=index)
+
+
+def _read_acceptances(reader: Reader, problems: Problems) -> list[Acceptance]:
+    """``accept:`` entries: one warning kind each, with what it matches and a reason."""
+    accepted = []
+    for index, entry in enumerate(problems.attempt(lambda: reader.sequence(("accept",), "accept"), [])):
+        acceptance = problems.attempt(lambda: _read_acceptance(reader, index, entry), None)
+        if acceptance is not None:
+            accepted.append(acceptance)
+    return accepted
+
+
+def _read_acceptance(reader: Reader, index: int, entry: Any) -> Acceptance:
+    keys = ("accept", index)
+    reader.mapping(keys, "an accepted warning")
+    kinds = [key for key in entry if key != "reason"]
+    if len(kinds) != 1 or not KIND_PATTERN.match(str(kinds[0])):
+        found = ", ".join(map(str, kinds)) or "none"
+        raise reader.fail(keys, "an accepted warning names one kind of warning (contrast, "
+                                f"colour-blind, ...) and a reason, found {found}")
+    kind = str(kinds[0])
+    match = reader.mapping(keys + (kind,), f"what the accepted {kind} warning matches")
+    reader.known_keys(keys + (kind,), ACCEPT_MATCH_KEYS, "match")
+    for key, value in match.items():
+        if isinstance(value, (dict, list)) or value is None:
+            raise reader.fail(keys + (kind, key), f"expected one value, found {describe_value(value)}")
+    reason = reader.string(keys + ("reason",))
+    if reason is None:
+        raise reader.fail(keys, f"say why the {kind} warning is fine: add reason: ...",
+                          field_name="reason")
+    return Acceptance(kind=kind, match={str(key): str(value) for key, value in match.items()},
+                      reason=reason.strip(), position=reader.document.at(*keys))

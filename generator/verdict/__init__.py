@@ -78,6 +78,7 @@ def verdict(deck_path: Path | str, *, lang: str | None = None, checks: Iterable[
             load_renderer: Callable[[Deck], Renderer] | None = None) -> Verdict:
     """Run ``checks`` (every check by default) on the deck at ``deck_path``; ``load_renderer``
     makes the card renderer the face checks lay out (by default the deck's own)."""
+    from generator.access.accepting import apply_acceptances
     from generator.verdict.checks import CHECKS
 
     subject = Subject(path=Path(deck_path), lang=lang, load_renderer=load_renderer)
@@ -87,6 +88,7 @@ def verdict(deck_path: Path | str, *, lang: str | None = None, checks: Iterable[
             found.extend(check(subject))
         except DeckpressError as error:  # a check that stops short still reports why
             found.extend(findings_from(error))
+    found = apply_acceptances(subject.deck, found)  # the deck's accept: entries mark warnings
     return Verdict(path=subject.path, deck=subject.deck, findings=tuple(in_order(found)),
                    counts=dict(subject.counts), renderer=subject.renderer, lang=lang)
 

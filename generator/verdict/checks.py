@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from generator.access.checks import ACCESS_CHECKS
 from generator.deck.model import load_deck
 from generator.errors import EXIT_INPUT, DeckpressError, InputError
 from generator.findings import Finding, findings_from
@@ -155,5 +156,6 @@ DRAWING_CHECKS = (check_rules, check_layouts, check_faces)
 PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
 """What ``build`` runs before drawing (a translation must be complete to be printed)."""
 
-CHECKS = MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats)
+CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats)
+          + ACCESS_CHECKS)
 """Everything ``deckpress check`` runs."""
