@@ -259,9 +259,13 @@ function renderProblems(deck) {
   const list = $("problems");
   list.replaceChildren();
   const count = $("problem-count");
-  if (deck.errors) { count.className = "pill error"; count.textContent = deck.errors; }
-  else if (deck.warnings) { count.className = "pill warning"; count.textContent = deck.warnings; }
-  else { count.className = "pill ok"; count.textContent = "0"; }
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (deck.errors) { count.className = "pill error"; count.textContent = plural(deck.errors, "error"); }
+  else if (deck.warnings) { count.className = "pill warning"; count.textContent = plural(deck.warnings, "warning"); }
+  else { count.className = "pill ok"; count.textContent = "none"; }
+  const warnings = $("warning-count");
+  warnings.hidden = !(deck.errors && deck.warnings);
+  warnings.textContent = plural(deck.warnings, "warning");
   $("no-problems").hidden = deck.problems.length > 0;
   for (const problem of deck.problems) {
     const item = el("li", { class: `${problem.severity}${problem.accepted ? " accepted" : ""}` },
