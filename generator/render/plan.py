@@ -24,11 +24,11 @@ from generator.render.images import DEFAULT_DPI, ImageProblem, image_pixels
 from generator.boxes import Box
 from generator.render.layout import (Element, IconElement, ImageElement, Layout, LineElement,
                                      ShapeElement, TextElement)
-from generator.render.paint import PaintError
+from generator.render.paint import Gradient, PaintError
 from generator.render.markup import Markup, MarkupError, parse_markup, plain_text
 from generator.render.svg import SvgArt, SvgError, load_svg
 from generator.render.runs import ICON_MARGIN, ShapeError, TextSettings, icon_side, shape_text
-from generator.render.text import Metrics, block_height, fit_line, fit_wrapped
+from generator.render.text import Metrics, block_height, fit_line, fit_wrapped, overflowing
 
 MAX_REPEAT = 50
 """More icons than this in one row is a typo, not a card."""
@@ -56,16 +56,26 @@ class PlanProblem(Exception):
 
 
 @dataclass(frozen=True)
+class Frame:
+    """An element's turn (degrees clockwise about ``centre``) and opacity (0 to 1)."""
+
+    rotate: float
+    centre: tuple[float, float]
+    opacity: float
+
+
+@dataclass(frozen=True)
 class ShapeOp:
     box: Box
     ellipse: bool
     radius: float
-    fill: Color | None
+    fill: Color | Gradient | None
     stroke: Color | None
     width: float
     dash: tuple[float, ...]
     bleed: bool
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,7 @@ class LineOp:
     width: float
     dash: tuple[float, ...]
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
 
 
 @dataclass(frozen=True)
@@ -116,6 +127,8 @@ class TextOp:
     colour: Color | None
     text_lines: tuple[TextLine, ...]
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
+    overflow: Box | None = None  # in a draft, the box this text overflows: clipped to it, marked
 
     @property
     def lines(self) -> tuple[tuple[float, float, str], ...]:
@@ -130,6 +143,7 @@ class IconOp:
     ink: Color
     accent: Color
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
 
 
 @dataclass(frozen=True)
@@ -140,6 +154,7 @@ class ImageOp:
     fit: str
     bleed: bool
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
     dpi: int = DEFAULT_DPI  # larger images are downsampled to this resolution at their drawn size
 
 
@@ -152,6 +167,7 @@ class ArtOp:
     fit: str
     bleed: bool
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
 
 
 Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp | ArtOp
@@ -164,6 +180,9 @@ class PlanResources:
 
     fonts: FontRegistry
     deck_folder: Path
+    draft: bool = False
+    """Text that does not fit is drawn anyway (see :func:`_text`), its problem kept in ``overflows``."""
+    overflows: list[PlanProblem] = field(default_factory=list)
     image_sizes: dict[Path, tuple[int, int] | ImageProblem] = field(default_factory=dict)
     arts: dict[Path, SvgArt | SvgError] = field(default_factory=dict)
     markup: dict[str, Markup | MarkupError] = field(default_factory=dict)
@@ -207,8 +226,15 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
             raise PlanProblem(element, f"{type(error).__name__}: {error}"
                               if isinstance(error, TemplateError) else str(error)) from None
         if op is not None:
-            ops.append(replace(op, element=element.name))
+            ops.append(replace(op, element=element.name, frame=_frame(element)))
     return tuple(ops)
+
+
+def _frame(element: Element) -> Frame | None:
+    if not element.rotate and element.opacity >= 1:
+        return None
+    box = element.frame
+    return Frame(element.rotate, (box.x + box.width / 2, box.y + box.height / 2), element.opacity)
 
 
 def _shape(element: ShapeElement, context, resources, layout) -> ShapeOp | None:
@@ -252,15 +278,21 @@ def _text(element: TextElement, context, resources: PlanResources, layout: Layou
     box = element.box
     fit = fit_line if element.fit == "line" else fit_wrapped
     fitted = fit(paragraphs, box.width, box.height, element.size, element.min_size, element.leading, metrics)
+    overflow = None
     if fitted is None:
         plain = " ".join(plain_text(markup).split())
         preview = plain if len(plain) <= 40 else plain[:37] + "..."
-        raise PlanProblem(element, f"text \"{preview}\" does not fit its "
-                                   f"{_mm(box.width)} x {_mm(box.height)} box even at "
-                                   f"{element.min_size:g} pt", kind="fit")
+        problem = PlanProblem(element, f"text \"{preview}\" does not fit its {_mm(box.width)} x "
+                                       f"{_mm(box.height)} box even at {element.min_size:g} pt", kind="fit")
+        if not resources.draft:
+            raise problem
+        # A draft prints it anyway: the smallest size, from its start, clipped and marked.
+        resources.overflows.append(problem)
+        fitted = overflowing(paragraphs, box.width, element.min_size, wrapped=element.fit == "wrap")
+        element, overflow = replace(element, valign="top", align="left"), box
     colour = element.colour.resolve(context)
     lines = _set_lines(element, fitted, metrics, resources.fonts, colour)
-    return TextOp(resources.fonts.font(element.font).fontName, fitted.size, colour, lines)
+    return TextOp(resources.fonts.font(element.font).fontName, fitted.size, colour, lines, overflow=overflow)
 
 
 def _line_metrics(fonts: FontRegistry, element: TextElement, has_icons: bool) -> Metrics:
