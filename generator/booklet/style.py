@@ -6,7 +6,9 @@ ParagraphStyles) and registers the fonts.
 
 Fonts are reportlab's bundled Bitstream Vera family, registered as TrueType
 fonts so every glyph used is embedded in the PDF and the booklet prints the
-same on any machine.
+same on any machine. Characters Vera lacks print in the first of the style's
+``fallback_fonts`` (DejaVu Sans) that has them: :func:`paragraph_text` marks
+those runs for reportlab's paragraphs.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from pathlib import Path
 
 import reportlab
 from reportlab.lib import colors
+from reportlab.lib.fonts import ps2tt, tt2ps
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import Paragraph as _Paragraph
 
 from generator.deck.loading import load_yaml
 from generator.errors import InputError
@@ -80,6 +84,7 @@ class BookletStyle:
     card_gap: float
     cover_card_width: float
     toc_after_pages: int
+    fallback_fonts: tuple[str, ...] = ()  # registered names of each fallback family's regular face
 
 
 def to_points(value, where: str) -> float:
@@ -109,6 +114,7 @@ def load_style(path: Path = STYLE_FILE) -> BookletStyle:
     """Read the style file (cached: it is the same for every booklet of a run)."""
     register_fonts()
     data = load_yaml(path).data
+    fallback_fonts = tuple(_register_family(name) for name in data.get("fallback_fonts", ()))
     palette = {name: colors.HexColor(value) for name, value in data["colours"].items()}
     margins = data["margins"]
     return BookletStyle(
@@ -127,7 +133,21 @@ def load_style(path: Path = STYLE_FILE) -> BookletStyle:
         card_gap=to_points(data["cards"]["gap"], "cards.gap"),
         cover_card_width=to_points(data["cards"]["cover_width"], "cards.cover_width"),
         toc_after_pages=int(data["toc_after_pages"]),
+        fallback_fonts=fallback_fonts,
     )
+
+
+def _register_family(family: str) -> str:
+    """Register a bundled family's faces as one reportlab family, so ``<b>`` inside a
+    ``<font name=...>`` run picks its bold face; the regular face's registered name."""
+    from generator.render.fonts import load_font_registry  # the card stage's registry of bundled fonts
+
+    registry = load_font_registry(None)
+    faces = {(bold, italic): registry.font(registry.styled(family, bold, italic)).fontName
+             for bold in (False, True) for italic in (False, True)}
+    pdfmetrics.registerFontFamily(faces[False, False], normal=faces[False, False], bold=faces[True, False],
+                                  italic=faces[False, True], boldItalic=faces[True, True])
+    return faces[False, False]
 
 
 def _pair(values, where: str) -> tuple[float, float]:
@@ -156,8 +176,76 @@ def printable_characters() -> frozenset[int]:
 
 
 def font_has_glyph(character: str) -> bool:
-    """True when the booklet's body font can print ``character``."""
-    return ord(character) in printable_characters()
+    """True when the booklet can print ``character``: in Vera or one of its fallback fonts."""
+    return _font_for(character) is not None
+
+
+def _font_for(character: str) -> str | None:
+    """'' for Vera itself, a fallback font's name, or None when no font has ``character``."""
+    code = ord(character)
+    if code in printable_characters() or character in "\n\t":
+        return ""
+    for name in load_style().fallback_fonts:
+        if code in pdfmetrics.getFont(name).face.charToGlyph:
+            return name
+    return None
+
+
+def paragraph_text(text: str) -> str:
+    """``text`` escaped for a reportlab paragraph, each run of characters Vera lacks wrapped
+    in ``<font name=...>`` for the first fallback font that has them (bold and italic carry
+    over to its faces). Characters no font has are left for the caller to have refused."""
+    from xml.sax.saxutils import escape
+
+    pieces: list[tuple[str, str]] = []
+    for character in text:
+        font = _font_for(character) or ""
+        if pieces and pieces[-1][0] == font:
+            pieces[-1] = (font, pieces[-1][1] + character)
+        else:
+            pieces.append((font, character))
+    return "".join(escape(part) if not font else f'<font name="{font}">{escape(part)}</font>'
+                   for font, part in pieces)
+
+
+_FACE_TAGS = re.compile(r"<(/?)(b|strong|i|em|font)\b([^>]*)>")
+_FONT_NAME = re.compile(r'name="([^"]*)"')
+
+
+def fallback_faces(markup: str, style: ParagraphStyle) -> str:
+    """Put each fallback run of ``markup`` in the face its place asks for.
+
+    reportlab resets bold and italic to the face a ``<font name=...>`` names, so a
+    fallback run inside ``<b>`` (or in a bold heading) would print regular. This
+    follows the ``<b>``/``<i>`` nesting (from the style's own face) and names the
+    fallback family's bold, italic or bold-italic face instead.
+    """
+    fallbacks = set(load_style().fallback_fonts)
+    if not fallbacks or "<font" not in markup:
+        return markup
+    _, bold, italic = ps2tt(style.fontName)
+    depth = {"b": bold, "i": italic}
+
+    def rewrite(match: re.Match) -> str:
+        closing, tag, attributes = match.groups()
+        kind = {"strong": "b", "em": "i"}.get(tag, tag)
+        if kind in depth:
+            depth[kind] += -1 if closing else 1
+            return match.group(0)
+        name = _FONT_NAME.search(attributes)
+        if closing or not name or name.group(1) not in fallbacks:
+            return match.group(0)
+        face = tt2ps(ps2tt(name.group(1))[0], int(depth["b"] > 0), int(depth["i"] > 0))
+        return f'<font name="{face}"{attributes.replace(name.group(0), "")}>'
+
+    return _FACE_TAGS.sub(rewrite, markup)
+
+
+class Paragraph(_Paragraph):
+    """reportlab's paragraph, with fallback runs in the face bold and italic ask for."""
+
+    def __init__(self, text: str, style: ParagraphStyle, *args, **kwargs):
+        super().__init__(fallback_faces(text, style) if isinstance(text, str) else text, style, *args, **kwargs)
 
 
 def derive(style: ParagraphStyle, **changes) -> ParagraphStyle:

@@ -182,7 +182,7 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
                   fonts_dir: Path | str | None = None) -> Renderer:
     """Load the layouts the deck names (or the generic one) with their fonts and icons."""
     fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
-    registry = load_font_registry(fonts_path)
+    registry = load_font_registry(fonts_path, deck.folder)
     environment = make_layout_environment()
     card_sizes, colour_table, icons = builtin_tables()
     context = LayoutContext(environment=environment, card_sizes=dict(card_sizes),
