@@ -64,6 +64,50 @@ class LayoutError(DeckpressError):
     exit_code = EXIT_RULES
 
 
+class ProblemGroup:
+    """Several independent problems found in one pass, each reported on its own line.
+
+    Mixed into :class:`InputErrors` and :class:`LayoutErrors` so code that catches
+    one kind of error still catches a group of them. The group's position and
+    message are its first problem's; its exit code is the highest of them.
+    """
+
+    errors: tuple[DeckpressError, ...]
+
+    def _group(self, errors: Iterable[DeckpressError]) -> None:
+        flat: list[DeckpressError] = []
+        for error in errors:
+            flat.extend(getattr(error, "errors", None) or (error,))
+        if not flat:
+            raise ValueError("a problem group needs at least one problem")
+        first = flat[0]
+        DeckpressError.__init__(self, first.message, first.position, first.field)  # type: ignore[arg-type]
+        self.errors = tuple(flat)
+        self.exit_code = max(error.exit_code for error in flat)
+
+    def __str__(self) -> str:
+        return "\n".join(str(error) for error in self.errors)
+
+
+class InputErrors(ProblemGroup, InputError):
+    """Every malformed part of one input found in one pass (every bad card, not the first)."""
+
+    def __init__(self, errors: Iterable[DeckpressError]):
+        self._group(errors)
+
+
+class LayoutErrors(ProblemGroup, LayoutError):
+    """Every face that cannot be laid out, not only the first."""
+
+    def __init__(self, errors: Iterable[DeckpressError]):
+        self._group(errors)
+
+
+def each_error(error: DeckpressError) -> tuple[DeckpressError, ...]:
+    """The single problems inside ``error`` (itself, unless it is a group)."""
+    return getattr(error, "errors", None) or (error,)
+
+
 def describe_value(value: object) -> str:
     """A value as a designer wrote it, for 'expected X, found Y' messages."""
     if value is None:

@@ -35,3 +35,18 @@ def deckpress(*args: str | Path) -> Run:
         raise AssertionError(f"deckpress crashed instead of reporting an error: {result.exception!r}") \
             from result.exception
     return Run(result.exit_code, result.stdout, result.stderr)
+
+
+def line_of(path: Path, text: str) -> int:
+    """1-based number of the first line of ``path`` containing ``text``."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if text in line:
+            return number
+    raise AssertionError(f"{text!r} not in {path}")
+
+
+def place_of(path: Path, text: str) -> str:
+    """``path:line:column`` where ``text`` first starts, as error lines name it."""
+    number = line_of(path, text)
+    column = path.read_text(encoding="utf-8").splitlines()[number - 1].index(text) + 1
+    return f"{path}:{number}:{column}"

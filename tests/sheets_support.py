@@ -61,16 +61,27 @@ class FrameRenderer:
         canvas.drawCentredString(width / 2, height / 2, self.title(card, side))
 
     def validate(self) -> None:
+        problems = self.problems()
+        if problems:
+            raise problems[0]
+
+    def problems(self) -> list[LayoutError]:
         room = self.card_size[0] - 2 * PADDING
+        found = []
         for card in self.deck.cards:
             for side in ("front", "back"):
                 title = self.title(card, side)
                 needed = pdfmetrics.stringWidth(title, _font(), TITLE_SIZE)
                 if needed > room:
-                    raise LayoutError(
+                    found.append(LayoutError(
                         f"deck '{self.deck.id}', card '{card.id}', {side}: text '{title}' needs "
                         f"{needed:.0f} pt but the box is {room:.0f} pt wide",
-                        card.position, field="title")
+                        card.position, field="title"))
+        return found
+
+    @property
+    def planned_faces(self) -> int:
+        return len({self.face_key(card, side) for card in self.deck.cards for side in ("front", "back")})
 
 
 def write_deck(folder: Path, cards: list[dict], back: str | None = "Shared Back",

@@ -168,3 +168,19 @@ elements:
     folder = write_deck(tmp_path, deck, layout)
     found = contrast_problems(load_renderer(load_deck(folder)))
     assert sorted(problem.card.id for problem in found) == ["a", "c"]  # b draws exactly as a does
+
+
+def test_a_faint_styled_word_is_found_inside_readable_text(tmp_path):
+    layout = """\
+styles:
+  pale: {colour: "#f2d600"}
+elements:
+  - name: rule
+    text: "Dark words and one [pale]{.pale} word"
+    box: [5, 20, 53.5, 10]
+    size: 9
+"""
+    folder = write_deck(tmp_path, "deck: {name: Styled, layout: look}\ncards:\n  - {id: one, name: One}\n", layout)
+    (problem,) = contrast_problems(load_renderer(load_deck(folder)))
+    assert problem.element == "rule"
+    assert "#f2d600 on #ffffff (the paper) has contrast 1.45:1" in problem.describe()

@@ -254,9 +254,12 @@ def test_gold_rush_breaking_a_construction_rule_is_reported(tmp_path):
     text = (CARDS / "gold-rush" / "deck.yaml").read_text(encoding="utf-8")
     broken = text.replace("      cinder-whelp: 3\n", "      cinder-whelp: 4\n", 1)
     assert broken != text
-    (tmp_path / "deck.yaml").write_text(broken, encoding="utf-8")
-    run = deckpress("check", tmp_path)
-    assert run.exit_code == 1
+    folder = tmp_path / "cards" / "gold-rush"  # beside the project's layouts, as check lays out faces
+    folder.mkdir(parents=True)
+    (tmp_path / "layouts").symlink_to(CARDS.parent / "layouts")
+    (folder / "deck.yaml").write_text(broken, encoding="utf-8")
+    run = deckpress("check", folder)
+    assert run.exit_code == 1, run.stdout + run.stderr
     assert "decklist 'fire-and-flood'" in run.stdout
     assert "at most 3 copies" in run.stdout and "cinder-whelp x4" in run.stdout
 

@@ -119,7 +119,7 @@ def test_missing_cards_section(tmp_path):
 
 def test_empty_file(tmp_path):
     path = write(tmp_path, "")
-    assert single_error(path) == f"{path}:1:1: missing required section 'deck' (deck)"
+    assert single_error(path) == f"{path}:1:1: missing required sections 'deck' and 'cards'"
 
 
 def test_top_level_list(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import deckpress
+from cli_run import deckpress, line_of
 
 HEADER = """\
 deck:
@@ -44,14 +44,6 @@ def write_deck(folder: Path, rules: str, cards: str = CARDS, extra: str = "") ->
     rules_block = "rules:\n" + textwrap.indent(textwrap.dedent(rules).strip("\n"), "  ") + "\n"
     path.write_text(HEADER + cards + extra + rules_block, encoding="utf-8")
     return path
-
-
-def line_of(path: Path, text: str) -> int:
-    """1-based number of the first line of ``path`` containing ``text``."""
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if text in line:
-            return number
-    raise AssertionError(f"{text!r} not in {path}")
 
 
 def check(path: Path, *options: str):
@@ -372,11 +364,22 @@ def test_json_report(tmp_path):
     assert report["passed"] is False
     [deck] = report["decks"]
     assert (deck["deck"], deck["cards"], deck["rules_checked"], deck["passed"]) == (tmp_path.name, 10, 2, False)
+    line = line_of(path, "- count:")
     assert deck["findings"] == [{
+        "kind": "rule",
+        "severity": "error",
         "file": str(path),
-        "line": line_of(path, "- count:"),
+        "line": line,
+        "column": None,
+        "message": "count (few monsters): expected at most 4 cards matching kind=monster, found 5 "
+                   "[cards: imp, eel]",
+        "card": None,
+        "side": None,
+        "element": None,
+        "exit_code": 1,
+        "accepted": None,
         "rule": "count",
-        "message": "few monsters",
+        "rule_message": "few monsters",
         "decklist": None,
         "expected": "at most 4 cards matching kind=monster",
         "found": "5",
@@ -404,8 +407,10 @@ def test_json_report_of_a_malformed_deck(tmp_path):
     run = check(path, "--format", "json")
     assert run.exit_code == 2
     [deck] = json.loads(run.stdout)["decks"]
-    assert deck["passed"] is False
-    assert "rule 'total' expects a number or a mapping" in deck["error"]
+    assert (deck["passed"], deck["exit_code"]) == (False, 2)
+    [finding] = deck["findings"]
+    assert (finding["kind"], finding["exit_code"], finding["line"]) == ("input", 2, line_of(path, "total: many"))
+    assert "rule 'total' expects a number or a mapping" in finding["message"]
 
 
 def test_one_line_per_passing_deck_and_the_worst_exit_code(tmp_path):
@@ -414,8 +419,8 @@ def test_one_line_per_passing_deck_and_the_worst_exit_code(tmp_path):
     run = deckpress("check", good, bad)
     assert run.exit_code == 1
     lines = run.stdout.splitlines()
-    assert lines[0].startswith("ok    good: Test Deck, 10 cards, 1 rules checked")
-    assert lines[1].startswith("FAIL  bad: Test Deck, 10 cards, 1 rules checked, 1 broken")
+    assert lines[0] == "ok    good: Test Deck, 10 cards, 1 rules checked, 5 faces laid out"
+    assert lines[1] == "FAIL  bad: Test Deck, 10 cards, 1 rules checked, 5 faces laid out: 1 problem"
     assert lines[2] == f"{bad}:{line_of(bad, 'total: 9')}: total (nine): expected exactly 9 cards, found 10"
 
 

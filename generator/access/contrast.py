@@ -1,8 +1,8 @@
 """Contrast: can every line of text on every distinct face be read against what is behind it?
 
-For each text operation in a face's plan, each line's ink (the box its glyphs
-actually cover, measured from the font) is checked against every colour
-painted under it (see :mod:`generator.access.backdrop`); the worst colour
+For each text operation in a face's plan, each run of each line (text in one
+font and colour) is checked, by the box its glyphs actually cover (measured
+from the font), against every colour painted under it (see :mod:`generator.access.backdrop`); the worst colour
 counts. Below 4.5:1, or 3:1 for large text (18 pt, or 14 pt bold), is a
 problem, as WCAG 2.x asks. Faces are checked once per distinct drawing, so a
 card with nine copies is one check.
@@ -24,7 +24,7 @@ from generator.access.colours import (BOLD_WEIGHT, RGB, contrast_ratio, hex_of, 
 from generator.boxes import Box
 from generator.deck.model import Card
 from generator.errors import DeckpressError, Position
-from generator.render.plan import Op, TextOp
+from generator.render.plan import Glyphs, Op, TextOp
 from generator.render.renderer import SIDES, Renderer
 
 MEASURING_SIZE = 200
@@ -64,24 +64,24 @@ class ContrastProblem:
 
 
 def contrast_problems(renderer: Renderer) -> list[ContrastProblem]:
-    """Every text element, on every distinct face, that is too faint against its backdrop."""
+    """Every text element, on every distinct face, that is too faint against its backdrop
+    (the worst run of each element, when its runs differ in colour or weight)."""
     images = ImageSamples()
     problems = []
     for card, side, ops in distinct_plans(renderer):
         layout = renderer.layouts[side]
         positions = {element.name: element.position for element in layout.elements}
         for index, op in enumerate(ops):
-            if not isinstance(op, TextOp) or op.colour is None:
+            if not isinstance(op, TextOp):
                 continue
-            worst = _worst_backdrop(op, ops[:index], images)
+            worst = _worst_run(op, ops[:index], images)
             if worst is None:
                 continue
-            backdrop, ratio = worst
-            bold = font_is_bold(op.font)
-            if ratio < required_contrast(op.size, bold):
-                problems.append(ContrastProblem(card, side, op.element, positions.get(op.element, Position(layout.path)),
-                                                rgb_of(op.colour), backdrop.rgb, backdrop.element, ratio,
-                                                op.size, bold))
+            run, backdrop, ratio, bold = worst
+            problems.append(ContrastProblem(card, side, op.element,
+                                            positions.get(op.element, Position(layout.path)),
+                                            rgb_of(run.colour), backdrop.rgb, backdrop.element, ratio,
+                                            op.size, bold))
     return problems
 
 
@@ -102,21 +102,31 @@ def distinct_plans(renderer: Renderer) -> Iterator[tuple[Card, str, tuple[Op, ..
             yield card, side, ops
 
 
-def _worst_backdrop(op: TextOp, below: tuple[Op, ...], images: ImageSamples) -> tuple[Backdrop, float] | None:
-    text = rgb_of(op.colour)
-    worst: tuple[Backdrop, float] | None = None
-    for x, baseline, line in op.lines:
-        if not line.strip():
-            continue
-        found = backdrops(_line_box(op.font, op.size, x, baseline, line), below, images)
-        if len(found) > 1:  # the line's full height straddles shapes: measure its glyphs
-            region = ink_box(op.font, op.size, x, baseline, line)
-            found = backdrops(region, below, images) if region is not None else []
-        for backdrop in found:
-            ratio = contrast_ratio(text, backdrop.rgb)
-            if worst is None or ratio < worst[1]:
-                worst = (backdrop, ratio)
+def _worst_run(op: TextOp, below: tuple[Op, ...], images: ImageSamples
+               ) -> tuple[Glyphs, Backdrop, float, bool] | None:
+    """The run of the text that falls furthest short of the contrast it needs, with the
+    backdrop it is weakest against; None when every run reads."""
+    worst, shortfall = None, 1.0
+    for line in op.text_lines:
+        for run in line.pieces:
+            if not isinstance(run, Glyphs) or run.colour is None or not run.text.strip():
+                continue
+            bold = font_is_bold(run.font)
+            needed = required_contrast(op.size, bold)
+            text = rgb_of(run.colour)
+            for backdrop in _behind(run, op.size, below, images):
+                ratio = contrast_ratio(text, backdrop.rgb)
+                if ratio / needed < shortfall:
+                    worst, shortfall = (run, backdrop, ratio, bold), ratio / needed
     return worst
+
+
+def _behind(run: Glyphs, size: float, below: tuple[Op, ...], images: ImageSamples) -> list[Backdrop]:
+    found = backdrops(_line_box(run.font, size, run.x, run.y, run.text), below, images)
+    if len(found) > 1:  # the run's full height straddles shapes: measure its glyphs
+        region = ink_box(run.font, size, run.x, run.y, run.text)
+        found = backdrops(region, below, images) if region is not None else []
+    return found
 
 
 def _line_box(font: str, size: float, x: float, baseline: float, text: str) -> Box:

@@ -16,17 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from generator.paths import resolve_inside
-from generator.booklet.cards import CardFace, Renderer, RendererFactory, load_default_renderer
-from generator.booklet.directives import expand_inline
-from generator.booklet.document import Body, build_reading_pdf
-from generator.booklet.imposition import impose, padded_count, printing_note_pdf
-from generator.booklet.markdown import Converter
-from generator.booklet.style import load_style
 from generator.deck.loading import read_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
 from generator.words import words_for
+
+if TYPE_CHECKING:  # the drawing modules (platypus, pypdf) load only when a booklet is made
+    from generator.booklet.cards import CardFace, Renderer, RendererFactory
 
 RULES_FILENAME = "rules.md"
 MAX_RULES_BYTES = 1024 * 1024
@@ -46,6 +45,8 @@ class Booklet:
     @property
     def sheets(self) -> int:
         """Sheets of paper the printed booklet takes (each printed on both sides)."""
+        from generator.booklet.imposition import padded_count
+
         return padded_count(self.pages) // 4
 
 
@@ -70,14 +71,21 @@ def read_rules(deck: Deck) -> str:
 
 
 def build_booklet(deck: Deck, paper: str = "a4",
-                  renderer_factory: RendererFactory = load_default_renderer) -> Booklet:
+                  renderer_factory: RendererFactory | None = None) -> Booklet:
     """Lay out ``deck``'s rules booklet on ``paper`` ("a4" or "letter")."""
+    from generator.booklet import cards
+    from generator.booklet.directives import expand_inline
+    from generator.booklet.document import Body, build_reading_pdf
+    from generator.booklet.imposition import impose, printing_note_pdf
+    from generator.booklet.markdown import Converter
+    from generator.booklet.style import load_style
+
     style = load_style()
     if paper not in style.papers:
         raise InputError(f"unknown paper '{paper}'; choose one of {', '.join(sorted(style.papers))}")
     path = rules_path(deck)
     text = read_rules(deck)
-    renderer = _LazyRenderer(deck, renderer_factory)
+    renderer = _LazyRenderer(deck, renderer_factory or cards.load_default_renderer)
 
     def make_body(frame_width: float, frame_height: float) -> Body:
         # Directives are expanded afresh for each layout pass: flowables are single-use.
@@ -95,6 +103,8 @@ def build_booklet(deck: Deck, paper: str = "a4",
 
 def _cover_card(deck: Deck, renderer: Renderer | None, style) -> CardFace | None:
     """The card back (or the first card) for the cover, when the rules show cards at all."""
+    from generator.booklet.cards import CardFace
+
     if renderer is None:
         return None
     card = next(card for card in deck.cards if card.count)

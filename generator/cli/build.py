@@ -10,14 +10,15 @@ from typing import Callable, Iterator
 
 import click
 
-from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors
-from generator.deck import Deck, check_deck
-from generator.deck.translation import load_translated_deck, require_translated
-from generator.errors import EXIT_OK, EXIT_RULES, DeckpressError
+from generator.cli.common import echo_error, error_line, find_decks, lang_option, print_problems, reports_errors
+from generator.deck import Deck
+from generator.errors import EXIT_OK, DeckpressError
 from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError
 from generator.sheets.press import press_deck, sheet_layout
 from generator.sheets.renderer import CardRenderer, load_renderer
 from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, SheetStyle, find_paper, load_style
+from generator.verdict import verdict
+from generator.verdict.checks import PRINT_CHECKS, check_rules
 
 DUPLEX_HELP = ("long: backs follow each front page, columns mirrored (flip on long edge); "
                "short: rows mirrored (flip on short edge); fold: fronts and backs on one page, "
@@ -108,8 +109,9 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
 
     DECKS are deck files or folders; by default every deck under cards/.
     Each deck becomes OUT/<deck>.pdf and OUT/<deck>.json. Every deck is
-    checked against its rules and its layout before anything is written:
-    if one fails, the build stops with exit status 1 and writes nothing.
+    checked against its rules and every face laid out before anything is
+    written: if one fails, the build prints every problem, stops with exit
+    status 1 and writes nothing.
 
     \b
     Examples:
@@ -147,27 +149,23 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
 
 def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
                   lang: str | None = None) -> tuple[list[tuple[Deck, CardRenderer, SheetLayout]], int]:
-    """Load, check and validate every deck (in translation ``lang``) before any file is written.
+    """Load, check and lay out every deck (every face of it, in translation ``lang``) before
+    any file is written.
 
     Returns the decks ready to build and the exit status: anything but 0
-    means at least one deck failed and its problems were printed.
+    means at least one deck failed and all its problems were printed.
     """
+    checks = [each for each in PRINT_CHECKS if check or each is not check_rules]
     ready = []
     exit_code = EXIT_OK
     for path in paths:
+        outcome = verdict(path, lang=lang, checks=checks, load_renderer=load_renderer)
+        if outcome.errors:
+            print_problems(outcome, "nothing was built")
+            exit_code = max(exit_code, outcome.exit_code)
+            continue
+        deck, renderer = outcome.deck, outcome.renderer
         try:
-            deck = require_translated(load_translated_deck(path, lang))
-            if check:
-                report = check_deck(deck)
-                if not report.passed:
-                    echo_error(f"error: {deck.path}: deck '{deck.id}' breaks "
-                               f"{len(report.findings)} of its rules; nothing was built")
-                    for finding in report.findings:
-                        echo_error(finding.line())
-                    exit_code = max(exit_code, EXIT_RULES)
-                    continue
-            renderer = load_renderer(deck)
-            renderer.validate()
             ready.append((deck, renderer, sheet_layout(deck, renderer, settings)))
         except SheetSettingsError:
             raise  # the options are wrong, not this deck: say it once, not once a deck

@@ -1,4 +1,4 @@
-"""``deckpress check``: prove each deck's composition matches its game's rules."""
+"""``deckpress check``: the whole verdict on each deck, every problem in one run."""
 
 from __future__ import annotations
 
@@ -7,24 +7,38 @@ import sys
 
 import click
 
-from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors
-from generator.deck import check_deck
-from generator.deck.translation import ALL_LANGUAGES, languages, load_translated_deck, untranslated_lines
-from generator.errors import EXIT_OK, EXIT_RULES, DeckpressError, LayoutError
+from generator.cli.common import echo_error, find_decks, lang_option, reports_errors
+from generator.errors import EXIT_INPUT, EXIT_OK
+from generator.deck.translation import ALL_LANGUAGES, languages
+from generator.verdict import Verdict, verdict
 
 
 @click.command()
 @click.argument("decks", nargs=-1, type=click.Path())
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="json prints one object for tools to read.")
+              show_default=True, help="json prints one object for tools to read: every finding "
+                                      "with its kind, file, line, column and card.")
+@click.option("--strict", is_flag=True,
+              help="Warnings (contrast, colour-blind ...) fail the check too, with exit 1, unless "
+                   "the deck accepts them in its accept: section.")
 @lang_option(allow_all=True)
 @reports_errors
-def check(decks: tuple[str, ...], output_format: str, lang: str | None) -> None:
-    """Check decks against the rules written in their deck files.
+def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | None) -> None:
+    """Check decks completely, before any paper is spent.
 
     DECKS are deck files or folders; by default every deck under cards/.
-    Exit status: 0 all rules hold, 1 a deck breaks a rule, 2 a file is
-    unreadable or malformed.
+    Runs everything build, booklet, stats and export check before drawing:
+    the deck file (and its spreadsheet), its rules, its layouts, every
+    distinct card face laid out (text that does not fit, missing glyphs or
+    images), the stats: section and the rules booklet's directives. Every
+    problem is printed, one a line, in file and line order. If check passes,
+    the other commands will not refuse the deck. It writes no files.
+
+    Exit status: 0 all is well (warnings are printed but pass), 1 a deck
+    breaks a rule or a face cannot be laid out, 2 a file is unreadable or
+    malformed. Warnings include text that is hard to read against what is
+    behind it and colours that colour-blind players cannot tell apart; with
+    --strict a warning the deck does not accept exits 1.
 
     With --lang CODE the deck's translation is checked instead: its rules,
     every text it has not translated yet (exit 1), and every translated
@@ -34,6 +48,7 @@ def check(decks: tuple[str, ...], output_format: str, lang: str | None) -> None:
     Examples:
       deckpress check
       deckpress check cards/gold-rush --format json
+      deckpress check --strict
       deckpress check cards/tiki --lang fr
       deckpress check --lang all
     """
@@ -41,24 +56,15 @@ def check(decks: tuple[str, ...], output_format: str, lang: str | None) -> None:
     exit_code = EXIT_OK
     for path in find_decks(decks, distinct_names=False):  # check writes no files
         for code in _languages(path, lang):
-            try:
-                deck = load_translated_deck(path, code)
-                report = check_deck(deck)
-                problems = _translation_problems(deck)
-            except DeckpressError as error:
-                exit_code = max(exit_code, error.exit_code)
-                results.append({"file": str(path), **({"lang": code} if code else {}), "error": str(error),
-                                "passed": False})
-                if output_format == "text":
-                    echo_error(error_line(error))
-                continue
-            if not report.passed or problems:
-                exit_code = max(exit_code, EXIT_RULES)
-            results.append(_as_dict(report, problems))
-            if output_format == "text":
-                _print_report(report, problems)
+            outcome = verdict(path, lang=code)
+            exit_code = max(exit_code, outcome.strict_exit_code() if strict else outcome.exit_code)
+            if output_format == "json":
+                results.append(_as_dict(outcome))
+            else:
+                _print(outcome)
     if output_format == "json":
-        click.echo(json.dumps({"decks": results, "passed": exit_code == EXIT_OK}, indent=2))
+        click.echo(json.dumps({"decks": results, "passed": exit_code == EXIT_OK}, indent=2,
+                              ensure_ascii=False))
     sys.exit(exit_code)
 
 
@@ -69,45 +75,50 @@ def _languages(path, lang: str | None) -> list[str | None]:
     return [lang]
 
 
-def _translation_problems(deck) -> list[str]:
-    """Every untranslated text, then the first translated face that does not fit its layout."""
-    if deck.translation is None:
-        return []
-    from generator.render import load_renderer  # layouts load only for translations
-
-    problems = [f"{position}: {message}" for position, message in untranslated_lines(deck)]
-    try:
-        load_renderer(deck).validate()
-    except LayoutError as error:
-        problems.append(str(error))
-    return problems
-
-
-def _print_report(report, problems: list[str]) -> None:
-    deck = report.deck
-    summary = f"{deck.output_name}: {deck.name}, {deck.total} cards, {report.rules_checked} rules checked"
-    if report.passed and not problems:
-        click.echo(f"ok    {summary}")
-        return
-    broken = [f"{len(report.findings)} broken"] if report.findings else []
-    broken += [f"{len(problems)} translation problem{'s' if len(problems) > 1 else ''}"] if problems else []
-    click.echo(f"FAIL  {summary}, {', '.join(broken)}")
-    for finding in report.findings:
-        click.echo(finding.line())
-    for problem in problems:
-        click.echo(problem)
+def _print(outcome: Verdict) -> None:
+    """A summary line for each deck that loads, then one line a finding: malformed input on
+    stderr as ``error: ...``, the rest on stdout, all in file and line order."""
+    if outcome.deck is not None:
+        errors, warnings = len(outcome.errors), len(outcome.warnings)
+        accepted = sum(1 for finding in outcome.warnings if finding.accepted is not None)
+        noted = f", {_plural(warnings, 'warning')}" if warnings else ""
+        noted += f" ({accepted} accepted)" if accepted else ""
+        if errors:
+            click.echo(f"FAIL  {_summary(outcome)}: {_plural(errors, 'problem')}{noted}")
+        else:
+            click.echo(f"ok    {_summary(outcome)}{noted}")
+    for finding in outcome.findings:
+        if finding.is_error and finding.exit_code == EXIT_INPUT:
+            echo_error(f"error: {finding.line()}")
+        else:
+            click.echo(finding.line())
 
 
-def _as_dict(report, problems: list[str]) -> dict:
-    deck = report.deck
+def _summary(outcome: Verdict) -> str:
+    deck = outcome.deck
+    counts = outcome.counts
+    checked = [f"{counts.get('rules', 0)} rules checked"]
+    if "faces" in counts:
+        checked.append(f"{_plural(counts['faces'], 'face')} laid out")
+    return f"{deck.output_name}: {deck.name}, {deck.total} cards, {', '.join(checked)}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _as_dict(outcome: Verdict) -> dict:
+    deck = outcome.deck
     return {
-        "file": str(deck.path),
-        "deck": deck.id,
-        **({"lang": deck.lang} if deck.lang else {}),
-        "name": deck.name,
-        "cards": deck.total,
-        "rules_checked": report.rules_checked,
-        "passed": report.passed and not problems,
-        "findings": [finding.as_dict() for finding in report.findings],
-        **({"translation": problems} if deck.lang else {}),
+        "file": str(outcome.path),
+        "deck": deck.id if deck else None,
+        **({"lang": outcome.lang} if outcome.lang else {}),
+        "name": deck.name if deck else None,
+        "cards": deck.total if deck else None,
+        "rules_checked": outcome.counts.get("rules", 0),
+        "faces_checked": outcome.counts.get("faces", 0),
+        "passed": not outcome.errors,
+        "exit_code": outcome.exit_code,
+        "findings": [finding.as_dict() for finding in outcome.findings],
     }
+

@@ -10,7 +10,7 @@ from typing import Callable, Iterable
 import click
 
 from generator.deck.model import DECK_FILENAME, deck_id
-from generator.errors import EXIT_INPUT, DeckpressError, InputError, Position
+from generator.errors import EXIT_INPUT, DeckpressError, InputError, Position, each_error
 
 DEFAULT_DECKS_DIR = Path("cards")
 
@@ -80,7 +80,19 @@ def lang_option(command: Callable | None = None, *, allow_all: bool = False) -> 
 
 
 def error_line(error: DeckpressError) -> str:
-    return f"error: {error}"
+    """``error: path:line:column: message``; a group of problems gives one such line each."""
+    return "\n".join(f"error: {each}" for each in each_error(error))
+
+
+def print_problems(outcome, not_done: str) -> None:
+    """A verdict's problems on stderr, one line each (``error: path:line:column: ...``),
+    after a line saying what was not done when there are several."""
+    errors = outcome.errors
+    if len(errors) > 1:
+        name = f"deck '{outcome.deck.id}'" if outcome.deck is not None else str(outcome.path)
+        echo_error(f"error: {name} has {len(errors)} problems; {not_done}")
+    for finding in outcome.findings:
+        echo_error(f"error: {finding.line()}" if finding.is_error else finding.line())
 
 
 def echo_error(message: str) -> None:

@@ -10,6 +10,7 @@ required)::
     decklists:  named decks built from the card pool      (constructed games)
     rules:      the composition rules                     (read by generator.deck.rules)
     stats:      questions for ``deckpress stats``         (read by generator.stats)
+    accept:     warnings the designer has looked at and accepts, each with a reason
 
 Every error names the file, line, column and field, so a designer can jump
 straight to the mistake.
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from generator.deck.loading import Document, load_yaml
-from generator.deck.reading import Reader
+from generator.deck.reading import Problems, Reader
 from generator.deck.spreadsheet import read_sheet, sheet_to_cards
 from generator.errors import InputError, Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 DECK_FILENAME = "deck.yaml"
 
-SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats"}
+SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats", "accept"}
 DECK_KEYS = {"name", "players", "layout", "title_field", "designer", "version",
              "description", "card_size"}
 FIELD_KEYS = {"type", "required", "default", "choices", "min", "max", "description"}
@@ -49,6 +50,9 @@ benchmarks build. Past this, a PDF or an export would exhaust memory long before
 anyone could print it, so the deck is refused at load time instead."""
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+KIND_PATTERN = re.compile(r"^[a-z][a-z-]*$")
+ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
+"""What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,19 @@ class RuleSpec:
     index: int
 
 
+@dataclass(frozen=True)
+class Acceptance:
+    """A warning the deck accepts: its kind, what it must match, and why it is fine.
+
+    ``accept: [{contrast: {card: tiki, element: back-name}, reason: ...}]``
+    """
+
+    kind: str
+    match: dict[str, str]
+    reason: str
+    position: Position
+
+
 @dataclass
 class Deck:
     """A validated deck: everything later stages need, with positions for errors."""
@@ -124,6 +141,8 @@ class Deck:
     source: Document = field(repr=False)
     translation: Translation | None = field(default=None, repr=False)
     """The ``lang/<code>.yaml`` applied to the texts (generator.deck.translation), if any."""
+    accepted: list[Acceptance] = field(default_factory=list)
+    """Warnings the deck accepts (its ``accept:`` section), applied by generator.access.accepting."""
 
     @property
     def folder(self) -> Path:
@@ -177,42 +196,70 @@ def load_deck(target: Path | str) -> Deck:
 
 
 def build_deck(document: Document) -> Deck:
-    """Validate a loaded document and build the :class:`Deck` it describes."""
-    reader = Reader(document)
-    data = reader.mapping((), "deck file")
-    reader.known_keys((), SECTIONS, "section")
-    for section in ("deck", "cards"):
-        if section not in data:
-            raise InputError(f"missing required section '{section}'", document.at(), field=section)
+    """Validate a loaded document and build the :class:`Deck` it describes.
 
-    info = reader.mapping(("deck",), "deck")
-    reader.known_keys(("deck",), DECK_KEYS, "deck setting")
-    name = reader.string(("deck", "name"), required=True)
-    fields = _read_fields(reader)
-    title_field = reader.string(("deck", "title_field")) or "name"
-    if fields and title_field not in fields:
-        raise InputError(f"title field '{title_field}' is not a declared field",
-                         document.at("deck", "title_field"), field="title_field")
-    shared_back = _read_face(reader, ("back",), fields) if "back" in data else None
+    Independent mistakes are all reported together (every bad field, card, decklist
+    and rule); cards are read only once the fields they are typed by are sound.
+    """
+    reader = Reader(document)
+    problems = Problems()
+    data = reader.mapping((), "deck file")
+    problems.attempt(lambda: reader.known_keys((), SECTIONS, "section"), None)
+    missing = [section for section in ("deck", "cards") if section not in data]
+    if missing:
+        names = " and ".join(f"'{section}'" for section in missing)
+        problems.add(InputError(f"missing required section{'s' if len(missing) > 1 else ''} {names}",
+                                document.at(), field=None if len(missing) > 1 else missing[0]))
+    info, name = {}, ""
+    if "deck" in data:
+        info = problems.attempt(lambda: reader.mapping(("deck",), "deck"), {})
+        problems.attempt(lambda: reader.known_keys(("deck",), DECK_KEYS, "deck setting"), None)
+        name = problems.attempt(lambda: reader.string(("deck", "name"), required=True), "")
+    before = len(problems.errors)
+    fields = _read_fields(reader, problems)
+    fields_sound = len(problems.errors) == before
+    title_field = problems.attempt(lambda: _read_title_field(reader, fields), "name") if fields_sound else "name"
+    players = problems.attempt(lambda: _read_players(reader), (1, 1))
+    layout = problems.attempt(lambda: _read_layout(reader), {})
+    rules = _read_rules(reader, problems)
+    stats = problems.attempt(lambda: reader.mapping(("stats",), "stats") if "stats" in data else {}, {})
+    accepted = _read_acceptances(reader, problems)
+    if not fields_sound or "cards" not in data:
+        problems.raise_any()  # cards are typed by the fields: read them only when those are sound
+    shared_back = problems.attempt(lambda: _read_face(reader, ("back",), fields) if "back" in data else None,
+                                   None)
     if isinstance(data["cards"], dict):
         _load_card_sheet(reader, fields)
-    cards = _read_cards(reader, fields)
+    cards = _read_cards(reader, fields, problems)
+    decklists: list[Decklist] = []
+    if not problems.errors:  # a decklist naming a card whose row failed would only add noise
+        decklists = problems.attempt(lambda: _read_decklists(reader, {card.id for card in cards}), [])
+    problems.raise_any()
     return Deck(
         id=deck_id(document.path),
         name=name,
         path=document.path,
-        players=_read_players(reader),
-        layout=_read_layout(reader),
+        players=players,
+        layout=layout,
         title_field=title_field,
         fields=fields,
         cards=cards,
         shared_back=shared_back,
-        decklists=_read_decklists(reader, {card.id for card in cards}),
-        rules=_read_rules(reader),
-        stats=reader.mapping(("stats",), "stats") if "stats" in data else {},
+        decklists=decklists,
+        rules=rules,
+        stats=stats,
         info=dict(info),
         source=document,
+        accepted=accepted,
     )
+
+
+def _read_title_field(reader: Reader, fields: dict[str, FieldSpec]) -> str:
+    title_field = reader.string(("deck", "title_field")) or "name"
+    if fields and title_field not in fields:
+        raise InputError(f"title field '{title_field}' is not a declared field",
+                         reader.document.at("deck", "title_field"), field="title_field")
+    return title_field
 
 
 def deck_id(path: Path) -> str:
@@ -252,66 +299,89 @@ def _read_layout(reader: Reader) -> dict[str, str]:
     return {side: reader.string(("deck", "layout", side), required=True) for side in layout}
 
 
-def _read_fields(reader: Reader) -> dict[str, FieldSpec]:
+def _read_fields(reader: Reader, problems: Problems) -> dict[str, FieldSpec]:
     fields: dict[str, FieldSpec] = {}
-    for name, spec in reader.mapping(("fields",), "fields").items():
-        keys = ("fields", name)
-        if name in RESERVED_CARD_KEYS:
-            raise reader.fail(keys, f"'{name}' is reserved and cannot be a field name")
-        if isinstance(spec, str):
-            spec = {"type": spec}
-        elif spec is None:
-            spec = {}
-        elif not isinstance(spec, dict):
-            raise reader.fail(keys, f"a field is a type name or a mapping, found {describe_value(spec)}")
-        else:
-            reader.known_keys(keys, FIELD_KEYS, "field setting")
-        kind = spec.get("type", "choice" if "choices" in spec else "text")
-        if kind not in FIELD_TYPES:
-            raise reader.fail(keys + ("type",) if "type" in spec else keys,
-                              f"unknown field type '{kind}'{did_you_mean(str(kind), FIELD_TYPES)}")
-        choices = spec.get("choices", ())
-        if kind == "choice" and not (isinstance(choices, list) and choices):
-            raise reader.fail(keys, "a choice field needs a non-empty 'choices' list")
-        for bound in ("min", "max"):
-            if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))
-                                  or not math.isfinite(spec[bound])):
-                raise reader.fail(keys + (bound,), f"expected a number, found {describe_value(spec[bound])}")
-        fields[name] = FieldSpec(
-            name=name,
-            type=kind,
-            required=bool(spec.get("required", False)),
-            default=spec.get("default"),
-            choices=tuple(choices or ()),
-            min=spec.get("min"),
-            max=spec.get("max"),
-        )
+    for name, spec in problems.attempt(lambda: reader.mapping(("fields",), "fields"), {}).items():
+        field_spec = problems.attempt(lambda: _read_field(reader, name, spec), None)
+        if field_spec is not None:
+            fields[name] = field_spec
     return fields
 
 
+def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
+    keys = ("fields", name)
+    if name in RESERVED_CARD_KEYS:
+        raise reader.fail(keys, f"'{name}' is reserved and cannot be a field name")
+    if isinstance(spec, str):
+        spec = {"type": spec}
+    elif spec is None:
+        spec = {}
+    elif not isinstance(spec, dict):
+        raise reader.fail(keys, f"a field is a type name or a mapping, found {describe_value(spec)}")
+    else:
+        reader.known_keys(keys, FIELD_KEYS, "field setting")
+    kind = spec.get("type", "choice" if "choices" in spec else "text")
+    if kind not in FIELD_TYPES:
+        raise reader.fail(keys + ("type",) if "type" in spec else keys,
+                          f"unknown field type '{kind}'{did_you_mean(str(kind), FIELD_TYPES)}")
+    choices = spec.get("choices", ())
+    if kind == "choice" and not (isinstance(choices, list) and choices):
+        raise reader.fail(keys, "a choice field needs a non-empty 'choices' list")
+    for bound in ("min", "max"):
+        if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))
+                              or not math.isfinite(spec[bound])):
+            raise reader.fail(keys + (bound,), f"expected a number, found {describe_value(spec[bound])}")
+    return FieldSpec(
+        name=name,
+        type=kind,
+        required=bool(spec.get("required", False)),
+        default=spec.get("default"),
+        choices=tuple(choices or ()),
+        min=spec.get("min"),
+        max=spec.get("max"),
+    )
+
+
 def _read_face(reader: Reader, keys: tuple, fields: dict[str, FieldSpec],
-               front: bool = False) -> dict[str, Any]:
-    """Check one face's fields against the declared types; fill in defaults."""
+               front: bool = False, problems: Problems | None = None) -> dict[str, Any]:
+    """Check one face's fields against the declared types; fill in defaults.
+
+    With ``problems``, every bad field of the face is kept there (and left out of the
+    face) instead of the first one raising.
+    """
     raw = reader.mapping(keys, "a card face")
     face: dict[str, Any] = {}
     skip = RESERVED_CARD_KEYS if front else set()
+    own = problems or Problems()
+    before = len(own.errors)
+    unknown = False
     for name, value in raw.items():
         if name in skip:
             continue
         if not fields:  # an undeclared database keeps values as written
             face[name] = value
-            continue
-        if name not in fields:
-            raise reader.fail(keys + (name,), f"unknown field '{name}'{did_you_mean(str(name), set(fields))}")
-        face[name] = _check_value(reader, keys + (name,), fields[name], value)
+        elif name not in fields:
+            unknown = True
+            own.add(reader.fail(keys + (name,), f"unknown field '{name}'{did_you_mean(str(name), set(fields))}"))
+        else:
+            face[name] = own.attempt(lambda: _check_value(reader, keys + (name,), fields[name], value), None)
     for spec in fields.values():
         if spec.name in face:
             continue
         if front and spec.required:
-            raise reader.fail(keys, f"missing required field '{spec.name}'", field_name=spec.name)
-        if spec.default is not None:
+            if not unknown:  # an unknown field is likely the missing one, mistyped
+                own.add(reader.fail(keys, f"missing required field '{spec.name}'", field_name=spec.name))
+        elif spec.default is not None:
             face[spec.name] = spec.default
+    if problems is None:
+        own.raise_any()
+    elif len(own.errors) > before:
+        raise _Reported()
     return face
+
+
+class _Reported(Exception):
+    """A card's problems are already kept; skip the rest of the card."""
 
 
 def _check_value(reader: Reader, keys: tuple, spec: FieldSpec, value: Any) -> Any:
@@ -345,34 +415,47 @@ def _check_value(reader: Reader, keys: tuple, spec: FieldSpec, value: Any) -> An
     return value
 
 
-def _read_cards(reader: Reader, fields: dict[str, FieldSpec]) -> list[Card]:
+def _read_cards(reader: Reader, fields: dict[str, FieldSpec], problems: Problems) -> list[Card]:
+    """Every card, each bad one reported (all its bad fields) and left out."""
     cards: list[Card] = []
     seen: dict[str, Position] = {}
-    rows = reader.sequence(("cards",), "cards")
-    if not rows:
+    rows = problems.attempt(lambda: reader.sequence(("cards",), "cards"), [])
+    if not rows and not problems.errors:
         raise reader.fail(("cards",), "a deck needs at least one card")
     for index, row in enumerate(rows):
-        keys = ("cards", index)
-        reader.mapping(keys, "a card")
-        fronts = _read_face(reader, keys, fields, front=True)
-        card_id = reader.string(keys + ("id",))
-        if card_id is None:
-            card_id = slugify(str(fronts.get("name", "") or f"card-{index + 1}"))
-        elif not ID_PATTERN.match(card_id):
-            raise reader.fail(keys + ("id",), f"card id '{card_id}' may use only a-z, 0-9, '-' and '_'")
-        if card_id in seen:
-            raise reader.fail(keys + ("id",) if "id" in row else keys,
-                              f"duplicate card id '{card_id}' (first at line {seen[card_id].line})")
-        count = reader.integer(keys + ("count",), minimum=0)
-        if count is not None and count > MAX_COPIES:
-            raise reader.fail(keys + ("count",), f"at most {MAX_COPIES:,} copies, found {count:,}")
-        back = _read_face(reader, keys + ("back",), fields) if "back" in row else None
-        position = reader.document.at(*keys)
-        seen[card_id] = position
-        cards.append(Card(id=card_id, count=1 if count is None else count,
-                          fields=fronts, back=back, position=position))
-    _check_total(reader, ("cards",), sum(card.count for card in cards))
+        try:
+            card = _read_card(reader, fields, index, row, seen, problems)
+        except InputError as error:
+            problems.add(error)
+        except _Reported:
+            pass
+        else:
+            seen[card.id] = card.position
+            cards.append(card)
+    if not problems.errors:
+        _check_total(reader, ("cards",), sum(card.count for card in cards))
     return cards
+
+
+def _read_card(reader: Reader, fields: dict[str, FieldSpec], index: int, row: Any,
+               seen: dict[str, Position], problems: Problems) -> Card:
+    keys = ("cards", index)
+    reader.mapping(keys, "a card")
+    fronts = _read_face(reader, keys, fields, front=True, problems=problems)
+    card_id = reader.string(keys + ("id",))
+    if card_id is None:
+        card_id = slugify(str(fronts.get("name", "") or f"card-{index + 1}"))
+    elif not ID_PATTERN.match(card_id):
+        raise reader.fail(keys + ("id",), f"card id '{card_id}' may use only a-z, 0-9, '-' and '_'")
+    if card_id in seen:
+        raise reader.fail(keys + ("id",) if "id" in row else keys,
+                          f"duplicate card id '{card_id}' (first at line {seen[card_id].line})")
+    count = reader.integer(keys + ("count",), minimum=0)
+    if count is not None and count > MAX_COPIES:
+        raise reader.fail(keys + ("count",), f"at most {MAX_COPIES:,} copies, found {count:,}")
+    back = _read_face(reader, keys + ("back",), fields, problems=problems) if "back" in row else None
+    return Card(id=card_id, count=1 if count is None else count,
+                fields=fronts, back=back, position=reader.document.at(*keys))
 
 
 def _check_total(reader: Reader, keys: tuple, total: int) -> None:
@@ -416,20 +499,58 @@ def _read_decklists(reader: Reader, card_ids: set[str]) -> list[Decklist]:
     return decklists
 
 
-def _read_rules(reader: Reader) -> list[RuleSpec]:
+def _read_rules(reader: Reader, problems: Problems) -> list[RuleSpec]:
     rules = []
-    for index, entry in enumerate(reader.sequence(("rules",), "rules")):
-        keys = ("rules", index)
-        reader.mapping(keys, "a rule")
-        kinds = [key for key in entry if key not in RULE_OPTION_KEYS]
-        if len(kinds) != 1:
-            found = ", ".join(map(str, kinds)) or "none"
-            raise reader.fail(keys, f"a rule names exactly one kind of check, found {found}")
-        kind = kinds[0]
-        scope = entry.get("scope", "deck")
-        if scope not in ("deck", "decklists"):
-            raise reader.fail(keys + ("scope",), f"scope is 'deck' or 'decklists', found {describe_value(scope)}")
-        message = reader.string(keys + ("message",)) or ""
-        rules.append(RuleSpec(kind=str(kind), params=entry[kind], message=message, scope=scope,
-                              position=reader.document.at(*keys + (kind,)), index=index))
+    for index, entry in enumerate(problems.attempt(lambda: reader.sequence(("rules",), "rules"), [])):
+        rule = problems.attempt(lambda: _read_rule(reader, index, entry), None)
+        if rule is not None:
+            rules.append(rule)
     return rules
+
+
+def _read_rule(reader: Reader, index: int, entry: Any) -> RuleSpec:
+    keys = ("rules", index)
+    reader.mapping(keys, "a rule")
+    kinds = [key for key in entry if key not in RULE_OPTION_KEYS]
+    if len(kinds) != 1:
+        found = ", ".join(map(str, kinds)) or "none"
+        raise reader.fail(keys, f"a rule names exactly one kind of check, found {found}")
+    kind = kinds[0]
+    scope = entry.get("scope", "deck")
+    if scope not in ("deck", "decklists"):
+        raise reader.fail(keys + ("scope",), f"scope is 'deck' or 'decklists', found {describe_value(scope)}")
+    message = reader.string(keys + ("message",)) or ""
+    return RuleSpec(kind=str(kind), params=entry[kind], message=message, scope=scope,
+                    position=reader.document.at(*keys + (kind,)), index=index)
+
+
+def _read_acceptances(reader: Reader, problems: Problems) -> list[Acceptance]:
+    """``accept:`` entries: one warning kind each, with what it matches and a reason."""
+    accepted = []
+    for index, entry in enumerate(problems.attempt(lambda: reader.sequence(("accept",), "accept"), [])):
+        acceptance = problems.attempt(lambda: _read_acceptance(reader, index, entry), None)
+        if acceptance is not None:
+            accepted.append(acceptance)
+    return accepted
+
+
+def _read_acceptance(reader: Reader, index: int, entry: Any) -> Acceptance:
+    keys = ("accept", index)
+    reader.mapping(keys, "an accepted warning")
+    kinds = [key for key in entry if key != "reason"]
+    if len(kinds) != 1 or not KIND_PATTERN.match(str(kinds[0])):
+        found = ", ".join(map(str, kinds)) or "none"
+        raise reader.fail(keys, "an accepted warning names one kind of warning (contrast, "
+                                f"colour-blind, ...) and a reason, found {found}")
+    kind = str(kinds[0])
+    match = reader.mapping(keys + (kind,), f"what the accepted {kind} warning matches")
+    reader.known_keys(keys + (kind,), ACCEPT_MATCH_KEYS, "match")
+    for key, value in match.items():
+        if isinstance(value, (dict, list)) or value is None:
+            raise reader.fail(keys + (kind, key), f"expected one value, found {describe_value(value)}")
+    reason = reader.string(keys + ("reason",))
+    if reason is None:
+        raise reader.fail(keys, f"say why the {kind} warning is fine: add reason: ...",
+                          field_name="reason")
+    return Acceptance(kind=kind, match={str(key): str(value) for key, value in match.items()},
+                      reason=reason.strip(), position=reader.document.at(*keys))

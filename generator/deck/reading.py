@@ -8,10 +8,38 @@ get either that value or an :class:`InputError` that says
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from generator.deck.loading import Document
-from generator.errors import InputError, Position, describe_value, did_you_mean
+from generator.errors import InputError, InputErrors, Position, describe_value, did_you_mean
+
+T = TypeVar("T")
+
+
+class Problems:
+    """Problems found while reading one file, kept so a single pass reports every
+    independent one (every card with a bad field, not only the first)."""
+
+    def __init__(self) -> None:
+        self.errors: list[InputError] = []
+
+    def attempt(self, read: Callable[[], T], default: T) -> T:
+        """``read()``, or ``default`` when it fails (its error is kept for later)."""
+        try:
+            return read()
+        except InputError as error:
+            self.errors.append(error)
+            return default
+
+    def add(self, error: InputError) -> None:
+        self.errors.append(error)
+
+    def raise_any(self) -> None:
+        """Raise every problem kept so far, together, if there is one."""
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise InputErrors(self.errors)
 
 
 class Reader:

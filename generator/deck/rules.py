@@ -33,7 +33,8 @@ from jinja2 import TemplateError
 
 from generator.deck.model import Card, Deck, RuleSpec
 from generator.deck.selectors import Selector, field_value, known_fields, parse_selector
-from generator.errors import InputError, Position
+from generator.errors import EXIT_RULES, InputError, Position
+from generator.findings import Finding, exit_status, findings_from
 from generator.expressions import evaluate
 
 Pool = list[tuple[Card, int]]  # the cards a rule looks at, with their copy counts
@@ -42,44 +43,25 @@ MAX_SETUP_PLAYERS = 100
 """A setup rule tries every player count in its range; no table game seats more."""
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One broken rule: what was expected, what was found, and which cards are involved."""
-
-    rule: RuleSpec
-    expected: str
-    found: str
-    cards: tuple[str, ...] = ()
-    decklist: str | None = None
-
-    @property
-    def position(self) -> Position:
-        return self.rule.position
-
-    def line(self) -> str:
-        """The one-line report: ``path:line: rule: expected ..., found ...``."""
-        where = f"decklist '{self.decklist}': " if self.decklist else ""
-        label = self.rule.kind + (f" ({self.rule.message})" if self.rule.message else "")
-        involved = f" [cards: {', '.join(self.cards)}]" if self.cards else ""
-        position = Position(self.position.path, self.position.line)
-        return f"{position}: {where}{label}: expected {self.expected}, found {self.found}{involved}"
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "file": str(self.position.path),
-            "line": self.position.line,
-            "rule": self.rule.kind,
-            "message": self.rule.message,
-            "decklist": self.decklist,
-            "expected": self.expected,
-            "found": self.found,
-            "cards": list(self.cards),
-        }
+def rule_finding(rule: RuleSpec, expected: str, found: str, cards: tuple[str, ...] = (),
+                 decklist: str | None = None) -> Finding:
+    """One broken rule: ``path:line: rule (message): expected ..., found ... [cards: ...]``."""
+    where = f"decklist '{decklist}': " if decklist else ""
+    label = rule.kind + (f" ({rule.message})" if rule.message else "")
+    involved = f" [cards: {', '.join(cards)}]" if cards else ""
+    return Finding(
+        kind="rule",
+        message=f"{where}{label}: expected {expected}, found {found}{involved}",
+        position=Position(rule.position.path, rule.position.line),  # a rule is a line, not a column
+        exit_code=EXIT_RULES,
+        details={"rule": rule.kind, "rule_message": rule.message, "decklist": decklist,
+                 "expected": expected, "found": found, "cards": list(cards)},
+    )
 
 
 @dataclass(frozen=True)
 class Report:
-    """The outcome of checking one deck."""
+    """The outcome of checking one deck: broken rules, and rules too malformed to run."""
 
     deck: Deck
     rules_checked: int
@@ -89,21 +71,41 @@ class Report:
     def passed(self) -> bool:
         return not self.findings
 
+    @property
+    def exit_code(self) -> int:
+        return exit_status(self.findings)
+
 
 def check_deck(deck: Deck) -> Report:
-    """Run every rule of ``deck``; malformed rules raise :class:`InputError`."""
+    """Run every rule of ``deck``. A malformed rule is a finding (exit code 2) and the
+    other rules still run, so one pass reports every rule that needs fixing."""
     findings: list[Finding] = []
     checked = 0
     for rule in deck.rules:
-        check = _CHECKS.get(rule.kind)
-        if check is None:
-            raise InputError(f"unknown rule kind '{rule.kind}'; expected one of: "
-                             f"{', '.join(sorted(_CHECKS))}", rule.position, field=rule.kind)
-        for decklist, pool in _pools(deck, rule):
-            checked += 1
-            for expected, found, cards in check(deck, rule, pool):
-                findings.append(Finding(rule, expected, found, tuple(cards), decklist))
+        try:
+            outcome = _run_rule(deck, rule)
+        except InputError as error:
+            findings.extend(findings_from(error))
+            continue
+        checked += outcome[0]
+        findings.extend(outcome[1])
     return Report(deck=deck, rules_checked=checked, findings=tuple(findings))
+
+
+def _run_rule(deck: Deck, rule: RuleSpec) -> tuple[int, list[Finding]]:
+    """How many pools the rule ran on, and what it found (all or nothing, so a rule
+    that turns out malformed half-way reports only that)."""
+    check = _CHECKS.get(rule.kind)
+    if check is None:
+        raise InputError(f"unknown rule kind '{rule.kind}'; expected one of: "
+                         f"{', '.join(sorted(_CHECKS))}", rule.position, field=rule.kind)
+    checked = 0
+    findings = []
+    for decklist, pool in _pools(deck, rule):
+        checked += 1
+        for expected, found, cards in check(deck, rule, pool):
+            findings.append(rule_finding(rule, expected, found, tuple(cards), decklist))
+    return checked, findings
 
 
 def _pools(deck: Deck, rule: RuleSpec) -> list[tuple[str | None, Pool]]:

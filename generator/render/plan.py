@@ -38,16 +38,18 @@ class PlanProblem(Exception):
 
     ``field`` names the face's field whose value is at fault (bad markup typed
     into a card), so the error can point at that line of the deck file;
-    ``in_layout`` says the layout's own text is at fault.
+    ``in_layout`` says the layout's own text is at fault; ``kind`` is "fit" when text
+    does not fit its box, else "layout".
     """
 
     def __init__(self, element: Element, message: str, field: str | None = None,
-                 in_layout: bool = False):
+                 in_layout: bool = False, kind: str = "layout"):
         super().__init__(message)
         self.element = element
         self.message = message
         self.field = field
         self.in_layout = in_layout
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -228,7 +230,7 @@ def _text(element: TextElement, context, resources: PlanResources, layout: Layou
         preview = plain if len(plain) <= 40 else plain[:37] + "..."
         raise PlanProblem(element, f"text \"{preview}\" does not fit its "
                                    f"{_mm(box.width)} x {_mm(box.height)} box even at "
-                                   f"{element.min_size:g} pt")
+                                   f"{element.min_size:g} pt", kind="fit")
     colour = element.colour.resolve(context)
     lines = _set_lines(element, fitted, metrics, resources.fonts, colour)
     return TextOp(resources.fonts.font(element.font).fontName, fitted.size, colour, lines)

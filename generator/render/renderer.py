@@ -25,7 +25,7 @@ from reportlab.lib.utils import ImageReader
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
 from generator.deck.translation import translate_layouts
-from generator.errors import InputError, LayoutError, Position
+from generator.errors import InputError, LayoutError, LayoutErrors, Position
 from generator.render.draw import draw_plan
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
@@ -106,12 +106,37 @@ class Renderer:
         return self._plan(card, _check_side(side))
 
     def validate(self) -> None:
-        """Plan every distinct face once (and make its title); the first that cannot be laid
-        out raises LayoutError."""
+        """Plan every distinct face once (and make its title); if any cannot be laid out,
+        raise one LayoutError naming every such face (a LayoutErrors group for several)."""
+        problems = self.problems()
+        if len(problems) == 1:
+            raise problems[0]
+        if problems:
+            raise LayoutErrors(problems)
+
+    def problems(self) -> list[LayoutError]:
+        """Every distinct face that cannot be laid out (or titled), each reported once, in
+        deck order. Each error carries ``card``, ``side``, ``element`` and ``kind``
+        ("fit" for text that does not fit, else "layout")."""
+        problems: list[LayoutError] = []
+        tried: set[str] = set()
         for card in self.deck.cards:
             for side in SIDES:
-                self._plan(card, side)
-                self.title(card, side)
+                key = self.face_key(card, side)
+                if key in tried:
+                    continue
+                tried.add(key)
+                try:
+                    self._plan(card, side)
+                    self.title(card, side)
+                except LayoutError as error:
+                    problems.append(error)
+        return problems
+
+    @property
+    def planned_faces(self) -> int:
+        """How many distinct faces have been laid out so far."""
+        return len(self._plans)
 
     # inside --------------------------------------------------------------------------------
 
@@ -125,17 +150,22 @@ class Renderer:
             except PlanProblem as problem:
                 where = (problem.element.position if problem.in_layout
                          else self._field_position(card, side, problem.field))
-                raise self._error(card, side, problem.message, layout, problem.element, where) from None
+                raise self._error(card, side, problem.message, layout, problem.element, where,
+                                  problem.kind) from None
             self._plans[key] = plan
         return plan
 
     def _error(self, card: Card, side: str, message: str, layout: Layout, element,
-                position: Position | None = None) -> LayoutError:
+               position: Position | None = None, kind: str = "layout") -> LayoutError:
         where = f"element '{element.name}' of layout '{layout.name}'" if element else f"layout '{layout.name}'"
         if element is not None:
             where += f" at {element.position}"
-        return LayoutError(f"deck '{self.deck.id}', card '{card.id}', {side}: {message} ({where})",
-                           position or card.position)
+        error = LayoutError(f"deck '{self.deck.id}', card '{card.id}', {side}: {message} ({where})",
+                            position or card.position)
+        # Facts for findings (``generator.findings``): which face and element, and what kind.
+        error.card, error.side, error.kind = card.id, side, kind
+        error.element = element.name if element is not None else None
+        return error
 
     def _field_position(self, card: Card, side: str, name: str | None) -> Position | None:
         """Where the deck file sets ``name`` on this face of the card (None: not a field of it)."""

@@ -12,6 +12,7 @@ from typing import Protocol, Sequence, runtime_checkable
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card, Deck
+from generator.errors import LayoutError
 from generator.render import load_renderer as load_layout_renderer
 
 
@@ -39,6 +40,12 @@ class CardRenderer(Protocol):
 
     def validate(self) -> None:
         """Raise :class:`generator.errors.LayoutError` if any face cannot be laid out."""
+
+    def problems(self) -> list[LayoutError]:
+        """Every distinct face that cannot be laid out, each once (empty when all can)."""
+
+    planned_faces: int
+    """How many distinct faces have been laid out."""
 
 
 def load_renderer(deck: Deck) -> CardRenderer:

@@ -60,6 +60,14 @@ Conjunction = tuple[Requirement, ...]  # every requirement must hold
 
 def probability(question: Question, pool: Pool) -> Fraction:
     """The exact chance that ``question.draw`` random cards from ``pool`` answer yes."""
+    entries, conjunctions = prepare(question, pool)
+    favourable = count_hands(entries, question.draw, conjunctions)
+    return Fraction(favourable, comb(sum(copies for _, copies in entries), question.draw))
+
+
+def prepare(question: Question, pool: Pool) -> tuple[list[tuple[Card, int]], list[Conjunction]]:
+    """The cards ``question`` draws from in ``pool`` and what it asks of them: everything
+    that can refuse the question, without the counting (``check`` stops here)."""
     entries = [(card, copies) for card, copies in pool.entries
                if copies and question.source.matches(card)]
     available = sum(copies for _, copies in entries)
@@ -67,9 +75,7 @@ def probability(question: Question, pool: Pool) -> Fraction:
         source = "" if not question.source.wanted else f" matching {question.source.describe()}"
         raise InputError(f"question '{question.name}' draws {question.draw} cards, but "
                          f"{pool.label} has only {available}{source}", question.position, field="draw")
-    conjunctions = requirements(question, entries)
-    favourable = count_hands(entries, question.draw, conjunctions)
-    return Fraction(favourable, comb(available, question.draw))
+    return entries, requirements(question, entries)
 
 
 def requirements(question: Question, entries: list[tuple[Card, int]]) -> list[Conjunction]:

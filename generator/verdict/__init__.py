@@ -1,0 +1,96 @@
+"""The verdict on a deck: every check that ``build``, ``booklet``, ``stats`` and ``export``
+run before drawing, in one pass, with every problem found.
+
+``verdict(path)`` runs the checks listed in :data:`generator.verdict.checks.CHECKS`
+in order, each a function of the :class:`Subject` being judged that returns
+:class:`~generator.findings.Finding` values. The first check loads the deck model;
+checks that need the model (or the card renderer the layout check loads) find
+nothing more when an earlier one could not build it. ``deckpress check`` prints
+the findings; ``build`` and the other commands run the checks they depend on.
+
+The promise: if ``check`` passes a deck, no other command refuses it with its
+default options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from generator.errors import DeckpressError
+from generator.findings import WARNING, Finding, exit_status, findings_from, in_order
+
+if TYPE_CHECKING:
+    from generator.deck.model import Deck
+    from generator.render.renderer import Renderer
+
+
+@dataclass
+class Subject:
+    """The deck being judged, and what the checks build on the way for later ones."""
+
+    path: Path
+    lang: str | None = None
+    deck: Deck | None = None
+    """The validated model; None until the model check loads it (or when it cannot)."""
+    renderer: Renderer | None = None
+    """The card renderer; None until the layout check loads the deck's layouts."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """What was checked, for the summary line: "rules", "faces"."""
+    load_renderer: Callable[[Deck], Renderer] | None = None
+    """How the layout check makes the renderer (a draft one, say); the usual one if None."""
+
+
+Check = Callable[[Subject], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Everything found about one deck, in file and line order."""
+
+    path: Path
+    deck: Deck | None
+    findings: tuple[Finding, ...]
+    counts: dict[str, int]
+    renderer: Renderer | None = None
+    lang: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """0 when nothing but warnings was found, else the highest error's exit code."""
+        return exit_status(self.findings)
+
+    def strict_exit_code(self) -> int:
+        """The exit code when warnings count as errors (``check --strict``)."""
+        return exit_status(self.findings, strict=True)
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(finding for finding in self.findings if finding.is_error)
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(finding for finding in self.findings if finding.severity == WARNING)
+
+
+def verdict(deck_path: Path | str, *, lang: str | None = None, checks: Iterable[Check] | None = None,
+            load_renderer: Callable[[Deck], Renderer] | None = None) -> Verdict:
+    """Run ``checks`` (every check by default) on the deck at ``deck_path``; ``load_renderer``
+    makes the card renderer the face checks lay out (by default the deck's own)."""
+    from generator.access.accepting import apply_acceptances
+    from generator.verdict.checks import CHECKS
+
+    subject = Subject(path=Path(deck_path), lang=lang, load_renderer=load_renderer)
+    found: list[Finding] = []
+    for check in CHECKS if checks is None else checks:
+        try:
+            found.extend(check(subject))
+        except DeckpressError as error:  # a check that stops short still reports why
+            found.extend(findings_from(error))
+    found = apply_acceptances(subject.deck, found)  # the deck's accept: entries mark warnings
+    return Verdict(path=subject.path, deck=subject.deck, findings=tuple(in_order(found)),
+                   counts=dict(subject.counts), renderer=subject.renderer, lang=lang)
+
+
+__all__ = ["Check", "Subject", "Verdict", "verdict"]

@@ -1,0 +1,161 @@
+"""The checks a verdict runs, in order, each a function ``Subject -> findings``.
+
+To add a check (contrast, translations ...), write a function that takes the
+:class:`~generator.verdict.Subject` and returns findings, and add it to the
+tuple where it belongs:
+
+- :data:`MODEL_CHECKS` build or change the model (loading; a translation
+  applied to it), so every later check sees the deck as it will be printed;
+- :data:`DRAWING_CHECKS` add what ``build`` and ``export`` need before they
+  draw (rules, layouts, every distinct face);
+- :data:`CHECKS` is everything ``deckpress check`` runs.
+
+A check that needs the model (``subject.deck``) or the card renderer
+(``subject.renderer``) finds nothing when an earlier check could not make it:
+its problems are already reported. Imports of the stages sit inside the checks
+so that ``check`` loads only what it uses.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from generator.access.checks import ACCESS_CHECKS
+from generator.deck.model import load_deck
+from generator.errors import EXIT_INPUT, DeckpressError, InputError
+from generator.findings import Finding, findings_from
+from generator.verdict import Subject
+
+
+def check_model(subject: Subject) -> Iterable[Finding]:
+    """The deck file (and its spreadsheet) read and validated: every bad card, field,
+    decklist and rule at once; then its translation ``subject.lang``, if one is asked for."""
+    from generator.deck.translation import translate_deck
+
+    try:
+        deck = load_deck(subject.path)
+    except InputError as error:
+        return findings_from(error, "input")
+    try:
+        subject.deck = translate_deck(deck, subject.lang)
+    except InputError as error:
+        return findings_from(error, "translation")
+    return ()
+
+
+def check_translation(subject: Subject) -> Iterable[Finding]:
+    """Every text a translated deck prints that its translation leaves out."""
+    deck = subject.deck
+    if deck is None or deck.translation is None:
+        return ()
+    return [Finding(kind="translation", message=entry.message(deck.translation.path), position=entry.position,
+                    card=entry.card, side=entry.side)
+            for entry in deck.translation.untranslated]
+
+
+def check_translation_complete(subject: Subject) -> Iterable[Finding]:
+    """A translation is printed only when complete: one finding saying how much is missing."""
+    from generator.deck.translation import require_translated
+
+    if subject.deck is None:
+        return ()
+    try:
+        require_translated(subject.deck)
+    except DeckpressError as error:
+        return findings_from(error, "translation")
+    return ()
+
+
+def check_rules(subject: Subject) -> Iterable[Finding]:
+    """The deck's composition rules (a malformed rule is a finding too)."""
+    from generator.deck.rules import check_deck
+
+    if subject.deck is None:
+        return ()
+    report = check_deck(subject.deck)
+    subject.counts["rules"] = report.rules_checked
+    return report.findings
+
+
+def check_layouts(subject: Subject) -> Iterable[Finding]:
+    """The layouts the deck names: keys, types, units, fonts, icons and the fields they read."""
+    from generator.render import load_renderer
+
+    if subject.deck is None:
+        return ()
+    try:
+        subject.renderer = (subject.load_renderer or load_renderer)(subject.deck)
+    except InputError as error:
+        return findings_from(error, "layout")
+    return ()
+
+
+def check_faces(subject: Subject) -> Iterable[Finding]:
+    """Every distinct face laid out: text that does not fit, missing glyphs and images."""
+    if subject.renderer is None:
+        return ()
+    problems = subject.renderer.problems()
+    subject.counts["faces"] = subject.renderer.planned_faces + len(problems)
+    return [finding for error in problems for finding in findings_from(error, "layout")]
+
+
+def check_sheets(subject: Subject) -> Iterable[Finding]:
+    """The cards fit the default paper, and there is something to print."""
+    from generator.sheets.geometry import SheetSettings, plan_layout
+    from generator.sheets.style import find_paper, load_style
+
+    deck, renderer = subject.deck, subject.renderer
+    if deck is None or renderer is None:
+        return ()
+    if deck.total == 0:
+        return [Finding(kind="sheets", message="nothing to print: every card's count is 0 (count)",
+                        position=deck.source.at("cards"), exit_code=EXIT_INPUT)]
+    style = load_style()
+    settings = SheetSettings(paper=find_paper(style.default_paper, "portrait", style),
+                             margin=style.default_margin, gutter=style.default_gutter)
+    try:
+        plan_layout(settings, renderer.card_size, renderer.bleed)
+    except InputError as error:
+        return [Finding(kind="sheets", message=f"on the default paper: {error.message}",
+                        position=deck.source.at("deck", "layout"), exit_code=error.exit_code)]
+    return ()
+
+
+def check_stats(subject: Subject) -> Iterable[Finding]:
+    """The ``stats:`` section, and every question it asks of every pool (without the
+    counting, which ``deckpress stats`` does)."""
+    from generator.stats.odds import prepare
+    from generator.stats.pools import pools_for
+    from generator.stats.spec import read_stats_spec
+
+    deck = subject.deck
+    if deck is None:
+        return ()
+    try:
+        spec = read_stats_spec(deck)
+    except InputError as error:
+        return findings_from(error, "stats")
+    found = []
+    for pool in pools_for(deck):
+        for question in spec.questions:
+            if question.decklist not in (None, pool.decklist):
+                continue
+            try:
+                prepare(question, pool)
+            except InputError as error:
+                found.extend(findings_from(error, "stats"))
+    return found
+
+
+MODEL_CHECKS = (check_model,)
+"""Checks that make (or change) the deck model every later check reads."""
+
+DRAWING_CHECKS = (check_rules, check_layouts, check_faces)
+"""What every command that draws cards must know first."""
+
+PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
+"""What ``build`` runs before drawing (a translation must be complete to be printed)."""
+
+CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats)
+          + ACCESS_CHECKS)
+"""Everything ``deckpress check`` runs."""

@@ -1,0 +1,147 @@
+"""``deckpress check`` gives the whole verdict: every problem any later command would
+refuse the deck for, in one run, in file and line order, with the highest exit code.
+
+Each test writes a small project (``cards/<game>/deck.yaml`` beside a layout), runs the
+real command and reads what it printed, as a designer would.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from cli_run import deckpress, line_of, place_of
+
+LAYOUT = """\
+size: poker
+units: mm
+elements:
+  - {name: title, text: "{{ name }}", box: [5, 5, 53, 8], font: Vera-Bold, size: 12, min_size: 10}
+  - {name: body, text: "{{ text }}", box: [5, 20, 53, 12], fit: wrap, size: 9, min_size: 8}
+"""
+
+DECK = """\
+deck: {name: Verdict Test, layout: plain}
+fields:
+  name: {type: text, required: true}
+  text: text
+  cost: {type: int, min: 0, max: 5}
+  kind: {choices: [hero, monster]}
+cards:
+  - {id: knight, name: Knight, kind: hero, cost: 2, text: Strikes once.}
+  - {id: troll, count: 2, name: Troll, kind: monster, cost: 3, text: Regrows.}
+  - {id: imp, count: 3, name: Imp, kind: monster, cost: 1, text: Bites.}
+rules:
+  - total: 6
+    message: six cards
+"""
+
+LONG_TEXT = " ".join(["This sentence is far too long for the small body box of the card."] * 6)
+
+
+def project(tmp_path: Path, deck: str = DECK, layout: str = LAYOUT, name: str = "game") -> Path:
+    """``tmp_path/cards/<name>/deck.yaml`` with its layout; returns the deck file."""
+    folder = tmp_path / "cards" / name
+    folder.mkdir(parents=True)
+    (folder / "plain.yaml").write_text(layout, encoding="utf-8")
+    path = folder / "deck.yaml"
+    path.write_text(textwrap.dedent(deck), encoding="utf-8")
+    return path
+
+
+def test_a_sound_deck_passes_with_its_faces_laid_out(tmp_path):
+    path = project(tmp_path)
+    run = deckpress("check", path)
+    assert run.exit_code == 0, run.stdout + run.stderr
+    # Three distinct fronts, and one back: the layout draws no field there, so all backs look alike.
+    assert run.stdout == "ok    game: Verdict Test, 6 cards, 1 rules checked, 4 faces laid out\n"
+    assert run.stderr == ""
+
+
+def test_every_problem_in_one_run_in_file_and_line_order(tmp_path):
+    deck = (DECK
+            .replace("text: Regrows.", f"text: {LONG_TEXT}")
+            .replace("text: Bites.", f"text: Also {LONG_TEXT}")
+            .replace("total: 6", "total: 7"))
+    deck += "stats:\n  draw: nine\n"
+    path = project(tmp_path, deck)
+    run = deckpress("check", path)
+    assert run.exit_code == 2, run.stdout + run.stderr  # the stats section is malformed
+    out = run.stdout.splitlines()
+    assert out[0] == "FAIL  game: Verdict Test, 6 cards, 1 rules checked, 4 faces laid out: 4 problems"
+    troll, imp, rule = line_of(path, "id: troll"), line_of(path, "id: imp"), line_of(path, "total: 7")
+    assert [line.split(": ", 1)[0] for line in out[1:]] == [
+        f"{path}:{troll}:5", f"{path}:{imp}:5", f"{path}:{rule}"]
+    assert "card 'troll', front: text \"This sentence" in out[1] and "does not fit" in out[1]
+    assert "card 'imp', front" in out[2]
+    assert out[3].endswith("total (six cards): expected exactly 7 cards, found 6")
+    assert run.error_lines == [f"error: {place_of(path, 'draw: nine')}: expected a whole number, "
+                               "found 'nine' (draw)"]
+
+
+def test_every_bad_card_is_reported_not_only_the_first(tmp_path):
+    deck = DECK.replace("cost: 2,", "cost: two,").replace("kind: monster, cost: 1", "kind: dragon, cost: 9")
+    path = project(tmp_path, deck)
+    run = deckpress("check", path)
+    assert run.exit_code == 2
+    assert run.stdout == ""  # no model: nothing later can be checked
+    assert run.error_lines == [
+        f"error: {place_of(path, 'cost: two')}: expected a whole number, found 'two' (cost)",
+        f"error: {place_of(path, 'kind: dragon')}: expected one of hero, monster, found 'dragon' (kind)",
+        f"error: {place_of(path, 'cost: 9')}: must be at most 5, found 9 (cost)",
+    ]
+
+
+def test_a_layout_problem_beside_a_broken_rule(tmp_path):
+    path = project(tmp_path, DECK.replace("total: 6", "total: 5"),
+                   LAYOUT.replace("size: 9, min_size: 8", "size: 9, min_size: 8, colour: blurple"))
+    run = deckpress("check", path)
+    assert run.exit_code == 2
+    assert run.stdout.splitlines()[0] == "FAIL  game: Verdict Test, 6 cards, 1 rules checked: 2 problems"
+    assert "total (six cards): expected exactly 5 cards, found 6" in run.stdout
+    [error] = run.error_lines
+    assert error.startswith(f"error: {path.parent / 'plain.yaml'}:5:") and "blurple" in error
+
+
+def test_json_names_file_line_card_and_kind_of_every_finding(tmp_path):
+    deck = DECK.replace("text: Regrows.", f"text: {LONG_TEXT}").replace("total: 6", "total: 7")
+    path = project(tmp_path, deck)
+    run = deckpress("check", path, "--format", "json")
+    assert run.exit_code == 1
+    report = json.loads(run.stdout)
+    assert report["passed"] is False
+    [result] = report["decks"]
+    assert (result["deck"], result["exit_code"], result["faces_checked"]) == ("game", 1, 4)
+    fit, rule = result["findings"]
+    assert (fit["kind"], fit["file"], fit["line"], fit["card"], fit["side"], fit["element"]) == \
+        ("fit", str(path), line_of(path, "id: troll"), "troll", "front", "body")
+    assert (rule["kind"], rule["line"], rule["card"], rule["rule"]) == ("rule", line_of(path, "total: 7"),
+                                                                         None, "total")
+
+
+def test_a_question_that_draws_more_cards_than_the_deck_has(tmp_path):
+    path = project(tmp_path, DECK + "stats:\n  questions:\n    - {name: big hand, draw: 9, need: {where: {kind: hero}}}\n")
+    run = deckpress("check", path)
+    assert run.exit_code == 2
+    assert run.error_lines == [f"error: {path}:{line_of(path, 'big hand')}:7: question 'big hand' draws 9 "
+                               "cards, but Verdict Test has only 6 (draw)"]
+
+
+def test_check_writes_no_files(tmp_path):
+    path = project(tmp_path)
+    before = sorted(tmp_path.rglob("*"))
+    assert deckpress("check", path).exit_code == 0
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_build_reports_every_face_that_does_not_fit(tmp_path):
+    deck = DECK.replace("text: Regrows.", f"text: {LONG_TEXT}").replace("text: Bites.", f"text: {LONG_TEXT}!")
+    path = project(tmp_path, deck)
+    out = tmp_path / "out"
+    run = deckpress("build", path, "--out", out, "--quiet")
+    assert run.exit_code == 1
+    assert run.error_lines[0] == "error: deck 'game' has 2 problems; nothing was built"
+    assert [line.split(": ")[1] for line in run.error_lines[1:]] == [
+        f"{path}:{line_of(path, 'id: troll')}:5", f"{path}:{line_of(path, 'id: imp')}:5"]
+    assert not out.exists()
