@@ -187,7 +187,7 @@ class _Walk:
         for character in sorted(set(raw) - set("\n\t"), key=raw.index):
             if not self.printable(character):
                 self.problems.append(InputError(
-                    f"the booklet font has no '{character}' (U+{ord(character):04X}); use another character",
+                    f"no booklet font has '{character}' (U+{ord(character):04X}); use another character",
                     self.position(node, character), field="text"))
                 return
 
