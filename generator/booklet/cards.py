@@ -14,7 +14,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
 
 from generator.deck.model import Card, Deck
-from generator.booklet.style import Paragraph
+from generator.booklet.paragraphs import Paragraph
 from generator.errors import LayoutError
 from generator.words import words_for
 

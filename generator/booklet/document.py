@@ -23,7 +23,8 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.booklet import components as comp
 from generator.booklet.markdown import Heading
-from generator.booklet.style import BookletStyle, Paper, Paragraph, derive, paragraph_text
+from generator.booklet.paragraphs import Paragraph
+from generator.booklet.style import BookletStyle, Paper, derive, paragraph_text
 from generator.deck.model import Deck
 from generator.words import words_for
 

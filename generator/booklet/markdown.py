@@ -32,8 +32,8 @@ from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces
 from generator.booklet.directives import (Directive, ExpandedSource, check_field, column_formats,
                                           component_labels, picked_cards, place_in, table_column)
 from generator.booklet.paths import resolve_image
-from generator.booklet.style import (MM, BookletStyle, Paragraph, derive, font_has_glyph, paragraph_text,
-                                     to_points)
+from generator.booklet.paragraphs import Paragraph
+from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, paragraph_text, to_points
 from generator.deck.model import Deck
 from generator.deck.translation import choice_label
 from generator.errors import InputError, Position

@@ -8,7 +8,8 @@ Fonts are reportlab's bundled Bitstream Vera family, registered as TrueType
 fonts so every glyph used is embedded in the PDF and the booklet prints the
 same on any machine. Characters Vera lacks print in the first of the style's
 ``fallback_fonts`` (DejaVu Sans) that has them: :func:`paragraph_text` marks
-those runs for reportlab's paragraphs.
+those runs for reportlab's paragraphs (and :mod:`generator.booklet.paragraphs`
+gives them the bold or italic face their place asks for).
 """
 
 from __future__ import annotations
@@ -20,11 +21,9 @@ from pathlib import Path
 
 import reportlab
 from reportlab.lib import colors
-from reportlab.lib.fonts import ps2tt, tt2ps
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Paragraph as _Paragraph
 
 from generator.deck.loading import load_yaml
 from generator.errors import InputError
@@ -206,46 +205,6 @@ def paragraph_text(text: str) -> str:
             pieces.append((font, character))
     return "".join(escape(part) if not font else f'<font name="{font}">{escape(part)}</font>'
                    for font, part in pieces)
-
-
-_FACE_TAGS = re.compile(r"<(/?)(b|strong|i|em|font)\b([^>]*)>")
-_FONT_NAME = re.compile(r'name="([^"]*)"')
-
-
-def fallback_faces(markup: str, style: ParagraphStyle) -> str:
-    """Put each fallback run of ``markup`` in the face its place asks for.
-
-    reportlab resets bold and italic to the face a ``<font name=...>`` names, so a
-    fallback run inside ``<b>`` (or in a bold heading) would print regular. This
-    follows the ``<b>``/``<i>`` nesting (from the style's own face) and names the
-    fallback family's bold, italic or bold-italic face instead.
-    """
-    fallbacks = set(load_style().fallback_fonts)
-    if not fallbacks or "<font" not in markup:
-        return markup
-    _, bold, italic = ps2tt(style.fontName)
-    depth = {"b": bold, "i": italic}
-
-    def rewrite(match: re.Match) -> str:
-        closing, tag, attributes = match.groups()
-        kind = {"strong": "b", "em": "i"}.get(tag, tag)
-        if kind in depth:
-            depth[kind] += -1 if closing else 1
-            return match.group(0)
-        name = _FONT_NAME.search(attributes)
-        if closing or not name or name.group(1) not in fallbacks:
-            return match.group(0)
-        face = tt2ps(ps2tt(name.group(1))[0], int(depth["b"] > 0), int(depth["i"] > 0))
-        return f'<font name="{face}"{attributes.replace(name.group(0), "")}>'
-
-    return _FACE_TAGS.sub(rewrite, markup)
-
-
-class Paragraph(_Paragraph):
-    """reportlab's paragraph, with fallback runs in the face bold and italic ask for."""
-
-    def __init__(self, text: str, style: ParagraphStyle, *args, **kwargs):
-        super().__init__(fallback_faces(text, style) if isinstance(text, str) else text, style, *args, **kwargs)
 
 
 def derive(style: ParagraphStyle, **changes) -> ParagraphStyle:
