@@ -223,3 +223,12 @@ def test_warnings_are_listed_apart_from_errors(page, server):
     assert page.locator("#problem-count").get_attribute("class") == "pill error"
     assert page.locator("#problems li.warning").count() == warnings.count()
     screenshot(page, "errors-and-warnings")
+
+
+def test_deck_text_is_shown_as_text_never_run_as_page_code(page, server):
+    hostile = "Knight <img src=x onerror=window.hacked=1>"
+    edit(server.deck_file, "name: Knight,", f'name: "{hostile}",')
+    page.locator("#grid .tile .name", has_text="<img").wait_for(timeout=WAIT_MS)
+    assert page.locator("#grid .tile .name", has_text="<img").first.inner_text() == hostile
+    assert page.locator("#grid .tile .name img").count() == 0
+    assert page.evaluate("window.hacked") is None

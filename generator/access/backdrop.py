@@ -28,6 +28,7 @@ from reportlab.lib.colors import Color, white
 from generator.access.colours import RGB, rgb_of
 from generator.boxes import EPSILON, Box
 from generator.render.draw import image_rectangle
+from generator.render.paint import Gradient
 from generator.render.plan import IconOp, ImageOp, Op, ShapeOp
 
 PAPER = white
@@ -60,7 +61,8 @@ def backdrops(region: Box, below: tuple[Op, ...], images: "ImageSamples") -> lis
         if isinstance(op, ShapeOp):
             if op.fill is None or not _shape_touches(op, region):
                 continue
-            found.append(Backdrop(rgb_of(op.fill), op.element))
+            stops = op.fill.colours if isinstance(op.fill, Gradient) else (op.fill,)
+            found.extend(Backdrop(rgb_of(colour), op.element) for colour in stops)
             if _shape_covers(op, region):
                 return found
         elif isinstance(op, IconOp):

@@ -137,9 +137,10 @@ def _note_cues(seen: _FieldColours, name: str, element: Element, context: dict, 
 
 def _resolve(paint, context: dict) -> Color | None:
     try:
-        return paint.resolve(context)
+        colour = paint.resolve(context)
     except (PaintError, TemplateError, TypeError, ValueError):
         return None  # the layout check reports a colour that cannot be made
+    return colour if isinstance(colour, Color) else None  # a gradient fill is no colour code
 
 
 def _field_problems(name: str, seen: _FieldColours) -> list[ColourPairProblem]:
