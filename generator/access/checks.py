@@ -41,7 +41,7 @@ def check_colour_blind(subject: Subject) -> Iterable[Finding]:
         return ()
     return [Finding(kind=COLOUR_BLIND, message=problem.describe(), position=problem.position,
                     severity=WARNING, element=problem.element,
-                    details={"field": problem.field, "values": list(problem.values),
+                    details={"field": problem.field, "values": [list(group) for group in problem.values],
                              "colours": [hex_of(colour) for colour in problem.colours],
                              "colour": problem.colour or None, "deficiency": problem.deficiency,
                              "distance": round(problem.distance, 1),

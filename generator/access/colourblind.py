@@ -40,12 +40,19 @@ from generator.render.renderer import Renderer, face_context
 from generator.render.templating import SPECIAL_NAMES, TemplateError
 
 
+MAX_CODE_COLOURS = 24
+"""Different colours one map may give a field's values and still be checked pair by pair.
+Nobody reads two dozen colours as a code (a card's own art colour, say), and comparing
+every pair of hundreds of them would make check slow for nothing."""
+
+
 @dataclass(frozen=True)
 class ColourPairProblem:
-    """Two values of a field whose colours look alike to players with ``deficiency``."""
+    """Two values of a field (or two groups of values sharing their colours) whose colours
+    look alike to players with ``deficiency``."""
 
     field: str
-    values: tuple[Any, Any]
+    values: tuple[tuple[Any, ...], tuple[Any, ...]]
     colours: tuple[RGB, RGB]
     deficiency: str
     distance: float
@@ -59,7 +66,7 @@ class ColourPairProblem:
         return f"colour '{self.colour}'" if self.colour else f"the colours of '{self.element}'"
 
     def describe(self) -> str:
-        (one, two), (first, second) = self.values, self.colours
+        (one, two), (first, second) = ("/".join(map(str, group)) for group in self.values), self.colours
         text = (f"field '{self.field}': {one} ({hex_of(first)}) and {two} ({hex_of(second)}) are "
                 f"{self.distance:.1f} apart in CAM02-UCS as seen with {self.deficiency}, closer than "
                 f"{DISTINCT_COLOURS:g} ({self.source})")
@@ -143,46 +150,57 @@ def _resolve(paint, context: dict) -> Color | None:
 
 
 def _field_problems(name: str, seen: _FieldColours) -> list[ColourPairProblem]:
-    maps = {paint: {value: next(iter(colours)) for value, colours in by_value.items()}
+    maps = [(paint, {value: next(iter(colours)) for value, colours in by_value.items()})
             for paint, by_value in seen.by_paint.items()
-            if all(len(colours) == 1 for colours in by_value.values())}
-    areas = {paint: colours for paint, colours in maps.items() if paint in seen.painting_areas}
+            if all(len(colours) == 1 for colours in by_value.values())
+            and len({next(iter(colours)) for colours in by_value.values()}) <= MAX_CODE_COLOURS]
+    areas = [(paint, colours) for paint, colours in maps if paint in seen.painting_areas]
     maps = areas or maps  # text colours count only where no shape or icon carries the code
-    values = [value for value in seen.faces if any(value in colours for colours in maps.values())]
-    differing = [(one, two, paint) for one, two in itertools.combinations(values, 2)
-                 for paint, colours in maps.items()
-                 if one in colours and two in colours and colours[one] != colours[two]]
-    colour_pairs = [(maps[paint][one], maps[paint][two]) for one, two, paint in differing]
+    # Values every map gives the same colours are one group: colour cannot part them, and
+    # the designer meant it so. Groups are compared, not every pair of values.
+    groups: dict[tuple, list[Any]] = {}
+    for value in seen.faces:
+        looks = tuple(colours.get(value) for _, colours in maps)
+        if any(looks):
+            groups.setdefault(looks, []).append(value)
+    if len(groups) > MAX_CODE_COLOURS:
+        return []
+    differing = [(one, two, index) for one, two in itertools.combinations(groups, 2)
+                 for index in range(len(maps))
+                 if one[index] is not None and two[index] is not None and one[index] != two[index]]
     # Only colours normal vision tells apart are a code; near twins are the designer's choice.
-    candidates = [entry for entry, distance in zip(differing, distances(colour_pairs))
+    candidates = [entry for entry, distance in zip(differing, distances((one[index], two[index])
+                                                                         for one, two, index in differing))
                   if distance >= DISTINCT_COLOURS]
     problems = []
     for deficiency in DEFICIENCIES:
-        seen_with = distances([(maps[paint][one], maps[paint][two]) for one, two, paint in candidates],
-                              deficiency)
-        best: dict[tuple[Any, Any], tuple[float, int]] = {}
-        for (one, two, paint), distance in zip(candidates, seen_with):
+        seen_with = distances(((one[index], two[index]) for one, two, index in candidates), deficiency)
+        best: dict[tuple, tuple[float, int]] = {}  # a pair of groups -> its most telling map
+        for (one, two, index), distance in zip(candidates, seen_with):
             if (one, two) not in best or distance > best[(one, two)][0]:
-                best[(one, two)] = (distance, paint)
-        for (one, two), (distance, paint_id) in best.items():
+                best[(one, two)] = (distance, index)
+        for (one, two), (distance, index) in best.items():
             if distance >= DISTINCT_COLOURS:
                 continue
-            paint, element = seen.paints[paint_id]
+            paint, element = seen.paints[maps[index][0]]
             problems.append(ColourPairProblem(
-                field=name, values=(one, two), colours=(maps[paint_id][one], maps[paint_id][two]),
+                field=name, values=(tuple(groups[one]), tuple(groups[two])), colours=(one[index], two[index]),
                 deficiency=deficiency, distance=distance, colour=paint.name, element=element.name,
-                position=paint.position or element.position, mitigation=_mitigation(name, seen, one, two)))
+                position=paint.position or element.position,
+                mitigation=_mitigation(name, seen, groups[one], groups[two])))
     return problems
 
 
-def _mitigation(name: str, seen: _FieldColours, one: Any, two: Any) -> str:
-    """How every face with either value also says the value, or '' when none does."""
+def _mitigation(name: str, seen: _FieldColours, ones: list[Any], twos: list[Any]) -> str:
+    """How every face with any of these values also says the value, or '' when none does."""
+    values = ones + twos
     for element, printed in sorted(seen.printed.items()):
-        if all(printed.get(value, 0) == seen.faces[value] for value in (one, two)):
+        if all(printed.get(value, 0) == seen.faces[value] for value in values):
             return f"every such face prints {name} as text ('{element}')"
     for element, icons in sorted(seen.icons.items()):
-        drawn_everywhere = all(len(icons.get(value, ())) == seen.faces[value] for value in (one, two))
-        if drawn_everywhere and not set(icons[one]) & set(icons[two]):
+        drawn_everywhere = all(len(icons.get(value, ())) == seen.faces[value] for value in values)
+        shown = [{icon for value in group for icon in icons.get(value, ())} for group in (ones, twos)]
+        if drawn_everywhere and not shown[0] & shown[1]:
             return f"every such face shows a different icon for each {name} ('{element}')"
     return ""
 
