@@ -32,7 +32,7 @@ from typing import Any
 from reportlab.lib.colors import Color
 
 from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, distances, hex_of, rgb_of
-from generator.access.contrast import distinct_plans
+from generator.access.contrast import Face, distinct_plans
 from generator.errors import Position
 from generator.render.layout import Element, IconElement, TextElement
 from generator.render.paint import Paint, PaintError
@@ -87,20 +87,49 @@ class _FieldColours:
     icons: dict[str, dict[Any, list[str]]] = field(default_factory=dict)  # icon element -> value -> names
 
 
-def colour_pair_problems(renderer: Renderer) -> list[ColourPairProblem]:
-    """Every pair of a field's values whose colours a colour-blind player may confuse."""
-    fields = _observe(renderer)
+def colour_pair_problems(renderer: Renderer, faces: list[Face] | None = None) -> list[ColourPairProblem]:
+    """Every pair of a field's values whose colours a colour-blind player may confuse
+    (``faces``: the distinct faces' plans, when the caller has them already)."""
+    fields = _observe(renderer, list(distinct_plans(renderer)) if faces is None else faces)
     problems: list[ColourPairProblem] = []
     for name in sorted(fields):
         problems += _field_problems(name, fields[name])
     return problems
 
 
-def _observe(renderer: Renderer) -> dict[str, _FieldColours]:
+class _Resolver:
+    """Colours and icon names for faces, each worked out once per combination of the
+    values it reads: thousands of faces usually share a handful."""
+
+    def __init__(self) -> None:
+        self.known: dict[tuple, Any] = {}
+
+    def colour(self, paint: Paint, context: dict) -> Color | None:
+        return self._once(("paint", id(paint)), paint.names, context, lambda: _resolve(paint, context))
+
+    def icon(self, element: IconElement, context: dict) -> str | None:
+        return self._once(("icon", id(element)), element.icon.names, context,
+                          lambda: _render_icon(element, context))
+
+    def _once(self, what: tuple, names: frozenset[str], context: dict, work) -> Any:
+        try:
+            key = what + tuple(sorted((name, context.get(name)) for name in names))
+            hash(key)
+        except TypeError:  # a value that cannot be a key (a list): work it out each time
+            return work()
+        if key not in self.known:
+            self.known[key] = work()
+        return self.known[key]
+
+
+def _observe(renderer: Renderer, faces: list[Face]) -> dict[str, _FieldColours]:
     deck = renderer.deck
     declared = set(deck.fields)
     fields: dict[str, _FieldColours] = defaultdict(_FieldColours)
-    for card, side, ops in distinct_plans(renderer):
+    resolver = _Resolver()
+    names_read = {id(element): element.names for layout in renderer.layouts.values()
+                  for element in layout.elements}
+    for card, side, ops in faces:
         context = face_context(deck, card, side)
         face_fields = declared or set(card.face(side, deck.shared_back) or {})
         candidates = face_fields - (SPECIAL_NAMES - declared)
@@ -108,16 +137,16 @@ def _observe(renderer: Renderer) -> dict[str, _FieldColours]:
         for element in renderer.layouts[side].elements:
             if element.name not in drawn:
                 continue
-            for name in element.names & candidates:
+            for name in names_read[id(element)] & candidates:
                 value = context.get(name)
                 if not _is_value(value):
                     continue
                 seen = fields[name]
-                _note_cues(seen, name, element, context, value)
+                _note_cues(seen, name, element, context, value, resolver)
                 for paint in element.paints():
                     if name not in paint.names:
                         continue
-                    colour = _resolve(paint, context)
+                    colour = resolver.colour(paint, context)
                     if colour is None:
                         continue
                     seen.by_paint.setdefault(id(paint), defaultdict(set))[value].add(rgb_of(colour))
@@ -130,16 +159,22 @@ def _observe(renderer: Renderer) -> dict[str, _FieldColours]:
     return fields
 
 
-def _note_cues(seen: _FieldColours, name: str, element: Element, context: dict, value: Any) -> None:
+def _note_cues(seen: _FieldColours, name: str, element: Element, context: dict, value: Any,
+               resolver: _Resolver) -> None:
     """Remember a text that prints the field, or an icon the field chooses, on this face."""
     if isinstance(element, TextElement) and name in element.text.names:
         seen.printed.setdefault(element.name, defaultdict(int))[value] += 1
     elif isinstance(element, IconElement) and name in element.icon.names:
-        try:
-            icon = str(element.icon.render(context)).strip()
-        except (TemplateError, TypeError, ValueError):
-            return
-        seen.icons.setdefault(element.name, defaultdict(list))[value].append(icon)
+        icon = resolver.icon(element, context)
+        if icon is not None:
+            seen.icons.setdefault(element.name, defaultdict(list))[value].append(icon)
+
+
+def _render_icon(element: IconElement, context: dict) -> str | None:
+    try:
+        return str(element.icon.render(context)).strip()
+    except (TemplateError, TypeError, ValueError):
+        return None
 
 
 def _resolve(paint, context: dict) -> Color | None:

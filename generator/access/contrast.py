@@ -31,6 +31,9 @@ MEASURING_SIZE = 200
 """Pixels per em at which glyph outlines are measured, then scaled to the printed size:
 large enough that rounding to whole pixels moves an edge by under a hundredth of the size."""
 
+Face = tuple[Card, str, tuple[Op, ...]]
+"""A distinct face: one card that shows it, the side, and its plan."""
+
 OVERHANG = 0.25
 """Part of the type size an italic glyph may reach past its advance on either side."""
 
@@ -63,12 +66,13 @@ class ContrastProblem:
                 f"{_ratio(self.ratio)}:1, below the {self.required:g}:1 WCAG 2 asks of {kind}")
 
 
-def contrast_problems(renderer: Renderer) -> list[ContrastProblem]:
+def contrast_problems(renderer: Renderer, faces: list[Face] | None = None) -> list[ContrastProblem]:
     """Every text element, on every distinct face, that is too faint against its backdrop
-    (the worst run of each element, when its runs differ in colour or weight)."""
+    (the worst run of each element, when its runs differ in colour or weight); ``faces``
+    are the distinct faces' plans, when the caller has them already."""
     images = ImageSamples()
     problems = []
-    for card, side, ops in distinct_plans(renderer):
+    for card, side, ops in distinct_plans(renderer) if faces is None else faces:
         layout = renderer.layouts[side]
         positions = {element.name: element.position for element in layout.elements}
         for index, op in enumerate(ops):
@@ -85,7 +89,7 @@ def contrast_problems(renderer: Renderer) -> list[ContrastProblem]:
     return problems
 
 
-def distinct_plans(renderer: Renderer) -> Iterator[tuple[Card, str, tuple[Op, ...]]]:
+def distinct_plans(renderer: Renderer) -> Iterator[Face]:
     """(card, side, plan) once for each distinct face; faces that cannot be laid out are
     left to the layout check, which reports them."""
     seen: set[str] = set()
