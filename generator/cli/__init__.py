@@ -49,6 +49,8 @@ COMMANDS = (
                  "Turn a CSV or XLSX card list into a deck file."),
     CommandEntry("watch", "generator.cli.watch:watch",
                  "Rebuild DECK's print PDF (and rules booklet) whenever its files change."),
+    CommandEntry("serve", "generator.cli.serve:serve",
+                 "Show DECKS in the browser and update the page on every save."),
     CommandEntry("schema", "generator.cli.schema:schema",
                  "Print the JSON Schema for deck files (or layout files)."),
 )
@@ -101,6 +103,7 @@ def cli() -> None:
       deckpress booklet cards/tiki    the Tiki rules booklet, to read and to fold
       deckpress calibrate             measure your printer's front/back offset
       deckpress watch cards/tiki      rebuild on every save
+      deckpress serve --open          see every card in the browser as you edit
 
     Each command has its own --help with examples. Exit status: 0 success,
     1 a deck breaks its rules or a card cannot be laid out, 2 unreadable or

@@ -1,0 +1,43 @@
+"""``deckpress serve``: a live preview of decks in the browser."""
+
+from __future__ import annotations
+
+import click
+
+from generator.cli.common import find_decks, lang_option, reports_errors
+
+
+@click.command()
+@click.argument("decks", nargs=-1, type=click.Path())
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. The default is this computer only; 0.0.0.0 shows the "
+                   "preview to every machine on your network.")
+@click.option("--open", "open_browser", is_flag=True, help="Open the page in your web browser.")
+@lang_option
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no line per reload.")
+@reports_errors
+def serve(decks: tuple[str, ...], port: int, host: str, open_browser: bool, lang: str | None,
+          quiet: bool) -> None:
+    """Show DECKS in the browser and update the page on every save.
+
+    DECKS are deck files or folders; by default every deck under cards/.
+    The page shows each distinct card face as it prints, with its copies,
+    where it lands on the print sheets, the problems `check` finds (linked
+    to their cards) and the deck's statistics. Save a deck, layout, font,
+    image or rules file and the page updates by itself; while a file is
+    broken the last good cards stay, greyed. Press Ctrl-C to stop.
+
+    \b
+    Examples:
+      deckpress serve
+      deckpress serve cards/tiki --open
+      deckpress serve cards/goblins --port 8080
+      deckpress serve cards/tiki --lang fr
+    """
+    # The web stack, and the drawing libraries the preview shares with watch, load only here.
+    from generator.cli.watch import watched_roots
+    from generator.serve import serve_decks
+
+    serve_decks(find_decks(decks), host, port, watched_roots, lang=lang, open_browser=open_browser, quiet=quiet)

@@ -1,0 +1,48 @@
+"""The print PDF and rules booklets of the deck on screen, built when asked for.
+
+Files go into a folder of the server's own (made at start, removed at exit),
+never into the designer's ``build/``; each is built once per snapshot of the
+deck and handed out again until the next save. The print PDF is made as
+``deckpress build`` makes it with no options, so it is the file ``build``
+would write.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from generator.booklet import build_booklet
+from generator.outputs import write_bytes_atomic
+from generator.serve.preview import Snapshot, download_name
+from generator.serve.printing import build_settings
+from generator.sheets.press import press_deck
+from generator.sheets.style import load_style
+
+class Downloads:
+    """Builds a snapshot's files into ``folder`` on first request (one build at a time)."""
+
+    def __init__(self, folder: Path, drawing: threading.Lock):
+        self.folder = folder
+        self._drawing = drawing  # shared with the face images (see FaceImages.drawing)
+
+    def file(self, deck_id: str, snapshot: Snapshot, kind: str) -> Path:
+        """The file of ``kind`` for ``snapshot``, built now if it is not there yet."""
+        drawable = snapshot.drawable
+        if drawable is None:
+            raise ValueError("the deck has nothing to build")
+        target = self.folder / deck_id / str(snapshot.version) / download_name(drawable.deck, kind)
+        with self._drawing:
+            if not target.is_file():
+                self._build(drawable.deck, drawable.renderer, kind, target)
+        return target
+
+    @staticmethod
+    def _build(deck, renderer, kind: str, target: Path) -> None:
+        if kind == "print":
+            style = load_style()
+            press_deck(deck, renderer, build_settings(style), target.parent, style)
+            return
+        booklet = build_booklet(deck)
+        write_bytes_atomic(target.parent / download_name(deck, "rules"), booklet.reading_pdf)
+        write_bytes_atomic(target.parent / download_name(deck, "booklet"), booklet.booklet_pdf)

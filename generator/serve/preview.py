@@ -1,0 +1,267 @@
+"""One deck as the preview shows it, remade after every save.
+
+:class:`DeckPreview` holds the latest :class:`Snapshot` of a deck: its faces,
+where they print, its statistics and every problem found in it. A save that
+breaks the deck (it no longer loads, or its layout no longer compiles) keeps
+the last good faces in the snapshot, marked stale, beside the new problems;
+the next good save replaces them. Snapshots are never changed once made, so
+the web server can read the current one from any thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from generator.booklet import rules_path
+from generator.deck.model import Card, Deck, deck_id
+from generator.errors import DeckpressError, Position
+from generator.findings import WARNING, Finding
+from generator.render import Renderer
+from generator.serve.faces import FaceView, distinct_faces
+from generator.serve.printing import PrintPlan, build_settings, plan_print, sheet_dict, spots_dict
+from generator.sheets.geometry import SheetSettingsError
+from generator.sheets.style import load_style
+from generator.stats import analyse
+from generator.stats.tables import as_dict as stats_dict
+from generator.verdict import verdict
+from generator.watching import snapshot as file_times
+
+MAX_LISTED_CARDS = 200
+"""Cards named under one face (a back many cards share); the page lists a face's first
+cards and counts the rest, so one shared back of a huge deck does not swell every update."""
+
+CONTENT_SUFFIXES = {".csv", ".tsv", ".xlsx", ".xlsm", ".md"}
+"""Files that hold card values or rules text, never drawing instructions. Face keys
+already tell when card values change; a change to these alone leaves every other
+face's image as it was."""
+
+
+@dataclass(frozen=True)
+class Drawable:
+    """A good state of the deck: loaded, laid out, ready to draw."""
+
+    deck: Deck
+    renderer: Renderer
+    look: str
+    """Fingerprint of everything besides card values that decides how faces look."""
+    faces: list[FaceView]
+    distinct: int
+    print_plan: PrintPlan | None
+    stats: dict[str, Any] | None
+
+    def token(self, face: FaceView) -> str:
+        """The face's name in image addresses: changes when, and only when, its drawing does."""
+        return f"{face.key}-{self.look}"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What the page shows for one deck at one moment."""
+
+    version: int
+    path: Path
+    drawable: Drawable | None
+    stale: bool
+    """True when the deck's files are broken and ``drawable`` is the last good state."""
+    problems: tuple[Finding, ...]
+    """Everything ``check`` finds in the deck's files as they are now."""
+    faces_by_token: dict[str, FaceView] = field(default_factory=dict)
+    payload: str = "{}"
+    """The snapshot as the page receives it (JSON), made once."""
+
+    @property
+    def has_errors(self) -> bool:
+        return any(problem.is_error for problem in self.problems)
+
+
+class DeckPreview:
+    """A deck file and its latest snapshot; :meth:`refresh` after its files change."""
+
+    def __init__(self, path: Path, roots: Callable[[Path], list[Path]], lang: str | None = None):
+        self.path = path
+        self.lang = lang
+        self.id = deck_id(path)
+        self._roots_of = roots
+        self.roots: list[Path] = roots(path)
+        self._roots_for: Any = None  # the deck settings self.roots were found for
+        self.snapshot = Snapshot(0, path, None, False, ())
+
+    def refresh(self) -> Snapshot:
+        """Reload the deck and its problems; keep the last good faces if it no longer draws."""
+        found = verdict(self.path, lang=self.lang)
+        deck, problems = found.deck, found.findings
+        self._update_roots(deck)
+        drawable = self._drawable(deck, found.renderer) if deck and found.renderer else None
+        previous = self.snapshot.drawable
+        stale = drawable is None and previous is not None
+        shown = drawable or previous
+        faces_by_token = {shown.token(face): face for face in shown.faces} if shown else {}
+        snapshot = Snapshot(self.snapshot.version + 1, self.path, shown, stale, tuple(problems),
+                            faces_by_token)
+        payload = json.dumps(snapshot_dict(self.id, snapshot), ensure_ascii=False, default=str)
+        self.snapshot = replace(snapshot, payload=payload)
+        return self.snapshot
+
+    def _update_roots(self, deck: Deck | None) -> None:
+        """The folders to watch follow the deck's settings (its layouts, its card size)."""
+        settings = None if deck is None else json.dumps(deck.info, sort_keys=True, default=str)
+        if settings is None or settings != self._roots_for:
+            self.roots = self._roots_of(self.path)
+            self._roots_for = settings
+
+    def _drawable(self, deck: Deck, renderer: Renderer) -> Drawable:
+        faces, distinct = distinct_faces(deck, renderer)
+        return Drawable(deck, renderer, look_fingerprint(deck, self.roots), faces, distinct,
+                        _print_plan(deck, renderer), _stats(deck))
+
+
+def look_fingerprint(deck: Deck, roots: list[Path]) -> str:
+    """A short hash of the deck's settings and of the times and sizes of the files that
+    decide how faces look (layouts, fonts, images), so editing one re-draws every face."""
+    deck_file = deck.path.resolve()
+    files = sorted((str(path), times) for path, times in file_times(roots).items()
+                   if path.resolve() != deck_file and path.suffix.lower() not in CONTENT_SUFFIXES)
+    text = json.dumps([deck.info, deck.layout, files], sort_keys=True, default=str)
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]
+
+
+def _print_plan(deck: Deck, renderer: Renderer) -> PrintPlan | None:
+    if deck.total == 0:
+        return None
+    try:
+        return plan_print(deck, renderer, build_settings(load_style()))
+    except SheetSettingsError:
+        return None  # a card larger than the default paper: build says so when asked
+
+
+def _stats(deck: Deck) -> dict[str, Any] | None:
+    try:
+        return stats_dict(analyse(deck))
+    except (DeckpressError, ZeroDivisionError, ValueError):
+        return None  # the stats section is broken; the verdict lists it
+
+
+# --- what the page receives -----------------------------------------------------------------
+
+def snapshot_dict(deck_id: str, snapshot: Snapshot) -> dict[str, Any]:
+    """The snapshot as JSON-ready data for the page."""
+    drawable = snapshot.drawable
+    result: dict[str, Any] = {
+        "id": deck_id,
+        "path": shown_path(snapshot.path),
+        "version": snapshot.version,
+        "stale": snapshot.stale,
+        "problems": [problem_dict(problem, snapshot) for problem in snapshot.problems],
+        "errors": sum(problem.is_error for problem in snapshot.problems),
+        "warnings": sum(problem.severity == WARNING and not problem.accepted for problem in snapshot.problems),
+    }
+    if drawable is None:
+        return dict(result, name=deck_id, faces=[], cards={}, fields=[], distinct=0, card=None,
+                    sheet=None, stats=None, downloads={})
+    deck, renderer = drawable.deck, drawable.renderer
+    width, height = renderer.card_size
+    plan = drawable.print_plan
+    return dict(
+        result,
+        name=deck.name,
+        cards_total=deck.total,
+        distinct=drawable.distinct,
+        fields=list(deck.fields) or sorted({name for face in drawable.faces for name in face.fields}),
+        card={"width": round(width, 2), "height": round(height, 2), "bleed": round(renderer.bleed, 2),
+              "safe": {side: round(layout.safe, 2) for side, layout in renderer.layouts.items()}},
+        faces=[face_dict(deck_id, drawable, face) for face in drawable.faces],
+        cards={card.id: card_dict(card, plan) for face in drawable.faces
+               for card in face.cards[:MAX_LISTED_CARDS]},
+        sheet=sheet_dict(plan) if plan else None,
+        stats=drawable.stats,
+        downloads=download_links(deck_id, snapshot),
+    )
+
+
+def face_dict(deck_id: str, drawable: Drawable, face: FaceView) -> dict[str, Any]:
+    return {
+        "key": face.key,
+        "side": face.side,
+        "title": face.title,
+        "image": None if face.problem else f"/faces/{deck_id}/{drawable.token(face)}.png",
+        "copies": face.copies,
+        "cards": [card.id for card in face.cards[:MAX_LISTED_CARDS]],
+        "card_count": len(face.cards),
+        "fields": {name: _plain(value) for name, value in face.fields.items()},
+        "shared": face.side == "back" and face.card.back is None,
+        "problem": face.problem,
+    }
+
+
+def card_dict(card: Card, plan: PrintPlan | None) -> dict[str, Any]:
+    where = shown_path(card.position.path)
+    return {"count": card.count, "where": f"{where}:{card.position.line}",
+            "print": spots_dict(plan, card.id, card.count) if plan else None}
+
+
+def problem_dict(problem: Finding, snapshot: Snapshot) -> dict[str, Any]:
+    """A finding as the page lists it, with the card it concerns when one can be told."""
+    position = problem.position
+    where = str(Position(Path(shown_path(position.path)), position.line, position.column)) if position else ""
+    card = problem.card or next(iter(problem.details.get("cards") or []), None)
+    if card is None and position is not None and snapshot.drawable is not None:
+        card = card_written_at(snapshot.drawable.deck, position)
+    return {"kind": problem.kind, "severity": problem.severity, "where": where, "message": problem.message,
+            "card": card, "side": problem.side, "accepted": problem.accepted}
+
+
+def card_written_at(deck: Deck, position: Position) -> str | None:
+    """The card whose entry in the deck file holds ``position``, if one does.
+
+    A card's entry runs from its first line to the next card's; the last card
+    claims only its own first line, since what follows it may be another section.
+    """
+    if Path(position.path).resolve() != deck.path.resolve() or not position.line:
+        return None
+    starts = sorted((card.position.line, card.id) for card in deck.cards
+                    if card.position.path == deck.path and card.position.line)
+    if not starts:
+        return None
+    ends = [line for line, _ in starts[1:]] + [starts[-1][0] + 1]
+    for (start, card_id), end in zip(starts, ends):
+        if start <= position.line < end:
+            return card_id
+    return None
+
+
+def download_links(deck_id: str, snapshot: Snapshot) -> dict[str, str | None]:
+    """Addresses of the print PDF and booklets; None while the deck cannot be built."""
+    drawable = snapshot.drawable
+    if drawable is None or snapshot.stale or snapshot.has_errors:
+        return {kind: None for kind in DOWNLOADS}
+    has_rules = rules_path(drawable.deck).is_file()
+    return {kind: f"/download/{deck_id}/{download_name(drawable.deck, kind)}" if kind == "print" or has_rules
+            else None for kind in DOWNLOADS}
+
+
+DOWNLOADS = ("print", "rules", "booklet")
+
+
+def download_name(deck: Deck, kind: str) -> str:
+    """The file name a download is saved under, as ``build`` and ``booklet`` name it."""
+    suffix = f".{deck.lang}" if deck.lang else ""
+    return {"print": f"{deck.output_name}.pdf", "rules": f"{deck.id}-rules{suffix}.pdf",
+            "booklet": f"{deck.id}-rules-booklet{suffix}.pdf"}[kind]
+
+
+def shown_path(path: Path) -> str:
+    """A file as the designer named it: relative to the working directory when inside it."""
+    try:
+        return os.path.relpath(path) if Path(path).resolve().is_relative_to(Path.cwd().resolve()) \
+            else str(path)
+    except (OSError, ValueError):
+        return str(path)
+
+
+def _plain(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)

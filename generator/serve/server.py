@@ -1,0 +1,181 @@
+"""Running the preview: a listening socket, the ASGI server and the thread that watches files.
+
+uvicorn serves the application on a socket opened here (so a port already in
+use is a one-line error before anything starts, and the address printed is the
+one really bound). A thread polls each deck's files, as ``deckpress watch``
+does, remakes the snapshot of every deck whose files changed and tells the
+open pages. Ctrl-C ends the event streams first, so the server stops at once.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import sys
+import tempfile
+import threading
+import time
+import webbrowser
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import click
+import uvicorn
+
+from generator.errors import InputError
+from generator.serve.app import Broadcaster, allowed_hosts, create_app
+from generator.serve.downloads import Downloads
+from generator.serve.images import FaceImages
+from generator.serve.preview import DeckPreview
+from generator.watching import snapshot as file_times
+
+WATCH_INTERVAL = 0.25
+"""Seconds between looks at the decks' files: a save shows on the page well within a second."""
+
+SHUTDOWN_GRACE = 1.0
+"""Seconds a request still running at Ctrl-C gets to finish before it is cut off."""
+
+
+@dataclass(frozen=True)
+class Listening:
+    """Where the server listens."""
+
+    host: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+
+def open_socket(host: str, port: int) -> tuple[socket.socket, Listening]:
+    """A listening TCP socket on ``host``:``port`` (0: any free port); InputError if it cannot be had."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        sock = socket.create_server((host, port), family=family)
+    except socket.gaierror:
+        raise InputError(f"--host {host}: no such address on this machine") from None
+    except OSError as error:
+        reason = "it is in use; choose another with --port" if error.errno in (48, 98) else \
+            (error.strerror or str(error))
+        raise InputError(f"cannot listen on {host} port {port}: {reason}") from None
+    bound_host, bound_port = sock.getsockname()[:2]
+    return sock, Listening(bound_host, bound_port)
+
+
+class PreviewWatcher:
+    """Polls each deck's files and refreshes the decks whose files changed."""
+
+    def __init__(self, previews: list[DeckPreview], images: FaceImages, broadcaster: Broadcaster,
+                 report: Callable[[str], None]):
+        self._previews = previews
+        self._images = images
+        self._broadcaster = broadcaster
+        self._report = report
+        self._stop = threading.Event()
+
+    def run(self) -> None:
+        times = {preview.id: file_times(preview.roots) for preview in self._previews}
+        while not self._stop.wait(WATCH_INTERVAL):
+            refreshed = False
+            for preview in self._previews:
+                now = file_times(preview.roots)
+                if now == times[preview.id]:
+                    continue
+                changed = sorted({path.name for path in now.keys() ^ times[preview.id].keys()}
+                                 | {path.name for path in now if now[path] != times[preview.id].get(path)})
+                self._refresh(preview, changed)
+                times[preview.id] = file_times(preview.roots)  # roots may have changed with the deck
+                refreshed = True
+            if refreshed:
+                shown = {token for preview in self._previews for token in preview.snapshot.faces_by_token}
+                self._images.keep_only(shown.__contains__)
+                self._broadcaster.publish()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _refresh(self, preview: DeckPreview, changed: list[str]) -> None:
+        started = time.perf_counter()
+        try:
+            with self._images.drawing:  # loading registers fonts with reportlab, which draws images
+                snapshot = preview.refresh()
+        except Exception as error:  # a fault of ours must not end the preview: say it, keep watching
+            self._report(f"{preview.id}: could not reload ({type(error).__name__}: {error})")
+            return
+        errors = sum(problem.severity == "error" for problem in snapshot.problems)
+        outcome = "broken, showing the last good cards" if snapshot.stale else \
+            f"{errors} error(s)" if errors else "ok"
+        self._report(f"{preview.id}: {', '.join(changed)} changed; reloaded in "
+                     f"{time.perf_counter() - started:.2f}s ({outcome})")
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, which also ends the event streams when asked to stop."""
+
+    def __init__(self, config: uvicorn.Config, broadcaster: Broadcaster):
+        super().__init__(config)
+        self._broadcaster = broadcaster
+
+    def handle_exit(self, sig, frame) -> None:
+        super().handle_exit(sig, frame)
+        self._broadcaster.stop()
+
+
+def _stop_on_terminate() -> None:
+    """Make SIGTERM stop the server as Ctrl-C does, cleaning up, rather than killing it outright.
+
+    uvicorn takes over both signals while it runs and sends them on once it has
+    shut down; this handler turns the forwarded SIGTERM into the same stop.
+    """
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
+def serve_decks(paths: list[Path], host: str, port: int, roots: Callable[[Path], list[Path]],
+                lang: str | None = None, open_browser: bool = False, quiet: bool = False) -> None:
+    """Load the decks, listen on ``host``:``port`` and serve until Ctrl-C (or SIGTERM)."""
+    sock, listening = open_socket(host, port)
+    _stop_on_terminate()
+    try:
+        with sock, tempfile.TemporaryDirectory(prefix="deckpress-serve-") as folder:
+            previews = [DeckPreview(path, roots, lang) for path in paths]
+            _serve(sock, listening, previews, Path(folder), open_browser, quiet)
+    except KeyboardInterrupt:
+        pass  # uvicorn hands Ctrl-C on once it has shut down; stopping is what was asked
+    click.echo("stopped")
+
+
+def _serve(sock: socket.socket, listening: Listening, previews: list[DeckPreview], downloads_folder: Path,
+           open_browser: bool, quiet: bool) -> None:
+    with click.progressbar(previews, label="Loading decks", hidden=quiet, file=sys.stderr) as bar:
+        for preview in bar:
+            preview.refresh()
+    broadcaster = Broadcaster()
+    images = FaceImages()
+
+    def report(line: str) -> None:
+        if not quiet:
+            click.echo(f"{time.strftime('%H:%M:%S')} {line}")
+
+    watcher = PreviewWatcher(previews, images, broadcaster, report)
+    app = create_app({preview.id: preview for preview in previews}, images, Downloads(downloads_folder, images.drawing),
+                     broadcaster, allowed_hosts(listening.host))
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                            timeout_graceful_shutdown=SHUTDOWN_GRACE)
+    server = _Server(config, broadcaster)
+    thread = threading.Thread(target=watcher.run, name="deckpress-watch", daemon=True)
+    thread.start()
+    try:
+        click.echo(f"serving {len(previews)} deck(s) at {listening.url} (Ctrl-C stops)")
+        if not listening.host.startswith("127.") and listening.host != "::1":
+            click.echo(f"note: listening on {listening.host}: other machines on your network can see "
+                       "these decks", err=True)
+        if open_browser:
+            threading.Timer(0.3, webbrowser.open, args=(listening.url,)).start()
+        server.run(sockets=[sock])
+    finally:
+        watcher.stop()
+        thread.join(timeout=2)

@@ -1,0 +1,98 @@
+"""Running ``deckpress serve`` in its own process for the preview's tests, as a designer would."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+TIMEOUT = 60  # seconds; generous for a busy CI machine, never reached when it works
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen
+    url: str  # without the trailing slash
+    lines: "queue.Queue[str]"
+    seen: list[str] = field(default_factory=list)
+
+    def wait_for_line(self, wanted: str) -> str:
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.5)
+            except queue.Empty:
+                if self.process.poll() is not None:
+                    break
+                continue
+            self.seen.append(line)
+            if wanted in line:
+                return line
+        raise AssertionError(f"no line with {wanted!r}; saw {self.seen}")
+
+    def get(self, path: str) -> bytes:
+        with urllib.request.urlopen(self.url + path, timeout=TIMEOUT) as response:
+            return response.read()
+
+    def deck(self, deck_id: str) -> dict:
+        decks = json.loads(self.get("/api/decks"))["decks"]
+        return next(deck for deck in decks if deck["id"] == deck_id)
+
+    def wait_for_version(self, deck_id: str, after: int) -> dict:
+        """The deck once the server has reloaded it since version ``after``."""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            deck = self.deck(deck_id)
+            if deck["version"] > after:
+                return deck
+            time.sleep(0.05)
+        raise AssertionError(f"{deck_id} was not reloaded")
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Save ``path`` with ``old`` replaced by ``new``, as a designer's editor would."""
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def line_of(path: Path, text: str) -> int:
+    """The number of the first line of ``path`` holding ``text``."""
+    return next(number for number, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def _read_lines(stream, lines: "queue.Queue[str]") -> None:
+    for line in stream:
+        lines.put(line.rstrip("\n"))
+
+
+@contextlib.contextmanager
+def running_server(*decks: Path | str, cwd: Path, options: tuple[str, ...] = ()) -> Iterator[Server]:
+    """``deckpress serve DECKS --port 0`` until the block ends, then Ctrl-C."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", *map(str, decks), "--port", "0", *options],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd)
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True).start()
+    server = Server(process, "", lines)
+    try:
+        announced = server.wait_for_line("serving")
+        server.url = re.search(r"(http://\S+?)/? ", announced).group(1)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                process.kill()

@@ -1,0 +1,212 @@
+"""The preview page in a real browser: headless Chromium (Debian's package) driven by Playwright.
+
+Without a browser these tests are skipped on a developer's machine and fail in CI
+(CI=true), where `make test` installs one. Set DECKPRESS_SCREENSHOTS to a folder
+to keep screenshots of the page at each step.
+"""
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from cli_run import CARDS, deckpress
+from generator.deck import load_deck
+from generator.render import load_renderer
+from generator.scaffold import create_deck
+from serve_support import edit, line_of, running_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+WAIT_MS = 20_000  # generous for a busy CI machine; a save shows within a second when idle
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if sync_playwright is None or not CHROMIUM.exists():
+        missing = "Playwright for Python" if sync_playwright is None else str(CHROMIUM)
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the browser tests need {missing}; `make test` installs it")
+        pytest.skip(f"no {missing}: `make test` installs it")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("project")
+    folder = create_deck(root / "cards", "space-race")
+    with running_server(folder, CARDS / "gold-rush", cwd=root) as server:
+        server.deck_file = folder / "deck.yaml"
+        server.root = root
+        yield server
+
+
+@pytest.fixture(scope="module")
+def open_page(browser, server):
+    """One page on the space-race deck, opened once: every test after the first sees it live."""
+    page = new_page(browser)
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(server.url + "/#deck=space-race")
+    page.wait_for_selector(".tile img", timeout=WAIT_MS)
+    page.evaluate("window.loadedOnce = true")  # gone if the page ever reloads
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def page(open_page, server):
+    """The open page; afterwards the deck file is put back and the page shown as it was."""
+    original = server.deck_file.read_text()
+    yield open_page
+    assert open_page.errors == []
+    assert open_page.evaluate("window.loadedOnce") is True
+    if open_page.locator("#detail").is_visible():
+        open_page.keyboard.press("Escape")
+    open_page.locator("#filter").fill("")
+    open_page.click('.segmented button[data-side="all"]')
+    if server.deck_file.read_text() != original:
+        version = server.deck("space-race")["version"]
+        server.deck_file.write_text(original)
+        version = server.wait_for_version("space-race", version)["version"]
+        open_page.wait_for_selector(f'#grid[data-version="{version}"]', state="attached", timeout=WAIT_MS)
+
+
+def new_page(browser):
+    # Playwright's waiting runs its own script in the page, which the page's policy (scripts
+    # from the server only) would refuse; the policy itself is tested on the server's headers.
+    return browser.new_page(viewport={"width": 1400, "height": 900}, bypass_csp=True)
+
+
+def screenshot(page, name: str) -> None:
+    folder = os.environ.get("DECKPRESS_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+def alt_texts(page) -> list[str]:
+    return page.locator("#grid .tile img").evaluate_all("images => images.map(image => image.alt)")
+
+
+def visible_titles(page) -> list[str]:
+    return page.locator("#grid .tile:visible img").evaluate_all("images => images.map(image => image.alt)")
+
+
+def test_every_face_is_shown_with_its_title_as_alt_text(browser, server):
+    deck = load_deck(CARDS / "gold-rush")
+    renderer = load_renderer(deck)
+    titles: dict[str, str] = {}
+    for card in deck.cards:
+        for side in ("front", "back"):
+            titles.setdefault(renderer.face_key(card, side), renderer.title(card, side))
+    # This page keeps the server's content policy: the preview must work under it, with no error.
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    console_errors: list[str] = []
+    page.on("console", lambda message: console_errors.append(message.text) if message.type == "error" else None)
+    page.goto(server.url + "/#deck=gold-rush")
+    page.locator("#grid .tile").nth(len(titles) - 1).wait_for(timeout=WAIT_MS)
+    assert sorted(alt_texts(page)) == sorted(titles.values())
+    first = page.locator("#grid .tile img").first
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not first.evaluate("image => image.complete && image.naturalWidth > 0"):
+        assert time.monotonic() < deadline, "the first card's image never loaded"
+        time.sleep(0.05)
+    assert page.locator("#grid .tile .badge").first.inner_text() == "×3"  # three Cinder Whelps
+    assert console_errors == []
+    screenshot(page, "gold-rush")
+    page.close()
+
+
+def test_a_rename_saved_to_the_deck_appears_without_reloading(page, server):
+    old_image = page.locator('img[alt="Knight"]').get_attribute("src")
+    edit(server.deck_file, "name: Knight", "name: Paladin")
+    page.wait_for_selector('#grid img[alt="Paladin"]', timeout=WAIT_MS)
+    assert 'img[alt="Knight"]' not in page.content() and page.locator('img[alt="Knight"]').count() == 0
+    renamed = page.locator('#grid img[alt="Paladin"]')
+    assert renamed.get_attribute("src") != old_image
+    page.wait_for_function("image => image.complete && image.naturalWidth > 0",
+                           arg=renamed.element_handle(), timeout=WAIT_MS)
+    assert len(alt_texts(page)) == 8  # the other faces are still there, as they were
+    screenshot(page, "renamed")
+
+
+def test_a_broken_save_shows_where_keeps_the_old_cards_and_recovers(page, server):
+    edit(server.deck_file, "{id: knight, count: 4", "{id: knight, count: four")
+    line = line_of(server.deck_file, "count: four")
+    problem = page.locator("#problems li", has_text=f"deck.yaml:{line}:")
+    problem.wait_for(timeout=WAIT_MS)
+    assert "expected a whole number" in problem.inner_text()
+    assert "stale" in page.locator("#grid").get_attribute("class")
+    assert page.locator("#stale").is_visible()
+    assert "Knight" in alt_texts(page) and len(alt_texts(page)) == 8  # the last good cards stay
+    assert page.locator("#download-print").get_attribute("aria-disabled") == "true"
+    screenshot(page, "broken")
+
+    edit(server.deck_file, "count: four", "count: 4")
+    page.wait_for_selector("#grid:not(.stale)", timeout=WAIT_MS)
+    page.wait_for_selector("#no-problems:visible", timeout=WAIT_MS)
+    assert page.locator("#problems li").count() == 0
+    assert page.locator("#download-print").get_attribute("aria-disabled") is None
+
+
+def test_the_filter_narrows_the_grid(page):
+    assert len(visible_titles(page)) == 8
+    filter_box = page.locator("#filter")
+    filter_box.fill("type = monster")
+    assert sorted(visible_titles(page)) == ["Dragon", "Goblin", "Troll"]
+    filter_box.fill("type in hero,spell")
+    assert sorted(visible_titles(page)) == ["Archer", "Fireball", "Knight", "Shield"]
+    filter_box.fill("type = monster and power >= 3")
+    assert sorted(visible_titles(page)) == ["Dragon", "Troll"]
+    filter_box.fill("defeat")
+    assert sorted(visible_titles(page)) == ["Fireball", "Knight"]
+    filter_box.fill("colour = red")
+    assert "no field 'colour'" in page.locator("#filter-note").inner_text()
+    filter_box.fill("")
+    page.click('.segmented button[data-side="back"]')
+    assert visible_titles(page) == ["Space Race"]
+    assert page.locator("#count").inner_text() == "1 of 8 faces"
+
+
+def test_a_card_opens_with_its_fields_copies_and_place_on_the_sheets(page, server):
+    assert deckpress("build", server.deck_file, "--out", server.root / "out", "--quiet").exit_code == 0
+    manifest = json.loads((server.root / "out" / "space-race.json").read_text())
+    goblins = [p for p in manifest["placements"] if p["card"] == "goblin" and p["face"] == "front"]
+
+    page.locator("#grid .tile", has=page.locator('img[alt="Goblin"]')).click()
+    dialog = page.locator("#detail")
+    dialog.wait_for(state="visible", timeout=WAIT_MS)
+    assert page.locator("#detail-title").inner_text() == "Goblin"
+    assert page.locator("#detail-copies").inner_text().startswith("6 copies")
+    assert "power" in page.locator("#detail-fields").inner_text()
+    spots = page.locator("#detail-spots li").all_inner_texts()
+    assert len(spots) == 6
+    assert [spot.split("page ")[1].split(",")[0] for spot in spots] == [str(p["page"]) for p in goblins]
+    assert page.locator("#guides .trim").count() == 2 and page.locator("#guides .safe").count() == 2
+    assert page.locator("#guides .bleed").count() == 1
+    screenshot(page, "detail")
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden", timeout=WAIT_MS)
+
+
+def test_a_broken_rule_links_to_its_card(page, server):
+    edit(server.deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
+    problem = page.locator("#problems li", has_text="copies")
+    problem.wait_for(timeout=WAIT_MS)
+    assert f"deck.yaml:{line_of(server.deck_file, 'copies: {max: 6}')}" in problem.inner_text()
+    assert not page.locator("#grid").get_attribute("class").count("stale")  # the cards are current
+    problem.locator("button").click()
+    page.locator("#detail").wait_for(state="visible", timeout=WAIT_MS)
+    assert page.locator("#detail-title").inner_text() == "Goblin"
+    screenshot(page, "rule-broken")

@@ -1,0 +1,153 @@
+"""The preview's snapshots: the faces shown, what a save re-draws, problems, print positions."""
+
+import json
+from pathlib import Path
+
+from cli_run import CARDS, deckpress
+from generator.cli.watch import watched_roots
+from generator.scaffold import create_deck
+from generator.serve.images import FaceImages
+from generator.serve.preview import DeckPreview
+from serve_support import edit, line_of
+
+
+def new_preview(tmp_path: Path) -> tuple[DeckPreview, Path]:
+    folder = create_deck(tmp_path / "cards", "space-race")
+    preview = DeckPreview(folder / "deck.yaml", watched_roots)
+    preview.refresh()
+    return preview, folder
+
+
+def tokens(preview: DeckPreview) -> dict[str, str]:
+    """Token by (first card, side) of every face shown."""
+    drawable = preview.snapshot.drawable
+    return {f"{face.card.id}:{face.side}": drawable.token(face) for face in drawable.faces}
+
+
+def draw_all(preview: DeckPreview, images: FaceImages) -> None:
+    snapshot = preview.snapshot
+    for token, face in snapshot.faces_by_token.items():
+        assert images.png(token, snapshot.drawable.renderer, face.card, face.side).startswith(b"\x89PNG")
+
+
+def test_each_distinct_face_once_with_its_copies_and_the_manifest_title(tmp_path):
+    preview, folder = new_preview(tmp_path)
+    faces = preview.snapshot.drawable.faces
+    fronts = [face for face in faces if face.side == "front"]
+    backs = [face for face in faces if face.side == "back"]
+    assert [face.card.id for face in fronts] == ["knight", "archer", "goblin", "troll", "dragon",
+                                                 "fireball", "shield"]
+    assert len(backs) == 1 and backs[0].copies == 26 and len(backs[0].cards) == 7  # the shared back, once
+    assert {face.card.id: face.copies for face in fronts}["goblin"] == 6
+
+    assert deckpress("build", folder, "--out", tmp_path / "out", "--quiet").exit_code == 0
+    manifest = json.loads((tmp_path / "out" / "space-race.json").read_text())
+    printed = {(placement["card"], placement["face"]): placement["title"] for placement in manifest["placements"]}
+    for face in faces:
+        for card in face.cards:
+            assert printed[(card.id, face.side)] == face.title
+
+
+def test_a_save_redraws_only_the_faces_it_changed(tmp_path):
+    preview, folder = new_preview(tmp_path)
+    images = FaceImages()
+    draw_all(preview, images)
+    assert images.drawn == 8
+    before = tokens(preview)
+
+    edit(folder / "deck.yaml", "name: Knight", "name: Paladin")
+    preview.refresh()
+    after = tokens(preview)
+    assert [face for face in before if before[face] != after[face]] == ["knight:front"]
+    draw_all(preview, images)
+    assert images.drawn == 9  # the renamed front, and nothing else
+
+    edit(folder / "deck.yaml", "{id: goblin, count: 6", "{id: goblin, count: 5")
+    edit(folder / "deck.yaml", "total: 26", "total: 25")
+    preview.refresh()
+    draw_all(preview, images)
+    assert images.drawn == 9  # a count is not drawn on a face
+
+
+def test_a_layout_edit_redraws_every_face(tmp_path):
+    preview, folder = new_preview(tmp_path)
+    before = tokens(preview)
+    edit(folder / "layout.yaml", 'hero: "#2d63b3"', 'hero: "#1f8f4e"')
+    preview.refresh()
+    after = tokens(preview)
+    assert after.keys() == before.keys()
+    assert all(after[face] != before[face] for face in before)
+
+
+def test_a_broken_save_keeps_the_last_good_faces_until_it_is_fixed(tmp_path):
+    preview, folder = new_preview(tmp_path)
+    deck_file = folder / "deck.yaml"
+    edit(deck_file, "{id: knight, count: 4", "{id: knight, count: four")
+    snapshot = preview.refresh()
+    assert snapshot.stale
+    assert [face.card.id for face in snapshot.drawable.faces][:2] == ["knight", "archer"]
+    (problem,) = snapshot.problems
+    assert problem.position.path == deck_file and problem.position.line == line_of(deck_file, "count: four")
+    assert "expected a whole number" in problem.message
+    shown = json.loads(snapshot.payload)["problems"][0]
+    assert f"deck.yaml:{problem.position.line}:" in shown["where"]
+    assert shown["card"] == "knight"  # the broken line is the Knight's entry: linked to its (last good) card
+
+    edit(deck_file, "count: four", "count: 4")
+    snapshot = preview.refresh()
+    assert not snapshot.stale and snapshot.problems == ()
+
+
+def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_path):
+    preview, folder = new_preview(tmp_path)
+    deck_file = folder / "deck.yaml"
+    edit(deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
+    edit(deck_file, "total: 26", "total: 27")
+    edit(deck_file, "text: Cancel a spell played on you.}", "text: " + "Cancel a spell played on you. " * 40 + "}")
+    snapshot = preview.refresh()
+    assert not snapshot.stale  # the deck loads: its cards are current, problems beside them
+    page = json.loads(snapshot.payload)
+    fit, rule = page["problems"]  # as the page lists them: in file and line order, each with its card
+    assert rule["where"].endswith(f"deck.yaml:{line_of(deck_file, 'copies: {max: 6}')}")
+    assert "found goblin x7" in rule["message"] and rule["card"] == "goblin"
+    assert f"deck.yaml:{line_of(deck_file, 'id: shield')}:" in fit["where"]
+    assert "fit" in fit["message"] and (fit["card"], fit["side"]) == ("shield", "front")
+    shield = next(face for face in snapshot.drawable.faces if face.card.id == "shield")
+    assert shield.problem and "fit" in shield.problem
+    assert page["errors"] == 2
+    assert page["downloads"]["print"] is None  # build would refuse this deck
+    assert next(face for face in page["faces"] if face["cards"] == ["shield"])["image"] is None
+
+
+def test_print_positions_are_the_ones_the_build_manifest_has(tmp_path):
+    preview = DeckPreview(CARDS / "gold-rush" / "deck.yaml", watched_roots)
+    snapshot = preview.refresh()
+    assert deckpress("build", CARDS / "gold-rush", "--out", tmp_path, "--quiet").exit_code == 0
+    manifest = json.loads((tmp_path / "gold-rush.json").read_text())
+    placed = {(p["card"], p["copy"], p["face"]): (p["page"], p["trim_box"]) for p in manifest["placements"]}
+    spots = snapshot.drawable.print_plan.spots
+    assert sum(len(copies) for copies in spots.values()) == manifest["cards"]
+    for card_id, copies in spots.items():
+        for copy, front, back in copies:
+            assert (front.page, front.box.rounded()) == placed[(card_id, copy, "front")]
+            assert (back.page, back.box.rounded()) == placed[(card_id, copy, "back")]
+    # nine cards a sheet, three by three; a long-edge back mirrors the columns
+    copy, front, back = spots["cinder-whelp"][0]
+    assert (front.page, front.row, front.column) == (1, 1, 1)
+    assert (back.page, back.row, back.column) == (2, 1, 3)
+
+
+def test_a_translated_deck_shows_its_translated_faces(tmp_path):
+    from generator.deck.translation import load_translated_deck
+    from generator.render import load_renderer
+
+    preview = DeckPreview(CARDS / "tiki" / "deck.yaml", watched_roots, lang="fr")
+    snapshot = preview.refresh()
+    deck = load_translated_deck(CARDS / "tiki", "fr")
+    renderer = load_renderer(deck)
+    english = {face.title for face in DeckPreview(CARDS / "tiki" / "deck.yaml", watched_roots).refresh()
+               .drawable.faces}
+    titles = [face.title for face in snapshot.drawable.faces]
+    assert titles == [renderer.title(face.card, face.side) for face in snapshot.drawable.faces]
+    assert set(titles) != english
+    assert json.loads(snapshot.payload)["downloads"]["print"] == "/download/tiki/tiki.fr.pdf"

@@ -1,0 +1,154 @@
+"""`deckpress serve` as a server: where it listens, what it refuses, downloads, stopping."""
+
+import http.client
+import signal
+import socket
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from pypdf import PdfReader
+
+from cli_run import deckpress
+from generator.scaffold import create_deck
+from serve_support import TIMEOUT, running_server
+
+OUTSIDE_PATHS = [
+    "/../../etc/passwd",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+    "/..%2f..%2f..%2fetc%2fpasswd",
+    "/static/../../etc/passwd",
+    "/static/..%2f..%2fetc%2fpasswd",
+    "/static/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+    "/static/..%252f..%252fetc%252fpasswd",
+    "/static/%2Fetc%2Fpasswd",
+    "/static/..%5c..%5cetc%5cpasswd",
+    "/static//etc/passwd",
+    "//etc/passwd",
+    "/static/preview.js/../../../etc/passwd",
+    "/faces/space-race/..%2f..%2f..%2fetc%2fpasswd",
+    "/faces/space-race/..%2fdeck.yaml",
+    "/download/space-race/..%2f..%2f..%2fetc%2fpasswd",
+    "/download/space-race/deck.yaml",
+    "/cards/space-race/deck.yaml",
+    "/deck.yaml",
+    "/static/%00",
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("serve")
+    folder = create_deck(root / "cards", "space-race")
+    with running_server(folder, cwd=root) as server:
+        server.folder = folder
+        server.root = root
+        yield server
+
+
+def raw_get(url: str, path: str, host: str | None = None) -> tuple[int, bytes]:
+    """GET ``path`` exactly as written, no normalising by the client."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=TIMEOUT)
+    try:
+        connection.putrequest("GET", path, skip_host=host is not None)
+        if host is not None:
+            connection.putheader("Host", host)
+        connection.endheaders()
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def listening_addresses(port: int) -> set[str]:
+    """Local addresses (hex, as the kernel lists them) with a socket listening on ``port``."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            local, state = row.split()[1], row.split()[3]
+            address, hex_port = local.rsplit(":", 1)
+            if state == "0A" and int(hex_port, 16) == port:
+                found.add(address)
+    return found
+
+
+def test_listens_on_loopback_only_by_default(server):
+    parts = urlsplit(server.url)
+    assert parts.hostname == "127.0.0.1"
+    assert raw_get(server.url, "/")[0] == 200
+    if Path("/proc/net/tcp").exists():
+        assert listening_addresses(parts.port) == {"0100007F"}  # 127.0.0.1, and nothing else
+
+
+@pytest.mark.parametrize("path", OUTSIDE_PATHS)
+def test_requests_for_anything_else_are_refused(server, path):
+    status, body = raw_get(server.url, path)
+    assert status in (400, 404), (path, status)
+    assert b"root:" not in body and b"Knight" not in body
+
+
+def test_its_own_assets_and_images_are_served(server):
+    status, body = raw_get(server.url, "/static/preview.js")
+    assert status == 200 and b"EventSource" in body
+    with urllib.request.urlopen(server.url + "/", timeout=TIMEOUT) as response:
+        policy = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy  # nothing from elsewhere
+    face = server.deck("space-race")["faces"][0]
+    status, body = raw_get(server.url, face["image"])
+    assert status == 200 and body.startswith(b"\x89PNG")
+
+
+def test_a_request_naming_another_host_is_refused(server):
+    """A page elsewhere that re-points its own name at 127.0.0.1 gets nothing (DNS rebinding)."""
+    status, body = raw_get(server.url, "/api/decks", host="evil.example")
+    assert status == 400 and b"Knight" not in body
+
+
+def test_downloads_are_built_on_demand_outside_the_project(server):
+    deck = server.deck("space-race")
+    pdf = server.get(deck["downloads"]["print"])
+    assert pdf.startswith(b"%PDF")
+    assert deckpress("build", server.folder, "--out", server.root / "expected", "--quiet").exit_code == 0
+    expected = PdfReader(server.root / "expected" / "space-race.pdf")
+    assert len(PdfReader(__import__("io").BytesIO(pdf)).pages) == len(expected.pages)
+    assert server.get(deck["downloads"]["booklet"]).startswith(b"%PDF")
+    assert not (server.root / "build").exists()  # nothing written into the designer's build/
+
+
+def test_ctrl_c_stops_the_server_while_a_page_is_listening(tmp_path):
+    folder = create_deck(tmp_path / "cards", "space-race")
+    with running_server(folder, cwd=tmp_path) as server:
+        parts = urlsplit(server.url)
+        stream = socket.create_connection((parts.hostname, parts.port), timeout=TIMEOUT)
+        stream.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        received = b""
+        while b"event: deck" not in received:
+            chunk = stream.recv(65536)
+            assert chunk, received
+            received += chunk
+        server.process.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        assert server.process.wait(timeout=TIMEOUT) == 0
+        assert time.monotonic() - started < 5  # stops at once, not when the page goes away
+        server.wait_for_line("stopped")
+        stream.close()
+
+
+def test_a_port_in_use_is_a_one_line_error(tmp_path):
+    folder = create_deck(tmp_path / "cards", "space-race")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = deckpress("serve", folder, "--port", str(port))
+    assert run.exit_code == 2
+    assert run.error_lines == [f"error: cannot listen on 127.0.0.1 port {port}: "
+                               "it is in use; choose another with --port"]
