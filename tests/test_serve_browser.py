@@ -155,8 +155,7 @@ def test_a_broken_save_shows_where_keeps_the_old_cards_and_recovers(page, server
 
     edit(server.deck_file, "count: four", "count: 4")
     page.wait_for_selector("#grid:not(.stale)", timeout=WAIT_MS)
-    page.wait_for_selector("#no-problems:visible", timeout=WAIT_MS)
-    assert page.locator("#problems li").count() == 0
+    page.wait_for_selector("#problems li.error", state="detached", timeout=WAIT_MS)
     assert page.locator("#download-print").get_attribute("aria-disabled") is None
 
 
@@ -210,3 +209,17 @@ def test_a_broken_rule_links_to_its_card(page, server):
     page.locator("#detail").wait_for(state="visible", timeout=WAIT_MS)
     assert page.locator("#detail-title").inner_text() == "Goblin"
     screenshot(page, "rule-broken")
+
+
+def test_warnings_are_listed_apart_from_errors(page, server):
+    warnings = page.locator("#problems li.warning")
+    assert warnings.count() >= 1  # the starting deck's accent colours, as seen with colour blindness
+    assert "warning field 'type'" in warnings.first.inner_text().lower()
+    assert page.locator("#problems li.error").count() == 0
+    assert page.locator("#problem-count").get_attribute("class") == "pill warning"
+    assert page.locator("#download-print").get_attribute("aria-disabled") is None  # warnings do not stop a build
+    edit(server.deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
+    page.locator("#problems li.error").first.wait_for(timeout=WAIT_MS)
+    assert page.locator("#problem-count").get_attribute("class") == "pill error"
+    assert page.locator("#problems li.warning").count() == warnings.count()
+    screenshot(page, "errors-and-warnings")

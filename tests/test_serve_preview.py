@@ -86,16 +86,16 @@ def test_a_broken_save_keeps_the_last_good_faces_until_it_is_fixed(tmp_path):
     snapshot = preview.refresh()
     assert snapshot.stale
     assert [face.card.id for face in snapshot.drawable.faces][:2] == ["knight", "archer"]
-    (problem,) = snapshot.problems
+    (problem,) = [problem for problem in snapshot.problems if problem.is_error]
     assert problem.position.path == deck_file and problem.position.line == line_of(deck_file, "count: four")
     assert "expected a whole number" in problem.message
-    shown = json.loads(snapshot.payload)["problems"][0]
+    (shown,) = [shown for shown in json.loads(snapshot.payload)["problems"] if shown["severity"] == "error"]
     assert f"deck.yaml:{problem.position.line}:" in shown["where"]
     assert shown["card"] == "knight"  # the broken line is the Knight's entry: linked to its (last good) card
 
     edit(deck_file, "count: four", "count: 4")
     snapshot = preview.refresh()
-    assert not snapshot.stale and snapshot.problems == ()
+    assert not snapshot.stale and not snapshot.has_errors
 
 
 def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_path):
@@ -107,7 +107,7 @@ def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_
     snapshot = preview.refresh()
     assert not snapshot.stale  # the deck loads: its cards are current, problems beside them
     page = json.loads(snapshot.payload)
-    fit, rule = page["problems"]  # as the page lists them: in file and line order, each with its card
+    fit, rule = [problem for problem in page["problems"] if problem["severity"] == "error"]  # in file order
     assert rule["where"].endswith(f"deck.yaml:{line_of(deck_file, 'copies: {max: 6}')}")
     assert "found goblin x7" in rule["message"] and rule["card"] == "goblin"
     assert f"deck.yaml:{line_of(deck_file, 'id: shield')}:" in fit["where"]

@@ -76,9 +76,7 @@ def backdrops(region: Box, below: tuple[Op, ...], images: "ImageSamples") -> lis
 
 
 def _icon_colours(op: IconOp) -> list[Color]:
-    used = {paint for shape in op.icon for paint in (shape.fill, shape.stroke)}
-    return [colour for name, colour in (("ink", op.ink), ("accent", op.accent))
-            if name in used and colour is not None]
+    return op.icon.colours(op.ink, op.accent)
 
 
 # shapes --------------------------------------------------------------------------------

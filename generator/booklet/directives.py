@@ -86,13 +86,22 @@ SPECS: dict[str, Spec] = {
 """Every directive a rules file may use. The booklet guide in the README lists them."""
 
 
-def scan(text: str, path: Path) -> list[Directive]:
-    """Every directive in ``text``, parsed and checked for known names, in reading order."""
+def scan(text: str, path: Path, problems: list[InputError] | None = None) -> list[Directive]:
+    """Every directive in ``text``, parsed and checked for known names, in reading order.
+
+    With ``problems``, a directive that cannot be read is kept there and left out,
+    so ``check`` reports every one; without, the first raises.
+    """
     found = []
     for line_number, line in enumerate(text.splitlines(), start=1):
         for match in DIRECTIVE.finditer(line):
             position = Position(path, line_number, match.start() + 1)
-            found.append(parse(match.group(1), position, match.group(0), match.end()))
+            try:
+                found.append(parse(match.group(1), position, match.group(0), match.end()))
+            except InputError as error:
+                if problems is None:
+                    raise
+                problems.append(error)
     return found
 
 
@@ -337,24 +346,47 @@ class ExpandedSource:
         return [self.blocks[line] for line in sorted(self.blocks) if line not in self.used]
 
 
-def expand_inline(text: str, path: Path, deck: Deck) -> ExpandedSource:
-    """Fill in every inline directive; collect the block ones by line."""
-    directives = scan(text, path)
+def expand_inline(text: str, path: Path, deck: Deck,
+                  problems: list[InputError] | None = None) -> ExpandedSource:
+    """Fill in every inline directive; collect the block ones by line.
+
+    With ``problems``, each directive that fails is kept there (and left as written)
+    instead of the first one raising.
+    """
+    directives = scan(text, path, problems)
     lines = text.splitlines()
     blocks: dict[int, Directive] = {}
     # Replace right to left on each line so earlier columns stay valid.
     for directive in sorted(directives, key=lambda d: (d.position.line, -d.position.column)):
         line_index = directive.position.line - 1
-        if SPECS[directive.name].kind == "block":
-            if directive.position.line in blocks:
-                raise directive.fail("only one block directive fits on a line")
-            blocks[directive.position.line] = directive
+        try:
+            if SPECS[directive.name].kind == "block":
+                if directive.position.line in blocks:
+                    raise directive.fail("only one block directive fits on a line")
+                blocks[directive.position.line] = directive
+                continue
+            replacement = escape_markdown(INLINE[directive.name](directive, deck))
+        except InputError as error:
+            if problems is None:
+                raise
+            problems.append(error)
             continue
-        replacement = escape_markdown(INLINE[directive.name](directive, deck))
         line = lines[line_index]
         start = directive.position.column - 1
         lines[line_index] = line[:start] + replacement + line[directive.end_column:]
     return ExpandedSource(text="\n".join(lines) + "\n", blocks=blocks)
+
+
+def place_in(path: Path, lines: list[str], span: list[int] | None, needle: str | None = None) -> Position:
+    """Where a block of a rules file starts (``span`` is a Markdown node's [first, end) line
+    indexes), or where ``needle`` first appears in those lines."""
+    start, end = span if span else (0, 1)
+    if needle:
+        for index in range(start, min(end, len(lines))):
+            column = lines[index].find(needle)
+            if column >= 0:
+                return Position(path, index + 1, column + 1)
+    return Position(path, start + 1, 1)
 
 
 def escape_markdown(text: str) -> str:

@@ -30,7 +30,7 @@ from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, Image, Keep
 from generator.booklet import components as comp
 from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces
 from generator.booklet.directives import (Directive, ExpandedSource, check_field, column_formats,
-                                          component_labels, picked_cards, table_column)
+                                          component_labels, picked_cards, place_in, table_column)
 from generator.booklet.paths import resolve_image
 from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, to_points
 from generator.deck.model import Deck
@@ -124,13 +124,7 @@ class Converter:
 
     def position(self, node: SyntaxTreeNode, needle: str | None = None) -> Position:
         """Where ``node`` starts, or where ``needle`` first appears inside it."""
-        start, end = node.map if node.map else (0, 1)
-        if needle:
-            for index in range(start, min(end, len(self.lines))):
-                column = self.lines[index].find(needle)
-                if column >= 0:
-                    return Position(self.path, index + 1, column + 1)
-        return Position(self.path, start + 1, 1)
+        return place_in(self.path, self.lines, node.map, needle)
 
     def text(self, raw: str, node: SyntaxTreeNode) -> str:
         """Plain text, escaped for reportlab's paragraph markup, every glyph checked."""

@@ -8,7 +8,10 @@ through them:
 
 - :mod:`~generator.render.units`: lengths in mm, in, pt and percentages
 - :mod:`~generator.render.fonts`: the font registry and families (embedded TrueType only)
-- :mod:`~generator.render.icons`: built-in vector icons, drawn from shape data
+- :mod:`~generator.render.icons`: vector icons, drawn from shape data or SVG files
+- :mod:`~generator.render.svg`: SVG art and icons, checked as untrusted, drawn as paths
+- :mod:`~generator.render.images`: raster art, bounded before decoding, downsampled to print
+  resolution
 - :mod:`~generator.render.paint`: named, hex and field-chosen colours
 - :mod:`~generator.render.templating`: Jinja2 in the sandbox, compiled once per layout
 - :mod:`~generator.render.layout`: layout files, ``extends``, elements in points

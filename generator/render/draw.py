@@ -8,21 +8,20 @@ every side they touch, when the caller asks for bleed.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from reportlab.lib.colors import white as WHITE
-from reportlab.lib.utils import ImageReader
 
-from generator.render.icons import draw_icon
 from generator.boxes import Box
-from generator.render.plan import Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp
+from generator.render.icons import draw_icon
+from generator.render.images import PreparedImages, drawn_rectangle, resampling
+from generator.render.plan import (ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp,
+                                   TextOp)
+from generator.render.svg import draw_svg
 
 EDGE_TOLERANCE = 0.01
 """Points: an edge this close to the trim edge counts as touching it."""
 
 
-def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float,
-              images: dict[Path, ImageReader]) -> None:
+def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: PreparedImages) -> None:
     """Draw ``ops`` with the trim box at ``trim``; ``bleed`` > 0 paints past the cut.
 
     Everything is clipped to the trim box (plus bleed), so a face never paints
@@ -44,6 +43,8 @@ def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float,
                 draw_icon(canvas, op.icon, x, y, size, op.ink, op.accent)
         elif isinstance(op, ImageOp):
             _image(canvas, op, trim, bleed, images)
+        elif isinstance(op, ArtOp):
+            draw_svg(canvas, op.art, grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box, op.fit)
     canvas.restoreState()
 
 
@@ -107,28 +108,22 @@ def _text(canvas, op: TextOp) -> None:
                           piece.accent or WHITE)
 
 
-def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: dict[Path, ImageReader]) -> None:
+def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages) -> None:
     box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
-    reader = images.get(op.path)
-    if reader is None:
-        reader = images[op.path] = ImageReader(str(op.path))
-    x, y, width, height = image_rectangle(box, op.pixels, op.fit)
+    resample = resampling(op.pixels, box, op.fit, op.dpi)
+    reader = images.reader(op.path, resample)
+    drawn = box if resample is not None and op.fit == "cover" else drawn_rectangle(box, op.pixels, op.fit)
     canvas.saveState()
     if op.fit == "cover":
         clip = canvas.beginPath()
         clip.rect(box.x, box.y, box.width, box.height)
         canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.drawImage(reader, x, y, width, height, mask="auto")
+    canvas.drawImage(reader, drawn.x, drawn.y, drawn.width, drawn.height, mask="auto")
     canvas.restoreState()
 
 
 def image_rectangle(box: Box, pixels: tuple[int, int], fit: str) -> tuple[float, float, float, float]:
     """(x, y, width, height) where an image of ``pixels`` is drawn for ``box`` and ``fit``,
     before a ``cover`` image is clipped to the box."""
-    if fit == "stretch":
-        return box.x, box.y, box.width, box.height
-    pixel_width, pixel_height = pixels
-    scale_x, scale_y = box.width / pixel_width, box.height / pixel_height
-    scale = max(scale_x, scale_y) if fit == "cover" else min(scale_x, scale_y)
-    width, height = pixel_width * scale, pixel_height * scale
-    return box.x + (box.width - width) / 2, box.y + (box.height - height) / 2, width, height
+    drawn = drawn_rectangle(box, pixels, fit)
+    return drawn.x, drawn.y, drawn.width, drawn.height

@@ -18,28 +18,42 @@ data>"`` (M L H V C S Q T A Z, absolute or relative). Options per shape:
 - ``repeat: n`` copies turned about the centre; ``rotate: degrees`` turns the shape
 - ``evenodd: true`` makes overlapping sub-paths cut holes
 
-Layouts may add or replace icons in their own ``icons:`` section.
+Layouts may add or replace icons in their own ``icons:`` section, as shape
+lists or as SVG files (see :mod:`generator.render.svg`), and may give an icon
+colours of its own, which it keeps wherever it is drawn::
+
+    icons:
+      coin: {svg: icons/coin.svg}                # beside the layout file, never outside its folder
+      gem: {svg: icons/gem.svg, colour: "#2d63b3"}
+      spark: {shapes: [{circle: [50, 50, 30]}], colour: gold}
+
+A one-colour SVG icon (the usual game-icons.net download) takes the colour of
+the element or text that draws it, as shape icons take ``ink``.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
 
+from generator.boxes import Box
 from generator.deck.loading import Document, load_yaml
-from generator.errors import InputError
+from generator.errors import InputError, Position
+from generator.paths import resolve_inside
+from generator.render.svg import SvgArt, SvgError, draw_svg, load_svg
 
 ICONS_FILE = Path(__file__).parent / "data" / "icons.yaml"
 ICON_BOX = 100.0
 SHAPE_KINDS = ("circle", "ellipse", "rect", "path")
 SHAPE_OPTIONS = {"fill", "stroke", "width", "repeat", "rotate", "evenodd"}
 PAINT_CHOICES = ("ink", "accent", "none")
+ICON_KEYS = {"svg", "shapes", "colour", "accent"}
 
 # A path segment after parsing: ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
 Segment = tuple
@@ -60,7 +74,27 @@ class Shape:
     evenodd: bool
 
 
-Icon = tuple[Shape, ...]
+@dataclass(frozen=True)
+class Icon:
+    """An icon: shapes drawn from data, or SVG art; with colours of its own when the layout
+    gives them (``colour``/``accent`` as written; ``ink``/``accent_ink`` once resolved)."""
+
+    shapes: tuple[Shape, ...] = ()
+    art: SvgArt | None = None
+    colour: str | None = None
+    accent: str | None = None
+    ink: Color | None = None
+    accent_ink: Color | None = None
+    position: Position | None = field(default=None, compare=False)
+
+    def colours(self, ink: Color | None, accent: Color | None) -> list[Color]:
+        """The colours drawing the icon paints, given the ink and accent of what draws it."""
+        ink, accent = self.ink or ink, self.accent_ink or accent
+        if self.art is not None:
+            return [ink] if self.art.one_colour and ink is not None else list(self.art.colours)
+        used = {paint for shape in self.shapes for paint in (shape.fill, shape.stroke)}
+        return [colour for name, colour in (("ink", ink), ("accent", accent))
+                if name in used and colour is not None]
 
 
 def load_icons(path: Path = ICONS_FILE) -> dict[str, Icon]:
@@ -69,17 +103,55 @@ def load_icons(path: Path = ICONS_FILE) -> dict[str, Icon]:
     return parse_icons(document.data, document, ())
 
 
-def parse_icons(data: Any, document: Document, keys: tuple) -> dict[str, Icon]:
-    """Icon definitions (a mapping of name -> list of shapes), checked and parsed."""
+def parse_icons(data: Any, document: Document, keys: tuple, folder: Path | None = None) -> dict[str, Icon]:
+    """Icon definitions (name -> list of shapes, or {svg|shapes, colour, accent}), checked and
+    parsed. SVG files are looked up in ``folder`` and may not lead out of it."""
     if not isinstance(data, dict):
         raise InputError("icons must map icon names to lists of shapes", document.at(*keys))
     icons = {}
-    for name, shapes in data.items():
-        if not isinstance(shapes, list) or not shapes:
-            raise InputError(f"icon '{name}' needs a list of shapes", document.at(*keys, name))
-        icons[str(name)] = tuple(_parse_shape(shape, document, keys + (name, index))
-                                 for index, shape in enumerate(shapes))
+    for name, entry in data.items():
+        where = keys + (name,)
+        if isinstance(entry, dict):
+            icons[str(name)] = _parse_entry(str(name), entry, document, where, folder)
+        else:
+            icons[str(name)] = Icon(_parse_shapes(str(name), entry, document, where))
     return icons
+
+
+def _parse_shapes(name: str, shapes: Any, document: Document, keys: tuple) -> tuple[Shape, ...]:
+    if not isinstance(shapes, list) or not shapes:
+        raise InputError(f"icon '{name}' needs a list of shapes, or {{svg: file.svg}}", document.at(*keys))
+    return tuple(_parse_shape(shape, document, keys + (index,)) for index, shape in enumerate(shapes))
+
+
+def _parse_entry(name: str, entry: dict, document: Document, keys: tuple, folder: Path | None) -> Icon:
+    unknown = sorted(str(key) for key in entry if key not in ICON_KEYS)
+    kinds = [key for key in ("svg", "shapes") if key in entry]
+    if unknown or len(kinds) != 1:
+        raise InputError(f"icon '{name}' has svg (a file) or shapes (a list), and may have colour and "
+                         "accent", document.at(*keys, *unknown[:1]), field=name)
+    colours = {}
+    for key in ("colour", "accent"):
+        value = entry.get(key)
+        if value is not None and not isinstance(value, str):
+            raise InputError(f"icon '{name}' {key} is a colour name or hex code", document.at(*keys, key),
+                             field=key)
+        colours[key] = value
+    if "shapes" in entry:
+        return Icon(_parse_shapes(name, entry["shapes"], document, keys + ("shapes",)), **colours,
+                    position=document.at(*keys))
+    position = document.at(*keys, "svg")
+    if folder is None:
+        raise InputError(f"icon '{name}': SVG icons belong in a layout", position, field="svg")
+    reference = entry["svg"]
+    path = resolve_inside(folder, reference, position, field="svg")
+    if not path.is_file():
+        raise InputError(f"icon '{name}': '{reference}' not found in {folder}", position, field="svg")
+    try:
+        return Icon(art=load_svg(path), **colours, position=document.at(*keys))
+    except SvgError as error:
+        where = f" (line {error.line})" if error.line else ""
+        raise InputError(f"icon '{name}': '{reference}'{where} {error}", position, field="svg") from None
 
 
 def _parse_shape(raw: Any, document: Document, keys: tuple) -> Shape:
@@ -245,12 +317,17 @@ def _arc(x1: float, y1: float, rx: float, ry: float, angle: float, large: bool, 
 
 
 def draw_icon(canvas, icon: Icon, x: float, y: float, size: float, ink: Color, accent: Color) -> None:
-    """Draw ``icon`` in the square (x, y, size, size), in PDF coordinates."""
+    """Draw ``icon`` in the square (x, y, size, size), in PDF coordinates; its own colours,
+    when it has them, win over ``ink`` and ``accent``."""
+    ink, accent = icon.ink or ink, icon.accent_ink or accent
+    if icon.art is not None:
+        draw_svg(canvas, icon.art, Box(x, y, size, size), "contain", ink)
+        return
     canvas.saveState()
     canvas.translate(x, y + size)
     canvas.scale(size / ICON_BOX, -size / ICON_BOX)  # icon data runs y-down, like SVG
     colours = {"ink": ink, "accent": accent}
-    for shape in icon:
+    for shape in icon.shapes:
         for copy in range(shape.repeat):
             turn = shape.rotate + copy * 360.0 / shape.repeat
             canvas.saveState()

@@ -45,7 +45,8 @@ Element kinds and their settings (lengths in the layout's units unless marked):
   details), ``repeat`` (a count, may be a template), ``direction: row|column``,
   ``gap``, ``align``
 - ``image: "<path in the deck folder>"``, ``box``, ``fit: contain|cover|stretch``,
-  ``bleed``
+  ``bleed``, ``dpi`` (300 to 600: larger raster images are downsampled to it);
+  an ``.svg`` file is drawn as vector paths
 
 A ``styles:`` entry takes ``font`` (a family from ``fonts/fonts.yaml``),
 ``bold``, ``italic`` and ``colour``.
@@ -70,7 +71,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -80,6 +81,7 @@ from generator.errors import InputError, LayoutError, Position, did_you_mean
 from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon, parse_icons
+from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI
 from generator.render.paint import Paint, PaintCompiler, PaintError
 from generator.render.runs import NamedStyle
 from generator.render.templating import Template, TemplateError, compile_condition, compile_text
@@ -98,7 +100,7 @@ KIND_KEYS = {
     "ellipse": {"fill", "stroke", "width", "dash"},
     "line": {"stroke", "width", "dash"},
     "icon": {"box", "colour", "accent", "repeat", "direction", "gap", "align"},
-    "image": {"box", "fit", "bleed"},
+    "image": {"box", "fit", "bleed", "dpi"},
 }
 BOXED_KINDS = ("text", "icon", "image")
 TEXT_DEFAULT_KEYS = KIND_KEYS["text"] - {"box"}
@@ -217,10 +219,13 @@ class IconElement(Element):
 
 @dataclass(frozen=True, kw_only=True)
 class ImageElement(Element):
+    """A raster image (downsampled to ``dpi`` at its drawn size) or SVG art (drawn as paths)."""
+
     path: Template
     box: Box
     fit: str
     bleed: bool
+    dpi: int
 
     def templates(self):
         return [*super().templates(), self.path]
@@ -358,7 +363,7 @@ def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()
             for key, value in mapping.items():
                 target[str(key)] = Value(value, document.at(section, key), units)
     if "icons" in data:
-        raw.icons.update(parse_icons(data["icons"], document, ("icons",)))
+        raw.icons.update(parse_icons(data["icons"], document, ("icons",), folder=path.parent))
     if "elements" in data:
         _merge_elements(raw, document, units)
     return raw
@@ -445,7 +450,7 @@ def compile_layout(raw: RawLayout, context: LayoutContext) -> Layout:
         safe=safe,
         title=compiler.text_template(title, "title") if title else None,
         elements=[compiler.element(element, index) for index, element in enumerate(raw.elements)],
-        icons={**context.icons, **raw.icons},
+        icons={**context.icons, **{name: compiler.icon_colours(name, icon) for name, icon in raw.icons.items()}},
         fonts=[],
         styles={name: compiler.style(name, value) for name, value in raw.styles.items()},
     )
@@ -650,6 +655,20 @@ class _ElementCompiler:
             if colour is not None else None,
         )
 
+    def icon_colours(self, name: str, icon: Icon) -> Icon:
+        """The icon with its own colours (if it names any) resolved; they must not depend on a field."""
+        resolved = {}
+        for key, written in (("ink", icon.colour), ("accent_ink", icon.accent)):
+            if written is None:
+                continue
+            position = icon.position or Position(self.raw.path)
+            paint = self.paint(Value(written, position, "mm"), None, "colour")
+            if paint.names:
+                raise InputError(f"icon '{name}' needs a fixed colour, not one chosen by a field",
+                                 position, field="colour")
+            resolved[key] = paint.resolve({})
+        return replace(icon, **resolved) if resolved else icon
+
     def _text(self, values: dict[str, Value], common: dict) -> TextElement:
         def setting(key: str) -> Value | None:
             if key in values:
@@ -731,7 +750,17 @@ class _ElementCompiler:
             box=self.box(values.get("box")),
             fit=self.choice(values.get("fit"), "contain", "fit", CHOICES["image_fit"]),
             bleed=bool(values["bleed"].data) if "bleed" in values else False,
+            dpi=self.dpi(values.get("dpi")),
         )
+
+    @staticmethod
+    def dpi(value: Value | None) -> int:
+        if value is None:
+            return DEFAULT_DPI
+        if isinstance(value.data, bool) or not isinstance(value.data, int) or not MIN_DPI <= value.data <= MAX_DPI:
+            raise InputError(f"dpi is a whole number from {MIN_DPI} to {MAX_DPI}, found {value.data!r}",
+                             value.position, field="dpi")
+        return value.data
 
 
 def _check_constant_icons(layout: Layout) -> None:

@@ -14,18 +14,19 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import TemplateError
-from PIL import Image, UnidentifiedImageError
 from reportlab.lib.colors import Color
 
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon
+from generator.render.images import DEFAULT_DPI, ImageProblem, image_pixels
 from generator.boxes import Box
 from generator.render.layout import (Element, IconElement, ImageElement, Layout, LineElement,
                                      ShapeElement, TextElement)
 from generator.render.paint import PaintError
 from generator.render.markup import Markup, MarkupError, parse_markup, plain_text
+from generator.render.svg import SvgArt, SvgError, load_svg
 from generator.render.runs import ICON_MARGIN, ShapeError, TextSettings, icon_side, shape_text
 from generator.render.text import Metrics, block_height, fit_line, fit_wrapped
 
@@ -38,17 +39,19 @@ class PlanProblem(Exception):
 
     ``field`` names the face's field whose value is at fault (bad markup typed
     into a card), so the error can point at that line of the deck file;
-    ``in_layout`` says the layout's own text is at fault; ``kind`` is "fit" when text
-    does not fit its box, else "layout".
+    ``in_layout`` says the layout's own text is at fault; ``file`` is an image
+    file that is broken or too large (an input error rather than a layout one);
+    ``kind`` is "fit" when text does not fit its box, else "layout".
     """
 
     def __init__(self, element: Element, message: str, field: str | None = None,
-                 in_layout: bool = False, kind: str = "layout"):
+                 in_layout: bool = False, file: Position | None = None, kind: str = "layout"):
         super().__init__(message)
         self.element = element
         self.message = message
         self.field = field
         self.in_layout = in_layout
+        self.file = file
         self.kind = kind
 
 
@@ -137,9 +140,21 @@ class ImageOp:
     fit: str
     bleed: bool
     element: str = ""  # the layout element that drew it, for checks that name it
+    dpi: int = DEFAULT_DPI  # larger images are downsampled to this resolution at their drawn size
 
 
-Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp
+@dataclass(frozen=True)
+class ArtOp:
+    """SVG art, drawn as vector paths."""
+
+    art: SvgArt
+    box: Box
+    fit: str
+    bleed: bool
+    element: str = ""  # the layout element that drew it, for checks that name it
+
+
+Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp | ArtOp
 
 
 @dataclass
@@ -149,21 +164,33 @@ class PlanResources:
 
     fonts: FontRegistry
     deck_folder: Path
-    image_sizes: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    image_sizes: dict[Path, tuple[int, int] | ImageProblem] = field(default_factory=dict)
+    arts: dict[Path, SvgArt | SvgError] = field(default_factory=dict)
     markup: dict[str, Markup | MarkupError] = field(default_factory=dict)
+
+    def pixels(self, path: Path, shown: str) -> tuple[int, int]:
+        """An image's size, checked (bounded, whole) once per file."""
+        return _remembered(self.image_sizes, path, lambda: image_pixels(path, shown), ImageProblem)
+
+    def art(self, path: Path) -> SvgArt:
+        """SVG art, read and checked once per file."""
+        return _remembered(self.arts, path, lambda: load_svg(path), SvgError)
 
     def parse(self, text: str) -> Markup:
         """The markup of ``text``, parsed once per distinct string."""
-        found = self.markup.get(text)
-        if found is None:
-            try:
-                found = parse_markup(text)
-            except MarkupError as error:
-                found = error
-            self.markup[text] = found
-        if isinstance(found, MarkupError):
-            raise found
-        return found
+        return _remembered(self.markup, text, lambda: parse_markup(text), MarkupError)
+
+
+def _remembered(known: dict, key, make, failure: type[Exception]):
+    """``make()`` once per key: its result, or the error it raised, raised again each time."""
+    if key not in known:
+        try:
+            known[key] = make()
+        except failure as error:
+            known[key] = error
+    if isinstance(known[key], Exception):
+        raise known[key]
+    return known[key]
 
 
 def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources) -> tuple[Op, ...]:
@@ -368,18 +395,21 @@ def _icon_squares(element: IconElement, count: int) -> tuple[tuple[float, float,
     return tuple(squares)
 
 
-def _image(element: ImageElement, context, resources: PlanResources, layout) -> ImageOp | None:
+def _image(element: ImageElement, context, resources: PlanResources, layout) -> ImageOp | ArtOp | None:
     relative = str(element.path.render(context)).strip()
     if not relative:
         return None
     path = _image_file(resources.deck_folder, relative, element)
-    if path not in resources.image_sizes:
-        try:
-            with Image.open(path) as image:
-                resources.image_sizes[path] = image.size
-        except (UnidentifiedImageError, OSError) as error:
-            raise PlanProblem(element, f"cannot read image '{relative}': {error}") from None
-    return ImageOp(path, resources.image_sizes[path], element.box, element.fit, element.bleed)
+    try:
+        if path.suffix.lower() == ".svg":
+            return ArtOp(resources.art(path), element.box, element.fit, element.bleed)
+        pixels = resources.pixels(path, relative)
+    except SvgError as error:
+        raise PlanProblem(element, f"SVG image '{relative}' {error}",
+                          file=Position(path, error.line)) from None
+    except ImageProblem as error:
+        raise PlanProblem(element, str(error), file=Position(path)) from None
+    return ImageOp(path, pixels, element.box, element.fit, element.bleed, dpi=element.dpi)
 
 
 def _image_file(folder: Path, relative: str, element: Element) -> Path:

@@ -20,15 +20,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.utils import ImageReader
-
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
 from generator.deck.translation import translate_layouts
-from generator.errors import InputError, LayoutError, LayoutErrors, Position
+from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position
 from generator.render.draw import draw_plan
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
+from generator.render.images import PreparedImages
 from generator.render.layout import (Layout, LayoutContext, RawLayout, Value, compile_layout,
                                      find_layout, read_raw_layout)
 from generator.render.paint import load_colour_table
@@ -50,7 +49,7 @@ class Renderer:
     layouts: dict[str, Layout]  # side -> layout
     font_registry: FontRegistry
     _plans: dict[str, tuple[Op, ...]] = field(default_factory=dict, repr=False)
-    _images: dict[Path, ImageReader] = field(default_factory=dict, repr=False)
+    _images: PreparedImages = field(default_factory=PreparedImages, repr=False)
     _resources: PlanResources | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -114,11 +113,12 @@ class Renderer:
         if problems:
             raise LayoutErrors(problems)
 
-    def problems(self) -> list[LayoutError]:
+    def problems(self) -> list[DeckpressError]:
         """Every distinct face that cannot be laid out (or titled), each reported once, in
         deck order. Each error carries ``card``, ``side``, ``element`` and ``kind``
-        ("fit" for text that does not fit, else "layout")."""
-        problems: list[LayoutError] = []
+        ("fit" for text that does not fit, "input" for a broken or oversized image file
+        (an InputError, exit 2), else "layout")."""
+        problems: list[DeckpressError] = []
         tried: set[str] = set()
         for card in self.deck.cards:
             for side in SIDES:
@@ -129,7 +129,7 @@ class Renderer:
                 try:
                     self._plan(card, side)
                     self.title(card, side)
-                except LayoutError as error:
+                except (LayoutError, InputError) as error:
                     problems.append(error)
         return problems
 
@@ -148,12 +148,22 @@ class Renderer:
             try:
                 plan = plan_face(layout, face_context(self.deck, card, side), self._resources)
             except PlanProblem as problem:
-                where = (problem.element.position if problem.in_layout
-                         else self._field_position(card, side, problem.field))
-                raise self._error(card, side, problem.message, layout, problem.element, where,
-                                  problem.kind) from None
+                raise self._problem_error(card, side, layout, problem) from None
             self._plans[key] = plan
         return plan
+
+    def _problem_error(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> DeckpressError:
+        """The error for a face that cannot be planned, at the line most worth showing."""
+        if problem.file is not None:  # a broken or oversized image file: malformed input
+            error = self._error(card, side, problem.message, layout, problem.element, problem.file,
+                                problem.kind)
+            malformed = InputError(error.message, error.position)
+            malformed.card, malformed.side, malformed.kind = error.card, error.side, "input"
+            malformed.element = error.element
+            return malformed
+        where = (problem.element.position if problem.in_layout
+                 else self._field_position(card, side, problem.field))
+        return self._error(card, side, problem.message, layout, problem.element, where, problem.kind)
 
     def _error(self, card: Card, side: str, message: str, layout: Layout, element,
                position: Position | None = None, kind: str = "layout") -> LayoutError:

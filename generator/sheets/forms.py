@@ -170,16 +170,51 @@ class FormLibrary:
         resources.basicFonts()
         resources.allProcs()
         resources.XObject = doc.xobjDict([name.split(".", 1)[1] for name in self._names.values()])
-        # Transparency used inside a face is looked up in the page's resources,
-        # as reportlab's own pages do.
-        graphics_states = canvas._extgstate.getState()
+        graphics_states, shadings = _paint_resources(doc, canvas)
         if graphics_states:
             resources.ExtGState = graphics_states
+        if shadings:
+            resources.Shading = shadings
+        _give_forms_paint_resources(doc, self._names.values(), graphics_states, shadings)
         doc.Reference(resources, RESOURCES_NAME)
         with _binary_streams():
             data = canvas.getpdfdata()
         self.compiled = _split_objects(data, doc)
         return self.compiled
+
+
+def _paint_resources(doc: pdfdoc.PDFDocument, canvas: Canvas):
+    """References to every transparency state and gradient (shading) the faces use, or None."""
+    states = canvas._extgstate.getState()
+    if states:
+        states = doc.Reference(states, "SheetGraphicsStates")
+    names = [f"Sh{number}" for number in range(doc.shadingCounter)]
+    shadings = doc.Reference(pdfdoc.PDFDictionary({name: pdfdoc.PDFObjectReference(name) for name in names}),
+                             "SheetShadings") if names else None
+    return states, shadings
+
+
+def _give_forms_paint_resources(doc: pdfdoc.PDFDocument, names: Iterable[str], states, shadings) -> None:
+    """Let every face form name its transparency and gradients in its own resources.
+
+    reportlab writes a form's resources with fonts and images only; a viewer
+    looks up ``/gs`` and ``/sh`` operands there, so opacity and gradients inside
+    a face need them too.
+    """
+    if not states and not shadings:
+        return
+    for name in names:
+        form = doc.idToObject[name]
+        resources = pdfdoc.PDFResourceDictionary()
+        resources.basicFonts()
+        resources.allProcs()
+        if form.XObjects:
+            resources.XObject = form.XObjects
+        if states:
+            resources.ExtGState = states
+        if shadings:
+            resources.Shading = shadings
+        form.Resources = resources
 
 
 @contextlib.contextmanager

@@ -11,7 +11,17 @@ Pure functions over the deck model, one module a job:
 * :mod:`~generator.stats.tables` and :mod:`~generator.stats.report`: text, JSON, PDF and PNG.
 """
 
-from generator.stats.analysis import DeckStats, Request, analyse
-from generator.stats.simulation import Outcome
+import importlib
+
+_EXPORTS = {"DeckStats": "analysis", "Request": "analysis", "analyse": "analysis", "Outcome": "simulation"}
+"""Names the package offers and the module each lives in. They are imported on first use,
+so ``check``, which reads only the ``stats:`` section, never loads the analysis."""
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'generator.stats' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"generator.stats.{_EXPORTS[name]}"), name)
+
 
 __all__ = ["DeckStats", "Outcome", "Request", "analyse"]

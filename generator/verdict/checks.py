@@ -147,6 +147,15 @@ def check_stats(subject: Subject) -> Iterable[Finding]:
     return found
 
 
+def check_booklet(subject: Subject) -> Iterable[Finding]:
+    """The rules booklet's directives, images, tables and characters, when the deck has rules."""
+    from generator.verdict.booklet import booklet_findings
+
+    if subject.deck is None:
+        return ()
+    return booklet_findings(subject.deck)
+
+
 MODEL_CHECKS = (check_model,)
 """Checks that make (or change) the deck model every later check reads."""
 
@@ -156,6 +165,6 @@ DRAWING_CHECKS = (check_rules, check_layouts, check_faces)
 PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
 """What ``build`` runs before drawing (a translation must be complete to be printed)."""
 
-CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats)
+CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats, check_booklet)
           + ACCESS_CHECKS)
 """Everything ``deckpress check`` runs."""

@@ -266,7 +266,7 @@ function renderProblems(deck) {
   for (const problem of deck.problems) {
     const item = el("li", { class: `${problem.severity}${problem.accepted ? " accepted" : ""}` },
       el("span", { class: "where", text: problem.where }),
-      el("span", { class: "severity", text: problem.severity }),
+      el("span", { class: "severity", text: problem.severity }), " ",
       problem.message);
     if (problem.accepted) item.append(el("span", { class: "note", text: ` (accepted: ${problem.accepted})` }));
     const face = faceForProblem(deck, problem);

@@ -1,0 +1,170 @@
+"""Raster art: checked before it is decoded, downsampled to print resolution before embedding.
+
+Planning reads each image once: its header first (the pixel count must stay
+under :data:`MAX_IMAGE_PIXELS`, so a "decompression bomb" is refused before a
+byte of it is decoded), then the whole image, so a corrupt or truncated file
+stops ``check`` with the file named instead of surfacing as a drawing error.
+
+Drawing embeds each image at the resolution its box needs when printed: an
+image with more pixels than ``dpi`` (300 unless the element says up to 600)
+asks for at its drawn size is resampled once, in memory; the file on disk is
+never touched. A ``cover`` image is cropped to what shows. Smaller images are
+embedded as they are (JPEG files byte for byte).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections import OrderedDict
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+from PIL import Image
+
+from generator.boxes import Box
+
+MAX_IMAGE_PIXELS = 40_000_000
+"""40 megapixels: an A4 page at 600 dpi is 35. Pillow's own bomb limit is 89 (warning) and
+179 (error); refusing from the header well below that keeps one image from taking
+gigabytes of memory and many seconds to decode."""
+MAX_IMAGE_BYTES = 100_000_000
+"""Bytes of one image file: far beyond any card art, small enough to read without harm."""
+DEFAULT_DPI = 300
+MIN_DPI, MAX_DPI = 300, 600
+"""Print resolution of embedded art: 300 dpi is the floor print shops ask for, 600 more than
+a home printer shows."""
+RESAMPLE_SLACK = 1.05
+"""An image up to 5% larger than needed is embedded as it is: resampling it gains nothing."""
+PREPARED_CACHE_SIZE = 16
+"""Resampled images kept for reuse (a background on many faces is resampled once), bounded
+so a deck with distinct art on every card keeps memory flat."""
+JPEG_QUALITY = 90
+
+
+class ImageProblem(ValueError):
+    """An image that cannot be used; the caller adds card, element and position."""
+
+
+def image_pixels(path: Path, shown: str) -> tuple[int, int]:
+    """Width and height of the image at ``path``, after checking it is whole and not too large.
+
+    ``shown`` is the name the layout or card used for it, for messages.
+    """
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise ImageProblem(f"cannot read image '{shown}': {error.strerror or error}") from None
+    if size > MAX_IMAGE_BYTES:
+        raise ImageProblem(f"image '{shown}' is {size:,} bytes; at most {MAX_IMAGE_BYTES:,}")
+    limit = f"more than the {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels card art may have: scale it down"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # our own limit is lower
+            with Image.open(path) as image:
+                width, height = image.size
+                if width * height > MAX_IMAGE_PIXELS:
+                    raise ImageProblem(f"image '{shown}' is {width} x {height} pixels, {limit}")
+                image.draft(image.mode, (max(1, width // 8), max(1, height // 8)))  # JPEG: decode small
+                image.load()
+    except ImageProblem:
+        raise
+    except Image.DecompressionBombError:  # Pillow refused it from the header, before we could
+        raise ImageProblem(f"image '{shown}' has {limit}") from None
+    except (OSError, ValueError, SyntaxError) as error:
+        raise ImageProblem(f"image '{shown}' is not a readable image ({_reason(error)})") from None
+    if width == 0 or height == 0:
+        raise ImageProblem(f"image '{shown}' has no pixels")
+    return width, height
+
+
+def _reason(error: Exception) -> str:
+    text = str(error).split("\n")[0]
+    if text.startswith("cannot identify image file"):
+        return "not a format deckpress reads: PNG, JPEG, GIF, WebP, BMP or TIFF"
+    return text or type(error).__name__
+
+
+def drawn_rectangle(box: Box, pixels: tuple[int, int], fit: str) -> Box:
+    """Where an image of ``pixels`` is drawn for ``box`` and ``fit`` (before ``cover`` clips it)."""
+    if fit == "stretch":
+        return box
+    pixel_width, pixel_height = pixels
+    scale_x, scale_y = box.width / pixel_width, box.height / pixel_height
+    scale = max(scale_x, scale_y) if fit == "cover" else min(scale_x, scale_y)
+    width, height = pixel_width * scale, pixel_height * scale
+    return Box(box.x + (box.width - width) / 2, box.y + (box.height - height) / 2, width, height)
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """What to embed for one drawing of an image: the source pixels shown, and their new size."""
+
+    crop: tuple[int, int, int, int]  # left, top, right, bottom in source pixels
+    size: tuple[int, int]
+
+
+def resampling(pixels: tuple[int, int], box: Box, fit: str, dpi: int) -> Resampling | None:
+    """How to resample an image for ``box`` at ``dpi``; None when it is not larger than needed."""
+    drawn = drawn_rectangle(box, pixels, fit)
+    width, height = pixels
+    crop = (0, 0, width, height)
+    if fit == "cover":  # only the part inside the box shows
+        per_point_x, per_point_y = width / drawn.width, height / drawn.height
+        left = max(0, math.floor((box.x - drawn.x) * per_point_x + 1e-6))
+        top = max(0, math.floor((drawn.y + drawn.height - box.y - box.height) * per_point_y + 1e-6))
+        crop = (left, top, width - left, height - top)  # the drawing is centred on the box
+        shown_width, shown_height = box.width, box.height
+    else:
+        shown_width, shown_height = drawn.width, drawn.height
+    needed = (max(1, math.ceil(shown_width / 72 * dpi)), max(1, math.ceil(shown_height / 72 * dpi)))
+    cropped = (crop[2] - crop[0], crop[3] - crop[1])
+    if cropped[0] <= needed[0] * RESAMPLE_SLACK and cropped[1] <= needed[1] * RESAMPLE_SLACK:
+        return None
+    return Resampling(crop, (min(needed[0], cropped[0]), min(needed[1], cropped[1])))
+
+
+class PreparedImages:
+    """Images ready for reportlab, resampled once per (file, crop, size) and kept a while."""
+
+    def __init__(self, capacity: int = PREPARED_CACHE_SIZE):
+        self.capacity = capacity
+        self._kept: OrderedDict[tuple, object] = OrderedDict()
+
+    def reader(self, path: Path, resample: Resampling | None):
+        """A reportlab ImageReader for ``path`` as ``resample`` says (as it is when None)."""
+        from reportlab.lib.utils import ImageReader
+
+        key = (path, resample)
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return self._kept[key]
+        reader = ImageReader(str(path)) if resample is None else ImageReader(_resampled(path, resample))
+        self._kept[key] = reader
+        if len(self._kept) > self.capacity:
+            self._kept.popitem(last=False)
+        return reader
+
+
+def _resampled(path: Path, resample: Resampling):
+    """The resampled image: JPEG art stays JPEG (embedded as such), the rest a Pillow image."""
+    with Image.open(path) as image:
+        is_jpeg = image.format == "JPEG"
+        original_width, original_height = image.size
+        left, top, right, bottom = resample.crop
+        # A JPEG decodes at 1/2, 1/4 or 1/8 size at a fraction of the cost: ask for the
+        # smallest that still has the pixels wanted, then crop in its coordinates.
+        shrink = max(1, min((right - left) // resample.size[0], (bottom - top) // resample.size[1]))
+        image.draft(image.mode, (-(-original_width // shrink), -(-original_height // shrink)))
+        factor_x, factor_y = image.width / original_width, image.height / original_height
+        box = (left * factor_x, top * factor_y, right * factor_x, bottom * factor_y)
+        if image.mode not in ("RGB", "RGBA", "L", "LA", "CMYK"):
+            image = image.convert("RGBA" if "transparency" in image.info or "A" in image.mode else "RGB")
+        result = image.resize(resample.size, Image.LANCZOS, box=box)
+    if is_jpeg and result.mode in ("RGB", "L", "CMYK"):
+        data = BytesIO()
+        result.save(data, "JPEG", quality=JPEG_QUALITY)
+        data.seek(0)
+        return data
+    return result

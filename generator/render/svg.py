@@ -1,0 +1,242 @@
+"""SVG art and icons, drawn as vector paths (never rasterised).
+
+An SVG file (art in the deck's folder, or an icon a layout names) is read as
+untrusted input, then handed to svglib, which turns it into a reportlab
+drawing that is drawn straight into the PDF:
+
+- the file is at most :data:`MAX_SVG_BYTES` and :data:`MAX_SVG_ELEMENTS` elements
+  (after ``<use>`` copies, :data:`MAX_SVG_SHAPES` shapes);
+- entity declarations are refused (no "billion laughs"), a DOCTYPE is never
+  fetched, and nothing outside the file is read: every ``href`` and ``url()``
+  must point inside the file (``#id``); ``<image>``, ``<text>``,
+  ``<foreignObject>`` and ``<script>`` are refused with a word on what to do.
+
+An SVG that paints in one colour only (the usual icon, such as those from
+game-icons.net with a transparent background) takes the colour of the element
+that draws it; one with several colours keeps its own.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.colors import Color
+
+from generator.boxes import Box
+
+MAX_SVG_BYTES = 2_000_000
+"""An icon is a few kilobytes and detailed card art a few hundred; more is not art for a card."""
+MAX_SVG_ELEMENTS = 20_000
+"""Elements in the file: far above any drawing a card shows, far below what would stall a build."""
+MAX_SVG_SHAPES = 50_000
+"""Shapes once ``<use>`` copies are made: bounds a file that is small but multiplies itself."""
+REFUSED_ELEMENTS = {
+    "image": "embedded or linked raster images are not drawn; use an image element for photos",
+    "text": "text in SVG art would need fonts of its own; convert it to paths (Inkscape: Path > Object to Path)",
+    "foreignObject": "foreign content cannot be drawn",
+    "script": "scripts have no place in print art",
+}
+_URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"\s]*)", re.IGNORECASE)
+_ENTITY = re.compile(rb"<!ENTITY", re.IGNORECASE)
+_HREFS = ("href", "{http://www.w3.org/1999/xlink}href")
+
+
+class SvgError(ValueError):
+    """An SVG file that cannot or may not be drawn; the caller adds which file. ``line`` is
+    the line of the file at fault, when one is."""
+
+    def __init__(self, message: str, line: int = 0):
+        super().__init__(message)
+        self.line = line or 0
+
+
+@dataclass(eq=False)
+class SvgArt:
+    """A loaded SVG: its drawing, its size in points, and the colours it paints."""
+
+    path: Path
+    drawing: Any  # a reportlab Drawing
+    width: float
+    height: float
+    colours: tuple[Color, ...]  # every flat colour it paints
+    one_colour: bool  # one flat colour and no gradient: it takes the colour of what draws it
+    _recoloured: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def drawing_in(self, ink: Color | None) -> Any:
+        """The drawing, painted in ``ink`` when the art is one colour (else as drawn)."""
+        if ink is None or not self.one_colour:
+            return self.drawing
+        key = ink.hexval()
+        if key not in self._recoloured:
+            recoloured = copy.deepcopy(self.drawing)
+            for shape in _shapes(recoloured):
+                for attribute in ("fillColor", "strokeColor"):
+                    old = getattr(shape, attribute, None)
+                    if old is not None:
+                        setattr(shape, attribute, Color(ink.red, ink.green, ink.blue,
+                                                        alpha=getattr(old, "alpha", 1)))
+            self._recoloured[key] = recoloured
+        return self._recoloured[key]
+
+
+def load_svg(path: Path) -> SvgArt:
+    """Read, check and convert the SVG file at ``path``; raises :class:`SvgError`."""
+    from lxml import etree  # svglib's parser: loaded only when a deck has SVG art
+
+    try:
+        size = path.stat().st_size
+        if size > MAX_SVG_BYTES:
+            raise SvgError(f"is {size:,} bytes; SVG art may be at most {MAX_SVG_BYTES:,}")
+        data = path.read_bytes()
+    except OSError as error:
+        raise SvgError(f"cannot be read: {error.strerror or error}") from None
+    if _ENTITY.search(data):
+        raise SvgError("declares entities, which SVG art does not need; remove the <!ENTITY ...> lines")
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+                             remove_comments=True, remove_pis=True)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as error:
+        raise SvgError(f"is not well-formed XML: {error.msg}", error.lineno) from None
+    if _local(root.tag) != "svg":
+        raise SvgError(f"is not an SVG file (its root element is <{_local(root.tag)}>)")
+    _check_tree(root)
+    drawing = _render(path, root)
+    shapes = list(_shapes(drawing))
+    if len(shapes) > MAX_SVG_SHAPES:
+        raise SvgError(f"draws {len(shapes):,} shapes; SVG art may draw at most {MAX_SVG_SHAPES:,}")
+    if not drawing.width or not drawing.height:
+        raise SvgError("has no size: give the <svg> a viewBox or a width and height")
+    colours = _colours(shapes)
+    gradients = any("Gradient" in type(shape).__name__ for shape in shapes)
+    return SvgArt(path, drawing, float(drawing.width), float(drawing.height), colours,
+                  one_colour=len(colours) == 1 and not gradients)
+
+
+def _local(tag: Any) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _check_tree(root) -> None:
+    """Refuse what could read outside the file or cannot be drawn faithfully."""
+    count = 0
+    for element in root.iter():
+        count += 1
+        if count > MAX_SVG_ELEMENTS:
+            raise SvgError(f"has more than {MAX_SVG_ELEMENTS:,} elements")
+        name = _local(element.tag)
+        if name in REFUSED_ELEMENTS:
+            raise SvgError(f"has an <{name}> element: {REFUSED_ELEMENTS[name]}", element.sourceline)
+        for attribute, value in element.attrib.items():
+            if attribute in _HREFS and not value.startswith("#"):
+                raise SvgError(f"links to '{value}'; SVG art may only refer to its own parts (#id)",
+                               element.sourceline)
+            _check_urls(value, element.sourceline)
+        if name == "style" and element.text:
+            if "@import" in element.text:
+                raise SvgError("imports a style sheet; keep styles in the file", element.sourceline)
+            _check_urls(element.text, element.sourceline)
+    _expanded_count(root)
+
+
+def _expanded_count(root) -> int:
+    """Elements once every ``<use>`` is copied out, refused past :data:`MAX_SVG_SHAPES`
+    before svglib spends minutes making them (ten uses of ten uses of ... grow fast)."""
+    targets = {element.get("id"): element for element in root.iter() if element.get("id") is not None}
+    expanded: dict[str, int] = {}
+
+    def count(element, expanding: frozenset[str]) -> int:
+        total = 1 + sum(count(child, expanding) for child in element)
+        if _local(element.tag) == "use":
+            reference = next((element.get(name) for name in _HREFS if element.get(name)), "")[1:]
+            if reference in expanding:
+                raise SvgError(f"uses '#{reference}' inside itself", element.sourceline)
+            if reference in targets:
+                if reference not in expanded:
+                    expanded[reference] = count(targets[reference], expanding | {reference})
+                total += expanded[reference]
+        if total > MAX_SVG_SHAPES:
+            raise SvgError(f"copies its parts into more than {MAX_SVG_SHAPES:,} shapes", element.sourceline)
+        return total
+
+    return count(root, frozenset())
+
+
+def _check_urls(value: str, line: int) -> None:
+    for target in _URL.findall(value):
+        if not target.startswith("#"):
+            raise SvgError(f"refers to '{target}'; SVG art may only refer to its own parts (#id)", line)
+
+
+def _render(path: Path, root) -> Any:
+    """svglib's drawing of the checked tree; its complaints about the file become an error."""
+    from svglib.svglib import SvgRenderer
+
+    complaints: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.ERROR:
+                complaints.append(record.getMessage())
+
+    logger = logging.getLogger("svglib.svglib")
+    handler, propagate = Collect(), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False  # svglib's warnings about unsupported details are not the user's problem
+    try:
+        drawing = SvgRenderer(str(path), external_reference_root=str(path.parent)).render(root)
+    except Exception as error:  # a converter meeting hostile input fails in its own ways: report, not crash
+        raise SvgError(f"cannot be drawn: {error}") from None
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+    if complaints:
+        raise SvgError(f"cannot be drawn: {complaints[0]}")
+    return drawing
+
+
+def _shapes(node) -> Any:
+    """Every leaf shape of a drawing."""
+    for child in getattr(node, "contents", ()):
+        if hasattr(child, "contents"):
+            yield from _shapes(child)
+        else:
+            yield child
+
+
+def _colours(shapes: list) -> tuple[Color, ...]:
+    """The distinct visible flat colours the shapes fill and stroke with (alpha aside)."""
+    found: dict[str, Color] = {}
+    for shape in shapes:
+        for attribute in ("fillColor", "strokeColor"):
+            colour = getattr(shape, attribute, None)
+            if attribute == "strokeColor" and not getattr(shape, "strokeWidth", 0):
+                continue
+            if isinstance(colour, Color) and getattr(colour, "alpha", 1) > 0:
+                found.setdefault(colour.hexval()[:8], colour)
+    return tuple(found.values())
+
+
+def draw_svg(canvas, art: SvgArt, box: Box, fit: str, ink: Color | None = None) -> None:
+    """Draw ``art`` into ``box``: ``contain`` (whole, centred), ``cover`` (filling it, clipped)
+    or ``stretch``; one-colour art is painted in ``ink`` when it is given."""
+    from reportlab.graphics import renderPDF
+
+    scale_x, scale_y = box.width / art.width, box.height / art.height
+    if fit != "stretch":
+        scale_x = scale_y = max(scale_x, scale_y) if fit == "cover" else min(scale_x, scale_y)
+    width, height = art.width * scale_x, art.height * scale_y
+    canvas.saveState()
+    if fit == "cover":
+        clip = canvas.beginPath()
+        clip.rect(box.x, box.y, box.width, box.height)
+        canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.translate(box.x + (box.width - width) / 2, box.y + (box.height - height) / 2)
+    canvas.scale(scale_x, scale_y)
+    renderPDF.draw(art.drawing_in(ink), canvas, 0, 0)
+    canvas.restoreState()

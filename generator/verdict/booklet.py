@@ -1,0 +1,278 @@
+"""What ``deckpress booklet`` would refuse in a deck's rules file, found without making the booklet.
+
+The booklet turns ``rules.md`` into platypus flowables (:mod:`generator.booklet.markdown`);
+laying those out costs far more than ``check`` may spend. This walks the same
+Markdown syntax tree and asks the same questions of it: every directive readable and
+filled in from the deck, every block directive on a line of its own with its options,
+fields, decklists and cards in order, every character printable in the booklet font,
+every image a readable picture inside the deck folder, every table narrow enough for
+the page. Each problem is reported, not only the first. The measures are the
+default paper's (A4), as ``booklet`` uses without ``--paper``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from generator.booklet import read_rules, rules_path
+from generator.booklet.directives import (Directive, ExpandedSource, card_value, check_field, column_formats,
+                                          component_labels, expand_inline, picked_cards, place_in,
+                                          table_column)
+from generator.booklet.paths import resolve_image
+from generator.deck.model import Deck
+from generator.errors import InputError, Position
+from generator.findings import Finding, findings_from
+
+DEFAULT_PAPER = "a4"
+
+# The booklet's table measures (generator.booklet.markdown, which loads platypus, so they are
+# repeated here; a test holds the two equal).
+CELL_PADDING = 4
+MIN_COLUMN_TEXT = 14
+EXAMPLE_BOX_RULE = 3
+"""Points of an example box's coloured rule, beside its padding, taken from the text width."""
+
+BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
+
+
+def booklet_findings(deck: Deck) -> list[Finding]:
+    """Every problem ``booklet`` would stop at in the deck's rules file (none without one)."""
+    path = rules_path(deck)
+    if not path.exists() and not path.is_symlink():
+        return []
+    problems: list[InputError] = []
+    try:
+        text = read_rules(deck)
+    except InputError as error:
+        return findings_from(error, "booklet")
+    from generator.booklet.style import MM, font_has_glyph, load_style, to_points
+
+    style = load_style()
+    page_width = style.papers[DEFAULT_PAPER].page[0]
+    source = expand_inline(text, path, deck, problems)
+    walk = _Walk(deck=deck, path=path, source=source, lines=source.text.splitlines(), problems=problems,
+                 printable=font_has_glyph, to_points=to_points, mm=MM, box_inset=2 * style.box_padding
+                 + EXAMPLE_BOX_RULE)
+    width = page_width - style.margins.inner - style.margins.outer
+    if _plain(source, font_has_glyph):
+        for line, directive in source.blocks.items():  # each stands alone in a top-level paragraph
+            source.used.add(line)
+            walk.attempt(walk.directive, directive, width)
+    else:
+        from markdown_it import MarkdownIt
+        from markdown_it.tree import SyntaxTreeNode
+
+        # The same parser settings as the booklet's: CommonMark with tables, HTML kept as text.
+        tree = SyntaxTreeNode(MarkdownIt("commonmark", {"html": False}).enable("table").parse(source.text))
+        walk.blocks(tree.children, width)
+    for directive in source.unplaced():
+        problems.append(directive.fail(f"'{{{{ {directive.name} }}}}' makes a whole block: "
+                                       "put it on a line of its own, with blank lines around it"))
+    return [finding for error in problems for finding in findings_from(error, "booklet")]
+
+
+MARKDOWN_THAT_MATTERS = ("![", "|", "&", "```", "~~~")
+"""Images, tables, character references and fenced code: only a Markdown parse can tell
+where these stand and what they print."""
+
+
+def _plain(source: ExpandedSource, printable: Callable[[str], bool]) -> bool:
+    """Whether the rules file's Markdown structure cannot change what the booklet refuses, so
+    the parse (and importing the Markdown library) can be skipped: every character prints,
+    nothing in :data:`MARKDOWN_THAT_MATTERS` appears, and every block directive stands
+    unindented on a line of its own between blank lines, which CommonMark always reads as a
+    paragraph of its own at the top level."""
+    text = source.text
+    if any(marker in text for marker in MARKDOWN_THAT_MATTERS):
+        return False
+    if not all(printable(character) for character in set(text) - set("\n\t")):
+        return False
+    lines = text.splitlines()
+    for number, directive in source.blocks.items():
+        before = lines[number - 2] if number > 1 else ""
+        after = lines[number] if number < len(lines) else ""
+        if lines[number - 1].rstrip() != directive.source or before.strip() or after.strip():
+            return False
+    return True
+
+
+@dataclass
+class _Walk:
+    """One pass over a rules file's blocks, keeping every problem it meets."""
+
+    deck: Deck
+    path: Path
+    source: ExpandedSource
+    lines: list[str]
+    problems: list[InputError]
+    printable: Callable[[str], bool]
+    to_points: Callable[[str, str], float]
+    mm: float
+    box_inset: float
+
+    def attempt(self, check, *arguments) -> None:
+        try:
+            check(*arguments)
+        except InputError as error:
+            self.problems.append(error)
+
+    def position(self, node, needle: str | None = None) -> Position:
+        """Where ``node`` starts, or where ``needle`` first appears in its lines."""
+        return place_in(self.path, self.lines, node.map, needle)
+
+    # --- blocks ---------------------------------------------------------------
+
+    def blocks(self, nodes, width: float) -> None:
+        for node in nodes:
+            self.block(node, width)
+
+    def block(self, node, width: float) -> None:
+        kind = node.type
+        if kind == "paragraph":
+            self.paragraph(node, width)
+        elif kind == "heading":
+            self.inline(node.children[0], node)
+        elif kind in ("bullet_list", "ordered_list"):
+            for item in node.children:
+                self.blocks(item.children, width)
+        elif kind == "table":
+            self.table(node, width)
+        elif kind == "blockquote":
+            self.blocks(node.children, width - self.box_inset)
+        elif kind in ("fence", "code_block"):
+            self.glyphs(node.content, node)
+
+    def paragraph(self, node, width: float) -> None:
+        inline = node.children[0]
+        if BLOCK_DIRECTIVE_PARAGRAPH.match(inline.content) and node.map:
+            directive = self.source.blocks.get(node.map[0] + 1)
+            if directive is not None and node.map[1] - node.map[0] == 1:
+                self.source.used.add(directive.position.line)
+                self.attempt(self.directive, directive, width)
+                return
+        self.inline(inline, node)
+
+    def table(self, node, width: float) -> None:
+        columns = 0
+        for section in node.children:
+            for row in section.children:
+                columns = max(columns, len(row.children))
+                for cell in row.children:
+                    if cell.children:
+                        self.inline(cell.children[0], node)
+        self.attempt(self.fits, columns, width, self.position(node), "table")
+
+    def fits(self, columns: int, width: float, position: Position, what: str) -> None:
+        fitting = int(width // (2 * CELL_PADDING + MIN_COLUMN_TEXT))
+        if columns > fitting:
+            raise InputError(f"a table of {columns} columns does not fit the page: "
+                             f"at most {fitting} fit side by side", position, field=what)
+
+    # --- inline text ------------------------------------------------------------
+
+    def inline(self, inline, block) -> None:
+        for child in inline.children or ():
+            if child.type in ("text", "code_inline"):
+                self.glyphs(child.content, block)
+            elif child.type == "image":
+                self.attempt(self.image, child, block)
+            elif child.children:
+                self.inline(child, block)
+
+    def glyphs(self, raw: str, node) -> None:
+        """The first character of ``raw`` the booklet font cannot print, as the booklet says it."""
+        for character in sorted(set(raw) - set("\n\t"), key=raw.index):
+            if not self.printable(character):
+                self.problems.append(InputError(
+                    f"the booklet font has no '{character}' (U+{ord(character):04X}); use another character",
+                    self.position(node, character), field="text"))
+                return
+
+    def image(self, image, block) -> None:
+        from PIL import Image
+
+        reference = str(image.attrs.get("src", ""))
+        position = self.position(block, reference or "![")
+        path = resolve_image(self.deck.folder, reference, position)
+        try:
+            with Image.open(path) as picture:
+                picture.verify()
+        except Exception as error:  # Pillow raises many kinds for a bad file
+            raise InputError(f"image '{reference}' is not a readable picture ({error})",
+                             position, field="image") from None
+
+    # --- block directives ---------------------------------------------------------
+
+    def directive(self, directive: Directive, width: float) -> None:
+        check = {"components": self.components, "decklists": self.decklists, "cardtable": self.cardtable,
+                 "cards": self.cards}.get(directive.name)
+        if check is not None:
+            check(directive, width)
+
+    def components(self, directive: Directive, width: float) -> None:
+        if "by" in directive.options:
+            check_field(directive, self.deck, directive.options["by"])
+        component_labels(directive, self.deck)
+        self.directive_glyphs(directive, directive.options.get("extra", ""))
+
+    def decklists(self, directive: Directive, width: float) -> None:
+        if not self.deck.decklists:
+            raise directive.fail("the deck has no decklists")
+        groups = set()
+        by = directive.options.get("by")
+        if by is not None:
+            check_field(directive, self.deck, by)
+            component_labels(directive, self.deck)
+            groups = {str(card.fields.get(by)) for card in self.deck.cards}
+        for decklist in self.deck.decklists:
+            self.directive_glyphs(directive, decklist.description)
+        self.fits(2 + len(groups), width, directive.position, directive.name)
+
+    def cardtable(self, directive: Directive, width: float) -> None:
+        default = f"count,{self.deck.title_field}"
+        names = [name.strip() for name in directive.options.get("columns", default).split(",") if name.strip()]
+        if not names:
+            raise directive.fail("'columns=' names no columns; list fields, e.g. columns=count,name")
+        for name in names:
+            table_column(directive, self.deck, name)
+        formats = column_formats(directive, names)
+        headers = directive.options.get("headers")
+        if headers and len(headers.split(",")) != len(names):
+            raise directive.fail(f"{len(names)} columns but {len(headers.split(','))} headers")
+        cards = [card for card in picked_cards(directive, self.deck) if card.count]
+        if not cards:
+            raise directive.fail("picks no cards")
+        if directive.options.get("sort"):
+            table_column(directive, self.deck, directive.options["sort"].lstrip("-"))
+        shown = " ".join(str(card_value(card, name)) for card in cards for name in names
+                         if not name.startswith("decklist:"))
+        self.directive_glyphs(directive, shown + " ".join(formats.values()))
+        self.fits(len(names), width, directive.position, directive.name)
+
+    def cards(self, directive: Directive, width: float) -> None:
+        side = directive.options.get("side", "front")
+        if side not in ("front", "back", "both"):
+            raise directive.fail(f"side is front, back or both, found '{side}'")
+        if "width" in directive.options:
+            try:
+                card_width = self.to_points(directive.options["width"], "width")
+            except InputError as error:
+                raise directive.fail(error.message) from None
+            if not 5 * self.mm <= card_width <= width:
+                raise directive.fail(f"width {directive.options['width']} does not fit the page")
+        if not any(card.count for card in picked_cards(directive, self.deck)):
+            raise directive.fail("picks no cards")
+
+    def directive_glyphs(self, directive: Directive, text: str) -> None:
+        line = directive.position.line
+        self.glyphs(text, _Lines([line - 1, line]))
+
+
+@dataclass
+class _Lines:
+    """A stand-in node for text a directive brings in: its position is the directive's line."""
+
+    map: list[int]

@@ -1,0 +1,131 @@
+"""``check`` finds what ``booklet`` would refuse in a rules file, without making the booklet.
+
+The promise is "if check passes, booklet does not refuse the deck": each broken rules
+file below is refused by both, and check names the same file, line, column and problem.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cli_run import deckpress
+from test_booklet import DECK, WIDE_TABLE, make_deck
+
+
+def refusals(tmp_path, rules: str):
+    folder = make_deck(tmp_path, rules)
+    booklet = deckpress("booklet", folder, "--out", tmp_path / "out", "--quiet")
+    check = deckpress("check", folder)
+    return folder, booklet, check
+
+
+@pytest.mark.parametrize("rules", [
+    "# Rules\n\nIntro.\n\n{{ componants }}\n",
+    "Text\nwith {{ count colour=red }} in it.\n",
+    "{{ value nobody power }}\n",
+    "{{ cards side=top }}\n",
+    "{{ cards width=400mm }}\n",
+    "{{ cards kind=Dragon }}\n",
+    "A sentence then {{ components }} mid-line.\n",
+    "{{ components by=kind Troll=\"Trolls\" }}\n",
+    "{{ components by=colour }}\n",
+    "Unclosed {{ count kind=\"Fairy }}\n",
+    "Arrows \u2192 are not in the font.\n",
+    "- a list\n- with an \u2192 arrow\n",
+    "> An example with {{ kinds kind=Troll }} in it.\n",
+    "{{ decklists }}\n",
+    "# Cards\n\n{{ cardtable columns= }}\n",
+    "{{ cardtable columns=name,power headers=Name }}\n",
+    "{{ cardtable columns=name sort=colour }}\n",
+    "{{ cardtable columns=name format=power:x{} }}\n",
+    "{{ cardtable power=99 columns=name }}\n",
+    "{{ cards power=99 }}\n",
+    "{{ cardtable columns=" + ",".join(["name"] * 40) + " }}\n",
+    WIDE_TABLE,
+    "> | " + " | ".join(f"c{n}" for n in range(18)) + " |\n> |" + "---|" * 18 + "\n",
+    "# Art\n\nSome text.\n\n![goblin](art/missing.png)\n",
+    "Icon ![x](../secret.png) inline.\n",
+    "{{ pagebreak }} {{ pagebreak }}\n",
+])
+def test_check_refuses_what_booklet_refuses_at_the_same_place(tmp_path, rules):
+    folder, booklet, check = refusals(tmp_path, rules)
+    assert booklet.exit_code == 2, booklet.stdout + booklet.stderr
+    [refusal] = booklet.error_lines
+    assert check.exit_code == 2, check.stdout + check.stderr
+    assert refusal in check.error_lines, check.stderr
+    assert f"{folder / 'rules.md'}:" in refusal
+
+
+def test_a_picture_that_is_not_one(tmp_path):
+    folder = make_deck(tmp_path, "![art](art.png)\n")
+    (folder / "art.png").write_bytes(b"not a picture at all")
+    check = deckpress("check", folder)
+    assert check.exit_code == 2
+    [error] = check.error_lines
+    assert error.startswith(f"error: {folder / 'rules.md'}:1:") and "is not a readable picture" in error
+
+
+def test_every_problem_of_a_rules_file_in_one_run(tmp_path):
+    rules = ("# Rules\n\n{{ componants }}\n\nWith {{ count colour=red }} cards.\n\n"
+             "{{ cardtable columns= }}\n\nAn arrow \u2192 here.\n\n![x](missing.png)\n\n"
+             "Mid {{ components }} line.\n")
+    folder, booklet, check = refusals(tmp_path, rules)
+    assert len(booklet.error_lines) == 1  # the booklet stops at the first
+    rules_file = folder / "rules.md"
+    assert [line.split(": ")[1] for line in check.error_lines] == [
+        f"{rules_file}:3:1", f"{rules_file}:5:6", f"{rules_file}:7:1", f"{rules_file}:9:10",
+        f"{rules_file}:11:6", f"{rules_file}:13:5"]
+    assert check.stdout.startswith("FAIL  tiny: Tiny Test Game")
+
+
+def test_a_sound_rules_file_passes_and_the_booklet_is_made(tmp_path):
+    rules = ("# Rules\n\n{{ components by=kind }}\n\nThere are {{ count kind=Goblin }} goblins for "
+             "{{ players }}.\n\n> An example: {{ value grub power }} power.\n\n"
+             "{{ cardtable columns=count,name,power sort=-power }}\n")
+    folder, booklet, check = refusals(tmp_path, rules)
+    assert check.exit_code == 0, check.stdout + check.stderr
+    assert booklet.exit_code == 0, booklet.stdout + booklet.stderr
+
+
+def test_without_a_rules_file_there_is_nothing_to_check(tmp_path):
+    folder = make_deck(tmp_path, "")
+    (folder / "rules.md").unlink()
+    assert deckpress("check", folder).exit_code == 0
+
+
+def test_the_table_measures_are_the_booklets():
+    from generator.booklet import markdown
+    from generator.verdict import booklet
+
+    assert (booklet.CELL_PADDING, booklet.MIN_COLUMN_TEXT) == (markdown.CELL_PADDING, markdown.MIN_COLUMN_TEXT)
+    assert booklet.BLOCK_DIRECTIVE_PARAGRAPH.pattern == markdown.BLOCK_DIRECTIVE_PARAGRAPH.pattern
+    assert DECK  # the tiny deck the booklet tests use
+
+
+@pytest.mark.parametrize("rules", [
+    "# Rules\n\n{{ components by=colour }}\n\nSome text.\n\n{{ cards side=top }}\n\n{{ decklists }}\n",
+    "# Rules\n\nText {{ count colour=red }}.\n\n{{ cardtable columns=name,power headers=Name }}\n",
+    "# Rules\n\n{{ components }}\n\n{{ cardtable columns=count,name }}\n",
+])
+def test_rules_without_markdown_structure_skip_the_parse_and_find_the_same(tmp_path, monkeypatch, rules):
+    from generator.deck import load_deck
+    from generator.verdict import booklet
+
+    deck = load_deck(make_deck(tmp_path, rules))
+    assert booklet._plain(booklet.expand_inline(rules, booklet.rules_path(deck), deck, []),
+                          lambda character: True)
+    quick = booklet.booklet_findings(deck)
+    monkeypatch.setattr(booklet, "_plain", lambda source, printable: False)
+    assert booklet.booklet_findings(deck) == quick
+
+
+@pytest.mark.parametrize("game", ["cereal-killer", "goblins", "gold-rush", "tiki"])
+def test_bundled_rules_pass_either_way(monkeypatch, game):
+    from cli_run import CARDS
+    from generator.deck import load_deck
+    from generator.verdict import booklet
+
+    deck = load_deck(CARDS / game)
+    assert booklet.booklet_findings(deck) == []
+    monkeypatch.setattr(booklet, "_plain", lambda source, printable: False)
+    assert booklet.booklet_findings(deck) == []
