@@ -184,3 +184,32 @@ elements:
     (problem,) = contrast_problems(load_renderer(load_deck(folder)))
     assert problem.element == "rule"
     assert "#f2d600 on #ffffff (the paper) has contrast 1.45:1" in problem.describe()
+
+
+def test_svg_art_behind_text_counts_with_every_colour_it_paints(tmp_path):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "banner.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20">'
+        '<rect width="100" height="20" fill="#1d3b33"/><rect x="40" width="20" height="20" fill="#f2d600"/></svg>')
+    layout = """\
+elements:
+  - name: banner
+    image: banner.svg
+    box: [5, 40, 53.5, 10.7]
+    fit: stretch
+  - name: caption
+    text: "ON THE BANNER"
+    box: [5, 40, 53.5, 10.7]
+    size: 12
+    align: center
+    colour: white
+  - name: on-the-dark-end
+    text: "OK"
+    box: [6, 40, 14, 10.7]
+    size: 12
+    colour: white
+"""
+    write_deck(tmp_path, "deck: {name: Art, layout: look}\ncards:\n  - {id: one, name: One}\n", layout)
+    (problem,) = contrast_problems(load_renderer(load_deck(folder)))  # the dark end hides the paper
+    assert problem.element == "caption" and "#ffffff on #f2d600 ('banner')" in problem.describe()

@@ -6,9 +6,10 @@ It walks down the operations drawn before the text, topmost first:
 - a filled rectangle, rounded rectangle or ellipse that covers the whole line
   is the backdrop, and hides everything below it;
 - one that covers only part of the line adds its colour, and the walk goes on;
-- an icon adds the colours it paints (its shapes leave gaps, so the walk goes on);
-- an image adds its pixels under the line (the caller keeps the worst), and
-  hides what is below only where it is opaque over the whole line;
+- an icon adds every colour it paints (its shapes leave gaps, so the walk goes on);
+- an image, or SVG art (rasterised for this), adds its pixels under the line (the
+  caller keeps the worst), and hides what is below only where it is opaque over
+  the whole line;
 - lines, outlines and other text are not backdrops;
 - below everything lies the paper, taken as white.
 
@@ -18,6 +19,7 @@ bounding box), so a figure centred on a disc is judged against the disc.
 
 from __future__ import annotations
 
+import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +30,8 @@ from reportlab.lib.colors import Color, white
 from generator.access.colours import RGB, rgb_of
 from generator.boxes import EPSILON, Box
 from generator.render.draw import image_rectangle
-from generator.render.plan import IconOp, ImageOp, Op, ShapeOp
+from generator.render.plan import ArtOp, IconOp, ImageOp, Op, ShapeOp
+from generator.render.svg import SvgArt
 
 PAPER = white
 """The page colour under everything a face paints: home printers print on white paper."""
@@ -39,6 +42,8 @@ IMAGE_READ_SIZE = 1024
 """Pixels along an image's longer side when it is read for sampling: a large photograph
 is shrunk first, so memory stays small; patches of colour a card's text could sit on
 survive it."""
+ART_SCALE = 4
+"""Pixels per point at most when SVG art is rasterised for sampling."""
 OPAQUE = 250
 """Alpha (0-255) from which an image pixel hides what is drawn below it."""
 VISIBLE = 128
@@ -66,7 +71,7 @@ def backdrops(region: Box, below: tuple[Op, ...], images: "ImageSamples") -> lis
         elif isinstance(op, IconOp):
             if any(Box(x, y, size, size).overlaps(region) for x, y, size in op.squares):
                 found.extend(Backdrop(rgb_of(colour), op.element) for colour in _icon_colours(op))
-        elif isinstance(op, ImageOp):
+        elif isinstance(op, (ImageOp, ArtOp)):
             pixels, covers = images.under(op, region)
             found.extend(Backdrop(rgb, op.element) for rgb in pixels)
             if covers:
@@ -145,22 +150,24 @@ def _nearest_on_unit_circle(ellipse: Box, region: Box) -> float:
 
 
 class ImageSamples:
-    """Pixels of the images a deck draws, read once each and sampled under text."""
+    """Pixels of the images and SVG art a deck draws, read (or rasterised) once each and
+    sampled under text."""
 
     def __init__(self) -> None:
         self._opened: dict[Path, Image.Image] = {}
 
-    def under(self, op: ImageOp, region: Box) -> tuple[list[RGB], bool]:
-        """Colours of the image's pixels under ``region``, and whether the image hides
+    def under(self, op: ImageOp | ArtOp, region: Box) -> tuple[list[RGB], bool]:
+        """Colours of the picture's pixels under ``region``, and whether the picture hides
         everything below the whole region."""
-        drawn = Box(*image_rectangle(op.box, op.pixels, op.fit))
+        size = op.pixels if isinstance(op, ImageOp) else (op.art.width, op.art.height)
+        drawn = Box(*image_rectangle(op.box, size, op.fit))
         visible = _intersection(drawn, op.box) if op.fit == "cover" else drawn
         part = _intersection(visible, region) if visible else None
         if part is None:
             return [], False
-        image = self._image(op.path)
+        image = self._picture(op)
         width, height = image.size
-        # The part of the image under the region, in pixels (image rows run top down).
+        # The part of the picture under the region, in pixels (image rows run top down).
         left = (part.x - drawn.x) / drawn.width * width
         right = (part.right - drawn.x) / drawn.width * width
         top = (drawn.top - part.top) / drawn.height * height
@@ -175,12 +182,36 @@ class ImageSamples:
         covers = region.inside(part, tolerance=EPSILON) and all(a >= OPAQUE for *_, a in pixels)
         return colours, covers
 
-    def _image(self, path: Path) -> Image.Image:
+    def _picture(self, op: ImageOp | ArtOp) -> Image.Image:
+        path = op.path if isinstance(op, ImageOp) else op.art.path
         if path not in self._opened:
-            with Image.open(path) as image:
-                image.thumbnail((IMAGE_READ_SIZE, IMAGE_READ_SIZE))  # keeps the proportions
-                self._opened[path] = image.convert("RGBA")
+            if isinstance(op, ImageOp):
+                with Image.open(path) as image:
+                    image.thumbnail((IMAGE_READ_SIZE, IMAGE_READ_SIZE))  # keeps the proportions
+                    self._opened[path] = image.convert("RGBA")
+            else:
+                self._opened[path] = rasterise_art(op.art)
         return self._opened[path]
+
+
+def rasterise_art(art: SvgArt) -> Image.Image:
+    """SVG art as pixels on a transparent ground, :data:`IMAGE_READ_SIZE` along its longer side
+    at most: drawn into a one-page PDF exactly as on a card, then rendered by PDFium."""
+    import pypdfium2
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(art.width, art.height))
+    renderPDF.draw(art.drawing, canvas, 0, 0)
+    canvas.showPage()
+    canvas.save()
+    document = pypdfium2.PdfDocument(buffer.getvalue())
+    try:
+        scale = min(IMAGE_READ_SIZE / max(art.width, art.height), ART_SCALE)
+        return document[0].render(scale=scale, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
+    finally:
+        document.close()
 
 
 def _intersection(first: Box, second: Box) -> Box | None:
