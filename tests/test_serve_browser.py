@@ -230,3 +230,12 @@ def test_warnings_are_listed_apart_from_errors(page, server):
         screenshot(page, "errors-and-warnings")
     finally:
         layout.write_text(original)
+
+
+def test_deck_text_is_shown_as_text_never_run_as_page_code(page, server):
+    hostile = "Knight <img src=x onerror=window.hacked=1>"
+    edit(server.deck_file, "name: Knight,", f'name: "{hostile}",')
+    page.locator("#grid .tile .name", has_text="<img").wait_for(timeout=WAIT_MS)
+    assert page.locator("#grid .tile .name", has_text="<img").first.inner_text() == hostile
+    assert page.locator("#grid .tile .name img").count() == 0
+    assert page.evaluate("window.hacked") is None

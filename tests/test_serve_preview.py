@@ -55,10 +55,16 @@ def test_a_save_redraws_only_the_faces_it_changed(tmp_path):
     assert images.drawn == 8
     before = tokens(preview)
 
+    earlier = preview.snapshot.drawable
     edit(folder / "deck.yaml", "name: Knight", "name: Paladin")
     preview.refresh()
     after = tokens(preview)
     assert [face for face in before if before[face] != after[face]] == ["knight:front"]
+    later = preview.snapshot.drawable
+    laid_out_again = [f"{face.card.id}:{face.side}" for face in later.faces
+                      if later.renderer.plan(face.card, face.side)
+                      is not earlier.renderer.plan(face.card, face.side)]
+    assert laid_out_again == ["knight:front"]
     draw_all(preview, images)
     assert images.drawn == 9  # the renamed front, and nothing else
 
@@ -72,11 +78,15 @@ def test_a_save_redraws_only_the_faces_it_changed(tmp_path):
 def test_a_layout_edit_redraws_every_face(tmp_path):
     preview, folder = new_preview(tmp_path)
     before = tokens(preview)
+    earlier = preview.snapshot.drawable
     edit(folder / "layout.yaml", 'hero: "#2d63b3"', 'hero: "#1f8f4e"')
     preview.refresh()
     after = tokens(preview)
     assert after.keys() == before.keys()
     assert all(after[face] != before[face] for face in before)
+    later = preview.snapshot.drawable
+    assert not any(later.renderer.plan(face.card, face.side) is earlier.renderer.plan(face.card, face.side)
+                   for face in later.faces)  # a layout edit lays every face out again
 
 
 def test_a_broken_save_keeps_the_last_good_faces_until_it_is_fixed(tmp_path):

@@ -8,6 +8,7 @@ import click
 
 from generator.booklet import PAPERS, build_booklet
 from generator.cli.common import find_decks, lang_option, reports_errors
+from generator.deck.model import deck_id
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.outputs import write_bytes_atomic
 
@@ -50,7 +51,7 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
     paths = find_decks(decks)
     written = []
     with click.progressbar(paths, label="Rules booklets", hidden=quiet,
-                           item_show_func=lambda path: path.parent.name if path else "") as bar:
+                           item_show_func=lambda path: deck_id(path) if path else "") as bar:
         for path in bar:
             deck = require_translated(load_translated_deck(path, lang))
             result = build_booklet(deck, paper)

@@ -14,7 +14,7 @@ import click
 from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors
 from generator.deck import load_deck
 from generator.deck.translation import translate_deck
-from generator.deck.model import Deck
+from generator.deck.model import Deck, deck_id
 from generator.deck.selectors import choice_problem, known_fields, parse_selector, type_problem
 from generator.errors import EXIT_OK, DeckpressError, InputError, Position, did_you_mean
 from generator.stats.analysis import DeckStats, Request, analyse, planned_games
@@ -182,11 +182,7 @@ def _report_targets(report: str | None, paths: list[Path], lang: str | None = No
     if len(paths) == 1 and not target.is_dir():
         return {paths[0]: target}
     suffix = f".{lang}" if lang else ""
-    return {path: target / f"{_deck_name(path)}-stats{suffix}" for path in paths}
-
-
-def _deck_name(path: Path) -> str:
-    return path.parent.name if path.name == "deck.yaml" else path.stem
+    return {path: target / f"{deck_id(path)}-stats{suffix}" for path in paths}
 
 
 def _write_report(deck_stats: DeckStats, stem: Path) -> None:

@@ -19,6 +19,7 @@ straight to the mistake.
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 DECK_FILENAME = "deck.yaml"
 
 SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats", "accept"}
-DECK_KEYS = {"name", "players", "layout", "title_field", "designer", "version",
+DECK_KEYS = {"id", "name", "players", "layout", "title_field", "designer", "version",
              "description", "card_size"}
 FIELD_KEYS = {"type", "required", "default", "choices", "min", "max", "description"}
 FIELD_TYPES = {"text", "int", "number", "bool", "choice"}
@@ -146,7 +147,10 @@ class Deck:
 
     @property
     def folder(self) -> Path:
-        return self.path.parent
+        """The deck's folder as an absolute path: layouts, fonts, images and rules are found
+        from it, so the working directory plays no part (``path`` stays as the user wrote
+        it, for messages)."""
+        return absolute_folder(self.path)
 
     @property
     def lang(self) -> str | None:
@@ -215,6 +219,7 @@ def build_deck(document: Document) -> Deck:
         info = problems.attempt(lambda: reader.mapping(("deck",), "deck"), {})
         problems.attempt(lambda: reader.known_keys(("deck",), DECK_KEYS, "deck setting"), None)
         name = problems.attempt(lambda: reader.string(("deck", "name"), required=True), "")
+        problems.attempt(lambda: _read_id(reader), None)
     before = len(problems.errors)
     fields = _read_fields(reader, problems)
     fields_sound = len(problems.errors) == before
@@ -236,7 +241,7 @@ def build_deck(document: Document) -> Deck:
         decklists = problems.attempt(lambda: _read_decklists(reader, {card.id for card in cards}), [])
     problems.raise_any()
     return Deck(
-        id=deck_id(document.path),
+        id=deck_id(document.path, info.get("id")),
         name=name,
         path=document.path,
         players=players,
@@ -254,6 +259,14 @@ def build_deck(document: Document) -> Deck:
     )
 
 
+def _read_id(reader: Reader) -> str | None:
+    """``deck: id:`` names the output files instead of the folder; it becomes part of file names."""
+    value = reader.string(("deck", "id"))
+    if value is not None and not ID_PATTERN.match(value):
+        raise reader.fail(("deck", "id"), f"deck id '{value}' may use only a-z, 0-9, '-' and '_'")
+    return value
+
+
 def _read_title_field(reader: Reader, fields: dict[str, FieldSpec]) -> str:
     title_field = reader.string(("deck", "title_field")) or "name"
     if fields and title_field not in fields:
@@ -262,9 +275,21 @@ def _read_title_field(reader: Reader, fields: dict[str, FieldSpec]) -> str:
     return title_field
 
 
-def deck_id(path: Path) -> str:
-    """Decks are named after their folder (``cards/tiki/deck.yaml`` is ``tiki``)."""
-    return path.parent.name if path.name == DECK_FILENAME else path.stem
+def deck_id(path: Path, declared: str | None = None) -> str:
+    """A deck's id names its output files: its ``deck: id:`` if it declares one, else its
+    folder's name (``cards/tiki/deck.yaml`` is ``tiki``, wherever it is run from, ``.``
+    included), else the file's name for a deck file called something else."""
+    if declared:
+        return declared
+    if path.name == DECK_FILENAME:
+        return absolute_folder(path).name or "deck"  # a deck at the file system's root
+    return path.stem
+
+
+def absolute_folder(path: Path) -> Path:
+    """The folder holding ``path``, made absolute from the working directory without
+    following symlinks (a deck file linked from elsewhere still belongs to its own folder)."""
+    return Path(os.path.abspath(path)).parent
 
 
 def slugify(text: str) -> str:

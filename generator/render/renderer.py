@@ -138,6 +138,19 @@ class Renderer:
         """How many distinct faces have been laid out so far."""
         return len(self._plans)
 
+    def reuse_plans(self, earlier: "Renderer") -> None:
+        """Take over the plans ``earlier`` made for faces this deck still has.
+
+        Only for a renderer loaded from the same layout, font and image files (the
+        caller vouches for that): equal face keys then mean equal plans, so the live
+        preview lays out again only the faces a save changed.
+        """
+        for card in self.deck.cards:
+            for side in SIDES:
+                key = self.face_key(card, side)
+                if key not in self._plans and key in earlier._plans:
+                    self._plans[key] = earlier._plans[key]
+
     # inside --------------------------------------------------------------------------------
 
     def _plan(self, card: Card, side: str) -> tuple[Op, ...]:

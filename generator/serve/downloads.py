@@ -2,13 +2,15 @@
 
 Files go into a folder of the server's own (made at start, removed at exit),
 never into the designer's ``build/``; each is built once per snapshot of the
-deck and handed out again until the next save. The print PDF is made as
+deck and handed out again until the next save, and only the latest snapshot's
+files are kept. The print PDF is made as
 ``deckpress build`` makes it with no options, so it is the file ``build``
 would write.
 """
 
 from __future__ import annotations
 
+import shutil
 import threading
 from pathlib import Path
 
@@ -34,6 +36,7 @@ class Downloads:
         target = self.folder / deck_id / str(snapshot.version) / download_name(drawable.deck, kind)
         with self._drawing:
             if not target.is_file():
+                _forget_other_versions(target.parent)
                 self._build(drawable.deck, drawable.renderer, kind, target)
         return target
 
@@ -46,3 +49,11 @@ class Downloads:
         booklet = build_booklet(deck)
         write_bytes_atomic(target.parent / download_name(deck, "rules"), booklet.reading_pdf)
         write_bytes_atomic(target.parent / download_name(deck, "booklet"), booklet.booklet_pdf)
+
+
+def _forget_other_versions(folder: Path) -> None:
+    """Remove the files built for earlier snapshots of the deck: only the current ones are offered."""
+    if folder.parent.is_dir():
+        for earlier in folder.parent.iterdir():
+            if earlier != folder:
+                shutil.rmtree(earlier, ignore_errors=True)

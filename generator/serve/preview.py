@@ -21,7 +21,7 @@ from generator.booklet import rules_path
 from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
-from generator.render import Renderer
+from generator.render import Renderer, load_renderer
 from generator.serve.faces import FaceView, distinct_faces
 from generator.serve.printing import PrintPlan, build_settings, plan_print, sheet_dict, spots_dict
 from generator.sheets.geometry import SheetSettingsError
@@ -93,7 +93,7 @@ class DeckPreview:
 
     def refresh(self) -> Snapshot:
         """Reload the deck and its problems; keep the last good faces if it no longer draws."""
-        found = verdict(self.path, lang=self.lang)
+        found = verdict(self.path, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
         self._update_roots(deck)
         drawable = self._drawable(deck, found.renderer) if deck and found.renderer else None
@@ -106,6 +106,15 @@ class DeckPreview:
         payload = json.dumps(snapshot_dict(self.id, snapshot), ensure_ascii=False, default=str)
         self.snapshot = replace(snapshot, payload=payload)
         return self.snapshot
+
+    def _renderer_reusing_plans(self, deck: Deck) -> Renderer:
+        """The deck's renderer, given the last good state's plans when nothing but card
+        values can have changed since (same look): unchanged faces are not laid out again."""
+        renderer = load_renderer(deck)
+        previous = self.snapshot.drawable
+        if previous is not None and previous.look == look_fingerprint(deck, self.roots):
+            renderer.reuse_plans(previous.renderer)
+        return renderer
 
     def _update_roots(self, deck: Deck | None) -> None:
         """The folders to watch follow the deck's settings (its layouts, its card size)."""
@@ -164,6 +173,7 @@ def snapshot_dict(deck_id: str, snapshot: Snapshot) -> dict[str, Any]:
         return dict(result, name=deck_id, faces=[], cards={}, fields=[], distinct=0, card=None,
                     sheet=None, stats=None, downloads={})
     deck, renderer = drawable.deck, drawable.renderer
+    deck_file = (deck.path, shown_path(deck.path))  # most cards are written there: name it once
     width, height = renderer.card_size
     plan = drawable.print_plan
     return dict(
@@ -175,7 +185,7 @@ def snapshot_dict(deck_id: str, snapshot: Snapshot) -> dict[str, Any]:
         card={"width": round(width, 2), "height": round(height, 2), "bleed": round(renderer.bleed, 2),
               "safe": {side: round(layout.safe, 2) for side, layout in renderer.layouts.items()}},
         faces=[face_dict(deck_id, drawable, face) for face in drawable.faces],
-        cards={card.id: card_dict(card, plan) for face in drawable.faces
+        cards={card.id: card_dict(card, plan, deck_file) for face in drawable.faces
                for card in face.cards[:MAX_LISTED_CARDS]},
         sheet=sheet_dict(plan) if plan else None,
         stats=drawable.stats,
@@ -198,8 +208,8 @@ def face_dict(deck_id: str, drawable: Drawable, face: FaceView) -> dict[str, Any
     }
 
 
-def card_dict(card: Card, plan: PrintPlan | None) -> dict[str, Any]:
-    where = shown_path(card.position.path)
+def card_dict(card: Card, plan: PrintPlan | None, deck_file: tuple[Path, str]) -> dict[str, Any]:
+    where = deck_file[1] if card.position.path == deck_file[0] else shown_path(card.position.path)
     return {"count": card.count, "where": f"{where}:{card.position.line}",
             "print": spots_dict(plan, card.id, card.count) if plan else None}
 

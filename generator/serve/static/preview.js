@@ -259,9 +259,17 @@ function renderProblems(deck) {
   const list = $("problems");
   list.replaceChildren();
   const count = $("problem-count");
-  if (deck.errors) { count.className = "pill error"; count.textContent = deck.errors; }
-  else if (deck.warnings) { count.className = "pill warning"; count.textContent = deck.warnings; }
-  else { count.className = "pill ok"; count.textContent = "0"; }
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (deck.errors) { count.className = "pill error"; count.textContent = plural(deck.errors, "error"); }
+  else if (deck.warnings) { count.className = "pill warning"; count.textContent = plural(deck.warnings, "warning"); }
+  else {
+    const accepted = deck.problems.filter((problem) => problem.accepted).length;
+    count.className = "pill ok";
+    count.textContent = accepted ? `${accepted} accepted` : "none";
+  }
+  const warnings = $("warning-count");
+  warnings.hidden = !(deck.errors && deck.warnings);
+  warnings.textContent = plural(deck.warnings, "warning");
   $("no-problems").hidden = deck.problems.length > 0;
   for (const problem of deck.problems) {
     const item = el("li", { class: `${problem.severity}${problem.accepted ? " accepted" : ""}` },
@@ -330,7 +338,26 @@ function renderStats(deck) {
       box.append(body);
     }
   });
+  if (deck.stats.dice) box.append(diceBlock(deck.stats.dice));
   for (const note of deck.stats.notes || []) box.append(el("p", { class: "note", text: note }));
+}
+
+function diceBlock(dice) {
+  const title = `${dice.field} on ${dice.dice}` + (dice.value ? ` against ${dice.value}` : "");
+  const block = el("div", { class: "stats-block" }, el("h3", { text: title }));
+  const bars = el("div", { class: "bars" });
+  const likeliest = Math.max(...dice.rows.map((row) => row.probability), 1e-9);
+  for (const row of dice.rows) {
+    const fill = el("div", { class: "fill" });
+    fill.style.width = `${(row.probability / likeliest) * 100}%`;
+    const reward = row.reward === null || row.reward === undefined ? "" : ` · ${row.reward}`;
+    bars.append(el("span", { class: "label", text: String(row.roll) }),
+      el("div", { class: "track", title: `${row.exact} · ${row.card_ids.join(", ")}` }, fill),
+      el("span", { class: "value", text: `${(row.probability * 100).toFixed(1)}%${reward}` }));
+  }
+  block.append(bars);
+  for (const mismatch of dice.mismatches || []) block.append(el("p", { class: "note warn", text: mismatch }));
+  return block;
 }
 
 // --- filtering ---------------------------------------------------------------------------
