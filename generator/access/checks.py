@@ -37,7 +37,8 @@ def contrast_findings(renderer: Renderer, faces: list[Face]) -> list[Finding]:
 
     return [Finding(kind=CONTRAST, message=problem.describe(), position=problem.position,
                     severity=WARNING, card=problem.card.id, side=problem.side, element=problem.element,
-                    details={"text_colour": hex_of(problem.text), "backdrop_colour": hex_of(problem.backdrop),
+                    details={"text_colour": hex_of(problem.text), "text_opacity": round(problem.alpha, 2),
+                             "backdrop_colour": hex_of(problem.backdrop),
                              "ratio": round(problem.ratio, 2), "required": problem.required,
                              "size": round(problem.size, 2), "bold": problem.bold})
             for problem in contrast_problems(renderer, faces)]

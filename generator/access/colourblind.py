@@ -179,9 +179,10 @@ def _render_icon(element: IconElement, context: dict) -> str | None:
 
 def _resolve(paint, context: dict) -> Color | None:
     try:
-        return paint.resolve(context)
+        colour = paint.resolve(context)
     except (PaintError, TemplateError, TypeError, ValueError):
         return None  # the layout check reports a colour that cannot be made
+    return colour if isinstance(colour, Color) else None  # a gradient fill is no colour code
 
 
 def _field_problems(name: str, seen: _FieldColours) -> list[ColourPairProblem]:

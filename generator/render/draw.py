@@ -4,15 +4,22 @@ No checks and no templating happen here: the plan already holds every
 position, colour and line of text, so drawing the same plan twice gives the
 same bytes. Elements marked ``bleed`` grow past the trim box by the bleed on
 every side they touch, when the caller asks for bleed.
+
+An element's ``rotate`` turns the canvas about its box's centre; its
+``opacity`` multiplies the alpha of every colour it paints (and images' and
+gradients' constant alpha), so it becomes real PDF transparency.
 """
 
 from __future__ import annotations
+
+from itertools import groupby
 
 from reportlab.lib.colors import white as WHITE
 
 from generator.boxes import Box
 from generator.render.icons import draw_icon
 from generator.render.images import PreparedImages, drawn_rectangle, resampling
+from generator.render.paint import Gradient, faded
 from generator.render.plan import (ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp,
                                    TextOp)
 from generator.render.svg import draw_svg
@@ -32,19 +39,32 @@ def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: Prep
     clip.rect(trim.x - bleed, trim.y - bleed, trim.width + 2 * bleed, trim.height + 2 * bleed)
     canvas.clipPath(clip, stroke=0, fill=0)
     for op in ops:
+        frame = op.frame
+        if frame is not None:
+            canvas.saveState()
+            if frame.rotate:
+                cx, cy = frame.centre
+                canvas.translate(cx, cy)
+                canvas.rotate(-frame.rotate)  # PDF turns anticlockwise; layouts say clockwise
+                canvas.translate(-cx, -cy)
+        opacity = frame.opacity if frame is not None else 1.0
         if isinstance(op, ShapeOp):
-            _shape(canvas, op, trim, bleed)
+            _shape(canvas, op, trim, bleed, opacity)
         elif isinstance(op, LineOp):
-            _line(canvas, op)
+            _set_stroke(canvas, faded(op.stroke, opacity), op.width, op.dash)
+            canvas.line(*op.start, *op.end)
         elif isinstance(op, TextOp):
-            _text(canvas, op)
+            _text(canvas, op, opacity)
         elif isinstance(op, IconOp):
             for x, y, size in op.squares:
-                draw_icon(canvas, op.icon, x, y, size, op.ink, op.accent)
+                draw_icon(canvas, op.icon, x, y, size, op.ink, op.accent, opacity)
         elif isinstance(op, ImageOp):
-            _image(canvas, op, trim, bleed, images)
+            _image(canvas, op, trim, bleed, images, opacity)
         elif isinstance(op, ArtOp):
-            draw_svg(canvas, op.art, grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box, op.fit)
+            box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
+            draw_svg(canvas, op.art, box, op.fit, opacity=opacity)
+        if frame is not None:
+            canvas.restoreState()
     canvas.restoreState()
 
 
@@ -65,50 +85,78 @@ def _set_stroke(canvas, colour, width: float, dash: tuple[float, ...]) -> None:
     canvas.setDash(list(dash) if dash else [])
 
 
-def _shape(canvas, op: ShapeOp, trim: Box, bleed: float) -> None:
+def _shape(canvas, op: ShapeOp, trim: Box, bleed: float, opacity: float) -> None:
     box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
-    if op.fill is not None:
-        canvas.setFillColor(op.fill)
-    if op.stroke is not None:
-        _set_stroke(canvas, op.stroke, op.width, op.dash)
-    fill, stroke = int(op.fill is not None), int(op.stroke is not None)
-    if op.ellipse:
-        canvas.ellipse(box.x, box.y, box.x + box.width, box.y + box.height, stroke=stroke, fill=fill)
-    elif op.radius > 0 and box is op.box:  # a frame: rounded corners only when not bled
-        canvas.roundRect(box.x, box.y, box.width, box.height, op.radius, stroke=stroke, fill=fill)
+    if isinstance(op.fill, Gradient):
+        _gradient(canvas, op, box, op.fill, opacity)
+        fill = None
     else:
-        canvas.rect(box.x, box.y, box.width, box.height, stroke=stroke, fill=fill)
+        fill = faded(op.fill, opacity)
+    if fill is None and op.stroke is None:
+        return
+    if fill is not None:
+        canvas.setFillColor(fill)
+    if op.stroke is not None:
+        _set_stroke(canvas, faded(op.stroke, opacity), op.width, op.dash)
+    canvas.drawPath(_outline(canvas, op, box), stroke=int(op.stroke is not None), fill=int(fill is not None))
 
 
-def _line(canvas, op: LineOp) -> None:
-    _set_stroke(canvas, op.stroke, op.width, op.dash)
-    canvas.line(*op.start, *op.end)
+def _outline(canvas, op: ShapeOp, box: Box):
+    path = canvas.beginPath()
+    if op.ellipse:
+        path.ellipse(box.x, box.y, box.width, box.height)
+    elif op.radius > 0 and box is op.box:  # a frame: rounded corners only when not bled
+        path.roundRect(box.x, box.y, box.width, box.height, op.radius)
+    else:
+        path.rect(box.x, box.y, box.width, box.height)
+    return path
 
 
-def _text(canvas, op: TextOp) -> None:
-    """Each line as one text object (runs switch font and colour inside it), then its icons."""
+def _gradient(canvas, op: ShapeOp, box: Box, gradient: Gradient, opacity: float) -> None:
+    """A PDF shading clipped to the shape's outline."""
+    canvas.saveState()
+    canvas.clipPath(_outline(canvas, op, box), stroke=0, fill=0)
+    if opacity < 1:
+        canvas.setFillAlpha(opacity)  # the constant alpha applies to shadings too
+    canvas.linearGradient(*gradient.line(box.x, box.y, box.width, box.height), list(gradient.colours),
+                          extend=True)
+    canvas.restoreState()
+
+
+def _text(canvas, op: TextOp, opacity: float) -> None:
+    """Each line as text objects (runs switch font and colour inside them), then its icons.
+
+    reportlab's text objects cannot change transparency, so runs of one alpha
+    share a text object and the canvas's alpha is set before each.
+    """
     for line in op.text_lines:
-        text = canvas.beginText()
-        font, colour = None, None
-        for piece in line.pieces:
-            if not isinstance(piece, Glyphs):
-                continue
-            if piece.font != font:
-                text.setFont(piece.font, op.size)
-                font = piece.font
-            if piece.colour is not None and piece.colour != colour:
-                text.setFillColor(piece.colour)
-                colour = piece.colour
-            text.setTextOrigin(piece.x, piece.y)
-            text.textOut(piece.text)
-        canvas.drawText(text)
+        glyphs = [piece for piece in line.pieces if isinstance(piece, Glyphs)]
+        for alpha, same in groupby(glyphs, key=lambda piece: _alpha(piece.colour or op.colour, opacity)):
+            canvas.setFillAlpha(alpha)
+            text = canvas.beginText()
+            font, colour = None, None
+            for piece in same:
+                if piece.font != font:
+                    text.setFont(piece.font, op.size)
+                    font = piece.font
+                if piece.colour is not None and piece.colour != colour:
+                    text.setFillColor(piece.colour)
+                    colour = piece.colour
+                text.setTextOrigin(piece.x, piece.y)
+                text.textOut(piece.text)
+            canvas.drawText(text)
         for piece in line.pieces:
             if isinstance(piece, InlineIcon):
                 draw_icon(canvas, piece.icon, piece.x, piece.y, piece.side, piece.ink,
-                          piece.accent or WHITE)
+                          piece.accent or WHITE, opacity)
+    canvas.setFillAlpha(1)
 
 
-def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages) -> None:
+def _alpha(colour, opacity: float) -> float:
+    return getattr(colour, "alpha", 1) * opacity if colour is not None else opacity
+
+
+def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages, opacity: float) -> None:
     box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
     resample = resampling(op.pixels, box, op.fit, op.dpi)
     reader = images.reader(op.path, resample)
@@ -118,6 +166,8 @@ def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages)
         clip = canvas.beginPath()
         clip.rect(box.x, box.y, box.width, box.height)
         canvas.clipPath(clip, stroke=0, fill=0)
+    if opacity < 1:
+        canvas.setFillAlpha(opacity)
     canvas.drawImage(reader, drawn.x, drawn.y, drawn.width, drawn.height, mask="auto")
     canvas.restoreState()
 

@@ -46,6 +46,7 @@ from generator.boxes import Box
 from generator.deck.loading import Document, load_yaml
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
+from generator.render.paint import faded
 from generator.render.svg import SvgArt, SvgError, draw_svg, load_svg
 
 ICONS_FILE = Path(__file__).parent / "data" / "icons.yaml"
@@ -316,13 +317,15 @@ def _arc(x1: float, y1: float, rx: float, ry: float, angle: float, large: bool, 
     return segments
 
 
-def draw_icon(canvas, icon: Icon, x: float, y: float, size: float, ink: Color, accent: Color) -> None:
+def draw_icon(canvas, icon: Icon, x: float, y: float, size: float, ink: Color, accent: Color,
+              opacity: float = 1.0) -> None:
     """Draw ``icon`` in the square (x, y, size, size), in PDF coordinates; its own colours,
     when it has them, win over ``ink`` and ``accent``."""
     ink, accent = icon.ink or ink, icon.accent_ink or accent
     if icon.art is not None:
-        draw_svg(canvas, icon.art, Box(x, y, size, size), "contain", ink)
+        draw_svg(canvas, icon.art, Box(x, y, size, size), "contain", ink, opacity)
         return
+    ink, accent = faded(ink, opacity), faded(accent, opacity)
     canvas.saveState()
     canvas.translate(x, y + size)
     canvas.scale(size / ICON_BOX, -size / ICON_BOX)  # icon data runs y-down, like SVG

@@ -51,6 +51,10 @@ Element kinds and their settings (lengths in the layout's units unless marked):
 A ``styles:`` entry takes ``font`` (a family from ``fonts/fonts.yaml``),
 ``bold``, ``italic`` and ``colour``.
 
+Any element may also have ``rotate`` (degrees about the centre of its box,
+clockwise as seen on the card) and ``opacity`` (0 to 1). A ``fill`` may be a
+gradient (see :mod:`generator.render.paint`).
+
 Templates see every field of the face (None when a card leaves it out), and
 ``card.id``, ``card.count``, ``side`` ("front" or "back"), ``title``,
 ``fields`` (the face's other fields as (name, value) pairs), ``deck.name``,
@@ -82,7 +86,7 @@ from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon, parse_icons
 from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI
-from generator.render.paint import Paint, PaintCompiler, PaintError
+from generator.render.paint import Gradient, Paint, PaintCompiler, PaintError
 from generator.render.runs import NamedStyle
 from generator.render.templating import Template, TemplateError, compile_condition, compile_text
 from generator.render.units import UnitError, check_unit, to_points
@@ -92,7 +96,7 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 TOP_KEYS = {"extends", "size", "units", "bleed", "safe", "title", "defaults", "colours", "icons",
             "styles", "elements", "description"}
 KINDS = ("text", "rect", "ellipse", "line", "icon", "image")
-COMMON_KEYS = {"name", "when"}
+COMMON_KEYS = {"name", "when", "rotate", "opacity"}
 KIND_KEYS = {
     "text": {"box", "font", "size", "min_size", "fit", "align", "valign", "colour", "leading",
              "icon_scale"},
@@ -130,6 +134,13 @@ class Element:
     kind: str
     position: Position
     when: Template | None
+    rotate: float = 0.0  # degrees about the centre of its box, clockwise as seen on the card
+    opacity: float = 1.0
+
+    @property
+    def frame(self) -> Box:
+        """The box the element turns about (its own box; a line's bounding box)."""
+        return getattr(self, "box")
 
     def templates(self) -> Iterable[Template]:
         return [self.when] if self.when else []
@@ -195,6 +206,11 @@ class LineElement(Element):
 
     def paints(self):
         return [self.stroke]
+
+    @property
+    def frame(self) -> Box:
+        (x1, y1), (x2, y2) = self.start, self.end
+        return Box(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -574,12 +590,18 @@ class _ElementCompiler:
 
         return Template(repr(data), frozenset(wanted), holds)
 
-    def paint(self, value: Value | None, default: Any, what: str) -> Paint:
+    def paint(self, value: Value | None, default: Any, what: str, gradient: bool = False) -> Paint:
+        """A colour setting; only a fill (``gradient=True``) may be a gradient."""
+        position = value.position if value else Position(self.raw.path)
         try:
-            return self.paints.compile(value.data if value else default)
+            paint = self.paints.compile(value.data if value else default)
+            if not gradient:
+                paint = _flat(paint, what)
+            if not paint.names:
+                paint.resolve({})  # a fixed colour that cannot be drawn: say so at load time
         except PaintError as error:
-            raise InputError(str(error), value.position if value else Position(self.raw.path),
-                             field=what) from None
+            raise InputError(str(error), position, field=what) from None
+        return paint
 
     def choice(self, value: Value | None, default: str, what: str, choices: tuple[str, ...]) -> str:
         data = value.data if value else default
@@ -594,6 +616,26 @@ class _ElementCompiler:
                 or data <= 0):
             raise InputError(f"{what} is a number above zero, found {data!r}",
                              value.position if value else None, field=what)
+        return float(data)
+
+    def angle(self, value: Value | None) -> float:
+        """Degrees, as written (any finite number; 90, 180, -45 ...)."""
+        if value is None:
+            return 0.0
+        data = value.data
+        if isinstance(data, bool) or not isinstance(data, (int, float)) or not math.isfinite(data):
+            raise InputError(f"rotate is a number of degrees (clockwise), found {data!r}", value.position,
+                             field="rotate")
+        return float(data) % 360
+
+    def fraction(self, value: Value | None, what: str) -> float:
+        """A number from 0 to 1 (opacity: 0 invisible, 1 solid)."""
+        if value is None:
+            return 1.0
+        data = value.data
+        if isinstance(data, bool) or not isinstance(data, (int, float)) or not 0 <= data <= 1:
+            raise InputError(f"{what} is a number from 0 (invisible) to 1 (solid), found {data!r}",
+                             value.position, field=what)
         return float(data)
 
     def dash(self, value: Value | None) -> tuple[float, ...]:
@@ -621,7 +663,9 @@ class _ElementCompiler:
             raise InputError(f"a {kind} element needs a box: [x, y, width, height]", raw.position,
                              field="box")
         common = dict(name=raw.name or f"{kind}-{index + 1}", kind=kind, position=raw.position,
-                      when=self.condition(raw.values.get("when")))
+                      when=self.condition(raw.values.get("when")),
+                      rotate=self.angle(raw.values.get("rotate")),
+                      opacity=self.fraction(raw.values.get("opacity"), "opacity"))
         return getattr(self, f"_{kind}")(raw.values, common)
 
     def font(self, value: Value | None, position: Position) -> str:
@@ -700,7 +744,7 @@ class _ElementCompiler:
             **common,
             box=self.box(None if values[shape].data == WHOLE_CARD else values[shape], shape),
             radius=self.length(values.get("radius"), 0, "radius"),
-            fill=self.paint(values.get("fill"), "none", "fill"),
+            fill=self.paint(values.get("fill"), "none", "fill", gradient=True),
             stroke=self.paint(values.get("stroke"), "none", "stroke"),
             width=self.length(values.get("width"), "0.5pt", "width"),
             dash=self.dash(values.get("dash")),
@@ -763,6 +807,17 @@ class _ElementCompiler:
         return value.data
 
 
+def _flat(paint: Paint, what: str) -> Paint:
+    """``paint``, refusing a gradient when it resolves to one: only fills take gradients."""
+    def resolve(context: dict[str, Any]):
+        colour = paint.resolve(context)
+        if isinstance(colour, Gradient):
+            raise PaintError(f"{what} cannot be a gradient: only a fill can")
+        return colour
+
+    return replace(paint, resolve=resolve)
+
+
 def _check_constant_icons(layout: Layout) -> None:
     for element in layout.elements:
         if isinstance(element, IconElement) and element.icon.is_constant:
@@ -780,10 +835,23 @@ def _check_safe_zone(layout: Layout) -> None:
     """
     safe = layout.safe_box
     for element in layout.elements:
-        if isinstance(element, TextElement) and not element.box.inside(safe):
+        if isinstance(element, TextElement) and not turned(element.box, element.rotate).inside(safe):
+            turning = f" when turned {element.rotate:g} degrees" if element.rotate else ""
             raise LayoutError(f"{element.kind} '{element.name}' of layout '{layout.name}' reaches "
-                              f"outside the safe zone ({_mm(layout.safe)} inside the cut)",
+                              f"outside the safe zone ({_mm(layout.safe)} inside the cut){turning}",
                               element.position, field="box")
+
+
+def turned(box: Box, degrees: float) -> Box:
+    """The smallest upright box around ``box`` turned ``degrees`` about its centre."""
+    if not degrees % 360:
+        return box
+    radians = math.radians(degrees)
+    cos, sin = abs(math.cos(radians)), abs(math.sin(radians))
+    width = box.width * cos + box.height * sin
+    height = box.width * sin + box.height * cos
+    cx, cy = box.x + box.width / 2, box.y + box.height / 2
+    return Box(cx - width / 2, cy - height / 2, width, height)
 
 
 def _mm(points: float) -> str:

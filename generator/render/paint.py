@@ -2,7 +2,8 @@
 
 A colour in a layout is one of:
 
-- a hex code: ``"#c62f2a"`` or ``"#c33"``
+- a hex code: ``"#c62f2a"`` or ``"#c33"``, with an alpha after it for a
+  see-through colour: ``"#c62f2a80"`` or ``"#c338"`` (real PDF transparency)
 - a name from the layout's ``colours:`` section or the built-in table
   (``generator/render/data/colours.yaml``): ``red``, ``ink``, ``paper`` ...
 - ``none``: nothing painted
@@ -13,6 +14,9 @@ A colour in a layout is one of:
         accent: {field: category, map: {Shelf: brown, Spilled Milk: blue}, default: grey}
 
 - a template whose result is one of the above: ``"{{ colour }}"``
+- for ``fill`` only, a linear gradient from one colour to the next, drawn as a
+  PDF shading: ``{linear: [gold, "#fff4c0", gold], angle: 90}`` (stops evenly
+  spaced; ``angle`` in degrees, 0 running left to right, 90 top to bottom)
 
 Each colour is compiled once per layout into a :class:`Paint`, a small function
 of the face's fields.
@@ -20,6 +24,7 @@ of the face's fields.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -32,8 +37,10 @@ from generator.errors import Position
 from generator.render.templating import TemplateError, compile_text
 
 COLOURS_FILE = Path(__file__).parent / "data" / "colours.yaml"
-_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 NO_PAINT = "none"
+MAX_GRADIENT_STOPS = 16
+"""Colours in one gradient: enough for any sky or sheen, few enough to read at a glance."""
 
 
 class PaintError(ValueError):
@@ -41,8 +48,27 @@ class PaintError(ValueError):
 
 
 @dataclass(frozen=True)
+class Gradient:
+    """A linear gradient: colours evenly spaced along a line at ``angle`` degrees (clockwise
+    from left-to-right, as seen on the card)."""
+
+    colours: tuple[Color, ...]
+    angle: float
+
+    def line(self, x: float, y: float, width: float, height: float) -> tuple[float, float, float, float]:
+        """Start and end (x0, y0, x1, y1) of the gradient across a box, corner to corner along
+        its direction, so the first and last colours reach the box's extremes."""
+        radians = math.radians(self.angle)
+        dx, dy = math.cos(radians), -math.sin(radians)  # clockwise on the card: PDF's y grows up
+        half = (abs(width * dx) + abs(height * dy)) / 2
+        cx, cy = x + width / 2, y + height / 2
+        return cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half
+
+
+@dataclass(frozen=True)
 class Paint:
-    """A colour that may depend on the face: ``resolve(context)`` gives a Color or None."""
+    """A colour that may depend on the face: ``resolve(context)`` gives a Color, a Gradient
+    (for fills) or None."""
 
     names: frozenset[str]
     resolve: Callable[[dict[str, Any]], Color | None]
@@ -59,9 +85,16 @@ def load_colour_table(path: Path = COLOURS_FILE) -> dict[str, Color]:
 def parse_hex(text: str) -> Color:
     if not _HEX.match(text):
         raise PaintError(f"'{text}' is not a colour: use a name or a hex code like #c62f2a")
-    if len(text) == 4:
+    if len(text) in (4, 5):
         text = "#" + "".join(char * 2 for char in text[1:])
-    return HexColor(text)
+    return HexColor(text, hasAlpha=len(text) == 9)
+
+
+def faded(colour: Color | None, opacity: float) -> Color | None:
+    """``colour`` with its alpha multiplied by an element's ``opacity``."""
+    if colour is None or opacity >= 1:
+        return colour
+    return Color(colour.red, colour.green, colour.blue, alpha=getattr(colour, "alpha", 1) * opacity)
 
 
 def constant(colour: Color | None) -> Paint:
@@ -83,6 +116,8 @@ class PaintCompiler:
     def compile(self, value: Any) -> Paint:
         if value is None or value == NO_PAINT:
             return constant(None)
+        if isinstance(value, dict) and "linear" in value:
+            return self._gradient(value)
         if isinstance(value, dict):
             return self._field_map(value)
         if not isinstance(value, str):
@@ -130,6 +165,28 @@ class PaintCompiler:
             if paint is None:
                 raise PaintError(f"no colour for {field_name} '{value}' and no default")
             return paint.resolve(context)
+
+        return Paint(names, resolve)
+
+    def _gradient(self, spec: dict) -> Paint:
+        unknown = set(spec) - {"linear", "angle"}
+        stops = spec.get("linear")
+        angle = spec.get("angle", 0)
+        if unknown or not isinstance(stops, list) or not 2 <= len(stops) <= MAX_GRADIENT_STOPS:
+            raise PaintError(f"a gradient reads {{linear: [from, to], angle: degrees}}, with 2 to "
+                             f"{MAX_GRADIENT_STOPS} colours")
+        if isinstance(angle, bool) or not isinstance(angle, (int, float)) or not math.isfinite(angle):
+            raise PaintError(f"a gradient's angle is a number of degrees, found {angle!r}")
+        paints = [self.compile(stop) for stop in stops]
+        names = frozenset().union(*(paint.names for paint in paints))
+
+        def resolve(context: dict[str, Any]) -> Gradient:
+            colours = tuple(paint.resolve(context) for paint in paints)
+            if any(colour is None or isinstance(colour, Gradient) for colour in colours):
+                raise PaintError("a gradient's stops are colours, not 'none' or another gradient")
+            if any(getattr(colour, "alpha", 1) < 1 for colour in colours):
+                raise PaintError("a gradient's colours cannot be see-through; give the element an opacity")
+            return Gradient(colours, float(angle) % 360)
 
         return Paint(names, resolve)
 

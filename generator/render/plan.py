@@ -24,7 +24,7 @@ from generator.render.images import DEFAULT_DPI, ImageProblem, image_pixels
 from generator.boxes import Box
 from generator.render.layout import (Element, IconElement, ImageElement, Layout, LineElement,
                                      ShapeElement, TextElement)
-from generator.render.paint import PaintError
+from generator.render.paint import Gradient, PaintError
 from generator.render.markup import Markup, MarkupError, parse_markup, plain_text
 from generator.render.svg import SvgArt, SvgError, load_svg
 from generator.render.runs import ICON_MARGIN, ShapeError, TextSettings, icon_side, shape_text
@@ -56,16 +56,26 @@ class PlanProblem(Exception):
 
 
 @dataclass(frozen=True)
+class Frame:
+    """An element's turn (degrees clockwise about ``centre``) and opacity (0 to 1)."""
+
+    rotate: float
+    centre: tuple[float, float]
+    opacity: float
+
+
+@dataclass(frozen=True)
 class ShapeOp:
     box: Box
     ellipse: bool
     radius: float
-    fill: Color | None
+    fill: Color | Gradient | None
     stroke: Color | None
     width: float
     dash: tuple[float, ...]
     bleed: bool
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,7 @@ class LineOp:
     width: float
     dash: tuple[float, ...]
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
 
 
 @dataclass(frozen=True)
@@ -116,6 +127,7 @@ class TextOp:
     colour: Color | None
     text_lines: tuple[TextLine, ...]
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
 
     @property
     def lines(self) -> tuple[tuple[float, float, str], ...]:
@@ -130,6 +142,7 @@ class IconOp:
     ink: Color
     accent: Color
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
 
 
 @dataclass(frozen=True)
@@ -140,6 +153,7 @@ class ImageOp:
     fit: str
     bleed: bool
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
     dpi: int = DEFAULT_DPI  # larger images are downsampled to this resolution at their drawn size
 
 
@@ -152,6 +166,7 @@ class ArtOp:
     fit: str
     bleed: bool
     element: str = ""  # the layout element that drew it, for checks that name it
+    frame: Frame | None = None  # its turn and opacity, when it has either
 
 
 Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp | ArtOp
@@ -207,8 +222,15 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
             raise PlanProblem(element, f"{type(error).__name__}: {error}"
                               if isinstance(error, TemplateError) else str(error)) from None
         if op is not None:
-            ops.append(replace(op, element=element.name))
+            ops.append(replace(op, element=element.name, frame=_frame(element)))
     return tuple(ops)
+
+
+def _frame(element: Element) -> Frame | None:
+    if not element.rotate and element.opacity >= 1:
+        return None
+    box = element.frame
+    return Frame(element.rotate, (box.x + box.width / 2, box.y + box.height / 2), element.opacity)
 
 
 def _shape(element: ShapeElement, context, resources, layout) -> ShapeOp | None:

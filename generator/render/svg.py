@@ -67,19 +67,25 @@ class SvgArt:
     one_colour: bool  # one flat colour and no gradient: it takes the colour of what draws it
     _recoloured: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def drawing_in(self, ink: Color | None) -> Any:
-        """The drawing, painted in ``ink`` when the art is one colour (else as drawn)."""
-        if ink is None or not self.one_colour:
+    def drawing_in(self, ink: Color | None, opacity: float = 1.0) -> Any:
+        """The drawing, painted in ``ink`` when the art is one colour (else in its own colours),
+        every alpha multiplied by ``opacity``; each variant made once."""
+        ink = ink if self.one_colour else None
+        if ink is None and opacity >= 1:
             return self.drawing
-        key = ink.hexval()
+        key = (ink.hexval() if ink is not None else "", round(opacity, 4))
         if key not in self._recoloured:
             recoloured = copy.deepcopy(self.drawing)
             for shape in _shapes(recoloured):
-                for attribute in ("fillColor", "strokeColor"):
+                for attribute, alpha_attribute in (("fillColor", "fillOpacity"), ("strokeColor", "strokeOpacity")):
                     old = getattr(shape, attribute, None)
-                    if old is not None:
-                        setattr(shape, attribute, Color(ink.red, ink.green, ink.blue,
-                                                        alpha=getattr(old, "alpha", 1)))
+                    if isinstance(old, Color):
+                        base = ink or old
+                        own = getattr(shape, alpha_attribute, None)
+                        alpha = getattr(old, "alpha", 1) * (1 if own is None else own) * opacity
+                        setattr(shape, attribute, Color(base.red, base.green, base.blue, alpha=alpha))
+                        if hasattr(shape, alpha_attribute):  # drawn after the colour, so it must agree
+                            setattr(shape, alpha_attribute, alpha)
             self._recoloured[key] = recoloured
         return self._recoloured[key]
 
@@ -222,7 +228,8 @@ def _colours(shapes: list) -> tuple[Color, ...]:
     return tuple(found.values())
 
 
-def draw_svg(canvas, art: SvgArt, box: Box, fit: str, ink: Color | None = None) -> None:
+def draw_svg(canvas, art: SvgArt, box: Box, fit: str, ink: Color | None = None,
+             opacity: float = 1.0) -> None:
     """Draw ``art`` into ``box``: ``contain`` (whole, centred), ``cover`` (filling it, clipped)
     or ``stretch``; one-colour art is painted in ``ink`` when it is given."""
     from reportlab.graphics import renderPDF
@@ -238,5 +245,7 @@ def draw_svg(canvas, art: SvgArt, box: Box, fit: str, ink: Color | None = None) 
         canvas.clipPath(clip, stroke=0, fill=0)
     canvas.translate(box.x + (box.width - width) / 2, box.y + (box.height - height) / 2)
     canvas.scale(scale_x, scale_y)
-    renderPDF.draw(art.drawing_in(ink), canvas, 0, 0)
+    if opacity < 1:
+        canvas.setFillAlpha(opacity)  # gradients inside the art: shadings take the constant alpha
+    renderPDF.draw(art.drawing_in(ink, opacity), canvas, 0, 0)
     canvas.restoreState()

@@ -170,12 +170,8 @@ class FormLibrary:
         resources.basicFonts()
         resources.allProcs()
         resources.XObject = doc.xobjDict([name.split(".", 1)[1] for name in self._names.values()])
-        graphics_states, shadings = _paint_resources(doc, canvas)
-        if graphics_states:
-            resources.ExtGState = graphics_states
-        if shadings:
-            resources.Shading = shadings
-        _give_forms_paint_resources(doc, self._names.values(), graphics_states, shadings)
+        shadings = _shadings(doc)
+        _give_forms_paint_resources(doc, self._names.values(), shadings)
         doc.Reference(resources, RESOURCES_NAME)
         with _binary_streams():
             data = canvas.getpdfdata()
@@ -183,28 +179,28 @@ class FormLibrary:
         return self.compiled
 
 
-def _paint_resources(doc: pdfdoc.PDFDocument, canvas: Canvas):
-    """References to every transparency state and gradient (shading) the faces use, or None."""
-    states = canvas._extgstate.getState()
-    if states:
-        states = doc.Reference(states, "SheetGraphicsStates")
+def _shadings(doc: pdfdoc.PDFDocument):
+    """A reference to a dictionary of every gradient (shading) the faces draw, or None."""
     names = [f"Sh{number}" for number in range(doc.shadingCounter)]
-    shadings = doc.Reference(pdfdoc.PDFDictionary({name: pdfdoc.PDFObjectReference(name) for name in names}),
-                             "SheetShadings") if names else None
-    return states, shadings
+    if not names:
+        return None
+    return doc.Reference(pdfdoc.PDFDictionary({name: pdfdoc.PDFObjectReference(name) for name in names}),
+                         "SheetShadings")
 
 
-def _give_forms_paint_resources(doc: pdfdoc.PDFDocument, names: Iterable[str], states, shadings) -> None:
+def _give_forms_paint_resources(doc: pdfdoc.PDFDocument, names: Iterable[str], shadings) -> None:
     """Let every face form name its transparency and gradients in its own resources.
 
-    reportlab writes a form's resources with fonts and images only; a viewer
-    looks up ``/gs`` and ``/sh`` operands there, so opacity and gradients inside
-    a face need them too.
+    reportlab keeps each form's transparency states (``/gs`` operands, named
+    afresh in every form) beside the form but writes its resources with fonts
+    and images only; shadings (``/sh``) are not kept at all. A viewer looks
+    both up in the form's resources, so they are added here.
     """
-    if not states and not shadings:
-        return
     for name in names:
         form = doc.idToObject[name]
+        states = getattr(form, "ExtGState", None)
+        if not states and not shadings:
+            continue
         resources = pdfdoc.PDFResourceDictionary()
         resources.basicFonts()
         resources.allProcs()
