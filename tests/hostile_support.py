@@ -76,5 +76,37 @@ def refused(run: Run, exit_codes: tuple[int, ...], *fragments: str) -> str:
     return line
 
 
-__all__ = ["SECONDS_PER_CASE", "TookTooLong", "add_rule", "add_to_layout", "deckpress", "new_deck",
-           "refused", "set_layout_text", "within"]
+def png_declaring(path: Path, width: int, height: int) -> Path:
+    """A small PNG file whose header declares ``width`` x ``height`` one-bit pixels (its data
+    holds only the first rows): what a decompression bomb looks like before it is decoded."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = zlib.compress((b"\x00" + b"\x00" * ((width + 7) // 8)) * 16)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0))
+                     + chunk(b"IDAT", rows) + chunk(b"IEND", b""))
+    return path
+
+
+def broken_pngs(folder: Path) -> dict[str, Path]:
+    """A truncated PNG, one with a damaged data stream, and one that is not an image at all."""
+    from PIL import Image
+
+    folder.mkdir(parents=True, exist_ok=True)
+    good = folder / "good.png"
+    Image.new("RGB", (64, 64), "red").save(good)
+    data = good.read_bytes()
+    damaged = bytearray(data)
+    start = damaged.find(b"IDAT") + 8
+    damaged[start:start + 24] = bytes(byte ^ 0x5A for byte in damaged[start:start + 24])
+    files = {"truncated": data[: len(data) // 2], "damaged": bytes(damaged), "not a picture": b"hello"}
+    for name, content in files.items():
+        (folder / f"{name.replace(' ', '-')}.png").write_bytes(content)
+    return {name: folder / f"{name.replace(' ', '-')}.png" for name in files}
+
+
+__all__ = ["SECONDS_PER_CASE", "TookTooLong", "add_rule", "add_to_layout", "broken_pngs", "deckpress",
+           "new_deck", "png_declaring", "refused", "set_layout_text", "within"]

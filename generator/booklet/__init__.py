@@ -13,6 +13,7 @@ PDFs; writing them to disk is the command line's job.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +29,9 @@ if TYPE_CHECKING:  # the drawing modules (platypus, pypdf) load only when a book
     from generator.booklet.cards import CardFace, Renderer, RendererFactory
 
 RULES_FILENAME = "rules.md"
-MAX_RULES_BYTES = 1024 * 1024
-"""Rules run to a few pages; a megabyte of Markdown is a mistake, not a rulebook."""
+MAX_RULES_BYTES = 256 * 1024
+"""Rules run to a few dozen pages (about 2 KB of Markdown a page); 256 KB is a hundred-page
+rulebook, which takes a few seconds to lay out. Laying out a megabyte takes most of a minute."""
 
 PAPERS = ("a4", "letter")
 
@@ -79,6 +81,7 @@ def build_booklet(deck: Deck, paper: str = "a4",
     from generator.booklet.imposition import impose, printing_note_pdf
     from generator.booklet.markdown import Converter
     from generator.booklet.style import load_style
+    from reportlab.platypus.doctemplate import LayoutError
 
     style = load_style()
     if paper not in style.papers:
@@ -94,7 +97,12 @@ def build_booklet(deck: Deck, paper: str = "a4",
         flowables = converter.convert()
         return Body(flowables, converter.cover_components, _cover_card(deck, renderer.renderer, style))
 
-    reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body)
+    try:
+        reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body)
+    except LayoutError as error:
+        # The converter refuses the blocks it knows cannot fit a page; this is the last resort.
+        raise InputError(f"part of the rules cannot be placed on a page: {_described(error)}",
+                         Position(path), field="rules") from None
     sheet = style.papers[paper].sheet
     note = printing_note_pdf(sheet, style.text["footer"].fontName, style.colours["muted"],
                              words_for(deck)("printing_note"))
@@ -110,6 +118,13 @@ def _cover_card(deck: Deck, renderer: Renderer | None, style) -> CardFace | None
     card = next(card for card in deck.cards if card.count)
     side = "back" if deck.shared_back is not None else "front"
     return CardFace(renderer, card, side, style.cover_card_width, style.colours["rule"])
+
+
+def _described(error: Exception) -> str:
+    """reportlab's message without its object addresses: what did not fit, and how big."""
+    text = re.sub(r"<[^>]*>|\(\d[^)]*\)|\s+", " ", str(error))
+    found = re.search(r"(too large|tallest cell [\d.]+ points).*?(?= in frame|$)", text)
+    return found.group(0).strip() if found else "a block is taller or wider than the page"
 
 
 class _LazyRenderer:

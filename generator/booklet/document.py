@@ -52,7 +52,7 @@ class _BookletTemplate(BaseDocTemplate):
         self._outline_level = -1
 
     def afterFlowable(self, flowable):
-        if not isinstance(flowable, Heading) or flowable.toc_level > TOC_LEVELS:
+        if not isinstance(flowable, Heading) or not 0 < flowable.toc_level <= TOC_LEVELS:
             return
         # The PDF outline cannot skip a level (an ## before any #), so clamp it.
         level = min(flowable.toc_level - 1, self._outline_level + 1)

@@ -13,6 +13,7 @@ Every error names the rules file and the line it comes from.
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -67,6 +68,20 @@ MIN_COLUMN_TEXT = 14
 """Points of text width a table column needs at the least (about two letters); a table
 whose columns cannot all get this much does not fit the page and is refused."""
 
+MAX_WORD_LENGTH = 200
+"""Characters in one word (text between spaces) of a rules file. The longest words and
+web addresses in a rulebook stay under a hundred; reportlab breaks an overlong word letter
+by letter, which takes minutes for a 200,000-letter one and cannot fit a table cell."""
+
+MAX_HEADING_LENGTH = 200
+"""Characters in a heading: a few lines at most, so a heading always fits on one page and
+in the contents; a longer one is a paragraph that lost its blank line."""
+
+MAX_IMAGE_PIXELS = 25_000_000
+"""Pixels in one picture of a rules file (5,000 x 5,000). A picture is printed at most a
+page wide, which at 600 dpi is under 5,000 pixels; decoding is checked against this before
+it starts, far below Pillow's own bomb limit, so a small file cannot unpack to gigabytes."""
+
 BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
 
 
@@ -78,8 +93,11 @@ def markdown_parser() -> MarkdownIt:
 class Heading(Paragraph):
     """A heading paragraph that the document lists in its contents and PDF outline."""
 
-    def __init__(self, text: str, style, level: int, plain: str, key: str):
-        super().__init__(text, style)
+    def __init__(self, text: str | None, style, level: int = 0, plain: str = "", key: str = "",
+                 **paragraph_options):
+        # reportlab makes the halves of a split paragraph with Paragraph's own arguments;
+        # a half has level 0 and so stays out of the contents.
+        super().__init__(text, style, **paragraph_options)
         self.toc_level = level
         self.toc_text = plain
         self.toc_key = key
@@ -128,7 +146,14 @@ class Converter:
 
     def text(self, raw: str, node: SyntaxTreeNode) -> str:
         """Plain text, escaped for reportlab's paragraph markup, every glyph checked."""
-        for character in sorted(set(raw) - set("\n\t"), key=raw.index):
+        longest = max(raw.split(), key=len, default="")
+        if len(longest) > MAX_WORD_LENGTH:
+            raise InputError(f"a word of {len(longest):,} characters ('{longest[:20]}...'); words are at most "
+                             f"{MAX_WORD_LENGTH} characters, put spaces in it", self.position(node, longest[:40]),
+                             field="text")
+        for character in dict.fromkeys(raw):  # each character once, in order of appearance
+            if character in "\n\t":
+                continue
             if not font_has_glyph(character):
                 raise InputError(f"the booklet font has no '{character}' (U+{ord(character):04X}); "
                                  "use another character", self.position(node, character), field="text")
@@ -162,9 +187,14 @@ class Converter:
         level = int(node.tag[1])
         style = self.style.text[f"h{min(level, 4)}"]
         inline = node.children[0]
+        plain = _plain_text(inline)
+        if len(plain) > MAX_HEADING_LENGTH:
+            raise InputError(f"a heading of {len(plain):,} characters; headings are at most "
+                             f"{MAX_HEADING_LENGTH} (is a blank line missing after it?)",
+                             self.position(node), field="heading")
         self.heading_count += 1
         heading = Heading(self.inline(inline), derive(style, keepWithNext=1), level,
-                          plain=_plain_text(inline), key=f"h{self.heading_count}")
+                          plain=plain, key=f"h{self.heading_count}")
         if level == 1:
             # A level-1 heading never sits alone at the foot of a page.
             underline = HRFlowable(width="100%", thickness=0.6, color=self.style.colours["rule"],
@@ -213,9 +243,10 @@ class Converter:
                              spaceAfter=body_style.spaceAfter if depth == 0 else 0, **options)]
 
     def table(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        rows, alignments, header_rows = [], [], 0
+        rows, alignments, header_rows, lines = [], [], 0, []
         for section in node.children:
             for row in section.children:
+                lines.append(self.position(row) if row.map else self.position(node))
                 cells, aligns = [], []
                 head = section.type == "thead"
                 for cell in row.children:
@@ -228,10 +259,11 @@ class Converter:
                 rows.append(cells)
                 alignments.append(aligns)
                 header_rows += head
-        return [self.grid(rows, header_rows, position=self.position(node))]
+        return [self.grid(rows, header_rows, position=self.position(node), row_positions=lines)]
 
     def grid(self, rows: list[list], header_rows: int, widths: list[float] | None = None,
-             position: Position | None = None, field: str = "table") -> Flowable:
+             position: Position | None = None, field: str = "table",
+             row_positions: list[Position] | None = None) -> Flowable:
         """A table in the booklet's style: shaded header, hairlines between rows.
 
         A short table is kept on one page rather than leaving a lone row behind.
@@ -257,8 +289,13 @@ class Converter:
             commands.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), self.style.colours["shade"]))
         table.setStyle(TableStyle(commands))
         table.spaceAfter = self.style.text["body"].spaceAfter + 2
+        _, height = table.wrap(self.frame_width, self.frame_height)
+        for number, row_height in enumerate(table._rowHeights):
+            if row_height > self.frame_height:
+                where = row_positions[number] if row_positions else position
+                raise InputError(f"row {number + 1} of the table is taller than a page ({row_height:.0f} pt, "
+                                 f"the page has {self.frame_height:.0f}); shorten its cells", where, field=field)
         if len(rows) <= KEEP_TABLE_ROWS:
-            _, height = table.wrap(self.frame_width, self.frame_height)
             if height <= self.frame_height * KEEP_TABLE_PAGE_SHARE:
                 return KeepTogether([table])
         return table
@@ -282,6 +319,11 @@ class Converter:
             ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
         ]))
         box.spaceAfter = self.style.box_space_after
+        _, height = box.wrap(self.frame_width, self.frame_height)
+        if height > self.frame_height:
+            raise InputError(f"the example box is taller than a page ({height:.0f} pt, the page has "
+                             f"{self.frame_height:.0f}); split it into two quotes", self.position(node),
+                             field="blockquote")
         return [box]
 
     def rule(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
@@ -297,11 +339,23 @@ class Converter:
         reference = image.attrs.get("src", "")
         position = self.position(inline, str(reference) or "![")
         path = resolve_image(self.deck.folder, str(reference), position)
+        too_large = InputError(f"image '{reference}' has more than {MAX_IMAGE_PIXELS:,} pixels; scale it down",
+                               position, field="image")
         try:
-            with PILImage.open(path) as picture:
-                picture.verify()
-            with PILImage.open(path) as picture:
-                size = picture.size
+            with warnings.catch_warnings():
+                # Our own limit is far below Pillow's, which would only warn on stderr.
+                warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
+                with PILImage.open(path) as picture:
+                    size = picture.size
+                    if min(size) < 1:
+                        raise InputError(f"image '{reference}' has no pixels", position, field="image")
+                    if size[0] * size[1] > MAX_IMAGE_PIXELS:
+                        raise too_large
+                    picture.load()  # decode it all now: a truncated file fails here, not in the PDF writer
+        except InputError:
+            raise
+        except PILImage.DecompressionBombError:
+            raise too_large from None
         except Exception as error:  # Pillow raises many kinds for a bad file
             raise InputError(f"image '{reference}' is not a readable picture ({error})",
                              position, field="image") from None

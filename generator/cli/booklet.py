@@ -10,7 +10,7 @@ from generator.booklet import PAPERS, build_booklet
 from generator.cli.common import find_decks, lang_option, reports_errors
 from generator.deck.model import deck_id
 from generator.deck.translation import load_translated_deck, require_translated
-from generator.outputs import write_bytes_atomic
+from generator.outputs import write_files_atomic
 
 
 @click.command()
@@ -58,8 +58,8 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
             suffix = f".{deck.lang}" if deck.lang else ""
             reading = out_dir / f"{deck.id}-rules{suffix}.pdf"
             imposed = out_dir / f"{deck.id}-rules-booklet{suffix}.pdf"
-            write_bytes_atomic(reading, result.reading_pdf)
-            write_bytes_atomic(imposed, result.booklet_pdf)
+            # Both or neither: a reading PDF beside a stale imposed one would print the wrong rules.
+            write_files_atomic({reading: result.reading_pdf, imposed: result.booklet_pdf})
             written.append((deck, result, reading, imposed))
     if not quiet:
         for deck, result, reading, imposed in written:

@@ -26,12 +26,11 @@ import contextlib
 import json
 import os
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from generator.outputs import write_text_atomic
+from generator.outputs import temporary_folder, write_text_atomic
 
 MANIFEST_NAME = ".deckpress-{deck}-{kind}.json"
 """Hidden, so it is not uploaded or printed along with the images."""
@@ -78,8 +77,7 @@ class StagedFolder:
         missing = [folder for folder in (self.folder, *self.folder.parents) if not folder.exists()]
         self.folder.mkdir(parents=True, exist_ok=True)
         self.made_folders = missing
-        self.temp = Path(tempfile.mkdtemp(prefix=f".{self.deck_id}-{self.kind}-", suffix=".tmp",
-                                          dir=self.folder))
+        self.temp = temporary_folder(self.folder, f"{self.deck_id}-{self.kind}")
 
     def commit(self) -> None:
         """Move every staged file into place, then delete this deck's files the run no longer writes."""

@@ -24,7 +24,7 @@ from typing import BinaryIO, Callable, Iterator, TextIO
 
 from generator.deck.model import Card, Deck
 from generator.errors import InputError
-from generator.outputs import atomic_output
+from generator.outputs import atomic_outputs
 from generator.sheets.forms import FormLibrary, font_for, number
 from generator.boxes import Box
 from generator.sheets.geometry import PagePlan, SheetLayout, SheetSettings, plan_layout, plan_pages
@@ -98,7 +98,7 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     compiled = library.compile()
 
     pdf_path, manifest_path = output_paths(deck, out_dir)
-    with atomic_output(pdf_path) as pdf_stream, atomic_output(manifest_path) as manifest_stream, \
+    with atomic_outputs(pdf_path, manifest_path) as (pdf_stream, manifest_stream), \
             _utf8(manifest_stream) as manifest_text:
         writer = PdfPageWriter(pdf_stream, compiled, (layout.paper.width, layout.paper.height))
         manifest = ManifestWriter(manifest_text, manifest_header(deck.id, deck.name, layout, total, pages,

@@ -28,7 +28,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.outputs import write_bytes_atomic
+from generator.outputs import write_files_atomic
 from generator.stats.analysis import DeckStats
 from generator.stats.composition import Breakdown, Share
 from generator.stats.dice import DiceReport, odds_text
@@ -68,11 +68,10 @@ class Panel:
 
 
 def write_report(stats: DeckStats, pdf_path: Path, png_path: Path) -> None:
-    """Write the report PDF and its PNG image, each all at once or not at all."""
+    """Write the report PDF and its PNG image, both together or neither."""
     pdf = render_pdf(stats)
     png = render_png(pdf)
-    write_bytes_atomic(pdf_path, pdf)
-    write_bytes_atomic(png_path, png)
+    write_files_atomic({pdf_path: pdf, png_path: png})
 
 
 def render_pdf(stats: DeckStats) -> bytes:

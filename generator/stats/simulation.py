@@ -41,6 +41,15 @@ from generator.paths import resolve_inside
 from generator.errors import did_you_mean
 from generator.stats.spec import SimulationSpec
 
+MAX_TURNS = 10_000
+"""Turns one simulated game may report. Card games end in tens of turns; the report draws
+a bar for every turn from the shortest game to the longest, so a plugin reporting a
+billion turns (a loop counter gone wrong) must be stopped here."""
+
+MAX_ENDING_LENGTH = 100
+"""Characters in an Outcome's ending ('deck ran out'): each distinct ending is a line of
+the report."""
+
 Z_95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
 
@@ -192,10 +201,16 @@ def _import(path: Path, name: str) -> ModuleType:
         sys.modules.pop(name, None)
         raise InputError(f"plugin has a syntax error: {error.msg}",
                          Position(path, error.lineno or 0, error.offset or 0)) from None
-    except Exception as error:  # a broken plugin must not show a traceback
+    except PLUGIN_FAILURES as error:  # a broken plugin must not show a traceback
         sys.modules.pop(name, None)
         raise _plugin_error(path, "plugin failed to load", error) from None
     return module
+
+
+PLUGIN_FAILURES = (Exception, SystemExit, GeneratorExit)
+"""What a plugin may raise that ends the run with an error line. ``SystemExit`` is one: a
+plugin calling ``sys.exit(0)`` must not end deckpress with success and no output. Only
+Ctrl-C (``KeyboardInterrupt``) passes through, to stop the command as the user asked."""
 
 
 def _plugin_error(path: Path, what: str, error: BaseException) -> InputError:
@@ -204,7 +219,11 @@ def _plugin_error(path: Path, what: str, error: BaseException) -> InputError:
     for frame in traceback.extract_tb(error.__traceback__):
         if Path(frame.filename) == path:
             line = frame.lineno or 0
-    return InputError(f"{what}: {type(error).__name__}: {error}", Position(path, line))
+    if isinstance(error, SystemExit):
+        happened = f"the plugin called exit({error.code!r}), which a plugin must not do"
+    else:
+        happened = f"{type(error).__name__}: {error}"  # the plugin's author reads Python's own words
+    return InputError(f"{what}: {happened}", Position(path, line))
 
 
 def run(plugin: Plugin, deck: Deck, spec: SimulationSpec, games: int | None = None,
@@ -219,24 +238,43 @@ def run(plugin: Plugin, deck: Deck, spec: SimulationSpec, games: int | None = No
                          spec.position, field="policy")
     try:
         prepared = plugin.prepare(deck, dict(spec.options))
-    except Exception as error:
+    except PLUGIN_FAILURES as error:
         raise _plugin_error(plugin.path, "plugin failed to prepare the deck", error) from None
     outcomes = []
     for game in range(games):
         try:
             outcome = plugin.play(prepared, game_rng(seed, game), policy)
-        except Exception as error:
+        except PLUGIN_FAILURES as error:
             raise _plugin_error(plugin.path, f"game {game} (seed {seed}) failed", error) from None
-        if not isinstance(outcome, Outcome):
-            raise InputError(f"play() must return an Outcome, returned {type(outcome).__name__}",
-                             Position(plugin.path))
-        outcomes.append(outcome)
+        outcomes.append(_checked(outcome, plugin.path, game, seed))
         if on_game is not None:
             on_game(1)
-    notes = getattr(prepared, "notes", ())
+    try:
+        notes = getattr(prepared, "notes", ())
+    except PLUGIN_FAILURES as error:
+        raise _plugin_error(plugin.path, "the prepared deck's notes failed", error) from None
+    notes = notes if isinstance(notes, (list, tuple)) and all(isinstance(note, str) for note in notes) else ()
     return SimulationResult(title=plugin.title, plugin=_display_path(plugin.path, deck), policy=policy,
                             policy_description=plugin.policies[policy], seed=seed, outcomes=tuple(outcomes),
-                            notes=tuple(str(note) for note in notes) if isinstance(notes, (list, tuple)) else ())
+                            notes=tuple(notes))
+
+
+def _checked(outcome: Any, path: Path, game: int, seed: int) -> Outcome:
+    """The plugin's outcome, if it is one the statistics and the report can use."""
+    where = f"game {game} (seed {seed})"
+    if not isinstance(outcome, Outcome):
+        raise InputError(f"{where}: play() must return an Outcome, returned {type(outcome).__name__}",
+                         Position(path))
+    if not isinstance(outcome.won, bool):
+        raise InputError(f"{where}: Outcome.won must be True or False, not {outcome.won!r}"[:200], Position(path))
+    if isinstance(outcome.turns, bool) or not isinstance(outcome.turns, int) \
+            or not 0 <= outcome.turns <= MAX_TURNS:
+        raise InputError(f"{where}: Outcome.turns must be a whole number from 0 to {MAX_TURNS:,}, "
+                         f"not {outcome.turns!r}"[:200], Position(path))
+    if not isinstance(outcome.ending, str) or len(outcome.ending) > MAX_ENDING_LENGTH:
+        raise InputError(f"{where}: Outcome.ending must be a short text (at most {MAX_ENDING_LENGTH} "
+                         "characters)", Position(path))
+    return outcome
 
 
 def _display_path(path: Path, deck: Deck) -> str:

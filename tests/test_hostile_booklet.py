@@ -1,0 +1,85 @@
+"""A broken or hostile rules.md ends the booklet with one error line at its line, at once,
+and writes neither PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.booklet import MAX_RULES_BYTES
+from generator.booklet.markdown import MAX_HEADING_LENGTH, MAX_IMAGE_PIXELS, MAX_WORD_LENGTH
+
+from hostile_support import broken_pngs, deckpress, new_deck, png_declaring, refused, within
+
+
+def booklet(tmp_path: Path, rules: str, files: dict[str, Path] | None = None):
+    deck = new_deck(tmp_path)
+    (deck / "rules.md").write_text(rules, encoding="utf-8")
+    for name, source in (files or {}).items():
+        (deck / name).write_bytes(source.read_bytes())
+    out = tmp_path / "out"
+    with within():
+        run = deckpress("booklet", deck, "--out", out, "--quiet")
+    return deck, out, run
+
+
+def line(number: int) -> str:
+    return f"rules.md:{number}:"
+
+
+@pytest.mark.parametrize("name, rules, where, message", [
+    ("a long word in a table cell", "# Rules\n\n| a | b |\n|---|---|\n| " + "x" * 20_000 + " | y |\n",
+     line(5), "a word of 20,000 characters"),
+    ("a long heading", "# " + "h" * 20_000 + "\n\ntext\n", line(1), "a heading of 20,000 characters"),
+    ("a 200,000-character word", "# Rules\n\n" + "w" * 200_000 + "\n", line(3),
+     "a word of 200,000 characters"),
+    ("a long word in a list", "# Rules\n\n- one\n- " + "y" * (MAX_WORD_LENGTH + 1) + "\n", line(4),
+     f"words are at most {MAX_WORD_LENGTH} characters"),
+    ("a long word in code", "# Rules\n\n```\n" + "z" * 5000 + "\n```\n", line(4), "a word of 5,000"),
+    ("a table row taller than a page", "# Rules\n\n| a |\n|---|\n| ok |\n| " + "word " * 3000 + "|\n",
+     line(6), "row 3 of the table is taller than a page"),
+    ("an example box taller than a page", "# Rules\n\n> " + "word " * 9000 + "\n", line(3),
+     "the example box is taller than a page"),
+])
+def test_oversized_text_is_refused_at_its_line(tmp_path, name, rules, where, message):
+    deck, out, run = booklet(tmp_path, rules)
+    error = refused(run, (2,), message)
+    assert f"{deck / 'rules.md'}:" in error and where in error
+    assert not out.exists()
+
+
+def test_text_just_within_the_limits_makes_a_booklet(tmp_path):
+    rules = ("# " + "Long heading " * (MAX_HEADING_LENGTH // 13) + "\n\n"
+             "| a | b |\n|---|---|\n| " + "x" * MAX_WORD_LENGTH + " | y |\n\n"
+             "> " + "word " * 300 + "\n")
+    _, out, run = booklet(tmp_path, rules)
+    assert run.exit_code == 0, run.stderr
+    assert sorted(path.name for path in out.iterdir()) == ["demo-rules-booklet.pdf", "demo-rules.pdf"]
+
+
+def test_a_rules_file_over_the_size_limit_is_refused(tmp_path):
+    deck, out, run = booklet(tmp_path, "# Rules\n\n" + "word " * (MAX_RULES_BYTES // 5 + 10))
+    refused(run, (2,), str(deck / "rules.md"), f"the limit is {MAX_RULES_BYTES:,}")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("kind", ["truncated", "damaged", "not a picture"])
+@pytest.mark.parametrize("placement, where", [("block", 5), ("inline", 7)])
+def test_a_broken_picture_is_named_with_its_line(tmp_path, kind, placement, where):
+    picture = broken_pngs(tmp_path / "pictures")[kind]
+    rules = "# Rules\n\nSome text.\n\n"
+    rules += "![art](pic.png)\n" if placement == "block" else "Plain text.\n\nAn icon ![i](pic.png) here.\n"
+    deck, out, run = booklet(tmp_path, rules, {"pic.png": picture})
+    error = refused(run, (2,), "image 'pic.png' is not a readable picture")
+    assert f"{deck / 'rules.md'}:{where}:" in error
+    assert "ImageReader" not in run.stderr and not out.exists()
+
+
+@pytest.mark.parametrize("side", [13_000, 30_000])
+def test_a_picture_with_too_many_pixels_is_refused_before_it_is_decoded(tmp_path, side):
+    bomb = png_declaring(tmp_path / "bomb.png", side, side)
+    deck, out, run = booklet(tmp_path, "# Rules\n\n![big](pic.png)\n", {"pic.png": bomb})
+    error = refused(run, (2,), f"image 'pic.png' has more than {MAX_IMAGE_PIXELS:,} pixels")
+    assert f"{deck / 'rules.md'}:3:" in error
+    assert "warn" not in run.stderr.lower() and not out.exists()

@@ -1,0 +1,245 @@
+"""Code, outputs and signals: a deck folder runs no code, outputs appear whole or not at all,
+special files are never overwritten, and a stopped command leaves no temporaries."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import generator.outputs as outputs
+from generator.outputs import STALE_TEMPORARY_AGE, write_bytes_atomic
+
+from hostile_support import deckpress, new_deck, refused, within
+from test_stats_simulation import PLUGIN_DECK
+
+REPO = Path(__file__).resolve().parent.parent
+DECKPRESS = Path(sys.executable).with_name("deckpress")
+GOBLINS = REPO / "cards" / "goblins"
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir() if path.name.endswith(".tmp"))
+
+
+# -- no code from the deck folder ---------------------------------------------------------
+
+PLANTED = ("reportlab_settings.py", "yaml.py", "click.py", "jinja2.py", "PIL.py")
+
+
+@pytest.mark.parametrize("launcher", ["python -m generator", "deckpress"])
+def test_modules_planted_in_the_working_directory_never_run(tmp_path, launcher):
+    deck = new_deck(tmp_path)
+    marker = tmp_path / "code-ran"
+    for name in PLANTED:
+        (deck / name).write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
+    command = [sys.executable, "-m", "generator"] if launcher.startswith("python") else [str(DECKPRESS)]
+    for arguments in (["check", "."], ["build", ".", "--out", str(tmp_path / "out"), "--quiet"]):
+        finished = subprocess.run(command + arguments, cwd=deck, capture_output=True, text=True, timeout=120)
+        assert finished.returncode == 0, finished.stderr
+        assert not marker.exists(), f"{marker.read_text()} ran on {arguments[0]}"
+
+
+# -- special files are not outputs --------------------------------------------------------
+
+def test_import_never_writes_over_a_device_even_with_force(tmp_path):
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("name,count\nKnight,2\n")
+    with within():
+        run = deckpress("import", sheet, "--out", "/dev/null", "--force")
+    refused(run, (2,), "/dev/null", "is a device, not a file")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+@pytest.mark.parametrize("kind", ["named pipe", "folder"])
+def test_import_never_writes_over_a_pipe_or_a_folder(tmp_path, kind):
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("name,count\nKnight,2\n")
+    target = tmp_path / "deck.yaml"
+    os.mkfifo(target) if kind == "named pipe" else target.mkdir()
+    with within():
+        run = deckpress("import", sheet, "--out", target, "--force")
+    refused(run, (2,), str(target), f"is a {kind}, not a file")
+    assert target.is_fifo() if kind == "named pipe" else target.is_dir()
+
+
+def test_an_output_that_is_a_link_is_replaced_not_followed(tmp_path):
+    elsewhere = tmp_path / "elsewhere.txt"
+    elsewhere.write_text("keep me")
+    link = tmp_path / "out.txt"
+    link.symlink_to(elsewhere)
+    write_bytes_atomic(link, b"new")
+    assert elsewhere.read_text() == "keep me" and not link.is_symlink() and link.read_text() == "new"
+
+
+# -- several outputs: together or not at all ----------------------------------------------
+
+def full_disk_on_file(monkeypatch, number: int) -> None:
+    """The disk fills up while the ``number``-th file of a write reaches it."""
+    calls = []
+    real = outputs._flush_to_disk
+
+    def flush(stream):
+        calls.append(stream)
+        if len(calls) == number:
+            raise OSError(errno.ENOSPC, "No space left on device", stream.name)
+        real(stream)
+
+    monkeypatch.setattr(outputs, "_flush_to_disk", flush)
+
+
+def test_a_full_disk_leaves_neither_booklet_pdf(tmp_path, monkeypatch):
+    deck = new_deck(tmp_path)
+    out = tmp_path / "out"
+    full_disk_on_file(monkeypatch, 2)
+    run = deckpress("booklet", deck, "--out", out, "--quiet")
+    refused(run, (2,), "No space left on device")
+    assert list(out.iterdir()) == []
+
+
+def test_a_full_disk_keeps_the_previous_booklet_whole(tmp_path, monkeypatch):
+    deck = new_deck(tmp_path)
+    out = tmp_path / "out"
+    assert deckpress("booklet", deck, "--out", out, "--quiet").exit_code == 0
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    (deck / "rules.md").write_text("# Changed\n\nNew rules.\n")
+    full_disk_on_file(monkeypatch, 2)
+    refused(deckpress("booklet", deck, "--out", out, "--quiet"), (2,), "No space left on device")
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
+
+
+def test_a_full_disk_leaves_neither_report_file(tmp_path, monkeypatch):
+    full_disk_on_file(monkeypatch, 2)
+    run = deckpress("stats", GOBLINS, "--quiet", "--report", tmp_path / "report.pdf")
+    refused(run, (2,), "No space left on device")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_leaves_neither_build_file(tmp_path, monkeypatch):
+    deck = new_deck(tmp_path)
+    full_disk_on_file(monkeypatch, 1)
+    refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (2,), "No space left on device")
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+# -- stopped commands clean up, and the next run removes what a killed one left -----------
+
+def slow_deck(root: Path) -> Path:
+    """A deck whose build and export take long enough to be stopped halfway."""
+    deck = new_deck(root)
+    text = (deck / "deck.yaml").read_text().split("\nrules:")[0]
+    (deck / "deck.yaml").write_text(re.sub(r"count: \d+", "count: 3000", text))
+    return deck
+
+
+def stop_when_temporaries_appear(command: list[str], out: Path, number: int) -> subprocess.CompletedProcess:
+    process = subprocess.Popen([str(DECKPRESS), *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and any(name.endswith(".tmp") for name in os.listdir(out)):
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "the command finished before it could be stopped"
+    process.send_signal(number)
+    stdout, stderr = process.communicate(timeout=60)
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_build_stopped_by_a_signal_leaves_no_temporary_files(tmp_path, number):
+    deck, out = slow_deck(tmp_path), tmp_path / "out"
+    stopped = stop_when_temporaries_appear(["build", str(deck), "--out", str(out), "--quiet"], out, number)
+    assert stopped.returncode == 1 and "Aborted!" in stopped.stderr and "Traceback" not in stopped.stderr
+    assert list(out.iterdir()) == []
+
+
+def test_an_export_stopped_by_a_signal_leaves_no_staging_folder(tmp_path):
+    deck, out = slow_deck(tmp_path), tmp_path / "png"
+    stopped = stop_when_temporaries_appear(["export", str(deck), "--png", str(out), "--quiet"], out,
+                                           signal.SIGTERM)
+    assert stopped.returncode == 1 and "Traceback" not in stopped.stderr
+    assert not out.exists() or leftovers(out) == []
+
+
+def dead_process_id() -> int:
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True)
+    return int(finished.stdout)
+
+
+def test_the_next_run_removes_temporaries_left_by_a_killed_one(tmp_path):
+    deck, out = new_deck(tmp_path), tmp_path / "out"
+    out.mkdir()
+    dead, alive = dead_process_id(), os.getpid()
+    old = time.time() - STALE_TEMPORARY_AGE - 60
+    left = {
+        f".demo.pdf.{dead}-a1b2c3d4.tmp": True,                  # its process is gone
+        f".demo.json.{dead}-zz99.tmp": True,
+        ".demo.pdf.k2j3h4g5.tmp": True,                         # an older deckpress's, hours old
+        f".demo.pdf.{alive}-inuse.tmp": False,                   # a run still writing it
+        "notes.tmp": False,                                      # not a name we make
+        ".demo.pdf.my-backup.tmp": False,
+    }
+    for name in left:
+        (out / name).write_text("left over")
+        os.utime(out / name, (old, old))
+    (out / ".demo-png-recent.tmp").mkdir()                      # not old enough to be taken
+    assert deckpress("build", deck, "--out", out, "--quiet").exit_code == 0
+    remaining = set(leftovers(out))
+    assert remaining == {name for name, stale in left.items() if not stale} | {".demo-png-recent.tmp"}
+
+
+def test_an_export_removes_staging_folders_of_killed_runs(tmp_path):
+    deck, out = new_deck(tmp_path), tmp_path / "png"
+    out.mkdir()
+    staging = out / f".demo-png-{dead_process_id()}-abcd1234.tmp"
+    staging.mkdir()
+    (staging / "knight-front.png").write_bytes(b"half a picture")
+    with within(120):
+        assert deckpress("export", deck, "--png", out, "--quiet").exit_code == 0
+    assert not staging.exists() and leftovers(out) == []
+
+
+# -- a game plugin cannot end the command with success --------------------------------------
+
+PLUGIN = """\
+import sys
+from generator.stats.simulation import Outcome
+POLICIES = {"flip": "flip a coin"}
+LOAD
+def prepare(deck, options):
+    PREPARE
+    return deck.total
+def play(prepared, rng, policy):
+    PLAY
+    return Outcome(won=True, turns=1)
+"""
+
+
+@pytest.mark.parametrize("where, code, message", [
+    ("PLAY", "sys.exit(0)", "game 0 (seed 4) failed: the plugin called exit(0)"),
+    ("PLAY", "raise SystemExit(3)", "the plugin called exit(3)"),
+    ("PREPARE", "sys.exit()", "plugin failed to prepare the deck: the plugin called exit(None)"),
+    ("LOAD", "sys.exit(0)", "plugin failed to load: the plugin called exit(0)"),
+    ("PLAY", "return Outcome(won=True, turns=10 ** 9)", "Outcome.turns must be a whole number from 0 to"),
+    ("PLAY", "return Outcome(won='yes', turns=1)", "Outcome.won must be True or False"),
+    ("PLAY", "return Outcome(won=True, turns=1, ending='x' * 10 ** 6)", "Outcome.ending must be a short text"),
+])
+def test_a_plugin_that_exits_or_misreports_is_an_error(tmp_path, where, code, message):
+    (tmp_path / "deck.yaml").write_text(PLUGIN_DECK)
+    source = PLUGIN
+    for marker in ("LOAD", "PREPARE", "PLAY"):
+        source = source.replace(marker, code if marker == where else "pass")
+    (tmp_path / "coin.py").write_text(source)
+    with within():
+        run = deckpress("stats", tmp_path, "--simulate", "--quiet")
+    refused(run, (2,), message, "coin.py")
