@@ -202,3 +202,51 @@ elements:
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(layout)) == []
     layout["elements"][0]["opacity"] = 2
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(layout))
+
+
+# --- drafts -------------------------------------------------------------------------------------
+
+OVERFLOWING = """\
+elements:
+  - {name: title, text: "{{ name }} of the Very Long Name Indeed", box: [5, 5, 30, 6], size: 14, min_size: 10}
+  - name: body
+    text: "{{ text }}"
+    box: [5, 40, 30, 8]
+    fit: wrap
+    size: 9
+    min_size: 8
+"""
+LONG_TEXT = ("  - {id: zap, name: Zap, kind: spell, text: '" + "Far too many words for the box. " * 8 + "'}\n")
+
+
+def test_a_draft_draws_overflowing_text_at_its_minimum_size_clipped_and_marked(tmp_path):
+    deck = make_deck(tmp_path, OVERFLOWING, LONG_TEXT)
+    renderer = load_renderer(deck, draft=True)
+    renderer.validate()  # a draft lets overflow pass
+    problems = renderer.problems()
+    assert [(problem.side, problem.element, problem.kind, problem.drafted) for problem in problems] == \
+        [("front", "title", "fit", True), ("front", "body", "fit", True), ("back", "title", "fit", True)]
+    assert all("the draft prints it at its minimum size" in str(problem) for problem in problems)
+    page = render_page(renderer, deck.card("zap"), "front", tmp_path / "face.pdf")
+    sizes = {round(char["size"], 2) for char in page.chars if char["text"].strip()}
+    assert sizes == {10, 8}
+    red = (0xe0 / 255, 0, 0)
+    frames = [rect for rect in page.rects if rect["stroke"]
+              and tuple(rect["stroking_color"]) == pytest.approx(red, abs=0.01)]
+    assert sorted((round(rect["x0"] / MM), round(rect["top"] / MM), round(rect["width"] / MM),
+                   round(rect["height"] / MM)) for rect in frames) == [(5, 5, 30, 6), (5, 40, 30, 8)]
+    flags = [curve for curve in page.curves if curve["fill"]
+             and tuple(curve["non_stroking_color"]) == pytest.approx(red, abs=0.01)]
+    assert len(flags) == 2
+    first_line = min(char["top"] for char in page.chars if char["size"] == pytest.approx(8))
+    assert first_line == pytest.approx(40 * MM, abs=1)  # from the start of the text, at the top
+
+
+def test_without_draft_overflow_still_stops_the_face_and_drafts_keep_other_errors(tmp_path):
+    deck = make_deck(tmp_path, OVERFLOWING, LONG_TEXT)
+    with pytest.raises(LayoutError, match="does not fit"):
+        load_renderer(deck).validate()
+    broken = OVERFLOWING + "  - {name: mark, text: 'Pay :coyn:', box: [5, 60, 40, 6]}\n"
+    renderer = load_renderer(make_deck(tmp_path, broken, LONG_TEXT), draft=True)
+    with pytest.raises(LayoutError, match="unknown icon ':coyn:'"):
+        renderer.validate()

@@ -76,9 +76,9 @@ def page(open_page, server):
     open_page.locator("#filter").fill("")
     open_page.click('.segmented button[data-side="all"]')
     if server.deck_file.read_text() != original:
-        version = server.deck("space-race")["version"]
+        before = server.deck("space-race")["version"]
         server.deck_file.write_text(original)
-        version = server.wait_for_version("space-race", version)["version"]
+        version = server.wait_for_reload("space-race", before)["version"]
         open_page.wait_for_selector(f'#grid[data-version="{version}"]', state="attached", timeout=WAIT_MS)
 
 

@@ -161,3 +161,18 @@ def test_a_translated_deck_shows_its_translated_faces(tmp_path):
     assert titles == [renderer.title(face.card, face.side) for face in snapshot.drawable.faces]
     assert set(titles) != english
     assert json.loads(snapshot.payload)["downloads"]["print"] == "/download/tiki/tiki.fr.pdf"
+
+
+def test_a_broken_layout_keeps_the_last_good_faces_until_it_is_fixed(tmp_path):
+    preview, folder = new_preview(tmp_path)
+    layout = folder / "layout.yaml"
+    edit(layout, "safe: 3.5mm", "safe: lots")
+    snapshot = preview.refresh()
+    assert snapshot.stale and len(snapshot.drawable.faces) == 8
+    (problem,) = [problem for problem in snapshot.problems if problem.is_error]
+    assert problem.position.path.name == "layout.yaml" and problem.position.line == line_of(layout, "safe: lots")
+    assert json.loads(snapshot.payload)["downloads"]["print"] is None
+
+    edit(layout, "safe: lots", "safe: 3.5mm")
+    snapshot = preview.refresh()
+    assert not snapshot.stale and not snapshot.has_errors

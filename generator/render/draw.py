@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
+from reportlab.lib.colors import HexColor
 from reportlab.lib.colors import white as WHITE
 
 from generator.boxes import Box
@@ -26,6 +27,9 @@ from generator.render.svg import draw_svg
 
 EDGE_TOLERANCE = 0.01
 """Points: an edge this close to the trim edge counts as touching it."""
+OVERFLOW_RED = HexColor("#e00000")
+OVERFLOW_FLAG = 7.0
+"""Points: the red triangle in the corner of a draft's overflowing text box."""
 
 
 def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: PreparedImages) -> None:
@@ -124,6 +128,39 @@ def _gradient(canvas, op: ShapeOp, box: Box, gradient: Gradient, opacity: float)
 
 
 def _text(canvas, op: TextOp, opacity: float) -> None:
+    if op.overflow is None:
+        _text_lines(canvas, op, opacity)
+        return
+    box = op.overflow
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(box.x, box.y, box.width, box.height)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    _text_lines(canvas, op, opacity)
+    canvas.restoreState()
+    _overflow_mark(canvas, box)
+
+
+def _overflow_mark(canvas, box: Box) -> None:
+    """A draft's sign that text did not fit: a dashed red frame and a red corner flag."""
+    canvas.saveState()
+    canvas.setStrokeColor(OVERFLOW_RED)
+    canvas.setFillColor(OVERFLOW_RED)
+    canvas.setLineWidth(0.8)
+    canvas.setDash([2, 1.5])
+    canvas.rect(box.x, box.y, box.width, box.height, stroke=1, fill=0)
+    flag = canvas.beginPath()
+    size = min(OVERFLOW_FLAG, box.width, box.height)
+    right = box.x + box.width
+    flag.moveTo(right, box.y)
+    flag.lineTo(right, box.y + size)
+    flag.lineTo(right - size, box.y)
+    flag.close()
+    canvas.drawPath(flag, stroke=0, fill=1)
+    canvas.restoreState()
+
+
+def _text_lines(canvas, op: TextOp, opacity: float) -> None:
     """Each line as text objects (runs switch font and colour inside them), then its icons.
 
     reportlab's text objects cannot change transparency, so runs of one alpha

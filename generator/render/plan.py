@@ -28,7 +28,7 @@ from generator.render.paint import Gradient, PaintError
 from generator.render.markup import Markup, MarkupError, parse_markup, plain_text
 from generator.render.svg import SvgArt, SvgError, load_svg
 from generator.render.runs import ICON_MARGIN, ShapeError, TextSettings, icon_side, shape_text
-from generator.render.text import Metrics, block_height, fit_line, fit_wrapped
+from generator.render.text import Metrics, block_height, fit_line, fit_wrapped, overflowing
 
 MAX_REPEAT = 50
 """More icons than this in one row is a typo, not a card."""
@@ -128,6 +128,7 @@ class TextOp:
     text_lines: tuple[TextLine, ...]
     element: str = ""  # the layout element that drew it, for checks that name it
     frame: Frame | None = None  # its turn and opacity, when it has either
+    overflow: Box | None = None  # in a draft, the box this text overflows: clipped to it, marked
 
     @property
     def lines(self) -> tuple[tuple[float, float, str], ...]:
@@ -179,6 +180,9 @@ class PlanResources:
 
     fonts: FontRegistry
     deck_folder: Path
+    draft: bool = False
+    """Text that does not fit is drawn anyway (see :func:`_text`), its problem kept in ``overflows``."""
+    overflows: list[PlanProblem] = field(default_factory=list)
     image_sizes: dict[Path, tuple[int, int] | ImageProblem] = field(default_factory=dict)
     arts: dict[Path, SvgArt | SvgError] = field(default_factory=dict)
     markup: dict[str, Markup | MarkupError] = field(default_factory=dict)
@@ -274,15 +278,21 @@ def _text(element: TextElement, context, resources: PlanResources, layout: Layou
     box = element.box
     fit = fit_line if element.fit == "line" else fit_wrapped
     fitted = fit(paragraphs, box.width, box.height, element.size, element.min_size, element.leading, metrics)
+    overflow = None
     if fitted is None:
         plain = " ".join(plain_text(markup).split())
         preview = plain if len(plain) <= 40 else plain[:37] + "..."
-        raise PlanProblem(element, f"text \"{preview}\" does not fit its "
-                                   f"{_mm(box.width)} x {_mm(box.height)} box even at "
-                                   f"{element.min_size:g} pt", kind="fit")
+        problem = PlanProblem(element, f"text \"{preview}\" does not fit its {_mm(box.width)} x "
+                                       f"{_mm(box.height)} box even at {element.min_size:g} pt", kind="fit")
+        if not resources.draft:
+            raise problem
+        # A draft prints it anyway: the smallest size, from its start, clipped and marked.
+        resources.overflows.append(problem)
+        fitted = overflowing(paragraphs, box.width, element.min_size, wrapped=element.fit == "wrap")
+        element, overflow = replace(element, valign="top", align="left"), box
     colour = element.colour.resolve(context)
     lines = _set_lines(element, fitted, metrics, resources.fonts, colour)
-    return TextOp(resources.fonts.font(element.font).fontName, fitted.size, colour, lines)
+    return TextOp(resources.fonts.font(element.font).fontName, fitted.size, colour, lines, overflow=overflow)
 
 
 def _line_metrics(fonts: FontRegistry, element: TextElement, has_icons: bool) -> Metrics:

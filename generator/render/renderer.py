@@ -48,12 +48,16 @@ class Renderer:
     deck: Deck
     layouts: dict[str, Layout]  # side -> layout
     font_registry: FontRegistry
+    draft: bool = False
+    """Text that does not fit is drawn at its minimum size, clipped and marked in red, instead
+    of stopping the face; :meth:`problems` still reports it, :meth:`validate` lets it pass."""
     _plans: dict[str, tuple[Op, ...]] = field(default_factory=dict, repr=False)
+    _overflows: dict[str, list[LayoutError]] = field(default_factory=dict, repr=False)
     _images: PreparedImages = field(default_factory=PreparedImages, repr=False)
     _resources: PlanResources | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        self._resources = PlanResources(self.font_registry, self.deck.folder)
+        self._resources = PlanResources(self.font_registry, self.deck.folder, draft=self.draft)
 
     # the interface the sheet writer relies on ---------------------------------------------
 
@@ -106,8 +110,9 @@ class Renderer:
 
     def validate(self) -> None:
         """Plan every distinct face once (and make its title); if any cannot be laid out,
-        raise one LayoutError naming every such face (a LayoutErrors group for several)."""
-        problems = self.problems()
+        raise one LayoutError naming every such face (a LayoutErrors group for several).
+        A draft lets text that overflows pass: it is drawn, marked."""
+        problems = [problem for problem in self.problems() if not getattr(problem, "drafted", False)]
         if len(problems) == 1:
             raise problems[0]
         if problems:
@@ -117,7 +122,8 @@ class Renderer:
         """Every distinct face that cannot be laid out (or titled), each reported once, in
         deck order. Each error carries ``card``, ``side``, ``element`` and ``kind``
         ("fit" for text that does not fit, "input" for a broken or oversized image file
-        (an InputError, exit 2), else "layout")."""
+        (an InputError, exit 2), else "layout"). In a draft, text that does not fit is
+        drawn all the same and its error says so with ``drafted`` set."""
         problems: list[DeckpressError] = []
         tried: set[str] = set()
         for card in self.deck.cards:
@@ -131,6 +137,7 @@ class Renderer:
                     self.title(card, side)
                 except (LayoutError, InputError) as error:
                     problems.append(error)
+                problems.extend(self._overflows.get(key, ()))
         return problems
 
     @property
@@ -150,6 +157,8 @@ class Renderer:
                 key = self.face_key(card, side)
                 if key not in self._plans and key in earlier._plans:
                     self._plans[key] = earlier._plans[key]
+                    if key in earlier._overflows:
+                        self._overflows[key] = earlier._overflows[key]
 
     # inside --------------------------------------------------------------------------------
 
@@ -158,12 +167,22 @@ class Renderer:
         plan = self._plans.get(key)
         if plan is None:
             layout = self.layouts[side]
+            self._resources.overflows.clear()
             try:
                 plan = plan_face(layout, face_context(self.deck, card, side), self._resources)
             except PlanProblem as problem:
                 raise self._problem_error(card, side, layout, problem) from None
+            if self._resources.overflows:
+                self._overflows[key] = [self._drafted(card, side, layout, problem)
+                                        for problem in self._resources.overflows]
             self._plans[key] = plan
         return plan
+
+    def _drafted(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> LayoutError:
+        problem.message += "; the draft prints it at its minimum size, cut off and marked in red"
+        error = self._problem_error(card, side, layout, problem)
+        error.drafted = True
+        return error
 
     def _problem_error(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> DeckpressError:
         """The error for a face that cannot be planned, at the line most worth showing."""
@@ -232,8 +251,9 @@ def face_context(deck: Deck, card: Card, side: str) -> dict[str, Any]:
 
 
 def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
-                  fonts_dir: Path | str | None = None) -> Renderer:
-    """Load the layouts the deck names (or the generic one) with their fonts and icons."""
+                  fonts_dir: Path | str | None = None, draft: bool = False) -> Renderer:
+    """Load the layouts the deck names (or the generic one) with their fonts and icons;
+    ``draft`` prints text that does not fit instead of refusing it (see :attr:`Renderer.draft`)."""
     fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
     registry = load_font_registry(fonts_path)
     environment = make_layout_environment()
@@ -259,7 +279,7 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
         raise InputError(f"front layout '{front.name}' and back layout '{back.name}' have different "
                          "card sizes; both faces of a card must match", deck.source.at("deck", "layout"),
                          field="layout")
-    return Renderer(deck=deck, layouts=layouts, font_registry=registry)
+    return Renderer(deck=deck, layouts=layouts, font_registry=registry, draft=draft)
 
 
 @lru_cache(maxsize=1)
