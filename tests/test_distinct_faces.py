@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from generator.deck.model import load_deck
 from generator.render import load_renderer, renderer as renderer_module
 
 from cli_run import deckpress
@@ -74,3 +75,15 @@ def test_a_card_with_other_counts_is_a_face_of_its_own(tmp_path):
     plain_text = [op.lines[0][2] for op in renderer.plan(card, "front") if hasattr(op, "lines")]
     listed_text = [op.lines[0][2] for op in renderer.plan(listed, "front") if hasattr(op, "lines")]
     assert plain_text[1] == "1 of 2" and listed_text[1] == "5 of 2"
+
+
+def test_a_draft_reports_every_face_whose_text_does_not_fit(tmp_path):
+    """Faces sharing an element's values share its planning, and still each report its overflow."""
+    layout = LAYOUT + '  - {text: "{{ text }}", box: [5, 40, 20, 8], size: 9, min_size: 8}\n'
+    cards = "".join(f"  - {{id: card-{n}, name: Card {n}, text: {'far too many words ' * 10}}}\n" for n in range(3))
+    make_deck(tmp_path, layout, cards=cards, deck_layout="{front: main, back: plain}",
+              extra_layouts={"plain": BACK_LAYOUT})
+    drafted = load_renderer(load_deck(tmp_path / "cards" / "test"), draft=True)
+    problems = drafted.problems()
+    assert [(problem.card, problem.side) for problem in problems] == [(f"card-{n}", "front") for n in range(3)]
+    assert all(problem.message.count("the draft prints it") == 1 for problem in problems)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
@@ -31,6 +32,7 @@ from generator.render.images import PreparedImages
 from generator.render.layout import (Layout, LayoutContext, RawLayout, Value, compile_layout,
                                      find_layout, read_raw_layout)
 from generator.render.paint import load_colour_table
+from generator.render.replay import Replay
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
 from generator.render.templating import SPECIAL_NAMES, TemplateError, make_layout_environment
 
@@ -57,6 +59,9 @@ class Renderer:
     _resources: PlanResources | None = field(default=None, repr=False)
     _faces: dict[tuple[int, str], tuple[Card, dict[str, Any]]] = field(default_factory=dict, repr=False)
     _read_names: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _replays: WeakKeyDictionary = field(default_factory=WeakKeyDictionary, repr=False)
+    """Per canvas drawn on, then per trim box and bleed: what drawing each operation wrote
+    there (see render/replay.py)."""
 
     def __post_init__(self) -> None:
         self._resources = PlanResources(self.font_registry, self.deck.folder, draft=self.draft)
@@ -112,7 +117,12 @@ class Renderer:
         """Draw the face with its trim box at (0, 0)-(width, height) of the current coordinates."""
         layout = self.layouts[_check_side(side)]
         ops = self._plan(card, side)
-        draw_plan(canvas, ops, layout.trim, layout.bleed if bleed else 0.0, self._images)
+        trim, bleed_width = layout.trim, layout.bleed if bleed else 0.0
+        replays = self._replays.setdefault(canvas, {})
+        replay = replays.get((trim, bleed_width))
+        if replay is None:
+            replay = replays[(trim, bleed_width)] = Replay()
+        draw_plan(canvas, ops, trim, bleed_width, self._images, replay)
 
     def plan(self, card: Card, side: str) -> tuple[Op, ...]:
         """What drawing the face does, in order (shapes, text lines, icons, images), in points."""
