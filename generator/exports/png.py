@@ -18,9 +18,8 @@ from generator.deck.model import Card
 from generator.exports.contact import contact_sheet
 from generator.exports.printed import printed_cards
 from generator.errors import InputError, Position
-from generator.exports.raster import (MAX_RASTER_PIXELS, PRINT_BLEED, Raster, fitting_dpi, png_bytes,
-                                      rasterise_faces, too_many_pixels)
-from generator.exports.staging import StagedFolder, all_or_nothing
+from generator.exports.raster import MAX_RASTER_PIXELS, PRINT_BLEED, Raster, fitting_dpi, png_bytes, too_many_pixels
+from generator.exports.staging import StagedFolder
 from generator.render import Renderer
 
 SHARED_BACK_FILENAME = "back.png"
@@ -80,27 +79,29 @@ def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT
     return PngExport(renderer, Path(folder), raster, face_files(renderer))
 
 
-def stage_png_export(export: PngExport, staged: StagedFolder) -> Iterator[Path]:
-    """Stage every face file, then the contact sheet, yielding where each will be once committed."""
+def distinct_faces(export: PngExport) -> list[list[FaceFile]]:
+    """The export's files grouped by the face they show, each distinct face once, in order."""
     names: dict[str, list[FaceFile]] = {}  # face key -> the files showing that face
     for face in export.faces:
         names.setdefault(export.renderer.face_key(face.card, face.side), []).append(face)
-    distinct = [(files[0].card, files[0].side) for files in names.values()]
-    images = rasterise_faces(export.renderer, distinct, export.raster)
-    for files, image in zip(names.values(), images):
-        data = png_bytes(image, export.raster.dpi)
-        for face in files:
-            yield staged.write_bytes(face.filename, data)
-    yield staged.write_bytes(CONTACT_SHEET_FILENAME, png_bytes(contact_sheet(export.renderer)))
+    return list(names.values())
+
+
+def stage_face(files: list[FaceFile], data: bytes, staged: StagedFolder) -> Iterator[Path]:
+    """Stage one face's PNG under each of its file names."""
+    for face in files:
+        yield staged.write_bytes(face.filename, data)
+
+
+def run_contact_sheet(renderer: Renderer, _: None = None) -> bytes:
+    """The contact sheet's PNG (a task for :class:`~generator.exports.workers.Workers`)."""
+    return png_bytes(contact_sheet(renderer))
+
+
+def stage_contact_sheet(data: bytes, staged: StagedFolder) -> Path:
+    return staged.write_bytes(CONTACT_SHEET_FILENAME, data)
 
 
 def png_staging(export: PngExport) -> StagedFolder:
     """Where a PNG export's files wait until all of them are drawn."""
     return StagedFolder(export.folder, export.renderer.deck.output_name, "png")
-
-
-def write_png_export(export: PngExport) -> Iterator[Path]:
-    """Write the export all or nothing (see :mod:`~generator.exports.staging`), yielding once a file."""
-    staged = png_staging(export)
-    with all_or_nothing(staged):
-        yield from stage_png_export(export, staged)
