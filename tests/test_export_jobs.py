@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-import generator.exports.raster as raster_module
 from cli_run import deckpress
 from test_export import DOUBLE_SIDED_CARDS, make_deck, png_names
+from test_export_many_copies import drawn_pages as rasterised  # noqa: F401 (a fixture)
 
 MANY_FACES = "cards:\n" + "".join(
     f"  - {{id: card-{number}, count: {number % 3 + 1}, name: Card {number}, "
@@ -21,20 +21,6 @@ def files(folder: Path) -> dict[str, bytes]:
     """The files an export wrote, with the folder's own path taken out of the TTS saved object."""
     return {name: (folder / name).read_bytes().replace(str(folder.resolve()).encode(), b"FOLDER")
             for name in png_names(folder)}
-
-
-@pytest.fixture
-def rasterised(monkeypatch) -> list[tuple[int, int]]:
-    """The pixel size of every page rasterised in this process from here on."""
-    pages: list[tuple[int, int]] = []
-    original = raster_module.rasterise_pages
-
-    def counting(draws, size_pt, size_px):
-        for image in original(draws, size_pt, size_px):
-            pages.append(image.size)
-            yield image
-    monkeypatch.setattr(raster_module, "rasterise_pages", counting)
-    return pages
 
 
 @pytest.mark.parametrize("cards", [MANY_FACES, DOUBLE_SIDED_CARDS], ids=["20 cards", "2 cards"])
