@@ -48,15 +48,16 @@ class Server:
         decks = json.loads(self.get("/api/decks"))["decks"]
         return next(deck for deck in decks if deck["id"] == deck_id)
 
-    def wait_for_version(self, deck_id: str, after: int) -> dict:
-        """The deck once the server has reloaded it since version ``after``."""
+    def wait_for_reload(self, deck_id: str, after: int) -> dict:
+        """The deck once the server has reloaded it since version ``after`` and shows it
+        current and free of errors."""
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:
             deck = self.deck(deck_id)
-            if deck["version"] > after:
+            if deck["version"] > after and not deck["stale"] and not deck["errors"]:
                 return deck
             time.sleep(0.05)
-        raise AssertionError(f"{deck_id} was not reloaded")
+        raise AssertionError(f"{deck_id} was not reloaded without errors")
 
 
 def edit(path: Path, old: str, new: str) -> None:

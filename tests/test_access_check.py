@@ -132,7 +132,7 @@ def test_json_carries_each_warning_with_its_kind_and_facts(tmp_path):
         by_kind.setdefault(finding["kind"], []).append(finding)
     (blind,) = by_kind["colour-blind"]
     assert blind["severity"] == "warning" and blind["accepted"] == "told by name"
-    assert (blind["field"], blind["values"], blind["deficiency"]) == ("suit", ["red", "green"], "deuteranopia")
+    assert (blind["field"], blind["values"], blind["deficiency"]) == ("suit", [["red"], ["green"]], "deuteranopia")
     assert blind["colours"] == ["#c62f2a", "#3c8d3f"] and blind["distance"] == 6.4
     contrast = by_kind["contrast"]
     assert {finding["card"] for finding in contrast} == {"ruby", "fern"}

@@ -63,7 +63,7 @@ def test_the_issues_red_and_green_look_alike_to_deuteranopes():
 
 def test_a_red_green_map_is_flagged_when_colour_alone_tells_them_apart(tmp_path):
     found = problems_for(tmp_path, MAP)
-    assert [(p.values, p.deficiency) for p in found] == [(("red", "green"), "deuteranopia")]
+    assert [(p.values, p.deficiency) for p in found] == [((("red",), ("green",)), "deuteranopia")]
     (problem,) = found
     assert problem.distance < DISTINCT_COLOURS
     assert problem.colour == "suit-colour" and problem.element == "edge"
@@ -75,7 +75,7 @@ def test_a_red_green_map_is_flagged_when_colour_alone_tells_them_apart(tmp_path)
 
 def test_the_same_map_with_the_value_printed_is_reported_as_mitigated(tmp_path):
     (problem,) = problems_for(tmp_path, MAP + SUIT_AS_TEXT)
-    assert problem.values == ("red", "green")
+    assert problem.values == (("red",), ("green",))
     assert problem.mitigation == "every such face prints suit as text ('suit-name')"
     assert problem.describe().endswith("; mitigated: every such face prints suit as text ('suit-name')")
 
@@ -101,7 +101,7 @@ def test_colours_a_template_picks_are_checked_like_a_map(tmp_path):
                          'ruby: "#c62f2a"\n  fern: "#3c8d3f"\n  sky: "#2d63b3"\n'
                          '  suit-colour: "{{ {\'red\': \'ruby\', \'green\': \'fern\', \'blue\': \'sky\'}[suit] }}"')
     (problem,) = problems_for(tmp_path, layout)
-    assert problem.values == ("red", "green") and problem.colour == "suit-colour"
+    assert problem.values == (("red",), ("green",)) and problem.colour == "suit-colour"
 
 
 def test_a_second_colour_that_tells_them_apart_clears_the_pair(tmp_path):
@@ -112,3 +112,28 @@ def test_a_second_colour_that_tells_them_apart_clears_the_pair(tmp_path):
     fill: {field: suit, map: {red: "#f4cccc", green: "#1b3d1c", blue: "#2d63b3"}}
 """
     assert problems_for(tmp_path, layout) == []
+
+
+def test_values_sharing_their_colours_are_one_group(tmp_path):
+    deck = DECK.replace("suit: {choices: [red, green, blue]}", "suit: {choices: [red, crimson, green, blue]}")
+    deck += "  - {id: rose, name: Rose, suit: crimson}\n"
+    layout = MAP.replace('red: "#c62f2a",', 'red: "#c62f2a", crimson: "#c62f2a",')
+    (problem,) = colour_pair_problems(load_renderer(load_deck(write_deck(tmp_path, deck, layout))))
+    assert problem.values == (("red", "crimson"), ("green",))
+    assert problem.describe().startswith("field 'suit': red/crimson (#c62f2a) and green (#3c8d3f) are 6.4 apart")
+
+
+@pytest.mark.parametrize("greys, compared", [(22, True), (23, False)])
+def test_a_field_with_more_colours_than_a_code_has_is_not_compared(tmp_path, greys, compared):
+    # The issue's red and green among greys: 24 colours are still a code, 25 are not.
+    from generator.access.colourblind import MAX_CODE_COLOURS
+
+    tints = ["#c62f2a", "#3c8d3f"] + [f"#{level:02x}{level:02x}{level:02x}" for level in range(20, 20 + 10 * greys, 10)]
+    assert (len(tints) <= MAX_CODE_COLOURS) is compared
+    cards = "".join(f"  - {{id: c{index}, name: C{index}, tint: '{tint}'}}\n" for index, tint in enumerate(tints))
+    deck = "deck: {name: Tints, layout: look}\nfields: {name: text, tint: text}\ncards:\n" + cards
+    layout = "elements:\n  - name: edge\n    rect: card\n    fill: \"{{ tint or '#000000' }}\"\n"
+    found = colour_pair_problems(load_renderer(load_deck(write_deck(tmp_path, deck, layout))))
+    assert bool(found) is compared
+    if compared:
+        assert [problem.values for problem in found] == [(("#c62f2a",), ("#3c8d3f",))]

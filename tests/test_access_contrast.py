@@ -184,3 +184,85 @@ elements:
     (problem,) = contrast_problems(load_renderer(load_deck(folder)))
     assert problem.element == "rule"
     assert "#f2d600 on #ffffff (the paper) has contrast 1.45:1" in problem.describe()
+
+
+def test_svg_art_behind_text_counts_with_every_colour_it_paints(tmp_path):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "banner.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="20">'
+        '<rect width="100" height="20" fill="#1d3b33"/><rect x="40" width="20" height="20" fill="#f2d600"/></svg>')
+    layout = """\
+elements:
+  - name: banner
+    image: banner.svg
+    box: [5, 40, 53.5, 10.7]
+    fit: stretch
+  - name: caption
+    text: "ON THE BANNER"
+    box: [5, 40, 53.5, 10.7]
+    size: 12
+    align: center
+    colour: white
+  - name: on-the-dark-end
+    text: "OK"
+    box: [6, 40, 14, 10.7]
+    size: 12
+    colour: white
+"""
+    write_deck(tmp_path, "deck: {name: Art, layout: look}\ncards:\n  - {id: one, name: One}\n", layout)
+    (problem,) = contrast_problems(load_renderer(load_deck(folder)))  # the dark end hides the paper
+    assert problem.element == "caption" and "#ffffff on #f2d600 ('banner')" in problem.describe()
+
+
+def test_see_through_paint_is_blended_over_what_lies_beneath(tmp_path):
+    # A black panel at half opacity over white paper prints mid grey: white text on it is too faint.
+    layout = """\
+elements:
+  - name: veil
+    rect: [5, 15, 53.5, 30]
+    fill: "#000000"
+    opacity: 0.5
+  - name: caption
+    text: "CAPTION"
+    box: [10, 20, 43.5, 10]
+    size: 12
+    align: center
+    colour: white
+  - name: ghost
+    text: "GHOST"
+    box: [10, 60, 43.5, 10]
+    size: 12
+    align: center
+    colour: "#00000040"
+"""
+    folder = write_deck(tmp_path, "deck: {name: Veil, layout: look}\ncards:\n  - {id: one, name: One}\n", layout)
+    found = {problem.element: problem for problem in contrast_problems(load_renderer(load_deck(folder)))}
+    assert set(found) == {"caption", "ghost"}
+    assert "#ffffff on #808080 ('veil') has contrast 3.97:1" in found["caption"].describe()
+    # A quarter-strength black prints as a light grey on the paper.
+    assert "#000000 at 25% opacity on #ffffff (the paper) has contrast 1.83:1" in found["ghost"].describe()
+
+
+def test_a_turned_disc_is_measured_in_its_own_frame(tmp_path):
+    # A long thin bar turned 90 degrees stands upright: a word across the old, lying bar's
+    # place is now mostly on the paper.
+    layout = """\
+elements:
+  - name: bar
+    rect: [6.75, 40, 50, 8]
+    fill: "#1d3b33"
+    rotate: {turn}
+  - name: word
+    text: "LYING DOWN"
+    box: [8, 41, 47.5, 6]
+    size: 12
+    align: center
+    colour: white
+"""
+    deck = "deck: {name: Turn, layout: look}\ncards:\n  - {id: one, name: One}\n"
+    level = write_deck(tmp_path / "level", deck, layout.replace("{turn}", "0"))
+    assert contrast_problems(load_renderer(load_deck(level))) == []
+    upright = write_deck(tmp_path / "upright", deck, layout.replace("{turn}", "90"))
+    (problem,) = contrast_problems(load_renderer(load_deck(upright)))
+    assert "#ffffff on #ffffff (the paper)" in problem.describe()

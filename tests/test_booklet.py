@@ -469,7 +469,7 @@ def test_image_outside_the_deck_folder_is_refused(tmp_path, reference, words):
 def test_not_a_picture_is_an_input_error(tmp_path):
     folder = make_deck(tmp_path, "![x](fake.png)\n")
     (folder / "fake.png").write_text("not a png")
-    with pytest.raises(InputError, match="not a readable picture"):
+    with pytest.raises(InputError, match="not a readable image"):
         build_booklet(load_deck(folder), renderer_factory=TinyRenderer)
 
 

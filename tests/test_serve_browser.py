@@ -76,9 +76,9 @@ def page(open_page, server):
     open_page.locator("#filter").fill("")
     open_page.click('.segmented button[data-side="all"]')
     if server.deck_file.read_text() != original:
-        version = server.deck("space-race")["version"]
+        before = server.deck("space-race")["version"]
         server.deck_file.write_text(original)
-        version = server.wait_for_version("space-race", version)["version"]
+        version = server.wait_for_reload("space-race", before)["version"]
         open_page.wait_for_selector(f'#grid[data-version="{version}"]', state="attached", timeout=WAIT_MS)
 
 
@@ -212,17 +212,24 @@ def test_a_broken_rule_links_to_its_card(page, server):
 
 
 def test_warnings_are_listed_apart_from_errors(page, server):
-    warnings = page.locator("#problems li.warning")
-    assert warnings.count() >= 1  # the starting deck's accent colours, as seen with colour blindness
-    assert "warning field 'type'" in warnings.first.inner_text().lower()
-    assert page.locator("#problems li.error").count() == 0
-    assert page.locator("#problem-count").get_attribute("class") == "pill warning"
-    assert page.locator("#download-print").get_attribute("aria-disabled") is None  # warnings do not stop a build
-    edit(server.deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
-    page.locator("#problems li.error").first.wait_for(timeout=WAIT_MS)
-    assert page.locator("#problem-count").get_attribute("class") == "pill error"
-    assert page.locator("#problems li.warning").count() == warnings.count()
-    screenshot(page, "errors-and-warnings")
+    # A spell purple that colour-blind players see close to the heroes' blue: a warning.
+    layout = server.deck_file.parent / "layout.yaml"
+    original = layout.read_text()
+    edit(layout, 'spell: "#772255"', 'spell: "#7a4fb0"')
+    try:
+        warnings = page.locator("#problems li.warning")
+        warnings.first.wait_for(timeout=WAIT_MS)
+        assert "warning field 'type'" in warnings.first.inner_text().lower()
+        assert page.locator("#problems li.error").count() == 0
+        assert page.locator("#problem-count").get_attribute("class") == "pill warning"
+        assert page.locator("#download-print").get_attribute("aria-disabled") is None  # warnings do not stop a build
+        edit(server.deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
+        page.locator("#problems li.error").first.wait_for(timeout=WAIT_MS)
+        assert page.locator("#problem-count").get_attribute("class") == "pill error"
+        assert page.locator("#problems li.warning").count() == warnings.count()
+        screenshot(page, "errors-and-warnings")
+    finally:
+        layout.write_text(original)
 
 
 def test_deck_text_is_shown_as_text_never_run_as_page_code(page, server):

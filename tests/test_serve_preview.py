@@ -1,7 +1,10 @@
 """The preview's snapshots: the faces shown, what a save re-draws, problems, print positions."""
 
+import io
 import json
 from pathlib import Path
+
+from PIL import Image
 
 from cli_run import CARDS, deckpress
 from generator.cli.watch import watched_roots
@@ -123,11 +126,14 @@ def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_
     assert "found goblin x7" in rule["message"] and rule["card"] == "goblin"
     assert f"deck.yaml:{line_of(deck_file, 'id: shield')}:" in fit["where"]
     assert "fit" in fit["message"] and (fit["card"], fit["side"]) == ("shield", "front")
-    shield = next(face for face in snapshot.drawable.faces if face.card.id == "shield")
-    assert shield.problem and "fit" in shield.problem
     assert page["errors"] == 2
     assert page["downloads"]["print"] is None  # build would refuse this deck
-    assert next(face for face in page["faces"] if face["cards"] == ["shield"])["image"] is None
+    # the face is shown as a draft prints it: cut off at its smallest size, marked in red
+    shield = next(face for face in snapshot.drawable.faces if face.card.id == "shield")
+    token = snapshot.drawable.token(shield)
+    image = Image.open(io.BytesIO(FaceImages().png(token, snapshot.drawable.renderer, shield.card, "front")))
+    colours = image.convert("RGB").getcolors(maxcolors=image.width * image.height)
+    assert any(red > 180 and green < 80 and blue < 80 for _, (red, green, blue) in colours)
 
 
 def test_print_positions_are_the_ones_the_build_manifest_has(tmp_path):
@@ -162,3 +168,18 @@ def test_a_translated_deck_shows_its_translated_faces(tmp_path):
     assert titles == [renderer.title(face.card, face.side) for face in snapshot.drawable.faces]
     assert set(titles) != english
     assert json.loads(snapshot.payload)["downloads"]["print"] == "/download/tiki/tiki.fr.pdf"
+
+
+def test_a_broken_layout_keeps_the_last_good_faces_until_it_is_fixed(tmp_path):
+    preview, folder = new_preview(tmp_path)
+    layout = folder / "layout.yaml"
+    edit(layout, "safe: 3.5mm", "safe: lots")
+    snapshot = preview.refresh()
+    assert snapshot.stale and len(snapshot.drawable.faces) == 8
+    (problem,) = [problem for problem in snapshot.problems if problem.is_error]
+    assert problem.position.path.name == "layout.yaml" and problem.position.line == line_of(layout, "safe: lots")
+    assert json.loads(snapshot.payload)["downloads"]["print"] is None
+
+    edit(layout, "safe: lots", "safe: 3.5mm")
+    snapshot = preview.refresh()
+    assert not snapshot.stale and not snapshot.has_errors

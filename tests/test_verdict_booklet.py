@@ -62,7 +62,7 @@ def test_a_picture_that_is_not_one(tmp_path):
     check = deckpress("check", folder)
     assert check.exit_code == 2
     [error] = check.error_lines
-    assert error.startswith(f"error: {folder / 'rules.md'}:1:") and "is not a readable picture" in error
+    assert error.startswith(f"error: {folder / 'rules.md'}:1:") and "is not a readable image" in error
 
 
 def test_every_problem_of_a_rules_file_in_one_run(tmp_path):

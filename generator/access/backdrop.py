@@ -6,18 +6,24 @@ It walks down the operations drawn before the text, topmost first:
 - a filled rectangle, rounded rectangle or ellipse that covers the whole line
   is the backdrop, and hides everything below it;
 - one that covers only part of the line adds its colour, and the walk goes on;
-- an icon adds the colours it paints (its shapes leave gaps, so the walk goes on);
-- an image adds its pixels under the line (the caller keeps the worst), and
-  hides what is below only where it is opaque over the whole line;
+- an icon adds every colour it paints (its shapes leave gaps, so the walk goes on);
+- an image, or SVG art (rasterised for this), adds its pixels under the line (the
+  caller keeps the worst), and hides what is below only where it is opaque over
+  the whole line;
 - lines, outlines and other text are not backdrops;
 - below everything lies the paper, taken as white.
 
-Shapes are measured exactly (an ellipse or a rounded corner is not its
-bounding box), so a figure centred on a disc is judged against the disc.
+See-through paint (a colour's alpha, an element's ``opacity``) is blended over
+what lies beneath it and hides nothing. Shapes are measured exactly (an ellipse
+or a rounded corner is not its bounding box), so a figure centred on a disc is
+judged against the disc; a turned shape or text is measured in the shape's own
+turned frame, exactly for whether it covers the text and by bounding box for
+whether it touches it.
 """
 
 from __future__ import annotations
 
+import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +35,8 @@ from generator.access.colours import RGB, rgb_of
 from generator.boxes import EPSILON, Box
 from generator.render.draw import image_rectangle
 from generator.render.paint import Gradient
-from generator.render.plan import IconOp, ImageOp, Op, ShapeOp
+from generator.render.plan import ArtOp, Frame, IconOp, ImageOp, Op, ShapeOp
+from generator.render.svg import SvgArt
 
 PAPER = white
 """The page colour under everything a face paints: home printers print on white paper."""
@@ -40,10 +47,13 @@ IMAGE_READ_SIZE = 1024
 """Pixels along an image's longer side when it is read for sampling: a large photograph
 is shrunk first, so memory stays small; patches of colour a card's text could sit on
 survive it."""
+ART_SCALE = 4
+"""Pixels per point at most when SVG art is rasterised for sampling."""
 OPAQUE = 250
 """Alpha (0-255) from which an image pixel hides what is drawn below it."""
-VISIBLE = 128
-"""Alpha from which an image pixel counts as part of the backdrop at all."""
+VISIBLE = 16
+"""Alpha (0-255) from which an image pixel paints at all: fainter ones are the gap they
+almost are (a soft edge's last pixels)."""
 
 
 @dataclass(frozen=True)
@@ -54,31 +64,103 @@ class Backdrop:
     element: str
 
 
-def backdrops(region: Box, below: tuple[Op, ...], images: "ImageSamples") -> list[Backdrop]:
-    """Every colour painted under ``region`` by the operations ``below`` (drawing order)."""
-    found: list[Backdrop] = []
-    for op in reversed(below):
-        if isinstance(op, ShapeOp):
-            if op.fill is None or not _shape_touches(op, region):
+Corners = tuple[tuple[float, float], ...]
+"""A region of the card as its four corners on the page (a turned text's box is no
+longer upright)."""
+
+
+def corners_of(box: Box, frame: Frame | None = None) -> Corners:
+    """The four corners of ``box`` where they land on the page once ``frame`` turns it."""
+    points = ((box.x, box.y), (box.right, box.y), (box.right, box.top), (box.x, box.top))
+    if frame is None or not frame.rotate:
+        return points
+    return tuple(_turn(point, frame.centre, -frame.rotate) for point in points)
+
+
+def backdrops(region: Corners, below: tuple[Op, ...], images: "ImageSamples") -> list[Backdrop]:
+    """Every colour painted under ``region`` by the operations ``below`` (drawing order).
+
+    A see-through element (a colour's alpha, or the element's ``opacity``) shows its
+    colour blended over each colour found beneath it, and hides nothing.
+    """
+    return _Walk(region, below, images).under(len(below))
+
+
+class _Walk:
+    """One region's walk down a plan, remembering what lies under each level, so a stack
+    of see-through elements costs one walk per level, not one per path."""
+
+    def __init__(self, region: Corners, below: tuple[Op, ...], images: "ImageSamples"):
+        self.region = region
+        self.below = below
+        self.images = images
+        self.known: dict[int, list[Backdrop]] = {}
+
+    def under(self, level: int) -> list[Backdrop]:
+        """The colours under the region from the operations ``below[:level]``."""
+        if level not in self.known:
+            self.known[level] = self._walk(level)
+        return self.known[level]
+
+    def _walk(self, level: int) -> list[Backdrop]:
+        found: list[Backdrop] = []
+        for index in range(level - 1, -1, -1):
+            op = self.below[index]
+            painted, covers = self._painted(op)
+            if not painted:
                 continue
+            opacity = op.frame.opacity if op.frame is not None else 1.0
+            for rgb, alpha in painted:
+                alpha *= opacity
+                if alpha >= OPAQUE / 255:
+                    found.append(Backdrop(rgb, op.element))
+                else:  # seen over whatever is beneath it
+                    found.extend(Backdrop(blend(rgb, beneath.rgb, alpha), op.element)
+                                 for beneath in self.under(index))
+            if covers:  # what lies beneath shows only through it, and is blended in above
+                return found
+        found.append(Backdrop(rgb_of(PAPER), ""))
+        return found
+
+    def _painted(self, op: Op) -> tuple[list[tuple[RGB, float]], bool]:
+        """(colour, alpha) of what ``op`` paints under the region, and whether it covers it all."""
+        local = tuple(_turn(point, op.frame.centre, op.frame.rotate) for point in self.region) \
+            if op.frame is not None and op.frame.rotate else self.region
+        bounds = _bounds(local)
+        if isinstance(op, ShapeOp):
+            if op.fill is None or not _shape_touches(op, bounds):
+                return [], False
             stops = op.fill.colours if isinstance(op.fill, Gradient) else (op.fill,)
-            found.extend(Backdrop(rgb_of(colour), op.element) for colour in stops)
-            if _shape_covers(op, region):
-                return found
-        elif isinstance(op, IconOp):
-            if any(Box(x, y, size, size).overlaps(region) for x, y, size in op.squares):
-                found.extend(Backdrop(rgb_of(colour), op.element) for colour in _icon_colours(op))
-        elif isinstance(op, ImageOp):
-            pixels, covers = images.under(op, region)
-            found.extend(Backdrop(rgb, op.element) for rgb in pixels)
-            if covers:
-                return found
-    found.append(Backdrop(rgb_of(PAPER), ""))
-    return found
+            return [_with_alpha(colour) for colour in stops], _shape_covers(op, local)
+        if isinstance(op, IconOp):
+            if not any(Box(x, y, size, size).overlaps(bounds) for x, y, size in op.squares):
+                return [], False
+            return [_with_alpha(colour) for colour in op.icon.colours(op.ink, op.accent)], False
+        if isinstance(op, (ImageOp, ArtOp)):
+            return self.images.under(op, bounds)
+        return [], False
 
 
-def _icon_colours(op: IconOp) -> list[Color]:
-    return op.icon.colours(op.ink, op.accent)
+def blend(colour: RGB, beneath: RGB, alpha: float) -> RGB:
+    """``colour`` painted with ``alpha`` over ``beneath``."""
+    return tuple(alpha * top + (1 - alpha) * bottom for top, bottom in zip(colour, beneath))
+
+
+def _with_alpha(colour: Color) -> tuple[RGB, float]:
+    return rgb_of(colour), float(getattr(colour, "alpha", 1.0))
+
+
+def _turn(point: tuple[float, float], centre: tuple[float, float], degrees: float) -> tuple[float, float]:
+    """``point`` turned ``degrees`` clockwise on the card about ``centre`` (PDF's y grows up)."""
+    radians = math.radians(-degrees)
+    dx, dy = point[0] - centre[0], point[1] - centre[1]
+    return (centre[0] + dx * math.cos(radians) - dy * math.sin(radians),
+            centre[1] + dx * math.sin(radians) + dy * math.cos(radians))
+
+
+def _bounds(points: Corners) -> Box:
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
 # shapes --------------------------------------------------------------------------------
@@ -96,9 +178,7 @@ def _shape_touches(op: ShapeOp, region: Box) -> bool:
     return _distance_to_box(_inner(box, radius), region) < radius - EPSILON
 
 
-def _shape_covers(op: ShapeOp, region: Box) -> bool:
-    corners = [(region.x, region.y), (region.right, region.y), (region.x, region.top),
-               (region.right, region.top)]
+def _shape_covers(op: ShapeOp, corners: Corners) -> bool:
     box = op.box
     if op.ellipse:
         centre_x, centre_y = box.x + box.width / 2, box.y + box.height / 2
@@ -147,22 +227,24 @@ def _nearest_on_unit_circle(ellipse: Box, region: Box) -> float:
 
 
 class ImageSamples:
-    """Pixels of the images a deck draws, read once each and sampled under text."""
+    """Pixels of the images and SVG art a deck draws, read (or rasterised) once each and
+    sampled under text."""
 
     def __init__(self) -> None:
         self._opened: dict[Path, Image.Image] = {}
 
-    def under(self, op: ImageOp, region: Box) -> tuple[list[RGB], bool]:
-        """Colours of the image's pixels under ``region``, and whether the image hides
-        everything below the whole region."""
-        drawn = Box(*image_rectangle(op.box, op.pixels, op.fit))
+    def under(self, op: ImageOp | ArtOp, region: Box) -> tuple[list[tuple[RGB, float]], bool]:
+        """(colour, alpha) of the picture's pixels under ``region``, and whether the picture
+        covers the whole region (opaque pixels only)."""
+        size = op.pixels if isinstance(op, ImageOp) else (op.art.width, op.art.height)
+        drawn = Box(*image_rectangle(op.box, size, op.fit))
         visible = _intersection(drawn, op.box) if op.fit == "cover" else drawn
         part = _intersection(visible, region) if visible else None
         if part is None:
             return [], False
-        image = self._image(op.path)
+        image = self._picture(op)
         width, height = image.size
-        # The part of the image under the region, in pixels (image rows run top down).
+        # The part of the picture under the region, in pixels (image rows run top down).
         left = (part.x - drawn.x) / drawn.width * width
         right = (part.right - drawn.x) / drawn.width * width
         top = (drawn.top - part.top) / drawn.height * height
@@ -173,16 +255,41 @@ class ImageSamples:
         patch = patch.resize(samples, Image.Resampling.NEAREST)
         raw = patch.tobytes()  # RGBA, four bytes a pixel
         pixels = [tuple(raw[index:index + 4]) for index in range(0, len(raw), 4)]
-        colours = sorted({(r / 255, g / 255, b / 255) for r, g, b, a in pixels if a >= VISIBLE})
+        colours = sorted({((r / 255, g / 255, b / 255), round(a / 255, 2)) for r, g, b, a in pixels
+                          if a >= VISIBLE})
         covers = region.inside(part, tolerance=EPSILON) and all(a >= OPAQUE for *_, a in pixels)
         return colours, covers
 
-    def _image(self, path: Path) -> Image.Image:
+    def _picture(self, op: ImageOp | ArtOp) -> Image.Image:
+        path = op.path if isinstance(op, ImageOp) else op.art.path
         if path not in self._opened:
-            with Image.open(path) as image:
-                image.thumbnail((IMAGE_READ_SIZE, IMAGE_READ_SIZE))  # keeps the proportions
-                self._opened[path] = image.convert("RGBA")
+            if isinstance(op, ImageOp):
+                with Image.open(path) as image:
+                    image.thumbnail((IMAGE_READ_SIZE, IMAGE_READ_SIZE))  # keeps the proportions
+                    self._opened[path] = image.convert("RGBA")
+            else:
+                self._opened[path] = rasterise_art(op.art)
         return self._opened[path]
+
+
+def rasterise_art(art: SvgArt) -> Image.Image:
+    """SVG art as pixels on a transparent ground, :data:`IMAGE_READ_SIZE` along its longer side
+    at most: drawn into a one-page PDF exactly as on a card, then rendered by PDFium."""
+    import pypdfium2
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(art.width, art.height))
+    renderPDF.draw(art.drawing, canvas, 0, 0)
+    canvas.showPage()
+    canvas.save()
+    document = pypdfium2.PdfDocument(buffer.getvalue())
+    try:
+        scale = min(IMAGE_READ_SIZE / max(art.width, art.height), ART_SCALE)
+        return document[0].render(scale=scale, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
+    finally:
+        document.close()
 
 
 def _intersection(first: Box, second: Box) -> Box | None:

@@ -13,41 +13,50 @@ from generator.access.colours import hex_of
 from generator.findings import WARNING, Finding
 
 if TYPE_CHECKING:
+    from generator.access.contrast import Face
+    from generator.render.renderer import Renderer
     from generator.verdict import Subject
 
 CONTRAST = "contrast"
 COLOUR_BLIND = "colour-blind"
 
 
-def check_contrast(subject: Subject) -> Iterable[Finding]:
+def check_access(subject: Subject) -> Iterable[Finding]:
+    """Contrast and colour-blind warnings, from one pass over the distinct faces."""
+    from generator.access.contrast import distinct_plans
+
+    if subject.renderer is None:
+        return ()
+    faces = list(distinct_plans(subject.renderer))
+    return contrast_findings(subject.renderer, faces) + colour_blind_findings(subject.renderer, faces)
+
+
+def contrast_findings(renderer: Renderer, faces: list[Face]) -> list[Finding]:
     """Every text element of every distinct face against the colour painted behind it."""
     from generator.access.contrast import contrast_problems
 
-    if subject.renderer is None:
-        return ()
     return [Finding(kind=CONTRAST, message=problem.describe(), position=problem.position,
                     severity=WARNING, card=problem.card.id, side=problem.side, element=problem.element,
-                    details={"text_colour": hex_of(problem.text), "backdrop_colour": hex_of(problem.backdrop),
+                    details={"text_colour": hex_of(problem.text), "text_opacity": round(problem.alpha, 2),
+                             "backdrop_colour": hex_of(problem.backdrop),
                              "ratio": round(problem.ratio, 2), "required": problem.required,
                              "size": round(problem.size, 2), "bold": problem.bold})
-            for problem in contrast_problems(subject.renderer)]
+            for problem in contrast_problems(renderer, faces)]
 
 
-def check_colour_blind(subject: Subject) -> Iterable[Finding]:
+def colour_blind_findings(renderer: Renderer, faces: list[Face]) -> list[Finding]:
     """Every pair of a field's values whose colours look alike with a colour-vision deficiency."""
     from generator.access.colourblind import colour_pair_problems
 
-    if subject.renderer is None:
-        return ()
     return [Finding(kind=COLOUR_BLIND, message=problem.describe(), position=problem.position,
                     severity=WARNING, element=problem.element,
-                    details={"field": problem.field, "values": list(problem.values),
+                    details={"field": problem.field, "values": [list(group) for group in problem.values],
                              "colours": [hex_of(colour) for colour in problem.colours],
                              "colour": problem.colour or None, "deficiency": problem.deficiency,
                              "distance": round(problem.distance, 1),
                              "mitigated": problem.mitigation or None})
-            for problem in colour_pair_problems(subject.renderer)]
+            for problem in colour_pair_problems(renderer, faces)]
 
 
-ACCESS_CHECKS = (check_contrast, check_colour_blind)
+ACCESS_CHECKS = (check_access,)
 """Added to the checks ``deckpress check`` runs (:data:`generator.verdict.checks.CHECKS`)."""

@@ -32,7 +32,7 @@ from typing import Any
 from reportlab.lib.colors import Color
 
 from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, distances, hex_of, rgb_of
-from generator.access.contrast import distinct_plans
+from generator.access.contrast import Face, distinct_plans
 from generator.errors import Position
 from generator.render.layout import Element, IconElement, TextElement
 from generator.render.paint import Paint, PaintError
@@ -40,12 +40,19 @@ from generator.render.renderer import Renderer, face_context
 from generator.render.templating import SPECIAL_NAMES, TemplateError
 
 
+MAX_CODE_COLOURS = 24
+"""Different colours one map may give a field's values and still be checked pair by pair.
+Nobody reads two dozen colours as a code (a card's own art colour, say), and comparing
+every pair of hundreds of them would make check slow for nothing."""
+
+
 @dataclass(frozen=True)
 class ColourPairProblem:
-    """Two values of a field whose colours look alike to players with ``deficiency``."""
+    """Two values of a field (or two groups of values sharing their colours) whose colours
+    look alike to players with ``deficiency``."""
 
     field: str
-    values: tuple[Any, Any]
+    values: tuple[tuple[Any, ...], tuple[Any, ...]]
     colours: tuple[RGB, RGB]
     deficiency: str
     distance: float
@@ -59,7 +66,7 @@ class ColourPairProblem:
         return f"colour '{self.colour}'" if self.colour else f"the colours of '{self.element}'"
 
     def describe(self) -> str:
-        (one, two), (first, second) = self.values, self.colours
+        (one, two), (first, second) = ("/".join(map(str, group)) for group in self.values), self.colours
         text = (f"field '{self.field}': {one} ({hex_of(first)}) and {two} ({hex_of(second)}) are "
                 f"{self.distance:.1f} apart in CAM02-UCS as seen with {self.deficiency}, closer than "
                 f"{DISTINCT_COLOURS:g} ({self.source})")
@@ -80,20 +87,49 @@ class _FieldColours:
     icons: dict[str, dict[Any, list[str]]] = field(default_factory=dict)  # icon element -> value -> names
 
 
-def colour_pair_problems(renderer: Renderer) -> list[ColourPairProblem]:
-    """Every pair of a field's values whose colours a colour-blind player may confuse."""
-    fields = _observe(renderer)
+def colour_pair_problems(renderer: Renderer, faces: list[Face] | None = None) -> list[ColourPairProblem]:
+    """Every pair of a field's values whose colours a colour-blind player may confuse
+    (``faces``: the distinct faces' plans, when the caller has them already)."""
+    fields = _observe(renderer, list(distinct_plans(renderer)) if faces is None else faces)
     problems: list[ColourPairProblem] = []
     for name in sorted(fields):
         problems += _field_problems(name, fields[name])
     return problems
 
 
-def _observe(renderer: Renderer) -> dict[str, _FieldColours]:
+class _Resolver:
+    """Colours and icon names for faces, each worked out once per combination of the
+    values it reads: thousands of faces usually share a handful."""
+
+    def __init__(self) -> None:
+        self.known: dict[tuple, Any] = {}
+
+    def colour(self, paint: Paint, context: dict) -> Color | None:
+        return self._once(("paint", id(paint)), paint.names, context, lambda: _resolve(paint, context))
+
+    def icon(self, element: IconElement, context: dict) -> str | None:
+        return self._once(("icon", id(element)), element.icon.names, context,
+                          lambda: _render_icon(element, context))
+
+    def _once(self, what: tuple, names: frozenset[str], context: dict, work) -> Any:
+        try:
+            key = what + tuple(sorted((name, context.get(name)) for name in names))
+            hash(key)
+        except TypeError:  # a value that cannot be a key (a list): work it out each time
+            return work()
+        if key not in self.known:
+            self.known[key] = work()
+        return self.known[key]
+
+
+def _observe(renderer: Renderer, faces: list[Face]) -> dict[str, _FieldColours]:
     deck = renderer.deck
     declared = set(deck.fields)
     fields: dict[str, _FieldColours] = defaultdict(_FieldColours)
-    for card, side, ops in distinct_plans(renderer):
+    resolver = _Resolver()
+    names_read = {id(element): element.names for layout in renderer.layouts.values()
+                  for element in layout.elements}
+    for card, side, ops in faces:
         context = face_context(deck, card, side)
         face_fields = declared or set(card.face(side, deck.shared_back) or {})
         candidates = face_fields - (SPECIAL_NAMES - declared)
@@ -101,16 +137,16 @@ def _observe(renderer: Renderer) -> dict[str, _FieldColours]:
         for element in renderer.layouts[side].elements:
             if element.name not in drawn:
                 continue
-            for name in element.names & candidates:
+            for name in names_read[id(element)] & candidates:
                 value = context.get(name)
                 if not _is_value(value):
                     continue
                 seen = fields[name]
-                _note_cues(seen, name, element, context, value)
+                _note_cues(seen, name, element, context, value, resolver)
                 for paint in element.paints():
                     if name not in paint.names:
                         continue
-                    colour = _resolve(paint, context)
+                    colour = resolver.colour(paint, context)
                     if colour is None:
                         continue
                     seen.by_paint.setdefault(id(paint), defaultdict(set))[value].add(rgb_of(colour))
@@ -123,16 +159,22 @@ def _observe(renderer: Renderer) -> dict[str, _FieldColours]:
     return fields
 
 
-def _note_cues(seen: _FieldColours, name: str, element: Element, context: dict, value: Any) -> None:
+def _note_cues(seen: _FieldColours, name: str, element: Element, context: dict, value: Any,
+               resolver: _Resolver) -> None:
     """Remember a text that prints the field, or an icon the field chooses, on this face."""
     if isinstance(element, TextElement) and name in element.text.names:
         seen.printed.setdefault(element.name, defaultdict(int))[value] += 1
     elif isinstance(element, IconElement) and name in element.icon.names:
-        try:
-            icon = str(element.icon.render(context)).strip()
-        except (TemplateError, TypeError, ValueError):
-            return
-        seen.icons.setdefault(element.name, defaultdict(list))[value].append(icon)
+        icon = resolver.icon(element, context)
+        if icon is not None:
+            seen.icons.setdefault(element.name, defaultdict(list))[value].append(icon)
+
+
+def _render_icon(element: IconElement, context: dict) -> str | None:
+    try:
+        return str(element.icon.render(context)).strip()
+    except (TemplateError, TypeError, ValueError):
+        return None
 
 
 def _resolve(paint, context: dict) -> Color | None:
@@ -144,46 +186,57 @@ def _resolve(paint, context: dict) -> Color | None:
 
 
 def _field_problems(name: str, seen: _FieldColours) -> list[ColourPairProblem]:
-    maps = {paint: {value: next(iter(colours)) for value, colours in by_value.items()}
+    maps = [(paint, {value: next(iter(colours)) for value, colours in by_value.items()})
             for paint, by_value in seen.by_paint.items()
-            if all(len(colours) == 1 for colours in by_value.values())}
-    areas = {paint: colours for paint, colours in maps.items() if paint in seen.painting_areas}
+            if all(len(colours) == 1 for colours in by_value.values())
+            and len({next(iter(colours)) for colours in by_value.values()}) <= MAX_CODE_COLOURS]
+    areas = [(paint, colours) for paint, colours in maps if paint in seen.painting_areas]
     maps = areas or maps  # text colours count only where no shape or icon carries the code
-    values = [value for value in seen.faces if any(value in colours for colours in maps.values())]
-    differing = [(one, two, paint) for one, two in itertools.combinations(values, 2)
-                 for paint, colours in maps.items()
-                 if one in colours and two in colours and colours[one] != colours[two]]
-    colour_pairs = [(maps[paint][one], maps[paint][two]) for one, two, paint in differing]
+    # Values every map gives the same colours are one group: colour cannot part them, and
+    # the designer meant it so. Groups are compared, not every pair of values.
+    groups: dict[tuple, list[Any]] = {}
+    for value in seen.faces:
+        looks = tuple(colours.get(value) for _, colours in maps)
+        if any(looks):
+            groups.setdefault(looks, []).append(value)
+    if len(groups) > MAX_CODE_COLOURS:
+        return []
+    differing = [(one, two, index) for one, two in itertools.combinations(groups, 2)
+                 for index in range(len(maps))
+                 if one[index] is not None and two[index] is not None and one[index] != two[index]]
     # Only colours normal vision tells apart are a code; near twins are the designer's choice.
-    candidates = [entry for entry, distance in zip(differing, distances(colour_pairs))
+    candidates = [entry for entry, distance in zip(differing, distances((one[index], two[index])
+                                                                         for one, two, index in differing))
                   if distance >= DISTINCT_COLOURS]
     problems = []
     for deficiency in DEFICIENCIES:
-        seen_with = distances([(maps[paint][one], maps[paint][two]) for one, two, paint in candidates],
-                              deficiency)
-        best: dict[tuple[Any, Any], tuple[float, int]] = {}
-        for (one, two, paint), distance in zip(candidates, seen_with):
+        seen_with = distances(((one[index], two[index]) for one, two, index in candidates), deficiency)
+        best: dict[tuple, tuple[float, int]] = {}  # a pair of groups -> its most telling map
+        for (one, two, index), distance in zip(candidates, seen_with):
             if (one, two) not in best or distance > best[(one, two)][0]:
-                best[(one, two)] = (distance, paint)
-        for (one, two), (distance, paint_id) in best.items():
+                best[(one, two)] = (distance, index)
+        for (one, two), (distance, index) in best.items():
             if distance >= DISTINCT_COLOURS:
                 continue
-            paint, element = seen.paints[paint_id]
+            paint, element = seen.paints[maps[index][0]]
             problems.append(ColourPairProblem(
-                field=name, values=(one, two), colours=(maps[paint_id][one], maps[paint_id][two]),
+                field=name, values=(tuple(groups[one]), tuple(groups[two])), colours=(one[index], two[index]),
                 deficiency=deficiency, distance=distance, colour=paint.name, element=element.name,
-                position=paint.position or element.position, mitigation=_mitigation(name, seen, one, two)))
+                position=paint.position or element.position,
+                mitigation=_mitigation(name, seen, groups[one], groups[two])))
     return problems
 
 
-def _mitigation(name: str, seen: _FieldColours, one: Any, two: Any) -> str:
-    """How every face with either value also says the value, or '' when none does."""
+def _mitigation(name: str, seen: _FieldColours, ones: list[Any], twos: list[Any]) -> str:
+    """How every face with any of these values also says the value, or '' when none does."""
+    values = ones + twos
     for element, printed in sorted(seen.printed.items()):
-        if all(printed.get(value, 0) == seen.faces[value] for value in (one, two)):
+        if all(printed.get(value, 0) == seen.faces[value] for value in values):
             return f"every such face prints {name} as text ('{element}')"
     for element, icons in sorted(seen.icons.items()):
-        drawn_everywhere = all(len(icons.get(value, ())) == seen.faces[value] for value in (one, two))
-        if drawn_everywhere and not set(icons[one]) & set(icons[two]):
+        drawn_everywhere = all(len(icons.get(value, ())) == seen.faces[value] for value in values)
+        shown = [{icon for value in group for icon in icons.get(value, ())} for group in (ones, twos)]
+        if drawn_everywhere and not shown[0] & shown[1]:
             return f"every such face shows a different icon for each {name} ('{element}')"
     return ""
 

@@ -18,7 +18,7 @@ from typing import Iterator
 from PIL import ImageFont
 from reportlab.pdfbase import pdfmetrics
 
-from generator.access.backdrop import Backdrop, ImageSamples, backdrops
+from generator.access.backdrop import Backdrop, ImageSamples, backdrops, blend, corners_of
 from generator.access.colours import (BOLD_WEIGHT, RGB, contrast_ratio, hex_of, is_large_text,
                                       required_contrast, rgb_of)
 from generator.boxes import Box
@@ -30,6 +30,9 @@ from generator.render.renderer import SIDES, Renderer
 MEASURING_SIZE = 200
 """Pixels per em at which glyph outlines are measured, then scaled to the printed size:
 large enough that rounding to whole pixels moves an edge by under a hundredth of the size."""
+
+Face = tuple[Card, str, tuple[Op, ...]]
+"""A distinct face: one card that shows it, the side, and its plan."""
 
 OVERHANG = 0.25
 """Part of the type size an italic glyph may reach past its advance on either side."""
@@ -49,6 +52,7 @@ class ContrastProblem:
     ratio: float
     size: float
     bold: bool
+    alpha: float = 1.0  # the text's own see-through-ness times its element's opacity
 
     @property
     def required(self) -> float:
@@ -58,17 +62,19 @@ class ContrastProblem:
         weight = " bold" if self.bold else ""
         kind = "large text" if is_large_text(self.size, self.bold) else "text"
         under = f"'{self.backdrop_element}'" if self.backdrop_element else "the paper"
+        see_through = f" at {self.alpha:.0%} opacity" if self.alpha < 1 else ""
         return (f"text '{self.element}' ({self.size:.3g} pt{weight}) on card '{self.card.id}' "
-                f"{self.side}: {hex_of(self.text)} on {hex_of(self.backdrop)} ({under}) has contrast "
+                f"{self.side}: {hex_of(self.text)}{see_through} on {hex_of(self.backdrop)} ({under}) has contrast "
                 f"{_ratio(self.ratio)}:1, below the {self.required:g}:1 WCAG 2 asks of {kind}")
 
 
-def contrast_problems(renderer: Renderer) -> list[ContrastProblem]:
+def contrast_problems(renderer: Renderer, faces: list[Face] | None = None) -> list[ContrastProblem]:
     """Every text element, on every distinct face, that is too faint against its backdrop
-    (the worst run of each element, when its runs differ in colour or weight)."""
+    (the worst run of each element, when its runs differ in colour or weight); ``faces``
+    are the distinct faces' plans, when the caller has them already."""
     images = ImageSamples()
     problems = []
-    for card, side, ops in distinct_plans(renderer):
+    for card, side, ops in distinct_plans(renderer) if faces is None else faces:
         layout = renderer.layouts[side]
         positions = {element.name: element.position for element in layout.elements}
         for index, op in enumerate(ops):
@@ -77,15 +83,15 @@ def contrast_problems(renderer: Renderer) -> list[ContrastProblem]:
             worst = _worst_run(op, ops[:index], images)
             if worst is None:
                 continue
-            run, backdrop, ratio, bold = worst
+            run, backdrop, ratio, bold, alpha = worst
             problems.append(ContrastProblem(card, side, op.element,
                                             positions.get(op.element, Position(layout.path)),
                                             rgb_of(run.colour), backdrop.rgb, backdrop.element, ratio,
-                                            op.size, bold))
+                                            op.size, bold, alpha))
     return problems
 
 
-def distinct_plans(renderer: Renderer) -> Iterator[tuple[Card, str, tuple[Op, ...]]]:
+def distinct_plans(renderer: Renderer) -> Iterator[Face]:
     """(card, side, plan) once for each distinct face; faces that cannot be laid out are
     left to the layout check, which reports them."""
     seen: set[str] = set()
@@ -103,29 +109,33 @@ def distinct_plans(renderer: Renderer) -> Iterator[tuple[Card, str, tuple[Op, ..
 
 
 def _worst_run(op: TextOp, below: tuple[Op, ...], images: ImageSamples
-               ) -> tuple[Glyphs, Backdrop, float, bool] | None:
+               ) -> tuple[Glyphs, Backdrop, float, bool, float] | None:
     """The run of the text that falls furthest short of the contrast it needs, with the
-    backdrop it is weakest against; None when every run reads."""
+    backdrop it is weakest against; None when every run reads. See-through text (its
+    colour's alpha, the element's opacity) is measured as it prints: blended over each
+    backdrop."""
     worst, shortfall = None, 1.0
+    opacity = op.frame.opacity if op.frame is not None else 1.0
     for line in op.text_lines:
         for run in line.pieces:
             if not isinstance(run, Glyphs) or run.colour is None or not run.text.strip():
                 continue
             bold = font_is_bold(run.font)
             needed = required_contrast(op.size, bold)
-            text = rgb_of(run.colour)
-            for backdrop in _behind(run, op.size, below, images):
-                ratio = contrast_ratio(text, backdrop.rgb)
+            text, alpha = rgb_of(run.colour), getattr(run.colour, "alpha", 1.0) * opacity
+            for backdrop in _behind(run, op, below, images):
+                printed = text if alpha >= 1 else blend(text, backdrop.rgb, alpha)
+                ratio = contrast_ratio(printed, backdrop.rgb)
                 if ratio / needed < shortfall:
-                    worst, shortfall = (run, backdrop, ratio, bold), ratio / needed
+                    worst, shortfall = (run, backdrop, ratio, bold, alpha), ratio / needed
     return worst
 
 
-def _behind(run: Glyphs, size: float, below: tuple[Op, ...], images: ImageSamples) -> list[Backdrop]:
-    found = backdrops(_line_box(run.font, size, run.x, run.y, run.text), below, images)
+def _behind(run: Glyphs, op: TextOp, below: tuple[Op, ...], images: ImageSamples) -> list[Backdrop]:
+    found = backdrops(corners_of(_line_box(run.font, op.size, run.x, run.y, run.text), op.frame), below, images)
     if len(found) > 1:  # the run's full height straddles shapes: measure its glyphs
-        region = ink_box(run.font, size, run.x, run.y, run.text)
-        found = backdrops(region, below, images) if region is not None else []
+        region = ink_box(run.font, op.size, run.x, run.y, run.text)
+        found = backdrops(corners_of(region, op.frame), below, images) if region is not None else []
     return found
 
 

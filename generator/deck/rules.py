@@ -4,7 +4,11 @@ Each rule in a deck's ``rules:`` list names one kind of check. The kinds::
 
     total:     {exact: 152}                        how many cards in all
     count:     {where: {type: monster}, exact: 99} how many cards match a selector
+               {per: colour, exact: 10}            ... in each group: every colour has 10
+               {per: [colour, value], exact: {value: {1: 3, 2: 2, 5: 1}}}
+                                                   ... the amount read from a table by value
     copies:    {where: {type: monster}, exact: 9}  copies of each distinct matching card
+               {per: value, exact: {value: {1: 3, 5: 1}}}   ... by the card's group
     unique:    {fields: [name]}                    no two cards share these field values
     faces:     {field: symbol, map: {sun: moon}}   how a card's back relates to its front
                {field: group, relation: different}
@@ -17,6 +21,10 @@ Each rule in a deck's ``rules:`` list names one kind of check. The kinds::
     expr:      "total % 4 == 0"                    a sandboxed Jinja2 expression
 
 Amounts are a number (exactly) or a mapping with ``exact``, ``min`` and ``max``.
+With ``per:``, a ``count`` applies its amount to every group of cards sharing the
+values of those fields: the values the rule's ``where:`` picks for a field, else the
+field's declared choices (or its whole min-max range), else the values the cards hold,
+so a colour with no cards at all is a group of 0, reported by name.
 ``scope: decklists`` runs a rule on each of the deck's decklists instead of the
 pool. Every rule may carry a ``message`` saying, in the game's words, what it
 protects.
@@ -26,6 +34,7 @@ The checker returns findings; it never prints or exits. The CLI decides that.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -141,6 +150,11 @@ class Amount:
             return f"at least {self.min}"
         return f"at most {self.max}"
 
+    def of(self, singular: str, plural: str) -> str:
+        """The amount with its noun: "exactly 1 copy", "at least 2 copies", "0 to 1 copies"."""
+        single = self.exact == 1 if self.exact is not None else (self.min, self.max) in ((1, None), (None, 1))
+        return f"{self.describe()} {singular if single else plural}"
+
 
 def _amount(params: Any, rule: RuleSpec, allowed_extra: set[str] = frozenset()) -> Amount:
     if isinstance(params, int) and not isinstance(params, bool):
@@ -157,6 +171,129 @@ def _amount(params: Any, rule: RuleSpec, allowed_extra: set[str] = frozenset()) 
     if all(value is None for value in values.values()):
         raise _malformed(rule, "needs at least one of exact, min or max")
     return Amount(**values)
+
+
+AMOUNT_KEYS = ("exact", "min", "max")
+
+MAX_GROUPS = 10_000
+"""Groups one ``per:`` rule checks (the product of its fields' values). Ten thousand is far
+past any real deck (Hanabi has 25); a product beyond it is a rule over a free-text field,
+whose report no one could read."""
+
+Group = tuple  # one value of each of a per: rule's fields, in its order
+
+
+def _per_fields(deck: Deck, rule: RuleSpec, params: dict) -> list[str]:
+    """``per: colour`` or ``per: [colour, value]``: the fields a rule groups cards by."""
+    per = params.get("per")
+    if per is None:
+        return []
+    names = [per] if isinstance(per, str) else per
+    if not (isinstance(names, list) and names and all(isinstance(name, str) for name in names)):
+        raise _malformed(rule, "'per' names a field or a list of fields")
+    if len(set(names)) != len(names):
+        raise _malformed(rule, "'per' names a field twice")
+    for name in names:
+        _field_name(deck, rule, name, setting="per")
+    return names
+
+
+def _group_values(deck: Deck, name: str, cards: list[Card], selector: Selector) -> list[Any]:
+    """The values a per: field groups by: those the rule's ``where:`` picks for it, else its
+    declared choices (yes and no for a yes/no field, every whole number of a bounded int
+    field), then any other value the cards hold. A declared value no card has is still a
+    group, with 0 cards."""
+    picked = dict(selector.wanted).get(name)
+    if picked is not None:
+        return list(dict.fromkeys(_hashable(value) for value in picked))
+    spec = deck.fields.get(name.removeprefix("back."))
+    declared: list[Any] = []
+    if spec is not None and spec.type == "choice":
+        declared = list(spec.choices)
+    elif spec is not None and spec.type == "bool":
+        declared = [False, True]
+    elif spec is not None and spec.type == "int" and spec.min is not None and spec.max is not None \
+            and spec.max - spec.min < MAX_GROUPS:
+        declared = list(range(int(spec.min), int(spec.max) + 1))
+    values = {_hashable(value): None for value in declared}
+    for card in cards:
+        values.setdefault(_hashable(field_value(card, name)), None)
+    return list(values)
+
+
+def _groups(deck: Deck, rule: RuleSpec, per: list[str], selector: Selector) -> list[Group]:
+    """Every combination of the per: fields' values, in declared order."""
+    cards = [card for card in deck.cards if selector.matches(card)]
+    columns = [_group_values(deck, name, cards, selector) for name in per]
+    size = 1
+    for column in columns:
+        size *= len(column)
+    if size > MAX_GROUPS:
+        raise _malformed(rule, f"'per' makes {size:,} groups; at most {MAX_GROUPS:,} can be checked")
+    return list(itertools.product(*columns))
+
+
+def _group_key(card: Card, per: list[str]) -> Group:
+    return tuple(_hashable(field_value(card, name)) for name in per)
+
+
+def _group_label(per: list[str], group: Group) -> str:
+    """``colour=blue value=5``."""
+    return " ".join(f"{name}={_value_text(value)}" for name, value in zip(per, group))
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
+
+
+def _amounts(params: Any, rule: RuleSpec, per: list[str], allowed_extra: set[str]) -> Callable[[Group], Amount]:
+    """The amount for each group. With ``per``, each of exact/min/max may be a number or a
+    table by one of the per: fields, ``exact: {value: {1: 3, 2: 2, 5: 1}}``."""
+    if not per:
+        amount = _amount(params, rule, allowed_extra)
+        return lambda group: amount
+    _known(params, rule, set(AMOUNT_KEYS) | set(allowed_extra) | {"per"})
+    fixed: dict[str, int | None] = {}
+    tables: dict[str, tuple[int, dict]] = {}
+    for key in AMOUNT_KEYS:
+        value = params.get(key)
+        if isinstance(value, dict):
+            tables[key] = _amount_table(rule, key, value, per)
+        elif value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise _malformed(rule, f"'{key}' must be a whole number, or a table by one of the 'per' "
+                                   f"fields such as {{{per[-1]}: {{...: 1}}}}")
+        else:
+            fixed[key] = value
+    if all(value is None for value in fixed.values()) and not tables:
+        raise _malformed(rule, "needs at least one of exact, min or max")
+
+    def amount_for(group: Group) -> Amount:
+        values = dict(fixed)
+        for key, (index, table) in tables.items():
+            value = group[index]
+            if value in table:
+                values[key] = table[value]
+            elif str(value) in table:  # a table written with quoted keys
+                values[key] = table[str(value)]
+            else:
+                raise _malformed(rule, f"'{key}' gives no amount for {per[index]}={_value_text(value)}")
+        return Amount(**values)
+
+    return amount_for
+
+
+def _amount_table(rule: RuleSpec, key: str, raw: dict, per: list[str]) -> tuple[int, dict]:
+    """``{value: {1: 3, 2: 2}}`` -> (index of 'value' in per, {1: 3, 2: 2})."""
+    if len(raw) != 1 or next(iter(raw)) not in per:
+        raise _malformed(rule, f"'{key}' as a table names one of the 'per' fields ({', '.join(per)}) "
+                               f"with an amount for each of its values")
+    name, table = next(iter(raw.items()))
+    if not isinstance(table, dict) or not table or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in table.values()):
+        raise _malformed(rule, f"'{key}' for {name} must map each value to a whole number")
+    return per.index(name), {_hashable(value): amount for value, amount in table.items()}
 
 
 def _known(params: dict, rule: RuleSpec, allowed: set[str]) -> None:
@@ -185,27 +322,53 @@ def _check_total(deck: Deck, rule: RuleSpec, pool: Pool):
     amount = _amount(rule.params, rule)
     total = sum(n for _, n in pool)
     if not amount.allows(total):
-        yield f"{amount.describe()} cards", f"{total}", []
+        yield amount.of("card", "cards"), f"{total}", []
 
 
 def _check_count(deck: Deck, rule: RuleSpec, pool: Pool):
     params = rule.params if isinstance(rule.params, dict) else {}
-    amount = _amount(rule.params, rule, {"where"})
+    per = _per_fields(deck, rule, params)
+    amount_for = _amounts(rule.params, rule, per, {"where"})
     selector = _where(deck, rule, params.get("where"))
     matching = [(card, n) for card, n in pool if selector.matches(card) and n]
-    found = sum(n for _, n in matching)
-    if not amount.allows(found):
-        yield (f"{amount.describe()} cards matching {selector.describe()}", f"{found}", _ids(matching))
+    if not per:
+        amount = amount_for(())
+        found = sum(n for _, n in matching)
+        if not amount.allows(found):
+            yield f"{amount.of('card', 'cards')} matching {selector.describe()}", f"{found}", _ids(matching)
+        return
+    counted: dict[Group, int] = {}
+    members: dict[Group, list[tuple[Card, int]]] = {}
+    for card, n in matching:
+        key = _group_key(card, per)
+        counted[key] = counted.get(key, 0) + n
+        members.setdefault(key, []).append((card, n))
+    # What the where: picks among the groups' own fields, each group's label already says.
+    others = Selector(tuple((name, values) for name, values in selector.wanted if name not in per))
+    which = f" matching {others.describe()}" if others.wanted else ""
+    for group in _groups(deck, rule, per, selector):
+        amount, found = amount_for(group), counted.get(group, 0)
+        if not amount.allows(found):
+            yield (f"{amount.describe()}{which} for {_group_label(per, group)}", f"{found}",
+                   _ids(members.get(group, [])))
 
 
 def _check_copies(deck: Deck, rule: RuleSpec, pool: Pool):
     params = rule.params if isinstance(rule.params, dict) else {}
-    amount = _amount(rule.params, rule, {"where"})
+    per = _per_fields(deck, rule, params)
+    amount_for = _amounts(rule.params, rule, per, {"where"})
     selector = _where(deck, rule, params.get("where"))
-    wrong = [(card, n) for card, n in pool if selector.matches(card) and not amount.allows(n)]
-    if wrong:
-        found = ", ".join(f"{card.id} x{n}" for card, n in wrong[:12])
-        yield f"{amount.describe()} copies of each card matching {selector.describe()}", found, _ids(wrong)
+    wrong: dict[Group, list[tuple[Card, int]]] = {}
+    for card, n in pool:
+        if selector.matches(card):
+            key = _group_key(card, per)
+            if not amount_for(key).allows(n):
+                wrong.setdefault(key, []).append((card, n))
+    for group, cards in wrong.items():
+        found = ", ".join(f"{card.id} x{n}" for card, n in cards[:12])
+        among = f" for {_group_label(per, group)}" if per else ""
+        yield (f"{amount_for(group).of('copy', 'copies')} of each card matching {selector.describe()}{among}",
+               found, _ids(cards))
 
 
 def _field_list(deck: Deck, rule: RuleSpec, params: Any) -> list[str]:

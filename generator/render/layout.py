@@ -124,6 +124,14 @@ WHOLE_CARD = "card"
 DEFAULT_BLEED = "3mm"
 DEFAULT_SAFE = "3mm"
 DEFAULT_SIZE = "poker"
+MAX_FONT_SIZE = 1000.0
+"""The largest type size (points): a letter 35 cm tall, more than any card holds. Past it the
+fitting steps (a quarter point at a time) would take too long to reach a size that fits."""
+MAX_FACTOR = 100.0
+"""The largest ``leading`` and ``icon_scale`` (multiples of the type size); a hundred lines'
+worth of spacing is already off any card."""
+MAX_DASH_LENGTHS = 16
+"""Lengths in a ``dash`` pattern; a few make any pattern, and PDF readers have small limits."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -536,8 +544,9 @@ class _ElementCompiler:
         except UnitError as error:
             raise InputError(str(error), value.position if value else Position(self.raw.path),
                              field=what) from None
-        if size <= 0:
-            raise InputError(f"{what} must be above zero", value.position if value else None, field=what)
+        if not 0 < size <= MAX_FONT_SIZE:
+            raise InputError(f"{what} must be above zero and at most {MAX_FONT_SIZE:g} pt, found {data!r}",
+                             value.position if value else None, field=what)
         return size
 
     def box(self, value: Value | None, what: str = "box") -> Box:
@@ -612,9 +621,8 @@ class _ElementCompiler:
 
     def number(self, value: Value | None, default: float, what: str) -> float:
         data = value.data if value else default
-        if (isinstance(data, bool) or not isinstance(data, (int, float)) or not math.isfinite(data)
-                or data <= 0):
-            raise InputError(f"{what} is a number above zero, found {data!r}",
+        if isinstance(data, bool) or not isinstance(data, (int, float)) or not 0 < data <= MAX_FACTOR:
+            raise InputError(f"{what} is a number above zero and at most {MAX_FACTOR:g}, found {data!r}"[:200],
                              value.position if value else None, field=what)
         return float(data)
 
@@ -623,10 +631,11 @@ class _ElementCompiler:
         if value is None:
             return 0.0
         data = value.data
-        if isinstance(data, bool) or not isinstance(data, (int, float)) or not math.isfinite(data):
-            raise InputError(f"rotate is a number of degrees (clockwise), found {data!r}", value.position,
+        if isinstance(data, bool) or not isinstance(data, (int, float)) \
+                or (isinstance(data, float) and not math.isfinite(data)):
+            raise InputError(f"rotate is a number of degrees (clockwise), found {data!r}"[:200], value.position,
                              field="rotate")
-        return float(data) % 360
+        return float(data % 360)  # a whole number of any length turns exactly
 
     def fraction(self, value: Value | None, what: str) -> float:
         """A number from 0 to 1 (opacity: 0 invisible, 1 solid)."""
@@ -641,9 +650,14 @@ class _ElementCompiler:
     def dash(self, value: Value | None) -> tuple[float, ...]:
         if value is None:
             return ()
-        if not isinstance(value.data, list) or not value.data:
-            raise InputError("dash is [on, off] lengths, e.g. [1mm, 1mm]", value.position, field="dash")
-        return tuple(self.length(Value(part, value.position, value.units), 0, "dash") for part in value.data)
+        if not isinstance(value.data, list) or not 0 < len(value.data) <= MAX_DASH_LENGTHS:
+            raise InputError(f"dash is [on, off] lengths, e.g. [1mm, 1mm] (at most {MAX_DASH_LENGTHS})",
+                             value.position, field="dash")
+        dash = tuple(self.length(Value(part, value.position, value.units), 0, "dash") for part in value.data)
+        if sum(dash) <= 0:  # reportlab (and PDF) need a pattern that moves along the line
+            raise InputError("dash needs a length above zero (a line of gaps and dots of no length "
+                             "draws nothing)", value.position, field="dash")
+        return dash
 
     # elements ---------------------------------------------------------------------------
 

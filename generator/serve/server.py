@@ -28,10 +28,19 @@ from generator.serve.app import Broadcaster, allowed_hosts, create_app
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
+from generator.watching import Snapshot, changed_files
 from generator.watching import snapshot as file_times
 
 WATCH_INTERVAL = 0.25
 """Seconds between looks at the decks' files: a save shows on the page well within a second."""
+
+SETTLE_TIME = 0.05
+"""A change is read once the files have stood still this long, so a save an editor writes in
+two steps (emptying the file, then filling it) is not shown half-done as a broken deck."""
+
+MAX_SETTLE_WAITS = 10
+"""Looks for the files to stand still before reading them anyway: a file written without
+pause still gets shown, at most half a second late."""
 
 SHUTDOWN_GRACE = 1.0
 """Seconds a request still running at Ctrl-C gets to finish before it is cut off."""
@@ -84,8 +93,8 @@ class PreviewWatcher:
                 now = file_times(preview.roots)
                 if now == times[preview.id]:
                     continue
-                changed = sorted({path.name for path in now.keys() ^ times[preview.id].keys()}
-                                 | {path.name for path in now if now[path] != times[preview.id].get(path)})
+                now = self._settled(preview.roots, now)
+                changed = sorted({path.name for path in changed_files(times[preview.id], now)})
                 self._refresh(preview, changed)
                 times[preview.id] = file_times(preview.roots)  # roots may have changed with the deck
                 refreshed = True
@@ -96,6 +105,17 @@ class PreviewWatcher:
 
     def stop(self) -> None:
         self._stop.set()
+
+    def _settled(self, roots: list[Path], now: Snapshot) -> Snapshot:
+        """The files' times once they stand still for SETTLE_TIME (at most MAX_SETTLE_WAITS looks)."""
+        for _ in range(MAX_SETTLE_WAITS):
+            if self._stop.wait(SETTLE_TIME):
+                break
+            again = file_times(roots)
+            if again == now:
+                break
+            now = again
+        return now
 
     def _refresh(self, preview: DeckPreview, changed: list[str]) -> None:
         started = time.perf_counter()
