@@ -96,7 +96,9 @@ class PreviewWatcher:
                 now = self._settled(preview.roots, now)
                 changed = sorted({path.name for path in changed_files(times[preview.id], now)})
                 self._refresh(preview, changed)
-                times[preview.id] = file_times(preview.roots)  # roots may have changed with the deck
+                # Roots may have changed with the deck; a file saved while the refresh ran keeps
+                # the time it had before it, so the next look sees that save and refreshes again.
+                times[preview.id] = {path: now.get(path, stamp) for path, stamp in file_times(preview.roots).items()}
                 refreshed = True
             if refreshed:
                 shown = {token for preview in self._previews for token in preview.snapshot.faces_by_token}
