@@ -182,3 +182,37 @@ def test_a_broken_layout_keeps_the_last_good_faces_until_it_is_fixed(tmp_path):
     edit(layout, "safe: lots", "safe: 3.5mm")
     snapshot = preview.refresh()
     assert not snapshot.stale and not snapshot.has_errors
+
+
+def test_a_save_made_while_the_deck_reloads_is_read_too(tmp_path):
+    import threading
+    import time
+
+    from generator.serve.app import Broadcaster
+    from generator.serve.server import PreviewWatcher
+
+    preview, folder = new_preview(tmp_path)
+    deck_file = folder / "deck.yaml"
+    reload = preview.refresh
+    names_read: list[str] = []
+
+    def refresh_while_saving():
+        snapshot = reload()
+        names_read.append(next(face.title for face in snapshot.drawable.faces if face.card.id == "knight"))
+        if len(names_read) == 1:  # the designer saves again while the first save is being read
+            edit(deck_file, "name: Paladin", "name: Templar")
+        return snapshot
+
+    preview.refresh = refresh_while_saving
+    watcher = PreviewWatcher([preview], FaceImages(), Broadcaster(), report=lambda line: None)
+    thread = threading.Thread(target=watcher.run)
+    thread.start()
+    try:
+        edit(deck_file, "name: Knight", "name: Paladin")
+        deadline = time.monotonic() + 30
+        while len(names_read) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        watcher.stop()
+        thread.join()
+    assert names_read == ["Paladin", "Templar"]
