@@ -43,6 +43,7 @@ class PngExport:
     folder: Path
     raster: Raster
     faces: list[FaceFile]
+    simulate: str | None = None  # a colour-vision deficiency to show the images as (access.simulation)
 
     @property
     def steps(self) -> int:
@@ -65,10 +66,20 @@ def face_files(renderer: Renderer) -> list[FaceFile]:
 
 
 def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT_DPI,
-                    bleed: bool = False) -> PngExport:
-    """What ``export --png`` writes; ``renderer`` must bleed by PRINT_BLEED if ``bleed``."""
+                    bleed: bool = False, simulate: str | None = None) -> PngExport:
+    """What ``export --png`` writes; ``renderer`` must bleed by PRINT_BLEED if ``bleed``;
+    ``simulate`` names a colour-vision deficiency every image is shown as."""
     raster = Raster.at_dpi(renderer.card_size, PRINT_BLEED if bleed else 0.0, dpi)
-    return PngExport(renderer, Path(folder), raster, face_files(renderer))
+    return PngExport(renderer, Path(folder), raster, face_files(renderer), simulate)
+
+
+def _as_seen(export: PngExport, image):
+    """The image as the export's players see it: unchanged, or with its deficiency simulated."""
+    if export.simulate is None:
+        return image
+    from generator.access.simulation import simulate_image
+
+    return simulate_image(image, export.simulate)
 
 
 def stage_png_export(export: PngExport, staged: StagedFolder) -> Iterator[Path]:
@@ -79,10 +90,10 @@ def stage_png_export(export: PngExport, staged: StagedFolder) -> Iterator[Path]:
     distinct = [(files[0].card, files[0].side) for files in names.values()]
     images = rasterise_faces(export.renderer, distinct, export.raster)
     for files, image in zip(names.values(), images):
-        data = png_bytes(image, export.raster.dpi)
+        data = png_bytes(_as_seen(export, image), export.raster.dpi)
         for face in files:
             yield staged.write_bytes(face.filename, data)
-    yield staged.write_bytes(CONTACT_SHEET_FILENAME, png_bytes(contact_sheet(export.renderer)))
+    yield staged.write_bytes(CONTACT_SHEET_FILENAME, png_bytes(_as_seen(export, contact_sheet(export.renderer))))
 
 
 def png_staging(export: PngExport) -> StagedFolder:
