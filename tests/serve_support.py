@@ -57,7 +57,7 @@ class Server:
             if deck["version"] > after and not deck["stale"] and not deck["errors"]:
                 return deck
             time.sleep(0.05)
-        raise AssertionError(f"{deck_id} was not reloaded without errors")
+        raise AssertionError(f"{deck_id} was not reloaded without errors: {deck['version']}, {deck['stale']}, {deck['problems']}")
 
 
 def edit(path: Path, old: str, new: str) -> None:

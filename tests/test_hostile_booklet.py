@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from generator.booklet import MAX_RULES_BYTES
-from generator.booklet.markdown import MAX_HEADING_LENGTH, MAX_IMAGE_PIXELS, MAX_WORD_LENGTH
+from generator.booklet.limits import MAX_HEADING_LENGTH, MAX_WORD_LENGTH
+from generator.render.images import MAX_IMAGE_PIXELS
 
 from hostile_support import broken_pngs, deckpress, new_deck, png_declaring, refused, within
 
@@ -71,7 +72,8 @@ def test_a_broken_picture_is_named_with_its_line(tmp_path, kind, placement, wher
     rules = "# Rules\n\nSome text.\n\n"
     rules += "![art](pic.png)\n" if placement == "block" else "Plain text.\n\nAn icon ![i](pic.png) here.\n"
     deck, out, run = booklet(tmp_path, rules, {"pic.png": picture})
-    error = refused(run, (2,), "image 'pic.png' is not a readable picture")
+    error = refused(run, (2,), "image 'pic.png'", "not a readable image" if kind != "not a picture"
+                    else "not a format deckpress reads")
     assert f"{deck / 'rules.md'}:{where}:" in error
     assert "ImageReader" not in run.stderr and not out.exists()
 
@@ -80,6 +82,20 @@ def test_a_broken_picture_is_named_with_its_line(tmp_path, kind, placement, wher
 def test_a_picture_with_too_many_pixels_is_refused_before_it_is_decoded(tmp_path, side):
     bomb = png_declaring(tmp_path / "bomb.png", side, side)
     deck, out, run = booklet(tmp_path, "# Rules\n\n![big](pic.png)\n", {"pic.png": bomb})
-    error = refused(run, (2,), f"image 'pic.png' has more than {MAX_IMAGE_PIXELS:,} pixels")
+    error = refused(run, (2,), "image 'pic.png'", f"more than the {MAX_IMAGE_PIXELS // 1_000_000} megapixels")
     assert f"{deck / 'rules.md'}:3:" in error
     assert "warn" not in run.stderr.lower() and not out.exists()
+
+
+@pytest.mark.parametrize("rules, message", [
+    ("# Rules\n\n| a | b |\n|---|---|\n| " + "x" * 20_000 + " | y |\n", "a word of 20,000 characters"),
+    ("# " + "h" * 20_000 + "\n\ntext\n", "a heading of 20,000 characters"),
+    ("# Rules\n\n![big](pic.png)\n", "more than the"),
+])
+def test_check_refuses_what_the_booklet_would(tmp_path, rules, message):
+    deck = new_deck(tmp_path)
+    (deck / "rules.md").write_text(rules, encoding="utf-8")
+    png_declaring(deck / "pic.png", 30_000, 30_000)
+    with within():
+        error = refused(deckpress("check", deck), (2,), message)
+    assert f"{deck / 'rules.md'}:" in error

@@ -54,10 +54,10 @@ def test_new_refuses_an_existing_folder_and_a_bad_name(tmp_path: Path):
 
 def test_new_refuses_a_title_the_bundled_fonts_cannot_print(tmp_path: Path):
     # The deck would pass check, then build and booklet would refuse it.
-    result = CliRunner().invoke(cli, ["new", "y", "--dir", str(tmp_path), "--title", "Ω 中文 🃏"])
+    result = CliRunner().invoke(cli, ["new", "y", "--dir", str(tmp_path), "--title", "Ω 中文 🎲"])
     assert result.exit_code == 2
     assert result.output.strip() == \
-        "error: title 'Ω 中文 🃏' has characters the bundled Vera fonts cannot print: 中 文 🃏 (--title)"
+        "error: title 'Ω 中文 🎲' has characters the bundled DejaVu Sans fonts cannot print: 中 文 🎲 (--title)"
     assert not (tmp_path / "y").exists()
 
 

@@ -1,7 +1,10 @@
 """The preview's snapshots: the faces shown, what a save re-draws, problems, print positions."""
 
+import io
 import json
 from pathlib import Path
+
+from PIL import Image
 
 from cli_run import CARDS, deckpress
 from generator.cli.watch import watched_roots
@@ -122,11 +125,14 @@ def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_
     assert "found goblin x7" in rule["message"] and rule["card"] == "goblin"
     assert f"deck.yaml:{line_of(deck_file, 'id: shield')}:" in fit["where"]
     assert "fit" in fit["message"] and (fit["card"], fit["side"]) == ("shield", "front")
-    shield = next(face for face in snapshot.drawable.faces if face.card.id == "shield")
-    assert shield.problem and "fit" in shield.problem
     assert page["errors"] == 2
     assert page["downloads"]["print"] is None  # build would refuse this deck
-    assert next(face for face in page["faces"] if face["cards"] == ["shield"])["image"] is None
+    # the face is shown as a draft prints it: cut off at its smallest size, marked in red
+    shield = next(face for face in snapshot.drawable.faces if face.card.id == "shield")
+    token = snapshot.drawable.token(shield)
+    image = Image.open(io.BytesIO(FaceImages().png(token, snapshot.drawable.renderer, shield.card, "front")))
+    colours = image.convert("RGB").getcolors(maxcolors=image.width * image.height)
+    assert any(red > 180 and green < 80 and blue < 80 for _, (red, green, blue) in colours)
 
 
 def test_print_positions_are_the_ones_the_build_manifest_has(tmp_path):
@@ -176,3 +182,37 @@ def test_a_broken_layout_keeps_the_last_good_faces_until_it_is_fixed(tmp_path):
     edit(layout, "safe: lots", "safe: 3.5mm")
     snapshot = preview.refresh()
     assert not snapshot.stale and not snapshot.has_errors
+
+
+def test_a_save_made_while_the_deck_reloads_is_read_too(tmp_path):
+    import threading
+    import time
+
+    from generator.serve.app import Broadcaster
+    from generator.serve.server import PreviewWatcher
+
+    preview, folder = new_preview(tmp_path)
+    deck_file = folder / "deck.yaml"
+    reload = preview.refresh
+    names_read: list[str] = []
+
+    def refresh_while_saving():
+        snapshot = reload()
+        names_read.append(next(face.title for face in snapshot.drawable.faces if face.card.id == "knight"))
+        if len(names_read) == 1:  # the designer saves again while the first save is being read
+            edit(deck_file, "name: Paladin", "name: Templar")
+        return snapshot
+
+    preview.refresh = refresh_while_saving
+    watcher = PreviewWatcher([preview], FaceImages(), Broadcaster(), report=lambda line: None)
+    thread = threading.Thread(target=watcher.run)
+    thread.start()
+    try:
+        edit(deck_file, "name: Knight", "name: Paladin")
+        deadline = time.monotonic() + 30
+        while len(names_read) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        watcher.stop()
+        thread.join()
+    assert names_read == ["Paladin", "Templar"]

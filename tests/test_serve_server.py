@@ -137,7 +137,7 @@ def test_ctrl_c_stops_the_server_while_a_page_is_listening(tmp_path):
         server.process.send_signal(signal.SIGINT)
         started = time.monotonic()
         assert server.process.wait(timeout=TIMEOUT) == 0
-        assert time.monotonic() - started < 5  # stops at once, not when the page goes away
+        assert time.monotonic() - started < 15  # stops now, not when the page goes away (never)
         server.wait_for_line("stopped")
         stream.close()
 

@@ -13,7 +13,6 @@ Every error names the rules file and the line it comes from.
 from __future__ import annotations
 
 import re
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -21,22 +20,24 @@ from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
-from PIL import Image as PILImage
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, Image, KeepTogether,
-                                ListFlowable, ListItem, PageBreak, Paragraph, Spacer, Table,
+                                ListFlowable, ListItem, PageBreak, Spacer, Table,
                                 TableStyle, XPreformatted)
 
 from generator.booklet import components as comp
 from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces
 from generator.booklet.directives import (Directive, ExpandedSource, check_field, column_formats,
                                           component_labels, picked_cards, place_in, table_column)
+from generator.booklet.limits import check_glyphs, check_heading, check_words, plain_text
 from generator.booklet.paths import resolve_image
-from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, to_points
+from generator.booklet.paragraphs import Paragraph
+from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, paragraph_text, to_points
 from generator.deck.model import Deck
 from generator.deck.translation import choice_label
 from generator.errors import InputError, Position
+from generator.render.images import ImageProblem, image_pixels
 from generator.words import Words, words_for
 
 IMAGE_DPI = 150
@@ -67,20 +68,6 @@ TABLE_ROWS_UNDER_HEADING = 3
 MIN_COLUMN_TEXT = 14
 """Points of text width a table column needs at the least (about two letters); a table
 whose columns cannot all get this much does not fit the page and is refused."""
-
-MAX_WORD_LENGTH = 200
-"""Characters in one word (text between spaces) of a rules file. The longest words and
-web addresses in a rulebook stay under a hundred; reportlab breaks an overlong word letter
-by letter, which takes minutes for a 200,000-letter one and cannot fit a table cell."""
-
-MAX_HEADING_LENGTH = 200
-"""Characters in a heading: a few lines at most, so a heading always fits on one page and
-in the contents; a longer one is a paragraph that lost its blank line."""
-
-MAX_IMAGE_PIXELS = 25_000_000
-"""Pixels in one picture of a rules file (5,000 x 5,000). A picture is printed at most a
-page wide, which at 600 dpi is under 5,000 pixels; decoding is checked against this before
-it starts, far below Pillow's own bomb limit, so a small file cannot unpack to gigabytes."""
 
 BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
 
@@ -146,18 +133,9 @@ class Converter:
 
     def text(self, raw: str, node: SyntaxTreeNode) -> str:
         """Plain text, escaped for reportlab's paragraph markup, every glyph checked."""
-        longest = max(raw.split(), key=len, default="")
-        if len(longest) > MAX_WORD_LENGTH:
-            raise InputError(f"a word of {len(longest):,} characters ('{longest[:20]}...'); words are at most "
-                             f"{MAX_WORD_LENGTH} characters, put spaces in it", self.position(node, longest[:40]),
-                             field="text")
-        for character in dict.fromkeys(raw):  # each character once, in order of appearance
-            if character in "\n\t":
-                continue
-            if not font_has_glyph(character):
-                raise InputError(f"the booklet font has no '{character}' (U+{ord(character):04X}); "
-                                 "use another character", self.position(node, character), field="text")
-        return escape(raw)
+        check_words(raw, lambda needle: self.position(node, needle))
+        check_glyphs(raw, font_has_glyph, lambda needle: self.position(node, needle))
+        return paragraph_text(raw)
 
     # --- blocks -------------------------------------------------------------
 
@@ -187,11 +165,8 @@ class Converter:
         level = int(node.tag[1])
         style = self.style.text[f"h{min(level, 4)}"]
         inline = node.children[0]
-        plain = _plain_text(inline)
-        if len(plain) > MAX_HEADING_LENGTH:
-            raise InputError(f"a heading of {len(plain):,} characters; headings are at most "
-                             f"{MAX_HEADING_LENGTH} (is a blank line missing after it?)",
-                             self.position(node), field="heading")
+        plain = plain_text(inline)
+        check_heading(plain, self.position(node))
         self.heading_count += 1
         heading = Heading(self.inline(inline), derive(style, keepWithNext=1), level,
                           plain=plain, key=f"h{self.heading_count}")
@@ -217,7 +192,7 @@ class Converter:
         if images and not others and len(images) == 1:
             return [self.block_image(images[0], inline)]
         style = body or self.style.text["body"]
-        if _plain_text(inline).rstrip().endswith(":"):
+        if plain_text(inline).rstrip().endswith(":"):
             # "...in three strengths:" introduces what follows; never part them.
             style = derive(style, keepWithNext=1)
         return [Paragraph(self.inline(inline), style)]
@@ -339,26 +314,10 @@ class Converter:
         reference = image.attrs.get("src", "")
         position = self.position(inline, str(reference) or "![")
         path = resolve_image(self.deck.folder, str(reference), position)
-        too_large = InputError(f"image '{reference}' has more than {MAX_IMAGE_PIXELS:,} pixels; scale it down",
-                               position, field="image")
         try:
-            with warnings.catch_warnings():
-                # Our own limit is far below Pillow's, which would only warn on stderr.
-                warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
-                with PILImage.open(path) as picture:
-                    size = picture.size
-                    if min(size) < 1:
-                        raise InputError(f"image '{reference}' has no pixels", position, field="image")
-                    if size[0] * size[1] > MAX_IMAGE_PIXELS:
-                        raise too_large
-                    picture.load()  # decode it all now: a truncated file fails here, not in the PDF writer
-        except InputError:
-            raise
-        except PILImage.DecompressionBombError:
-            raise too_large from None
-        except Exception as error:  # Pillow raises many kinds for a bad file
-            raise InputError(f"image '{reference}' is not a readable picture ({error})",
-                             position, field="image") from None
+            size = image_pixels(path, str(reference))  # checked before decoding, then decoded in full
+        except ImageProblem as problem:
+            raise InputError(str(problem), position, field="image") from None
         return path, size
 
     def block_image(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> Flowable:
@@ -434,19 +393,20 @@ class Converter:
         number = derive(cell, alignment=TA_RIGHT)
         head = self.style.text["table_head"]
         words = self.words
-        rows = [[Paragraph(escape(words("cards_column")), derive(head, alignment=TA_RIGHT)),
-                 Paragraph(escape(words("kind_column")), head), Paragraph(escape(words("details_column")), head)]]
+        rows = [[Paragraph(paragraph_text(words("cards_column")), derive(head, alignment=TA_RIGHT)),
+                 Paragraph(paragraph_text(words("kind_column")), head),
+                 Paragraph(paragraph_text(words("details_column")), head)]]
         if contents.groups:
             for group in contents.groups:
-                rows.append([Paragraph(str(group.count), number), Paragraph(escape(group.label), cell),
-                             Paragraph(escape(comp.describe_group(group, self.deck)), cell)])
+                rows.append([Paragraph(str(group.count), number), Paragraph(paragraph_text(group.label), cell),
+                             Paragraph(paragraph_text(comp.describe_group(group, self.deck)), cell)])
         else:
             for card in self.deck.cards:
                 if card.count:
                     rows.append([Paragraph(str(card.count), number),
-                                 Paragraph(escape(self.deck.title(card.fields)), cell), ""])
+                                 Paragraph(paragraph_text(self.deck.title(card.fields)), cell), ""])
         rows.append([Paragraph(f"<b>{self.deck.total}</b>", number),
-                     Paragraph(f"<b>{escape(words('in_all'))}</b>", cell), ""])
+                     Paragraph(f"<b>{paragraph_text(words('in_all'))}</b>", cell), ""])
         for extra in extras:
             rows.append(["", Paragraph(self.text(extra, _InlineView([], [directive.position.line - 1,
                                                                         directive.position.line])), cell), ""])
@@ -470,12 +430,13 @@ class Converter:
         cell, head = self.style.text["table"], self.style.text["table_head"]
         number, number_head = derive(cell, alignment=TA_RIGHT), derive(head, alignment=TA_RIGHT)
         rows = [[Paragraph("Deck", head), Paragraph("Cards", number_head)]
-                + [Paragraph(escape(labels.get(group, group.capitalize())), number_head) for group in groups]]
+                + [Paragraph(paragraph_text(labels.get(group, group.capitalize())), number_head)
+                   for group in groups]]
         for decklist in self.deck.decklists:
             description = ""
             if decklist.description:
                 description = f'<br/><font size="{cell.fontSize - 1}">{self.text(decklist.description, _InlineView([], [directive.position.line - 1, directive.position.line]))}</font>'
-            row = [Paragraph(f"<b>{escape(decklist.name)}</b>{description}", cell),
+            row = [Paragraph(f"<b>{paragraph_text(decklist.name)}</b>{description}", cell),
                    Paragraph(str(sum(decklist.counts.values())), number)]
             for group in groups:
                 total = sum(copies for card_id, copies in decklist.counts.items()
@@ -505,7 +466,7 @@ class Converter:
         align = [TA_RIGHT if _is_numeric([column.value(card) for card in cards]) else TA_LEFT
                  for column in columns]
         cell, head = self.style.text["table"], self.style.text["table_head"]
-        rows = [[Paragraph(escape(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
+        rows = [[Paragraph(paragraph_text(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
         where = _InlineView([], [directive.position.line - 1, directive.position.line])
         for card in cards:
             rows.append([Paragraph(self.text(self.shown(name, column.value(card), formats.get(name)), where),
@@ -554,7 +515,7 @@ class Converter:
         faces = distinct_faces(self.deck, cards, sides, renderer)
         caption = derive(self.style.text["caption"], alignment=TA_CENTER)
         return card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
-                         caption, self.style.colours["rule"], escape) + [Spacer(0, self.style.text["body"].spaceAfter)]
+                         caption, self.style.colours["rule"], paragraph_text) + [Spacer(0, self.style.text["body"].spaceAfter)]
 
 
 def _keep_headings_with_blocks(flowables: list[Flowable], frame_width: float,
@@ -609,18 +570,6 @@ class _InlineView:
 
     children: list
     map: list | None
-
-
-def _plain_text(node) -> str:
-    parts = []
-    for child in node.children:
-        if child.type in ("text", "code_inline"):
-            parts.append(child.content)
-        elif child.type == "softbreak":
-            parts.append(" ")
-        elif child.children:
-            parts.append(_plain_text(child))
-    return "".join(parts)
 
 
 def _alignment(css: str) -> int:

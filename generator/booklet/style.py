@@ -6,7 +6,10 @@ ParagraphStyles) and registers the fonts.
 
 Fonts are reportlab's bundled Bitstream Vera family, registered as TrueType
 fonts so every glyph used is embedded in the PDF and the booklet prints the
-same on any machine.
+same on any machine. Characters Vera lacks print in the first of the style's
+``fallback_fonts`` (DejaVu Sans) that has them: :func:`paragraph_text` marks
+those runs for reportlab's paragraphs (and :mod:`generator.booklet.paragraphs`
+gives them the bold or italic face their place asks for).
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ class BookletStyle:
     card_gap: float
     cover_card_width: float
     toc_after_pages: int
+    fallback_fonts: tuple[str, ...] = ()  # registered names of each fallback family's regular face
 
 
 def to_points(value, where: str) -> float:
@@ -109,6 +113,7 @@ def load_style(path: Path = STYLE_FILE) -> BookletStyle:
     """Read the style file (cached: it is the same for every booklet of a run)."""
     register_fonts()
     data = load_yaml(path).data
+    fallback_fonts = tuple(_register_family(name) for name in data.get("fallback_fonts", ()))
     palette = {name: colors.HexColor(value) for name, value in data["colours"].items()}
     margins = data["margins"]
     return BookletStyle(
@@ -127,7 +132,21 @@ def load_style(path: Path = STYLE_FILE) -> BookletStyle:
         card_gap=to_points(data["cards"]["gap"], "cards.gap"),
         cover_card_width=to_points(data["cards"]["cover_width"], "cards.cover_width"),
         toc_after_pages=int(data["toc_after_pages"]),
+        fallback_fonts=fallback_fonts,
     )
+
+
+def _register_family(family: str) -> str:
+    """Register a bundled family's faces as one reportlab family, so ``<b>`` inside a
+    ``<font name=...>`` run picks its bold face; the regular face's registered name."""
+    from generator.render.fonts import load_font_registry  # the card stage's registry of bundled fonts
+
+    registry = load_font_registry(None)
+    faces = {(bold, italic): registry.font(registry.styled(family, bold, italic)).fontName
+             for bold in (False, True) for italic in (False, True)}
+    pdfmetrics.registerFontFamily(faces[False, False], normal=faces[False, False], bold=faces[True, False],
+                                  italic=faces[False, True], boldItalic=faces[True, True])
+    return faces[False, False]
 
 
 def _pair(values, where: str) -> tuple[float, float]:
@@ -156,8 +175,36 @@ def printable_characters() -> frozenset[int]:
 
 
 def font_has_glyph(character: str) -> bool:
-    """True when the booklet's body font can print ``character``."""
-    return ord(character) in printable_characters()
+    """True when the booklet can print ``character``: in Vera or one of its fallback fonts."""
+    return _font_for(character) is not None
+
+
+def _font_for(character: str) -> str | None:
+    """'' for Vera itself, a fallback font's name, or None when no font has ``character``."""
+    code = ord(character)
+    if code in printable_characters() or character in "\n\t":
+        return ""
+    for name in load_style().fallback_fonts:
+        if code in pdfmetrics.getFont(name).face.charToGlyph:
+            return name
+    return None
+
+
+def paragraph_text(text: str) -> str:
+    """``text`` escaped for a reportlab paragraph, each run of characters Vera lacks wrapped
+    in ``<font name=...>`` for the first fallback font that has them (bold and italic carry
+    over to its faces). Characters no font has are left for the caller to have refused."""
+    from xml.sax.saxutils import escape
+
+    pieces: list[tuple[str, str]] = []
+    for character in text:
+        font = _font_for(character) or ""
+        if pieces and pieces[-1][0] == font:
+            pieces[-1] = (font, pieces[-1][1] + character)
+        else:
+            pieces.append((font, character))
+    return "".join(escape(part) if not font else f'<font name="{font}">{escape(part)}</font>'
+                   for font, part in pieces)
 
 
 def derive(style: ParagraphStyle, **changes) -> ParagraphStyle:

@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card
 from generator.exports.printed import printed_cards
-from generator.exports.raster import rasterise, pixels
+from generator.exports.raster import fitting_dpi, pixels, rasterise
 from generator.render import Renderer
 
 CONTACT_DPI = 96
@@ -139,6 +139,7 @@ def contact_sheet(renderer: Renderer, dpi: float = CONTACT_DPI) -> Image.Image:
     tiles = contact_tiles(renderer)
     grid = plan_grid(len(tiles), renderer.card_size, max(len(tile.sides) for tile in tiles))
     size_pt = grid.size
+    dpi = fitting_dpi(size_pt, dpi)  # an overview: a huge deck or card gives a coarser sheet, not a failure
     size_px = (pixels(size_pt[0], dpi), pixels(size_pt[1], dpi))
     return rasterise(lambda canvas: _draw_sheet(canvas, renderer, tiles, grid), size_pt, size_px)
 

@@ -17,7 +17,9 @@ from typing import Iterator
 from generator.deck.model import Card
 from generator.exports.contact import contact_sheet
 from generator.exports.printed import printed_cards
-from generator.exports.raster import PRINT_BLEED, Raster, png_bytes, rasterise_faces
+from generator.errors import InputError, Position
+from generator.exports.raster import (MAX_RASTER_PIXELS, PRINT_BLEED, Raster, fitting_dpi, png_bytes,
+                                      rasterise_faces, too_many_pixels)
 from generator.exports.staging import StagedFolder, all_or_nothing
 from generator.render import Renderer
 
@@ -70,6 +72,13 @@ def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT
     """What ``export --png`` writes; ``renderer`` must bleed by PRINT_BLEED if ``bleed``;
     ``simulate`` names a colour-vision deficiency every image is shown as."""
     raster = Raster.at_dpi(renderer.card_size, PRINT_BLEED if bleed else 0.0, dpi)
+    if too_many_pixels(raster.size_px):
+        width, height = (length * 25.4 / 72 for length in raster.size_pt)
+        most = int(fitting_dpi(raster.size_pt, dpi))
+        raise InputError(f"a {width:,.0f} x {height:,.0f} mm card at {dpi:g} dpi is {raster.size_px[0]:,} x "
+                         f"{raster.size_px[1]:,} pixels, more than {MAX_RASTER_PIXELS:,} in one image; "
+                         + (f"export it at --dpi {most} or less" if most >= 1 else "it is too large to export"),
+                         Position(renderer.layouts["front"].path), field="size")
     return PngExport(renderer, Path(folder), raster, face_files(renderer), simulate)
 
 

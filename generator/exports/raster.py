@@ -15,6 +15,7 @@ never 826 because of a rounding in the page size).
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -28,6 +29,11 @@ from generator.render import Renderer
 POINTS_PER_INCH = 72.0
 PRINT_BLEED = POINTS_PER_INCH / 8
 """1/8 in (3.175 mm, 9 pt): the bleed print-on-demand services ask for on each side."""
+
+MAX_RASTER_PIXELS = 50_000_000
+"""Pixels in one image rendered from a drawing: an A5 card at 1200 dpi, or an A4 one at 600.
+PDFium holds the whole bitmap in memory (4 bytes a pixel), so a 5 m card at 300 dpi
+(3.5 billion pixels) would take all the memory a machine has."""
 
 Draw = Callable[[Canvas], None]
 """Draws onto a canvas whose coordinates run over the drawing's own size in points."""
@@ -60,6 +66,18 @@ def pixels(length_pt: float, dpi: float) -> int:
     return max(1, round(length_pt * dpi / POINTS_PER_INCH))
 
 
+def too_many_pixels(size_px: tuple[int, int]) -> bool:
+    return size_px[0] * size_px[1] > MAX_RASTER_PIXELS
+
+
+def fitting_dpi(size_pt: tuple[float, float], dpi: float) -> float:
+    """``dpi``, or less if needed to keep an image of ``size_pt`` within MAX_RASTER_PIXELS."""
+    width, height = (length * dpi / POINTS_PER_INCH for length in size_pt)
+    if width * height <= MAX_RASTER_PIXELS:
+        return dpi
+    return dpi * math.sqrt(MAX_RASTER_PIXELS / (width * height)) * 0.999
+
+
 def with_bleed(renderer: Renderer, bleed: float) -> Renderer:
     """A renderer for the same deck whose faces bleed by ``bleed`` points when asked.
 
@@ -85,6 +103,8 @@ def rasterise_pages(draws: Iterable[Draw], size_pt: tuple[float, float],
     """
     width_pt, height_pt = size_pt
     width_px, height_px = size_px
+    if too_many_pixels(size_px):  # the plans check first, with the file to blame; this is the last guard
+        raise ValueError(f"an image of {width_px:,} x {height_px:,} pixels is more than {MAX_RASTER_PIXELS:,}")
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(width_px, height_px), invariant=1, pageCompression=0)
     for draw in draws:

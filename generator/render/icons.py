@@ -55,6 +55,16 @@ SHAPE_KINDS = ("circle", "ellipse", "rect", "path")
 SHAPE_OPTIONS = {"fill", "stroke", "width", "repeat", "rotate", "evenodd"}
 PAINT_CHOICES = ("ink", "accent", "none")
 ICON_KEYS = {"svg", "shapes", "colour", "accent"}
+MAX_ICON_NUMBER = 10_000.0
+"""The largest coordinate, size, width or angle in an icon's shapes (the icon box is 100
+units across): a hundred boxes off is already invisible, and ``1.0e+308`` overflows the
+drawing arithmetic to infinity."""
+MAX_SHAPE_REPEAT = 360
+"""Copies of one shape turned about the centre (``repeat: 8`` for a sun's rays): one a degree
+is already a solid disc; a billion would take hours to draw."""
+MAX_PATH_NUMBERS = 20_000
+"""Numbers in one shape's path data. A detailed icon path has a few hundred; ten thousand
+points in one icon, drawn on every card that shows it, is not an icon."""
 
 # A path segment after parsing: ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
 Segment = tuple
@@ -171,7 +181,9 @@ def _parse_shape(raw: Any, document: Document, keys: tuple) -> Shape:
         if kind == "path":
             segments = tuple(parse_path(str(raw[kind])))
         else:
-            numbers = tuple(float(n) for n in raw[kind])
+            if not isinstance(raw[kind], list):
+                raise ValueError(f"{kind} is a list of numbers")
+            numbers = tuple(_icon_number(n) for n in raw[kind])
             wanted = {"circle": (3,), "ellipse": (4,), "rect": (4, 5)}[kind]
             if len(numbers) not in wanted:
                 raise ValueError(f"{kind} takes {' or '.join(map(str, wanted))} numbers")
@@ -182,9 +194,36 @@ def _parse_shape(raw: Any, document: Document, keys: tuple) -> Shape:
     for option, value in (("fill", fill), ("stroke", stroke)):
         if value not in PAINT_CHOICES:
             raise InputError(f"{option} is one of {', '.join(PAINT_CHOICES)}", document.at(*keys, option))
+    options = {}
+    for option, default in (("width", 4.0), ("rotate", 0.0)):
+        value = raw.get(option, default)
+        try:
+            options[option] = _icon_number(value)
+        except ValueError as error:
+            raise InputError(f"bad {option}: {error}", document.at(*keys, option)) from None
+    repeat = raw.get("repeat", 1)
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or not 1 <= repeat <= MAX_SHAPE_REPEAT:
+        raise InputError(f"repeat is a whole number of copies from 1 to {MAX_SHAPE_REPEAT}, "
+                         f"found {repeat!r}"[:200], document.at(*keys, "repeat"))
+    if options["width"] < 0:
+        raise InputError("width cannot be negative", document.at(*keys, "width"))
     return Shape(kind=kind, numbers=numbers, segments=segments, fill=fill, stroke=stroke,
-                 width=float(raw.get("width", 4)), repeat=max(1, int(raw.get("repeat", 1))),
-                 rotate=float(raw.get("rotate", 0)), evenodd=bool(raw.get("evenodd", False)))
+                 width=options["width"], repeat=repeat, rotate=options["rotate"],
+                 evenodd=bool(raw.get("evenodd", False)))
+
+
+def _icon_number(value: Any) -> float:
+    """A number of an icon shape, finite and within MAX_ICON_NUMBER of the origin."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"expected a number, found {value!r}"[:80])
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not abs(number) <= MAX_ICON_NUMBER:  # also false for nan
+        raise ValueError(f"{str(value)[:20]} is not a number from -{MAX_ICON_NUMBER:,.0f} to "
+                         f"{MAX_ICON_NUMBER:,.0f}")
+    return number
 
 
 _TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -196,6 +235,8 @@ def parse_path(data: str) -> list[Segment]:
     tokens = _TOKEN.findall(data)
     if not tokens or tokens[0] not in "Mm":
         raise ValueError("path data starts with M")
+    if len(tokens) > MAX_PATH_NUMBERS:
+        raise ValueError(f"path data has {len(tokens):,} commands and numbers, more than {MAX_PATH_NUMBERS:,}")
     segments: list[Segment] = []
     x = y = start_x = start_y = 0.0
     last_control: tuple[float, float] | None = None
@@ -210,8 +251,8 @@ def parse_path(data: str) -> list[Segment]:
             raise ValueError("path data starts with M")
         upper, relative = command.upper(), command.islower()
         count = _ARGUMENTS[upper]
-        args = [float(t) for t in tokens[index:index + count]]
-        if len(args) < count or any(t.isalpha() for t in tokens[index:index + count]):
+        args = [_icon_number(t) for t in tokens[index:index + count] if not t.isalpha()]
+        if len(args) < count:
             raise ValueError(f"'{command}' needs {count} numbers")
         index += count
         base_x, base_y = (x, y) if relative else (0.0, 0.0)

@@ -266,7 +266,7 @@ def _text(element: TextElement, context, resources: PlanResources, layout: Layou
     try:
         markup = resources.parse(text)
         settings = TextSettings(
-            font=element.font, icon_scale=element.icon_scale, styles=layout.styles,
+            font=element.font, fallback=element.fallback, icon_scale=element.icon_scale, styles=layout.styles,
             style_colours={name: style.colour.resolve(context) for name, style in layout.styles.items()
                            if style.colour is not None},
             icons=layout.icons)

@@ -255,7 +255,7 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
     """Load the layouts the deck names (or the generic one) with their fonts and icons;
     ``draft`` prints text that does not fit instead of refusing it (see :attr:`Renderer.draft`)."""
     fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
-    registry = load_font_registry(fonts_path)
+    registry = load_font_registry(fonts_path, deck.folder)
     environment = make_layout_environment()
     card_sizes, colour_table, icons = builtin_tables()
     context = LayoutContext(environment=environment, card_sizes=dict(card_sizes),

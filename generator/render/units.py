@@ -20,6 +20,11 @@ POINTS_PER_UNIT = {
 }
 """How many PDF points (1/72 inch) one of each unit is."""
 
+MAX_LENGTH = 14_400.0
+"""The longest length (points) a layout may give: 200 inches (5.08 m), the largest page
+PDF readers open. No card, box, gap or line is longer; past it (``1.0e+308``, a
+400-digit number) the drawing arithmetic overflows to infinity."""
+
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt|%)?\s*$")
 
 
@@ -36,19 +41,42 @@ def to_points(value: object, default_unit: str = "mm", reference: float | None =
     if isinstance(value, bool) or value is None:
         raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found {value!r}")
     if isinstance(value, (int, float)):
-        if not math.isfinite(value):  # YAML's .nan and .inf are floats too
+        if isinstance(value, float) and not math.isfinite(value):  # YAML's .nan and .inf are floats too
             raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found {value!r}, "
                             "which is not a finite number")
-        return float(value) * POINTS_PER_UNIT[default_unit]
-    match = _LENGTH.match(str(value))
+        return _bounded(_number(value) * POINTS_PER_UNIT[default_unit], value)
+    text = str(value)
+    match = _LENGTH.match(text) if len(text) <= MAX_LENGTH_TEXT else None
     if not match:
-        raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found '{value}'")
-    number, unit = float(match.group(1)), match.group(2) or default_unit
+        raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found '{text[:40]}'")
+    number, unit = _number(match.group(1)), match.group(2) or default_unit
     if unit == "%":
         if reference is None:
             raise UnitError(f"a percentage ('{value}') is not allowed here")
-        return number * reference / 100.0
-    return number * POINTS_PER_UNIT[unit]
+        return _bounded(number * reference / 100.0, value)
+    return _bounded(number * POINTS_PER_UNIT[unit], value)
+
+
+MAX_LENGTH_TEXT = 40
+"""Characters in a written length ('63.5mm'); a longer one is not a length but a number
+too long to be one."""
+
+
+def _number(written: int | float | str) -> float:
+    """The number as a float; a whole number too large for one counts as infinite."""
+    try:
+        return float(written)
+    except OverflowError:
+        return math.inf
+
+
+def _bounded(points: float, written: object) -> float:
+    if not abs(points) <= MAX_LENGTH:  # also false for nan
+        written = str(written)
+        shown = written if len(written) <= 20 else f"{written[:12]}... ({len(written)} characters)"
+        raise UnitError(f"{shown} is too long a length: at most {MAX_LENGTH * 25.4 / 72:,.0f} mm "
+                        f"({MAX_LENGTH / 72:.0f} in), the largest page a PDF can have")
+    return points
 
 
 def check_unit(unit: object) -> str:

@@ -21,6 +21,8 @@ from generator.booklet import read_rules, rules_path
 from generator.booklet.directives import (Directive, ExpandedSource, card_value, check_field, column_formats,
                                           component_labels, expand_inline, picked_cards, place_in,
                                           table_column)
+from generator.booklet.limits import (MAX_HEADING_LENGTH, MAX_WORD_LENGTH, check_glyphs, check_heading,
+                                      check_words, plain_text)
 from generator.booklet.paths import resolve_image
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
@@ -74,6 +76,12 @@ def booklet_findings(deck: Deck) -> list[Finding]:
     return [finding for error in problems for finding in findings_from(error, "booklet")]
 
 
+def _underline(lines: list[str], number: int) -> bool:
+    """Whether the line after ``number`` underlines it as a heading (=== or ---)."""
+    following = lines[number + 1].strip() if number + 1 < len(lines) else ""
+    return bool(following) and (set(following) <= {"="} or set(following) <= {"-"})
+
+
 MARKDOWN_THAT_MATTERS = ("![", "|", "&", "```", "~~~")
 """Images, tables, character references and fenced code: only a Markdown parse can tell
 where these stand and what they print."""
@@ -91,6 +99,10 @@ def _plain(source: ExpandedSource, printable: Callable[[str], bool]) -> bool:
     if not all(printable(character) for character in set(text) - set("\n\t")):
         return False
     lines = text.splitlines()
+    if any(len(word) > MAX_WORD_LENGTH for word in text.split()) or any(
+            len(line) > MAX_HEADING_LENGTH and (line.lstrip().startswith("#") or _underline(lines, number))
+            for number, line in enumerate(lines)):
+        return False  # an overlong word or heading: the parse finds and places it
     for number, directive in source.blocks.items():
         before = lines[number - 2] if number > 1 else ""
         after = lines[number] if number < len(lines) else ""
@@ -134,6 +146,7 @@ class _Walk:
         if kind == "paragraph":
             self.paragraph(node, width)
         elif kind == "heading":
+            self.attempt(check_heading, plain_text(node.children[0]), self.position(node))
             self.inline(node.children[0], node)
         elif kind in ("bullet_list", "ordered_list"):
             for item in node.children:
@@ -183,26 +196,21 @@ class _Walk:
                 self.inline(child, block)
 
     def glyphs(self, raw: str, node) -> None:
-        """The first character of ``raw`` the booklet font cannot print, as the booklet says it."""
-        for character in sorted(set(raw) - set("\n\t"), key=raw.index):
-            if not self.printable(character):
-                self.problems.append(InputError(
-                    f"the booklet font has no '{character}' (U+{ord(character):04X}); use another character",
-                    self.position(node, character), field="text"))
-                return
+        """An overlong word, and the first character of ``raw`` the booklet font cannot print,
+        as the booklet says them."""
+        self.attempt(check_words, raw, lambda needle: self.position(node, needle))
+        self.attempt(check_glyphs, raw, self.printable, lambda needle: self.position(node, needle))
 
     def image(self, image, block) -> None:
-        from PIL import Image
+        from generator.render.images import ImageProblem, image_pixels
 
         reference = str(image.attrs.get("src", ""))
         position = self.position(block, reference or "![")
         path = resolve_image(self.deck.folder, reference, position)
         try:
-            with Image.open(path) as picture:
-                picture.verify()
-        except Exception as error:  # Pillow raises many kinds for a bad file
-            raise InputError(f"image '{reference}' is not a readable picture ({error})",
-                             position, field="image") from None
+            image_pixels(path, reference)  # as the booklet reads it: size first, then every byte
+        except ImageProblem as problem:
+            raise InputError(str(problem), position, field="image") from None
 
     # --- block directives ---------------------------------------------------------
 
@@ -276,3 +284,4 @@ class _Lines:
     """A stand-in node for text a directive brings in: its position is the directive's line."""
 
     map: list[int]
+

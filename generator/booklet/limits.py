@@ -1,0 +1,56 @@
+"""How long a rules file's words and headings may be, checked where the booklet reads them
+and where ``check`` does (without loading the PDF libraries)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from generator.errors import InputError, Position
+
+MAX_WORD_LENGTH = 200
+"""Characters in one word (text between spaces) of a rules file. The longest words and
+web addresses in a rulebook stay under a hundred; reportlab breaks an overlong word letter
+by letter, which takes minutes for a 200,000-letter one and cannot fit a table cell."""
+
+MAX_HEADING_LENGTH = 200
+"""Characters in a heading: a few lines at most, so a heading always fits on one page and
+in the contents; a longer one is a paragraph that lost its blank line."""
+
+Where = Callable[[str], Position]
+"""The position of a piece of text (the first place it appears in the block being read)."""
+
+
+def check_words(raw: str, where: Where) -> None:
+    """Refuse a word longer than MAX_WORD_LENGTH, at the word."""
+    longest = max(raw.split(), key=len, default="")
+    if len(longest) > MAX_WORD_LENGTH:
+        raise InputError(f"a word of {len(longest):,} characters ('{longest[:20]}...'); words are at most "
+                         f"{MAX_WORD_LENGTH} characters, put spaces in it", where(longest[:40]), field="text")
+
+
+def check_heading(plain: str, position: Position) -> None:
+    if len(plain) > MAX_HEADING_LENGTH:
+        raise InputError(f"a heading of {len(plain):,} characters; headings are at most "
+                         f"{MAX_HEADING_LENGTH} (is a blank line missing after it?)", position, field="heading")
+
+
+def check_glyphs(raw: str, printable: Callable[[str], bool], where: Where) -> None:
+    """Refuse the first character (in reading order) the booklet font cannot print. Each
+    distinct character is looked up once, however long the text."""
+    for character in dict.fromkeys(raw):
+        if character not in "\n\t" and not printable(character):
+            raise InputError(f"no booklet font has '{character}' (U+{ord(character):04X}); "
+                             "use another character", where(character), field="text")
+
+
+def plain_text(node) -> str:
+    """The text of an inline syntax-tree node without its markup, as the reader sees it."""
+    parts = []
+    for child in node.children:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type == "softbreak":
+            parts.append(" ")
+        elif child.children:
+            parts.append(plain_text(child))
+    return "".join(parts)

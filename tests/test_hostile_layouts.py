@@ -1,0 +1,136 @@
+"""Numbers in a layout that no card could use (zero dash patterns, 400-digit integers,
+1.0e+308, a billion repeats, a 5 m card at 300 dpi) end with one line naming the layout
+file, the line and the setting, before anything is drawn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.exports.raster import MAX_RASTER_PIXELS
+from generator.render.icons import MAX_SHAPE_REPEAT
+from generator.render.layout import MAX_DASH_LENGTHS, MAX_FONT_SIZE
+from generator.render.units import MAX_LENGTH
+
+from hostile_support import add_to_layout, deckpress, new_deck, refused, within
+
+HUGE = "1" * 400
+BIG = "1.0e+308"
+
+
+def with_element(deck: Path, element: str) -> range:
+    """Append an element to the layout; returns the lines it takes."""
+    path = deck / "layout.yaml"
+    lines = path.read_text().rstrip("\n").splitlines()
+    added = element.strip("\n").splitlines()
+    path.write_text("\n".join(lines + added) + "\n")
+    return range(len(lines) + 1, len(lines) + len(added) + 1)
+
+
+ELEMENTS = {
+    "dash of zero lengths": ("  - name: d\n    rect: [5, 5, 10, 10]\n    stroke: ink\n    dash: [0, 0]",
+                             "dash needs a length above zero", "(dash)"),
+    "too many dash lengths": ("  - name: d\n    rect: [5, 5, 10, 10]\n    stroke: ink\n    dash: ["
+                              + ", ".join(["1"] * (MAX_DASH_LENGTHS + 1)) + "]", "at most", "(dash)"),
+    "400-digit box": (f"  - name: b\n    rect: [{HUGE}, 5, 10, 10]\n    fill: ink",
+                      "(400 characters) is too long a length", "(rect)"),
+    "huge radius": (f"  - name: r\n    rect: [5, 5, 10, 10]\n    radius: {BIG}\n    fill: ink",
+                    "1e+308 is too long a length", "(radius)"),
+    "huge rect": (f"  - name: r\n    rect: [5, 5, {BIG}, 10]\n    fill: ink", "too long a length", "(rect)"),
+    "huge percentage": ("  - name: r\n    rect: [5, 5, '99999999%', 10]\n    fill: ink", "too long a length",
+                        "(rect)"),
+    "huge line": (f"  - name: l\n    line: [5, 5, {BIG}, 10]\n    stroke: ink", "too long a length", "(line)"),
+    "huge icon gap": (f"  - name: i\n    icon: star\n    box: [5, 5, 10, 10]\n    repeat: 3\n    gap: {BIG}",
+                      "too long a length", "(gap)"),
+    "huge icon box": (f"  - name: i\n    icon: star\n    box: [5, 5, {BIG}, 10]", "too long a length", "(box)"),
+    "huge type size": (f"  - name: w\n    text: hello world\n    box: [7, 20, 49.5, 22]\n    size: {MAX_FONT_SIZE + 1:g}"
+                       "\n    fit: wrap", f"at most {MAX_FONT_SIZE:g} pt", "(size)"),
+    "1.0e+300 type that wraps": ("  - name: w\n    text: hello world\n    box: [7, 20, 49.5, 22]\n    size: 1.0e+300"
+                                 "\n    fit: wrap", "too long a length", "(size)"),
+    "huge leading": (f"  - name: w\n    text: hi\n    box: [7, 20, 49.5, 22]\n    leading: {HUGE}",
+                     "leading is a number above zero and at most", "(leading)"),
+    "400-digit rotation": (f"  - name: r\n    rect: [5, 5, 10, 10]\n    rotate: {HUGE}\n    fill: ink", None, None),
+}
+
+
+@pytest.mark.parametrize("name", ELEMENTS)
+def test_an_impossible_number_in_an_element_is_refused_where_it_is_written(tmp_path, name):
+    element, message, field = ELEMENTS[name]
+    deck = new_deck(tmp_path)
+    lines = with_element(deck, element)
+    for command in (("check", deck), ("build", deck, "--out", tmp_path / "out", "--quiet")):
+        with within():
+            run = deckpress(*command)
+        if message is None:  # a whole number of turns, however long, is still an exact angle
+            assert run.exit_code == 0, run.stderr
+            continue
+        error = refused(run, (2,), f"{deck / 'layout.yaml'}:", message, field)
+        assert int(error.split("layout.yaml:")[1].split(":")[0]) in lines
+        assert "_rl_accel" not in run.stderr
+    assert not (tmp_path / "out").exists() or message is None
+
+
+ICONS = {
+    "repeat: many": ("many", f"repeat is a whole number of copies from 1 to {MAX_SHAPE_REPEAT}, found 'many'"),
+    "repeat: a billion": ("1000000000", "found 1000000000"),
+    "a path number of 1e400": (None, "1e400 is not a number from"),
+}
+
+
+@pytest.mark.parametrize("name", ICONS)
+def test_an_icon_shape_with_impossible_numbers_is_refused(tmp_path, name):
+    repeat, message = ICONS[name]
+    deck = new_deck(tmp_path)
+    path = "M 50 2 L 57 20 L 43 20 Z" if repeat else "M 50 2 L 1e400 20 L 43 20 Z"
+    add_to_layout(deck, "icons:\n  burst:\n    - path: '" + path + "'" + (f"\n      repeat: {repeat}" if repeat else ""))
+    with within():
+        error = refused(deckpress("check", deck), (2,), message)
+    assert f"{deck / 'layout.yaml'}:" in error
+
+
+def card_size(deck: Path, size: str) -> None:
+    path = deck / "layout.yaml"
+    path.write_text(path.read_text().replace("size: poker", f"size: {size}", 1))
+
+
+def test_an_enormous_card_size_names_the_layout_on_build_and_export(tmp_path):
+    deck = new_deck(tmp_path)
+    card_size(deck, f"[{BIG}, 88]")
+    for command in (("build", deck, "--out", tmp_path / "out", "--quiet"),
+                    ("export", deck, "--png", tmp_path / "png", "--quiet")):
+        with within():
+            refused(deckpress(*command), (2,), f"{deck / 'layout.yaml'}:", "too long a length", "(size)")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "png").exists()
+
+
+def test_a_card_too_large_to_rasterise_is_refused_before_pixels_are_made(tmp_path):
+    deck = new_deck(tmp_path)
+    card_size(deck, "[5000mm, 5000mm]")  # within the longest length, far past the pixels of one image
+    with within():
+        error = refused(deckpress("export", deck, "--png", tmp_path / "png", "--quiet"), (2,),
+                        f"{deck / 'layout.yaml'}:", "59,055 x 59,055 pixels", f"more than {MAX_RASTER_PIXELS:,}")
+    assert "export it at --dpi 35 or less" in error
+    assert not (tmp_path / "png").exists()
+
+
+def test_a_large_card_at_a_low_resolution_exports_with_a_coarser_contact_sheet(tmp_path):
+    deck = new_deck(tmp_path)
+    card_size(deck, "[1000mm, 1400mm]")
+    out = tmp_path / "png"
+    with within(120):
+        run = deckpress("export", deck, "--png", out, "--dpi", "10", "--quiet")
+    assert run.exit_code == 0, run.stderr
+    from PIL import Image
+    with Image.open(out / "knight-front.png") as image:
+        assert image.size == (394, 551)
+    with Image.open(out / "contact-sheet.png") as sheet:
+        assert sheet.size[0] * sheet.size[1] <= MAX_RASTER_PIXELS
+
+
+def test_lengths_at_the_limit_are_accepted(tmp_path):
+    deck = new_deck(tmp_path)
+    with_element(deck, f"  - name: far\n    line: [0, 0, {MAX_LENGTH * 25.4 / 72 - 1:.0f}mm, 5]\n    stroke: ink")
+    with within():
+        run = deckpress("check", deck)
+    assert run.exit_code == 0, run.stderr
