@@ -213,24 +213,20 @@ def test_a_broken_rule_links_to_its_card(page, server):
 
 
 def test_warnings_are_listed_apart_from_errors(page, server):
-    # A spell purple that colour-blind players see close to the heroes' blue: a warning.
-    layout = server.deck_file.parent / "layout.yaml"
-    original = layout.read_text()
-    edit(layout, 'spell: "#772255"', 'spell: "#7a4fb0"')
-    try:
-        warnings = page.locator("#problems li.warning")
-        warnings.first.wait_for(timeout=WAIT_MS)
-        assert "warning field 'type'" in warnings.first.inner_text().lower()
-        assert page.locator("#problems li.error").count() == 0
-        assert page.locator("#problem-count").get_attribute("class") == "pill warning"
-        assert page.locator("#download-print").get_attribute("aria-disabled") is None  # warnings do not stop a build
-        edit(server.deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
-        page.locator("#problems li.error").first.wait_for(timeout=WAIT_MS)
-        assert page.locator("#problem-count").get_attribute("class") == "pill error"
-        assert page.locator("#problems li.warning").count() == warnings.count()
-        screenshot(page, "errors-and-warnings")
-    finally:
-        layout.write_text(original)
+    # An accept: entry that matches no warning is itself a warning (and the deck's only one).
+    server.deck_file.write_text(server.deck_file.read_text()
+                                + "accept:\n  - contrast: {card: knight}\n    reason: checked by eye\n")
+    warnings = page.locator("#problems li.warning")
+    warnings.first.wait_for(timeout=WAIT_MS)
+    assert "accepts a contrast warning (card: knight)" in warnings.first.inner_text()
+    assert page.locator("#problems li.error").count() == 0
+    assert page.locator("#problem-count").get_attribute("class") == "pill warning"
+    assert page.locator("#download-print").get_attribute("aria-disabled") is None  # warnings do not stop a build
+    edit(server.deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
+    page.locator("#problems li.error").first.wait_for(timeout=WAIT_MS)
+    assert page.locator("#problem-count").get_attribute("class") == "pill error"
+    assert page.locator("#problems li.warning").count() == warnings.count()
+    screenshot(page, "errors-and-warnings")
 
 
 def test_deck_text_is_shown_as_text_never_run_as_page_code(page, server):
