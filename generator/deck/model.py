@@ -22,6 +22,7 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -162,8 +163,10 @@ class Deck:
         """What files built from this deck are named after: ``tiki``, or ``tiki.fr`` translated."""
         return f"{self.id}.{self.lang}" if self.lang else self.id
 
-    @property
+    @cached_property
     def total(self) -> int:
+        """Physical cards in the deck. Summed once: a deck is not changed after loading
+        (a changed deck is a new one, made with ``dataclasses.replace``)."""
         return sum(card.count for card in self.cards)
 
     def card(self, card_id: str) -> Card:
