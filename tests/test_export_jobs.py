@@ -59,3 +59,17 @@ def test_pngs_with_bleed_leave_the_tts_faces_their_own_raster(tmp_path, rasteris
 def test_jobs_must_be_a_positive_number(tmp_path):
     result = deckpress("export", make_deck(tmp_path), "--png", tmp_path / "png", "--jobs", "0")
     assert result.exit_code == 2 and "--jobs" in result.stderr
+
+
+def test_a_simulated_deficiency_changes_the_pngs_alone_on_any_number_of_jobs(tmp_path):
+    deck = make_deck(tmp_path, DOUBLE_SIDED_CARDS)
+    runs = {}
+    for name, extra in (("plain", ()), ("seen-1", ("--simulate", "protanopia", "--jobs", "1")),
+                        ("seen-2", ("--simulate", "protanopia", "--jobs", "2"))):
+        out = tmp_path / name
+        result = deckpress("export", deck, "--png", out / "png", "--tts", out / "tts", "-q", *extra)
+        assert result.exit_code == 0, result.stderr
+        runs[name] = (files(out / "png"), files(out / "tts"))
+    assert runs["seen-1"] == runs["seen-2"]
+    assert runs["seen-1"][1] == runs["plain"][1]  # the TTS deck shows the cards as printed
+    assert runs["seen-1"][0]["sun-front.png"] != runs["plain"][0]["sun-front.png"]

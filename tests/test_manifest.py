@@ -11,7 +11,7 @@ FIELDS = {"deck", "card", "face", "title", "copy", "page", "trim_box", "rotation
 
 def test_each_placement_is_one_line_of_json_without_spaces_and_keeps_every_field(tmp_path):
     assert deckpress("build", CARDS / "cereal-killer", "--quiet", "--duplex", "fold", "--out", tmp_path).exit_code == 0
-    text = (tmp_path / "cereal-killer.json").read_text(encoding="utf-8")
+    text = (tmp_path / "cereal-killer.fold.json").read_text(encoding="utf-8")  # the duplex mode names it
     manifest = json.loads(text)
     placements = manifest["placements"]
     assert len(placements) == 2 * manifest["cards"] == 304

@@ -10,6 +10,7 @@ removed from the deck are deleted (see :mod:`~generator.exports.staging`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -18,7 +19,8 @@ from generator.deck.model import Card
 from generator.exports.contact import contact_sheet
 from generator.exports.printed import printed_cards
 from generator.errors import InputError, Position
-from generator.exports.raster import MAX_RASTER_PIXELS, PRINT_BLEED, Raster, fitting_dpi, png_bytes, too_many_pixels
+from generator.exports.raster import (MAX_RASTER_PIXELS, PRINT_BLEED, Raster, Transform, fitting_dpi, png_bytes,
+                                      too_many_pixels)
 from generator.exports.staging import StagedFolder
 from generator.render import Renderer
 
@@ -44,6 +46,7 @@ class PngExport:
     folder: Path
     raster: Raster
     faces: list[FaceFile]
+    simulate: str | None = None  # a colour-vision deficiency to show the images as (access.simulation)
 
     @property
     def steps(self) -> int:
@@ -66,8 +69,9 @@ def face_files(renderer: Renderer) -> list[FaceFile]:
 
 
 def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT_DPI,
-                    bleed: bool = False) -> PngExport:
-    """What ``export --png`` writes; ``renderer`` must bleed by PRINT_BLEED if ``bleed``."""
+                    bleed: bool = False, simulate: str | None = None) -> PngExport:
+    """What ``export --png`` writes; ``renderer`` must bleed by PRINT_BLEED if ``bleed``;
+    ``simulate`` names a colour-vision deficiency every image is shown as."""
     raster = Raster.at_dpi(renderer.card_size, PRINT_BLEED if bleed else 0.0, dpi)
     if too_many_pixels(raster.size_px):
         width, height = (length * 25.4 / 72 for length in raster.size_pt)
@@ -76,7 +80,7 @@ def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT
                          f"{raster.size_px[1]:,} pixels, more than {MAX_RASTER_PIXELS:,} in one image; "
                          + (f"export it at --dpi {most} or less" if most >= 1 else "it is too large to export"),
                          Position(renderer.layouts["front"].path), field="size")
-    return PngExport(renderer, Path(folder), raster, face_files(renderer))
+    return PngExport(renderer, Path(folder), raster, face_files(renderer), simulate)
 
 
 def distinct_faces(export: PngExport) -> list[list[FaceFile]]:
@@ -87,15 +91,25 @@ def distinct_faces(export: PngExport) -> list[list[FaceFile]]:
     return list(names.values())
 
 
+def image_transform(export: PngExport) -> Transform | None:
+    """What every image goes through: the export's colour-vision deficiency simulated, or nothing."""
+    if export.simulate is None:
+        return None
+    from generator.access.simulation import simulate_image
+
+    return functools.partial(simulate_image, deficiency=export.simulate)
+
+
 def stage_face(files: list[FaceFile], data: bytes, staged: StagedFolder) -> Iterator[Path]:
     """Stage one face's PNG under each of its file names."""
     for face in files:
         yield staged.write_bytes(face.filename, data)
 
 
-def run_contact_sheet(renderer: Renderer, _: None = None) -> bytes:
+def run_contact_sheet(renderer: Renderer, transform: Transform | None = None) -> bytes:
     """The contact sheet's PNG (a task for :class:`~generator.exports.workers.Workers`)."""
-    return png_bytes(contact_sheet(renderer))
+    image = contact_sheet(renderer)
+    return png_bytes(transform(image) if transform is not None else image)
 
 
 def stage_contact_sheet(data: bytes, staged: StagedFolder) -> Path:

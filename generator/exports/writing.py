@@ -20,9 +20,9 @@ from typing import Iterator
 
 from PIL import Image
 
-from generator.exports.png import (FaceFile, PngExport, distinct_faces, png_staging, run_contact_sheet,
-                                   stage_contact_sheet, stage_face)
-from generator.exports.raster import FaceOrder, Transform, raster_tasks, run_raster_task
+from generator.exports.png import (FaceFile, PngExport, distinct_faces, image_transform, png_staging,
+                                   run_contact_sheet, stage_contact_sheet, stage_face)
+from generator.exports.raster import FaceOrder, raster_tasks, run_raster_task
 from generator.exports.staging import StagedFolder, all_or_nothing
 from generator.exports.tts import SheetWriter, TtsExport, tts_faces, tts_staging
 from generator.exports.workers import Workers
@@ -36,8 +36,6 @@ class ExportRun:
     png_files: StagedFolder | None = None
     tts: TtsExport | None = None
     tts_files: StagedFolder | None = None
-    transform: Transform | None = None
-    """Applied to every face rasterised, before it is encoded or shrunk."""
 
     @property
     def steps(self) -> int:
@@ -54,9 +52,10 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
     png, tts = run.png, run.tts
     deck_cards = {id(card): index for index, card in enumerate(workers.renderer.deck.cards)}
     png_faces = distinct_faces(png) if png else []
-    contact = workers.map(run_contact_sheet, [None]) if png else iter(())
+    transform = image_transform(png) if png else None  # PNGs only: TTS sheets show the cards as printed
+    contact = workers.map(run_contact_sheet, [transform]) if png else iter(())
 
-    shared = png is not None and tts is not None and png.raster == tts.raster
+    shared = png is not None and tts is not None and png.raster == tts.raster and transform is None
     waiting: dict[str, list[FaceFile]] = {}  # PNG faces not yet rasterised, by face key
     for files in png_faces:
         waiting[png.renderer.face_key(files[0].card, files[0].side)] = files
@@ -68,11 +67,11 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
             files = waiting.pop(tts.renderer.face_key(card, side), None) if shared else None
             sheet_pngs.append(files)
             orders.append(FaceOrder(deck_cards[id(card)], side, png=files is not None, scaled=tts.card_px))
-        sheet_results = _results(workers, raster_tasks(orders, tts.raster, run.transform))
+        sheet_results = _results(workers, raster_tasks(orders, tts.raster))
     png_left = list(waiting.values())
     png_results = _results(workers, raster_tasks(
         [FaceOrder(deck_cards[id(files[0].card)], files[0].side, png=True) for files in png_left],
-        png.raster, run.transform)) if png else iter(())
+        png.raster, transform)) if png else iter(())
 
     if tts:
         sheets = SheetWriter(tts, run.tts_files)

@@ -147,9 +147,11 @@ class FormLibrary:
             (subset, code), = font.splitString(char, doc)
             self._glyphs[char] = (font.getSubsetInternalName(subset, doc).encode(), escape(code))
 
-    def text(self, text: str, x: float, y: float, size: float, gray: float) -> bytes:
-        """Content-stream operators showing ``text`` with its baseline starting at (x, y)."""
-        return self.show(self.runs(text), x, y, size, gray)
+    def text(self, text: str, x: float, y: float, size: float, gray: float,
+             rgb: tuple[float, float, float] | None = None) -> bytes:
+        """Content-stream operators showing ``text`` with its baseline starting at (x, y), in
+        ``gray`` (or the colour ``rgb``)."""
+        return self.show(self.runs(text), x, y, size, gray, rgb)
 
     def runs(self, text: str) -> list[tuple[bytes, bytes]]:
         """``text`` as runs of (font subset, character codes in it), for :meth:`show`.
@@ -162,12 +164,14 @@ class FormLibrary:
         return [(font, b"".join(code for _, code in run))
                 for font, run in itertools.groupby(glyphs, key=itemgetter(0))]
 
-    def show(self, runs: list[tuple[bytes, bytes]], x: float, y: float, size: float, gray: float) -> bytes:
-        """Content-stream operators showing ``runs`` (from :meth:`runs`) with the baseline at (x, y)."""
+    def show(self, runs: list[tuple[bytes, bytes]], x: float, y: float, size: float, gray: float,
+             rgb: tuple[float, float, float] | None = None) -> bytes:
+        """Content-stream operators showing ``runs`` (from :meth:`runs`) as :meth:`text` shows text."""
         size_text = number(size).encode()
         shown = b" ".join(b"%s %s Tf (%s) Tj" % (font, size_text, codes) for font, codes in runs)
-        return b"q %s g BT %s %s Td %s ET Q" % (number(gray).encode(), number(x).encode(),
-                                                 number(y).encode(), shown)
+        paint = (b"%s rg" % " ".join(number(part) for part in rgb).encode() if rgb is not None
+                 else b"%s g" % number(gray).encode())
+        return b"q %s BT %s %s Td %s ET Q" % (paint, number(x).encode(), number(y).encode(), shown)
 
     def text_width(self, text: str, size: float) -> float:
         return pdfmetrics.stringWidth(text, self._font, size)

@@ -27,7 +27,8 @@ from generator.errors import InputError
 from generator.outputs import atomic_outputs
 from generator.sheets.forms import FormLibrary, font_for, joined_runs, number
 from generator.boxes import Box
-from generator.sheets.geometry import PagePlan, SheetLayout, SheetSettings, plan_layout, plan_pages
+from generator.sheets.geometry import (DEFAULT_DUPLEX, PagePlan, SheetLayout, SheetSettings, plan_layout,
+                                      plan_pages)
 from generator.sheets.manifest import ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, mark_room
 from generator.sheets.pdf import PdfPageWriter
@@ -64,10 +65,12 @@ class PressResult:
     cards: int
 
 
-def output_paths(deck: Deck, out_dir: Path) -> tuple[Path, Path]:
+def output_paths(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX) -> tuple[Path, Path]:
     """``<out>/<deck>.pdf`` and the manifest ``<out>/<deck>.json`` beside it (``<deck>.<lang>.pdf``
-    for a translation)."""
-    return out_dir / f"{deck.output_name}.pdf", out_dir / f"{deck.output_name}.json"
+    for a translation). A duplex mode other than the default names itself, ``<deck>.short.pdf``,
+    so building one deck for two printers keeps both."""
+    stem = deck.output_name if duplex == DEFAULT_DUPLEX else f"{deck.output_name}.{duplex}"
+    return out_dir / f"{stem}.pdf", out_dir / f"{stem}.json"
 
 
 def sheet_layout(deck: Deck, renderer: CardRenderer, settings: SheetSettings) -> SheetLayout:
@@ -97,7 +100,7 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     library.prepare_text(footer.alphabet())
     compiled = library.compile()
 
-    pdf_path, manifest_path = output_paths(deck, out_dir)
+    pdf_path, manifest_path = output_paths(deck, out_dir, settings.duplex)
     with atomic_outputs(pdf_path, manifest_path) as (pdf_stream, manifest_stream), \
             _utf8(manifest_stream) as manifest_text:
         writer = PdfPageWriter(pdf_stream, compiled, (layout.paper.width, layout.paper.height))
@@ -280,13 +283,14 @@ class Footer:
                         if (offset_x, offset_y) != (0.0, 0.0) else "")
         self._paper_width = layout.paper.width
         self._style = style.footer
+        self._draft = layout.settings.draft
         self._around: dict[str, tuple[str, str]] = {}
         self._runs: dict[str, tuple[list, list]] = {}
 
     def alphabet(self) -> str:
         """Every character a footer of this build can contain."""
         return "".join([self._deck_name, FOOTER_SEPARATOR, "page of 0123456789", self._mode,
-                        self._offset, *ROLE_LABELS.values()])
+                        self._offset, self._style.draft_label, *ROLE_LABELS.values()])
 
     def role(self, page: PagePlan) -> str:
         return ROLE_LABELS[(page.role, self._fold_axis if page.role == "fold" else None)]
@@ -299,9 +303,11 @@ class Footer:
         """The footer of every page in ``page``'s role, before and after its page number."""
         around = self._around.get(page.role)
         if around is None:
+            first = [self._style.draft_label] if self._draft else []  # a draft says so on every page
             rest = [self.role(page), self._mode] + ([self._offset] if self._offset and page.role != "fronts" else [])
-            around = self._around[page.role] = (f"{self._deck_name}{FOOTER_SEPARATOR}page ",
-                                                f" of {self._pages}{FOOTER_SEPARATOR}{FOOTER_SEPARATOR.join(rest)}")
+            around = self._around[page.role] = (
+                FOOTER_SEPARATOR.join([*first, self._deck_name, "page "]),
+                f" of {self._pages}{FOOTER_SEPARATOR}{FOOTER_SEPARATOR.join(rest)}")
         return around
 
     def line(self, page: PagePlan, library: FormLibrary) -> bytes:
@@ -314,4 +320,4 @@ class Footer:
         before, after = runs
         return library.show(joined_runs(before, library.runs(str(page.number)), after),
                             (self._paper_width - width) / 2, self._style.baseline, self._style.size,
-                            self._style.gray)
+                            self._style.gray, self._style.draft_rgb if self._draft else None)

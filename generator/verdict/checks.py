@@ -104,8 +104,11 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
     if subject.renderer is None:
         return ()
     problems = subject.renderer.problems()
-    subject.counts["faces"] = subject.renderer.planned_faces + len(problems)
-    return [finding for error in problems for finding in findings_from(error, "layout")]
+    # A draft renderer draws text that does not fit, marked, and says so with "drafted".
+    drafted = [getattr(error, "drafted", False) for error in problems]
+    subject.counts["faces"] = subject.renderer.planned_faces + drafted.count(False)
+    return [Finding.from_error(error, "layout", details={"drafted": True} if was_drafted else {})
+            for error, was_drafted in zip(problems, drafted)]
 
 
 def check_sheets(subject: Subject) -> Iterable[Finding]:
