@@ -134,3 +134,21 @@ def test_lengths_at_the_limit_are_accepted(tmp_path):
     with within():
         run = deckpress("check", deck)
     assert run.exit_code == 0, run.stderr
+
+
+SVGS = {
+    "a path to 1e308": '<path d="M 0 0 L 1e308 1e308 Z" fill="red"/>',
+    "a stroke 1e308 wide": '<rect width="1" height="1" stroke="red" stroke-width="1e308"/>',
+}
+
+
+@pytest.mark.parametrize("name", SVGS)
+def test_svg_art_with_numbers_pdf_cannot_hold_is_refused_by_check_and_build(tmp_path, name):
+    deck = new_deck(tmp_path)
+    (deck / "art.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+                                  f"{SVGS[name]}</svg>")
+    with_element(deck, "  - name: art\n    image: art.svg\n    box: [10, 20, 40, 30]")
+    for command in (("check", deck), ("build", deck, "--out", tmp_path / "out", "--quiet")):
+        with within():
+            error = refused(deckpress(*command), (2,), f"{deck / 'art.svg'}:", "cannot be drawn: a number too large")
+        assert "_fp_one" not in error

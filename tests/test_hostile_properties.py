@@ -140,6 +140,14 @@ def keeps_the_contract(root: Path, *commands: tuple[str, ...]) -> None:
         assert files(root, leave_out=out) == outside, f"{arguments[0]} wrote outside {out}"
 
 
+ADDED_KEYS = ["x", "size", "font", "extends", "repeat", "when", "box", "dpi", "image", "icon", "text", "rect",
+              "line", "ellipse", "radius", "dash", "gap", "rotate", "opacity", "fit", "leading", "min_size",
+              "bleed", "safe", "title", "styles", "icons", "colours", "defaults", "units", "align", "valign",
+              "direction", "icon_scale", "stats", "simulate", "layout", "card_size", "accept", "decklists",
+              "from", "sheet", "players", "title_field", "back", "count", "id", "scope", "per", "where"]
+"""Keys a mutation may add, from layouts and deck files alike (an unknown one must be refused)."""
+
+
 def mutate(data, draw, depth: int = 0):
     """``data`` with a few values replaced by hostile ones, keys dropped or added."""
     if isinstance(data, dict) and data:
@@ -153,7 +161,7 @@ def mutate(data, draw, depth: int = 0):
         elif action == "drop":
             del data[key]
         else:
-            data[draw(st.sampled_from(["x", "size", "font", "extends", "repeat", "when", "box", "dpi"]))] = draw(VALUES)
+            data[draw(st.sampled_from(ADDED_KEYS))] = draw(VALUES)
         return data
     if isinstance(data, list) and data:
         data = list(data)

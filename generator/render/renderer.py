@@ -106,7 +106,14 @@ class Renderer:
         """Draw the face with its trim box at (0, 0)-(width, height) of the current coordinates."""
         layout = self.layouts[_check_side(side)]
         ops = self._plan(card, side)
-        draw_plan(canvas, ops, layout.trim, layout.bleed if bleed else 0.0, self._images)
+        try:
+            draw_plan(canvas, ops, layout.trim, layout.bleed if bleed else 0.0, self._images)
+        except (ValueError, TypeError, ArithmeticError) as error:
+            # Planning checks what it can; whatever reportlab still refuses is named here, at the
+            # face and layout, rather than surfacing as a traceback from inside a sheet.
+            detail = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+            raise self._error(card, side, f"cannot be drawn: {detail}", layout, None,
+                              Position(layout.path)) from None
 
     def plan(self, card: Card, side: str) -> tuple[Op, ...]:
         """What drawing the face does, in order (shapes, text lines, icons, images), in points."""
