@@ -47,3 +47,37 @@ def test_deuteranopia_brings_the_issues_red_and_green_together():
 
 def test_the_three_deficiencies_are_offered():
     assert SIMULATIONS == ("protanopia", "deuteranopia", "tritanopia")
+
+
+def test_export_shows_every_image_as_the_deficiency_sees_it(tmp_path):
+    from cli_run import CARDS, deckpress
+
+    plain, seen = tmp_path / "plain", tmp_path / "deutan"
+    assert deckpress("export", CARDS / "tiki", "--png", plain, "--dpi", "40", "--quiet").exit_code == 0
+    run = deckpress("export", CARDS / "tiki", "--png", seen, "--dpi", "40", "--simulate", "deuteranopia")
+    assert run.exit_code == 0, run.stderr
+    assert "as seen with deuteranopia" in run.stdout
+    assert sorted(path.name for path in seen.iterdir()) == sorted(path.name for path in plain.iterdir())
+    for name in ("ember-imp-front.png", "spore-pixie-front.png", "back.png", "contact-sheet.png"):
+        with Image.open(plain / name) as before, Image.open(seen / name) as after:
+            before, after = before.convert("RGB"), after.convert("RGB")
+            assert after.size == before.size
+            for point in ((2, 2), (before.width // 2, before.height // 3), (before.width - 3, before.height - 3)):
+                assert after.getpixel(point) == expected(before.getpixel(point), "deuteranomaly"), (name, point)
+    # The red card's edge and the green card's edge, far apart before, nearly meet after.
+    with Image.open(plain / "ember-imp-front.png") as red, Image.open(plain / "spore-pixie-front.png") as green:
+        apart_before = sum(abs(a - b) for a, b in zip(red.convert("RGB").getpixel((2, 2)),
+                                                      green.convert("RGB").getpixel((2, 2))))
+    with Image.open(seen / "ember-imp-front.png") as red, Image.open(seen / "spore-pixie-front.png") as green:
+        apart_after = sum(abs(a - b) for a, b in zip(red.convert("RGB").getpixel((2, 2)),
+                                                     green.convert("RGB").getpixel((2, 2))))
+    assert apart_after < apart_before / 3
+
+
+def test_simulate_goes_with_png_images_only(tmp_path):
+    from cli_run import CARDS, deckpress
+
+    run = deckpress("export", CARDS / "tiki", "--tts", tmp_path, "--simulate", "protanopia")
+    assert run.exit_code == 2 and "--simulate applies to --png images only" in run.stderr
+    run = deckpress("export", CARDS / "tiki", "--png", tmp_path, "--simulate", "achromatopsia")
+    assert run.exit_code == 2 and "'achromatopsia' is not one of" in run.stderr

@@ -378,7 +378,7 @@ def cli_error(tmp_path: Path, rules: str, out: Path | None = None):
     ("A sentence then {{ components }} mid-line.\n", 1, 17, "on a line of its own"),
     ("{{ components by=kind Troll=\"Trolls\" }}\n", 1, 1, "'Troll' is not a value of field 'kind'"),
     ("Unclosed {{ count kind=\"Fairy }}\n", 1, 10, "cannot read directive"),
-    ("Arrows \u2192 are not in the font.\n", 1, 8, "no '\u2192'"),
+    ("Chinese \u6f22 is in no booklet font.\n", 1, 9, "no booklet font has '\u6f22'"),
 ])
 def test_broken_directive_names_file_and_line_and_exits_2(tmp_path, rules, line, column, words):
     folder, result = cli_error(tmp_path, rules)

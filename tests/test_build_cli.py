@@ -22,7 +22,7 @@ RULES = """rules:
 def frame_renderer(monkeypatch):
     """Cards are drawn by the small test renderer."""
     command_module = importlib.import_module("generator.cli.build")  # the package exports the command
-    monkeypatch.setattr(command_module, "load_renderer", lambda deck: FrameRenderer(deck))
+    monkeypatch.setattr(command_module, "load_renderer", lambda deck, draft=False: FrameRenderer(deck))
 
 
 def run(*args):
@@ -40,13 +40,14 @@ def test_build_writes_a_pdf_and_manifest_per_deck(tmp_path):
     result = run(deck(tmp_path, "alpha"), deck(tmp_path, "beta"), "--out", out, "--paper", "letter",
                  "--duplex", "short", "--back-offset", "0.5,-1")
     assert result.exit_code == 0, result.output
-    assert sorted(path.name for path in out.iterdir()) == ["alpha.json", "alpha.pdf", "beta.json", "beta.pdf"]
-    manifest = json.loads((out / "alpha.json").read_text())
+    assert sorted(path.name for path in out.iterdir()) == ["alpha.short.json", "alpha.short.pdf",
+                                                           "beta.short.json", "beta.short.pdf"]
+    manifest = json.loads((out / "alpha.short.json").read_text())
     assert manifest["duplex"] == "short" and manifest["paper"]["name"] == "letter"
     assert manifest["back_offset_mm"] == [0.5, -1.0]
     assert manifest["back_offset"] == [round(0.5 * MM, 3), round(-1 * MM, 3)]
-    assert len(PdfReader(out / "alpha.pdf").pages) == 2
-    assert f"wrote {out / 'alpha.pdf'} (2 pages, 3 cards)" in result.output
+    assert len(PdfReader(out / "alpha.short.pdf").pages) == 2
+    assert f"wrote {out / 'alpha.short.pdf'} (2 pages, 3 cards)" in result.output
 
 
 def test_a_deck_that_breaks_its_rules_stops_the_build_and_writes_nothing(tmp_path):
@@ -126,7 +127,7 @@ def test_an_offset_that_keeps_folded_backs_on_their_half_is_accepted(tmp_path):
     result = run(deck(tmp_path), "--out", out, "--duplex", "fold", "--paper", "200x196",
                  "--back-offset", "0,5")
     assert result.exit_code == 0, result.output
-    manifest = json.loads((out / "alpha.json").read_text())
+    manifest = json.loads((out / "alpha.fold.json").read_text())
     half = manifest["paper"]["height"] / 2
     backs = [p["trim_box"] for p in manifest["placements"] if p["face"] == "back"]
     assert backs and all(y + h <= half for _, y, _, h in backs)

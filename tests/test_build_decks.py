@@ -98,8 +98,8 @@ def test_folded_goblins_show_their_backs_upright_when_turned_over_sideways(tmp_p
     result = CliRunner().invoke(cli, ["build", str(CARDS / "goblins"), "--out", str(tmp_path), "--quiet",
                                       "--duplex", "fold"])
     assert result.exit_code == 0, result.output
-    manifest = read_manifest(tmp_path / "goblins.json")
-    with pdfplumber.open(tmp_path / "goblins.pdf") as pdf:
+    manifest = read_manifest(tmp_path / "goblins.fold.json")
+    with pdfplumber.open(tmp_path / "goblins.fold.pdf") as pdf:
         page = pdf.pages[0]
         for placement in (p for p in manifest["placements"] if p["page"] == 1):
             x, y, w, h = placement["trim_box"]

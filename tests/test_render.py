@@ -85,7 +85,7 @@ elements:
     assert chars[0]["x0"] == pytest.approx(10 * MM, abs=0.5)  # left-aligned at x = 10 mm
     assert chars[0]["size"] == pytest.approx(12)
     assert min(char["top"] for char in chars) == pytest.approx(20 * MM, abs=1)  # box top at y = 20 mm
-    assert all(char["fontname"] == "AAAAAA+BitstreamVeraSans-Roman" for char in chars)  # embedded subset
+    assert all(char["fontname"] == "AAAAAA+DejaVuSans" for char in chars)  # the default, embedded as a subset
 
 
 def test_long_title_shrinks_and_stays_on_one_line(tmp_path):
@@ -158,11 +158,11 @@ elements:
 
 def test_missing_glyph_is_an_error_not_a_box(tmp_path):
     layout = "elements:\n  - {name: title, text: '{{ name }}', box: [5, 5, 50, 10]}\n"
-    cards = "  - {id: star, name: \"Star \\u2605 Card\"}\n"
+    cards = "  - {id: star, name: \"Star \\u6f22 Card\"}\n"  # a Chinese character: no bundled font has it
     renderer = load_renderer(make_deck(tmp_path, layout, cards))
     with pytest.raises(LayoutError) as caught:
         renderer.validate()
-    assert "U+2605" in str(caught.value) and "card 'star'" in str(caught.value)
+    assert "U+6F22" in str(caught.value) and "card 'star'" in str(caught.value)
     assert "'title'" in str(caught.value)
 
 
@@ -306,7 +306,7 @@ def test_deck_without_layout_gets_the_generic_one(tmp_path):
     text = page.extract_text()
     assert text.splitlines()[0] == "Zap"
     assert "kind: spell" in text and "text: Zap a monster." in text
-    assert renderer.fonts == ["Vera", "Vera-Bold"]
+    assert renderer.fonts == ["DejaVuSans", "DejaVuSans-Bold"]
 
 
 def test_a_font_dropped_into_fonts_is_usable_by_name(tmp_path):

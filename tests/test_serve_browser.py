@@ -43,6 +43,7 @@ def browser():
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
+    """Started first, so that Chromium starts while the decks load."""
     root = tmp_path_factory.mktemp("project")
     folder = create_deck(root / "cards", "space-race")
     with running_server(folder, CARDS / "gold-rush", cwd=root) as server:
@@ -52,7 +53,7 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def open_page(browser, server):
+def open_page(server, browser):
     """One page on the space-race deck, opened once: every test after the first sees it live."""
     page = new_page(browser)
     page.errors = []
@@ -103,7 +104,7 @@ def visible_titles(page) -> list[str]:
     return page.locator("#grid .tile:visible img").evaluate_all("images => images.map(image => image.alt)")
 
 
-def test_every_face_is_shown_with_its_title_as_alt_text(browser, server):
+def test_every_face_is_shown_with_its_title_as_alt_text(server, browser):
     deck = load_deck(CARDS / "gold-rush")
     renderer = load_renderer(deck)
     titles: dict[str, str] = {}
@@ -212,24 +213,20 @@ def test_a_broken_rule_links_to_its_card(page, server):
 
 
 def test_warnings_are_listed_apart_from_errors(page, server):
-    # A spell purple that colour-blind players see close to the heroes' blue: a warning.
-    layout = server.deck_file.parent / "layout.yaml"
-    original = layout.read_text()
-    edit(layout, 'spell: "#772255"', 'spell: "#7a4fb0"')
-    try:
-        warnings = page.locator("#problems li.warning")
-        warnings.first.wait_for(timeout=WAIT_MS)
-        assert "warning field 'type'" in warnings.first.inner_text().lower()
-        assert page.locator("#problems li.error").count() == 0
-        assert page.locator("#problem-count").get_attribute("class") == "pill warning"
-        assert page.locator("#download-print").get_attribute("aria-disabled") is None  # warnings do not stop a build
-        edit(server.deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
-        page.locator("#problems li.error").first.wait_for(timeout=WAIT_MS)
-        assert page.locator("#problem-count").get_attribute("class") == "pill error"
-        assert page.locator("#problems li.warning").count() == warnings.count()
-        screenshot(page, "errors-and-warnings")
-    finally:
-        layout.write_text(original)
+    # An accept: entry that matches no warning is itself a warning (and the deck's only one).
+    server.deck_file.write_text(server.deck_file.read_text()
+                                + "accept:\n  - contrast: {card: knight}\n    reason: checked by eye\n")
+    warnings = page.locator("#problems li.warning")
+    warnings.first.wait_for(timeout=WAIT_MS)
+    assert "accepts a contrast warning (card: knight)" in warnings.first.inner_text()
+    assert page.locator("#problems li.error").count() == 0
+    assert page.locator("#problem-count").get_attribute("class") == "pill warning"
+    assert page.locator("#download-print").get_attribute("aria-disabled") is None  # warnings do not stop a build
+    edit(server.deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
+    page.locator("#problems li.error").first.wait_for(timeout=WAIT_MS)
+    assert page.locator("#problem-count").get_attribute("class") == "pill error"
+    assert page.locator("#problems li.warning").count() == warnings.count()
+    screenshot(page, "errors-and-warnings")
 
 
 def test_deck_text_is_shown_as_text_never_run_as_page_code(page, server):

@@ -1,7 +1,10 @@
 """The preview's snapshots: the faces shown, what a save re-draws, problems, print positions."""
 
+import io
 import json
 from pathlib import Path
+
+from PIL import Image
 
 from cli_run import CARDS, deckpress
 from generator.cli.watch import watched_roots
@@ -113,7 +116,8 @@ def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_
     deck_file = folder / "deck.yaml"
     edit(deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
     edit(deck_file, "total: 26", "total: 27")
-    edit(deck_file, "text: Cancel a spell played on you.}", "text: " + "Cancel a spell played on you. " * 40 + "}")
+    edit(deck_file, 'text: "[Cancel]{.keyword} a spell played on you."}',
+         "text: " + "Cancel a spell played on you. " * 40 + "}")
     snapshot = preview.refresh()
     assert not snapshot.stale  # the deck loads: its cards are current, problems beside them
     page = json.loads(snapshot.payload)
@@ -122,32 +126,39 @@ def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_
     assert "found goblin x7" in rule["message"] and rule["card"] == "goblin"
     assert f"deck.yaml:{line_of(deck_file, 'id: shield')}:" in fit["where"]
     assert "fit" in fit["message"] and (fit["card"], fit["side"]) == ("shield", "front")
-    shield = next(face for face in snapshot.drawable.faces if face.card.id == "shield")
-    assert shield.problem and "fit" in shield.problem
     assert page["errors"] == 2
     assert page["downloads"]["print"] is None  # build would refuse this deck
-    assert next(face for face in page["faces"] if face["cards"] == ["shield"])["image"] is None
+    # the face is shown as a draft prints it: cut off at its smallest size, marked in red
+    shield = next(face for face in snapshot.drawable.faces if face.card.id == "shield")
+    token = snapshot.drawable.token(shield)
+    image = Image.open(io.BytesIO(FaceImages().png(token, snapshot.drawable.renderer, shield.card, "front")))
+    colours = image.convert("RGB").getcolors(maxcolors=image.width * image.height)
+    assert any(red > 180 and green < 80 and blue < 80 for _, (red, green, blue) in colours)
 
 
 def test_print_positions_are_the_ones_the_build_manifest_has(tmp_path):
-    preview = DeckPreview(CARDS / "gold-rush" / "deck.yaml", watched_roots)
-    snapshot = preview.refresh()
-    assert deckpress("build", CARDS / "gold-rush", "--out", tmp_path, "--quiet").exit_code == 0
-    manifest = json.loads((tmp_path / "gold-rush.json").read_text())
+    preview, folder = new_preview(tmp_path)
+    snapshot = preview.snapshot
+    assert deckpress("build", folder, "--out", tmp_path / "out", "--quiet").exit_code == 0
+    manifest = json.loads((tmp_path / "out" / "space-race.json").read_text())
     placed = {(p["card"], p["copy"], p["face"]): (p["page"], p["trim_box"]) for p in manifest["placements"]}
     spots = snapshot.drawable.print_plan.spots
-    assert sum(len(copies) for copies in spots.values()) == manifest["cards"]
+    assert sum(len(copies) for copies in spots.values()) == manifest["cards"] == 26  # three sheets
     for card_id, copies in spots.items():
         for copy, front, back in copies:
             assert (front.page, front.box.rounded()) == placed[(card_id, copy, "front")]
             assert (back.page, back.box.rounded()) == placed[(card_id, copy, "back")]
     # nine cards a sheet, three by three; a long-edge back mirrors the columns
-    copy, front, back = spots["cinder-whelp"][0]
-    assert (front.page, front.row, front.column) == (1, 1, 1)
-    assert (back.page, back.row, back.column) == (2, 1, 3)
+    copy, front, back = spots["archer"][0]
+    assert (front.page, front.row, front.column) == (1, 2, 2)
+    assert (back.page, back.row, back.column) == (2, 2, 2)
+    copy, front, back = spots["archer"][2]
+    assert (front.page, front.row, front.column) == (1, 3, 1)
+    assert (back.page, back.row, back.column) == (2, 3, 3)
 
 
 def test_a_translated_deck_shows_its_translated_faces(tmp_path):
+    from generator.deck import load_deck
     from generator.deck.translation import load_translated_deck
     from generator.render import load_renderer
 
@@ -155,8 +166,7 @@ def test_a_translated_deck_shows_its_translated_faces(tmp_path):
     snapshot = preview.refresh()
     deck = load_translated_deck(CARDS / "tiki", "fr")
     renderer = load_renderer(deck)
-    english = {face.title for face in DeckPreview(CARDS / "tiki" / "deck.yaml", watched_roots).refresh()
-               .drawable.faces}
+    english = {card.fields.get("name") for card in load_deck(CARDS / "tiki").cards}
     titles = [face.title for face in snapshot.drawable.faces]
     assert titles == [renderer.title(face.card, face.side) for face in snapshot.drawable.faces]
     assert set(titles) != english
@@ -176,3 +186,37 @@ def test_a_broken_layout_keeps_the_last_good_faces_until_it_is_fixed(tmp_path):
     edit(layout, "safe: lots", "safe: 3.5mm")
     snapshot = preview.refresh()
     assert not snapshot.stale and not snapshot.has_errors
+
+
+def test_a_save_made_while_the_deck_reloads_is_read_too(tmp_path):
+    import threading
+    import time
+
+    from generator.serve.app import Broadcaster
+    from generator.serve.server import PreviewWatcher
+
+    preview, folder = new_preview(tmp_path)
+    deck_file = folder / "deck.yaml"
+    reload = preview.refresh
+    names_read: list[str] = []
+
+    def refresh_while_saving():
+        snapshot = reload()
+        names_read.append(next(face.title for face in snapshot.drawable.faces if face.card.id == "knight"))
+        if len(names_read) == 1:  # the designer saves again while the first save is being read
+            edit(deck_file, "name: Paladin", "name: Templar")
+        return snapshot
+
+    preview.refresh = refresh_while_saving
+    watcher = PreviewWatcher([preview], FaceImages(), Broadcaster(), report=lambda line: None)
+    thread = threading.Thread(target=watcher.run)
+    thread.start()
+    try:
+        edit(deck_file, "name: Knight", "name: Paladin")
+        deadline = time.monotonic() + 30
+        while len(names_read) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        watcher.stop()
+        thread.join()
+    assert names_read == ["Paladin", "Templar"]

@@ -131,6 +131,7 @@ def test_a_build_refuses_an_incomplete_translation_and_writes_nothing(tmp_path):
 def test_check_lang_all_checks_the_deck_and_every_translation(tmp_path):
     german = FRENCH.replace("Quête", "Suche").replace("Chevalier", "Ritter")
     folder = make_deck(tmp_path, {"fr": FRENCH, "de": german})
+    (folder / "rules.de.md").write_text("# Überblick\n", encoding="utf-8")
     run = deckpress("check", folder, "--lang", "all")
     assert run.exit_code == 0, run.stdout + run.stderr
     assert [line.split(":")[0] for line in run.stdout.splitlines()] == ["ok    quest", "ok    quest.de",
@@ -350,3 +351,14 @@ def test_stats_of_the_french_tiki_simulate_the_same_game(tmp_path):
     english = json.loads(deckpress("stats", TIKI, *args).stdout)["decks"][0]
     assert french.pop("name") == english.pop("name") == "Tiki"
     assert french == english  # the plugin reads the deck as written; the numbers do not change
+
+
+def test_check_lang_asks_for_the_translated_rules_when_the_deck_has_rules(tmp_path):
+    folder = make_deck(tmp_path)
+    (folder / "rules.fr.md").unlink()
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 1
+    assert f"{folder / 'rules.fr.md'}: the deck has rules.md but no rules.fr.md" in run.stdout
+    assert written(tmp_path, "build", folder, "--lang", "fr") == ["quest.fr.json", "quest.fr.pdf"]
+    (folder / "rules.md").unlink()
+    assert deckpress("check", folder, "--lang", "fr").exit_code == 0

@@ -30,8 +30,8 @@ def refusals(tmp_path, rules: str):
     "{{ components by=kind Troll=\"Trolls\" }}\n",
     "{{ components by=colour }}\n",
     "Unclosed {{ count kind=\"Fairy }}\n",
-    "Arrows \u2192 are not in the font.\n",
-    "- a list\n- with an \u2192 arrow\n",
+    "Chinese \u6f22 is in no booklet font.\n",
+    "- a list\n- with a \u6f22 character\n",
     "> An example with {{ kinds kind=Troll }} in it.\n",
     "{{ decklists }}\n",
     "# Cards\n\n{{ cardtable columns= }}\n",
@@ -67,7 +67,7 @@ def test_a_picture_that_is_not_one(tmp_path):
 
 def test_every_problem_of_a_rules_file_in_one_run(tmp_path):
     rules = ("# Rules\n\n{{ componants }}\n\nWith {{ count colour=red }} cards.\n\n"
-             "{{ cardtable columns= }}\n\nAn arrow \u2192 here.\n\n![x](missing.png)\n\n"
+             "{{ cardtable columns= }}\n\nA kanji: \u6f22 here.\n\n![x](missing.png)\n\n"
              "Mid {{ components }} line.\n")
     folder, booklet, check = refusals(tmp_path, rules)
     assert len(booklet.error_lines) == 1  # the booklet stops at the first

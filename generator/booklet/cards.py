@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Protocol
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
 
 from generator.deck.model import Card, Deck
+from generator.booklet.paragraphs import Paragraph
 from generator.errors import LayoutError
 from generator.words import words_for
 

@@ -302,7 +302,7 @@ def players_text(deck: Deck, form: tuple[str, ...]) -> str:
     if chosen == "max":
         return str(high)
     if chosen == "bare":
-        return str(low) if low == high else f"{low} to {high}"
+        return str(low) if low == high else words_for(deck)("players_range_bare", low=low, high=high)
     return players_label(deck)
 
 

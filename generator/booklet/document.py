@@ -18,12 +18,13 @@ from typing import Callable
 
 from reportlab.lib.enums import TA_CENTER
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, HRFlowable, NextPageTemplate,
-                                PageBreak, PageTemplate, Paragraph, Spacer)
+                                PageBreak, PageTemplate, Spacer)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.booklet import components as comp
 from generator.booklet.markdown import Heading
-from generator.booklet.style import BookletStyle, Paper, derive
+from generator.booklet.paragraphs import Paragraph
+from generator.booklet.style import BookletStyle, Paper, derive, paragraph_text
 from generator.deck.model import Deck
 from generator.words import words_for
 
@@ -59,7 +60,7 @@ class _BookletTemplate(BaseDocTemplate):
         self._outline_level = level
         self.canv.bookmarkPage(flowable.toc_key)
         self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=True)
-        self.notify("TOCEntry", (level, flowable.toc_text, self.page, flowable.toc_key))
+        self.notify("TOCEntry", (level, paragraph_text(flowable.toc_text), self.page, flowable.toc_key))
 
 
 def build_reading_pdf(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker) -> tuple[bytes, int]:
@@ -168,6 +169,4 @@ def _contents(style: BookletStyle, heading: str) -> list[Flowable]:
 
 
 def _escape(text: str) -> str:
-    from xml.sax.saxutils import escape
-
-    return escape(text)
+    return paragraph_text(text)

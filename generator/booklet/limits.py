@@ -39,7 +39,7 @@ def check_glyphs(raw: str, printable: Callable[[str], bool], where: Where) -> No
     distinct character is looked up once, however long the text."""
     for character in dict.fromkeys(raw):
         if character not in "\n\t" and not printable(character):
-            raise InputError(f"the booklet font has no '{character}' (U+{ord(character):04X}); "
+            raise InputError(f"no booklet font has '{character}' (U+{ord(character):04X}); "
                              "use another character", where(character), field="text")
 
 

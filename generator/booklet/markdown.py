@@ -23,7 +23,7 @@ from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, Image, KeepTogether,
-                                ListFlowable, ListItem, PageBreak, Paragraph, Spacer, Table,
+                                ListFlowable, ListItem, PageBreak, Spacer, Table,
                                 TableStyle, XPreformatted)
 
 from generator.booklet import components as comp
@@ -32,7 +32,8 @@ from generator.booklet.directives import (Directive, ExpandedSource, check_field
                                           component_labels, picked_cards, place_in, table_column)
 from generator.booklet.limits import check_glyphs, check_heading, check_words, plain_text
 from generator.booklet.paths import resolve_image
-from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, to_points
+from generator.booklet.paragraphs import Paragraph
+from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, paragraph_text, to_points
 from generator.deck.model import Deck
 from generator.deck.translation import choice_label
 from generator.errors import InputError, Position
@@ -134,7 +135,7 @@ class Converter:
         """Plain text, escaped for reportlab's paragraph markup, every glyph checked."""
         check_words(raw, lambda needle: self.position(node, needle))
         check_glyphs(raw, font_has_glyph, lambda needle: self.position(node, needle))
-        return escape(raw)
+        return paragraph_text(raw)
 
     # --- blocks -------------------------------------------------------------
 
@@ -392,19 +393,20 @@ class Converter:
         number = derive(cell, alignment=TA_RIGHT)
         head = self.style.text["table_head"]
         words = self.words
-        rows = [[Paragraph(escape(words("cards_column")), derive(head, alignment=TA_RIGHT)),
-                 Paragraph(escape(words("kind_column")), head), Paragraph(escape(words("details_column")), head)]]
+        rows = [[Paragraph(paragraph_text(words("cards_column")), derive(head, alignment=TA_RIGHT)),
+                 Paragraph(paragraph_text(words("kind_column")), head),
+                 Paragraph(paragraph_text(words("details_column")), head)]]
         if contents.groups:
             for group in contents.groups:
-                rows.append([Paragraph(str(group.count), number), Paragraph(escape(group.label), cell),
-                             Paragraph(escape(comp.describe_group(group, self.deck)), cell)])
+                rows.append([Paragraph(str(group.count), number), Paragraph(paragraph_text(group.label), cell),
+                             Paragraph(paragraph_text(comp.describe_group(group, self.deck)), cell)])
         else:
             for card in self.deck.cards:
                 if card.count:
                     rows.append([Paragraph(str(card.count), number),
-                                 Paragraph(escape(self.deck.title(card.fields)), cell), ""])
+                                 Paragraph(paragraph_text(self.deck.title(card.fields)), cell), ""])
         rows.append([Paragraph(f"<b>{self.deck.total}</b>", number),
-                     Paragraph(f"<b>{escape(words('in_all'))}</b>", cell), ""])
+                     Paragraph(f"<b>{paragraph_text(words('in_all'))}</b>", cell), ""])
         for extra in extras:
             rows.append(["", Paragraph(self.text(extra, _InlineView([], [directive.position.line - 1,
                                                                         directive.position.line])), cell), ""])
@@ -428,12 +430,13 @@ class Converter:
         cell, head = self.style.text["table"], self.style.text["table_head"]
         number, number_head = derive(cell, alignment=TA_RIGHT), derive(head, alignment=TA_RIGHT)
         rows = [[Paragraph("Deck", head), Paragraph("Cards", number_head)]
-                + [Paragraph(escape(labels.get(group, group.capitalize())), number_head) for group in groups]]
+                + [Paragraph(paragraph_text(labels.get(group, group.capitalize())), number_head)
+                   for group in groups]]
         for decklist in self.deck.decklists:
             description = ""
             if decklist.description:
                 description = f'<br/><font size="{cell.fontSize - 1}">{self.text(decklist.description, _InlineView([], [directive.position.line - 1, directive.position.line]))}</font>'
-            row = [Paragraph(f"<b>{escape(decklist.name)}</b>{description}", cell),
+            row = [Paragraph(f"<b>{paragraph_text(decklist.name)}</b>{description}", cell),
                    Paragraph(str(sum(decklist.counts.values())), number)]
             for group in groups:
                 total = sum(copies for card_id, copies in decklist.counts.items()
@@ -463,7 +466,7 @@ class Converter:
         align = [TA_RIGHT if _is_numeric([column.value(card) for card in cards]) else TA_LEFT
                  for column in columns]
         cell, head = self.style.text["table"], self.style.text["table_head"]
-        rows = [[Paragraph(escape(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
+        rows = [[Paragraph(paragraph_text(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
         where = _InlineView([], [directive.position.line - 1, directive.position.line])
         for card in cards:
             rows.append([Paragraph(self.text(self.shown(name, column.value(card), formats.get(name)), where),
@@ -512,7 +515,7 @@ class Converter:
         faces = distinct_faces(self.deck, cards, sides, renderer)
         caption = derive(self.style.text["caption"], alignment=TA_CENTER)
         return card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
-                         caption, self.style.colours["rule"], escape) + [Spacer(0, self.style.text["body"].spaceAfter)]
+                         caption, self.style.colours["rule"], paragraph_text) + [Spacer(0, self.style.text["body"].spaceAfter)]
 
 
 def _keep_headings_with_blocks(flowables: list[Flowable], frame_width: float,

@@ -6,7 +6,10 @@ ParagraphStyles) and registers the fonts.
 
 Fonts are reportlab's bundled Bitstream Vera family, registered as TrueType
 fonts so every glyph used is embedded in the PDF and the booklet prints the
-same on any machine.
+same on any machine. Characters Vera lacks print in the first of the style's
+``fallback_fonts`` (DejaVu Sans) that has them: :func:`paragraph_text` marks
+those runs for reportlab's paragraphs (and :mod:`generator.booklet.paragraphs`
+gives them the bold or italic face their place asks for).
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ class BookletStyle:
     card_gap: float
     cover_card_width: float
     toc_after_pages: int
+    fallback_fonts: tuple[str, ...] = ()  # families for characters Vera lacks, loaded when one needs them
 
 
 def to_points(value, where: str) -> float:
@@ -127,7 +131,23 @@ def load_style(path: Path = STYLE_FILE) -> BookletStyle:
         card_gap=to_points(data["cards"]["gap"], "cards.gap"),
         cover_card_width=to_points(data["cards"]["cover_width"], "cards.cover_width"),
         toc_after_pages=int(data["toc_after_pages"]),
+        fallback_fonts=tuple(data.get("fallback_fonts", ())),
     )
+
+
+@lru_cache(maxsize=1)
+def bundled_fonts():
+    """The card stage's registry of the fonts deckpress ships: the fallback families' faces,
+    each loaded (and registered with reportlab) the first time a character needs it."""
+    from generator.render.fonts import load_font_registry
+
+    return load_font_registry(None)
+
+
+def fallback_face(family: str, bold: bool, italic: bool) -> str:
+    """The registered name of ``family``'s face for bold/italic text (loaded on first use)."""
+    fonts = bundled_fonts()
+    return fonts.font(fonts.styled(family, bold, italic)).fontName
 
 
 def _pair(values, where: str) -> tuple[float, float]:
@@ -156,8 +176,36 @@ def printable_characters() -> frozenset[int]:
 
 
 def font_has_glyph(character: str) -> bool:
-    """True when the booklet's body font can print ``character``."""
-    return ord(character) in printable_characters()
+    """True when the booklet can print ``character``: in Vera or one of its fallback fonts."""
+    return _font_for(character) is not None
+
+
+def _font_for(character: str) -> str | None:
+    """'' for Vera itself, a fallback font's name, or None when no font has ``character``."""
+    code = ord(character)
+    if code in printable_characters() or character in "\n\t":
+        return ""
+    for family in load_style().fallback_fonts:
+        if bundled_fonts().has_glyph(family, character):
+            return fallback_face(family, False, False)
+    return None
+
+
+def paragraph_text(text: str) -> str:
+    """``text`` escaped for a reportlab paragraph, each run of characters Vera lacks wrapped
+    in ``<font name=...>`` for the first fallback font that has them (bold and italic carry
+    over to its faces). Characters no font has are left for the caller to have refused."""
+    from xml.sax.saxutils import escape
+
+    pieces: list[tuple[str, str]] = []
+    for character in text:
+        font = _font_for(character) or ""
+        if pieces and pieces[-1][0] == font:
+            pieces[-1] = (font, pieces[-1][1] + character)
+        else:
+            pieces.append((font, character))
+    return "".join(escape(part) if not font else f'<font name="{font}">{escape(part)}</font>'
+                   for font, part in pieces)
 
 
 def derive(style: ParagraphStyle, **changes) -> ParagraphStyle:

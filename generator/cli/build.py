@@ -18,7 +18,9 @@ from generator.sheets.press import press_deck, sheet_layout
 from generator.sheets.renderer import CardRenderer, load_renderer
 from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, SheetStyle, find_paper, load_style
 from generator.verdict import verdict
-from generator.verdict.checks import PRINT_CHECKS, check_rules
+from generator.findings import Finding
+from generator.verdict.checks import (DRAWING_CHECKS, MODEL_CHECKS, PRINT_CHECKS, check_rules,
+                                       check_translation)
 
 DUPLEX_HELP = ("long: backs follow each front page, columns mirrored (flip on long edge); "
                "short: rows mirrored (flip on short edge); fold: fronts and backs on one page, "
@@ -99,19 +101,27 @@ def resolve_paper(style: SheetStyle, paper: str | None, orientation: str):
 @click.option("--cut-lines/--no-cut-lines", default=False, show_default=True,
               help="Thin lines along every card edge, for cutting with scissors.")
 @click.option("--no-check", is_flag=True, help="Skip the deck's rules check (the layout is still validated).")
+@click.option("--draft", is_flag=True,
+              help="Print for playtesting even when rules break or text does not fit: such text is "
+                   "printed at its smallest size, cut off at its box and marked in red, every page "
+                   "says DRAFT, the manifest says \"draft\": true, and the problems are listed "
+                   "(exit 0). A file that cannot be read still stops it.")
 @lang_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @reports_errors
 def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation: str, duplex: str,
           back_offset: tuple[float, float], margin: float | None, gutter: float | None, bleed: bool,
-          crop_marks: bool, cut_lines: bool, no_check: bool, lang: str | None, quiet: bool) -> None:
+          crop_marks: bool, cut_lines: bool, no_check: bool, draft: bool, lang: str | None,
+          quiet: bool) -> None:
     """Write print-ready PDF sheets and a layout manifest for each deck.
 
     DECKS are deck files or folders; by default every deck under cards/.
-    Each deck becomes OUT/<deck>.pdf and OUT/<deck>.json. Every deck is
-    checked against its rules and every face laid out before anything is
-    written: if one fails, the build prints every problem, stops with exit
-    status 1 and writes nothing.
+    Each deck becomes OUT/<deck>.pdf and OUT/<deck>.json; with --duplex
+    short, fold or none, OUT/<deck>.short.pdf and so on, so one deck built
+    for several printers keeps every file. Every deck is checked against its
+    rules and every face laid out before anything is written: if one fails,
+    the build prints every problem, stops with exit status 1 and writes
+    nothing (unless --draft).
 
     \b
     Examples:
@@ -120,6 +130,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
       deckpress build --duplex fold --cut-lines
       deckpress build --back-offset 0.5,-1.2
       deckpress build cards/tiki --lang fr
+      deckpress build cards/tiki --draft
     """
     style = load_style()
     settings = SheetSettings(
@@ -131,6 +142,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         back_offset=back_offset,
         crop_marks=crop_marks,
         cut_lines=cut_lines,
+        draft=draft,
     )
     ready, exit_code = prepare_decks(find_decks(decks), settings, check=not no_check, lang=lang)
     if exit_code != EXIT_OK:
@@ -150,20 +162,31 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
 def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
                   lang: str | None = None) -> tuple[list[tuple[Deck, CardRenderer, SheetLayout]], int]:
     """Load, check and lay out every deck (every face of it, in translation ``lang``) before
-    any file is written.
+    any file is written. A draft (``settings.draft``) goes ahead despite broken rules, text
+    that does not fit and untranslated texts, listing them.
 
     Returns the decks ready to build and the exit status: anything but 0
     means at least one deck failed and all its problems were printed.
     """
-    checks = [each for each in PRINT_CHECKS if check or each is not check_rules]
+    if settings.draft:
+        checks = MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS
+    else:
+        checks = PRINT_CHECKS
+    checks = [each for each in checks if check or each is not check_rules]
     ready = []
     exit_code = EXIT_OK
     for path in paths:
-        outcome = verdict(path, lang=lang, checks=checks, load_renderer=load_renderer)
-        if outcome.errors:
+        outcome = verdict(path, lang=lang, checks=checks,
+                          load_renderer=lambda deck: load_renderer(deck, draft=settings.draft))
+        if outcome.errors and not (settings.draft and all(map(drafts_despite, outcome.errors))):
             print_problems(outcome, "nothing was built")
             exit_code = max(exit_code, outcome.exit_code)
             continue
+        if outcome.errors:
+            echo_error(f"note: deck '{outcome.deck.id}' has {len(outcome.errors)} "
+                       f"problem{'s' if len(outcome.errors) > 1 else ''}; printing a draft all the same")
+            for finding in outcome.findings:
+                echo_error(finding.line())
         deck, renderer = outcome.deck, outcome.renderer
         try:
             ready.append((deck, renderer, sheet_layout(deck, renderer, settings)))
@@ -173,6 +196,12 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
             echo_error(error_line(error))
             exit_code = max(exit_code, error.exit_code)
     return ready, exit_code
+
+
+def drafts_despite(finding: Finding) -> bool:
+    """Whether a draft prints in spite of this problem: a broken rule, an untranslated text,
+    or text that does not fit (printed small, cut off and marked)."""
+    return finding.kind in ("rule", "translation") or bool(finding.details.get("drafted"))
 
 
 @contextlib.contextmanager

@@ -10,6 +10,7 @@ from typing import Iterable, Iterator
 import click
 from click.core import ParameterSource
 
+from generator.access.simulation import SIMULATIONS
 from generator.cli.common import find_decks, lang_option, reports_errors
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.exports import load_export_renderer, plan_png_export, plan_tts_export
@@ -31,6 +32,10 @@ MIN_DPI, MAX_DPI = 10, 1200
               help="Add 1/8 in (3.175 mm) of background art on every side of each PNG, "
                    "as print-on-demand services ask: a poker card at 300 dpi is then "
                    "825x1125 px instead of 750x1050.")
+@click.option("--simulate", type=click.Choice(SIMULATIONS), metavar="DEFICIENCY",
+              help="Show the PNGs as players with this colour-vision deficiency see them: "
+                   "protanopia, deuteranopia or tritanopia (Machado et al. 2009). "
+                   "Best written to a folder of their own.")
 @click.option("--tts", "tts_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Write Tabletop Simulator deck sheets, the back and DECK_ID.json.")
 @lang_option
@@ -38,7 +43,7 @@ MIN_DPI, MAX_DPI = 10, 1200
 @click.pass_context
 @reports_errors
 def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: bool,
-           tts_dir: str | None, lang: str | None, quiet: bool) -> None:
+           simulate: str | None, tts_dir: str | None, lang: str | None, quiet: bool) -> None:
     """Export one deck as card images and/or a Tabletop Simulator deck.
 
     DECK is a deck file or its folder. Every face is checked first: a card that
@@ -61,20 +66,21 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
     Examples:
       deckpress export cards/cereal-killer --png build/png/cereal-killer
       deckpress export cards/tiki --png build/tiki --bleed --dpi 300
+      deckpress export cards/tiki --png build/tiki-deutan --simulate deuteranopia
       deckpress export cards/goblins --tts build/tts
       deckpress export cards/tiki --lang fr --png build/png/tiki.fr
     """
     if not png_dir and not tts_dir:
         raise click.UsageError("say what to export: --png DIR, --tts DIR or both")
     if not png_dir:
-        for name in ("dpi", "bleed"):
+        for name in ("dpi", "bleed", "simulate"):
             if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
                 raise click.UsageError(f"--{name} applies to --png images only")
     paths = find_decks([deck])
     if len(paths) != 1:
         raise click.UsageError(f"export takes one deck; {deck} holds {len(paths)}")
     renderer = load_export_renderer(require_translated(load_translated_deck(paths[0], lang)))
-    png = plan_png_export(renderer, png_dir, dpi, bleed) if png_dir else None
+    png = plan_png_export(renderer, png_dir, dpi, bleed, simulate) if png_dir else None
     tts = plan_tts_export(renderer, tts_dir) if tts_dir else None
     steps = (png.steps if png else 0) + (tts.steps if tts else 0)
     png_files = png_staging(png) if png else None
@@ -91,7 +97,8 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
     if png:
         width, height = png.raster.size_px
         click.echo(f"{renderer.deck.output_name}: {len(png.faces)} card images ({width}x{height} px, {dpi} dpi"
-                   f"{', with bleed' if bleed else ''}) and {CONTACT_SHEET_FILENAME} in {png.folder}")
+                   f"{', with bleed' if bleed else ''}{f', as seen with {simulate}' if simulate else ''}) "
+                   f"and {CONTACT_SHEET_FILENAME} in {png.folder}")
     if tts:
         width, height = tts.card_px
         sheets = f"{len(tts.sheets)} deck sheet{'s' if len(tts.sheets) > 1 else ''}"

@@ -18,26 +18,37 @@ from generator.outputs import write_text_atomic
 @click.option("--out", "out", type=click.Path(path_type=Path),
               help="Deck file to write (default: deck.yaml beside the spreadsheet).")
 @click.option("--name", help="The game's name (default: from the file name).")
+@click.option("--sheet", metavar="NAME", help="The sheet of an XLSX workbook that holds the cards "
+                                              "(needed when it has several).")
+@click.option("--link", is_flag=True,
+              help="Keep the cards in the spreadsheet: the deck file reads them from it "
+                   "(cards: {from: ...}), so editing the spreadsheet edits the deck.")
 @click.option("--force", is_flag=True, help="Replace an existing deck file.")
 @reports_errors
-def import_command(spreadsheet: Path, out: Path | None, name: str | None, force: bool) -> None:
+def import_command(spreadsheet: Path, out: Path | None, name: str | None, sheet: str | None, link: bool,
+                   force: bool) -> None:
     """Turn a CSV or XLSX card list into a deck file.
 
-    The first row names the columns: card fields, plus optional 'id', 'count'
-    and 'back.<field>' columns. Column types are inferred from the cells.
+    The first row names the columns: card fields, plus optional 'id', a
+    column of copies ('count', 'qty', 'quantity' or 'copies') and
+    'back.<field>' columns. Column types are inferred from the cells.
 
     \b
     Examples:
       deckpress import cards/mygame/cards.csv
+      deckpress import cards/mygame/cards.xlsx --sheet Cards --link
       deckpress import sheet.xlsx --out cards/mygame/deck.yaml --name "My Game"
     """
-    sheet = read_sheet(spreadsheet)
+    rows = read_sheet(spreadsheet, sheet)
     target = out or spreadsheet.with_name("deck.yaml")
     if target.exists() and not force:
         raise InputError("already exists; pass --force to replace it", Position(target))
     deck_name = name or _name_from(spreadsheet)
-    write_text_atomic(target, deck_yaml_from_sheet(sheet, deck_name, target))
-    click.echo(f"wrote {target}: {len(sheet.rows)} cards; run `deckpress check {target}`")
+    imported = deck_yaml_from_sheet(rows, deck_name, target, link=link)
+    write_text_atomic(target, imported.text)
+    kept = f", read from {spreadsheet.name}" if link else ""
+    click.echo(f"wrote {target}: {imported.cards} cards, {imported.copies} copies{kept}; "
+               f"run `deckpress check {target}`")
 
 
 def _name_from(spreadsheet: Path) -> str:

@@ -8,11 +8,16 @@ The deck file is loaded through the deck model before it is written, with every
 card pointing back at its spreadsheet row, so a sheet that would give a deck
 ``check`` refuses (a repeated id, a negative count) is refused at import, naming
 the row and column to fix.
+
+A linked import writes only the fields and ``cards: {from: <spreadsheet>}``: the
+cards stay in the spreadsheet, which the designer goes on editing.
 """
 
 from __future__ import annotations
 
 import math
+import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +26,9 @@ import yaml
 from generator.deck.loading import parse_yaml
 from generator.deck.model import build_deck
 from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, Sheet, check_columns, sheet_to_cards
-from generator.errors import Position
+from generator.errors import InputError, Position
 
-RESERVED_COLUMNS = {"id", "count"}
+RESERVED_COLUMNS = {"id"}  # and the column of copies (Sheet.copies)
 MAX_CHOICES = 8
 """A column with at most this many distinct words, each used more than once, is a choice."""
 
@@ -33,7 +38,7 @@ def infer_field_types(sheet: Sheet) -> dict[str, dict[str, Any]]:
     fields: dict[str, dict[str, Any]] = {}
     for column, name in enumerate(sheet.header):
         field_name = name.removeprefix("back.")
-        if not name or name in RESERVED_COLUMNS or field_name in fields:
+        if not name or name in RESERVED_COLUMNS or name == sheet.copies or field_name in fields:
             continue
         cells = [row[column].strip() for _, row in sheet.rows if column < len(row) and row[column].strip()]
         fields[field_name] = _infer(field_name, cells)
@@ -71,10 +76,21 @@ def _is_number(text: str) -> bool:
         return False
 
 
-def deck_yaml_from_sheet(sheet: Sheet, deck_name: str, target: Path) -> str:
-    """The text of a deck file for ``target`` holding the sheet's cards, fields typed by
-    inference; raises :class:`InputError` at the sheet's row and column if that deck
-    would not load."""
+@dataclass(frozen=True)
+class Imported:
+    """A deck file's text made from a spreadsheet, and what it holds."""
+
+    text: str
+    cards: int
+    """Distinct cards (rows)."""
+    copies: int
+    """Physical cards: every row's copies added up."""
+
+
+def deck_yaml_from_sheet(sheet: Sheet, deck_name: str, target: Path, link: bool = False) -> Imported:
+    """The deck file for ``target`` holding the sheet's cards (or, with ``link``, reading them
+    from the sheet), fields typed by inference; raises :class:`InputError` at the sheet's
+    row and column if that deck would not load."""
     check_columns(sheet)
     declared = infer_field_types(sheet)
 
@@ -85,16 +101,34 @@ def deck_yaml_from_sheet(sheet: Sheet, deck_name: str, target: Path) -> str:
 
     cards, positions = sheet_to_cards(sheet, {name: Spec(spec) for name, spec in declared.items()})
     title = "name" if "name" in declared else next(iter(declared), "name")
+    source = _linked_source(sheet, target) if link else cards
     sections = [
-        f"# {deck_name}: imported from {sheet.path.name}.\n"
+        f"# {deck_name}: {'cards read from' if link else 'imported from'} {sheet.path.name}.\n"
         "# Add composition rules under 'rules:' and run `deckpress check`.\n",
         _block("deck", {"name": deck_name, "title_field": title}),
         _block("fields", {name: (spec if len(spec) > 1 else spec["type"]) for name, spec in declared.items()}),
-        _block("cards", cards),
+        _block("cards", source),
     ]
     text = "\n".join(sections)
-    _load_as_deck(text, target, sheet, positions)
-    return text
+    if link:
+        build_deck(parse_yaml(text, target))  # reads the spreadsheet itself, errors and all
+    else:
+        _load_as_deck(text, target, sheet, positions)
+    return Imported(text=text, cards=len(cards), copies=sum(card.get("count", 1) for card in cards))
+
+
+def _linked_source(sheet: Sheet, target: Path) -> dict[str, str]:
+    """``{from: cards.xlsx, sheet: Cards}`` as the deck file ``target`` names the spreadsheet,
+    which must lie in (or below) the deck's folder, as every file a deck reads must."""
+    folder = Path(os.path.abspath(target)).parent
+    reference = Path(os.path.relpath(os.path.abspath(sheet.path), folder))
+    if reference.parts[:1] == ("..",):
+        raise InputError(f"to link it, the spreadsheet must be in the deck's folder ({folder}) or below it",
+                         Position(sheet.path), field="link")
+    source = {"from": reference.as_posix()}
+    if sheet.name is not None:
+        source["sheet"] = sheet.name
+    return source
 
 
 def _load_as_deck(text: str, target: Path, sheet: Sheet, positions: dict[tuple, Position]) -> None:

@@ -22,6 +22,7 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
@@ -162,8 +163,10 @@ class Deck:
         """What files built from this deck are named after: ``tiki``, or ``tiki.fr`` translated."""
         return f"{self.id}.{self.lang}" if self.lang else self.id
 
-    @property
+    @cached_property
     def total(self) -> int:
+        """Physical cards in the deck. Summed once: a deck is not changed after loading
+        (a changed deck is a new one, made with ``dataclasses.replace``)."""
         return sum(card.count for card in self.cards)
 
     def card(self, card_id: str) -> Card:
@@ -233,12 +236,17 @@ def build_deck(document: Document) -> Deck:
         problems.raise_any()  # cards are typed by the fields: read them only when those are sound
     shared_back = problems.attempt(lambda: _read_face(reader, ("back",), fields) if "back" in data else None,
                                    None)
+    sheet = None
     if isinstance(data["cards"], dict):
-        _load_card_sheet(reader, fields)
+        sheet = problems.attempt(lambda: _load_card_sheet(reader, fields, problems), None)
+        if sheet is None:
+            problems.raise_any()  # the spreadsheet cannot be read: no cards to check
     cards = _read_cards(reader, fields, problems)
     decklists: list[Decklist] = []
     if not problems.errors:  # a decklist naming a card whose row failed would only add noise
         decklists = problems.attempt(lambda: _read_decklists(reader, {card.id for card in cards}), [])
+    if sheet is not None:
+        problems.errors = _naming_the_deck(problems.errors, sheet, document)
     problems.raise_any()
     return Deck(
         id=deck_id(document.path, info.get("id")),
@@ -490,19 +498,43 @@ def _check_total(reader: Reader, keys: tuple, total: int) -> None:
                           field_name=keys[-1])
 
 
-def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec]) -> None:
+def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Problems) -> Path:
     """``cards: {from: cards.csv}``: read the rows and put them where a YAML list would be.
 
-    Each cell's position replaces the YAML one, so errors point into the spreadsheet.
+    Each cell's position replaces the YAML one, so errors point into the spreadsheet; a
+    cell that cannot be read is kept in ``problems`` and its row left out. Returns the
+    spreadsheet's path.
     """
-    reader.known_keys(("cards",), {"from"}, "cards setting")
+    reader.known_keys(("cards",), {"from", "sheet"}, "cards setting")
     reference = reader.string(("cards", "from"), required=True)
+    sheet_name = reader.string(("cards", "sheet"))
     document = reader.document
-    path = resolve_inside(document.path.parent, reference, document.at("cards", "from"), field="from")
-    rows, positions = sheet_to_cards(read_sheet(path), fields)
+    resolve_inside(absolute_folder(document.path), reference, document.at("cards", "from"), field="from")
+    path = document.path.parent / reference  # inside the folder, checked; named as the deck names it
+    named_at = document.at("cards", "sheet" if sheet_name is not None else "from")
+    cell_problems: list[InputError] = []
+    try:
+        rows, positions = sheet_to_cards(read_sheet(path, sheet_name, named_at), fields, cell_problems)
+    except InputError as error:
+        raise _naming_the_deck([error], path, document)[0] from None
+    for error in cell_problems:
+        problems.add(error)
     document.data["cards"] = rows
     for keys, position in positions.items():
         document.positions[("cards",) + keys] = position
+    return path
+
+
+def _naming_the_deck(errors: list[InputError], sheet: Path, document: Document) -> list[InputError]:
+    """Errors found in a spreadsheet also say where the deck reads it: ``[from deck.yaml:6]``."""
+    at = document.at("cards", "from")
+    named = []
+    for error in errors:
+        if error.position is not None and error.position.path == sheet:
+            what = f"{error.message} ({error.field})" if error.field else error.message
+            error = InputError(f"{what} [from {at.path}:{at.line}]", error.position)
+        named.append(error)
+    return named
 
 
 def _read_decklists(reader: Reader, card_ids: set[str]) -> list[Decklist]:

@@ -239,6 +239,20 @@ def choice_label(deck: Deck, field_name: str, value: Any) -> str | None:
     return deck.translation.choice_labels.get(field_name, {}).get(value)
 
 
+def missing_rules(deck: Deck) -> Position | None:
+    """Where ``rules.<lang>.md`` should be, when the deck has rules but its translation has none.
+
+    A booklet of a translated deck reads ``rules.<lang>.md``; building a deck's sheets
+    does not, so this is for ``check``, not a reason to refuse a build.
+    """
+    if deck.translation is None:
+        return None
+    source, translated = deck.folder / "rules.md", deck.folder / f"rules.{deck.lang}.md"
+    if source.is_file() and not translated.exists() and not translated.is_symlink():
+        return Position(translated)
+    return None
+
+
 def untranslated_lines(deck: Deck) -> Iterator[tuple[Position, str]]:
     """Each untranslated text of a translated deck as (position, message), in file order."""
     if deck.translation is None:
@@ -397,5 +411,5 @@ class _Texts:
 
 __all__ = ["ALL_LANGUAGES", "LANG_FOLDER", "IncompleteTranslation", "Translation", "TranslationError",
            "Untranslated", "apply_translation", "check_code", "choice_label", "languages", "load_translated_deck",
-           "mark_untranslated", "require_translated", "translate_deck", "translate_layouts",
+           "mark_untranslated", "missing_rules", "require_translated", "translate_deck", "translate_layouts",
            "translation_path", "untranslated_lines"]

@@ -45,6 +45,7 @@ class PngExport:
     folder: Path
     raster: Raster
     faces: list[FaceFile]
+    simulate: str | None = None  # a colour-vision deficiency to show the images as (access.simulation)
 
     @property
     def steps(self) -> int:
@@ -67,8 +68,9 @@ def face_files(renderer: Renderer) -> list[FaceFile]:
 
 
 def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT_DPI,
-                    bleed: bool = False) -> PngExport:
-    """What ``export --png`` writes; ``renderer`` must bleed by PRINT_BLEED if ``bleed``."""
+                    bleed: bool = False, simulate: str | None = None) -> PngExport:
+    """What ``export --png`` writes; ``renderer`` must bleed by PRINT_BLEED if ``bleed``;
+    ``simulate`` names a colour-vision deficiency every image is shown as."""
     raster = Raster.at_dpi(renderer.card_size, PRINT_BLEED if bleed else 0.0, dpi)
     if too_many_pixels(raster.size_px):
         width, height = (length * 25.4 / 72 for length in raster.size_pt)
@@ -77,7 +79,16 @@ def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT
                          f"{raster.size_px[1]:,} pixels, more than {MAX_RASTER_PIXELS:,} in one image; "
                          + (f"export it at --dpi {most} or less" if most >= 1 else "it is too large to export"),
                          Position(renderer.layouts["front"].path), field="size")
-    return PngExport(renderer, Path(folder), raster, face_files(renderer))
+    return PngExport(renderer, Path(folder), raster, face_files(renderer), simulate)
+
+
+def _as_seen(export: PngExport, image):
+    """The image as the export's players see it: unchanged, or with its deficiency simulated."""
+    if export.simulate is None:
+        return image
+    from generator.access.simulation import simulate_image
+
+    return simulate_image(image, export.simulate)
 
 
 def stage_png_export(export: PngExport, staged: StagedFolder) -> Iterator[Path]:
@@ -88,10 +99,10 @@ def stage_png_export(export: PngExport, staged: StagedFolder) -> Iterator[Path]:
     distinct = [(files[0].card, files[0].side) for files in names.values()]
     images = rasterise_faces(export.renderer, distinct, export.raster)
     for files, image in zip(names.values(), images):
-        data = png_bytes(image, export.raster.dpi)
+        data = png_bytes(_as_seen(export, image), export.raster.dpi)
         for face in files:
             yield staged.write_bytes(face.filename, data)
-    yield staged.write_bytes(CONTACT_SHEET_FILENAME, png_bytes(contact_sheet(export.renderer)))
+    yield staged.write_bytes(CONTACT_SHEET_FILENAME, png_bytes(_as_seen(export, contact_sheet(export.renderer))))
 
 
 def png_staging(export: PngExport) -> StagedFolder:

@@ -21,6 +21,7 @@ from generator.boxes import Box
 from generator.render.icons import draw_icon
 from generator.render.images import PreparedImages, drawn_rectangle, resampling
 from generator.render.paint import Gradient, faded
+from generator.render.replay import Replay
 from generator.render.plan import (ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp,
                                    TextOp)
 from generator.render.svg import draw_svg
@@ -32,44 +33,59 @@ OVERFLOW_FLAG = 7.0
 """Points: the red triangle in the corner of a draft's overflowing text box."""
 
 
-def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: PreparedImages) -> None:
+def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: PreparedImages,
+              replay: Replay | None = None) -> None:
     """Draw ``ops`` with the trim box at ``trim``; ``bleed`` > 0 paints past the cut.
 
     Everything is clipped to the trim box (plus bleed), so a face never paints
-    over its neighbours on a sheet.
+    over its neighbours on a sheet. With ``replay`` (one per canvas, trim and
+    bleed), an operation drawn there before in the same state is replayed
+    (see :mod:`~generator.render.replay`); images, SVG art and gradients, which
+    name resources of the form they are drawn in, are always drawn.
     """
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(trim.x - bleed, trim.y - bleed, trim.width + 2 * bleed, trim.height + 2 * bleed)
     canvas.clipPath(clip, stroke=0, fill=0)
     for op in ops:
-        frame = op.frame
-        if frame is not None:
-            canvas.saveState()
-            if frame.rotate:
-                cx, cy = frame.centre
-                canvas.translate(cx, cy)
-                canvas.rotate(-frame.rotate)  # PDF turns anticlockwise; layouts say clockwise
-                canvas.translate(-cx, -cy)
-        opacity = frame.opacity if frame is not None else 1.0
-        if isinstance(op, ShapeOp):
-            _shape(canvas, op, trim, bleed, opacity)
-        elif isinstance(op, LineOp):
-            _set_stroke(canvas, faded(op.stroke, opacity), op.width, op.dash)
-            canvas.line(*op.start, *op.end)
-        elif isinstance(op, TextOp):
-            _text(canvas, op, opacity)
-        elif isinstance(op, IconOp):
-            for x, y, size in op.squares:
-                draw_icon(canvas, op.icon, x, y, size, op.ink, op.accent, opacity)
-        elif isinstance(op, ImageOp):
-            _image(canvas, op, trim, bleed, images, opacity)
-        elif isinstance(op, ArtOp):
-            box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
-            draw_svg(canvas, op.art, box, op.fit, opacity=opacity)
-        if frame is not None:
-            canvas.restoreState()
+        if replay is not None and _replayable(op):
+            replay.draw(canvas, op, lambda: _draw_op(canvas, op, trim, bleed, images))
+        else:
+            _draw_op(canvas, op, trim, bleed, images)
     canvas.restoreState()
+
+
+def _replayable(op: Op) -> bool:
+    return not isinstance(op, (ImageOp, ArtOp)) and not isinstance(getattr(op, "fill", None), Gradient)
+
+
+def _draw_op(canvas, op: Op, trim: Box, bleed: float, images: PreparedImages) -> None:
+    frame = op.frame
+    if frame is not None:
+        canvas.saveState()
+        if frame.rotate:
+            cx, cy = frame.centre
+            canvas.translate(cx, cy)
+            canvas.rotate(-frame.rotate)  # PDF turns anticlockwise; layouts say clockwise
+            canvas.translate(-cx, -cy)
+    opacity = frame.opacity if frame is not None else 1.0
+    if isinstance(op, ShapeOp):
+        _shape(canvas, op, trim, bleed, opacity)
+    elif isinstance(op, LineOp):
+        _set_stroke(canvas, faded(op.stroke, opacity), op.width, op.dash)
+        canvas.line(*op.start, *op.end)
+    elif isinstance(op, TextOp):
+        _text(canvas, op, opacity)
+    elif isinstance(op, IconOp):
+        for x, y, size in op.squares:
+            draw_icon(canvas, op.icon, x, y, size, op.ink, op.accent, opacity)
+    elif isinstance(op, ImageOp):
+        _image(canvas, op, trim, bleed, images, opacity)
+    elif isinstance(op, ArtOp):
+        box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
+        draw_svg(canvas, op.art, box, op.fit, opacity=opacity)
+    if frame is not None:
+        canvas.restoreState()
 
 
 def grow_into_bleed(box: Box, trim: Box, bleed: float) -> Box:

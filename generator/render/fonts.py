@@ -1,10 +1,17 @@
 """The font registry: names layouts use, mapped to TrueType files that get embedded.
 
 Layouts name fonts (``font: Vera-Bold``); the registry maps each name to a
-TrueType file. Names are looked up in ``fonts/fonts.yaml`` of the project, then
-among the defaults below (reportlab's bundled Bitstream Vera family). A file a
-user drops into ``fonts/`` is also available under its file name without the
-extension (``fonts/Gloria.ttf`` is ``Gloria``).
+TrueType file. A name is looked up, first match wins, in:
+
+1. the deck's own ``fonts/`` folder (``cards/<game>/fonts/``),
+2. the project's ``fonts/`` folder (``<project>/fonts/``),
+3. the fonts that come with deckpress: DejaVu Sans (``data/fonts/`` beside this
+   module, the default for text that names no font) and reportlab's Bitstream
+   Vera family.
+
+In each folder a ``.ttf`` file is available under its file name without the
+extension (``fonts/Gloria.ttf`` is ``Gloria``), and ``fonts.yaml`` may give
+other names (``Hand: GloriaHallelujah.ttf``).
 
 Fonts come in families, so ``**bold**`` and ``*italic*`` in card text can pick
 the matching face. A family is a regular face plus any of bold, italic and
@@ -22,6 +29,11 @@ bold-italic, found in either of two ways:
 Asking for a face the family lacks raises :class:`MissingFace`: a bold word
 silently printed regular would be a misprint nobody notices until the table.
 
+Font files come from strangers as often as decks do. A file with PostScript
+(CFF) outlines, a font collection, a file cut short or damaged, or one far too
+large is refused with one line naming it, before reportlab can fail on it
+halfway through writing a PDF.
+
 Every font is registered with reportlab as a TrueType font, never one of the
 PDF base-14 fonts, so every PDF carries (a subset of) each font it uses and
 prints the same everywhere.
@@ -30,7 +42,9 @@ prints the same everywhere.
 from __future__ import annotations
 
 import hashlib
+import struct
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import reportlab
@@ -41,8 +55,13 @@ from generator.deck.loading import load_yaml
 from generator.errors import InputError, Position
 
 REGISTRY_FILENAME = "fonts.yaml"
+FONTS_FOLDER = "fonts"
 FONT_SUFFIXES = (".ttf",)
-BUNDLED_FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
+BUNDLED_FONTS_DIR = Path(__file__).parent / "data" / "fonts"
+"""DejaVu Sans and its licence, shipped inside the package so installed copies have it."""
+REPORTLAB_FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
+DEFAULT_FONT = "DejaVuSans"
+"""The font of text elements that name none: wide coverage (Greek, Cyrillic, suits, dice)."""
 DEFAULT_FONTS = {
     "Vera": "Vera.ttf",
     "Vera-Bold": "VeraBd.ttf",
@@ -50,6 +69,13 @@ DEFAULT_FONTS = {
     "Vera-BoldItalic": "VeraBI.ttf",
 }
 """Always available: the Vera family reportlab ships with (free to embed)."""
+MAX_FONT_BYTES = 40 * 1024 * 1024
+"""A font file's size. Large CJK fonts run to some 20 MB; a file past this is not a font
+a card needs, and parsing it would hold it all in memory."""
+MAX_FONT_FILES = 500
+"""Font files one fonts folder may offer. Each is a name to list and check; a folder of
+thousands is a mistake (a system fonts folder copied whole), not a deck's fonts."""
+TRUETYPE_TAGS = (b"\x00\x01\x00\x00", b"true")
 FACE_SUFFIXES = {
     (False, False): "",
     (True, False): "-Bold",
@@ -84,7 +110,12 @@ class FontRegistry:
     positions: dict[str, Position] = field(default_factory=dict)
     faces: dict[str, Face] = field(default_factory=dict)
     """Font name -> its family and style; a name not listed is the regular face of its own family."""
+    searched: tuple[Path, ...] = ()
+    """The folders names were looked up in, first match first (for 'unknown font' errors)."""
+    trusted: frozenset[Path] = frozenset()
+    """Files that come with deckpress: loaded without the checks a stranger's file gets."""
     _loaded: dict[str, TTFont] = field(default_factory=dict, repr=False)
+    _by_path: dict[Path, TTFont] = field(default_factory=dict, repr=False)
     _by_face: dict[Face, str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -102,27 +133,50 @@ class FontRegistry:
     def names(self) -> list[str]:
         return sorted(self.files)
 
+    def where_searched(self) -> str:
+        """``looked in cards/x/fonts, fonts, <bundled>``: for an unknown font's error."""
+        return "looked in " + ", ".join(str(folder) for folder in self.searched)
+
     def font(self, name: str) -> TTFont:
         """The reportlab font for ``name``, registered (once) under a name unique to its file.
 
         reportlab keeps one process-wide table of fonts, so two projects that both
         call a different file "Title" must not overwrite each other: the
-        registered name carries a short hash of the file path when needed.
+        registered name carries a short hash of the file path when needed. Two
+        names for one file (``DejaVuSans-Italic`` and ``DejaVuSans-Oblique``)
+        share one font, so a PDF embeds it once.
         """
         if name in self._loaded:
             return self._loaded[name]
         path = self.files[name]
+        font = self._by_path.get(path)
+        if font is None:
+            font = self._register(name, path)
+            self._by_path[path] = font
+        self._loaded[name] = font
+        return font
+
+    def _register(self, name: str, path: Path) -> TTFont:
         internal = _internal_name(name, path)
         if internal in pdfmetrics.getRegisteredFontNames():
-            font = pdfmetrics.getFont(internal)
-        else:
-            try:
-                font = TTFont(internal, str(path))
-            except (TTFError, OSError) as error:
-                raise InputError(f"font '{name}' cannot be read from {path}: {error}",
-                                 self.positions.get(name, Position(path))) from None
-            pdfmetrics.registerFont(font)
-        self._loaded[name] = font
+            return pdfmetrics.getFont(internal)
+        position = self.positions.get(name, Position(path))
+        trusted = path in self.trusted
+        if not trusted:
+            check_font_file(path, position)
+        try:
+            font = TTFont(internal, str(path))
+            if not trusted:
+                _check_tables(font, path)
+        except FontFileError as error:
+            raise InputError(f"font file {path}: {error}", position, field=name) from None
+        except TTFError as error:
+            raise InputError(f"font file {path}: {_ttf_problem(error)}", position, field=name) from None
+        except (OSError, struct.error, ValueError, KeyError, IndexError, TypeError, AttributeError,
+                AssertionError, ArithmeticError, MemoryError, RecursionError) as error:
+            raise InputError(f"font file {path} is damaged or cut short and cannot be read "
+                             f"({type(error).__name__})", position, field=name) from None
+        pdfmetrics.registerFont(font)
         return font
 
     def face_of(self, name: str) -> Face:
@@ -148,10 +202,63 @@ class FontRegistry:
                           f"{', '.join(present)}); add {face.family}{FACE_SUFFIXES[wanted]}.ttf to "
                           f"fonts/ or declare the family's faces in fonts/fonts.yaml")
 
+    def has_glyph(self, name: str, character: str) -> bool:
+        return ord(character) in self.font(name).face.charToGlyph
+
     def missing_characters(self, name: str, text: str) -> list[str]:
         """Characters of ``text`` the font has no glyph for (spaces and line breaks excepted)."""
         glyphs = self.font(name).face.charToGlyph
         return sorted({char for char in text if char not in "\n\r\t " and ord(char) not in glyphs})
+
+
+class FontFileError(ValueError):
+    """A font file deckpress cannot use, and why (said in words a designer can act on)."""
+
+
+def check_font_file(path: Path, position: Position | None = None) -> None:
+    """Refuse, before parsing, a file that is too large or not a TrueType font at all."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as stream:
+            tag = stream.read(4)
+    except OSError as error:
+        raise InputError(f"font file {path} cannot be read: {error.strerror}", position) from None
+    problem = None
+    if size > MAX_FONT_BYTES:
+        problem = f"{size:,} bytes; a font file may have at most {MAX_FONT_BYTES:,}"
+    elif tag == b"OTTO":
+        problem = ("it has PostScript (CFF) outlines, which deckpress cannot embed; use the font's "
+                   "TrueType (.ttf) version, or convert it")
+    elif tag == b"ttcf":
+        problem = ("it is a font collection (several fonts in one file); extract the one you want "
+                   "as a .ttf file")
+    elif tag in (b"wOFF", b"wOF2"):
+        problem = "it is a web font (WOFF); use the font's TrueType (.ttf) version"
+    elif tag not in TRUETYPE_TAGS:
+        problem = "it is not a TrueType font (or it is damaged)"
+    if problem:
+        raise InputError(f"font file {path}: {problem}", position)
+
+
+def _check_tables(font: TTFont, path: Path) -> None:
+    """Every table must lie inside the file, and glyphs must be readable: a file cut short
+    parses, then fails (or writes a broken PDF) only when a page embeds its letters."""
+    size = path.stat().st_size
+    for tag, entry in font.face.table.items():
+        if entry["offset"] + entry["length"] > size:
+            raise FontFileError(f"the file is cut short (its '{tag.strip()}' table runs past the end); "
+                                "copy the font again")
+    sample = [code for code in range(0x20, 0x7F) if code in font.face.charToGlyph]
+    font.face.makeSubset(sample or [0x20])
+
+
+def _ttf_problem(error: TTFError) -> str:
+    text = str(error)
+    if "postscript outlines" in text.lower():
+        return "it has PostScript (CFF) outlines, which deckpress cannot embed; use a TrueType (.ttf) font"
+    if "not allowed" in text.lower() or "restricted" in text.lower():
+        return "its licence does not allow embedding it in documents"
+    return "it is damaged or cut short and cannot be read"
 
 
 def _internal_name(name: str, path: Path) -> str:
@@ -166,33 +273,83 @@ def _internal_name(name: str, path: Path) -> str:
     return f"{name}-{digest}"
 
 
-def load_font_registry(fonts_dir: Path | None) -> FontRegistry:
-    """The defaults, then TTF files found in ``fonts_dir``, then its ``fonts.yaml`` entries."""
-    files = {name: BUNDLED_FONTS_DIR / filename for name, filename in DEFAULT_FONTS.items()}
-    positions: dict[str, Position] = {}
-    faces: dict[str, Face] = {}
-    if fonts_dir is None or not fonts_dir.is_dir():
-        return FontRegistry(files)
-    for path in sorted(fonts_dir.iterdir()):
-        if path.suffix.lower() in FONT_SUFFIXES and path.is_file():
-            files[path.stem] = path.resolve()
-    registry_file = fonts_dir / REGISTRY_FILENAME
-    if registry_file.is_file():
-        document = load_yaml(registry_file)
-        if not isinstance(document.data, dict):
-            raise InputError("the font registry must map font names to .ttf files", document.at())
-        for name, entry in document.data.items():
-            if isinstance(entry, dict):
-                _declare_family(fonts_dir, str(name), entry, document, files, positions, faces)
-                continue
-            position = document.at(name)
-            files[str(name)] = _font_file(fonts_dir, entry, position, str(name))
-            positions[str(name)] = position
-    return FontRegistry(files, positions, faces)
+@dataclass
+class _Table:
+    """What the folders read so far say: names, where they were written, families."""
+
+    files: dict[str, Path] = field(default_factory=dict)
+    positions: dict[str, Position] = field(default_factory=dict)
+    faces: dict[str, Face] = field(default_factory=dict)
+
+    def add(self, name: str, path: Path, position: Position, face: Face | None = None) -> None:
+        self.files[name] = path
+        self.positions[name] = position
+        if face is not None:
+            self.faces[name] = face
+        else:
+            self.faces.pop(name, None)  # a nearer folder's file of that name is its own font
 
 
-def _declare_family(fonts_dir: Path, family: str, entry: dict, document, files: dict[str, Path],
-                    positions: dict[str, Position], faces: dict[str, Face]) -> None:
+def load_font_registry(fonts_dir: Path | None, deck_folder: Path | None = None) -> FontRegistry:
+    """The bundled fonts, then ``fonts_dir`` (the project's), then the deck's ``fonts/``:
+    a name a nearer folder gives wins. ``deck_folder`` comes from strangers, so its fonts
+    must really lie inside it."""
+    bundled = _bundled_table()
+    table = _Table(dict(bundled.files), dict(bundled.positions), dict(bundled.faces))
+    trusted = frozenset(bundled.files.values())
+    searched = [BUNDLED_FONTS_DIR, REPORTLAB_FONTS_DIR]
+    if fonts_dir is not None and fonts_dir.is_dir():
+        _read_folder(fonts_dir, table)
+        searched.insert(0, fonts_dir)
+    deck_fonts = deck_folder / FONTS_FOLDER if deck_folder is not None else None
+    if deck_fonts is not None and deck_fonts.is_dir():
+        if fonts_dir is None or deck_fonts.resolve() != fonts_dir.resolve():
+            _read_folder(deck_fonts, table, confined=deck_folder)
+            searched.insert(0, deck_fonts)
+    elif deck_fonts is not None:
+        searched.insert(0, deck_fonts)
+    return FontRegistry(table.files, table.positions, table.faces, tuple(searched), trusted)
+
+
+@lru_cache(maxsize=1)
+def _bundled_table() -> _Table:
+    """The fonts deckpress ships, read once per process (they cannot change while it runs)."""
+    table = _Table()
+    for name, filename in DEFAULT_FONTS.items():
+        path = (REPORTLAB_FONTS_DIR / filename).resolve()
+        table.add(name, path, Position(path))
+    _read_folder(BUNDLED_FONTS_DIR, table)
+    return table
+
+
+def _read_folder(folder: Path, table: _Table, confined: Path | None = None) -> None:
+    """The ``.ttf`` files of one fonts folder by file name, then its ``fonts.yaml`` names."""
+    found = sorted(path for path in folder.iterdir() if path.suffix.lower() in FONT_SUFFIXES)
+    if len(found) > MAX_FONT_FILES:
+        raise InputError(f"{len(found):,} font files; a fonts folder may offer at most {MAX_FONT_FILES}",
+                         Position(folder))
+    for path in found:
+        target = _inside(path, confined, Position(path)) if confined else path.resolve()
+        if target.is_file():
+            table.add(path.stem, target, Position(path))
+    registry_file = folder / REGISTRY_FILENAME
+    if not registry_file.is_file():
+        return
+    if confined:
+        _inside(registry_file, confined, Position(registry_file))
+    document = load_yaml(registry_file)
+    if not isinstance(document.data, dict):
+        raise InputError("the font registry must map font names to .ttf files", document.at())
+    for name, entry in document.data.items():
+        if isinstance(entry, dict):
+            _declare_family(folder, str(name), entry, document, table, confined)
+            continue
+        position = document.at(name)
+        table.add(str(name), _font_file(folder, entry, position, str(name), confined), position)
+
+
+def _declare_family(folder: Path, family: str, entry: dict, document, table: _Table,
+                    confined: Path | None) -> None:
     """``Family: {regular: a.ttf, bold: b.ttf, ...}``: each face registered as Family, Family-Bold, ..."""
     unknown = [key for key in entry if key not in FACE_KEYS]
     if unknown or "regular" not in entry:
@@ -202,30 +359,39 @@ def _declare_family(fonts_dir: Path, family: str, entry: dict, document, files: 
         style = FACE_KEYS[key]
         name = family + FACE_SUFFIXES[style]
         position = document.at(family, key)
-        files[name] = _font_file(fonts_dir, filename, position, name)
-        positions[name] = position
-        faces[name] = Face(family, *style)
+        table.add(name, _font_file(folder, filename, position, name, confined), position, Face(family, *style))
 
 
-def _font_file(fonts_dir: Path, filename: object, position: Position, name: str) -> Path:
-    """A registry entry's file: inside the fonts folder, or one of reportlab's bundled fonts."""
+def _font_file(folder: Path, filename: object, position: Position, name: str, confined: Path | None) -> Path:
+    """A registry entry's file: inside its fonts folder, or one of the fonts deckpress ships."""
     if not isinstance(filename, str) or not filename.lower().endswith(FONT_SUFFIXES):
         raise InputError(f"expected a .ttf file name, found {filename!r}", position, field=name)
     relative = Path(filename)
     if relative.is_absolute() or ".." in relative.parts:
-        raise InputError(f"font file '{filename}' must be inside {fonts_dir}", position, field=name)
-    for folder in (fonts_dir, BUNDLED_FONTS_DIR):
-        candidate = folder / relative
-        if candidate.is_file():
-            return candidate.resolve()
-    raise InputError(f"font file '{filename}' not found in {fonts_dir}", position, field=name)
+        raise InputError(f"font file '{filename}' must be inside {folder}", position, field=name)
+    candidate = folder / relative
+    if candidate.is_file():
+        return _inside(candidate, confined, position) if confined else candidate.resolve()
+    for bundled in (BUNDLED_FONTS_DIR, REPORTLAB_FONTS_DIR):
+        if (bundled / relative).is_file():
+            return (bundled / relative).resolve()
+    raise InputError(f"font file '{filename}' not found in {folder}", position, field=name)
+
+
+def _inside(path: Path, folder: Path, position: Position) -> Path:
+    """``path`` resolved, refused if it (or the symlink it is) leads out of ``folder``."""
+    resolved = path.resolve()
+    root = folder.resolve()
+    if root not in resolved.parents:
+        raise InputError(f"font file {path} points outside the deck folder", position, field="font")
+    return resolved
 
 
 def find_fonts_dir(deck_folder: Path) -> Path | None:
     """``fonts/`` of the project holding the deck (``<project>/cards/<game>/``), if it has one.
 
     Found from the deck's location, never from the working directory, so a deck
-    builds the same wherever it is run from; without one the defaults serve.
+    builds the same wherever it is run from; without one the bundled fonts serve.
     """
-    candidate = deck_folder.parent.parent / "fonts"
+    candidate = deck_folder.parent.parent / FONTS_FOLDER
     return candidate if candidate.is_dir() else None

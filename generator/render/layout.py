@@ -29,7 +29,9 @@ top-left corner, in real units (see :mod:`generator.render.units`)::
 
 Element kinds and their settings (lengths in the layout's units unless marked):
 
-- ``text: "<template>"``, ``box``, ``font``, ``size`` and ``min_size`` (points),
+- ``text: "<template>"``, ``box``, ``font`` (DejaVuSans unless named; a list such
+  as ``[Vera, DejaVuSans]`` draws each character in the first font that has it),
+  ``size`` and ``min_size`` (points),
   ``fit: line`` (no wrapping, shrinks to fit) or ``wrap`` (wraps, then shrinks),
   ``align: left|center|right|justify``, ``valign: top|middle|bottom``, ``colour``,
   ``leading`` (line spacing as a multiple of the size), ``icon_scale`` (inline
@@ -48,7 +50,7 @@ Element kinds and their settings (lengths in the layout's units unless marked):
   ``bleed``, ``dpi`` (300 to 600: larger raster images are downsampled to it);
   an ``.svg`` file is drawn as vector paths
 
-A ``styles:`` entry takes ``font`` (a family from ``fonts/fonts.yaml``),
+A ``styles:`` entry takes ``font`` (a family, or a list of them, from ``fonts/``),
 ``bold``, ``italic`` and ``colour``.
 
 Any element may also have ``rotate`` (degrees about the centre of its box,
@@ -83,7 +85,7 @@ from generator.boxes import Box
 from generator.deck.loading import Document, load_yaml
 from generator.errors import InputError, LayoutError, Position, did_you_mean
 from generator.paths import resolve_inside
-from generator.render.fonts import FontRegistry
+from generator.render.fonts import DEFAULT_FONT, FontRegistry
 from generator.render.icons import Icon, parse_icons
 from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI
 from generator.render.paint import Gradient, Paint, PaintCompiler, PaintError
@@ -108,9 +110,12 @@ KIND_KEYS = {
 }
 BOXED_KINDS = ("text", "icon", "image")
 TEXT_DEFAULT_KEYS = KIND_KEYS["text"] - {"box"}
-TEXT_DEFAULTS = {"font": "Vera", "size": 9, "min_size": 6, "fit": "line", "align": "left",
+TEXT_DEFAULTS = {"font": DEFAULT_FONT, "size": 9, "min_size": 6, "fit": "line", "align": "left",
                  "valign": "middle", "colour": "ink", "leading": 1.2, "icon_scale": 1.0}
 STYLE_KEYS = {"font", "bold", "italic", "colour"}
+MAX_FALLBACK_FONTS = 8
+"""Fonts in one ``font: [A, B, ...]`` list. Each character is looked up in each font in
+turn; a handful covers any script mix, and a long list is a mistake."""
 CHOICES = {
     "fit": ("line", "wrap"),
     "align": ("left", "center", "right", "justify"),
@@ -180,6 +185,7 @@ class TextElement(Element):
     colour: Paint
     leading: float
     icon_scale: float
+    fallback: tuple[str, ...] = ()  # fonts for characters ``font`` lacks, in order
 
     def templates(self):
         return [*super().templates(), self.text]
@@ -478,8 +484,10 @@ def compile_layout(raw: RawLayout, context: LayoutContext) -> Layout:
         fonts=[],
         styles={name: compiler.style(name, value) for name, value in raw.styles.items()},
     )
-    layout.fonts = sorted({element.font for element in layout.elements if isinstance(element, TextElement)}
-                          | {style.font for style in layout.styles.values() if style.font})
+    layout.fonts = sorted({name for element in layout.elements if isinstance(element, TextElement)
+                           for name in (element.font, *element.fallback)}
+                          | {name for style in layout.styles.values() if style.font
+                             for name in (style.font, *style.fallback)})
     _check_constant_icons(layout)
     _check_safe_zone(layout)
     return layout
@@ -682,13 +690,21 @@ class _ElementCompiler:
                       opacity=self.fraction(raw.values.get("opacity"), "opacity"))
         return getattr(self, f"_{kind}")(raw.values, common)
 
-    def font(self, value: Value | None, position: Position) -> str:
-        font = value.data if value else TEXT_DEFAULTS["font"]
-        if not isinstance(font, str) or font not in self.context.fonts:
-            raise InputError(f"unknown font '{font}'{did_you_mean(str(font), self.context.fonts.names())}"
-                             " (add it to fonts/fonts.yaml)", value.position if value else position,
-                             field="font")
-        return font
+    def font(self, value: Value | None, position: Position) -> tuple[str, ...]:
+        """``font: Vera`` or a fallback list ``font: [Vera, DejaVuSans]``: the names, in order."""
+        data = value.data if value else TEXT_DEFAULTS["font"]
+        where = value.position if value else position
+        names = data if isinstance(data, list) else [data]
+        if not names or len(names) > MAX_FALLBACK_FONTS:
+            raise InputError(f"a font list names 1 to {MAX_FALLBACK_FONTS} fonts, found {len(names)}",
+                             where, field="font")
+        fonts = self.context.fonts
+        for font in names:
+            if not isinstance(font, str) or font not in fonts:
+                raise InputError(f"unknown font '{font}'{did_you_mean(str(font), fonts.names())} "
+                                 f"({fonts.where_searched()}; add a .ttf file to one of them)", where,
+                                 field="font")
+        return tuple(dict.fromkeys(names))
 
     def style(self, name: str, value: Value) -> NamedStyle:
         """A ``styles:`` entry: {font, bold, italic, colour}, used in text as ``[word]{.name}``."""
@@ -704,9 +720,11 @@ class _ElementCompiler:
             if key in data and not isinstance(data[key], bool):
                 raise InputError(f"{key} is true or false, found {data[key]!r}", value.position, field=key)
         colour = data.get("colour")
+        fonts = self.font(Value(data["font"], value.position, value.units), value.position) \
+            if "font" in data else (None,)
         return NamedStyle(
-            font=self.font(Value(data["font"], value.position, value.units), value.position)
-            if "font" in data else None,
+            font=fonts[0],
+            fallback=fonts[1:],
             bold=data.get("bold", False),
             italic=data.get("italic", False),
             colour=self.paint(Value(colour, value.position, value.units), None, "colour")
@@ -735,7 +753,7 @@ class _ElementCompiler:
                 return self.raw.defaults[key]
             return None
 
-        font = self.font(setting("font"), common["position"])
+        font, *fallback = self.font(setting("font"), common["position"])
         size = self.font_size(setting("size"), TEXT_DEFAULTS["size"], "size")
         min_size = min(size, self.font_size(setting("min_size"), TEXT_DEFAULTS["min_size"], "min_size"))
         return TextElement(
@@ -743,6 +761,7 @@ class _ElementCompiler:
             text=self.text_template(values["text"], "text"),
             box=self.box(values.get("box")),
             font=font,
+            fallback=tuple(fallback),
             size=size,
             min_size=min_size,
             fit=self.choice(setting("fit"), TEXT_DEFAULTS["fit"], "fit", CHOICES["fit"]),

@@ -177,7 +177,8 @@ Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp | ArtOp
 @dataclass
 class PlanResources:
     """What planning needs besides the layout: fonts, the deck folder for images, and what
-    planning earlier faces learnt (image sizes, each distinct string's markup)."""
+    planning earlier faces learnt (image sizes, each distinct string's markup, each
+    element's operation for the values it read)."""
 
     fonts: FontRegistry
     deck_folder: Path
@@ -187,6 +188,9 @@ class PlanResources:
     image_sizes: dict[Path, tuple[int, int] | ImageProblem] = field(default_factory=dict)
     arts: dict[Path, SvgArt | SvgError] = field(default_factory=dict)
     markup: dict[str, Markup | MarkupError] = field(default_factory=dict)
+    planned: dict[tuple, tuple[Op | None, tuple[PlanProblem, ...]]] = field(default_factory=dict)
+    """Each element's operation (and a draft's overflows) by the values it read."""
+    reads: dict[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
     def pixels(self, path: Path, shown: str) -> tuple[int, int]:
         """An image's size, checked (bounded, whole) once per file."""
@@ -199,6 +203,22 @@ class PlanResources:
     def parse(self, text: str) -> Markup:
         """The markup of ``text``, parsed once per distinct string."""
         return _remembered(self.markup, text, lambda: parse_markup(text), MarkupError)
+
+    def element_key(self, layout: Layout, index: int, context: dict[str, Any]) -> tuple | None:
+        """What planning element ``index`` of ``layout`` depends on: the values it reads.
+
+        None when a value cannot be compared cheaply (a dict or a list, such as
+        ``card`` or ``fields``): that element is planned afresh on every face.
+        """
+        reads = self.reads.get(id(layout))
+        if reads is None:
+            reads = self.reads[id(layout)] = element_reads(layout)
+        key = (id(layout), index, tuple([context.get(name) for name in reads[index]]))
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
 
 
 def _remembered(known: dict, key, make, failure: type[Exception]):
@@ -213,9 +233,22 @@ def _remembered(known: dict, key, make, failure: type[Exception]):
     return known[key]
 
 
+def element_reads(layout: Layout) -> tuple[tuple[str, ...], ...]:
+    """For each element, every name its planning reads: its own, and for text the styles'."""
+    styles = frozenset().union(*(style.colour.names for style in layout.styles.values() if style.colour))
+    return tuple(tuple(sorted(element.names | styles if isinstance(element, TextElement) else element.names))
+                 for element in layout.elements)
+
+
 def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources) -> tuple[Op, ...]:
-    """Every operation that draws this face, in drawing order."""
+    """Every operation that draws this face, in drawing order.
+
+    An element planned before with the same values is not planned again: its
+    operation is taken from ``resources``, so faces that share a frame, a
+    label or an icon row share the very same operation.
+    """
     ops: list[Op] = []
+<<<<<<< HEAD
     for element in layout.elements:
         try:
             if element.when is not None and not element.when.render(context):
@@ -227,9 +260,43 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
             raise PlanProblem(element, str(error), in_layout=True, file=element.position) from None
         except (TemplateError, PaintError, ValueError, TypeError, ArithmeticError) as error:
             raise PlanProblem(element, str(error)) from None
+=======
+    for index, element in enumerate(layout.elements):
+        key = resources.element_key(layout, index, context)
+        if key is not None and key in resources.planned:
+            op, overflows = resources.planned[key]
+            resources.overflows.extend(map(_fresh, overflows))  # each face its own: the renderer adds to them
+        else:
+            known = len(resources.overflows)
+            op = _plan_element(element, context, resources, layout)
+            if key is not None:
+                resources.planned[key] = (op, tuple(map(_fresh, resources.overflows[known:])))
+>>>>>>> main
         if op is not None:
-            ops.append(replace(op, element=element.name, frame=_frame(element)))
+            ops.append(op)
     return tuple(ops)
+
+
+def _plan_element(element: Element, context: dict[str, Any], resources: PlanResources,
+                  layout: Layout) -> Op | None:
+    try:
+        if element.when is not None and not element.when.render(context):
+            return None
+        op = _PLANNERS[type(element)](element, context, resources, layout)
+    except PlanProblem:
+        raise
+    except (TemplateError, PaintError, ValueError, TypeError, ArithmeticError) as error:
+        raise PlanProblem(element, f"{type(error).__name__}: {error}"
+                          if isinstance(error, TemplateError) else str(error)) from None
+    return None if op is None else replace(op, element=element.name, frame=_frame(element))
+
+
+def _fresh(problem: PlanProblem) -> PlanProblem:
+    """A copy of ``problem``, for another face."""
+    fresh = PlanProblem.__new__(type(problem))
+    fresh.__dict__.update(vars(problem))
+    fresh.args = problem.args
+    return fresh
 
 
 def _frame(element: Element) -> Frame | None:
@@ -268,7 +335,7 @@ def _text(element: TextElement, context, resources: PlanResources, layout: Layou
     try:
         markup = resources.parse(text)
         settings = TextSettings(
-            font=element.font, icon_scale=element.icon_scale, styles=layout.styles,
+            font=element.font, fallback=element.fallback, icon_scale=element.icon_scale, styles=layout.styles,
             style_colours={name: style.colour.resolve(context) for name, style in layout.styles.items()
                            if style.colour is not None},
             icons=layout.icons)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
@@ -31,6 +32,7 @@ from generator.render.images import PreparedImages
 from generator.render.layout import (Layout, LayoutContext, RawLayout, Value, compile_layout,
                                      find_layout, read_raw_layout)
 from generator.render.paint import load_colour_table
+from generator.render.replay import Replay
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
 from generator.render.templating import SPECIAL_NAMES, TemplateError, make_layout_environment
 from generator.sandbox import TemplateLimitError
@@ -56,9 +58,15 @@ class Renderer:
     _overflows: dict[str, list[LayoutError]] = field(default_factory=dict, repr=False)
     _images: PreparedImages = field(default_factory=PreparedImages, repr=False)
     _resources: PlanResources | None = field(default=None, repr=False)
+    _faces: dict[tuple[int, str], tuple[Card, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    _read_names: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _replays: WeakKeyDictionary = field(default_factory=WeakKeyDictionary, repr=False)
+    """Per canvas drawn on, then per trim box and bleed: what drawing each operation wrote
+    there (see render/replay.py)."""
 
     def __post_init__(self) -> None:
         self._resources = PlanResources(self.font_registry, self.deck.folder, draft=self.draft)
+        self._read_names = {side: tuple(sorted(layout.names)) for side, layout in self.layouts.items()}
 
     # the interface the sheet writer relies on ---------------------------------------------
 
@@ -81,33 +89,45 @@ class Renderer:
 
     def face_key(self, card: Card, side: str) -> str:
         """Equal keys mean identical drawings: the layout plus every value it reads."""
-        layout = self.layouts[_check_side(side)]
-        context = face_context(self.deck, card, side)
-        read = {name: context.get(name) for name in sorted(layout.names)}
-        digest = hashlib.sha1(json.dumps(read, sort_keys=True, default=str,
-                                         ensure_ascii=False).encode("utf-8")).hexdigest()
-        return f"{layout.name}_{digest[:20]}"  # letters, digits, '-' and '_': safe as a PDF name
+        facts = self._facts(card, side)
+        if "key" not in facts:
+            context = facts["context"]
+            read = {name: context.get(name) for name in self._read_names[side]}
+            digest = hashlib.sha1(json.dumps(read, sort_keys=True, default=str,
+                                             ensure_ascii=False).encode("utf-8")).hexdigest()
+            # letters, digits, '-' and '_': safe as a PDF name
+            facts["key"] = f"{self.layouts[side].name}_{digest[:20]}"
+        return facts["key"]
 
     def title(self, card: Card, side: str) -> str:
         """The title printed on that face ('' if it has none)."""
-        layout = self.layouts[_check_side(side)]
-        context = face_context(self.deck, card, side)
-        if layout.title is None:
-            return str(context["title"] or "")
-        try:
-            return str(layout.title.render(context)).strip()
-        except TemplateLimitError as error:  # more work than a title may take: the layout is at fault
-            raise _as_input(self._error(card, side, f"its title cannot be made: {error}", layout, None,
-                                        Position(layout.path))) from None
-        except (TemplateError, TypeError, ValueError) as error:
-            raise self._error(card, side, f"its title cannot be made: {error}", layout, None) from None
+        facts = self._facts(card, side)
+        if "title" not in facts:
+            layout, context = self.layouts[side], facts["context"]
+            if layout.title is None:
+                facts["title"] = str(context["title"] or "")
+            else:
+                try:
+                    facts["title"] = str(layout.title.render(context)).strip()
+                except TemplateLimitError as error:  # more work than a title may take: the layout is at fault
+                    raise _as_input(self._error(card, side, f"its title cannot be made: {error}", layout,
+                                                None, Position(layout.path))) from None
+                except (TemplateError, TypeError, ValueError) as error:
+                    raise self._error(card, side, f"its title cannot be made: {error}", layout,
+                                      None) from None
+        return facts["title"]
 
     def draw(self, canvas, card: Card, side: str, bleed: bool = False) -> None:
         """Draw the face with its trim box at (0, 0)-(width, height) of the current coordinates."""
         layout = self.layouts[_check_side(side)]
         ops = self._plan(card, side)
+        trim, bleed_width = layout.trim, layout.bleed if bleed else 0.0
+        replays = self._replays.setdefault(canvas, {})
+        replay = replays.get((trim, bleed_width))
+        if replay is None:
+            replay = replays[(trim, bleed_width)] = Replay()
         try:
-            draw_plan(canvas, ops, layout.trim, layout.bleed if bleed else 0.0, self._images)
+            draw_plan(canvas, ops, trim, bleed_width, self._images, replay)
         except (ValueError, TypeError, ArithmeticError) as error:
             # Planning checks what it can; whatever reportlab still refuses is named here, at the
             # face and layout, rather than surfacing as a traceback from inside a sheet.
@@ -173,6 +193,19 @@ class Renderer:
 
     # inside --------------------------------------------------------------------------------
 
+    def _facts(self, card: Card, side: str) -> dict[str, Any]:
+        """What is known of one face (its context, then its key and title), each made once.
+
+        Faces are told apart by the card object itself, so a card with other
+        counts (a decklist's, made with ``dataclasses.replace``) is a face of its
+        own; the card is kept beside its facts so its ``id`` cannot be reused.
+        """
+        entry = self._faces.get((id(card), side))
+        if entry is None or entry[0] is not card:
+            entry = (card, {"context": face_context(self.deck, card, _check_side(side))})
+            self._faces[(id(card), side)] = entry
+        return entry[1]
+
     def _plan(self, card: Card, side: str) -> tuple[Op, ...]:
         key = self.face_key(card, side)
         plan = self._plans.get(key)
@@ -180,7 +213,7 @@ class Renderer:
             layout = self.layouts[side]
             self._resources.overflows.clear()
             try:
-                plan = plan_face(layout, face_context(self.deck, card, side), self._resources)
+                plan = plan_face(layout, self._facts(card, side)["context"], self._resources)
             except PlanProblem as problem:
                 raise self._problem_error(card, side, layout, problem) from None
             if self._resources.overflows:
@@ -270,7 +303,7 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
     """Load the layouts the deck names (or the generic one) with their fonts and icons;
     ``draft`` prints text that does not fit instead of refusing it (see :attr:`Renderer.draft`)."""
     fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
-    registry = load_font_registry(fonts_path)
+    registry = load_font_registry(fonts_path, deck.folder)
     environment = make_layout_environment()
     card_sizes, colour_table, icons = builtin_tables()
     context = LayoutContext(environment=environment, card_sizes=dict(card_sizes),

@@ -6,7 +6,9 @@ is one or more :class:`Run` (a bold stem and a regular ending, a figure beside
 an icon). Widths are measured at 1 pt: every width grows in proportion to the
 type size, so fitting tries a size by multiplying, never by measuring again.
 
-:func:`run_font` is the only place that decides which font draws a run.
+:class:`SpanFonts` is the only place that decides which font draws a run: the
+font the span's style and markup ask for, or, character by character, the first
+font of the element's fallback list (``font: [Vera, DejaVuSans]``) that has it.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class NamedStyle:
     bold: bool = False
     italic: bool = False
     colour: Any = None  # a Paint, resolved per face
+    fallback: tuple[str, ...] = ()  # fonts for characters ``font`` lacks
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ class Run:
     """Text in one font and colour, or one inline icon (``icon`` set, ``text`` empty)."""
 
     text: str
-    font: str
+    font: str  # as registered with reportlab
     colour: Any  # a reportlab Color, or None for the element's own colour
     width: float  # at 1 pt
     icon: Any = None  # an icon from the layout's icons
@@ -81,18 +84,69 @@ class TextSettings:
     styles: dict[str, NamedStyle]
     style_colours: dict[str, Any]  # style name -> resolved colour for this face
     icons: dict[str, Any]
+    fallback: tuple[str, ...] = ()  # fonts for characters ``font`` lacks, in order
 
 
 def run_font(fonts: FontRegistry, settings: TextSettings, span: Span) -> str:
     """The registered font that draws ``span``: its style's family, in the face its markup asks for."""
-    style = settings.styles.get(span.style) if span.style else None
-    family = (style.font if style and style.font else None) or settings.font
-    bold = span.bold or bool(style and style.bold)
-    italic = span.italic or bool(style and style.italic)
-    try:
-        return fonts.styled(family, bold, italic)
-    except MissingFace as error:
-        raise ShapeError(str(error)) from None
+    return SpanFonts(fonts, settings, span).face(0)
+
+
+class SpanFonts:
+    """The fonts that may draw one span, in order: its style's family (or the element's) in
+    the face its markup asks for, then the fallback list's families in that face.
+
+    Each is styled only when a character needs it, so a fallback family without a bold
+    face is no error until bold text needs a character from it.
+    """
+
+    def __init__(self, fonts: FontRegistry, settings: TextSettings, span: Span):
+        style = settings.styles.get(span.style) if span.style else None
+        if style and style.font:
+            self.families = (style.font, *style.fallback)
+        else:
+            self.families = (settings.font, *settings.fallback)
+        self.fonts = fonts
+        self.bold = span.bold or bool(style and style.bold)
+        self.italic = span.italic or bool(style and style.italic)
+        self._styled: dict[int, str] = {}
+
+    def face(self, index: int) -> str:
+        if index not in self._styled:
+            try:
+                self._styled[index] = self.fonts.styled(self.families[index], self.bold, self.italic)
+            except MissingFace as error:
+                raise ShapeError(str(error)) from None
+        return self._styled[index]
+
+    def pieces(self, text: str) -> list[tuple[str, str]]:
+        """``text`` (no spaces) cut where the font drawing it changes: (registry name, text) pieces.
+
+        Each character goes to the first font of the list that has it, so
+        ``font: [Vera, DejaVuSans]`` prints "Łódź" as "Ł" in DejaVuSans, "ód" in Vera
+        and "ź" in DejaVuSans again. A character no font has raises :class:`ShapeError`.
+        """
+        first = self.face(0)
+        glyphs = self.fonts.font(first).face.charToGlyph
+        if all(ord(character) in glyphs for character in text):  # the common case, at C speed
+            return [(first, text)]
+        pieces: list[tuple[str, str]] = []
+        for character in text:
+            font = self._for_character(character)
+            if pieces and pieces[-1][0] == font:
+                pieces[-1] = (font, pieces[-1][1] + character)
+            else:
+                pieces.append((font, character))
+        return pieces
+
+    def _for_character(self, character: str) -> str:
+        for index in range(len(self.families)):
+            if self.fonts.has_glyph(self.face(index), character):
+                return self.face(index)
+        shown = f"'{character}' (U+{ord(character):04X})"
+        if len(self.families) == 1:
+            raise ShapeError(f"font '{self.face(0)}' has no glyph for {shown}")
+        raise ShapeError(f"no font of [{', '.join(self.families)}] has a glyph for {shown}")
 
 
 def icon_side(fonts: FontRegistry, font: str, icon_scale: float) -> float:
@@ -124,17 +178,18 @@ def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegis
         if span.icon:
             runs.append(_icon_run(span.icon, settings, colour, side))
             continue
-        font_name = run_font(fonts, settings, span)
-        font = fonts.font(font_name)
-        _check_glyphs(fonts, font_name, span.text)
+        span_fonts = SpanFonts(fonts, settings, span)
+        space_font = fonts.font(span_fonts.face(0))
         for chunk in _SPACES.split(span.text):
             if not chunk:
                 continue
             if chunk.startswith(" "):
                 close_word()
-                space = font.stringWidth(" ", 1.0)  # runs of spaces print as one
-            else:
-                runs.append(Run(chunk, font_name, colour, font.stringWidth(chunk, 1.0)))
+                space = space_font.stringWidth(" ", 1.0)  # runs of spaces print as one
+                continue
+            for font_name, piece in span_fonts.pieces(chunk):
+                font = fonts.font(font_name)
+                runs.append(Run(piece, font.fontName, colour, font.stringWidth(piece, 1.0)))
     close_word()
     return tuple(words)
 
@@ -144,13 +199,6 @@ def _icon_run(name: str, settings: TextSettings, colour, side: float) -> Run:
     if icon is None:
         raise ShapeError(f"unknown icon ':{name}:'", f":{name}:", did_you_mean(name, settings.icons))
     return Run("", "", colour, side + 2 * ICON_MARGIN, icon=icon, icon_name=name)
-
-
-def _check_glyphs(fonts: FontRegistry, font_name: str, text: str) -> None:
-    missing = fonts.missing_characters(font_name, text)
-    if missing:
-        shown = ", ".join(f"'{char}' (U+{ord(char):04X})" for char in missing)
-        raise ShapeError(f"font '{font_name}' has no glyph for {shown}")
 
 
 def check_styles(markup: Markup, settings: TextSettings) -> None:

@@ -1,13 +1,13 @@
 """``deckpress new``: a fresh deck folder that checks, builds and prints at once.
 
-The starting files live beside this module as plain files (a deck, a layout
-and a rules text), so changing what new games start from means editing those
+The starting files live beside this module as plain files (a deck, a layout,
+its SVG icons and a rules text), so changing what new games start from means editing those
 files, not this code. Markers like ``@@TITLE@@`` are filled in; nothing else is
 templated, because the rules text has booklet directives of its own.
 
 A new deck prints its title on card backs and on the booklet's cover in the
-bundled Vera fonts, so a title those fonts cannot show (Chinese, emoji) is refused
-here, when it is easy to change, rather than by the first build.
+bundled DejaVu Sans fonts, so a title those fonts cannot show (Chinese, emoji) is
+refused here, when it is easy to change, rather than by the first build.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from pathlib import Path
 
 from generator.errors import InputError, Position
 from generator.outputs import write_text_atomic
-from generator.render.fonts import DEFAULT_FONTS, load_font_registry
+from generator.render.fonts import DEFAULT_FONT, FACE_SUFFIXES, load_font_registry
 
-SCAFFOLD_FILES = ("deck.yaml", "layout.yaml", "rules.md")
+SCAFFOLD_FILES = ("deck.yaml", "layout.yaml", "rules.md", "icons/hero.svg", "icons/monster.svg",
+                  "icons/spell.svg", "icons/sword.svg")
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -55,6 +56,7 @@ def create_deck(cards_dir: Path, name: str, title: str | None = None) -> Path:
         text = scaffold.joinpath(file_name).read_text(encoding="utf-8")
         for marker, value in markers.items():
             text = text.replace(marker, value)
+        (folder / file_name).parent.mkdir(parents=True, exist_ok=True)
         write_text_atomic(folder / file_name, text)
     return folder
 
@@ -66,10 +68,11 @@ def _check_title(title: str) -> None:
     if any(unicodedata.category(char).startswith("C") for char in title):
         raise InputError(f"title {title!r} holds a line break or control character; "
                          "a title is printed on one line", field="--title")
-    fonts = load_font_registry(None)  # only the bundled fonts: the booklet always uses them
-    missing = sorted({char for name in DEFAULT_FONTS for char in fonts.missing_characters(name, title)})
+    fonts = load_font_registry(None)  # only the bundled fonts: the new layout and the booklet use them
+    faces = [DEFAULT_FONT + suffix for suffix in FACE_SUFFIXES.values()]
+    missing = sorted({char for name in faces for char in fonts.missing_characters(name, title)})
     if missing:
-        raise InputError(f"title '{title}' has characters the bundled Vera fonts cannot print: "
+        raise InputError(f"title '{title}' has characters the bundled DejaVu Sans fonts cannot print: "
                          f"{' '.join(missing)}", field="--title")
 
 

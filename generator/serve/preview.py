@@ -109,8 +109,13 @@ class DeckPreview:
 
     def _renderer_reusing_plans(self, deck: Deck) -> Renderer:
         """The deck's renderer, given the last good state's plans when nothing but card
-        values can have changed since (same look): unchanged faces are not laid out again."""
-        renderer = load_renderer(deck)
+        values can have changed since (same look): unchanged faces are not laid out again.
+
+        A draft renderer: text that does not fit is still reported, and its face is shown
+        as ``build --draft`` prints it (at its smallest, cut off, marked in red), so the
+        designer sees how far over it runs. Downloads are offered only without errors,
+        so nothing drafted is ever printed from here."""
+        renderer = load_renderer(deck, draft=True)
         previous = self.snapshot.drawable
         if previous is not None and previous.look == look_fingerprint(deck, self.roots):
             renderer.reuse_plans(previous.renderer)

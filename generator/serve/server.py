@@ -96,7 +96,7 @@ class PreviewWatcher:
                 now = self._settled(preview.roots, now)
                 changed = sorted({path.name for path in changed_files(times[preview.id], now)})
                 self._refresh(preview, changed)
-                times[preview.id] = file_times(preview.roots)  # roots may have changed with the deck
+                times[preview.id] = _baseline(file_times(preview.roots), now)
                 refreshed = True
             if refreshed:
                 shown = {token for preview in self._previews for token in preview.snapshot.faces_by_token}
@@ -130,6 +130,16 @@ class PreviewWatcher:
             f"{errors} error(s)" if errors else "ok"
         self._report(f"{preview.id}: {', '.join(changed)} changed; reloaded in "
                      f"{time.perf_counter() - started:.2f}s ({outcome})")
+
+
+def _baseline(after: Snapshot, read: Snapshot) -> Snapshot:
+    """What the next look compares with: the files as they were when the deck was read.
+
+    A file saved while the deck was being reloaded then differs at the next look
+    and is read again. Files the reload newly brought under watch (the deck may
+    name other layouts now) start from how they are after it.
+    """
+    return {path: read.get(path, times) for path, times in after.items()}
 
 
 class _Server(uvicorn.Server):

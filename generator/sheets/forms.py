@@ -147,14 +147,17 @@ class FormLibrary:
             (subset, code), = font.splitString(char, doc)
             self._glyphs[char] = (font.getSubsetInternalName(subset, doc).encode(), escape(code))
 
-    def text(self, text: str, x: float, y: float, size: float, gray: float) -> bytes:
-        """Content-stream operators showing ``text`` with its baseline starting at (x, y)."""
+    def text(self, text: str, x: float, y: float, size: float, gray: float,
+             rgb: tuple[float, float, float] | None = None) -> bytes:
+        """Content-stream operators showing ``text`` with its baseline starting at (x, y), in
+        ``gray`` (or the colour ``rgb``)."""
         glyphs = [self._glyphs.get(char) or self._glyphs[" "] for char in text]
         size_text = number(size).encode()
         shown = b" ".join(b"%s %s Tf (%s) Tj" % (font, size_text, b"".join(code for _, code in run))
                           for font, run in itertools.groupby(glyphs, key=itemgetter(0)))
-        return b"q %s g BT %s %s Td %s ET Q" % (number(gray).encode(), number(x).encode(),
-                                                 number(y).encode(), shown)
+        paint = (b"%s rg" % " ".join(number(part) for part in rgb).encode() if rgb is not None
+                 else b"%s g" % number(gray).encode())
+        return b"q %s BT %s %s Td %s ET Q" % (paint, number(x).encode(), number(y).encode(), shown)
 
     def text_width(self, text: str, size: float) -> float:
         return pdfmetrics.stringWidth(text, self._font, size)

@@ -46,6 +46,7 @@ from generator.errors import InputError
 from generator.sheets.style import MM, Paper
 
 DUPLEX_MODES = ("long", "short", "fold", "none")
+DEFAULT_DUPLEX = "long"
 
 
 @dataclass(frozen=True)
@@ -53,13 +54,15 @@ class SheetSettings:
     """The choices a user makes about printing, in points."""
 
     paper: Paper
-    duplex: str = "long"
+    duplex: str = DEFAULT_DUPLEX
     margin: float = 5 * MM
     gutter: float = 0.0
     bleed: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)
     crop_marks: bool = True
     cut_lines: bool = False
+    draft: bool = False
+    """A draft: printed though its rules or text fit fail, and marked so on every page."""
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: in
         "cards_per_sheet": layout.cards_per_sheet,
         "cards": cards,
         "pages": pages,
+        **({"draft": True} if layout.settings.draft else {}),
     }
 
 

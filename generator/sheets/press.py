@@ -27,7 +27,8 @@ from generator.errors import InputError
 from generator.outputs import atomic_outputs
 from generator.sheets.forms import FormLibrary, font_for, number
 from generator.boxes import Box
-from generator.sheets.geometry import PagePlan, SheetLayout, SheetSettings, plan_layout, plan_pages
+from generator.sheets.geometry import (DEFAULT_DUPLEX, PagePlan, SheetLayout, SheetSettings, plan_layout,
+                                      plan_pages)
 from generator.sheets.manifest import ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, mark_room
 from generator.sheets.pdf import PdfPageWriter
@@ -64,10 +65,12 @@ class PressResult:
     cards: int
 
 
-def output_paths(deck: Deck, out_dir: Path) -> tuple[Path, Path]:
+def output_paths(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX) -> tuple[Path, Path]:
     """``<out>/<deck>.pdf`` and the manifest ``<out>/<deck>.json`` beside it (``<deck>.<lang>.pdf``
-    for a translation)."""
-    return out_dir / f"{deck.output_name}.pdf", out_dir / f"{deck.output_name}.json"
+    for a translation). A duplex mode other than the default names itself, ``<deck>.short.pdf``,
+    so building one deck for two printers keeps both."""
+    stem = deck.output_name if duplex == DEFAULT_DUPLEX else f"{deck.output_name}.{duplex}"
+    return out_dir / f"{stem}.pdf", out_dir / f"{stem}.json"
 
 
 def sheet_layout(deck: Deck, renderer: CardRenderer, settings: SheetSettings) -> SheetLayout:
@@ -97,7 +100,7 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     library.prepare_text(footer.alphabet())
     compiled = library.compile()
 
-    pdf_path, manifest_path = output_paths(deck, out_dir)
+    pdf_path, manifest_path = output_paths(deck, out_dir, settings.duplex)
     with atomic_outputs(pdf_path, manifest_path) as (pdf_stream, manifest_stream), \
             _utf8(manifest_stream) as manifest_text:
         writer = PdfPageWriter(pdf_stream, compiled, (layout.paper.width, layout.paper.height))
@@ -263,17 +266,20 @@ class Footer:
                         if (offset_x, offset_y) != (0.0, 0.0) else "")
         self._paper_width = layout.paper.width
         self._style = style.footer
+        self._draft = layout.settings.draft
 
     def alphabet(self) -> str:
         """Every character a footer of this build can contain."""
         return "".join([self._deck_name, FOOTER_SEPARATOR, "page of 0123456789", self._mode,
-                        self._offset, *ROLE_LABELS.values()])
+                        self._offset, self._style.draft_label, *ROLE_LABELS.values()])
 
     def role(self, page: PagePlan) -> str:
         return ROLE_LABELS[(page.role, self._fold_axis if page.role == "fold" else None)]
 
     def text(self, page: PagePlan) -> str:
         parts = [self._deck_name, f"page {page.number} of {self._pages}", self.role(page), self._mode]
+        if self._draft:  # a draft says so on every page, first and in colour
+            parts.insert(0, self._style.draft_label)
         if self._offset and page.role != "fronts":
             parts.append(self._offset)
         return FOOTER_SEPARATOR.join(parts)
@@ -282,4 +288,5 @@ class Footer:
         text = self.text(page)
         width = library.text_width(text, self._style.size)
         return library.text(text, (self._paper_width - width) / 2, self._style.baseline,
-                            self._style.size, self._style.gray)
+                            self._style.size, self._style.gray,
+                            self._style.draft_rgb if self._draft else None)

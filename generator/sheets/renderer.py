@@ -48,6 +48,7 @@ class CardRenderer(Protocol):
     """How many distinct faces have been laid out."""
 
 
-def load_renderer(deck: Deck) -> CardRenderer:
-    """The drawing stage's renderer for ``deck``, from its layout templates."""
-    return load_layout_renderer(deck)
+def load_renderer(deck: Deck, draft: bool = False) -> CardRenderer:
+    """The drawing stage's renderer for ``deck``, from its layout templates; a ``draft`` one
+    prints text that does not fit (clipped and marked) instead of refusing it."""
+    return load_layout_renderer(deck, draft=draft)

@@ -80,6 +80,8 @@ class FooterStyle:
     size: float
     baseline: float
     gray: float
+    draft_label: str = "DRAFT"
+    draft_rgb: tuple[float, float, float] = (0.8, 0.1, 0.1)
 
     @property
     def top(self) -> float:
@@ -161,8 +163,18 @@ def load_style(path: Path = STYLE_FILE) -> SheetStyle:
             size=length("footer", "size"),
             baseline=length("footer", "baseline"),
             gray=number("footer", "gray"),
+            draft_label=str(data["footer"].get("draft_label", "DRAFT")),
+            draft_rgb=_rgb(data["footer"].get("draft_rgb", [0.8, 0.1, 0.1]), document.at("footer", "draft_rgb")),
         ),
     )
+
+
+def _rgb(value, position: Position) -> tuple[float, float, float]:
+    """A colour as three numbers from 0 to 1."""
+    if not (isinstance(value, list) and len(value) == 3 and all(
+            isinstance(part, (int, float)) and not isinstance(part, bool) and 0 <= part <= 1 for part in value)):
+        raise InputError("expected a colour as [red, green, blue], each from 0 to 1", position, "draft_rgb")
+    return (float(value[0]), float(value[1]), float(value[2]))
 
 
 def _read_paper(document: Document, name: str) -> Paper:

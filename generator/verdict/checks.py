@@ -44,13 +44,22 @@ def check_model(subject: Subject) -> Iterable[Finding]:
 
 
 def check_translation(subject: Subject) -> Iterable[Finding]:
-    """Every text a translated deck prints that its translation leaves out."""
+    """Every text a translated deck prints that its translation leaves out, and its
+    booklet's rules file when the deck has rules."""
+    from generator.deck.translation import missing_rules
+
     deck = subject.deck
     if deck is None or deck.translation is None:
         return ()
-    return [Finding(kind="translation", message=entry.message(deck.translation.path), position=entry.position,
-                    card=entry.card, side=entry.side)
-            for entry in deck.translation.untranslated]
+    found = [Finding(kind="translation", message=entry.message(deck.translation.path), position=entry.position,
+                     card=entry.card, side=entry.side)
+             for entry in deck.translation.untranslated]
+    rules = missing_rules(deck)
+    if rules is not None:
+        found.append(Finding(kind="translation", message=f"the deck has rules.md but no {rules.path.name}: "
+                                                         "write the rules booklet in this language there",
+                             position=rules))
+    return found
 
 
 def check_translation_complete(subject: Subject) -> Iterable[Finding]:
@@ -95,8 +104,11 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
     if subject.renderer is None:
         return ()
     problems = subject.renderer.problems()
-    subject.counts["faces"] = subject.renderer.planned_faces + len(problems)
-    return [finding for error in problems for finding in findings_from(error, "layout")]
+    # A draft renderer draws text that does not fit, marked, and says so with "drafted".
+    drafted = [getattr(error, "drafted", False) for error in problems]
+    subject.counts["faces"] = subject.renderer.planned_faces + drafted.count(False)
+    return [Finding.from_error(error, "layout", details={"drafted": True} if was_drafted else {})
+            for error, was_drafted in zip(problems, drafted)]
 
 
 def check_sheets(subject: Subject) -> Iterable[Finding]:

@@ -460,9 +460,12 @@ function openDetail(key, show) {
   $("detail-title").textContent = face.title || "(untitled)";
   $("detail-copies").textContent = `${face.copies} ${face.copies === 1 ? "copy" : "copies"} printed` +
     (face.card_count > 1 ? ` · on ${face.card_count} cards` : "");
-  const problem = $("detail-problem");
-  problem.hidden = !face.problem;
-  problem.textContent = face.problem ? `Cannot be laid out: ${face.problem}` : "";
+  const box = $("detail-problem");
+  const messages = deck.problems.filter((problem) => !problem.accepted && faceForProblem(deck, problem) === face)
+    .map((problem) => `${problem.where}: ${problem.severity === "warning" ? "warning: " : ""}${problem.message}`);
+  if (face.problem) messages.unshift(`Cannot be laid out: ${face.problem}`);
+  box.hidden = messages.length === 0;
+  box.replaceChildren(...messages.map((message) => el("p", { text: message })));
   renderFlip(deck, face);
   renderFields(deck, face);
   renderSheets(deck, face);

@@ -1,0 +1,65 @@
+"""Generated decks for the benchmarks, made from the bundled Cereal Killer deck.
+
+- :func:`copies_deck`: the same 26 distinct faces, counts scaled up to a total
+  (what a deck of many copies costs: placements, pages, the manifest);
+- :func:`distinct_deck`: every card different, each printed once (what each
+  distinct face costs: its context, layout, text fitting and drawing).
+
+Each is written as ``<project>/cards/<name>/deck.yaml`` beside a link to the
+repository's layouts, the way a project lays decks out, so its layouts are found.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+SOURCE_DECK = REPOSITORY / "cards" / "cereal-killer" / "deck.yaml"
+
+
+def _source() -> dict:
+    data = yaml.safe_load(SOURCE_DECK.read_text(encoding="utf-8"))
+    data.pop("rules", None)  # the game's rules count the real deck's cards
+    data.pop("stats", None)
+    return data
+
+
+def _write(project: Path, name: str, data: dict) -> Path:
+    layouts = project / "layouts"
+    if not layouts.exists():
+        project.mkdir(parents=True, exist_ok=True)
+        layouts.symlink_to(REPOSITORY / "layouts", target_is_directory=True)
+    path = project / "cards" / name / "deck.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def copies_deck(project: Path, total: int) -> Path:
+    """The Cereal Killer cards with their counts scaled so the deck holds ``total`` cards."""
+    data = _source()
+    cards = data["cards"]
+    original = sum(card.get("count", 1) for card in cards)
+    for card in cards:
+        card["count"] = max(1, round(card.get("count", 1) * total / original))
+    cards[0]["count"] += total - sum(card["count"] for card in cards)
+    return _write(project, f"copies-{total}", data)
+
+
+def distinct_deck(project: Path, total: int) -> Path:
+    """``total`` cards, one copy each, all different: the Cereal Killer cards in turn, each
+    numbered in its name (``Frankenflakes 17``) so that no two fronts are drawn alike."""
+    data = _source()
+    pool = data["cards"]
+    cards = []
+    for index in range(total):
+        card = dict(pool[index % len(pool)])
+        number = index // len(pool) + 1
+        card["id"] = f"{card['id']}-{number}"
+        card["name"] = f"{card['name']} {number}"
+        card["count"] = 1
+        cards.append(card)
+    data["cards"] = cards
+    return _write(project, f"distinct-{total}", data)

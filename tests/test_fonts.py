@@ -1,0 +1,258 @@
+"""Fonts as a user meets them: every script by default, a deck's own fonts, fallback lists and
+broken font files, read back from the PDFs deckpress writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from reportlab import __file__ as reportlab_file
+
+from cli_run import deckpress
+
+VERA = Path(reportlab_file).parent / "fonts"
+BUNDLED = Path(__file__).resolve().parent.parent / "generator" / "render" / "data" / "fonts"
+
+DECK = """\
+deck: {{name: {name}, layout: face}}
+fields:
+  name: {{type: text, required: true}}
+  text: text
+cards:
+{cards}
+"""
+
+LAYOUT = """\
+size: [63mm, 88mm]
+elements:
+  - name: title
+    text: "{{{{ name }}}}"
+    box: [5, 5, 53, 10]
+    size: 14
+    align: center
+{extra}"""
+
+
+def project(tmp_path: Path, cards: list[tuple[str, str]], extra: str = "", name: str = "Fonts") -> Path:
+    """A project with one deck ``cards/test`` whose layout prints each card's name as its title."""
+    folder = tmp_path / "cards" / "test"
+    folder.mkdir(parents=True)
+    rows = "\n".join(f"  - {{id: {card_id}, name: \"{title}\"}}" for card_id, title in cards)
+    (folder / "deck.yaml").write_text(DECK.format(name=name, cards=rows), encoding="utf-8")
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "face.yaml").write_text(LAYOUT.format(extra=extra), encoding="utf-8")
+    return folder
+
+
+def build(tmp_path: Path, folder: Path):
+    return deckpress("build", folder, "--out", tmp_path / "out", "--quiet", "--no-check")
+
+
+def title_chars(tmp_path: Path, page: int = 0) -> list[dict]:
+    """The characters of the first card's title (the topmost line of the sheet's first card)."""
+    with pdfplumber.open(tmp_path / "out" / "test.pdf") as pdf:
+        chars = [char for char in pdf.pages[page].chars if char["text"].strip()]
+    top = min(char["top"] for char in chars)
+    return sorted((char for char in chars if abs(char["top"] - top) < 3), key=lambda char: char["x0"])
+
+
+def font_of(char: dict) -> str:
+    return char["fontname"].split("+")[-1]
+
+
+# --- the default font ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("title", ["Ἀθηνᾶ καὶ Ζεύς", "Жар-птица", "Łódź Gdańsk Źdźbło", "♠ ♥ ♦ ♣ ★ ✓ ⚀ ⚅"])
+def test_any_script_prints_in_the_default_font_without_naming_one(tmp_path, title):
+    folder = project(tmp_path, [("one", title)])
+    run = build(tmp_path, folder)
+    assert run.exit_code == 0, run.stderr
+    chars = title_chars(tmp_path)
+    assert "".join(char["text"] for char in chars) == title.replace(" ", "")
+    assert {font_of(char) for char in chars} == {"DejaVuSans"}
+
+
+def test_a_character_no_bundled_font_has_names_card_element_and_character(tmp_path):
+    folder = project(tmp_path, [("one", "Fine"), ("two", "Kanji 漢")])
+    run = build(tmp_path, folder)
+    assert run.exit_code == 1
+    assert "card 'two'" in run.stderr and "element 'title'" in run.stderr
+    assert "font 'DejaVuSans' has no glyph for '漢' (U+6F22)" in run.stderr
+    assert not (tmp_path / "out").exists()
+
+
+# --- a deck's own fonts -------------------------------------------------------------------
+
+
+def set_font(tmp_path: Path, font: str, align: str = "center") -> None:
+    """Give the title element ``font:`` (a name or a list)."""
+    layout = tmp_path / "layouts" / "face.yaml"
+    layout.write_text(layout.read_text().replace("    align: center\n", f"    align: {align}\n    font: {font}\n"))
+
+
+def test_a_font_in_the_deck_folder_is_usable_by_its_file_name(tmp_path):
+    folder = project(tmp_path, [("one", "DeckSlanted")])
+    set_font(tmp_path, "DeckSlanted")
+    (folder / "fonts").mkdir()
+    (folder / "fonts" / "DeckSlanted.ttf").write_bytes((VERA / "VeraIt.ttf").read_bytes())
+    assert build(tmp_path, folder).exit_code == 0
+    assert {font_of(char) for char in title_chars(tmp_path)} == {"BitstreamVeraSans-Oblique"}
+
+
+def test_the_deck_folder_comes_before_the_project_and_declares_names_in_its_fonts_yaml(tmp_path):
+    folder = project(tmp_path, [("one", "Hand")])
+    set_font(tmp_path, "Hand")
+    (tmp_path / "fonts").mkdir()
+    (tmp_path / "fonts" / "Hand.ttf").write_bytes((VERA / "Vera.ttf").read_bytes())
+    (folder / "fonts").mkdir()
+    (folder / "fonts" / "Script.ttf").write_bytes((VERA / "VeraBI.ttf").read_bytes())
+    (folder / "fonts" / "fonts.yaml").write_text("Hand: Script.ttf\n")
+    assert build(tmp_path, folder).exit_code == 0
+    assert {font_of(char) for char in title_chars(tmp_path)} == {"BitstreamVeraSans-BoldOblique"}
+    (folder / "fonts" / "fonts.yaml").unlink()  # now the project's Hand.ttf serves
+    assert build(tmp_path, folder).exit_code == 0
+    assert {font_of(char) for char in title_chars(tmp_path)} == {"BitstreamVeraSans-Roman"}
+
+
+def test_an_unknown_font_lists_every_folder_searched(tmp_path):
+    folder = project(tmp_path, [("one", "Hand")])
+    set_font(tmp_path, "Hnad")
+    layout = tmp_path / "layouts" / "face.yaml"
+    (tmp_path / "fonts").mkdir()
+    (tmp_path / "fonts" / "Hand.ttf").write_bytes((VERA / "Vera.ttf").read_bytes())
+    run = build(tmp_path, folder)
+    assert run.exit_code == 2
+    assert len(run.error_lines) == 1
+    line = run.error_lines[0]
+    assert "unknown font 'Hnad'; did you mean 'Hand'?" in line
+    assert f"looked in {folder / 'fonts'}, {tmp_path / 'fonts'}, {BUNDLED}" in line
+    assert line.startswith(f"error: {layout}:")
+
+
+def test_a_deck_font_that_leads_out_of_the_deck_folder_is_refused(tmp_path):
+    folder = project(tmp_path, [("one", "Fine")])
+    (folder / "fonts").mkdir()
+    (folder / "fonts" / "Evil.ttf").symlink_to(VERA / "Vera.ttf")
+    run = build(tmp_path, folder)
+    assert run.exit_code == 2 and "points outside the deck folder" in run.stderr
+
+
+# --- fallback lists -----------------------------------------------------------------------
+
+
+def fallback_project(tmp_path: Path, title: str, font: str = "[Vera, DejaVuSans]") -> Path:
+    folder = project(tmp_path, [("one", title)])
+    set_font(tmp_path, font)
+    return folder
+
+
+def test_a_fallback_list_draws_each_character_in_the_first_font_that_has_it(tmp_path):
+    folder = fallback_project(tmp_path, "Ząb ♠ Ωmega")
+    assert build(tmp_path, folder).exit_code == 0
+    fonts = [(char["text"], font_of(char)) for char in title_chars(tmp_path)]
+    assert fonts == [("Z", "BitstreamVeraSans-Roman"), ("ą", "DejaVuSans"), ("b", "BitstreamVeraSans-Roman"),
+                     ("♠", "DejaVuSans"), ("Ω", "BitstreamVeraSans-Roman"), ("m", "BitstreamVeraSans-Roman"),
+                     ("e", "BitstreamVeraSans-Roman"), ("g", "BitstreamVeraSans-Roman"),
+                     ("a", "BitstreamVeraSans-Roman")]
+
+
+def test_mixed_runs_are_measured_exactly_so_a_centred_line_sits_in_the_middle(tmp_path):
+    folder = fallback_project(tmp_path, "ĄĘŚĆŹŻ ♠♠♠ Wide Vera WWW")
+    assert build(tmp_path, folder).exit_code == 0
+    chars = title_chars(tmp_path)
+    assert {font_of(char) for char in chars} == {"BitstreamVeraSans-Roman", "DejaVuSans"}
+    for before, after in zip(chars, chars[1:]):  # within a word, each glyph starts where the last ends
+        if after["x0"] - before["x1"] < 1:
+            assert after["x0"] == pytest.approx(before["x1"], abs=0.05)
+    manifest = json.loads((tmp_path / "out" / "test.json").read_text(encoding="utf-8"))
+    card_x = manifest["placements"][0]["trim_box"][0]
+    box_middle = card_x + (5 + 53 / 2) * 72 / 25.4
+    assert (chars[0]["x0"] + chars[-1]["x1"]) / 2 == pytest.approx(box_middle, abs=0.1)
+
+
+def test_fallback_reaches_bold_and_italic_markup_in_the_matching_faces(tmp_path):
+    folder = fallback_project(tmp_path, "**Ząb** *śź*")
+    assert build(tmp_path, folder).exit_code == 0
+    fonts = [(char["text"], font_of(char)) for char in title_chars(tmp_path)]
+    assert fonts == [("Z", "BitstreamVeraSans-Bold"), ("ą", "DejaVuSans-Bold"), ("b", "BitstreamVeraSans-Bold"),
+                     ("ś", "DejaVuSans-Oblique"), ("ź", "DejaVuSans-Oblique")]
+
+
+def test_a_character_no_font_of_the_list_has_is_an_error_naming_card_element_and_character(tmp_path):
+    folder = fallback_project(tmp_path, "Go 漢")
+    run = build(tmp_path, folder)
+    assert run.exit_code == 1
+    assert "card 'one'" in run.stderr and "element 'title'" in run.stderr
+    assert "no font of [Vera, DejaVuSans] has a glyph for '漢' (U+6F22)" in run.stderr
+
+
+def test_a_fallback_family_without_bold_is_no_error_until_bold_text_needs_it(tmp_path):
+    folder = fallback_project(tmp_path, "**Bold** ♠", font="[Vera, Suits]")
+    (tmp_path / "fonts").mkdir()
+    (tmp_path / "fonts" / "Suits.ttf").write_bytes((BUNDLED / "DejaVuSans.ttf").read_bytes())
+    assert build(tmp_path, folder).exit_code == 0  # the spade is regular: Suits has it
+    (folder / "deck.yaml").write_text((folder / "deck.yaml").read_text(encoding="utf-8")
+                                      .replace("**Bold** ♠", "**Bold ♠**"), encoding="utf-8")
+    run = build(tmp_path, folder)
+    assert run.exit_code == 1 and "font family 'Suits' has no bold face" in run.stderr
+
+
+def test_a_font_list_names_known_fonts_only(tmp_path):
+    folder = fallback_project(tmp_path, "x", font="[Vera, Nope]")
+    run = build(tmp_path, folder)
+    assert run.exit_code == 2 and "unknown font 'Nope'" in run.stderr
+
+
+# --- broken font files --------------------------------------------------------------------
+
+
+def broken(tmp_path: Path, content: bytes) -> tuple[Path, object]:
+    folder = project(tmp_path, [("one", "Title")])
+    set_font(tmp_path, "Bad")
+    (folder / "fonts").mkdir()
+    font = folder / "fonts" / "Bad.ttf"
+    font.write_bytes(content)
+    return font, build(tmp_path, folder)
+
+
+DEJAVU = (BUNDLED / "DejaVuSans.ttf").read_bytes()
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"OTTO" + DEJAVU[4:], "PostScript (CFF) outlines"),
+    (b"ttcf\x00\x01\x00\x00" + DEJAVU[8:], "font collection"),
+    (DEJAVU[:len(DEJAVU) // 2], "cut short"),
+    (DEJAVU[:2000], "damaged or cut short"),
+    (b"\x00\x01\x00\x00" + bytes(range(256)) * 40, "damaged or cut short"),
+    (b"<html>not a font</html>", "not a TrueType font"),
+    (b"", "not a TrueType font"),
+])
+def test_a_broken_font_file_is_one_line_naming_the_file(tmp_path, content, message):
+    font, run = broken(tmp_path, content)
+    assert run.exit_code == 2, run.stderr
+    assert len(run.error_lines) == 1, run.stderr
+    assert str(font) in run.error_lines[0] and message in run.error_lines[0]
+    assert not (tmp_path / "out").exists()
+
+
+# --- the booklet --------------------------------------------------------------------------
+
+
+def test_booklet_text_falls_back_to_dejavu_for_characters_vera_lacks(tmp_path):
+    folder = project(tmp_path, [("one", "Title")], name="Ζεύς")
+    rules = "# Κανόνες\n\nΠαίξτε **ζαριά** ♠ and plain text.\n\n" + "{{ pagebreak }}\n\n# Τέλος\n\n" * 9
+    (folder / "rules.md").write_text(rules, encoding="utf-8")  # long enough for a table of contents
+    run = deckpress("booklet", folder, "--out", tmp_path / "out", "--quiet")
+    assert run.exit_code == 0, run.stderr
+    with pdfplumber.open(tmp_path / "out" / "test-rules.pdf") as pdf:
+        chars = [char for page in pdf.pages for char in page.chars if char["text"].strip()]
+    fonts = {char["text"]: font_of(char) for char in chars}
+    assert fonts["Ζ"] == "DejaVuSans-Bold"  # the cover title is bold
+    assert fonts["ζ"] == "DejaVuSans-Bold" and fonts["♠"] == "DejaVuSans"
+    assert fonts["p"] == "BitstreamVeraSans-Roman"
+    with pdfplumber.open(tmp_path / "out" / "test-rules.pdf") as pdf:
+        contents = pdf.pages[1].extract_text()
+    assert "Κανόνες" in contents and "Τέλος" in contents
