@@ -248,19 +248,6 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
     label or an icon row share the very same operation.
     """
     ops: list[Op] = []
-<<<<<<< HEAD
-    for element in layout.elements:
-        try:
-            if element.when is not None and not element.when.render(context):
-                continue
-            op = _PLANNERS[type(element)](element, context, resources, layout)
-        except PlanProblem:
-            raise
-        except TemplateLimitError as error:  # the layout asks for more work than a card may take
-            raise PlanProblem(element, str(error), in_layout=True, file=element.position) from None
-        except (TemplateError, PaintError, ValueError, TypeError, ArithmeticError) as error:
-            raise PlanProblem(element, str(error)) from None
-=======
     for index, element in enumerate(layout.elements):
         key = resources.element_key(layout, index, context)
         if key is not None and key in resources.planned:
@@ -271,7 +258,6 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
             op = _plan_element(element, context, resources, layout)
             if key is not None:
                 resources.planned[key] = (op, tuple(map(_fresh, resources.overflows[known:])))
->>>>>>> main
         if op is not None:
             ops.append(op)
     return tuple(ops)
@@ -285,9 +271,10 @@ def _plan_element(element: Element, context: dict[str, Any], resources: PlanReso
         op = _PLANNERS[type(element)](element, context, resources, layout)
     except PlanProblem:
         raise
+    except TemplateLimitError as error:  # the layout asks for more work than a card may take
+        raise PlanProblem(element, str(error), in_layout=True, file=element.position) from None
     except (TemplateError, PaintError, ValueError, TypeError, ArithmeticError) as error:
-        raise PlanProblem(element, f"{type(error).__name__}: {error}"
-                          if isinstance(error, TemplateError) else str(error)) from None
+        raise PlanProblem(element, str(error)) from None
     return None if op is None else replace(op, element=element.name, frame=_frame(element))
 
 
