@@ -116,7 +116,8 @@ def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_
     deck_file = folder / "deck.yaml"
     edit(deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
     edit(deck_file, "total: 26", "total: 27")
-    edit(deck_file, "text: Cancel a spell played on you.}", "text: " + "Cancel a spell played on you. " * 40 + "}")
+    edit(deck_file, 'text: "[Cancel]{.keyword} a spell played on you."}',
+         "text: " + "Cancel a spell played on you. " * 40 + "}")
     snapshot = preview.refresh()
     assert not snapshot.stale  # the deck loads: its cards are current, problems beside them
     page = json.loads(snapshot.payload)
