@@ -53,9 +53,17 @@ def set_layout_text(deck: Path, element: str, text: str) -> None:
 
 
 def add_to_layout(deck: Path, yaml_text: str) -> None:
-    """Put top-level settings at the start of the deck's layout.yaml."""
+    """Put top-level settings at the start of the deck's layout.yaml; the entries of a section
+    the layout already has (``icons:``) go into that section."""
     path = deck / "layout.yaml"
-    path.write_text(yaml_text + "\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    section, _, entries = yaml_text.partition("\n")
+    existing = [index for index, line in enumerate(lines) if line.split("#")[0].strip() == section]
+    if section.endswith(":") and entries and existing:
+        lines[existing[0] + 1:existing[0] + 1] = entries.split("\n")
+    else:
+        lines.insert(0, yaml_text)
+    path.write_text("\n".join(lines), encoding="utf-8")
 
 
 def add_rule(deck: Path, yaml_text: str) -> None:

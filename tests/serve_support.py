@@ -22,9 +22,17 @@ TIMEOUT = 60  # seconds; generous for a busy CI machine, never reached when it w
 @dataclass
 class Server:
     process: subprocess.Popen
-    url: str  # without the trailing slash
     lines: "queue.Queue[str]"
     seen: list[str] = field(default_factory=list)
+    _url: str = ""
+
+    @property
+    def url(self) -> str:
+        """The address it announced (without the trailing slash), once it is serving."""
+        if not self._url:
+            announced = self.wait_for_line("serving")
+            self._url = re.search(r"(http://\S+?)/? ", announced).group(1)
+        return self._url
 
     def wait_for_line(self, wanted: str) -> str:
         deadline = time.monotonic() + TIMEOUT
@@ -79,16 +87,17 @@ def _read_lines(stream, lines: "queue.Queue[str]") -> None:
 
 @contextlib.contextmanager
 def running_server(*decks: Path | str, cwd: Path, options: tuple[str, ...] = ()) -> Iterator[Server]:
-    """``deckpress serve DECKS --port 0`` until the block ends, then Ctrl-C."""
+    """``deckpress serve DECKS --port 0`` until the block ends, then Ctrl-C.
+
+    The block starts while the decks are still loading (other set-up can go on
+    meanwhile); the server's ``url`` waits until it is serving."""
     process = subprocess.Popen(
         [sys.executable, "-m", "generator", "serve", *map(str, decks), "--port", "0", *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd)
     lines: "queue.Queue[str]" = queue.Queue()
     threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True).start()
-    server = Server(process, "", lines)
+    server = Server(process, lines)
     try:
-        announced = server.wait_for_line("serving")
-        server.url = re.search(r"(http://\S+?)/? ", announced).group(1)
         yield server
     finally:
         if process.poll() is None:

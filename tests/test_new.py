@@ -2,6 +2,9 @@
 
 from pathlib import Path
 
+import pdfplumber
+import pytest
+
 from click.testing import CliRunner
 
 from generator.cli import cli
@@ -17,7 +20,7 @@ def test_new_deck_checks_and_lays_out_cleanly(tmp_path: Path):
     result = run("new", "space-race", "--dir", str(tmp_path), "--title", "Space Race!")
     assert result.exit_code == 0, result.output
     folder = tmp_path / "space-race"
-    assert sorted(p.name for p in folder.iterdir()) == ["deck.yaml", "layout.yaml", "rules.md"]
+    assert sorted(p.name for p in folder.iterdir()) == ["deck.yaml", "icons", "layout.yaml", "rules.md"]
     deck = load_deck(folder)
     assert deck.name == "Space Race!"
     report = check_deck(deck)
@@ -76,3 +79,33 @@ def test_new_keeps_accents_quotes_and_backslashes_in_the_title(tmp_path: Path):
     assert deck.name == title and deck.shared_back["name"] == title
     built = run("build", str(tmp_path / "y"), "--out", str(tmp_path / "out"), "--quiet")
     assert built.exit_code == 0, built.output
+
+
+@pytest.mark.parametrize("size", ["poker", "bridge", "tarot", "mini", "euro", "square"])
+def test_the_starting_layout_fits_every_card_size(tmp_path: Path, size: str):
+    """Measured in percentages of the card, the starting layout lays out on any size."""
+    run("new", "space-race", "--dir", str(tmp_path))
+    layout = tmp_path / "space-race" / "layout.yaml"
+    layout.write_text(layout.read_text().replace("size: poker", f"size: {size}"))
+    renderer = load_renderer(load_deck(tmp_path / "space-race"))
+    assert renderer.problems() == []
+    knight = renderer.plan(renderer.deck.card("knight"), "front")
+    width, height = renderer.card_size
+    picture = next(op for op in knight if op.element == "picture")
+    (x, y, side), = picture.squares
+    assert side > 0.3 * min(width, height)  # the picture grows with the card
+    body = next(op for op in knight if op.element == "body")
+    assert body.size >= 7  # the card text stays readable
+
+
+def test_the_starting_deck_shows_markup_svg_icons_and_a_turned_index(tmp_path: Path):
+    run("new", "space-race", "--dir", str(tmp_path))
+    out = tmp_path / "out"
+    assert run("build", str(tmp_path / "space-race"), "--out", str(out), "--quiet").exit_code == 0
+    page = pdfplumber.open(out / "space-race.pdf").pages[0]
+    words = page.extract_words(extra_attrs=["fontname"])
+    defeat = next(word for word in words if word["text"] == "Defeat")
+    assert defeat["fontname"].endswith("Bold")
+    assert "Defeat a monster of 3 or less." in page.extract_text().replace("\n", " ")
+    assert any(char["matrix"][0] == pytest.approx(-1) for char in page.chars if char["text"] == "3")
+    assert not page.images  # the pictures are SVG, drawn as paths

@@ -43,6 +43,7 @@ def browser():
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
+    """Started first, so that Chromium starts while the decks load."""
     root = tmp_path_factory.mktemp("project")
     folder = create_deck(root / "cards", "space-race")
     with running_server(folder, CARDS / "gold-rush", cwd=root) as server:
@@ -52,7 +53,7 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def open_page(browser, server):
+def open_page(server, browser):
     """One page on the space-race deck, opened once: every test after the first sees it live."""
     page = new_page(browser)
     page.errors = []
@@ -103,7 +104,7 @@ def visible_titles(page) -> list[str]:
     return page.locator("#grid .tile:visible img").evaluate_all("images => images.map(image => image.alt)")
 
 
-def test_every_face_is_shown_with_its_title_as_alt_text(browser, server):
+def test_every_face_is_shown_with_its_title_as_alt_text(server, browser):
     deck = load_deck(CARDS / "gold-rush")
     renderer = load_renderer(deck)
     titles: dict[str, str] = {}

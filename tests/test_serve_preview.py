@@ -116,7 +116,8 @@ def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_
     deck_file = folder / "deck.yaml"
     edit(deck_file, "{id: goblin, count: 6", "{id: goblin, count: 7")
     edit(deck_file, "total: 26", "total: 27")
-    edit(deck_file, "text: Cancel a spell played on you.}", "text: " + "Cancel a spell played on you. " * 40 + "}")
+    edit(deck_file, 'text: "[Cancel]{.keyword} a spell played on you."}',
+         "text: " + "Cancel a spell played on you. " * 40 + "}")
     snapshot = preview.refresh()
     assert not snapshot.stale  # the deck loads: its cards are current, problems beside them
     page = json.loads(snapshot.payload)
@@ -136,24 +137,28 @@ def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_
 
 
 def test_print_positions_are_the_ones_the_build_manifest_has(tmp_path):
-    preview = DeckPreview(CARDS / "gold-rush" / "deck.yaml", watched_roots)
-    snapshot = preview.refresh()
-    assert deckpress("build", CARDS / "gold-rush", "--out", tmp_path, "--quiet").exit_code == 0
-    manifest = json.loads((tmp_path / "gold-rush.json").read_text())
+    preview, folder = new_preview(tmp_path)
+    snapshot = preview.snapshot
+    assert deckpress("build", folder, "--out", tmp_path / "out", "--quiet").exit_code == 0
+    manifest = json.loads((tmp_path / "out" / "space-race.json").read_text())
     placed = {(p["card"], p["copy"], p["face"]): (p["page"], p["trim_box"]) for p in manifest["placements"]}
     spots = snapshot.drawable.print_plan.spots
-    assert sum(len(copies) for copies in spots.values()) == manifest["cards"]
+    assert sum(len(copies) for copies in spots.values()) == manifest["cards"] == 26  # three sheets
     for card_id, copies in spots.items():
         for copy, front, back in copies:
             assert (front.page, front.box.rounded()) == placed[(card_id, copy, "front")]
             assert (back.page, back.box.rounded()) == placed[(card_id, copy, "back")]
     # nine cards a sheet, three by three; a long-edge back mirrors the columns
-    copy, front, back = spots["cinder-whelp"][0]
-    assert (front.page, front.row, front.column) == (1, 1, 1)
-    assert (back.page, back.row, back.column) == (2, 1, 3)
+    copy, front, back = spots["archer"][0]
+    assert (front.page, front.row, front.column) == (1, 2, 2)
+    assert (back.page, back.row, back.column) == (2, 2, 2)
+    copy, front, back = spots["archer"][2]
+    assert (front.page, front.row, front.column) == (1, 3, 1)
+    assert (back.page, back.row, back.column) == (2, 3, 3)
 
 
 def test_a_translated_deck_shows_its_translated_faces(tmp_path):
+    from generator.deck import load_deck
     from generator.deck.translation import load_translated_deck
     from generator.render import load_renderer
 
@@ -161,8 +166,7 @@ def test_a_translated_deck_shows_its_translated_faces(tmp_path):
     snapshot = preview.refresh()
     deck = load_translated_deck(CARDS / "tiki", "fr")
     renderer = load_renderer(deck)
-    english = {face.title for face in DeckPreview(CARDS / "tiki" / "deck.yaml", watched_roots).refresh()
-               .drawable.faces}
+    english = {card.fields.get("name") for card in load_deck(CARDS / "tiki").cards}
     titles = [face.title for face in snapshot.drawable.faces]
     assert titles == [renderer.title(face.card, face.side) for face in snapshot.drawable.faces]
     assert set(titles) != english

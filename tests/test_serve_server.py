@@ -123,25 +123,6 @@ def test_downloads_are_built_on_demand_outside_the_project(server):
     assert not (server.root / "build").exists()  # nothing written into the designer's build/
 
 
-def test_ctrl_c_stops_the_server_while_a_page_is_listening(tmp_path):
-    folder = create_deck(tmp_path / "cards", "space-race")
-    with running_server(folder, cwd=tmp_path) as server:
-        parts = urlsplit(server.url)
-        stream = socket.create_connection((parts.hostname, parts.port), timeout=TIMEOUT)
-        stream.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        received = b""
-        while b"event: deck" not in received:
-            chunk = stream.recv(65536)
-            assert chunk, received
-            received += chunk
-        server.process.send_signal(signal.SIGINT)
-        started = time.monotonic()
-        assert server.process.wait(timeout=TIMEOUT) == 0
-        assert time.monotonic() - started < 15  # stops now, not when the page goes away (never)
-        server.wait_for_line("stopped")
-        stream.close()
-
-
 def test_a_port_in_use_is_a_one_line_error(tmp_path):
     folder = create_deck(tmp_path / "cards", "space-race")
     with socket.socket() as taken:
@@ -152,3 +133,21 @@ def test_a_port_in_use_is_a_one_line_error(tmp_path):
     assert run.exit_code == 2
     assert run.error_lines == [f"error: cannot listen on 127.0.0.1 port {port}: "
                                "it is in use; choose another with --port"]
+
+
+def test_ctrl_c_stops_the_server_while_a_page_is_listening(server):
+    """Last in this file: it stops the server the other tests share."""
+    parts = urlsplit(server.url)
+    stream = socket.create_connection((parts.hostname, parts.port), timeout=TIMEOUT)
+    stream.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    received = b""
+    while b"event: deck" not in received:
+        chunk = stream.recv(65536)
+        assert chunk, received
+        received += chunk
+    server.process.send_signal(signal.SIGINT)
+    started = time.monotonic()
+    assert server.process.wait(timeout=TIMEOUT) == 0
+    assert time.monotonic() - started < 15  # stops now, not when the page goes away (never)
+    server.wait_for_line("stopped")
+    stream.close()

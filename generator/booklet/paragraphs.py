@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from reportlab.lib.fonts import ps2tt, tt2ps
+from reportlab.lib.fonts import ps2tt
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph as _Paragraph
 
-from generator.booklet.style import load_style
+from generator.booklet.style import fallback_face, load_style
 
 _FACE_TAGS = re.compile(r"<(/?)(b|strong|i|em|font)\b([^>]*)>")
 _FONT_NAME = re.compile(r'name="([^"]*)"')
@@ -26,9 +26,10 @@ def fallback_faces(markup: str, style: ParagraphStyle) -> str:
     """Put each fallback run of ``markup`` in the face its place asks for: follow the
     ``<b>``/``<i>`` nesting (from the style's own face) and name the fallback family's
     matching face."""
-    fallbacks = set(load_style().fallback_fonts)
-    if not fallbacks or "<font" not in markup:
+    families = load_style().fallback_fonts
+    if not families or '<font name="' not in markup:
         return markup
+    fallbacks = {fallback_face(family, False, False): family for family in families}
     _, bold, italic = ps2tt(style.fontName)
     depth = {"b": bold, "i": italic}
 
@@ -41,7 +42,7 @@ def fallback_faces(markup: str, style: ParagraphStyle) -> str:
         name = _FONT_NAME.search(attributes)
         if closing or not name or name.group(1) not in fallbacks:
             return match.group(0)
-        face = tt2ps(ps2tt(name.group(1))[0], int(depth["b"] > 0), int(depth["i"] > 0))
+        face = fallback_face(fallbacks[name.group(1)], depth["b"] > 0, depth["i"] > 0)
         return f'<font name="{face}"{attributes.replace(name.group(0), "")}>'
 
     return _FACE_TAGS.sub(rewrite, markup)

@@ -83,7 +83,7 @@ class BookletStyle:
     card_gap: float
     cover_card_width: float
     toc_after_pages: int
-    fallback_fonts: tuple[str, ...] = ()  # registered names of each fallback family's regular face
+    fallback_fonts: tuple[str, ...] = ()  # families for characters Vera lacks, loaded when one needs them
 
 
 def to_points(value, where: str) -> float:
@@ -127,7 +127,6 @@ def load_style(path: Path = STYLE_FILE) -> BookletStyle:
     """Read the style file (cached: it is the same for every booklet of a run)."""
     register_fonts()
     data = _style_data(path)
-    fallback_fonts = tuple(_register_family(name) for name in data.get("fallback_fonts", ()))
     palette = {name: colors.HexColor(value) for name, value in data["colours"].items()}
     margins = data["margins"]
     return BookletStyle(
@@ -146,21 +145,23 @@ def load_style(path: Path = STYLE_FILE) -> BookletStyle:
         card_gap=to_points(data["cards"]["gap"], "cards.gap"),
         cover_card_width=to_points(data["cards"]["cover_width"], "cards.cover_width"),
         toc_after_pages=int(data["toc_after_pages"]),
-        fallback_fonts=fallback_fonts,
+        fallback_fonts=tuple(data.get("fallback_fonts", ())),
     )
 
 
-def _register_family(family: str) -> str:
-    """Register a bundled family's faces as one reportlab family, so ``<b>`` inside a
-    ``<font name=...>`` run picks its bold face; the regular face's registered name."""
-    from generator.render.fonts import load_font_registry  # the card stage's registry of bundled fonts
+@lru_cache(maxsize=1)
+def bundled_fonts():
+    """The card stage's registry of the fonts deckpress ships: the fallback families' faces,
+    each loaded (and registered with reportlab) the first time a character needs it."""
+    from generator.render.fonts import load_font_registry
 
-    registry = load_font_registry(None)
-    faces = {(bold, italic): registry.font(registry.styled(family, bold, italic)).fontName
-             for bold in (False, True) for italic in (False, True)}
-    pdfmetrics.registerFontFamily(faces[False, False], normal=faces[False, False], bold=faces[True, False],
-                                  italic=faces[False, True], boldItalic=faces[True, True])
-    return faces[False, False]
+    return load_font_registry(None)
+
+
+def fallback_face(family: str, bold: bool, italic: bool) -> str:
+    """The registered name of ``family``'s face for bold/italic text (loaded on first use)."""
+    fonts = bundled_fonts()
+    return fonts.font(fonts.styled(family, bold, italic)).fontName
 
 
 def _pair(values, where: str) -> tuple[float, float]:
@@ -198,9 +199,9 @@ def _font_for(character: str) -> str | None:
     code = ord(character)
     if code in printable_characters() or character in "\n\t":
         return ""
-    for name in load_style().fallback_fonts:
-        if code in pdfmetrics.getFont(name).face.charToGlyph:
-            return name
+    for family in load_style().fallback_fonts:
+        if bundled_fonts().has_glyph(family, character):
+            return fallback_face(family, False, False)
     return None
 
 

@@ -28,5 +28,5 @@ def new(name: str, title: str | None, cards_dir: Path) -> None:
       deckpress new space-race --title "Space Race!"
     """
     folder = create_deck(cards_dir, name, title)
-    click.echo(f"created {folder}/ with deck.yaml, layout.yaml and rules.md")
+    click.echo(f"created {folder}/ with deck.yaml, layout.yaml (and its icons/) and rules.md")
     click.echo(f"next: deckpress check {folder} && deckpress build {folder}")

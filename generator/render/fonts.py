@@ -44,6 +44,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import reportlab
@@ -293,11 +294,9 @@ def load_font_registry(fonts_dir: Path | None, deck_folder: Path | None = None) 
     """The bundled fonts, then ``fonts_dir`` (the project's), then the deck's ``fonts/``:
     a name a nearer folder gives wins. ``deck_folder`` comes from strangers, so its fonts
     must really lie inside it."""
-    table = _Table()
-    for name, filename in DEFAULT_FONTS.items():
-        table.add(name, REPORTLAB_FONTS_DIR / filename, Position(REPORTLAB_FONTS_DIR / filename))
-    _read_folder(BUNDLED_FONTS_DIR, table)
-    trusted = frozenset(table.files.values())
+    bundled = _bundled_table()
+    table = _Table(dict(bundled.files), dict(bundled.positions), dict(bundled.faces))
+    trusted = frozenset(bundled.files.values())
     searched = [BUNDLED_FONTS_DIR, REPORTLAB_FONTS_DIR]
     if fonts_dir is not None and fonts_dir.is_dir():
         _read_folder(fonts_dir, table)
@@ -310,6 +309,17 @@ def load_font_registry(fonts_dir: Path | None, deck_folder: Path | None = None) 
     elif deck_fonts is not None:
         searched.insert(0, deck_fonts)
     return FontRegistry(table.files, table.positions, table.faces, tuple(searched), trusted)
+
+
+@lru_cache(maxsize=1)
+def _bundled_table() -> _Table:
+    """The fonts deckpress ships, read once per process (they cannot change while it runs)."""
+    table = _Table()
+    for name, filename in DEFAULT_FONTS.items():
+        path = (REPORTLAB_FONTS_DIR / filename).resolve()
+        table.add(name, path, Position(path))
+    _read_folder(BUNDLED_FONTS_DIR, table)
+    return table
 
 
 def _read_folder(folder: Path, table: _Table, confined: Path | None = None) -> None:

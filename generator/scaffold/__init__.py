@@ -1,7 +1,7 @@
 """``deckpress new``: a fresh deck folder that checks, builds and prints at once.
 
-The starting files live beside this module as plain files (a deck, a layout
-and a rules text), so changing what new games start from means editing those
+The starting files live beside this module as plain files (a deck, a layout,
+its SVG icons and a rules text), so changing what new games start from means editing those
 files, not this code. Markers like ``@@TITLE@@`` are filled in; nothing else is
 templated, because the rules text has booklet directives of its own.
 
@@ -23,7 +23,8 @@ from generator.errors import InputError, Position
 from generator.outputs import write_text_atomic
 from generator.render.fonts import DEFAULT_FONT, FACE_SUFFIXES, load_font_registry
 
-SCAFFOLD_FILES = ("deck.yaml", "layout.yaml", "rules.md")
+SCAFFOLD_FILES = ("deck.yaml", "layout.yaml", "rules.md", "icons/hero.svg", "icons/monster.svg",
+                  "icons/spell.svg", "icons/sword.svg")
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
@@ -55,6 +56,7 @@ def create_deck(cards_dir: Path, name: str, title: str | None = None) -> Path:
         text = scaffold.joinpath(file_name).read_text(encoding="utf-8")
         for marker, value in markers.items():
             text = text.replace(marker, value)
+        (folder / file_name).parent.mkdir(parents=True, exist_ok=True)
         write_text_atomic(folder / file_name, text)
     return folder
 
