@@ -362,3 +362,17 @@ def test_check_lang_asks_for_the_translated_rules_when_the_deck_has_rules(tmp_pa
     assert written(tmp_path, "build", folder, "--lang", "fr") == ["quest.fr.json", "quest.fr.pdf"]
     (folder / "rules.md").unlink()
     assert deckpress("check", folder, "--lang", "fr").exit_code == 0
+
+
+def test_a_draft_prints_untranslated_texts_in_the_source_wording_marked(tmp_path):
+    partial = FRENCH.replace("  dragon: {name: Dragonne, text: Brûlez une carte.}\n", "")
+    folder = make_deck(tmp_path, {"fr": partial})
+    run = deckpress("build", folder, "--lang", "fr", "--draft", "--out", tmp_path / "out", "--quiet")
+    assert run.exit_code == 0, run.stderr
+    assert "card 'dragon' field 'name' has no translation" in run.stderr  # listed, not refused
+    text = pdf_text(tmp_path / "out" / "quest.fr.pdf")
+    assert "[à traduire] Dragon" in text and "Chevalier" in text
+    manifest = json.loads((tmp_path / "out" / "quest.fr.json").read_text(encoding="utf-8"))
+    titles = {p["card"]: p["title"] for p in manifest["placements"] if p["face"] == "front"}
+    assert titles["dragon"] == "[à traduire] Dragon" and titles["knight"] == "Chevalier"
+    assert deckpress("build", folder, "--lang", "fr", "--out", tmp_path / "final").exit_code == 1

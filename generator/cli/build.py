@@ -19,8 +19,7 @@ from generator.sheets.renderer import CardRenderer, load_renderer
 from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, SheetStyle, find_paper, load_style
 from generator.verdict import verdict
 from generator.findings import Finding
-from generator.verdict.checks import (DRAWING_CHECKS, MODEL_CHECKS, PRINT_CHECKS, check_rules,
-                                       check_translation)
+from generator.verdict.checks import DRAFT_CHECKS, PRINT_CHECKS, check_rules
 
 DUPLEX_HELP = ("long: backs follow each front page, columns mirrored (flip on long edge); "
                "short: rows mirrored (flip on short edge); fold: fronts and backs on one page, "
@@ -168,10 +167,7 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
     Returns the decks ready to build and the exit status: anything but 0
     means at least one deck failed and all its problems were printed.
     """
-    if settings.draft:
-        checks = MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS
-    else:
-        checks = PRINT_CHECKS
+    checks = DRAFT_CHECKS if settings.draft else PRINT_CHECKS
     checks = [each for each in checks if check or each is not check_rules]
     ready = []
     exit_code = EXIT_OK

@@ -180,11 +180,15 @@ def apply_translation(deck: Deck, code: str, document: Document) -> Deck:
                                decklists=decklists, translation=translation)
 
 
-def mark_untranslated(deck: Deck, mark: str) -> Deck:
-    """For draft prints: every untranslated text of the translated ``deck`` wrapped as
-    ``mark`` says (``"[{}]"``), so a proofreader sees at once what is still to do."""
+def mark_untranslated(deck: Deck) -> Deck:
+    """For draft prints: every text the translation leaves out, in the source wording marked
+    as the ``untranslated`` phrase of the deck's language says ("[à traduire] Draw a card."),
+    so a proofreader sees at once what is still to do."""
     if deck.translation is None or not deck.translation.untranslated:
         return deck
+    from generator.words import words_for
+
+    words = words_for(deck)
     wanted: dict[tuple[str | None, str | None], set[str]] = {}
     for entry in deck.translation.untranslated:
         wanted.setdefault((entry.card, entry.side), set()).add(entry.field)
@@ -193,11 +197,14 @@ def mark_untranslated(deck: Deck, mark: str) -> Deck:
         names = wanted.get((card, side))
         if face is None or not names:
             return face
-        return {name: mark.format(value) if name in names else value for name, value in face.items()}
+        return {name: words("untranslated", text=value) if name in names else value
+                for name, value in face.items()}
 
     cards = [dataclasses.replace(card, fields=marked(card.fields, card.id, "front"),
                                  back=marked(card.back, card.id, "back")) for card in deck.cards]
-    return dataclasses.replace(deck, cards=cards, shared_back=marked(deck.shared_back, None, "back"))
+    name = marked({"name": deck.name}, None, None)["name"]
+    return dataclasses.replace(deck, name=name, info={**deck.info, "name": name}, cards=cards,
+                               shared_back=marked(deck.shared_back, None, "back"))
 
 
 def translate_layouts(deck: Deck, layouts: list[Any]) -> None:

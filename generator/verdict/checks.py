@@ -62,6 +62,16 @@ def check_translation(subject: Subject) -> Iterable[Finding]:
     return found
 
 
+def mark_untranslated_texts(subject: Subject) -> Iterable[Finding]:
+    """A draft prints each text its translation leaves out in the source wording, marked
+    ("[à traduire] ..."); ``check_translation`` lists them."""
+    from generator.deck.translation import mark_untranslated
+
+    if subject.deck is not None:
+        subject.deck = mark_untranslated(subject.deck)
+    return ()
+
+
 def check_translation_complete(subject: Subject) -> Iterable[Finding]:
     """A translation is printed only when complete: one finding saying how much is missing."""
     from generator.deck.translation import require_translated
@@ -176,6 +186,9 @@ DRAWING_CHECKS = (check_rules, check_layouts, check_faces)
 
 PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
 """What ``build`` runs before drawing (a translation must be complete to be printed)."""
+
+DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRAWING_CHECKS
+"""What ``build --draft`` runs: untranslated texts are listed and printed marked."""
 
 CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats, check_booklet)
           + ACCESS_CHECKS)

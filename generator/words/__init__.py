@@ -1,4 +1,4 @@
-"""The words deckpress itself prints on a deck's booklet, in the deck's language.
+"""The words deckpress itself prints on a deck's booklet (and a draft's cards), in the deck's language.
 
 A rules booklet says more than its ``rules.md``: "A game for 2 to 4 players" on
 the cover, "In the box", "Contents", captions under the cards, how to print and
