@@ -18,13 +18,17 @@ IGNORED_PARTS = {"__pycache__", ".git", "build"}
 IGNORED_PREFIXES = (".", "~")  # editor swap files, temporary files of atomic writes
 
 
-def snapshot(roots: Iterable[Path]) -> Snapshot:
-    """The time and size of every file under ``roots`` (files or folders)."""
+def snapshot(roots: Iterable[Path], skipped: Iterable[Path] = ()) -> Snapshot:
+    """The time and size of every file under ``roots`` (files or folders), leaving out
+    anything under ``skipped`` (where the watcher's own rebuilds write)."""
     files: Snapshot = {}
+    skipped = [folder.resolve() for folder in skipped]
     for root in roots:
         candidates = [root] if root.is_file() else sorted(root.rglob("*")) if root.is_dir() else []
         for path in candidates:
             if not path.is_file() or _ignored(path.relative_to(root) if path != root else Path(path.name)):
+                continue
+            if skipped and any(folder in path.resolve().parents for folder in skipped):
                 continue
             try:
                 stat = path.stat()
@@ -48,24 +52,25 @@ def changed_files(before: Snapshot, after: Snapshot) -> list[Path]:
 class Watcher:
     """Calls ``on_change`` with the changed files whenever something under ``roots`` changes.
 
-    ``sleep`` and ``keep_going`` are parameters so the loop can be driven in tests
-    without real waiting.
+    ``skipped`` folders (the rebuild's output) are never looked at, so a rebuild
+    cannot trigger itself. ``sleep`` and ``keep_going`` are parameters so the loop
+    can be driven in tests without real waiting.
     """
 
     roots: list[Path]
     on_change: Callable[[list[Path]], None]
     interval: float = 0.5
     sleep: Callable[[float], None] = time.sleep
+    skipped: tuple[Path, ...] = ()
 
     def run(self, keep_going: Callable[[], bool] = lambda: True) -> None:
-        previous = snapshot(self.roots)
+        previous = snapshot(self.roots, self.skipped)
         while keep_going():
             self.sleep(self.interval)
-            current = snapshot(self.roots)
+            current = snapshot(self.roots, self.skipped)
             changes = changed_files(previous, current)
             if changes:
                 self.on_change(changes)
-                # Files written during the rebuild (none under the roots, normally) are
-                # taken as the new baseline so a rebuild never triggers itself.
-                current = snapshot(self.roots)
+            # The baseline is the files as they were before the rebuild read them: a save
+            # made while it ran differs from it and is seen at the next look.
             previous = current

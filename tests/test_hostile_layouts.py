@@ -114,18 +114,18 @@ def test_a_card_too_large_to_rasterise_is_refused_before_pixels_are_made(tmp_pat
     assert not (tmp_path / "png").exists()
 
 
-def test_a_large_card_at_a_low_resolution_exports_with_a_coarser_contact_sheet(tmp_path):
-    deck = new_deck(tmp_path)
-    card_size(deck, "[1000mm, 1400mm]")
-    out = tmp_path / "png"
+def test_a_contact_sheet_past_the_pixel_limit_is_drawn_coarser_instead(tmp_path, monkeypatch):
+    import generator.exports.raster as raster
+    monkeypatch.setattr(raster, "MAX_RASTER_PIXELS", 400_000)  # a small limit, so the test stays quick
+    deck, out = new_deck(tmp_path), tmp_path / "png"
     with within(120):
-        run = deckpress("export", deck, "--png", out, "--dpi", "10", "--quiet")
+        run = deckpress("export", deck, "--png", out, "--dpi", "30", "--quiet")
     assert run.exit_code == 0, run.stderr
     from PIL import Image
-    with Image.open(out / "knight-front.png") as image:
-        assert image.size == (394, 551)
+    with Image.open(out / "knight-front.png") as face:
+        assert face.size == (75, 105)  # the faces keep the resolution asked for
     with Image.open(out / "contact-sheet.png") as sheet:
-        assert sheet.size[0] * sheet.size[1] <= MAX_RASTER_PIXELS
+        assert 300_000 < sheet.size[0] * sheet.size[1] <= 400_000
 
 
 def test_lengths_at_the_limit_are_accepted(tmp_path):
@@ -134,3 +134,21 @@ def test_lengths_at_the_limit_are_accepted(tmp_path):
     with within():
         run = deckpress("check", deck)
     assert run.exit_code == 0, run.stderr
+
+
+SVGS = {
+    "a path to 1e308": '<path d="M 0 0 L 1e308 1e308 Z" fill="red"/>',
+    "a stroke 1e308 wide": '<rect width="1" height="1" stroke="red" stroke-width="1e308"/>',
+}
+
+
+@pytest.mark.parametrize("name", SVGS)
+def test_svg_art_with_numbers_pdf_cannot_hold_is_refused_by_check_and_build(tmp_path, name):
+    deck = new_deck(tmp_path)
+    (deck / "art.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+                                  f"{SVGS[name]}</svg>")
+    with_element(deck, "  - name: art\n    image: art.svg\n    box: [10, 20, 40, 30]")
+    for command in (("check", deck), ("build", deck, "--out", tmp_path / "out", "--quiet")):
+        with within():
+            error = refused(deckpress(*command), (2,), f"{deck / 'art.svg'}:", "cannot be drawn: a number too large")
+        assert "_fp_one" not in error

@@ -103,14 +103,15 @@ def test_a_runaway_rule_expression_is_refused(source, message):
 
 @pytest.mark.parametrize("name", ["nested loops", "format width", "center filter", "lipsum",
                                   "printing in a loop", "macro recursion"])
-def test_build_names_the_layout_element_of_a_runaway_template(tmp_path, name):
+def test_check_and_build_name_the_layout_element_of_a_runaway_template(tmp_path, name):
     source, message = RUNAWAY_TEMPLATES[name]
     deck = new_deck(tmp_path)
     set_layout_text(deck, "body", source)
-    with within():
-        line = refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (1, 2),
-                       message.split(" (")[0])
-    assert "element 'body'" in line and f"{deck / 'layout.yaml'}:" in line
+    for command in (("check", deck), ("build", deck, "--out", tmp_path / "out", "--quiet")):
+        with within():
+            line = refused(deckpress(*command), (2,), message.split(" (")[0])
+        assert line.startswith(f"error: {deck / 'layout.yaml'}:") and "element 'body'" in line
+        assert "Error:" not in line  # no Python exception names
     assert not (tmp_path / "out").exists()
 
 
@@ -118,9 +119,19 @@ def test_a_title_that_divides_by_zero_is_an_error_line(tmp_path):
     deck = new_deck(tmp_path)
     add_to_layout(deck, 'title: "{{ 1/0 }}"')
     with within():
-        line = refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (1, 2),
+        line = refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (1,),
                        "its title cannot be made: division by zero")
     assert f"{deck / 'deck.yaml'}:" in line
+
+
+def test_a_runaway_title_is_an_input_error_at_the_layout(tmp_path):
+    deck = new_deck(tmp_path)
+    add_to_layout(deck, 'title: "{{ lipsum(1000000) }}"')
+    for command in (("check", deck), ("build", deck, "--out", tmp_path / "out", "--quiet")):
+        with within():
+            line = refused(deckpress(*command), (2,), "its title cannot be made: lipsum(1000000")
+        assert line.startswith(f"error: {deck / 'layout.yaml'}")
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_runaway_expr_rule_is_one_error_line_at_the_rule(tmp_path):

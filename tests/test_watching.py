@@ -47,3 +47,45 @@ def test_watcher_calls_back_once_per_change(tmp_path: Path):
     watcher.run(keep_going=lambda: len(ticks) < 3)
     assert calls == [[deck], [deck]]
     assert ticks == [0.25, 0.25, 0.25]
+
+
+def test_a_save_made_during_a_rebuild_is_seen_at_the_next_look(tmp_path: Path):
+    deck = tmp_path / "deck.yaml"
+    touch(deck, "a", 0)
+    calls: list[list[Path]] = []
+    ticks = []
+
+    def rebuild(changes: list[Path]) -> None:
+        calls.append(changes)
+        if len(calls) == 1:
+            touch(deck, "saved while rebuilding", 2)  # the designer saves again mid-rebuild
+
+    def fake_sleep(seconds: float) -> None:
+        ticks.append(seconds)
+        if len(ticks) == 1:
+            touch(deck, "b", 1)
+
+    Watcher([tmp_path], rebuild, interval=0.25, sleep=fake_sleep).run(keep_going=lambda: len(ticks) < 3)
+    assert calls == [[deck], [deck]]
+
+
+def test_output_written_inside_a_watched_folder_does_not_trigger_a_rebuild(tmp_path: Path):
+    deck = tmp_path / "deck.yaml"
+    out = tmp_path / "prints"
+    touch(deck, "a", 0)
+    calls: list[list[Path]] = []
+    ticks = []
+
+    def rebuild(changes: list[Path]) -> None:
+        calls.append(changes)
+        out.mkdir(exist_ok=True)
+        touch(out / "deck.pdf", f"%PDF {len(calls)}", len(calls))
+
+    def fake_sleep(seconds: float) -> None:
+        ticks.append(seconds)
+        if len(ticks) == 1:
+            touch(deck, "b", 1)
+
+    Watcher([tmp_path], rebuild, interval=0.25, sleep=fake_sleep, skipped=(out,)).run(
+        keep_going=lambda: len(ticks) < 4)
+    assert calls == [[deck]]

@@ -63,7 +63,7 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float) -> None
     click.echo(f"watching {', '.join(str(root) for root in roots)} (Ctrl-C stops)")
     rebuild([deck_path])
     try:
-        Watcher(roots, rebuild, interval=interval).run()
+        Watcher(roots, rebuild, interval=interval, skipped=(out_dir,)).run()
     except KeyboardInterrupt:
         click.echo("stopped")
 

@@ -354,7 +354,7 @@ def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
     else:
         reader.known_keys(keys, FIELD_KEYS, "field setting")
     kind = spec.get("type", "choice" if "choices" in spec else "text")
-    if kind not in FIELD_TYPES:
+    if not isinstance(kind, str) or kind not in FIELD_TYPES:
         raise reader.fail(keys + ("type",) if "type" in spec else keys,
                           f"unknown field type '{kind}'{did_you_mean(str(kind), FIELD_TYPES)}")
     choices = spec.get("choices", ())
@@ -362,7 +362,7 @@ def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
         raise reader.fail(keys, "a choice field needs a non-empty 'choices' list")
     for bound in ("min", "max"):
         if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))
-                              or not math.isfinite(spec[bound])):
+                              or isinstance(spec[bound], float) and not math.isfinite(spec[bound])):
             raise reader.fail(keys + (bound,), f"expected a number, found {describe_value(spec[bound])}")
     return FieldSpec(
         name=name,
@@ -473,7 +473,7 @@ def _read_cards(reader: Reader, fields: dict[str, FieldSpec], problems: Problems
 def _read_card(reader: Reader, fields: dict[str, FieldSpec], index: int, row: Any,
                seen: dict[str, Position], problems: Problems) -> Card:
     keys = ("cards", index)
-    reader.mapping(keys, "a card")
+    reader.mapping(keys, "a card", required=True)  # an empty '- ' item is no card
     fronts = _read_face(reader, keys, fields, front=True, problems=problems)
     card_id = reader.string(keys + ("id",))
     if card_id is None:
@@ -541,7 +541,7 @@ def _read_decklists(reader: Reader, card_ids: set[str]) -> list[Decklist]:
     decklists = []
     for list_id, spec in reader.mapping(("decklists",), "decklists").items():
         keys = ("decklists", list_id)
-        reader.mapping(keys, "a decklist")
+        reader.mapping(keys, "a decklist", required=True)
         reader.known_keys(keys, {"name", "cards", "description"}, "decklist setting")
         counts: dict[str, int] = {}
         for card_id in reader.mapping(keys + ("cards",), "a decklist's cards"):
@@ -567,7 +567,7 @@ def _read_rules(reader: Reader, problems: Problems) -> list[RuleSpec]:
 
 def _read_rule(reader: Reader, index: int, entry: Any) -> RuleSpec:
     keys = ("rules", index)
-    reader.mapping(keys, "a rule")
+    entry = reader.mapping(keys, "a rule", required=True)  # an empty '- ' item is no rule
     kinds = [key for key in entry if key not in RULE_OPTION_KEYS]
     if len(kinds) != 1:
         found = ", ".join(map(str, kinds)) or "none"
@@ -593,7 +593,7 @@ def _read_acceptances(reader: Reader, problems: Problems) -> list[Acceptance]:
 
 def _read_acceptance(reader: Reader, index: int, entry: Any) -> Acceptance:
     keys = ("accept", index)
-    reader.mapping(keys, "an accepted warning")
+    entry = reader.mapping(keys, "an accepted warning", required=True)
     kinds = [key for key in entry if key != "reason"]
     if len(kinds) != 1 or not KIND_PATTERN.match(str(kinds[0])):
         found = ", ".join(map(str, kinds)) or "none"

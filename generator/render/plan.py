@@ -29,6 +29,7 @@ from generator.render.markup import Markup, MarkupError, parse_markup, plain_tex
 from generator.render.svg import SvgArt, SvgError, load_svg
 from generator.render.runs import ICON_MARGIN, ShapeError, TextSettings, icon_side, shape_text
 from generator.render.text import Metrics, block_height, fit_line, fit_wrapped, overflowing
+from generator.sandbox import TemplateLimitError
 
 MAX_REPEAT = 50
 """More icons than this in one row is a typo, not a card."""
@@ -270,9 +271,10 @@ def _plan_element(element: Element, context: dict[str, Any], resources: PlanReso
         op = _PLANNERS[type(element)](element, context, resources, layout)
     except PlanProblem:
         raise
+    except TemplateLimitError as error:  # the layout asks for more work than a card may take
+        raise PlanProblem(element, str(error), in_layout=True, file=element.position) from None
     except (TemplateError, PaintError, ValueError, TypeError, ArithmeticError) as error:
-        raise PlanProblem(element, f"{type(error).__name__}: {error}"
-                          if isinstance(error, TemplateError) else str(error)) from None
+        raise PlanProblem(element, str(error)) from None
     return None if op is None else replace(op, element=element.name, frame=_frame(element))
 
 

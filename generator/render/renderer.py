@@ -35,6 +35,7 @@ from generator.render.paint import load_colour_table
 from generator.render.replay import Replay
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
 from generator.render.templating import SPECIAL_NAMES, TemplateError, make_layout_environment
+from generator.sandbox import TemplateLimitError
 
 SIDES = ("front", "back")
 DATA_DIR = Path(__file__).parent / "data"
@@ -108,6 +109,9 @@ class Renderer:
             else:
                 try:
                     facts["title"] = str(layout.title.render(context)).strip()
+                except TemplateLimitError as error:  # more work than a title may take: the layout is at fault
+                    raise _as_input(self._error(card, side, f"its title cannot be made: {error}", layout,
+                                                None, Position(layout.path))) from None
                 except (TemplateError, TypeError, ValueError) as error:
                     raise self._error(card, side, f"its title cannot be made: {error}", layout,
                                       None) from None
@@ -122,7 +126,14 @@ class Renderer:
         replay = replays.get((trim, bleed_width))
         if replay is None:
             replay = replays[(trim, bleed_width)] = Replay()
-        draw_plan(canvas, ops, trim, bleed_width, self._images, replay)
+        try:
+            draw_plan(canvas, ops, trim, bleed_width, self._images, replay)
+        except (ValueError, TypeError, ArithmeticError) as error:
+            # Planning checks what it can; whatever reportlab still refuses is named here, at the
+            # face and layout, rather than surfacing as a traceback from inside a sheet.
+            detail = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+            raise self._error(card, side, f"cannot be drawn: {detail}", layout, None,
+                              Position(layout.path)) from None
 
     def plan(self, card: Card, side: str) -> tuple[Op, ...]:
         """What drawing the face does, in order (shapes, text lines, icons, images), in points."""
@@ -220,12 +231,8 @@ class Renderer:
     def _problem_error(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> DeckpressError:
         """The error for a face that cannot be planned, at the line most worth showing."""
         if problem.file is not None:  # a broken or oversized image file: malformed input
-            error = self._error(card, side, problem.message, layout, problem.element, problem.file,
-                                problem.kind)
-            malformed = InputError(error.message, error.position)
-            malformed.card, malformed.side, malformed.kind = error.card, error.side, "input"
-            malformed.element = error.element
-            return malformed
+            return _as_input(self._error(card, side, problem.message, layout, problem.element, problem.file,
+                                         problem.kind))
         where = (problem.element.position if problem.in_layout
                  else self._field_position(card, side, problem.field))
         return self._error(card, side, problem.message, layout, problem.element, where, problem.kind)
@@ -254,6 +261,14 @@ class Renderer:
         if self.deck.shared_back and name in self.deck.shared_back:
             return self.deck.source.at("back", name)
         return None
+
+
+def _as_input(error: LayoutError) -> InputError:
+    """The same error as malformed input (exit 2), with its facts for findings."""
+    malformed = InputError(error.message, error.position)
+    malformed.card, malformed.side, malformed.kind = error.card, error.side, "input"
+    malformed.element = error.element
+    return malformed
 
 
 def _check_side(side: str) -> str:

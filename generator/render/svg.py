@@ -19,6 +19,7 @@ that draws it; one with several colours keeps its own.
 from __future__ import annotations
 
 import copy
+import io
 import logging
 import re
 from dataclasses import dataclass, field
@@ -118,10 +119,27 @@ def load_svg(path: Path) -> SvgArt:
         raise SvgError(f"draws {len(shapes):,} shapes; SVG art may draw at most {MAX_SVG_SHAPES:,}")
     if not drawing.width or not drawing.height:
         raise SvgError("has no size: give the <svg> a viewBox or a width and height")
+    _check_drawable(drawing)
     colours = _colours(shapes)
     gradients = any("Gradient" in type(shape).__name__ for shape in shapes)
     return SvgArt(path, drawing, float(drawing.width), float(drawing.height), colours,
                   one_colour=len(colours) == 1 and not gradients)
+
+
+def _check_drawable(drawing: Any) -> None:
+    """Draw the art once into a scratch PDF: a number PDF cannot hold (``1e308`` in a path, a
+    stroke width or the size) fails here, with the file named, instead of in the middle of
+    a build. The drawing is only replayed later, scaled to its box, so it draws then too."""
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
+
+    try:
+        renderPDF.draw(drawing, Canvas(io.BytesIO()), 0, 0)
+    except (ValueError, TypeError, ArithmeticError) as error:
+        detail = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+        if "too large" in detail:
+            detail = f"a number too large to draw ({detail.rsplit(' ', 1)[-1]})"
+        raise SvgError(f"cannot be drawn: {detail}") from None
 
 
 def _local(tag: Any) -> str:

@@ -81,6 +81,6 @@ def _bounded(points: float, written: object) -> float:
 
 def check_unit(unit: object) -> str:
     """Validate a ``units:`` setting."""
-    if unit not in POINTS_PER_UNIT:
+    if not isinstance(unit, str) or unit not in POINTS_PER_UNIT:
         raise UnitError(f"units must be one of {', '.join(POINTS_PER_UNIT)}, found '{unit}'")
     return str(unit)
