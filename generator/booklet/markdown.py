@@ -36,6 +36,7 @@ from generator.booklet.paragraphs import Paragraph
 from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, paragraph_text, to_points
 from generator.deck.model import Deck
 from generator.deck.translation import choice_label
+from generator.render.markup import readable
 from generator.errors import InputError, Position
 from generator.render.images import ImageProblem, image_pixels
 from generator.words import Words, words_for
@@ -640,6 +641,8 @@ def _shown(value, words: Words) -> str:
         return "–"
     if isinstance(value, bool):
         return words("yes_cell") if value else "–"
+    if isinstance(value, str):
+        return readable(value)  # card text's markup and icons belong on the card
     return str(value)
 
 
