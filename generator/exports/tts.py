@@ -50,11 +50,6 @@ HIDDEN_FILL = (90, 90, 90)
 EMPTY_FILL = (255, 255, 255)
 SLOT_NUMBER_BASE = 100
 """CardID = deck number * 100 + slot."""
-SOURCE_DPI = 300
-"""Faces are rasterised at this resolution, then shrunk to their slot (see ``TtsExport.raster``)."""
-MAX_OVERSAMPLING = 4
-"""At most this many times a slot's pixels across: finer gains nothing once shrunk, and a
-card metres wide would otherwise be rasterised at 300 dpi for a 409-pixel slot."""
 
 CARD_STATE_DEFAULTS: dict[str, Any] = {
     "Description": "",
@@ -120,14 +115,9 @@ class TtsExport:
 
     @property
     def raster(self) -> Raster:
-        """How faces are rasterised before they are shrunk to ``card_px``: the trimmed card
-        (TTS shows no bleed) at :data:`SOURCE_DPI`, within one to :data:`MAX_OVERSAMPLING`
-        times the slot's own resolution. Shrinking a finer image smooths every edge, and a
-        PNG export at the same resolution in the same run gives its images to the sheets."""
-        width, height = self.renderer.card_size
-        slot_dpi = max(self.card_px[0] / width, self.card_px[1] / height) * POINTS_PER_INCH
-        dpi = min(max(SOURCE_DPI, slot_dpi), MAX_OVERSAMPLING * slot_dpi)
-        return Raster.at_dpi(self.renderer.card_size, 0.0, dpi)
+        """Faces are drawn straight at sheet size (no bleed: TTS shows the trimmed card)."""
+        width = self.renderer.card_size[0]
+        return Raster(self.renderer.card_size, 0.0, self.card_px, dpi=self.card_px[0] * POINTS_PER_INCH / width)
 
     @property
     def shared_back_path(self) -> Path | None:
