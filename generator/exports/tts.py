@@ -73,10 +73,13 @@ FACE_DOWN = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, 
 """Where the deck appears when loaded: at the table's centre, face down."""
 SAVED_OBJECT_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False)
 """Indented as TTS writes its own saves, so the URLs are easy to find and replace."""
-JSON_CHUNKS_PER_WRITE = 65536
-"""The encoder yields tiny pieces; written in batches of this many, a large deck saves quickly."""
+JSON_BYTES_PER_WRITE = 1 << 20
+"""The encoder yields tiny pieces; gathered into writes of about a megabyte, a large deck saves
+quickly and never sits in memory whole."""
 DECK_IDS, CONTAINED, GUID_MARK = "\0deck ids\0", "\0contained objects\0", "\0guid\0"
 """Stand-ins for what :func:`saved_object_text` writes itself (no deck's text holds a NUL)."""
+LIST_ITEMS_PER_WRITE = 1024
+"""Card entries (a kilobyte or so each) written at a time: quick, and little held in memory."""
 LIST_ITEM_INDENT, LIST_END_INDENT = " " * 8, " " * 6
 """Where the encoder puts the items of the deck's lists, and their closing bracket
 (``ObjectStates`` -> the deck -> its lists: four and three levels of two spaces)."""
@@ -246,7 +249,7 @@ def saved_object_text(export: TtsExport) -> Iterator[str]:
             yield chunk
             continue
         items, before = lists[chunk](), "[\n" + LIST_ITEM_INDENT
-        while batch := list(itertools.islice(items, JSON_CHUNKS_PER_WRITE)):
+        while batch := list(itertools.islice(items, LIST_ITEMS_PER_WRITE)):
             yield before + separator.join(batch)
             before = separator
         yield "\n" + LIST_END_INDENT + "]"
@@ -368,10 +371,14 @@ class SheetWriter:
             raise RuntimeError("the saved object is written after every sheet")
         with self._staged.stream(export.json_path.name) as stream:
             # Written as it is encoded: for a deck of many copies the text runs to many megabytes.
-            chunks = saved_object_text(export)
-            while batch := "".join(itertools.islice(chunks, JSON_CHUNKS_PER_WRITE)):
-                stream.write(batch.encode("utf-8"))
-            stream.write(b"\n")
+            pending, size = [], 0
+            for chunk in saved_object_text(export):
+                pending.append(chunk)
+                size += len(chunk)
+                if size >= JSON_BYTES_PER_WRITE:
+                    stream.write("".join(pending).encode("utf-8"))
+                    pending, size = [], 0
+            stream.write("".join(pending).encode("utf-8") + b"\n")
         return export.json_path
 
 
