@@ -160,3 +160,13 @@ def test_ladder_numbers_are_large_enough_to_read_and_never_touch(tmp_path):
             for other in boxes[index + 1:]:
                 assert not (x0 < other[2] - slack and other[0] < x1 - slack and
                             top < other[3] - slack and other[1] < bottom - slack), (paper, x0, top)
+
+
+@pytest.mark.parametrize("name, written", [("sheet", "sheet.pdf"), ("sheet.v2", "sheet.v2.pdf"),
+                                           ("sheet.PDF", "sheet.PDF")])
+def test_out_without_pdf_is_named_as_a_pdf(tmp_path, name, written):
+    result = CliRunner().invoke(cli, ["calibrate", "--out", str(tmp_path / name)])
+    assert result.exit_code == 0, result.output
+    assert [path.name for path in tmp_path.iterdir()] == [written]
+    assert result.output.startswith(f"wrote {tmp_path / written}:")
+    assert (tmp_path / written).read_bytes().startswith(b"%PDF")

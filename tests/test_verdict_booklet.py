@@ -129,3 +129,18 @@ def test_bundled_rules_pass_either_way(monkeypatch, game):
     assert booklet.booklet_findings(deck) == []
     monkeypatch.setattr(booklet, "_plain", lambda source, printable: False)
     assert booklet.booklet_findings(deck) == []
+
+
+def test_plain_ascii_is_printable_without_asking_the_fonts():
+    from generator.booklet.style import font_has_glyph, load_style, text_measures
+    from generator.verdict.booklet import EXAMPLE_BOX_RULE, _printable
+
+    assert all(font_has_glyph(chr(code)) and _printable(chr(code)) for code in range(32, 127))
+    for character in "\u00e9\u2192\u2603\U0001f600\x07":
+        assert _printable(character) == font_has_glyph(character)
+    style = load_style()
+    for paper in style.papers:
+        width, padding = text_measures(paper)
+        assert width == style.papers[paper].page[0] - style.margins.inner - style.margins.outer
+        assert padding == 2 * style.box_padding
+    assert EXAMPLE_BOX_RULE == 3  # the booklet's example box: Table width frame_width - 3

@@ -109,10 +109,24 @@ def register_fonts() -> None:
 
 
 @lru_cache(maxsize=1)
+def _style_data(path: Path) -> dict:
+    return load_yaml(path).data
+
+
+def text_measures(paper: str, path: Path = STYLE_FILE) -> tuple[float, float]:
+    """The text width of a page on ``paper`` and what an example box's padding takes from it,
+    in points, read without registering the booklet's fonts (all ``check`` needs of the style)."""
+    data = _style_data(path)
+    page_width = _pair(data["paper"][paper]["page"], f"paper.{paper}.page")[0]
+    inner, outer = (to_points(data["margins"][side], f"margins.{side}") for side in ("inner", "outer"))
+    return page_width - inner - outer, 2 * to_points(data["example_box"]["padding"], "example_box.padding")
+
+
+@lru_cache(maxsize=1)
 def load_style(path: Path = STYLE_FILE) -> BookletStyle:
     """Read the style file (cached: it is the same for every booklet of a run)."""
     register_fonts()
-    data = load_yaml(path).data
+    data = _style_data(path)
     palette = {name: colors.HexColor(value) for name, value in data["colours"].items()}
     margins = data["margins"]
     return BookletStyle(

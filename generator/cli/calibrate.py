@@ -19,7 +19,8 @@ from generator.sheets.style import MM, load_style
 @click.option("--back-offset", default="0,0", callback=parse_offset, metavar="X,Y",
               help="Print the back with this offset (mm) already applied, to check a correction.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("build/calibration.pdf"), show_default=True, help="Where to write the sheet.")
+              default=Path("build/calibration.pdf"), show_default=True,
+              help="Where to write the sheet; .pdf is added to a name without it.")
 @reports_errors
 def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tuple[float, float],
               out_file: Path) -> None:
@@ -35,6 +36,8 @@ def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tup
       deckpress calibrate --paper letter --duplex short
       deckpress calibrate --back-offset 0.5,-1.25     check a correction
     """
+    if out_file.suffix.lower() != ".pdf":  # 'cal' or 'cal.v2' is named as a PDF, not left without one
+        out_file = out_file.with_name(f"{out_file.name}.pdf")
     sheet = resolve_paper(load_style(), paper, orientation)
     offset_mm = (back_offset[0] / MM, back_offset[1] / MM)
     write_calibration(out_file, sheet, duplex, offset_mm)

@@ -50,16 +50,13 @@ def booklet_findings(deck: Deck) -> list[Finding]:
         text = read_rules(deck)
     except InputError as error:
         return findings_from(error, "booklet")
-    from generator.booklet.style import MM, font_has_glyph, load_style, to_points
+    from generator.booklet.style import MM, text_measures, to_points
 
-    style = load_style()
-    page_width = style.papers[DEFAULT_PAPER].page[0]
+    width, padding = text_measures(DEFAULT_PAPER)
     source = expand_inline(text, path, deck, problems)
     walk = _Walk(deck=deck, path=path, source=source, lines=source.text.splitlines(), problems=problems,
-                 printable=font_has_glyph, to_points=to_points, mm=MM, box_inset=2 * style.box_padding
-                 + EXAMPLE_BOX_RULE)
-    width = page_width - style.margins.inner - style.margins.outer
-    if _plain(source, font_has_glyph):
+                 printable=_printable, to_points=to_points, mm=MM, box_inset=padding + EXAMPLE_BOX_RULE)
+    if _plain(source, _printable):
         for line, directive in source.blocks.items():  # each stands alone in a top-level paragraph
             source.used.add(line)
             walk.attempt(walk.directive, directive, width)
@@ -74,6 +71,16 @@ def booklet_findings(deck: Deck) -> list[Finding]:
         problems.append(directive.fail(f"'{{{{ {directive.name} }}}}' makes a whole block: "
                                        "put it on a line of its own, with blank lines around it"))
     return [finding for error in problems for finding in findings_from(error, "booklet")]
+
+
+def _printable(character: str) -> bool:
+    """Whether the booklet can print ``character``. Its body font has every printable ASCII
+    character, so rules written in plain ASCII never load the booklet's fonts."""
+    if " " <= character <= "~":
+        return True
+    from generator.booklet.style import font_has_glyph
+
+    return font_has_glyph(character)
 
 
 def _underline(lines: list[str], number: int) -> bool:
