@@ -210,7 +210,7 @@ def test_a_font_list_names_known_fonts_only(tmp_path):
 
 
 def broken(tmp_path: Path, content: bytes) -> tuple[Path, object]:
-    folder = project(tmp_path, [("one", "Title")])
+    folder = project(tmp_path, [("one", "Title"), ("two", "Other"), ("three", "Third")])
     set_font(tmp_path, "Bad")
     (folder / "fonts").mkdir()
     font = folder / "fonts" / "Bad.ttf"
@@ -236,6 +236,8 @@ def test_a_broken_font_file_is_one_line_naming_the_file(tmp_path, content, messa
     assert len(run.error_lines) == 1, run.stderr
     assert str(font) in run.error_lines[0] and message in run.error_lines[0]
     assert not (tmp_path / "out").exists()
+    check = deckpress("check", font.parent.parent)
+    assert check.exit_code == 2 and check.error_lines == [run.error_lines[-1]]  # once, not once a card
 
 
 # --- the booklet --------------------------------------------------------------------------

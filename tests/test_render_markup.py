@@ -270,3 +270,57 @@ def test_each_distinct_string_is_parsed_once(tmp_path, monkeypatch):
     renderer = load_renderer(make_deck(tmp_path, layout, cards))
     renderer.validate()
     assert sorted(parsed) == ["SPELL", "other", "same text"]
+
+
+# --- the bundled games and the rules booklets ------------------------------------------------
+
+CARDS = Path(__file__).resolve().parent.parent / "cards"
+
+
+def bundled_face(tmp_path, game: str, card_id: str):
+    from generator.deck.model import load_deck
+
+    deck = load_deck(CARDS / game)
+    return render_page(load_renderer(deck), deck.card(card_id), "front", tmp_path / f"{card_id}.pdf")
+
+
+def test_gold_rush_names_a_monster_type_in_its_colour_with_its_symbol(tmp_path):
+    page = bundled_face(tmp_path, "gold-rush", "tainted-coin")
+    text = " ".join(page.extract_text().split())
+    assert "When you pay a Demon's cost, this counts as 2 treasures." in text
+    demon = next(word for word in page.extract_words(extra_attrs=["fontname", "non_stroking_color"])
+                 if word["text"].startswith("Demon"))
+    assert demon["fontname"].endswith("Bold")
+    assert tuple(demon["non_stroking_color"]) == pytest.approx((0x6b / 255, 0x1d / 255, 0x2e / 255), abs=0.01)
+    symbol = [curve for curve in page.curves
+              if demon["x0"] - 12 < curve["x0"] < demon["x0"] and abs(curve["top"] - demon["top"]) < 6]
+    assert symbol  # the demon's horned face just before the word
+
+
+def test_cereal_killer_special_cards_bold_what_tells_them_apart(tmp_path):
+    page = bundled_face(tmp_path, "cereal-killer", "spilled-milk-least-for-most")
+    bold = [word["text"] for word in page.extract_words(extra_attrs=["fontname"])
+            if word["fontname"].endswith("Bold") and word["top"] > 60 * MM]
+    assert bold[-4:] == ["least", "expensive", "most", "expensive"]
+
+
+def test_rules_booklet_tables_print_card_text_without_markup(tmp_path):
+    run = deckpress("booklet", CARDS / "gold-rush", "--out", tmp_path, "--quiet")
+    assert run.exit_code == 0, run.stderr
+    import pdfplumber
+
+    with pdfplumber.open(tmp_path / "gold-rush-rules.pdf") as pdf:
+        text = "\n".join(page.extract_text() for page in pdf.pages)
+    assert ":chest:" not in text and "{.dragon}" not in text and "**" not in text
+    assert "you control a Dragon, bury 1 of your" in text
+
+
+def test_unquoted_text_with_an_icon_gets_a_hint_from_the_yaml_error(tmp_path):
+    folder = tmp_path / "cards" / "test"
+    make_deck(tmp_path, BODY)
+    (folder / "deck.yaml").write_text((folder / "deck.yaml").read_text()
+                                      + "  - {id: zip, name: Zip}\n".replace("{id: zip, name: Zip}",
+                                                                        "id: zip\n    text: Pay 2 :coin: now"))
+    run = deckpress("check", folder)
+    assert run.exit_code == 2
+    assert 'text holding an :icon: must be quoted, as in text: "Pay 2 :coin: to draw"' in run.stderr

@@ -36,6 +36,7 @@ from generator.booklet.paragraphs import Paragraph
 from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, paragraph_text, to_points
 from generator.deck.model import Deck
 from generator.deck.translation import choice_label
+from generator.render.markup import readable
 from generator.errors import InputError, Position
 from generator.render.images import ImageProblem, image_pixels
 from generator.words import Words, words_for
@@ -430,7 +431,8 @@ class Converter:
         cell, head = self.style.text["table"], self.style.text["table_head"]
         number, number_head = derive(cell, alignment=TA_RIGHT), derive(head, alignment=TA_RIGHT)
         rows = [[Paragraph("Deck", head), Paragraph("Cards", number_head)]
-                + [Paragraph(paragraph_text(labels.get(group, group.capitalize())), number_head)
+                + [Paragraph(paragraph_text(labels.get(group, group.capitalize() or self.words("other_column"))),
+                             number_head)
                    for group in groups]]
         for decklist in self.deck.decklists:
             description = ""
@@ -640,6 +642,8 @@ def _shown(value, words: Words) -> str:
         return "–"
     if isinstance(value, bool):
         return words("yes_cell") if value else "–"
+    if isinstance(value, str):
+        return readable(value)  # card text's markup and icons belong on the card
     return str(value)
 
 

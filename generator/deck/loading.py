@@ -12,6 +12,8 @@ Every value keeps the place it came from, so later stages can say
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -92,6 +94,21 @@ def _byte_position(path: Path, raw: bytes, offset: int) -> Position:
     return Position(path, raw.count(b"\n", 0, offset) + 1, offset - line_start + 1)
 
 
+_INLINE_ICON = re.compile(r":[A-Za-z][A-Za-z0-9_-]*: ")
+
+
+def _icon_hint(text: str, mark) -> str:
+    """Card text with an inline icon (``Pay 2 :coin: to draw``) must be quoted: YAML reads
+    ': ' as a key. Say so when that is what tripped the parser."""
+    if mark is None:
+        return ""
+    lines = text.splitlines()
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    if _INLINE_ICON.search(line):
+        return "; text holding an :icon: must be quoted, as in text: \"Pay 2 :coin: to draw\""
+    return ""
+
+
 def parse_yaml(text: str, path: Path) -> Document:
     """Parse YAML ``text`` (named ``path`` in errors) into a :class:`Document`."""
     try:
@@ -103,6 +120,7 @@ def parse_yaml(text: str, path: Path) -> Document:
                 and error.context_mark.line != mark.line:
             # The parser often notices a line late; say where the unfinished part began.
             problem += f" ({error.context} that starts at line {error.context_mark.line + 1})"
+        problem += _icon_hint(text, mark)
         raise InputError(f"YAML syntax error: {problem}", _position(path, mark)) from None
     except yaml.YAMLError as error:
         raise InputError(f"YAML error: {error}", Position(path)) from None

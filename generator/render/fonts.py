@@ -161,20 +161,25 @@ class FontRegistry:
         if internal in pdfmetrics.getRegisteredFontNames():
             return pdfmetrics.getFont(internal)
         position = self.positions.get(name, Position(path))
+        # Name the file unless the error's position already does (a name given in fonts.yaml).
+        what = f"font '{name}'" if position.path == path else f"font '{name}' ({path})"
         trusted = path in self.trusted
-        if not trusted:
-            check_font_file(path, position)
         try:
+            if not trusted:
+                check_font_file(path)
             font = TTFont(internal, str(path))
             if not trusted:
                 _check_tables(font, path)
         except FontFileError as error:
-            raise InputError(f"font file {path}: {error}", position, field=name) from None
+            raise InputError(f"{what}: {error}", position, field=name) from None
         except TTFError as error:
-            raise InputError(f"font file {path}: {_ttf_problem(error)}", position, field=name) from None
-        except (OSError, struct.error, ValueError, KeyError, IndexError, TypeError, AttributeError,
+            raise InputError(f"{what}: {_ttf_problem(error)}", position, field=name) from None
+        except OSError as error:
+            raise InputError(f"{what}: the file cannot be read ({error.strerror or error})", position,
+                             field=name) from None
+        except (struct.error, ValueError, KeyError, IndexError, TypeError, AttributeError,
                 AssertionError, ArithmeticError, MemoryError, RecursionError) as error:
-            raise InputError(f"font file {path} is damaged or cut short and cannot be read "
+            raise InputError(f"{what}: the file is damaged or cut short and cannot be read "
                              f"({type(error).__name__})", position, field=name) from None
         pdfmetrics.registerFont(font)
         return font
@@ -215,14 +220,12 @@ class FontFileError(ValueError):
     """A font file deckpress cannot use, and why (said in words a designer can act on)."""
 
 
-def check_font_file(path: Path, position: Position | None = None) -> None:
-    """Refuse, before parsing, a file that is too large or not a TrueType font at all."""
-    try:
-        size = path.stat().st_size
-        with path.open("rb") as stream:
-            tag = stream.read(4)
-    except OSError as error:
-        raise InputError(f"font file {path} cannot be read: {error.strerror}", position) from None
+def check_font_file(path: Path) -> None:
+    """Refuse, before parsing, a file that is too large or not a TrueType font at all
+    (:class:`FontFileError`, or OSError when it cannot be read)."""
+    size = path.stat().st_size
+    with path.open("rb") as stream:
+        tag = stream.read(4)
     problem = None
     if size > MAX_FONT_BYTES:
         problem = f"{size:,} bytes; a font file may have at most {MAX_FONT_BYTES:,}"
@@ -237,7 +240,7 @@ def check_font_file(path: Path, position: Position | None = None) -> None:
     elif tag not in TRUETYPE_TAGS:
         problem = "it is not a TrueType font (or it is damaged)"
     if problem:
-        raise InputError(f"font file {path}: {problem}", position)
+        raise FontFileError(problem)
 
 
 def _check_tables(font: TTFont, path: Path) -> None:

@@ -704,6 +704,7 @@ class _ElementCompiler:
                 raise InputError(f"unknown font '{font}'{did_you_mean(str(font), fonts.names())} "
                                  f"({fonts.where_searched()}; add a .ttf file to one of them)", where,
                                  field="font")
+            fonts.font(font)  # a broken file is said once, here, not once for every face it would draw
         return tuple(dict.fromkeys(names))
 
     def style(self, name: str, value: Value) -> NamedStyle:

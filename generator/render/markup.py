@@ -75,6 +75,17 @@ def plain_text(markup: Markup) -> str:
     return "\n".join("".join(span.text for span in line) for line in markup)
 
 
+def readable(text: str) -> str:
+    """What a reader sees of card text outside a card (a rules booklet's table): the words,
+    without markup or icons. Text whose markup cannot be read is returned as it is (the
+    card itself is refused with the reason)."""
+    try:
+        markup = parse_markup(text)
+    except MarkupError:
+        return text
+    return "\n".join(" ".join(line.split()) for line in plain_text(markup).split("\n"))
+
+
 def icon_names(markup: Markup) -> list[str]:
     return [span.icon for line in markup for span in line if span.icon]
 

@@ -21,7 +21,7 @@ from generator.errors import did_you_mean
 from generator.render.fonts import FontRegistry, MissingFace
 from generator.render.markup import Markup, Span
 
-ICON_MARGIN = 0.06
+ICON_MARGIN = 0.12
 """Space (in ems) either side of an inline icon, so it does not touch a figure glued to it."""
 _SPACES = re.compile(r"( +)")
 
