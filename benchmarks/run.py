@@ -76,6 +76,8 @@ CASES = (
     Case("build 10,000 copies", "copies-10000", BUILD, target=0.4),
     Case("build 100,000 copies", "copies-100000", BUILD, target=0.2, large=True),
     Case("check 100,000 copies", "copies-100000", CHECK, large=True),
+    Case("export --tts 100,000 copies", "copies-100000", ("export", "{deck}", "--quiet", "--tts", "{out}"),
+         large=True),
 )
 MEMORY_CASES = ("build 1,000 copies", "build 100,000 copies")
 """Peak memory must stay within MEMORY_GROWTH from the first of these to the second."""

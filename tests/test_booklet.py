@@ -204,6 +204,18 @@ def test_components_follow_a_changed_deck(tmp_path):
     assert re.search(r"^14 in all", text, re.M)
 
 
+def test_cards_that_leave_the_grouping_field_empty_are_other_cards(tmp_path):
+    rules = "{{ components by=kind }}\n"
+    folder = make_deck(tmp_path, rules, DECK.replace("kind: Star, ", ""))
+    text = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)[1]
+    assert re.search(r"^2 Other Nova$", text, re.M)  # the components table
+    assert "None" not in text
+    rules = "# Rules\n\n{{ components by=kind }}\n"
+    folder = make_deck(tmp_path, rules, DECK.replace("kind: Star, ", ""))
+    cover = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)[0]
+    assert "2 other cards" in cover.splitlines()
+
+
 def test_cover_shows_title_players_and_component_summary(tmp_path):
     rules = "# Rules\n\n{{ components by=kind Star=\"Star cards\" extra=\"One die\" }}\n"
     cover = pages_of(build(tmp_path, rules).reading_pdf)[0]

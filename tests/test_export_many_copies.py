@@ -10,8 +10,9 @@ from PIL import Image
 import generator.exports.raster as raster_module
 from generator.deck.model import load_deck
 from generator.exports import load_export_renderer, plan_png_export, plan_tts_export, write_png_export
-from generator.exports.staging import StagedFolder
-from generator.exports.tts import saved_object, stage_tts_export
+from generator.exports.tts import SAVED_OBJECT_ENCODER, saved_object, saved_object_text
+from generator.exports.workers import Workers
+from generator.exports.writing import stage_exports, tts_run
 from test_export import make_deck, png_names
 
 MANY_COPIES = """\
@@ -41,16 +42,17 @@ def test_tts_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pa
     renderer = load_export_renderer(load_deck(make_deck(tmp_path, MANY_COPIES)))
     export = plan_tts_export(renderer, tmp_path / "tts")
     assert [(sheet.columns, sheet.rows, len(sheet.cards)) for sheet in export.sheets] == [(2, 2, 3)]
-    staged = StagedFolder(export.folder, "test", "tts")
+    run = tts_run(export)
     try:
-        for path in stage_tts_export(export, staged):
-            if path == export.sheets[-1].face_path:
-                break  # every image is drawn; the saved object is checked below without writing it
-        assert drawn_pages == [export.card_px] * 4  # the back, then coin, gem and rock
-        with Image.open(staged.temp / "test-faces-1.png") as sheet:
+        with Workers(renderer, jobs=1) as workers:
+            for path in stage_exports(run, workers):
+                if path == export.sheets[-1].face_path:
+                    break  # every image is drawn; the saved object is checked below without writing it
+        assert drawn_pages == [export.raster.size_px] * 4  # the back, then coin, gem and rock
+        with Image.open(run.tts_files.temp / "test-faces-1.png") as sheet:
             assert sheet.size == (2 * export.card_px[0], 2 * export.card_px[1])
     finally:
-        staged.discard()
+        run.tts_files.discard()
     [state] = saved_object(export)["ObjectStates"]
     assert len(state["DeckIDs"]) == len(state["ContainedObjects"]) == 100_000
     assert Counter(state["DeckIDs"]) == Counter({100: 50_000, 101: 30_000, 102: 20_000})
@@ -65,3 +67,12 @@ def test_png_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pa
     assert png_names(tmp_path / "png") == ["back.png", "coin-front.png", "contact-sheet.png", "gem-front.png",
                                            "rock-front.png"]
     assert drawn_pages[:4] == [export.raster.size_px] * 4 and len(drawn_pages) == 5  # + the contact sheet
+
+
+def test_the_saved_object_is_written_as_the_encoder_would_write_it(tmp_path):
+    """Each card's entry is formatted once and copied with each copy's GUID: same text as the encoder's."""
+    renderer = load_export_renderer(load_deck(make_deck(tmp_path, MANY_COPIES.replace("count: 50000", "count: 500")
+                                                        .replace("count: 30000", "count: 300")
+                                                        .replace("count: 20000", "count: 200"))))
+    export = plan_tts_export(renderer, tmp_path / "tts")
+    assert "".join(saved_object_text(export)) == SAVED_OBJECT_ENCODER.encode(saved_object(export))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import generator.exports.png as png_module
+import generator.exports.raster as raster_module
 import generator.exports.tts as tts_module
 from cli_run import deckpress
 from generator.deck.model import load_deck
@@ -58,8 +58,8 @@ def test_png_export_failing_on_a_later_face_leaves_the_previous_export_untouched
     assert deckpress("export", deck, "--png", out, "--dpi", "20", "-q").exit_code == 0
     before = snapshot(out)
     change_deck(deck, "name: Ogre, colour: red", "name: Ogre, colour: blue")
-    monkeypatch.setattr(png_module, "png_bytes", fail_on_call(2, png_module.png_bytes))
-    run = deckpress("export", deck, "--png", out, "--dpi", "20", "-q")
+    monkeypatch.setattr(raster_module, "png_bytes", fail_on_call(2, raster_module.png_bytes))
+    run = deckpress("export", deck, "--png", out, "--dpi", "20", "-q", "--jobs", "1")
     assert run.exit_code == 2
     assert run.error_lines == ["error: No space left on device"]
     assert snapshot(out) == before  # ogre-front.png still the red one, and no temporary files
@@ -71,23 +71,25 @@ def test_tts_export_failing_on_the_nth_face_leaves_the_previous_export_untouched
     assert deckpress("export", deck, "--tts", out, "-q").exit_code == 0
     before = snapshot(out)
     change_deck(deck, "name: Sun, colour: red", "name: Sun, colour: green")
-    # The face sheet is drawn and staged; drawing the back sheet fails.
-    monkeypatch.setattr(tts_module, "rasterise_faces", fail_on_call(2, tts_module.rasterise_faces))
+    # The face sheet is made and staged; making the back sheet fails.
+    monkeypatch.setattr(tts_module, "compose_sheet", fail_on_call(2, tts_module.compose_sheet))
     assert deckpress("export", deck, "--tts", out, "-q").exit_code == 2
     assert snapshot(out) == before
 
 
 def test_no_sheets_without_their_saved_object(tmp_path, monkeypatch):
     deck = make_deck(tmp_path)
-    monkeypatch.setattr(tts_module, "saved_object", fail_on_call(1, tts_module.saved_object))
+    monkeypatch.setattr(tts_module, "saved_object_text", fail_on_call(1, tts_module.saved_object_text))
     assert deckpress("export", deck, "--tts", tmp_path / "build" / "tts", "-q").exit_code == 2
     assert not (tmp_path / "build").exists()  # the folders the run made go too
 
 
 def test_png_and_tts_in_one_run_land_together_or_not_at_all(tmp_path, monkeypatch):
+    """The failure happens in a worker process; the run still writes nothing."""
     deck = make_deck(tmp_path)
-    monkeypatch.setattr(tts_module, "rasterise_faces", fail_after_faces(1, tts_module.rasterise_faces))
-    run = deckpress("export", deck, "--png", tmp_path / "png", "--tts", tmp_path / "tts", "--dpi", "20", "-q")
+    monkeypatch.setattr(raster_module, "rasterise_faces", fail_after_faces(1, raster_module.rasterise_faces))
+    run = deckpress("export", deck, "--png", tmp_path / "png", "--tts", tmp_path / "tts", "--dpi", "20", "-q",
+                    "--jobs", "2")
     assert run.exit_code == 2
     assert not (tmp_path / "png").exists() and not (tmp_path / "tts").exists()
 

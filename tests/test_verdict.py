@@ -145,3 +145,28 @@ def test_build_reports_every_face_that_does_not_fit(tmp_path):
     assert [line.split(": ")[1] for line in run.error_lines[1:]] == [
         f"{path}:{line_of(path, 'id: troll')}:5", f"{path}:{line_of(path, 'id: imp')}:5"]
     assert not out.exists()
+
+
+def test_every_bad_decklist_in_one_run(tmp_path):
+    deck = DECK + ("decklists:\n"
+                   "  duel: {cards: {knight: 1, nobody: 2}}\n"
+                   "  solo: {cards: {troll: many}}\n")
+    path = project(tmp_path, deck)
+    run = deckpress("check", path)
+    assert run.exit_code == 2 and run.stdout == ""
+    assert run.error_lines == [
+        f"error: {place_of(path, 'nobody')}: no card with id 'nobody'; expected one of: imp, knight, troll (nobody)",
+        f"error: {place_of(path, 'troll: many')}: expected a whole number, found 'many' (troll)",
+    ]
+
+
+def test_every_bad_stats_question_in_one_run(tmp_path):
+    deck = DECK + ("stats:\n  draw: nine\n  questions:\n"
+                   "    - {name: a, draw: 2, need: {where: {kind: dragon}}}\n"
+                   "    - {name: b, draw: 2, need: {where: {knd: hero}}}\n"
+                   "    - {name: c, draw: 2, need: {where: {kind: hero}}}\n")
+    path = project(tmp_path, deck)
+    run = deckpress("check", path)
+    assert run.exit_code == 2
+    assert [line.split(": ")[1] for line in run.error_lines] == [
+        place_of(path, "draw: nine"), place_of(path, "kind: dragon"), place_of(path, "knd: hero")]

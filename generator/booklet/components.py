@@ -22,6 +22,7 @@ class ComponentGroup:
     cards: tuple[Card, ...]
     words: Words  # the deck's language, for the line
     renamed: bool = False  # the rules file gave the label ("Star cards"); else it is the field value
+    unset: bool = False  # the cards that leave the grouping field empty ("Other")
 
     @property
     def line(self) -> str:
@@ -33,6 +34,8 @@ class ComponentGroup:
         """
         if self.renamed:
             return f"{self.count} {self.label}"
+        if self.unset:
+            return self.words("other_cards", self.count)
         return self.words("group_cards", self.count, label=self.label)
 
 
@@ -46,7 +49,10 @@ class Components:
 
 
 def value_label(value: Any) -> str:
-    """How a field value reads in a booklet: yes/no for booleans, text otherwise."""
+    """How a field value reads in a booklet: yes/no for booleans, '' when the card
+    leaves the field empty, text otherwise."""
+    if value is None:
+        return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
@@ -80,9 +86,10 @@ def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[Com
         members[key].append(card)
     words = words_for(deck)
     return tuple(
-        ComponentGroup(label=labels.get(key) or choice_label(deck, by, members[key][0].fields.get(by)) or key,
+        ComponentGroup(label=labels.get(key) or choice_label(deck, by, members[key][0].fields.get(by))
+                       or key or words("other_column"),
                        count=sum(c.count for c in members[key]), cards=tuple(members[key]),
-                       renamed=key in labels, words=words)
+                       renamed=key in labels, unset=not key, words=words)
         for key in order
     )
 

@@ -431,7 +431,8 @@ class Converter:
         cell, head = self.style.text["table"], self.style.text["table_head"]
         number, number_head = derive(cell, alignment=TA_RIGHT), derive(head, alignment=TA_RIGHT)
         rows = [[Paragraph("Deck", head), Paragraph("Cards", number_head)]
-                + [Paragraph(paragraph_text(labels.get(group, group.capitalize())), number_head)
+                + [Paragraph(paragraph_text(labels.get(group, group.capitalize() or self.words("other_column"))),
+                             number_head)
                    for group in groups]]
         for decklist in self.deck.decklists:
             description = ""

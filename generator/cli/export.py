@@ -13,12 +13,14 @@ from click.core import ParameterSource
 from generator.access.simulation import SIMULATIONS
 from generator.cli.common import find_decks, lang_option, reports_errors
 from generator.deck.translation import load_translated_deck, require_translated
-from generator.exports import load_export_renderer, plan_png_export, plan_tts_export
-from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI, png_staging, stage_png_export
-from generator.exports.staging import all_or_nothing
-from generator.exports.tts import stage_tts_export, tts_staging
+from generator.exports import (ExportRun, default_jobs, load_export_renderer, plan_png_export, plan_tts_export,
+                               write_exports)
+from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI, png_staging
+from generator.exports.tts import tts_staging
 
 MIN_DPI, MAX_DPI = 10, 1200
+MAX_JOBS = 256
+"""More worker processes than this is a typo: each holds the deck and its fonts in memory."""
 
 
 @click.command()
@@ -39,11 +41,15 @@ MIN_DPI, MAX_DPI = 10, 1200
 @click.option("--tts", "tts_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Write Tabletop Simulator deck sheets, the back and DECK_ID.json.")
 @lang_option
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None, metavar="N",
+              help="Rasterise on N processes at once [default: every core]. The files are the "
+                   "same whatever N is.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @click.pass_context
 @reports_errors
 def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: bool,
-           simulate: str | None, tts_dir: str | None, lang: str | None, quiet: bool) -> None:
+           simulate: str | None, tts_dir: str | None, lang: str | None, jobs: int | None,
+           quiet: bool) -> None:
     """Export one deck as card images and/or a Tabletop Simulator deck.
 
     DECK is a deck file or its folder. Every face is checked first: a card that
@@ -82,16 +88,11 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
     renderer = load_export_renderer(require_translated(load_translated_deck(paths[0], lang)))
     png = plan_png_export(renderer, png_dir, dpi, bleed, simulate) if png_dir else None
     tts = plan_tts_export(renderer, tts_dir) if tts_dir else None
-    steps = (png.steps if png else 0) + (tts.steps if tts else 0)
-    png_files = png_staging(png) if png else None
-    tts_files = tts_staging(tts) if tts else None
+    run = ExportRun(png=png, png_files=png_staging(png) if png else None,
+                    tts=tts, tts_files=tts_staging(tts) if tts else None)
     # Nothing lands in either folder until every file of both exports is drawn.
-    with all_or_nothing(*filter(None, (png_files, tts_files))), \
-            _progress(steps, f"exporting {renderer.deck.output_name}", quiet) as advance:
-        if png:
-            advance(stage_png_export(png, png_files))
-        if tts:
-            advance(stage_tts_export(tts, tts_files))
+    with _progress(run.steps, f"exporting {renderer.deck.output_name}", quiet) as advance:
+        advance(write_exports(run, jobs or default_jobs()))
     if quiet:
         return
     if png:

@@ -244,7 +244,7 @@ def build_deck(document: Document) -> Deck:
     cards = _read_cards(reader, fields, problems)
     decklists: list[Decklist] = []
     if not problems.errors:  # a decklist naming a card whose row failed would only add noise
-        decklists = problems.attempt(lambda: _read_decklists(reader, {card.id for card in cards}), [])
+        decklists = _read_decklists(reader, {card.id for card in cards}, problems)
     if sheet is not None:
         problems.errors = _naming_the_deck(problems.errors, sheet, document)
     problems.raise_any()
@@ -537,23 +537,30 @@ def _naming_the_deck(errors: list[InputError], sheet: Path, document: Document) 
     return named
 
 
-def _read_decklists(reader: Reader, card_ids: set[str]) -> list[Decklist]:
+def _read_decklists(reader: Reader, card_ids: set[str], problems: Problems) -> list[Decklist]:
+    """Every decklist, each bad one reported and left out."""
     decklists = []
-    for list_id, spec in reader.mapping(("decklists",), "decklists").items():
-        keys = ("decklists", list_id)
-        reader.mapping(keys, "a decklist", required=True)
-        reader.known_keys(keys, {"name", "cards", "description"}, "decklist setting")
-        counts: dict[str, int] = {}
-        for card_id in reader.mapping(keys + ("cards",), "a decklist's cards"):
-            if card_id not in card_ids:
-                raise reader.fail(keys + ("cards", card_id),
-                                  f"no card with id '{card_id}'{did_you_mean(str(card_id), card_ids)}")
-            counts[card_id] = reader.integer(keys + ("cards", card_id), minimum=0, maximum=MAX_COPIES) or 0
-        _check_total(reader, keys + ("cards",), sum(counts.values()))
-        decklists.append(Decklist(id=str(list_id), name=reader.string(keys + ("name",)) or str(list_id),
-                                  counts=counts, position=reader.document.at(*keys),
-                                  description=reader.string(keys + ("description",)) or ""))
+    for list_id in problems.attempt(lambda: reader.mapping(("decklists",), "decklists"), {}):
+        decklist = problems.attempt(lambda: _read_decklist(reader, list_id, card_ids), None)
+        if decklist is not None:
+            decklists.append(decklist)
     return decklists
+
+
+def _read_decklist(reader: Reader, list_id: Any, card_ids: set[str]) -> Decklist:
+    keys = ("decklists", list_id)
+    reader.mapping(keys, "a decklist", required=True)
+    reader.known_keys(keys, {"name", "cards", "description"}, "decklist setting")
+    counts: dict[str, int] = {}
+    for card_id in reader.mapping(keys + ("cards",), "a decklist's cards"):
+        if card_id not in card_ids:
+            raise reader.fail(keys + ("cards", card_id),
+                              f"no card with id '{card_id}'{did_you_mean(str(card_id), card_ids)}")
+        counts[card_id] = reader.integer(keys + ("cards", card_id), minimum=0, maximum=MAX_COPIES) or 0
+    _check_total(reader, keys + ("cards",), sum(counts.values()))
+    return Decklist(id=str(list_id), name=reader.string(keys + ("name",)) or str(list_id),
+                    counts=counts, position=reader.document.at(*keys),
+                    description=reader.string(keys + ("description",)) or "")
 
 
 def _read_rules(reader: Reader, problems: Problems) -> list[RuleSpec]:

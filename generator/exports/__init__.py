@@ -2,8 +2,7 @@
 
 Both start from the same card drawings the PDF uses. Each different face is
 drawn once, onto a page of its own in a PDF kept in memory, and rendered to
-pixels by PDFium
-(:mod:`~generator.exports.raster`), then:
+pixels by PDFium (:mod:`~generator.exports.raster`), then:
 
 - :mod:`~generator.exports.png`: one PNG per card face at print resolution,
   optionally with the 1/8 in bleed print-on-demand services ask for;
@@ -11,16 +10,23 @@ pixels by PDFium
 - :mod:`~generator.exports.tts`: deck sheets, back and a saved-object JSON
   for Tabletop Simulator.
 
-Each export is planned first (pure: which files, which grid, which names),
-then drawn file by file into a staging folder, yielding after each step so the
-command line can show progress; the files are put in place together only when
-all are drawn (:mod:`~generator.exports.staging`).
+Data moves one way. Each export is planned first (pure: which files, which
+grid, which names); :mod:`~generator.exports.writing` turns the plans into
+raster tasks, which :mod:`~generator.exports.workers` runs on every core, and
+stages each file as its pixels come back, yielding after each step so the
+command line can show progress; a face both exports show is rasterised once.
+The files are put in place together only when all are drawn
+(:mod:`~generator.exports.staging`).
 """
 
+from typing import Iterator
+
 from generator.deck.model import Deck
-from generator.exports.png import PngExport, plan_png_export, write_png_export
+from generator.exports.png import PngExport, plan_png_export
 from generator.exports.raster import PRINT_BLEED, with_bleed
-from generator.exports.tts import TtsExport, plan_tts_export, write_tts_export
+from generator.exports.tts import TtsExport, plan_tts_export
+from generator.exports.workers import default_jobs
+from generator.exports.writing import ExportRun, png_run, tts_run, write_exports
 from generator.render import Renderer, load_renderer
 
 
@@ -31,5 +37,15 @@ def load_export_renderer(deck: Deck) -> Renderer:
     return renderer
 
 
-__all__ = ["PngExport", "TtsExport", "load_export_renderer", "plan_png_export", "plan_tts_export",
-           "write_png_export", "write_tts_export"]
+def write_png_export(export: PngExport, jobs: int = 1) -> Iterator:
+    """Write a PNG export on its own (see :func:`~generator.exports.writing.write_exports`)."""
+    return write_exports(png_run(export), jobs)
+
+
+def write_tts_export(export: TtsExport, jobs: int = 1) -> Iterator:
+    """Write a TTS export on its own (see :func:`~generator.exports.writing.write_exports`)."""
+    return write_exports(tts_run(export), jobs)
+
+
+__all__ = ["ExportRun", "PngExport", "TtsExport", "default_jobs", "load_export_renderer", "plan_png_export",
+           "plan_tts_export", "write_exports", "write_png_export", "write_tts_export"]

@@ -10,6 +10,7 @@ removed from the deck are deleted (see :mod:`~generator.exports.staging`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -18,9 +19,9 @@ from generator.deck.model import Card
 from generator.exports.contact import contact_sheet
 from generator.exports.printed import printed_cards
 from generator.errors import InputError, Position
-from generator.exports.raster import (MAX_RASTER_PIXELS, PRINT_BLEED, Raster, fitting_dpi, png_bytes,
-                                      rasterise_faces, too_many_pixels)
-from generator.exports.staging import StagedFolder, all_or_nothing
+from generator.exports.raster import (MAX_RASTER_PIXELS, PRINT_BLEED, Raster, Transform, fitting_dpi, png_bytes,
+                                      too_many_pixels)
+from generator.exports.staging import StagedFolder
 from generator.render import Renderer
 
 SHARED_BACK_FILENAME = "back.png"
@@ -82,36 +83,39 @@ def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT
     return PngExport(renderer, Path(folder), raster, face_files(renderer), simulate)
 
 
-def _as_seen(export: PngExport, image):
-    """The image as the export's players see it: unchanged, or with its deficiency simulated."""
-    if export.simulate is None:
-        return image
-    from generator.access.simulation import simulate_image
-
-    return simulate_image(image, export.simulate)
-
-
-def stage_png_export(export: PngExport, staged: StagedFolder) -> Iterator[Path]:
-    """Stage every face file, then the contact sheet, yielding where each will be once committed."""
+def distinct_faces(export: PngExport) -> list[list[FaceFile]]:
+    """The export's files grouped by the face they show, each distinct face once, in order."""
     names: dict[str, list[FaceFile]] = {}  # face key -> the files showing that face
     for face in export.faces:
         names.setdefault(export.renderer.face_key(face.card, face.side), []).append(face)
-    distinct = [(files[0].card, files[0].side) for files in names.values()]
-    images = rasterise_faces(export.renderer, distinct, export.raster)
-    for files, image in zip(names.values(), images):
-        data = png_bytes(_as_seen(export, image), export.raster.dpi)
-        for face in files:
-            yield staged.write_bytes(face.filename, data)
-    yield staged.write_bytes(CONTACT_SHEET_FILENAME, png_bytes(_as_seen(export, contact_sheet(export.renderer))))
+    return list(names.values())
+
+
+def image_transform(export: PngExport) -> Transform | None:
+    """What every image goes through: the export's colour-vision deficiency simulated, or nothing."""
+    if export.simulate is None:
+        return None
+    from generator.access.simulation import simulate_image
+
+    return functools.partial(simulate_image, deficiency=export.simulate)
+
+
+def stage_face(files: list[FaceFile], data: bytes, staged: StagedFolder) -> Iterator[Path]:
+    """Stage one face's PNG under each of its file names."""
+    for face in files:
+        yield staged.write_bytes(face.filename, data)
+
+
+def run_contact_sheet(renderer: Renderer, transform: Transform | None = None) -> bytes:
+    """The contact sheet's PNG (a task for :class:`~generator.exports.workers.Workers`)."""
+    image = contact_sheet(renderer)
+    return png_bytes(transform(image) if transform is not None else image)
+
+
+def stage_contact_sheet(data: bytes, staged: StagedFolder) -> Path:
+    return staged.write_bytes(CONTACT_SHEET_FILENAME, data)
 
 
 def png_staging(export: PngExport) -> StagedFolder:
     """Where a PNG export's files wait until all of them are drawn."""
     return StagedFolder(export.folder, export.renderer.deck.output_name, "png")
-
-
-def write_png_export(export: PngExport) -> Iterator[Path]:
-    """Write the export all or nothing (see :mod:`~generator.exports.staging`), yielding once a file."""
-    staged = png_staging(export)
-    with all_or_nothing(staged):
-        yield from stage_png_export(export, staged)

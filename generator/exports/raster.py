@@ -161,3 +161,59 @@ def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:
         options["dpi"] = (dpi, dpi)
     image.save(buffer, format="PNG", **options)
     return buffer.getvalue()
+
+
+Transform = Callable[[Image.Image], Image.Image]
+"""Changes a rasterised face before it is used (a module-level function, so workers can run it)."""
+
+
+@dataclass(frozen=True)
+class FaceOrder:
+    """One face to rasterise, and what to make of its pixels."""
+
+    card: int        # the card's place in the deck's list of cards
+    side: str
+    png: bool        # encode the image as a PNG at the raster's dpi
+    scaled: tuple[int, int] | None = None  # also give it shrunk to this size, as raw RGB
+
+
+@dataclass(frozen=True)
+class RasterTask:
+    """Faces drawn into one document and rasterised together (a unit of work for a worker)."""
+
+    raster: Raster
+    orders: tuple[FaceOrder, ...]
+    transform: Transform | None = None
+
+
+@dataclass(frozen=True)
+class FaceResult:
+    png: bytes | None
+    scaled: bytes | None
+
+
+FACES_PER_TASK = 8
+"""Faces drawn into one document by one worker: enough that fonts are embedded once for
+several faces, few enough that every core gets work from a small deck. Fixed, so the
+documents (and so every pixel) are the same whatever the number of workers."""
+
+
+def raster_tasks(orders: Sequence[FaceOrder], raster: Raster,
+                 transform: Transform | None = None) -> list[RasterTask]:
+    """``orders`` cut into tasks of :data:`FACES_PER_TASK`, in order."""
+    return [RasterTask(raster, tuple(orders[start:start + FACES_PER_TASK]), transform)
+            for start in range(0, len(orders), FACES_PER_TASK)]
+
+
+def run_raster_task(renderer: Renderer, task: RasterTask) -> list[FaceResult]:
+    """Rasterise the task's faces; for each, its PNG and/or its shrunk copy, as asked."""
+    cards = renderer.deck.cards
+    faces = [(cards[order.card], order.side) for order in task.orders]
+    results = []
+    for order, image in zip(task.orders, rasterise_faces(renderer, faces, task.raster)):
+        if task.transform is not None:
+            image = task.transform(image)
+        png = png_bytes(image, task.raster.dpi) if order.png else None
+        scaled = image.resize(order.scaled, Image.LANCZOS).tobytes() if order.scaled else None
+        results.append(FaceResult(png, scaled))
+    return results

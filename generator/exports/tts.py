@@ -35,8 +35,8 @@ from PIL import Image
 
 from generator.deck.model import Card
 from generator.exports.printed import printed_cards
-from generator.exports.raster import Raster, png_bytes, rasterise_face, rasterise_faces
-from generator.exports.staging import StagedFolder, all_or_nothing
+from generator.exports.raster import POINTS_PER_INCH, Raster, png_bytes
+from generator.exports.staging import StagedFolder
 from generator.render import Renderer
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
@@ -50,6 +50,11 @@ HIDDEN_FILL = (90, 90, 90)
 EMPTY_FILL = (255, 255, 255)
 SLOT_NUMBER_BASE = 100
 """CardID = deck number * 100 + slot."""
+SOURCE_DPI = 300
+"""Faces are rasterised at this resolution, then shrunk to their slot (see ``TtsExport.raster``)."""
+MAX_OVERSAMPLING = 4
+"""At most this many times a slot's pixels across: finer gains nothing once shrunk, and a
+card metres wide would otherwise be rasterised at 300 dpi for a 409-pixel slot."""
 
 CARD_STATE_DEFAULTS: dict[str, Any] = {
     "Description": "",
@@ -75,6 +80,11 @@ SAVED_OBJECT_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False)
 """Indented as TTS writes its own saves, so the URLs are easy to find and replace."""
 JSON_CHUNKS_PER_WRITE = 65536
 """The encoder yields tiny pieces; written in batches of this many, a large deck saves quickly."""
+DECK_IDS, CONTAINED, GUID_MARK = "\0deck ids\0", "\0contained objects\0", "\0guid\0"
+"""Stand-ins for what :func:`saved_object_text` writes itself (no deck's text holds a NUL)."""
+LIST_ITEM_INDENT, LIST_END_INDENT = " " * 8, " " * 6
+"""Where the encoder puts the items of the deck's lists, and their closing bracket
+(``ObjectStates`` -> the deck -> its lists: four and three levels of two spaces)."""
 
 
 @dataclass(frozen=True)
@@ -110,9 +120,14 @@ class TtsExport:
 
     @property
     def raster(self) -> Raster:
-        """Faces are drawn straight at sheet size (no bleed: TTS shows the trimmed card)."""
-        width = self.renderer.card_size[0]
-        return Raster(self.renderer.card_size, 0.0, self.card_px, dpi=self.card_px[0] * 72 / width)
+        """How faces are rasterised before they are shrunk to ``card_px``: the trimmed card
+        (TTS shows no bleed) at :data:`SOURCE_DPI`, within one to :data:`MAX_OVERSAMPLING`
+        times the slot's own resolution. Shrinking a finer image smooths every edge, and a
+        PNG export at the same resolution in the same run gives its images to the sheets."""
+        width, height = self.renderer.card_size
+        slot_dpi = max(self.card_px[0] / width, self.card_px[1] / height) * POINTS_PER_INCH
+        dpi = min(max(SOURCE_DPI, slot_dpi), MAX_OVERSAMPLING * slot_dpi)
+        return Raster.at_dpi(self.renderer.card_size, 0.0, dpi)
 
     @property
     def shared_back_path(self) -> Path | None:
@@ -212,12 +227,46 @@ def custom_deck_entry(sheet: Sheet, unique_back: bool) -> dict[str, Any]:
 
 def saved_object(export: TtsExport) -> dict[str, Any]:
     """The saved-object JSON: one deck (or a lone card) holding every copy of every card."""
-    deck = export.renderer.deck
+    shared = _card_entries(export)
+    cards = [{"GUID": guid, **shared[card.id]} for guid, card in _copies(export)]
+    if len(cards) == 1:
+        return _saved(export, cards[0])
+    return _saved(export, _deck_state(export, [card["CardID"] for card in cards], cards))
+
+
+def saved_object_text(export: TtsExport) -> Iterator[str]:
+    """:func:`saved_object` as :data:`SAVED_OBJECT_ENCODER` writes it, piece by piece.
+
+    The deck's two long lists (one CardID and one card entry a copy) are written
+    here rather than by the encoder: each card's entry is formatted once and
+    its copies differ only in their GUID, so a deck of many copies is written
+    quickly and never held in memory whole.
+    """
+    copies = list(_copies(export))
+    if len(copies) == 1:
+        yield from SAVED_OBJECT_ENCODER.iterencode(saved_object(export))
+        return
+    shared = _card_entries(export)
+    entries = {card_id: _entry_template(entry) for card_id, entry in shared.items()}
+    lists = {json.dumps(DECK_IDS): lambda: (str(shared[card.id]["CardID"]) for _, card in copies),
+             json.dumps(CONTAINED): lambda: (entries[card.id] % json.dumps(guid) for guid, card in copies)}
+    separator = ",\n" + LIST_ITEM_INDENT
+    for chunk in SAVED_OBJECT_ENCODER.iterencode(_saved(export, _deck_state(export, DECK_IDS, CONTAINED))):
+        if chunk not in lists:
+            yield chunk
+            continue
+        items, before = lists[chunk](), "[\n" + LIST_ITEM_INDENT
+        while batch := list(itertools.islice(items, JSON_CHUNKS_PER_WRITE)):
+            yield before + separator.join(batch)
+            before = separator
+        yield "\n" + LIST_END_INDENT + "]"
+
+
+def _card_entries(export: TtsExport) -> dict[str, dict[str, Any]]:
+    """Each printed card's entry in the saved object, without its GUID (each copy has its own)."""
     entries = {sheet.number: custom_deck_entry(sheet, export.unique_back) for sheet in export.sheets}
-    # Copies of a card differ only in their GUID: each card's entry is made once and the
-    # copies share its nested parts, so a deck of many copies stays small in memory.
     shared: dict[str, dict[str, Any]] = {}
-    for card in printed_cards(deck):
+    for card in printed_cards(export.renderer.deck):
         card_id = export.card_ids[card.id]
         number = card_id // SLOT_NUMBER_BASE
         shared[card.id] = {
@@ -230,23 +279,41 @@ def saved_object(export: TtsExport) -> dict[str, Any]:
             "CardID": card_id,
             "CustomDeck": {str(number): entries[number]},
         }
+    return shared
+
+
+def _copies(export: TtsExport) -> Iterator[tuple[str, Card]]:
+    """(GUID, card) for every physical card, in deck order."""
+    deck = export.renderer.deck
     guids = _unique_guids(deck.id, taken={_guid(deck.id, "deck")})
-    cards = [{"GUID": guid, **shared[card.id]} for guid, (card, _copy) in zip(guids, deck.copies())]
-    if len(cards) == 1:
-        state = cards[0]
-    else:
-        state = {
-            "GUID": _guid(deck.id, "deck"),
-            "Name": "DeckCustom",
-            "Transform": dict(FACE_DOWN),
-            "Nickname": deck.name,
-            "GMNotes": deck.id,
-            **CARD_STATE_DEFAULTS,
-            "Hands": False,
-            "DeckIDs": [card["CardID"] for card in cards],
-            "CustomDeck": {str(number): entry for number, entry in entries.items()},
-            "ContainedObjects": cards,
-        }
+    return ((guid, card) for guid, (card, _copy) in zip(guids, deck.copies()))
+
+
+def _entry_template(entry: dict[str, Any]) -> str:
+    """A card entry as the encoder writes it inside the deck's list, with ``%s`` for its GUID."""
+    text = json.dumps({"GUID": GUID_MARK, **entry}, indent=SAVED_OBJECT_ENCODER.indent, ensure_ascii=False)
+    return text.replace("%", "%%").replace(json.dumps(GUID_MARK), "%s").replace("\n", "\n" + LIST_ITEM_INDENT)
+
+
+def _deck_state(export: TtsExport, deck_ids: Any, contained: Any) -> dict[str, Any]:
+    deck = export.renderer.deck
+    entries = {sheet.number: custom_deck_entry(sheet, export.unique_back) for sheet in export.sheets}
+    return {
+        "GUID": _guid(deck.id, "deck"),
+        "Name": "DeckCustom",
+        "Transform": dict(FACE_DOWN),
+        "Nickname": deck.name,
+        "GMNotes": deck.id,
+        **CARD_STATE_DEFAULTS,
+        "Hands": False,
+        "DeckIDs": deck_ids,
+        "CustomDeck": {str(number): entry for number, entry in entries.items()},
+        "ContainedObjects": contained,
+    }
+
+
+def _saved(export: TtsExport, state: dict[str, Any]) -> dict[str, Any]:
+    deck = export.renderer.deck
     return {
         "SaveName": deck.name,
         "GameMode": "",
@@ -266,34 +333,56 @@ def saved_object(export: TtsExport) -> dict[str, Any]:
     }
 
 
-def stage_tts_export(export: TtsExport, staged: StagedFolder) -> Iterator[Path | None]:
-    """Draw the faces and stage sheets, back and saved object (last).
-
-    Yields once per face drawn (``None``) and once per file staged (where it
-    will be once committed), ``export.steps`` times in all.
-    """
-    renderer, raster = export.renderer, export.raster
-    shared_back = None
-    if not export.unique_back:
-        shared_back = rasterise_face(renderer, export.sheets[0].cards[0], "back", raster)
-        yield None
-        yield staged.write_bytes(export.shared_back_path.name, png_bytes(shared_back))
+def tts_faces(export: TtsExport) -> list[tuple[Card, str]]:
+    """Every face the sheets show, in the order :class:`SheetWriter` takes them: the shared
+    back (if cards share one), then each sheet's fronts, then its backs (if cards have their own)."""
+    faces = [] if export.unique_back else [(export.sheets[0].cards[0], "back")]
     for sheet in export.sheets:
         for side in ("front", "back") if export.unique_back else ("front",):
-            faces = []
-            for image in rasterise_faces(renderer, [(card, side) for card in sheet.cards], raster):
-                faces.append(image)
-                yield None
-            image = compose_sheet(faces, sheet.columns, sheet.rows, export.card_px, shared_back)
-            path = sheet.face_path if side == "front" else sheet.back_path
-            yield staged.write_bytes(path.name, png_bytes(image))
-    with staged.stream(export.json_path.name) as stream:
-        # Written as it is encoded: for a deck of many copies the text runs to many megabytes.
-        chunks = SAVED_OBJECT_ENCODER.iterencode(saved_object(export))
-        while batch := "".join(itertools.islice(chunks, JSON_CHUNKS_PER_WRITE)):
-            stream.write(batch.encode("utf-8"))
-        stream.write(b"\n")
-    yield export.json_path
+            faces.extend((card, side) for card in sheet.cards)
+    return faces
+
+
+class SheetWriter:
+    """Takes the faces of :func:`tts_faces` one by one and stages each image as soon as it is
+    complete: the back, then each sheet; the saved object comes last (:meth:`finish`)."""
+
+    def __init__(self, export: TtsExport, staged: StagedFolder):
+        self._export = export
+        self._staged = staged
+        self._shared_back: Image.Image | None = None
+        self._waiting = [(sheet, side) for sheet in export.sheets
+                         for side in (("front", "back") if export.unique_back else ("front",))]
+        self._faces: list[Image.Image] = []
+
+    def add(self, face: Image.Image) -> list[Path]:
+        """One more face; the paths of the images it completed (staged, to be committed)."""
+        export = self._export
+        if not export.unique_back and self._shared_back is None:
+            self._shared_back = face
+            return [self._staged.write_bytes(export.shared_back_path.name, png_bytes(face))]
+        self._faces.append(face)
+        sheet, side = self._waiting[0]
+        if len(self._faces) < len(sheet.cards):
+            return []
+        self._waiting.pop(0)
+        image = compose_sheet(self._faces, sheet.columns, sheet.rows, export.card_px, self._shared_back)
+        self._faces = []
+        path = sheet.face_path if side == "front" else sheet.back_path
+        return [self._staged.write_bytes(path.name, png_bytes(image))]
+
+    def finish(self) -> Path:
+        """Stage the saved object, once every sheet is staged."""
+        export = self._export
+        if self._waiting:
+            raise RuntimeError("the saved object is written after every sheet")
+        with self._staged.stream(export.json_path.name) as stream:
+            # Written as it is encoded: for a deck of many copies the text runs to many megabytes.
+            chunks = saved_object_text(export)
+            while batch := "".join(itertools.islice(chunks, JSON_CHUNKS_PER_WRITE)):
+                stream.write(batch.encode("utf-8"))
+            stream.write(b"\n")
+        return export.json_path
 
 
 def tts_staging(export: TtsExport) -> StagedFolder:
@@ -301,11 +390,6 @@ def tts_staging(export: TtsExport) -> StagedFolder:
     return StagedFolder(export.folder, export.renderer.deck.output_name, "tts")
 
 
-def write_tts_export(export: TtsExport) -> Iterator[Path | None]:
-    """Write the export all or nothing (see :mod:`~generator.exports.staging`), yielding once a step."""
-    staged = tts_staging(export)
-    with all_or_nothing(staged):
-        yield from stage_tts_export(export, staged)
 
 
 def _guid(deck_id: str, what: object) -> str:

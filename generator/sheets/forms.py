@@ -151,10 +151,24 @@ class FormLibrary:
              rgb: tuple[float, float, float] | None = None) -> bytes:
         """Content-stream operators showing ``text`` with its baseline starting at (x, y), in
         ``gray`` (or the colour ``rgb``)."""
+        return self.show(self.runs(text), x, y, size, gray, rgb)
+
+    def runs(self, text: str) -> list[tuple[bytes, bytes]]:
+        """``text`` as runs of (font subset, character codes in it), for :meth:`show`.
+
+        Runs of two strings put one after the other show the two strings in a
+        row (see :func:`joined_runs`), so a text that changes in one place
+        can be encoded once around that place.
+        """
         glyphs = [self._glyphs.get(char) or self._glyphs[" "] for char in text]
+        return [(font, b"".join(code for _, code in run))
+                for font, run in itertools.groupby(glyphs, key=itemgetter(0))]
+
+    def show(self, runs: list[tuple[bytes, bytes]], x: float, y: float, size: float, gray: float,
+             rgb: tuple[float, float, float] | None = None) -> bytes:
+        """Content-stream operators showing ``runs`` (from :meth:`runs`) as :meth:`text` shows text."""
         size_text = number(size).encode()
-        shown = b" ".join(b"%s %s Tf (%s) Tj" % (font, size_text, b"".join(code for _, code in run))
-                          for font, run in itertools.groupby(glyphs, key=itemgetter(0)))
+        shown = b" ".join(b"%s %s Tf (%s) Tj" % (font, size_text, codes) for font, codes in runs)
         paint = (b"%s rg" % " ".join(number(part) for part in rgb).encode() if rgb is not None
                  else b"%s g" % number(gray).encode())
         return b"q %s BT %s %s Td %s ET Q" % (paint, number(x).encode(), number(y).encode(), shown)
@@ -266,6 +280,17 @@ def _split_objects(data: bytes, doc: pdfdoc.PDFDocument) -> CompiledForms:
         free_numbers=(outline,) if outline else (),
         last_number=max(number for _, number in starts),
     )
+
+
+def joined_runs(*parts: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """The runs of strings shown one after the other: neighbours in one font become one run."""
+    joined: list[tuple[bytes, bytes]] = []
+    for font, codes in itertools.chain(*parts):
+        if joined and joined[-1][0] == font:
+            joined[-1] = (font, joined[-1][1] + codes)
+        else:
+            joined.append((font, codes))
+    return joined
 
 
 def number(value: float) -> str:

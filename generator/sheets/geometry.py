@@ -298,15 +298,19 @@ def plan_pages(layout: SheetLayout, total_cards: int) -> Iterator[PagePlan]:
     """Every page of the PDF in order, one at a time, for a deck of ``total_cards`` copies."""
     per_sheet = layout.cards_per_sheet
     sheets = layout.sheet_count(total_cards)
+    slots = layout.slots
+    back_slots = tuple(layout.back_box(slot) for slot in slots)  # the same on every sheet
+    back_rotation = layout.back_rotation
 
     def fronts(sheet: int) -> tuple[Placement, ...]:
         first = sheet * per_sheet
-        return tuple(Placement(first + slot, "front", layout.slots[slot])
+        return tuple(Placement(first + slot, "front", slots[slot])
                      for slot in range(min(per_sheet, total_cards - first)))
 
     def backs(sheet: int) -> tuple[Placement, ...]:
-        return tuple(Placement(front.index, "back", layout.back_box(front.box), layout.back_rotation)
-                     for front in fronts(sheet))
+        first = sheet * per_sheet
+        return tuple(Placement(first + slot, "back", back_slots[slot], back_rotation)
+                     for slot in range(min(per_sheet, total_cards - first)))
 
     if layout.duplex == "fold":
         for sheet in range(sheets):

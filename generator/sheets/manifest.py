@@ -4,9 +4,9 @@ Print shops, cutting machines and tests read it. The file is one JSON object:
 the settings first (paper, card size, duplex mode, back offset), then
 ``placements``, one line per card face in page order::
 
-    {"deck": "cereal-killer", "card": "frankenflakes", "face": "front",
-     "title": "Frankenflakes", "copy": 3, "page": 2,
-     "trim_box": [x, y, width, height], "rotation": 0, "fields": {...}}
+    {"deck":"cereal-killer","card":"frankenflakes","face":"front",
+     "title":"Frankenflakes","copy":3,"page":2,
+     "trim_box":[x,y,width,height],"rotation":0,"fields":{...}}
 
 Lengths are PDF points with the origin at the page's bottom-left corner.
 ``rotation`` is how far the face is turned within its trim box, in degrees
@@ -14,7 +14,11 @@ anticlockwise: 180 for backs below a fold line running across the page
 (``--duplex fold``), so a folded card reads upright turned over sideways;
 0 everywhere else.
 ``fields`` are the fields printed on that face. Placements are written as
-they are made, so a manifest of 100,000 cards never sits in memory whole.
+they are made, so a manifest of 100,000 cards never sits in memory whole, and
+written without spaces: a deck of many copies repeats each line many times.
+What every copy of a face shares, and what every card in one slot of the
+sheet shares, is formatted once (:meth:`ManifestWriter.face_parts`,
+:meth:`ManifestWriter.position`); a placement only adds its copy and page.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ from typing import Any, TextIO
 
 from generator.sheets.geometry import SheetLayout
 from generator.sheets.style import MM
+
+COMPACT = (",", ":")
+"""JSON separators without spaces."""
 
 
 def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: int,
@@ -51,33 +58,40 @@ def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: in
 
 
 class ManifestWriter:
-    """Writes the header, then placements one by one, then closes the JSON."""
+    """Writes the header, then placements a page at a time, then closes the JSON."""
 
     def __init__(self, stream: TextIO, header: dict[str, Any]):
         self._stream = stream
-        self._count = 0
-        stream.write("{\n")
-        for key, value in header.items():
-            stream.write(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},\n")
-        stream.write('  "placements": [')
+        self._separator = "\n"
+        settings = ",".join(f"{json.dumps(key)}:{json.dumps(value, ensure_ascii=False, separators=COMPACT)}"
+                            for key, value in header.items())
+        stream.write(f'{{{settings},"placements":[')
 
     @staticmethod
     def face_parts(deck_id: str, card_id: str, face: str, title: str,
                    fields: dict[str, Any]) -> tuple[str, str]:
         """The parts of a placement line that every copy of a face shares (made once, reused)."""
-        head = (f'{{"deck": {json.dumps(deck_id)}, "card": {json.dumps(card_id)}, '
-                f'"face": "{face}", "title": {json.dumps(title, ensure_ascii=False)}, ')
-        tail = f', "fields": {json.dumps(fields, ensure_ascii=False, default=str)}}}'
+        head = (f'{{"deck":{json.dumps(deck_id)},"card":{json.dumps(card_id)},'
+                f'"face":"{face}","title":{json.dumps(title, ensure_ascii=False)},')
+        tail = f',"fields":{json.dumps(fields, ensure_ascii=False, default=str, separators=COMPACT)}}}'
         return head, tail
 
-    def add(self, parts: tuple[str, str], copy: int, page: int, trim_box: list[float],
-            rotation: int = 0) -> None:
+    @staticmethod
+    def position(trim_box: list[float], rotation: int = 0) -> str:
+        """The part of a placement line that every card in one slot shares: where it is."""
+        return f'"trim_box":[{",".join(map(repr, trim_box))}],"rotation":{rotation}'
+
+    @staticmethod
+    def placement(parts: tuple[str, str], copy: int, page: int, position: str) -> str:
+        """One placement: a face's parts (:meth:`face_parts`) around its copy, page and position."""
         head, tail = parts
-        box = ", ".join(map(repr, trim_box))
-        separator = "\n    " if self._count == 0 else ",\n    "
-        self._stream.write(f'{separator}{head}"copy": {copy}, "page": {page}, "trim_box": [{box}], '
-                           f'"rotation": {rotation}{tail}')
-        self._count += 1
+        return f'{head}"copy":{copy},"page":{page},{position}{tail}'
+
+    def add(self, placements: list[str]) -> None:
+        """Write placements made by :meth:`placement` (a page's worth), one a line."""
+        if placements:
+            self._stream.write(self._separator + ",\n".join(placements))
+            self._separator = ",\n"
 
     def close(self) -> None:
-        self._stream.write("\n  ]\n}\n")
+        self._stream.write("\n]}\n")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator, TextIO
@@ -25,7 +25,7 @@ from typing import BinaryIO, Callable, Iterator, TextIO
 from generator.deck.model import Card, Deck
 from generator.errors import InputError
 from generator.outputs import atomic_outputs
-from generator.sheets.forms import FormLibrary, font_for, number
+from generator.sheets.forms import FormLibrary, font_for, joined_runs, number
 from generator.boxes import Box
 from generator.sheets.geometry import (DEFAULT_DUPLEX, PagePlan, SheetLayout, SheetSettings, plan_layout,
                                       plan_pages)
@@ -128,38 +128,55 @@ def _utf8(binary: BinaryIO) -> Iterator[TextIO]:
 
 @dataclass
 class PageComposer:
-    """Turns a planned page into content-stream operators, and its placements into manifest lines."""
+    """Turns a planned page into content-stream operators, and its placements into manifest lines.
+
+    Pages repeat the same few slots over and over, so what a slot contributes
+    (where its form goes, its position in the manifest) is worked out once per
+    slot, and each placement only adds its form's name, copy and page.
+    """
 
     faces: "FaceForms"
     furniture: "Furniture"
     footer: "Footer"
     library: FormLibrary
     copies: "CopyIndex"
+    _slots: dict[tuple[Box, int], tuple[bytes, str]] = field(default_factory=dict)
 
     def compose(self, page: PagePlan, manifest: ManifestWriter) -> bytes:
         filled = len({placement.index for placement in page.placements})
         parts = [self.furniture.under(page.role, filled)]
+        lines = []
         for placement in page.placements:
             card, copy = self.copies.locate(placement.index)
             form, manifest_parts = self.faces.of(card, placement.face)
-            parts.append(place(form, placement.box, placement.rotation))
-            manifest.add(manifest_parts, copy, page.number, placement.box.rounded(), placement.rotation)
+            placing, position = self._slot(placement.box, placement.rotation)
+            parts.append(placing % form)
+            lines.append(ManifestWriter.placement(manifest_parts, copy, page.number, position))
+        manifest.add(lines)
         parts.append(self.furniture.over(page.role))
         parts.append(self.footer.line(page, self.library))
         return b"\n".join(part for part in parts if part)
 
+    def _slot(self, box: Box, rotation: int) -> tuple[bytes, str]:
+        """Operators placing a form (``%s`` for its name) in ``box``, and the manifest's position."""
+        found = self._slots.get((box, rotation))
+        if found is None:
+            found = self._slots[(box, rotation)] = (placing(box, rotation),
+                                                    ManifestWriter.position(box.rounded(), rotation))
+        return found
 
-def place(form: bytes, box: Box, rotation: int = 0) -> bytes:
-    """Operators drawing a form into ``box``, turned by ``rotation`` (0 or 180) about its centre.
+
+def placing(box: Box, rotation: int = 0) -> bytes:
+    """Operators drawing a form (``%s``: its name) into ``box``, turned by ``rotation`` (0 or 180)
+    about its centre.
 
     Unturned, the form's trim origin goes to the box's lower-left corner;
     turned 180 degrees, to its upper-right corner, with both axes reversed.
     """
     if rotation == 0:
-        return b"q 1 0 0 1 %s %s cm /%s Do Q" % (number(box.x).encode(), number(box.y).encode(), form)
+        return b"q 1 0 0 1 %s %s cm /%%s Do Q" % (number(box.x).encode(), number(box.y).encode())
     if rotation == 180:
-        return b"q -1 0 0 -1 %s %s cm /%s Do Q" % (number(box.right).encode(), number(box.top).encode(),
-                                                    form)
+        return b"q -1 0 0 -1 %s %s cm /%%s Do Q" % (number(box.right).encode(), number(box.top).encode())
     raise ValueError(f"faces turn by 0 or 180 degrees, not {rotation}")
 
 
@@ -267,6 +284,8 @@ class Footer:
         self._paper_width = layout.paper.width
         self._style = style.footer
         self._draft = layout.settings.draft
+        self._around: dict[str, tuple[str, str]] = {}
+        self._runs: dict[str, tuple[list, list]] = {}
 
     def alphabet(self) -> str:
         """Every character a footer of this build can contain."""
@@ -277,16 +296,28 @@ class Footer:
         return ROLE_LABELS[(page.role, self._fold_axis if page.role == "fold" else None)]
 
     def text(self, page: PagePlan) -> str:
-        parts = [self._deck_name, f"page {page.number} of {self._pages}", self.role(page), self._mode]
-        if self._draft:  # a draft says so on every page, first and in colour
-            parts.insert(0, self._style.draft_label)
-        if self._offset and page.role != "fronts":
-            parts.append(self._offset)
-        return FOOTER_SEPARATOR.join(parts)
+        before, after = self._text_around(page)
+        return f"{before}{page.number}{after}"
+
+    def _text_around(self, page: PagePlan) -> tuple[str, str]:
+        """The footer of every page in ``page``'s role, before and after its page number."""
+        around = self._around.get(page.role)
+        if around is None:
+            first = [self._style.draft_label] if self._draft else []  # a draft says so on every page
+            rest = [self.role(page), self._mode] + ([self._offset] if self._offset and page.role != "fronts" else [])
+            around = self._around[page.role] = (
+                FOOTER_SEPARATOR.join([*first, self._deck_name, "page "]),
+                f" of {self._pages}{FOOTER_SEPARATOR}{FOOTER_SEPARATOR.join(rest)}")
+        return around
 
     def line(self, page: PagePlan, library: FormLibrary) -> bytes:
+        """The footer's operators; only the page number is encoded afresh for each page."""
         text = self.text(page)
         width = library.text_width(text, self._style.size)
-        return library.text(text, (self._paper_width - width) / 2, self._style.baseline,
-                            self._style.size, self._style.gray,
-                            self._style.draft_rgb if self._draft else None)
+        runs = self._runs.get(page.role)
+        if runs is None:
+            runs = self._runs[page.role] = tuple(library.runs(part) for part in self._text_around(page))
+        before, after = runs
+        return library.show(joined_runs(before, library.runs(str(page.number)), after),
+                            (self._paper_width - width) / 2, self._style.baseline, self._style.size,
+                            self._style.gray, self._style.draft_rgb if self._draft else None)

@@ -43,7 +43,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from generator.deck.model import Deck
-from generator.deck.reading import Reader
+from generator.deck.reading import Problems, Reader
 from generator.deck.selectors import Selector, known_fields, parse_selector
 from generator.errors import Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
@@ -160,15 +160,18 @@ def read_stats_spec(deck: Deck) -> StatsSpec:
     data = deck.stats
     if not data:
         return StatsSpec()
-    reader.known_keys((), SECTION_KEYS, "stats setting")
-    draw = reader.integer(("draw",), minimum=1, maximum=MAX_DRAW)
-    return StatsSpec(
-        composition=_read_composition(reader),
+    problems = Problems()  # every mistake of the section at once, each question on its own
+    problems.attempt(lambda: reader.known_keys((), SECTION_KEYS, "stats setting"), None)
+    draw = problems.attempt(lambda: reader.integer(("draw",), minimum=1, maximum=MAX_DRAW), None)
+    spec = StatsSpec(
+        composition=problems.attempt(lambda: _read_composition(reader), ()),
         draw=draw,
-        questions=_read_questions(reader, draw),
-        dice=_read_dice(reader) if "dice" in data else None,
-        simulation=_read_simulation(reader) if "simulate" in data else None,
+        questions=_read_questions(reader, draw, problems),
+        dice=problems.attempt(lambda: _read_dice(reader), None) if "dice" in data else None,
+        simulation=problems.attempt(lambda: _read_simulation(reader), None) if "simulate" in data else None,
     )
+    problems.raise_any()
+    return spec
 
 
 class _Reader(Reader):
@@ -219,19 +222,24 @@ def _read_count_by(reader: _Reader, keys: tuple) -> CountBy:
     return CountBy(reader.field_name(keys))
 
 
-def _read_questions(reader: _Reader, default_draw: int | None) -> tuple[Question, ...]:
+def _read_questions(reader: _Reader, default_draw: int | None, problems: Problems) -> tuple[Question, ...]:
     raw = reader.get(("questions",))
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise reader.fail(("questions",), f"expected a list of questions ('- ' items), found {describe_value(raw)}")
+        problems.add(reader.fail(("questions",), "expected a list of questions ('- ' items), found "
+                                                 f"{describe_value(raw)}"))
+        return ()
     questions = []
     seen: dict[str, int] = {}
     for index in range(len(raw)):
-        question = _read_question(reader, ("questions", index), default_draw)
+        question = problems.attempt(lambda: _read_question(reader, ("questions", index), default_draw), None)
+        if question is None:
+            continue
         if question.name in seen:
-            raise reader.fail(("questions", index, "name"),
-                              f"question '{question.name}' is asked twice (first at line {seen[question.name]})")
+            problems.add(reader.fail(("questions", index, "name"), f"question '{question.name}' is asked twice "
+                                                                   f"(first at line {seen[question.name]})"))
+            continue
         seen[question.name] = question.position.line
         questions.append(question)
     return tuple(questions)

@@ -1,0 +1,74 @@
+"""Rasterising on every core: export work split into tasks, run by worker processes.
+
+Rasterising a face and encoding its PNG take far longer than planning the
+export, and each face is independent of the others, so an export cuts its work
+into small tasks and hands them to a pool of worker processes, one per core
+(``--jobs``). Each worker is a fork of the exporting process, so it starts
+with the deck, its layouts and fonts already loaded; a task names the cards it
+is about by their place in the deck, and returns bytes.
+
+Results come back in the order the tasks were given, and how the work is cut
+into tasks never depends on the number of workers, so the files an export
+writes are the same bytes whatever ``--jobs`` says. With one job, or where
+processes cannot be forked, the tasks simply run here, one after the other.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, Callable, Iterable, Iterator
+
+from generator.render import Renderer
+
+Task = Callable[[Renderer, Any], Any]
+"""A module-level function of the renderer and one small, picklable piece of work."""
+
+_WORKER_RENDERER: list[Renderer] = []
+"""Inside a worker process: the renderer it was forked with (set once, by :func:`_adopt`)."""
+
+
+def default_jobs() -> int:
+    """Every core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class Workers:
+    """A pool of ``jobs`` processes for one export (a context manager); ``map`` runs tasks on it."""
+
+    def __init__(self, renderer: Renderer, jobs: int):
+        self.renderer = renderer
+        self.jobs = jobs
+        self._executor: Executor | None = None
+
+    def __enter__(self) -> "Workers":
+        if self.jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
+            self._executor = ProcessPoolExecutor(max_workers=self.jobs,
+                                                 mp_context=multiprocessing.get_context("fork"),
+                                                 initializer=_adopt, initargs=(self.renderer,))
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self._executor is not None:
+            # An export that stopped early (an error, Ctrl-C) does not wait for work nobody will read.
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    def map(self, task: Task, pieces: Iterable[Any]) -> Iterator[Any]:
+        """``task(renderer, piece)`` for every piece, in order; all are started at once."""
+        if self._executor is None:
+            return (task(self.renderer, piece) for piece in pieces)
+        return self._executor.map(_run, ((task, piece) for piece in pieces))
+
+
+def _adopt(renderer: Renderer) -> None:
+    _WORKER_RENDERER.append(renderer)
+
+
+def _run(job: tuple[Task, Any]) -> Any:
+    task, piece = job
+    return task(_WORKER_RENDERER[0], piece)

@@ -1,0 +1,75 @@
+"""Exports on every core: the same files whatever ``--jobs`` says, and each face rasterised once a run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli_run import deckpress
+from test_export import DOUBLE_SIDED_CARDS, make_deck, png_names
+from test_export_many_copies import drawn_pages as rasterised  # noqa: F401 (a fixture)
+
+MANY_FACES = "cards:\n" + "".join(
+    f"  - {{id: card-{number}, count: {number % 3 + 1}, name: Card {number}, "
+    f"colour: {('red', 'green', 'blue')[number % 3]}, back: {{name: Back {number % 2}}}}}\n"
+    for number in range(20))
+"""Twenty double-sided cards: three raster tasks of fronts, backs that repeat, several copies."""
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    """The files an export wrote, with the folder's own path taken out of the TTS saved object."""
+    return {name: (folder / name).read_bytes().replace(str(folder.resolve()).encode(), b"FOLDER")
+            for name in png_names(folder)}
+
+
+@pytest.mark.parametrize("cards", [MANY_FACES, DOUBLE_SIDED_CARDS], ids=["20 cards", "2 cards"])
+def test_the_files_are_the_same_bytes_whatever_the_number_of_jobs(tmp_path, cards):
+    deck = make_deck(tmp_path, cards)
+    written = []
+    for jobs in ("1", "2", "5"):
+        out = tmp_path / f"jobs-{jobs}"
+        result = deckpress("export", deck, "--png", out / "png", "--dpi", "40", "--tts", out / "tts", "-q",
+                           "--jobs", jobs)
+        assert result.exit_code == 0, result.stderr
+        written.append((files(out / "png"), files(out / "tts")))
+    assert written[0] == written[1] == written[2]
+    png, tts = written[0]
+    assert "contact-sheet.png" in png and "test-backs-1.png" in tts and "test.json" in tts
+
+
+def test_png_and_tts_in_one_run_rasterise_each_face_once(tmp_path, rasterised):
+    """At 300 dpi without bleed, the PNGs' images are also the faces the TTS sheets shrink."""
+    deck = make_deck(tmp_path, DOUBLE_SIDED_CARDS)
+    result = deckpress("export", deck, "--png", tmp_path / "png", "--tts", tmp_path / "tts", "-q", "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    faces = [size for size in rasterised if size == (750, 1050)]
+    assert len(faces) == 4  # Sun, Moon, Frog, Toad: once each, for both exports
+    assert len(rasterised) == 5  # and the contact sheet
+
+
+def test_pngs_with_bleed_leave_the_tts_faces_their_own_raster(tmp_path, rasterised):
+    deck = make_deck(tmp_path, DOUBLE_SIDED_CARDS)
+    result = deckpress("export", deck, "--png", tmp_path / "png", "--bleed", "--tts", tmp_path / "tts", "-q",
+                       "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(size for size in rasterised if size != rasterised[-1]) == [(750, 1050)] * 4 + [(825, 1125)] * 4
+
+
+def test_jobs_must_be_a_positive_number(tmp_path):
+    result = deckpress("export", make_deck(tmp_path), "--png", tmp_path / "png", "--jobs", "0")
+    assert result.exit_code == 2 and "--jobs" in result.stderr
+
+
+def test_a_simulated_deficiency_changes_the_pngs_alone_on_any_number_of_jobs(tmp_path):
+    deck = make_deck(tmp_path, DOUBLE_SIDED_CARDS)
+    runs = {}
+    for name, extra in (("plain", ()), ("seen-1", ("--simulate", "protanopia", "--jobs", "1")),
+                        ("seen-2", ("--simulate", "protanopia", "--jobs", "2"))):
+        out = tmp_path / name
+        result = deckpress("export", deck, "--png", out / "png", "--tts", out / "tts", "-q", *extra)
+        assert result.exit_code == 0, result.stderr
+        runs[name] = (files(out / "png"), files(out / "tts"))
+    assert runs["seen-1"] == runs["seen-2"]
+    assert runs["seen-1"][1] == runs["plain"][1]  # the TTS deck shows the cards as printed
+    assert runs["seen-1"][0]["sun-front.png"] != runs["plain"][0]["sun-front.png"]
