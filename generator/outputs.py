@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from generator.errors import InputError, Position
+from generator.paths import special_kind
 
 STALE_TEMPORARY_AGE = 3600
 """Seconds after which a temporary of our naming without a process id (written by an
@@ -101,9 +102,8 @@ def refuse_special(target: Path) -> None:
         mode = target.lstat().st_mode
     except FileNotFoundError:
         return
-    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-        kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe" if stat.S_ISFIFO(mode)
-                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket")
+    kind = None if stat.S_ISLNK(mode) else special_kind(mode)
+    if kind is not None:
         raise InputError(f"is {kind}, not a file; deckpress only replaces files", Position(target))
 
 

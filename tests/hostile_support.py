@@ -116,5 +116,46 @@ def broken_pngs(folder: Path) -> dict[str, Path]:
     return {name: folder / f"{name.replace(' ', '-')}.png" for name in files}
 
 
+
+WORKBOOK_PARTS = {
+    "[Content_Types].xml": '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/'
+                           'content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-'
+                           'package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+                           '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-'
+                           'officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/'
+                           'sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.'
+                           'worksheet+xml"/></Types>',
+    "_rels/.rels": '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
+                   'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/'
+                   '2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    "xl/workbook.xml": '<?xml version="1.0"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/'
+                       '2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+                       '<sheets><sheet name="Cards" sheetId="1" r:id="rId1"/></sheets></workbook>',
+    "xl/_rels/workbook.xml.rels": '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+                                  'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.'
+                                  'openxmlformats.org/officeDocument/2006/relationships/worksheet" '
+                                  'Target="worksheets/sheet1.xml"/></Relationships>',
+}
+
+
+def workbook(path: Path, rows: list[tuple[int, list[tuple[str, str]]]], dimension: str | None = None,
+             extra: dict[str, bytes] | None = None) -> Path:
+    """A minimal XLSX written by hand (so it can say what openpyxl would never write): ``rows``
+    are (row number, [(cell reference, text)]); ``dimension`` the size the sheet declares;
+    ``extra`` more files in the zip."""
+    import zipfile
+
+    cells = "".join(f'<row r="{number}">' + "".join(f'<c r="{ref}" t="inlineStr"><is><t>{text}</t></is></c>'
+                                                   for ref, text in row) + "</row>" for number, row in rows)
+    declared = f'<dimension ref="{dimension}"/>' if dimension else ""
+    sheet = ('<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+             f"{declared}<sheetData>{cells}</sheetData></worksheet>")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in {**WORKBOOK_PARTS, "xl/worksheets/sheet1.xml": sheet}.items():
+            archive.writestr(name, data)
+        for name, data in (extra or {}).items():
+            archive.writestr(name, data)
+    return path
+
 __all__ = ["SECONDS_PER_CASE", "TookTooLong", "add_rule", "add_to_layout", "broken_pngs", "deckpress",
-           "new_deck", "png_declaring", "refused", "set_layout_text", "within"]
+           "new_deck", "png_declaring", "refused", "set_layout_text", "within", "workbook"]

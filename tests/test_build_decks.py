@@ -127,3 +127,10 @@ def test_a_title_that_cannot_fit_stops_the_build_with_one_line(tmp_path, monkeyp
     assert lines[0].startswith(f"error: {folder / 'deck.yaml'}:")
     assert "deck 'wordy', card 'dusty-dour', front" in lines[0] and "element 'title'" in lines[0]
     assert not out.exists()
+
+
+def test_gold_rush_summon_line_prints_on_one_line(built):
+    """A layout template folded over several YAML lines still prints one line of text."""
+    with pdfplumber.open(built / "gold-rush.pdf") as pdf:
+        lines = pdf.pages[0].extract_text().splitlines()
+    assert sum(line.count("summon with 1 Burning Treasure") for line in lines) == 3  # Cinder Whelp, 3 copies

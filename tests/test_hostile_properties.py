@@ -255,3 +255,36 @@ def test_a_mutated_spreadsheet_keeps_the_contract(baseline, header, rows, delimi
         (deck / "deck.yaml").write_text(head + "\ncards: {from: cards.csv}\n" + rest.partition("\nrules:")[1]
                                         + rest.partition("\nrules:")[2], encoding="utf-8")
         keeps_the_contract(root, ("check",), ("build",))
+
+
+@hostile(ci_examples=6)
+@given(st.lists(COLUMNS, min_size=1, max_size=6), st.lists(st.lists(CELLS, max_size=7), max_size=8),
+       st.sampled_from(["none", "truncate", "flip", "append"]), st.integers(0, 2 ** 16), st.data())
+def test_a_mutated_workbook_keeps_the_contract(baseline, header, rows, damage, where, data):
+    import io
+
+    import openpyxl
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in [header, *rows]:
+        sheet.append([ILLEGAL_CHARACTERS_RE.sub("", cell) for cell in row])  # what openpyxl can write
+    buffer = io.BytesIO()
+    book.save(buffer)
+    content = bytearray(buffer.getvalue())
+    spot = where % len(content)
+    if damage == "truncate":
+        content = content[:spot]
+    elif damage == "flip":
+        content[spot:spot + 16] = bytes(byte ^ data.draw(st.integers(1, 255)) for byte in content[spot:spot + 16])
+    elif damage == "append":
+        content += bytes(data.draw(st.binary(max_size=64)))
+    with project(baseline) as root:
+        deck = root / "cards" / "demo"
+        (deck / "cards.xlsx").write_bytes(bytes(content))
+        source = (deck / "deck.yaml").read_text(encoding="utf-8")
+        head, _, rest = source.partition("\ncards:\n")
+        (deck / "deck.yaml").write_text(head + "\ncards: {from: cards.xlsx}\n" + rest.partition("\nrules:")[1]
+                                        + rest.partition("\nrules:")[2], encoding="utf-8")
+        keeps_the_contract(root, ("check",), ("build",))

@@ -21,6 +21,7 @@ from typing import Any, Iterator
 import yaml
 
 from generator.errors import InputError, Position
+from generator.paths import special_kind
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """Far above any real deck (the 152-card bundled deck is ~20 KB)."""
@@ -63,17 +64,23 @@ def load_yaml(path: Path) -> Document:
 def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
     """Read a UTF-8 text file, refusing missing, oversized or binary files."""
     try:
-        size = path.stat().st_size
+        status = path.stat()
     except FileNotFoundError:
         raise InputError("file not found", Position(path)) from None
     except OSError as error:
         raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
-    if size > limit:
-        raise InputError(f"file is {size:,} bytes; the limit is {limit:,}", Position(path))
+    kind = special_kind(status.st_mode)
+    if kind is not None:
+        raise InputError(f"is {kind}, not a file that can be read", Position(path))
+    if status.st_size > limit:
+        raise InputError(f"file is {status.st_size:,} bytes; the limit is {limit:,}", Position(path))
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as stream:
+            raw = stream.read(limit + 1)  # no more than the limit, even from a file still growing
     except OSError as error:
         raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
+    if len(raw) > limit:
+        raise InputError(f"file is more than {limit:,} bytes", Position(path))
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -21,17 +21,33 @@ from __future__ import annotations
 
 import csv
 import io
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.deck.loading import MAX_FILE_BYTES, read_text
 from generator.errors import InputError, Position, did_you_mean
+from generator.paths import special_kind
 
 SPREADSHEET_SUFFIXES = (".csv", ".xlsx")
 COUNT_COLUMNS = ("count", "qty", "quantity", "copies")
 """Names a spreadsheet's column of copies goes by (any case); the deck calls it ``count``."""
 BYTE_ORDER_MARK = "\ufeff"
+MAX_SHEET_ROWS = 10_000
+"""Rows of cards in one spreadsheet, each a distinct card. The largest card games have a
+few hundred; every distinct card is a face ``check`` lays out (a few milliseconds each),
+so ten thousand already take half a minute, and a million would take an hour."""
+MAX_SHEET_COLUMNS = 100
+"""Columns: a card's fields, its id, count and back. A cell further right is a stray."""
+MAX_SHEET_CELLS = 200_000
+"""Filled cells in one spreadsheet: the same bound a deck file's YAML has on its nodes."""
+MAX_XLSX_UNPACKED = 20_000_000
+"""Bytes an XLSX workbook may unpack to (it is a zip of XML). Ten thousand rows of cards
+are a few megabytes of XML; a 1 MB file that unpacks to a gigabyte is a zip bomb, refused
+from the sizes its zip declares, before a byte is unpacked."""
+MAX_XLSX_PARTS = 1_000
+"""Files inside one XLSX: a workbook has a few dozen (sheets, styles, strings)."""
 TRUE_WORDS = {"true", "yes", "y", "1", "x"}
 FALSE_WORDS = {"false", "no", "n", "0", ""}
 
@@ -76,12 +92,13 @@ def _read_csv(path: Path) -> Sheet:
     except csv.Error:
         dialect = csv.excel
     reader = csv.reader(io.StringIO(text), dialect)
+    bounds = _Bounds(path)
     try:
-        lines = [(reader.line_num, row) for row in reader]
+        # line_num is the line where a row ends; rows with quoted newlines start earlier,
+        # but for the rows designers write it is the row's own line.
+        lines = [(reader.line_num, bounds.row(reader.line_num, row)) for row in reader]
     except csv.Error as error:
         raise InputError(f"CSV error: {error}", Position(path, reader.line_num)) from None
-    # line_num is the line where a row ends; rows with quoted newlines start earlier,
-    # but for the rows designers write it is the row's own line.
     return _sheet_from_rows(path, lines)
 
 
@@ -90,23 +107,99 @@ def _read_xlsx(path: Path, sheet: str | None, named_at: Position) -> Sheet:
         import openpyxl
     except ImportError:  # pragma: no cover - openpyxl is a declared dependency
         raise InputError("reading .xlsx needs the openpyxl package", Position(path)) from None
-    if not path.is_file():
-        raise InputError("file not found", Position(path))
-    if path.stat().st_size > MAX_FILE_BYTES:
+    try:
+        status = path.stat()
+    except OSError:
+        raise InputError("file not found", Position(path)) from None
+    kind = special_kind(status.st_mode)
+    if kind is not None:
+        raise InputError(f"is {kind}, not a file that can be read", Position(path))
+    if status.st_size > MAX_FILE_BYTES:
         raise InputError(f"file is larger than {MAX_FILE_BYTES:,} bytes", Position(path))
+    _check_unpacked_size(path)
     try:
         workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many kinds for a damaged file
-        raise InputError(f"not a readable .xlsx workbook: {error}", Position(path)) from None
+        raise InputError(f"not a readable .xlsx workbook: {_reason(error)}", Position(path)) from None
     try:
         worksheet = workbook[_pick_sheet(path, workbook.sheetnames, sheet, named_at)]
-        lines = [(number, ["" if value is None else _cell_text(value) for value in row])
-                 for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1)]
+        lines = _worksheet_rows(path, worksheet)
+    except InputError:
+        raise
+    except Exception as error:  # a damaged sheet fails inside openpyxl's parser while it is read
+        raise InputError(f"not a readable .xlsx workbook: {_reason(error)}", Position(path)) from None
     finally:
         workbook.close()
     found = _sheet_from_rows(path, lines)
     found.name = worksheet.title
     return found
+
+
+def _check_unpacked_size(path: Path) -> None:
+    """Refuse a workbook whose parts would unpack past MAX_XLSX_UNPACKED, from the sizes the
+    zip declares (Python's zip reader never unpacks more than a part declares)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            parts = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
+        raise InputError(f"not a readable .xlsx workbook: {_reason(error)}", Position(path)) from None
+    if len(parts) > MAX_XLSX_PARTS:
+        raise InputError(f"the workbook holds {len(parts):,} files; an .xlsx has at most {MAX_XLSX_PARTS:,}",
+                         Position(path))
+    unpacked = sum(part.file_size for part in parts)
+    if unpacked > MAX_XLSX_UNPACKED:
+        bomb = " (a zip bomb)" if unpacked > 100 * path.stat().st_size else ""
+        raise InputError(f"the workbook unpacks to {unpacked:,} bytes{bomb}, more than {MAX_XLSX_UNPACKED:,}; "
+                         "a sheet of cards is a few megabytes", Position(path))
+
+
+def _worksheet_rows(path: Path, worksheet: Any) -> list[tuple[int, list[str]]]:
+    """The sheet's rows as text cells. Its declared size is checked first: openpyxl pads every
+    row out to it, so one cell declared at XFD1048576 would make 17 billion empty cells."""
+    rows, columns = worksheet.max_row or 0, worksheet.max_column or 0
+    if rows > MAX_SHEET_ROWS + 1 or columns > MAX_SHEET_COLUMNS:
+        raise InputError(f"sheet '{worksheet.title}' declares {rows:,} rows and {columns:,} columns; a sheet "
+                         f"of cards has at most {MAX_SHEET_ROWS:,} rows (and a header) and "
+                         f"{MAX_SHEET_COLUMNS} columns", Position(path))
+    worksheet.reset_dimensions()  # read what is there, not what the file says is there
+    bounds = _Bounds(path)
+    lines = []
+    for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
+        if any(value is not None for value in row):  # rows between filled ones come empty: skip them
+            lines.append((number, bounds.row(number, ["" if value is None else _cell_text(value)
+                                                      for value in row])))
+    return lines
+
+
+class _Bounds:
+    """Counts rows and cells as a spreadsheet is read, refusing the first past a limit."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.rows = 0
+        self.cells = 0
+
+    def row(self, number: int, cells: list[str]) -> list[str]:
+        filled = sum(1 for cell in cells if cell.strip())
+        if not filled:
+            return cells
+        if len(cells) > MAX_SHEET_COLUMNS and any(cell.strip() for cell in cells[MAX_SHEET_COLUMNS:]):
+            column = next(index for index, cell in enumerate(cells) if index >= MAX_SHEET_COLUMNS and cell.strip())
+            raise InputError(f"a cell in column {column + 1:,}; a sheet of cards has at most "
+                             f"{MAX_SHEET_COLUMNS} columns", Position(self.path, number, column + 1))
+        self.rows += 1
+        self.cells += filled
+        if self.rows > MAX_SHEET_ROWS + 1:  # the header, then the cards
+            raise InputError(f"more than {MAX_SHEET_ROWS:,} rows of cards; a deck of more distinct cards "
+                             "takes too long to lay out", Position(self.path, number))
+        if self.cells > MAX_SHEET_CELLS:
+            raise InputError(f"more than {MAX_SHEET_CELLS:,} filled cells", Position(self.path, number))
+        return cells
+
+
+def _reason(error: Exception) -> str:
+    """What a library said went wrong, without its exception's name."""
+    return str(error).strip().splitlines()[0] if str(error).strip() else "the file is damaged"
 
 
 def _pick_sheet(path: Path, names: list[str], wanted: str | None, named_at: Position) -> str:

@@ -29,6 +29,7 @@ from generator.render.draw import draw_plan
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
 from generator.render.images import PreparedImages
+from generator.render.markup import readable
 from generator.render.layout import (Layout, LayoutContext, RawLayout, Value, compile_layout,
                                      find_layout, read_raw_layout)
 from generator.render.paint import load_colour_table
@@ -100,7 +101,8 @@ class Renderer:
         return facts["key"]
 
     def title(self, card: Card, side: str) -> str:
-        """The title printed on that face ('' if it has none)."""
+        """The title printed on that face ('' if it has none), as a reader sees it: a title
+        written with markup ("Gold **Rush**") reads "Gold Rush" in manifests and lists."""
         facts = self._facts(card, side)
         if "title" not in facts:
             layout, context = self.layouts[side], facts["context"]
@@ -115,6 +117,7 @@ class Renderer:
                 except (TemplateError, TypeError, ValueError) as error:
                     raise self._error(card, side, f"its title cannot be made: {error}", layout,
                                       None) from None
+            facts["title"] = readable(facts["title"])
         return facts["title"]
 
     def draw(self, canvas, card: Card, side: str, bleed: bool = False) -> None:

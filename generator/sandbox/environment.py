@@ -148,15 +148,24 @@ class BoundedCodeGenerator(CodeGenerator):
     """Compiles templates whose loops, printing, joining and comparing charge the budget."""
 
     def visit_Template(self, node: nodes.Template, frame: Any = None) -> None:
-        _Metered(self.name, self.filename).visit(node)
+        _Metered(self.name, self.filename, _binds_names(node)).visit(node)
         super().visit_Template(node, frame)
 
 
 class _Metered(NodeTransformer):
     """Rewrites a template's tree so the work Jinja2 does inline passes the budget."""
 
-    def __init__(self, name: str | None, filename: str | None):
+    def __init__(self, name: str | None, filename: str | None, binds: bool):
         self.name, self.filename = name, filename
+        self.binds = binds
+
+    def read(self, node: nodes.Expr) -> nodes.Expr:
+        """``node``, through the read filter unless its value is one the template cannot have
+        made large: a literal, or a name (or a field of one) when the template sets no names,
+        so every name holds what the deck gave. A card's conditions are all of this kind."""
+        if isinstance(node, nodes.Const) or (not self.binds and _given(node)):
+            return node
+        return _through(READ_FILTER, node)
 
     def visit_For(self, node: nodes.For) -> nodes.For:
         if node.recursive:
@@ -180,21 +189,40 @@ class _Metered(NodeTransformer):
 
     def visit_Concat(self, node: nodes.Concat) -> nodes.Concat:
         self.generic_visit(node)
-        node.nodes = [_through(READ_FILTER, child) for child in node.nodes]
+        node.nodes = [self.read(child) for child in node.nodes]
         return node
 
     def visit_Compare(self, node: nodes.Compare) -> nodes.Compare:
         self.generic_visit(node)
-        node.expr = _through(READ_FILTER, node.expr)
+        node.expr = self.read(node.expr)
         for operand in node.ops:
-            operand.expr = _through(READ_FILTER, operand.expr)
+            operand.expr = self.read(operand.expr)
         return node
 
     def visit_Test(self, node: nodes.Test) -> nodes.Test:
         self.generic_visit(node)
-        node.node = _through(READ_FILTER, node.node)
-        node.args = [_through(READ_FILTER, argument) for argument in node.args]
+        node.node = self.read(node.node)
+        node.args = [self.read(argument) for argument in node.args]
         return node
+
+
+def _binds_names(template: nodes.Template) -> bool:
+    """Whether the template sets names of its own (``set``, loops, macros, ``with``); the one
+    assignment of a compiled expression (its ``result``) does not count."""
+    binders = (nodes.For, nodes.Macro, nodes.CallBlock, nodes.With, nodes.AssignBlock, nodes.FilterBlock)
+    if any(True for _ in template.find_all(binders)):
+        return True
+    return any(not (isinstance(assign.target, nodes.Name) and assign.target.name == "result")
+               for assign in template.find_all(nodes.Assign))
+
+
+def _given(node: nodes.Expr) -> bool:
+    """A name, or a field or item of one picked by a literal (``card.id``, ``fields[0]``)."""
+    while isinstance(node, (nodes.Getattr, nodes.Getitem)):
+        if isinstance(node, nodes.Getitem) and not isinstance(node.arg, nodes.Const):
+            return False
+        node = node.node
+    return isinstance(node, nodes.Name)
 
 
 BoundedSandbox.code_generator_class = BoundedCodeGenerator
