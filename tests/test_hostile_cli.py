@@ -140,6 +140,17 @@ def slow_deck(root: Path) -> Path:
     return deck
 
 
+def many_faces_deck(root: Path) -> Path:
+    """A deck of 600 different cards: an export rasterises each face, so it runs for seconds
+    however fast the machine (copies of a few faces would be drawn once and be done)."""
+    deck = new_deck(root)
+    text = (deck / "deck.yaml").read_text().split("\ncards:")[0]
+    cards = "".join(f"  - {{id: knight-{number}, count: 1, type: hero, name: Knight {number}, power: 3}}\n"
+                    for number in range(600))
+    (deck / "deck.yaml").write_text(text + "\ncards:\n" + cards)
+    return deck
+
+
 def stop_when_temporaries_appear(command: list[str], out: Path, number: int) -> subprocess.CompletedProcess:
     process = subprocess.Popen([str(DECKPRESS), *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
@@ -163,7 +174,7 @@ def test_a_build_stopped_by_a_signal_leaves_no_temporary_files(tmp_path, number)
 
 
 def test_an_export_stopped_by_a_signal_leaves_no_staging_folder(tmp_path):
-    deck, out = slow_deck(tmp_path), tmp_path / "png"
+    deck, out = many_faces_deck(tmp_path), tmp_path / "png"
     stopped = stop_when_temporaries_appear(["export", str(deck), "--png", str(out), "--quiet"], out,
                                            signal.SIGTERM)
     assert stopped.returncode == 1 and "Traceback" not in stopped.stderr

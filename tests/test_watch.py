@@ -71,3 +71,25 @@ def test_watch_rebuilds_on_save_and_reports_broken_edits(tmp_path: Path):
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_watch_with_lang_rebuilds_the_translation(tmp_path: Path):
+    import shutil
+    project = Path(__file__).resolve().parent.parent
+    shutil.copytree(project / "cards" / "tiki", tmp_path / "cards" / "tiki")
+    shutil.copytree(project / "layouts", tmp_path / "layouts")
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "watch", str(tmp_path / "cards" / "tiki"), "--lang", "fr",
+         "--no-booklet", "--out", str(out), "--interval", "0.1"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
+    try:
+        wait_for(lines, "rebuilt in")
+        assert sorted(path.name for path in out.iterdir()) == ["tiki.fr.json", "tiki.fr.pdf"]
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=TIMEOUT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()

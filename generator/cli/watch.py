@@ -9,7 +9,7 @@ import click
 
 from generator.cli.booklet import booklet
 from generator.cli.build import build
-from generator.cli.common import find_decks, reports_errors
+from generator.cli.common import find_decks, lang_option, reports_errors
 from generator.deck.model import load_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.render.fonts import find_fonts_dir
@@ -27,8 +27,9 @@ RULES_FILENAME = "rules.md"
               help="Also rebuild the rules booklet when the deck has a rules.md.")
 @click.option("--interval", type=click.FloatRange(min=0.05), default=0.5, show_default=True,
               help="Seconds between looks at the files.")
+@lang_option
 @reports_errors
-def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float) -> None:
+def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float, lang: str | None) -> None:
     """Rebuild DECK's print PDF (and rules booklet) whenever its files change.
 
     Watches the deck folder (deck file, spreadsheets, images, rules), the
@@ -40,6 +41,7 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float) -> None
     Examples:
       deckpress watch cards/tiki
       deckpress watch cards/goblins --no-booklet
+      deckpress watch cards/tiki --lang fr     the French sheets, as you translate
     """
     paths = find_decks([deck])
     if len(paths) != 1:
@@ -52,7 +54,7 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float) -> None
         names = ", ".join(sorted({path.name for path in changes}))
         click.echo(f"changed: {names}")
         started = time.perf_counter()
-        arguments = [str(deck_path), "--out", str(out_dir), "--quiet"]
+        arguments = [str(deck_path), "--out", str(out_dir), "--quiet"] + (["--lang", lang] if lang else [])
         status = _run(context, build, arguments)
         # After a failed build the booklet would only repeat the same deck error.
         if status == 0 and with_booklet and (deck_path.parent / RULES_FILENAME).is_file():
