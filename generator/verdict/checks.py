@@ -104,7 +104,7 @@ def check_layouts(subject: Subject) -> Iterable[Finding]:
         return ()
     try:
         subject.renderer = (subject.load_renderer or load_renderer)(subject.deck)
-    except InputError as error:
+    except DeckpressError as error:  # malformed layouts, and text outside the safe zone
         return findings_from(error, "layout")
     return ()
 
