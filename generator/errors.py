@@ -27,6 +27,10 @@ class Position:
     line: int = 0
     column: int = 0
 
+    def order(self) -> tuple[str, int, int]:
+        """Sorts positions by file, then line, then column."""
+        return (str(self.path), self.line, self.column)
+
     def __str__(self) -> str:
         if self.line and self.column:
             return f"{self.path}:{self.line}:{self.column}"
@@ -106,6 +110,24 @@ class LayoutErrors(ProblemGroup, LayoutError):
 def each_error(error: DeckpressError) -> tuple[DeckpressError, ...]:
     """The single problems inside ``error`` (itself, unless it is a group)."""
     return getattr(error, "errors", None) or (error,)
+
+
+def in_file_order(errors: Iterable[DeckpressError]) -> list[DeckpressError]:
+    """``errors`` by file, line and column (those without a position first; ties keep their order)."""
+    return sorted(errors, key=lambda error: error.position.order() if error.position else ("", 0, 0))
+
+
+def together(errors: Iterable[DeckpressError]) -> DeckpressError:
+    """One error standing for every problem found in one pass: the problem itself when there
+    is one, else a group (:class:`LayoutErrors` when each is a layout problem, else
+    :class:`InputErrors`). A problem found twice (a bad text default, read by every text
+    element) is said once."""
+    unique = list({str(each): each for error in errors for each in each_error(error)}.values())
+    if len(unique) == 1:
+        return unique[0]
+    if all(isinstance(error, LayoutError) for error in unique):
+        return LayoutErrors(unique)
+    return InputErrors(unique)
 
 
 def describe_value(value: object) -> str:

@@ -90,6 +90,25 @@ def test_watch_with_lang_rebuilds_the_translation(tmp_path: Path):
         assert sorted(path.name for path in out.iterdir()) == ["tiki.fr.json", "tiki.fr.pdf"]
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=TIMEOUT) == 0
+        wait_for(lines, "stopped")
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_ctrl_c_during_the_first_build_stops_cleanly(tmp_path: Path):
+    deck = create_deck(tmp_path / "cards", "space-race")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "watch", str(deck), "--out", str(tmp_path / "out")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
+    try:
+        wait_for(lines, "watching")  # printed before the first build starts
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=TIMEOUT) == 0
+        seen = wait_for(lines, "stopped")
+        assert not any("Aborted" in line or "Traceback" in line for line in seen), seen
     finally:
         if process.poll() is None:
             process.kill()

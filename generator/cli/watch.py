@@ -63,8 +63,8 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float, lang: s
         click.echo(f"{outcome} in {time.perf_counter() - started:.1f}s")
 
     click.echo(f"watching {', '.join(str(root) for root in roots)} (Ctrl-C stops)")
-    rebuild([deck_path])
     try:
+        rebuild([deck_path])  # inside the try: Ctrl-C during the first build stops cleanly too
         Watcher(roots, rebuild, interval=interval, skipped=(out_dir,)).run()
     except KeyboardInterrupt:
         click.echo("stopped")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar
 
 from generator.deck.loading import Document
-from generator.errors import InputError, InputErrors, Position, describe_value, did_you_mean
+from generator.errors import DeckpressError, InputError, Position, describe_value, did_you_mean, together
 
 T = TypeVar("T")
 
@@ -21,7 +21,7 @@ class Problems:
     independent one (every card with a bad field, not only the first)."""
 
     def __init__(self) -> None:
-        self.errors: list[InputError] = []
+        self.errors: list[DeckpressError] = []
 
     def attempt(self, read: Callable[[], T], default: T) -> T:
         """``read()``, or ``default`` when it fails (its error is kept for later)."""
@@ -31,15 +31,14 @@ class Problems:
             self.errors.append(error)
             return default
 
-    def add(self, error: InputError) -> None:
+    def add(self, error: DeckpressError) -> None:
         self.errors.append(error)
 
     def raise_any(self) -> None:
-        """Raise every problem kept so far, together, if there is one."""
-        if len(self.errors) == 1:
-            raise self.errors[0]
+        """Raise every problem kept so far, together (see :func:`~generator.errors.together`),
+        if there is one."""
         if self.errors:
-            raise InputErrors(self.errors)
+            raise together(self.errors)
 
 
 class Reader:

@@ -52,6 +52,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from generator.deck.loading import load_yaml
+from generator.deck.reading import Problems
 from generator.errors import InputError, Position
 
 REGISTRY_FILENAME = "fonts.yaml"
@@ -296,21 +297,23 @@ class _Table:
 def load_font_registry(fonts_dir: Path | None, deck_folder: Path | None = None) -> FontRegistry:
     """The bundled fonts, then ``fonts_dir`` (the project's), then the deck's ``fonts/``:
     a name a nearer folder gives wins. ``deck_folder`` comes from strangers, so its fonts
-    must really lie inside it."""
+    must really lie inside it. Every mistake in both folders is raised together."""
     bundled = _bundled_table()
     table = _Table(dict(bundled.files), dict(bundled.positions), dict(bundled.faces))
     trusted = frozenset(bundled.files.values())
     searched = [BUNDLED_FONTS_DIR, REPORTLAB_FONTS_DIR]
+    problems = Problems()
     if fonts_dir is not None and fonts_dir.is_dir():
-        _read_folder(fonts_dir, table)
+        problems.attempt(lambda: _read_folder(fonts_dir, table, problems), None)
         searched.insert(0, fonts_dir)
     deck_fonts = deck_folder / FONTS_FOLDER if deck_folder is not None else None
     if deck_fonts is not None and deck_fonts.is_dir():
         if fonts_dir is None or deck_fonts.resolve() != fonts_dir.resolve():
-            _read_folder(deck_fonts, table, confined=deck_folder)
+            problems.attempt(lambda: _read_folder(deck_fonts, table, problems, confined=deck_folder), None)
             searched.insert(0, deck_fonts)
     elif deck_fonts is not None:
         searched.insert(0, deck_fonts)
+    problems.raise_any()
     return FontRegistry(table.files, table.positions, table.faces, tuple(searched), trusted)
 
 
@@ -321,19 +324,24 @@ def _bundled_table() -> _Table:
     for name, filename in DEFAULT_FONTS.items():
         path = (REPORTLAB_FONTS_DIR / filename).resolve()
         table.add(name, path, Position(path))
-    _read_folder(BUNDLED_FONTS_DIR, table)
+    problems = Problems()
+    _read_folder(BUNDLED_FONTS_DIR, table, problems)
+    problems.raise_any()
     return table
 
 
-def _read_folder(folder: Path, table: _Table, confined: Path | None = None) -> None:
-    """The ``.ttf`` files of one fonts folder by file name, then its ``fonts.yaml`` names."""
+def _read_folder(folder: Path, table: _Table, problems: Problems, confined: Path | None = None) -> None:
+    """The ``.ttf`` files of one fonts folder by file name, then its ``fonts.yaml`` names.
+    A file or entry with a mistake is left out, its mistake in ``problems``; a folder or
+    registry that cannot be read at all is raised."""
     found = sorted(path for path in folder.iterdir() if path.suffix.lower() in FONT_SUFFIXES)
     if len(found) > MAX_FONT_FILES:
         raise InputError(f"{len(found):,} font files; a fonts folder may offer at most {MAX_FONT_FILES}",
                          Position(folder))
     for path in found:
-        target = _inside(path, confined, Position(path)) if confined else path.resolve()
-        if target.is_file():
+        target = problems.attempt(lambda: _inside(path, confined, Position(path)) if confined else path.resolve(),
+                                  None)
+        if target is not None and target.is_file():
             table.add(path.stem, target, Position(path))
     registry_file = folder / REGISTRY_FILENAME
     if not registry_file.is_file():
@@ -344,11 +352,17 @@ def _read_folder(folder: Path, table: _Table, confined: Path | None = None) -> N
     if not isinstance(document.data, dict):
         raise InputError("the font registry must map font names to .ttf files", document.at())
     for name, entry in document.data.items():
-        if isinstance(entry, dict):
-            _declare_family(folder, str(name), entry, document, table, confined)
-            continue
-        position = document.at(name)
-        table.add(str(name), _font_file(folder, entry, position, str(name), confined), position)
+        problems.attempt(lambda: _register_entry(folder, name, entry, document, table, confined), None)
+
+
+def _register_entry(folder: Path, key: object, entry: object, document, table: _Table,
+                    confined: Path | None) -> None:
+    """One ``fonts.yaml`` entry: a name for a file, or a family of faces."""
+    if isinstance(entry, dict):
+        _declare_family(folder, str(key), entry, document, table, confined)
+        return
+    position = document.at(key)
+    table.add(str(key), _font_file(folder, entry, position, str(key), confined), position)
 
 
 def _declare_family(folder: Path, family: str, entry: dict, document, table: _Table,

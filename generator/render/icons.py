@@ -44,6 +44,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
 
 from generator.boxes import Box
 from generator.deck.loading import Document, load_yaml
+from generator.deck.reading import Problems
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
 from generator.render.paint import faded
@@ -111,22 +112,32 @@ class Icon:
 def load_icons(path: Path = ICONS_FILE) -> dict[str, Icon]:
     """The built-in icons."""
     document = load_yaml(path)
-    return parse_icons(document.data, document, ())
-
-
-def parse_icons(data: Any, document: Document, keys: tuple, folder: Path | None = None) -> dict[str, Icon]:
-    """Icon definitions (name -> list of shapes, or {svg|shapes, colour, accent}), checked and
-    parsed. SVG files are looked up in ``folder`` and may not lead out of it."""
-    if not isinstance(data, dict):
-        raise InputError("icons must map icon names to lists of shapes", document.at(*keys))
-    icons = {}
-    for name, entry in data.items():
-        where = keys + (name,)
-        if isinstance(entry, dict):
-            icons[str(name)] = _parse_entry(str(name), entry, document, where, folder)
-        else:
-            icons[str(name)] = Icon(_parse_shapes(str(name), entry, document, where))
+    problems = Problems()
+    icons = parse_icons(document.data, document, (), problems)
+    problems.raise_any()
     return icons
+
+
+def parse_icons(data: Any, document: Document, keys: tuple, problems: Problems,
+                folder: Path | None = None) -> dict[str, Icon]:
+    """Icon definitions (name -> list of shapes, or {svg|shapes, colour, accent}), checked and
+    parsed. SVG files are looked up in ``folder`` and may not lead out of it.
+
+    Each icon is read on its own: one with a mistake gives ``problems`` that mistake and
+    stays known as an empty icon, so elements drawing it are not also told it is unknown.
+    """
+    if not isinstance(data, dict):
+        problems.add(InputError("icons must map icon names to lists of shapes", document.at(*keys)))
+        return {}
+    return {str(name): problems.attempt(lambda: _parse_icon(str(name), entry, document, keys + (name,), folder),
+                                        Icon())
+            for name, entry in data.items()}
+
+
+def _parse_icon(name: str, entry: Any, document: Document, keys: tuple, folder: Path | None) -> Icon:
+    if isinstance(entry, dict):
+        return _parse_entry(name, entry, document, keys, folder)
+    return Icon(_parse_shapes(name, entry, document, keys))
 
 
 def _parse_shapes(name: str, shapes: Any, document: Document, keys: tuple) -> tuple[Shape, ...]:

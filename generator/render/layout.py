@@ -71,6 +71,14 @@ added on top. ``when: false`` hides an inherited element.
 
 Loading compiles every template once; the result is a :class:`Layout` in PDF
 points with the origin at the bottom-left corner of the trim box.
+
+Loading finds every mistake in one pass: reading and compiling take a
+:class:`~generator.deck.reading.Problems` collector, give it each mistake
+(an unknown top-level setting, a section that is not a mapping, an element, icon
+or style that cannot be read) and carry on without the part at fault, each
+element on its own. Only a mistake that leaves nothing sound to read on from (a
+file that is not YAML or not a mapping, ``extends`` of a layout that is missing,
+or of itself) is raised at once. The caller raises what was collected.
 """
 
 from __future__ import annotations
@@ -79,10 +87,11 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 from generator.boxes import Box
 from generator.deck.loading import Document, load_yaml
+from generator.deck.reading import Problems
 from generator.errors import InputError, LayoutError, Position, did_you_mean
 from generator.paths import resolve_inside
 from generator.render.fonts import DEFAULT_FONT, FontRegistry
@@ -92,6 +101,9 @@ from generator.render.paint import Gradient, Paint, PaintCompiler, PaintError
 from generator.render.runs import NamedStyle
 from generator.render.templating import Template, TemplateError, compile_condition, compile_text
 from generator.render.units import UnitError, check_unit, to_points
+
+K = TypeVar("K")
+T = TypeVar("T")
 
 LAYOUT_SUFFIX = ".yaml"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -351,12 +363,15 @@ def find_layout(name: str, search: list[Path], position: Position | None = None,
     raise InputError(f"no layout named '{name}' (looked in {looked})", position, field="layout")
 
 
-def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = (),
+def read_raw_layout(path: Path, search: list[Path], problems: Problems, chain: tuple[Path, ...] = (),
                     confined: tuple[Path, ...] = ()) -> RawLayout:
     """Load ``path`` and everything it extends, merged (the file itself wins).
 
-    ``confined`` folders are those whose layouts must not be symlinks leading out
-    of them (see :func:`find_layout`).
+    Each mistake in it or the layouts it extends goes to ``problems``, and reading
+    goes on without the setting or element at fault; a file that cannot be read
+    at all, or ``extends`` that leads nowhere, is raised. ``confined`` folders are
+    those whose layouts must not be symlinks leading out of them (see
+    :func:`find_layout`).
     """
     document = load_yaml(path)
     data = document.data
@@ -364,9 +379,9 @@ def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()
         raise InputError("a layout is a mapping of settings and 'elements:'", document.at())
     for key in data:
         if key not in TOP_KEYS:
-            raise InputError(f"unknown layout setting '{key}'{did_you_mean(str(key), TOP_KEYS)}",
-                             document.at(key), field=str(key))
-    units = _units(document)
+            problems.add(InputError(f"unknown layout setting '{key}'{did_you_mean(str(key), TOP_KEYS)}",
+                                    document.at(key), field=str(key)))
+    units = problems.attempt(lambda: _units(document), "mm")
     if "extends" in data:
         parent_name = data["extends"]
         if not isinstance(parent_name, str):
@@ -375,7 +390,7 @@ def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()
         if parent_path.resolve() in chain or parent_path.resolve() == path.resolve():
             raise InputError(f"layout '{parent_name}' extends itself (through {path.stem})",
                              document.at("extends"), field="extends")
-        raw = read_raw_layout(parent_path, search, chain + (path.resolve(),), confined)
+        raw = read_raw_layout(parent_path, search, problems, chain + (path.resolve(),), confined)
     else:
         raw = RawLayout(name=path.stem, path=path)
     raw.name, raw.path = path.stem, path
@@ -384,54 +399,63 @@ def read_raw_layout(path: Path, search: list[Path], chain: tuple[Path, ...] = ()
             raw.settings[key] = Value(data[key], document.at(key), units)
     for section, target in (("defaults", raw.defaults), ("colours", raw.colours), ("styles", raw.styles)):
         if section in data:
-            mapping = _mapping(document, (section,))
-            if section == "defaults":
-                for key in mapping:
-                    if key not in TEXT_DEFAULT_KEYS:
-                        raise InputError(f"unknown text default '{key}'{did_you_mean(str(key), TEXT_DEFAULT_KEYS)}",
-                                         document.at(section, key), field=str(key))
+            mapping = problems.attempt(lambda: _mapping(document, (section,)), {})
             for key, value in mapping.items():
+                if section == "defaults" and key not in TEXT_DEFAULT_KEYS:
+                    problems.add(InputError(f"unknown text default '{key}'"
+                                            f"{did_you_mean(str(key), TEXT_DEFAULT_KEYS)}",
+                                            document.at(section, key), field=str(key)))
+                    continue
                 target[str(key)] = Value(value, document.at(section, key), units)
     if "icons" in data:
-        raw.icons.update(parse_icons(data["icons"], document, ("icons",), folder=path.parent))
+        raw.icons.update(parse_icons(data["icons"], document, ("icons",), problems, folder=path.parent))
     if "elements" in data:
-        _merge_elements(raw, document, units)
+        _merge_elements(raw, document, units, problems)
     return raw
 
 
-def _merge_elements(raw: RawLayout, document: Document, units: str) -> None:
+def _merge_elements(raw: RawLayout, document: Document, units: str, problems: Problems) -> None:
+    """The file's elements on top of the inherited ones; an element that cannot be read is
+    left out, its mistake in ``problems``."""
     elements = document.data["elements"]
     if not isinstance(elements, list):
-        raise InputError("'elements' is a list ('- ' items)", document.at("elements"), field="elements")
+        problems.add(InputError("'elements' is a list ('- ' items)", document.at("elements"), field="elements"))
+        return
     by_name = {element.name: element for element in raw.elements if element.name}
     named_here: set[str] = set()
     for index, entry in enumerate(elements):
-        keys = ("elements", index)
-        if not isinstance(entry, dict):
-            raise InputError("an element is a mapping such as {text: ..., box: ...}", document.at(*keys))
-        name = entry.get("name")
-        if name is not None and not isinstance(name, str):
-            raise InputError("an element's name is text", document.at(*keys, "name"), field="name")
-        if name in named_here:
-            raise InputError(f"two elements named '{name}' in one layout", document.at(*keys, "name"),
-                             field="name")
+        problems.attempt(lambda: _merge_element(raw, document, ("elements", index), entry, units, by_name,
+                                                named_here), None)
+
+
+def _merge_element(raw: RawLayout, document: Document, keys: tuple, entry: Any, units: str,
+                   by_name: dict[str, RawElement], named_here: set[str]) -> None:
+    """One element of the file: a new one, or changes to the inherited one of its name."""
+    if not isinstance(entry, dict):
+        raise InputError("an element is a mapping such as {text: ..., box: ...}", document.at(*keys))
+    name = entry.get("name")
+    if name is not None and not isinstance(name, str):
+        raise InputError("an element's name is text", document.at(*keys, "name"), field="name")
+    if name in named_here:
+        raise InputError(f"two elements named '{name}' in one layout", document.at(*keys, "name"),
+                         field="name")
+    if name:
+        named_here.add(name)
+    values = {str(key): Value(value, document.at(*keys, key), units) for key, value in entry.items()}
+    inherited = by_name.get(name) if name else None
+    if inherited is None:
+        element = RawElement(name, values, document.at(*keys))
+        raw.elements.append(element)
         if name:
-            named_here.add(name)
-        values = {str(key): Value(value, document.at(*keys, key), units) for key, value in entry.items()}
-        inherited = by_name.get(name) if name else None
-        if inherited is None:
-            element = RawElement(name, values, document.at(*keys))
-            raw.elements.append(element)
-            if name:
-                by_name[name] = element
-            continue
-        old_kinds = {kind for kind in KINDS if kind in inherited.values}
-        new_kinds = {kind for kind in KINDS if kind in values}
-        if new_kinds and new_kinds != old_kinds:  # a different kind of element: start afresh
-            inherited.values = {key: value for key, value in inherited.values.items()
-                                if key in COMMON_KEYS}
-        inherited.values.update(values)
-        inherited.position = document.at(*keys)
+            by_name[name] = element
+        return
+    old_kinds = {kind for kind in KINDS if kind in inherited.values}
+    new_kinds = {kind for kind in KINDS if kind in values}
+    if new_kinds and new_kinds != old_kinds:  # a different kind of element: start afresh
+        inherited.values = {key: value for key, value in inherited.values.items()
+                            if key in COMMON_KEYS}
+    inherited.values.update(values)
+    inherited.position = document.at(*keys)
 
 
 def _units(document: Document) -> str:
@@ -465,11 +489,15 @@ class LayoutContext:
     fonts: FontRegistry
 
 
-def compile_layout(raw: RawLayout, context: LayoutContext) -> Layout:
-    width, height = _card_size(raw, context)
+def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -> Layout:
+    """``raw`` in points, every template compiled. Each setting, element, icon and style is
+    compiled on its own: one with a mistake is left out (an icon kept as it was written, so
+    no element is also told the icon is unknown) and its mistake goes to ``problems``."""
+    size = problems.attempt(lambda: _card_size(raw.settings.get("size"), raw.path, context), None)
+    width, height = size or _card_size(None, raw.path, context)
     compiler = _ElementCompiler(raw, context, width, height)
-    bleed = compiler.length(raw.settings.get("bleed"), DEFAULT_BLEED, "bleed")
-    safe = compiler.length(raw.settings.get("safe"), DEFAULT_SAFE, "safe")
+    bleed = problems.attempt(lambda: compiler.length(raw.settings.get("bleed"), DEFAULT_BLEED, "bleed"), 0.0)
+    safe = problems.attempt(lambda: compiler.length(raw.settings.get("safe"), DEFAULT_SAFE, "safe"), None)
     title = raw.settings.get("title")
     layout = Layout(
         name=raw.name,
@@ -477,24 +505,39 @@ def compile_layout(raw: RawLayout, context: LayoutContext) -> Layout:
         width=width,
         height=height,
         bleed=bleed,
-        safe=safe,
-        title=compiler.text_template(title, "title") if title else None,
-        elements=[compiler.element(element, index) for index, element in enumerate(raw.elements)],
-        icons={**context.icons, **{name: compiler.icon_colours(name, icon) for name, icon in raw.icons.items()}},
+        safe=safe or 0.0,
+        title=problems.attempt(lambda: compiler.text_template(title, "title"), None) if title else None,
+        elements=list(_each_compiled(dict(enumerate(raw.elements)), compiler.element, problems).values()),
+        # An icon whose colours fail stays known as written: elements drawing it are not also told
+        # that it is unknown.
+        icons={**context.icons, **raw.icons, **_each_compiled(raw.icons, compiler.icon_colours, problems)},
         fonts=[],
-        styles={name: compiler.style(name, value) for name, value in raw.styles.items()},
+        styles=_each_compiled(raw.styles, compiler.style, problems),
     )
     layout.fonts = sorted({name for element in layout.elements if isinstance(element, TextElement)
                            for name in (element.font, *element.fallback)}
                           | {name for style in layout.styles.values() if style.font
                              for name in (style.font, *style.fallback)})
-    _check_constant_icons(layout)
-    _check_safe_zone(layout)
+    _check_constant_icons(layout, problems)
+    if size is not None and safe is not None:  # the safe zone is known: not a guess from defaults
+        _check_safe_zone(layout, problems)
     return layout
 
 
-def _card_size(raw: RawLayout, context: LayoutContext) -> tuple[float, float]:
-    value = raw.settings.get("size") or Value(DEFAULT_SIZE, Position(raw.path), "mm")
+def _each_compiled(written: dict[K, Any], compile_one: Callable[[K, Any], T], problems: Problems) -> dict[K, T]:
+    """``compile_one(key, value)`` for each entry on its own: an entry that fails is left out,
+    its mistake in ``problems``."""
+    compiled = {}
+    for key, value in written.items():
+        result = problems.attempt(lambda: compile_one(key, value), None)
+        if result is not None:
+            compiled[key] = result
+    return compiled
+
+
+def _card_size(value: Value | None, path: Path, context: LayoutContext) -> tuple[float, float]:
+    """The card's (width, height) in points, as ``size:`` gives it (poker when it is not given)."""
+    value = value or Value(DEFAULT_SIZE, Position(path), "mm")
     size = value.data
     if isinstance(size, str):
         if size not in context.card_sizes:
@@ -669,7 +712,7 @@ class _ElementCompiler:
 
     # elements ---------------------------------------------------------------------------
 
-    def element(self, raw: RawElement, index: int) -> Element:
+    def element(self, index: int, raw: RawElement) -> Element:
         kinds = [kind for kind in KINDS if kind in raw.values]
         if len(kinds) != 1:
             found = ", ".join(kinds) or "none"
@@ -852,16 +895,16 @@ def _flat(paint: Paint, what: str) -> Paint:
     return replace(paint, resolve=resolve)
 
 
-def _check_constant_icons(layout: Layout) -> None:
+def _check_constant_icons(layout: Layout, problems: Problems) -> None:
     for element in layout.elements:
         if isinstance(element, IconElement) and element.icon.is_constant:
             name = element.icon.source
             if name not in layout.icons:
-                raise InputError(f"unknown icon '{name}'{did_you_mean(name, layout.icons)}",
-                                 element.position, field="icon")
+                problems.add(InputError(f"unknown icon '{name}'{did_you_mean(name, layout.icons)}",
+                                        element.position, field="icon"))
 
 
-def _check_safe_zone(layout: Layout) -> None:
+def _check_safe_zone(layout: Layout, problems: Problems) -> None:
     """Text must stay inside the safe zone, or a slightly off cut eats it.
 
     Shapes, icons and images may run to the edge: they are often decoration
@@ -871,9 +914,9 @@ def _check_safe_zone(layout: Layout) -> None:
     for element in layout.elements:
         if isinstance(element, TextElement) and not turned(element.box, element.rotate).inside(safe):
             turning = f" when turned {element.rotate:g} degrees" if element.rotate else ""
-            raise LayoutError(f"{element.kind} '{element.name}' of layout '{layout.name}' reaches "
-                              f"outside the safe zone ({_mm(layout.safe)} inside the cut){turning}",
-                              element.position, field="box")
+            problems.add(LayoutError(f"{element.kind} '{element.name}' of layout '{layout.name}' reaches "
+                                     f"outside the safe zone ({_mm(layout.safe)} inside the cut){turning}",
+                                     element.position, field="box"))
 
 
 def turned(box: Box, degrees: float) -> Box:

@@ -23,8 +23,9 @@ from weakref import WeakKeyDictionary
 
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
+from generator.deck.reading import Problems
 from generator.deck.translation import translate_layouts
-from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position
+from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
 from generator.render.draw import draw_plan
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
@@ -157,22 +158,33 @@ class Renderer:
         deck order. Each error carries ``card``, ``side``, ``element`` and ``kind``
         ("fit" for text that does not fit, "input" for a broken or oversized image file
         (an InputError, exit 2), else "layout"). In a draft, text that does not fit is
-        drawn all the same and its error says so with ``drafted`` set."""
+        drawn all the same and its error says so with ``drafted`` set. A broken or oversized
+        image file is one problem, at the first face that shows it."""
         problems: list[DeckpressError] = []
         tried: set[str] = set()
+        self.tried_faces = 0
+        broken_files: set[tuple] = set()
         for card in self.deck.cards:
             for side in SIDES:
                 key = self.face_key(card, side)
                 if key in tried:
                     continue
                 tried.add(key)
+                self.tried_faces += 1
                 try:
                     self._plan(card, side)
                     self.title(card, side)
                 except (LayoutError, InputError) as error:
-                    problems.append(error)
+                    broken_file = getattr(error, "broken_file", None)
+                    if broken_file is None or broken_file not in broken_files:
+                        problems.append(error)
+                    if broken_file is not None:
+                        broken_files.add(broken_file)
                 problems.extend(self._overflows.get(key, ()))
         return problems
+
+    tried_faces: int = 0
+    """How many distinct faces the last :meth:`problems` laid out or tried to."""
 
     @property
     def planned_faces(self) -> int:
@@ -234,8 +246,10 @@ class Renderer:
     def _problem_error(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> DeckpressError:
         """The error for a face that cannot be planned, at the line most worth showing."""
         if problem.file is not None:  # a broken or oversized image file: malformed input
-            return _as_input(self._error(card, side, problem.message, layout, problem.element, problem.file,
-                                         problem.kind))
+            error = _as_input(self._error(card, side, problem.message, layout, problem.element, problem.file,
+                                          problem.kind))
+            error.broken_file = (problem.file, problem.message)
+            return error
         where = (problem.element.position if problem.in_layout
                  else self._field_position(card, side, problem.field))
         return self._error(card, side, problem.message, layout, problem.element, where, problem.kind)
@@ -312,25 +326,42 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
     context = LayoutContext(environment=environment, card_sizes=dict(card_sizes),
                             colour_table=dict(colour_table), icons=dict(icons), fonts=registry)
     search = layout_search_path(deck, Path(layouts_dir) if layouts_dir is not None else None)
-    names = {side: deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES}
-    raws: dict[str, RawLayout] = {}
-    for name in dict.fromkeys(names.values()):
-        position = deck.source.at("deck", "layout")
-        path = find_layout(name, search, position, confined=(deck.folder,))
-        raws[name] = read_raw_layout(path, search, confined=(deck.folder,))
-        _apply_deck_card_size(deck, raws[name], name)
-    translate_layouts(deck, list(raws.values()))
-    loaded: dict[str, Layout] = {}
-    for name, raw in raws.items():
-        loaded[name] = compile_layout(raw, context)
-        _check_names(deck, loaded[name], environment)
-    layouts = {side: loaded[name] for side, name in names.items()}
+    layouts = load_deck_layouts(deck, search, context)
     front, back = layouts["front"], layouts["back"]
     if abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01:
         raise InputError(f"front layout '{front.name}' and back layout '{back.name}' have different "
                          "card sizes; both faces of a card must match", deck.source.at("deck", "layout"),
                          field="layout")
     return Renderer(deck=deck, layouts=layouts, font_registry=registry, draft=draft)
+
+
+def load_deck_layouts(deck: Deck, search: list[Path], context: LayoutContext) -> dict[str, Layout]:
+    """The deck's layouts, side -> layout, each read once. Every mistake in them, in the
+    front's and the back's alike, is raised together, so one run shows them all."""
+    problems = Problems()
+    names = {side: deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES}
+    raws: dict[str, RawLayout] = {}
+    for name in dict.fromkeys(names.values()):
+        raw = problems.attempt(lambda: _read_deck_layout(deck, name, search, problems), None)
+        if raw is not None:
+            raws[name] = raw
+    if len(raws) == len(set(names.values())):  # a translation names elements of them all
+        problems.attempt(lambda: translate_layouts(deck, list(raws.values())), None)
+    loaded: dict[str, Layout] = {}
+    for name, raw in raws.items():
+        loaded[name] = compile_layout(raw, context, problems)
+        _check_names(deck, loaded[name], context.environment, problems)
+    problems.errors = in_file_order(problems.errors)
+    problems.raise_any()
+    return {side: loaded[name] for side, name in names.items()}
+
+
+def _read_deck_layout(deck: Deck, name: str, search: list[Path], problems: Problems) -> RawLayout:
+    """Layout ``name`` found and read for the deck, its mistakes in ``problems``."""
+    path = find_layout(name, search, deck.source.at("deck", "layout"), confined=(deck.folder,))
+    raw = read_raw_layout(path, search, problems, confined=(deck.folder,))
+    problems.attempt(lambda: _apply_deck_card_size(deck, raw, name), None)
+    return raw
 
 
 @lru_cache(maxsize=1)
@@ -377,19 +408,20 @@ def _apply_deck_card_size(deck: Deck, raw: RawLayout, name: str) -> None:
                          position, field="card_size")
 
 
-def _check_names(deck: Deck, layout: Layout, environment) -> None:
-    """A layout that reads a name the deck does not have is a typo: say so before drawing."""
+def _check_names(deck: Deck, layout: Layout, environment, problems: Problems) -> None:
+    """A layout that reads a name the deck does not have is a typo: say so before drawing
+    (for the title and each element, into ``problems``)."""
     if not deck.fields:
         return  # the deck declares no fields: names can only be checked card by card
     known = set(deck.fields) | SPECIAL_NAMES | set(environment.globals)
     if layout.title is not None and layout.title.names - known:
         unknown = sorted(layout.title.names - known)[0]
-        raise InputError(f"layout '{layout.name}' title reads '{unknown}', which is not a field of "
-                         f"deck '{deck.id}'", Position(layout.path), field=unknown)
+        problems.add(InputError(f"layout '{layout.name}' title reads '{unknown}', which is not a field of "
+                                f"deck '{deck.id}'", Position(layout.path), field=unknown))
     for element in layout.elements:
         unknown = sorted(element.names - known)
         if unknown:
-            raise InputError(f"layout '{layout.name}' element '{element.name}' reads '{unknown[0]}', "
-                             f"which is not a field of deck '{deck.id}' "
-                             f"(fields: {', '.join(sorted(deck.fields))})", element.position,
-                             field=unknown[0])
+            problems.add(InputError(f"layout '{layout.name}' element '{element.name}' reads '{unknown[0]}', "
+                                    f"which is not a field of deck '{deck.id}' "
+                                    f"(fields: {', '.join(sorted(deck.fields))})", element.position,
+                                    field=unknown[0]))

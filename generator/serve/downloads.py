@@ -17,7 +17,7 @@ from pathlib import Path
 from generator.booklet import build_booklet
 from generator.outputs import write_bytes_atomic
 from generator.serve.preview import Snapshot, download_name
-from generator.serve.printing import build_settings
+from generator.sheets.geometry import SheetSettings
 from generator.sheets.press import press_deck
 from generator.sheets.style import load_style
 
@@ -44,7 +44,7 @@ class Downloads:
     def _build(deck, renderer, kind: str, target: Path) -> None:
         if kind == "print":
             style = load_style()
-            press_deck(deck, renderer, build_settings(style), target.parent, style)
+            press_deck(deck, renderer, SheetSettings.default(style), target.parent, style)
             return
         booklet = build_booklet(deck)
         write_bytes_atomic(target.parent / download_name(deck, "rules"), booklet.reading_pdf)

@@ -23,8 +23,8 @@ from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
 from generator.render import Renderer, load_renderer
 from generator.serve.faces import FaceView, distinct_faces
-from generator.serve.printing import PrintPlan, build_settings, plan_print, sheet_dict, spots_dict
-from generator.sheets.geometry import SheetSettingsError
+from generator.serve.printing import PrintPlan, plan_print, sheet_dict, spots_dict
+from generator.sheets.geometry import SheetSettings, SheetSettingsError
 from generator.sheets.style import load_style
 from generator.stats import analyse
 from generator.stats.tables import as_dict as stats_dict
@@ -148,7 +148,7 @@ def _print_plan(deck: Deck, renderer: Renderer) -> PrintPlan | None:
     if deck.total == 0:
         return None
     try:
-        return plan_print(deck, renderer, build_settings(load_style()))
+        return plan_print(deck, renderer, SheetSettings.default(load_style()))
     except SheetSettingsError:
         return None  # a card larger than the default paper: build says so when asked
 

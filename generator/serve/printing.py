@@ -15,7 +15,6 @@ from generator.deck.model import Deck
 from generator.render import Renderer
 from generator.sheets.geometry import SheetLayout, SheetSettings, plan_layout, plan_pages
 from generator.sheets.press import CopyIndex
-from generator.sheets.style import SheetStyle, find_paper
 
 MAX_LISTED_COPIES = 50
 """Copies of one card whose print positions are listed; a card printed more often than
@@ -39,12 +38,6 @@ class PrintPlan:
     layout: SheetLayout
     pages: int
     spots: dict[str, list[tuple[int, Spot, Spot]]]
-
-
-def build_settings(style: SheetStyle) -> SheetSettings:
-    """What ``deckpress build`` prints with when given no options."""
-    return SheetSettings(paper=find_paper(style.default_paper, "portrait", style),
-                         margin=style.default_margin, gutter=style.default_gutter)
 
 
 def plan_print(deck: Deck, renderer: Renderer, settings: SheetSettings) -> PrintPlan:

@@ -43,7 +43,7 @@ from typing import Iterator
 
 from generator.boxes import EPSILON, Box
 from generator.errors import InputError
-from generator.sheets.style import MM, Paper
+from generator.sheets.style import MM, Paper, SheetStyle, find_paper
 
 DUPLEX_MODES = ("long", "short", "fold", "none")
 DEFAULT_DUPLEX = "long"
@@ -63,6 +63,13 @@ class SheetSettings:
     cut_lines: bool = False
     draft: bool = False
     """A draft: printed though its rules or text fit fail, and marked so on every page."""
+
+    @classmethod
+    def default(cls, style: SheetStyle) -> SheetSettings:
+        """What ``deckpress build`` prints with when given no options (``check`` proves the
+        cards fit it; the live preview shows where they land on it)."""
+        return cls(paper=find_paper(style.default_paper, "portrait", style), margin=style.default_margin,
+                   gutter=style.default_gutter)
 
 
 @dataclass(frozen=True)

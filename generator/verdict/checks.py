@@ -104,7 +104,7 @@ def check_layouts(subject: Subject) -> Iterable[Finding]:
         return ()
     try:
         subject.renderer = (subject.load_renderer or load_renderer)(subject.deck)
-    except InputError as error:
+    except DeckpressError as error:  # malformed layouts, and text outside the safe zone
         return findings_from(error, "layout")
     return ()
 
@@ -116,7 +116,7 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
     problems = subject.renderer.problems()
     # A draft renderer draws text that does not fit, marked, and says so with "drafted".
     drafted = [getattr(error, "drafted", False) for error in problems]
-    subject.counts["faces"] = subject.renderer.planned_faces + drafted.count(False)
+    subject.counts["faces"] = subject.renderer.tried_faces
     return [Finding.from_error(error, "layout", details={"drafted": True} if was_drafted else {})
             for error, was_drafted in zip(problems, drafted)]
 
@@ -124,7 +124,7 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
 def check_sheets(subject: Subject) -> Iterable[Finding]:
     """The cards fit the default paper, and there is something to print."""
     from generator.sheets.geometry import SheetSettings, plan_layout
-    from generator.sheets.style import find_paper, load_style
+    from generator.sheets.style import load_style
 
     deck, renderer = subject.deck, subject.renderer
     if deck is None or renderer is None:
@@ -132,11 +132,8 @@ def check_sheets(subject: Subject) -> Iterable[Finding]:
     if deck.total == 0:
         return [Finding(kind="sheets", message="nothing to print: every card's count is 0 (count)",
                         position=deck.source.at("cards"), exit_code=EXIT_INPUT)]
-    style = load_style()
-    settings = SheetSettings(paper=find_paper(style.default_paper, "portrait", style),
-                             margin=style.default_margin, gutter=style.default_gutter)
     try:
-        plan_layout(settings, renderer.card_size, renderer.bleed)
+        plan_layout(SheetSettings.default(load_style()), renderer.card_size, renderer.bleed)
     except InputError as error:
         return [Finding(kind="sheets", message=f"on the default paper: {error.message}",
                         position=deck.source.at("deck", "layout"), exit_code=error.exit_code)]
