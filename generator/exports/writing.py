@@ -53,7 +53,7 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
     deck_cards = {id(card): index for index, card in enumerate(workers.renderer.deck.cards)}
     png_faces = distinct_faces(png) if png else []
     transform = image_transform(png) if png else None  # PNGs only: TTS sheets show the cards as printed
-    contact = workers.map(run_contact_sheet, [transform]) if png else iter(())
+    contact = workers.map(run_contact_sheet, [png.simulate]) if png else iter(())
 
     shared = png is not None and tts is not None and png.raster == tts.raster and transform is None
     waiting: dict[str, list[FaceFile]] = {}  # PNG faces not yet rasterised, by face key
