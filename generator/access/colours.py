@@ -2,10 +2,11 @@
 
 Contrast follows WCAG 2.x exactly (its relative luminance and contrast ratio
 are two short formulas, written out below with their source). Simulating
-colour-blind vision and measuring how far apart two colours look are left to
-colorspacious, a library implementing Machado, Oliveira and Fernandes (2009)
-and CIECAM02-UCS, rather than matrices copied by hand; it is imported only
-when a deck needs it, so a check of a deck without colour maps stays quick.
+colour-blind vision in whole images is left to colorspacious, a library
+implementing Machado, Oliveira and Fernandes (2009) and CIECAM02-UCS; the few
+colours the colour-blind check compares are measured with the same formulas in
+plain Python (:mod:`generator.access.perception`), so ``check`` loads neither
+numpy nor colorspacious.
 """
 
 from __future__ import annotations
@@ -106,16 +107,7 @@ def simulate(colours: Any, deficiency: str) -> Any:
 
 def distances(pairs: Iterable[tuple[RGB, RGB]], deficiency: str | None = None) -> list[float]:
     """How different each pair of sRGB colours looks: Euclidean distance in CAM02-UCS (ΔE'),
-    as a viewer with ``deficiency`` sees them (normal vision when None). One call for all
-    pairs: the conversions run on whole arrays."""
-    pairs = list(pairs)
-    if not pairs:
-        return []
-    import numpy
-    from colorspacious import deltaE
+    as a viewer with ``deficiency`` sees them (normal vision when None)."""
+    from generator.access.perception import distance
 
-    colours = numpy.asarray([colour for pair in pairs for colour in pair], dtype=float)
-    if deficiency is not None:
-        colours = simulate(colours, deficiency)
-    found = deltaE(colours[0::2], colours[1::2], input_space="sRGB1", uniform_space="CAM02-UCS")
-    return [float(distance) for distance in numpy.atleast_1d(found)]
+    return [distance(first, second, deficiency) for first, second in pairs]
