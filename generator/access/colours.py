@@ -11,6 +11,7 @@ numpy nor colorspacious.
 
 from __future__ import annotations
 
+from decimal import ROUND_FLOOR, Decimal
 from typing import Any, Iterable
 
 from reportlab.lib.colors import Color
@@ -76,6 +77,14 @@ def contrast_ratio(first: RGB, second: RGB) -> float:
     one, two = relative_luminance(first), relative_luminance(second)
     lighter, darker = max(one, two), min(one, two)
     return (lighter + 0.05) / (darker + 0.05)
+
+
+def shown_ratio(ratio: float) -> float:
+    """A contrast ratio as people read it, in messages and in JSON alike: cut to two
+    decimals, never rounded up, so 4.499 shows as 4.49 and not as the 4.5 it fails to
+    reach (as the WebAIM checker shows it). Cut from the ratio's shortest decimal form,
+    so a ratio of 4.14 is not shown as 4.13 for a float a hair below it."""
+    return float(Decimal(repr(ratio)).quantize(Decimal("0.01"), rounding=ROUND_FLOOR))
 
 
 def is_large_text(size: float, bold: bool) -> bool:

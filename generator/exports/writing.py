@@ -54,7 +54,7 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
     deck_cards = {id(card): index for index, card in enumerate(workers.renderer.deck.cards)}
     png_faces = distinct_faces(png) if png else []
     transform = image_transform(png) if png else None  # PNGs only: TTS sheets show the cards as printed
-    contact = workers.map(run_contact_sheet, [transform]) if png else iter(())
+    contact = workers.map(run_contact_sheet, [png.simulate]) if png else iter(())
 
     # A face both exports show is drawn once for both, when the PNGs have no bleed to draw.
     shared = png is not None and tts is not None and png.raster.bleed == tts.raster.bleed
