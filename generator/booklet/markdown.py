@@ -516,8 +516,15 @@ class Converter:
         renderer = self.renderer()
         faces = distinct_faces(self.deck, cards, sides, renderer)
         caption = derive(self.style.text["caption"], alignment=TA_CENTER)
-        return card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
-                         caption, self.style.colours["rule"], paragraph_text) + [Spacer(0, self.style.text["body"].spaceAfter)]
+        rows = card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
+                         caption, self.style.colours["rule"], paragraph_text)
+        # The last two rows are kept together when they fit, so each row is measured alone.
+        for row in (table for block in rows for table in getattr(block, "_content", [block])):
+            _, height = row.wrap(self.frame_width, self.frame_height)
+            if height > self.frame_height:
+                raise directive.fail(f"a row of cards is taller than a page ({height:.0f} pt, the page has "
+                                     f"{self.frame_height:.0f}); give the cards a smaller width=")
+        return rows + [Spacer(0, self.style.text["body"].spaceAfter)]
 
 
 def _keep_headings_with_blocks(flowables: list[Flowable], frame_width: float,

@@ -172,7 +172,7 @@ def check_booklet(subject: Subject) -> Iterable[Finding]:
 
     if subject.deck is None:
         return ()
-    return booklet_findings(subject.deck)
+    return booklet_findings(subject.deck, subject.renderer)
 
 
 MODEL_CHECKS = (check_model,)
