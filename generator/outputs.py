@@ -5,7 +5,8 @@ and renamed over the target only when complete, so an interrupted or failed
 build leaves the previous file (or nothing) in place, never a truncated PDF.
 A command that writes several files (a booklet's two PDFs, a report's PDF and
 PNG) stages them all first and renames them only when every one is written,
-so they appear together or not at all.
+so they appear together or not at all; an output folder the command had to
+create is removed again when it fails.
 
 Temporary names carry the writing process's id (``.deck.pdf.4711-k2j3.tmp``):
 a run killed outright (power cut, ``kill -9``) cannot clean up after itself,
@@ -56,6 +57,7 @@ def atomic_outputs(*targets: Path | str) -> Iterator[list[BinaryIO]]:
     paths = [Path(target) for target in targets]
     for path in paths:
         refuse_special(path)
+    made = _missing_folders(paths)
     staged: list[tuple[Path, Path]] = []
     try:
         streams = []
@@ -64,18 +66,27 @@ def atomic_outputs(*targets: Path | str) -> Iterator[list[BinaryIO]]:
             staged.append((path, temp))
             streams.append(open(temp, "wb"))
         try:
-            yield streams
-            for stream in streams:
-                _flush_to_disk(stream)
+            # A write to a full disk fails without a file name: say which output it was
+            # (or, when several are written at once, the folder they go to).
+            with naming_failures(paths[0] if len(paths) == 1 else _common_folder(paths)):
+                yield streams
+            for path, stream in zip(paths, streams):
+                with naming_failures(path):
+                    _flush_to_disk(stream)
         finally:
             for stream in streams:
-                stream.close()
+                with contextlib.suppress(OSError):  # the failure that matters is already raised
+                    stream.close()
         _put_in_place(staged)
         staged = []
+        made = []
     finally:
         for _, temp in staged:
             with contextlib.suppress(FileNotFoundError):
                 temp.unlink()
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only when empty: a failed run leaves the output folder as it was
 
 
 def write_bytes_atomic(target: Path | str, data: bytes) -> None:
@@ -91,8 +102,22 @@ def write_text_atomic(target: Path | str, text: str) -> None:
 def write_files_atomic(contents: dict[Path, bytes]) -> None:
     """Write several files that only make sense together: all of them, or none."""
     with atomic_outputs(*contents) as streams:
-        for stream, data in zip(streams, contents.values()):
-            stream.write(data)
+        for stream, (path, data) in zip(streams, contents.items()):
+            with naming_failures(path):
+                stream.write(data)
+                stream.flush()
+
+
+@contextlib.contextmanager
+def naming_failures(path: Path) -> Iterator[None]:
+    """An OSError raised in the block without a file name (``No space left on device``
+    while writing) is given ``path``, so its error line says what could not be written."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is None:
+            error.filename = str(path)
+        raise
 
 
 def refuse_special(target: Path) -> None:
@@ -159,6 +184,24 @@ def _flush_to_disk(stream: BinaryIO) -> None:
     """Where a full disk shows itself at the latest: before anything is renamed."""
     stream.flush()
     os.fsync(stream.fileno())
+
+
+def _missing_folders(paths: list[Path]) -> list[Path]:
+    """The folders writing ``paths`` will create, deepest first."""
+    missing: dict[Path, None] = {}
+    for path in paths:
+        for folder in path.parents:
+            if folder.exists():
+                break
+            missing[folder] = None
+    return sorted(missing, key=lambda folder: len(folder.parts), reverse=True)
+
+
+def _common_folder(paths: list[Path]) -> Path:
+    try:
+        return Path(os.path.commonpath([path.parent for path in paths]))
+    except ValueError:  # relative and absolute paths mixed
+        return paths[0].parent
 
 
 def _temporary_file(target: Path) -> Path:

@@ -4,6 +4,7 @@ special files are never overwritten, and a stopped command leaves no temporaries
 from __future__ import annotations
 
 import errno
+import io
 import os
 import re
 import signal
@@ -83,17 +84,18 @@ def test_an_output_that_is_a_link_is_replaced_not_followed(tmp_path):
 # -- several outputs: together or not at all ----------------------------------------------
 
 def full_disk_on_file(monkeypatch, number: int) -> None:
-    """The disk fills up while the ``number``-th file of a write reaches it."""
+    """The disk fills up while the ``number``-th file of a command reaches it: that fsync
+    fails as a full disk does, with no file name in the error."""
     calls = []
-    real = outputs._flush_to_disk
+    real = os.fsync
 
-    def flush(stream):
-        calls.append(stream)
+    def fsync(descriptor):
+        calls.append(descriptor)
         if len(calls) == number:
-            raise OSError(errno.ENOSPC, "No space left on device", stream.name)
-        real(stream)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(descriptor)
 
-    monkeypatch.setattr(outputs, "_flush_to_disk", flush)
+    monkeypatch.setattr(os, "fsync", fsync)
 
 
 def test_a_full_disk_leaves_neither_booklet_pdf(tmp_path, monkeypatch):
@@ -101,8 +103,9 @@ def test_a_full_disk_leaves_neither_booklet_pdf(tmp_path, monkeypatch):
     out = tmp_path / "out"
     full_disk_on_file(monkeypatch, 2)
     run = deckpress("booklet", deck, "--out", out, "--quiet")
-    refused(run, (2,), "No space left on device")
-    assert list(out.iterdir()) == []
+    assert refused(run, (2,), "No space left on device") == \
+        f"error: {out / 'demo-rules-booklet.pdf'}: No space left on device"
+    assert not out.exists()  # the folder it made for them goes too
 
 
 def test_a_full_disk_keeps_the_previous_booklet_whole(tmp_path, monkeypatch):
@@ -112,22 +115,51 @@ def test_a_full_disk_keeps_the_previous_booklet_whole(tmp_path, monkeypatch):
     before = {path.name: path.read_bytes() for path in out.iterdir()}
     (deck / "rules.md").write_text("# Changed\n\nNew rules.\n")
     full_disk_on_file(monkeypatch, 2)
-    refused(deckpress("booklet", deck, "--out", out, "--quiet"), (2,), "No space left on device")
+    refused(deckpress("booklet", deck, "--out", out, "--quiet"), (2,), str(out), "No space left on device")
     assert {path.name: path.read_bytes() for path in out.iterdir()} == before
 
 
 def test_a_full_disk_leaves_neither_report_file(tmp_path, monkeypatch):
     full_disk_on_file(monkeypatch, 2)
     run = deckpress("stats", GOBLINS, "--quiet", "--report", tmp_path / "report.pdf")
-    refused(run, (2,), "No space left on device")
+    refused(run, (2,), f"{tmp_path / 'report.png'}: No space left on device")
     assert list(tmp_path.iterdir()) == []
 
 
 def test_a_full_disk_leaves_neither_build_file(tmp_path, monkeypatch):
     deck = new_deck(tmp_path)
+    out = tmp_path / "out" / "sheets"
     full_disk_on_file(monkeypatch, 1)
-    refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (2,), "No space left on device")
-    assert list((tmp_path / "out").iterdir()) == []
+    refused(deckpress("build", deck, "--out", out, "--quiet"), (2,), f"{out / 'demo.pdf'}: No space left on device")
+    assert list(tmp_path.iterdir()) == [tmp_path / "cards"]  # neither out/ nor out/sheets/ is left
+
+
+@pytest.mark.parametrize("kind", ["--png", "--tts"])
+def test_a_full_disk_leaves_no_export_file(tmp_path, monkeypatch, kind):
+    deck, out = new_deck(tmp_path), tmp_path / "export"
+    full_disk_on_file(monkeypatch, 3)
+    with within(120):
+        error = refused(deckpress("export", deck, kind, out, "--quiet", "--jobs", "1"), (2,),
+                        "No space left on device")
+    assert error.startswith(f"error: {out}{os.sep}") and ".tmp" not in error
+    assert not out.exists()
+
+
+class FullDisk(io.FileIO):
+    """A file on a disk with no room left: every write fails, without naming the file."""
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_write_to_a_full_disk_names_the_file_and_leaves_nothing(tmp_path, monkeypatch):
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("name,count\nKnight,2\n")
+    target = tmp_path / "new" / "deck.yaml"
+    monkeypatch.setattr(outputs, "open", lambda path, mode: FullDisk(path, mode), raising=False)
+    run = deckpress("import", sheet, "--out", target)
+    assert refused(run, (2,), "No space") == f"error: {target}: No space left on device"
+    assert not target.parent.exists()
 
 
 # -- stopped commands clean up, and the next run removes what a killed one left -----------
@@ -170,7 +202,7 @@ def test_a_build_stopped_by_a_signal_leaves_no_temporary_files(tmp_path, number)
     deck, out = slow_deck(tmp_path), tmp_path / "out"
     stopped = stop_when_temporaries_appear(["build", str(deck), "--out", str(out), "--quiet"], out, number)
     assert stopped.returncode == 1 and "Aborted!" in stopped.stderr and "Traceback" not in stopped.stderr
-    assert list(out.iterdir()) == []
+    assert not out.exists()  # the folder it made for the sheets goes with their temporaries
 
 
 def test_an_export_stopped_by_a_signal_leaves_no_staging_folder(tmp_path):

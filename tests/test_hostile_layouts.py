@@ -152,3 +152,23 @@ def test_svg_art_with_numbers_pdf_cannot_hold_is_refused_by_check_and_build(tmp_
         with within():
             error = refused(deckpress(*command), (2,), f"{deck / 'art.svg'}:", "cannot be drawn: a number too large")
         assert "_fp_one" not in error
+
+
+@pytest.mark.parametrize("picture", ["bomb", "damaged"])
+def test_a_broken_picture_on_every_face_is_one_error_line(tmp_path, picture):
+    from hostile_support import broken_pngs, png_declaring
+
+    deck = new_deck(tmp_path)
+    if picture == "bomb":
+        png_declaring(deck / "art.png", 30_000, 30_000)
+    else:
+        (deck / "art.png").write_bytes(broken_pngs(tmp_path / "pictures")["damaged"].read_bytes())
+    lines = with_element(deck, "  - name: art\n    image: art.png\n    box: [10, 20, 40, 30]")
+    for command in (("check", deck), ("build", deck, "--out", tmp_path / "out", "--quiet")):
+        with within():
+            run = deckpress(*command)
+        error = refused(run, (2,), f"error: {deck / 'art.png'}: ", "image 'art.png'")
+        assert f"layout.yaml:{lines[0]}:" in error
+        assert [line for line in run.error_lines if line.startswith("error:")] == [error]
+    assert "1 problem" in deckpress("check", deck).stdout
+    assert not (tmp_path / "out").exists()

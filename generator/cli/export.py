@@ -19,6 +19,9 @@ from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI, png_stagi
 from generator.exports.tts import tts_staging
 
 MIN_DPI, MAX_DPI = 10, 1200
+"""Resolutions ``--dpi`` accepts: below 10 a card is a few pixels; above 1,200 a poker card
+alone is 12 megapixels, more than any screen or print service uses (and a large card soon
+meets the pixel limit of one image, ``MAX_RASTER_PIXELS``)."""
 MAX_JOBS = 256
 """More worker processes than this is a typo: each holds the deck and its fonts in memory."""
 

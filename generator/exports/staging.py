@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from generator.outputs import temporary_folder, write_text_atomic
+from generator.outputs import naming_failures, temporary_folder, write_text_atomic
 
 MANIFEST_NAME = ".deckpress-{deck}-{kind}.json"
 """Hidden, so it is not uploaded or printed along with the images."""
@@ -66,7 +66,7 @@ class StagedFolder:
             raise ValueError(f"an export file name must be a plain name, not {name!r}")
         if self.temp is None:
             self._open()
-        with open(self.temp / name, "wb") as stream:
+        with naming_failures(self.folder / name), open(self.temp / name, "wb") as stream:
             yield stream
             stream.flush()
             os.fsync(stream.fileno())

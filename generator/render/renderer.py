@@ -158,22 +158,33 @@ class Renderer:
         deck order. Each error carries ``card``, ``side``, ``element`` and ``kind``
         ("fit" for text that does not fit, "input" for a broken or oversized image file
         (an InputError, exit 2), else "layout"). In a draft, text that does not fit is
-        drawn all the same and its error says so with ``drafted`` set."""
+        drawn all the same and its error says so with ``drafted`` set. A broken or oversized
+        image file is one problem, at the first face that shows it."""
         problems: list[DeckpressError] = []
         tried: set[str] = set()
+        self.tried_faces = 0
+        broken_files: set[tuple] = set()
         for card in self.deck.cards:
             for side in SIDES:
                 key = self.face_key(card, side)
                 if key in tried:
                     continue
                 tried.add(key)
+                self.tried_faces += 1
                 try:
                     self._plan(card, side)
                     self.title(card, side)
                 except (LayoutError, InputError) as error:
-                    problems.append(error)
+                    broken_file = getattr(error, "broken_file", None)
+                    if broken_file is None or broken_file not in broken_files:
+                        problems.append(error)
+                    if broken_file is not None:
+                        broken_files.add(broken_file)
                 problems.extend(self._overflows.get(key, ()))
         return problems
+
+    tried_faces: int = 0
+    """How many distinct faces the last :meth:`problems` laid out or tried to."""
 
     @property
     def planned_faces(self) -> int:
@@ -235,8 +246,10 @@ class Renderer:
     def _problem_error(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> DeckpressError:
         """The error for a face that cannot be planned, at the line most worth showing."""
         if problem.file is not None:  # a broken or oversized image file: malformed input
-            return _as_input(self._error(card, side, problem.message, layout, problem.element, problem.file,
-                                         problem.kind))
+            error = _as_input(self._error(card, side, problem.message, layout, problem.element, problem.file,
+                                          problem.kind))
+            error.broken_file = (problem.file, problem.message)
+            return error
         where = (problem.element.position if problem.in_layout
                  else self._field_position(card, side, problem.field))
         return self._error(card, side, problem.message, layout, problem.element, where, problem.kind)

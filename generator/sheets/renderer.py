@@ -47,6 +47,9 @@ class CardRenderer(Protocol):
     planned_faces: int
     """How many distinct faces have been laid out."""
 
+    tried_faces: int
+    """How many distinct faces the last ``problems()`` laid out or tried to."""
+
 
 def load_renderer(deck: Deck, draft: bool = False) -> CardRenderer:
     """The drawing stage's renderer for ``deck``, from its layout templates; a ``draft`` one

@@ -25,7 +25,10 @@ from generator.deck.model import Card
 from generator.deck.selectors import field_value
 
 MAX_DICE = 20
+"""Dice in one roll. Exact odds convolve every die, so their work grows with the count;
+twenty is more than any table game rolls at once."""
 MAX_SIDES = 100
+"""Sides of one die: a d100 is the largest die sold."""
 
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))\s*")
 

@@ -59,7 +59,11 @@ SIMULATE_KEYS = {"plugin", "games", "seed", "policy", "options", "max_turns"}
 DEFAULT_GAMES = 2000
 DEFAULT_SEED = 1
 MAX_GAMES = 1_000_000
+"""Games one simulation plays: a million narrows the winning rate to a tenth of a percent;
+more only makes the run longer."""
 MAX_DRAW = 1000
+"""Cards drawn in one question of the exact odds, whose work grows with the draw; no deck
+deals a thousand cards at once."""
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,7 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
     problems = subject.renderer.problems()
     # A draft renderer draws text that does not fit, marked, and says so with "drafted".
     drafted = [getattr(error, "drafted", False) for error in problems]
-    subject.counts["faces"] = subject.renderer.planned_faces + drafted.count(False)
+    subject.counts["faces"] = subject.renderer.tried_faces
     return [Finding.from_error(error, "layout", details={"drafted": True} if was_drafted else {})
             for error, was_drafted in zip(problems, drafted)]
 
