@@ -36,6 +36,7 @@ def check_model(subject: Subject) -> Iterable[Finding]:
         deck = load_deck(subject.path)
     except InputError as error:
         return findings_from(error, "input")
+    subject.name = f"{deck.output_name}.{subject.lang}" if subject.lang else deck.output_name
     try:
         subject.deck = translate_deck(deck, subject.lang)
     except InputError as error:
