@@ -80,6 +80,23 @@ def test_a_row_of_cards_taller_than_a_page_is_refused_at_the_directive(tmp_path)
     assert not (tmp_path / "out").exists()
 
 
+def test_booklet_reports_every_card_in_its_reference_that_does_not_fit(tmp_path):
+    from hostile_support import new_deck
+
+    folder = new_deck(tmp_path, "space")
+    deck = folder / "deck.yaml"
+    long = " ".join(["Enormous"] * 60)
+    deck.write_text(deck.read_text().replace("name: Goblin,", f"name: Goblin {long},")
+                    .replace("name: Troll,", f"name: Troll {long},"))
+    booklet = deckpress("booklet", folder, "--out", tmp_path / "out", "--quiet")
+    assert booklet.exit_code == 1
+    assert [line.split("card ")[1].split(",")[0] for line in booklet.error_lines] == ["'goblin'", "'troll'"]
+    assert all("does not fit" in line for line in booklet.error_lines)
+    assert not (tmp_path / "out").exists()
+    build = deckpress("build", folder, "--out", tmp_path / "out", "--quiet")
+    assert set(booklet.error_lines) < set(build.error_lines)
+
+
 def test_a_decklist_description_taller_than_a_page(tmp_path):
     deck_text = DECK + "decklists:\n  long: {name: Long, description: " + LONG_TEXT + ", cards: {grub: 1}}\n"
     folder = make_deck(tmp_path, "# Decks\n\n{{ decklists }}\n", deck_text)

@@ -228,7 +228,7 @@ class _Walk:
             _, height = style.text_frame(DEFAULT_PAPER)
             renderer = self.renderer
             self.converters[width] = Converter(self.deck, style, self.path, self.source, width, height,
-                                               lambda: renderer, self.lines)
+                                               lambda: renderer, self.lines, check_faces=False)
         return self.converters[width]
 
     def position(self, node, needle: str | None = None) -> Position:
