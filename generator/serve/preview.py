@@ -47,6 +47,11 @@ class Drawable:
 
     deck: Deck
     renderer: Renderer
+    """Draws the faces shown: a draft one, so text that does not fit is shown as
+    ``build --draft`` prints it (at its smallest, cut off, marked in red)."""
+    checked: Renderer
+    """The renderer ``check`` lays the deck out with, which found the problems listed;
+    the print PDF offered for download is made with it."""
     look: str
     """Fingerprint of everything besides card values that decides how faces look."""
     faces: list[FaceView]
@@ -93,6 +98,7 @@ class DeckPreview:
 
     def refresh(self) -> Snapshot:
         """Reload the deck and its problems; keep the last good faces if it no longer draws."""
+        # Exactly what `check` runs, so the page lists what `check` prints.
         found = verdict(self.path, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
         self._update_roots(deck)
@@ -108,17 +114,13 @@ class DeckPreview:
         return self.snapshot
 
     def _renderer_reusing_plans(self, deck: Deck) -> Renderer:
-        """The deck's renderer, given the last good state's plans when nothing but card
-        values can have changed since (same look): unchanged faces are not laid out again.
-
-        A draft renderer: text that does not fit is still reported, and its face is shown
-        as ``build --draft`` prints it (at its smallest, cut off, marked in red), so the
-        designer sees how far over it runs. Downloads are offered only without errors,
-        so nothing drafted is ever printed from here."""
-        renderer = load_renderer(deck, draft=True)
+        """The deck's renderer as ``check`` loads it, given the last good state's plans when
+        nothing but card values can have changed since (same look): unchanged faces are not
+        laid out again. Equal faces get equal plans, so the findings are check's own."""
+        renderer = load_renderer(deck)
         previous = self.snapshot.drawable
         if previous is not None and previous.look == look_fingerprint(deck, self.roots):
-            renderer.reuse_plans(previous.renderer)
+            renderer.reuse_plans(previous.checked)
         return renderer
 
     def _update_roots(self, deck: Deck | None) -> None:
@@ -128,10 +130,23 @@ class DeckPreview:
             self.roots = self._roots_of(self.path)
             self._roots_for = settings
 
-    def _drawable(self, deck: Deck, renderer: Renderer) -> Drawable:
-        faces, distinct = distinct_faces(deck, renderer)
-        return Drawable(deck, renderer, look_fingerprint(deck, self.roots), faces, distinct,
-                        _print_plan(deck, renderer), _stats(deck))
+    def _drawable(self, deck: Deck, checked: Renderer) -> Drawable:
+        look = look_fingerprint(deck, self.roots)
+        drawing = drafting(checked)
+        previous = self.snapshot.drawable
+        if previous is not None and previous.look == look:
+            drawing.reuse_plans(previous.renderer)  # faces drafted last time
+        faces, distinct = distinct_faces(deck, drawing)
+        return Drawable(deck, drawing, checked, look, faces, distinct, _print_plan(deck, checked), _stats(deck))
+
+
+def drafting(checked: Renderer) -> Renderer:
+    """A draft renderer over the same layouts and fonts as ``checked``, with its plans:
+    only faces whose text does not fit are laid out again, drafted. Nothing it lays out
+    goes back to ``checked``, whose findings stay check's."""
+    drawing = Renderer(deck=checked.deck, layouts=checked.layouts, font_registry=checked.font_registry, draft=True)
+    drawing.reuse_plans(checked)
+    return drawing
 
 
 def look_fingerprint(deck: Deck, roots: list[Path]) -> str:
