@@ -22,6 +22,7 @@ from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
 from generator.render import Renderer, load_renderer
+from generator.serve.dependencies import Dependencies, deck_dependencies
 from generator.serve.faces import FaceView, distinct_faces
 from generator.serve.printing import PrintPlan, plan_print, sheet_dict, spots_dict
 from generator.sheets.geometry import SheetSettings, SheetSettingsError
@@ -29,6 +30,7 @@ from generator.sheets.style import load_style
 from generator.stats import analyse
 from generator.stats.tables import as_dict as stats_dict
 from generator.verdict import verdict
+from generator.watching import Snapshot as FileTimes
 from generator.watching import snapshot as file_times
 
 MAX_LISTED_CARDS = 200
@@ -94,6 +96,7 @@ class DeckPreview:
         self._roots_of = roots
         self.roots: list[Path] = roots(path)
         self._roots_for: Any = None  # the deck settings self.roots were found for
+        self._dependencies: Dependencies | None = None  # None: every watched file concerns the deck
         self.snapshot = Snapshot(0, path, None, False, ())
 
     def refresh(self) -> Snapshot:
@@ -119,19 +122,29 @@ class DeckPreview:
         laid out again. Equal faces get equal plans, so the findings are check's own."""
         renderer = load_renderer(deck)
         previous = self.snapshot.drawable
-        if previous is not None and previous.look == look_fingerprint(deck, self.roots):
+        if previous is not None and previous.look == look_fingerprint(deck, self.watched_files()):
             renderer.reuse_plans(previous.checked)
         return renderer
 
+    def watched_files(self) -> FileTimes:
+        """Time and size of each watched file the deck's preview is made from: a change to
+        another (a layout only other decks read) leaves this deck as it is."""
+        files = file_times(self.roots)
+        if self._dependencies is None:
+            return files
+        return {path: times for path, times in files.items() if self._dependencies.concern(path)}
+
     def _update_roots(self, deck: Deck | None) -> None:
-        """The folders to watch follow the deck's settings (its layouts, its card size)."""
+        """The folders to watch follow the deck's settings (its layouts, its card size), and
+        the files that concern it the layouts it reads."""
         settings = None if deck is None else json.dumps(deck.info, sort_keys=True, default=str)
         if settings is None or settings != self._roots_for:
             self.roots = self._roots_of(self.path)
             self._roots_for = settings
+        self._dependencies = None if deck is None else deck_dependencies(deck)
 
     def _drawable(self, deck: Deck, checked: Renderer) -> Drawable:
-        look = look_fingerprint(deck, self.roots)
+        look = look_fingerprint(deck, self.watched_files())
         drawing = drafting(checked)
         previous = self.snapshot.drawable
         if previous is not None and previous.look == look:
@@ -149,11 +162,12 @@ def drafting(checked: Renderer) -> Renderer:
     return drawing
 
 
-def look_fingerprint(deck: Deck, roots: list[Path]) -> str:
+def look_fingerprint(deck: Deck, watched: FileTimes) -> str:
     """A short hash of the deck's settings and of the times and sizes of the files that
-    decide how faces look (layouts, fonts, images), so editing one re-draws every face."""
+    decide how faces look (layouts, fonts, images; of ``watched``, the files the deck is
+    made from), so editing one re-draws every face."""
     deck_file = deck.path.resolve()
-    files = sorted((str(path), times) for path, times in file_times(roots).items()
+    files = sorted((str(path), times) for path, times in watched.items()
                    if path.resolve() != deck_file and path.suffix.lower() not in CONTENT_SUFFIXES)
     text = json.dumps([deck.info, deck.layout, files], sort_keys=True, default=str)
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]

@@ -3,8 +3,9 @@
 uvicorn serves the application on a socket opened here (so a port already in
 use is a one-line error before anything starts, and the address printed is the
 one really bound). A thread polls each deck's files, as ``deckpress watch``
-does, remakes the snapshot of every deck whose files changed and tells the
-open pages. Ctrl-C ends the event streams first, so the server stops at once.
+does, remakes the snapshot of each deck whose own files changed (a layout
+only another deck reads is not one of them) and tells the open pages as each
+deck is done. Ctrl-C ends the event streams first, so the server stops at once.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
 from generator.watching import Snapshot, changed_files
-from generator.watching import snapshot as file_times
 
 WATCH_INTERVAL = 0.25
 """Seconds between looks at the decks' files: a save shows on the page well within a second."""
@@ -86,32 +86,34 @@ class PreviewWatcher:
         self._stop = threading.Event()
 
     def run(self) -> None:
-        times = {preview.id: file_times(preview.roots) for preview in self._previews}
+        times = {preview.id: preview.watched_files() for preview in self._previews}
         while not self._stop.wait(WATCH_INTERVAL):
-            refreshed = False
-            for preview in self._previews:
-                now = file_times(preview.roots)
-                if now == times[preview.id]:
-                    continue
-                now = self._settled(preview.roots, now)
-                changed = sorted({path.name for path in changed_files(times[preview.id], now)})
-                self._refresh(preview, changed)
-                times[preview.id] = _baseline(file_times(preview.roots), now)
-                refreshed = True
-            if refreshed:
-                shown = {token for preview in self._previews for token in preview.snapshot.faces_by_token}
-                self._images.keep_only(shown.__contains__)
-                self._broadcaster.publish()
+            self.look(times)
+
+    def look(self, times: dict[str, Snapshot]) -> None:
+        """Reload each deck whose own files differ from ``times`` (deck id -> the files as
+        last read), and tell the open pages as soon as each deck is done."""
+        for preview in self._previews:
+            now = preview.watched_files()
+            if now == times[preview.id] or self._stop.is_set():
+                continue
+            now = self._settled(preview, now)
+            changed = sorted({path.name for path in changed_files(times[preview.id], now)})
+            self._refresh(preview, changed)
+            times[preview.id] = _baseline(preview.watched_files(), now)
+            shown = {token for each in self._previews for token in each.snapshot.faces_by_token}
+            self._images.keep_only(shown.__contains__)
+            self._broadcaster.publish()
 
     def stop(self) -> None:
         self._stop.set()
 
-    def _settled(self, roots: list[Path], now: Snapshot) -> Snapshot:
-        """The files' times once they stand still for SETTLE_TIME (at most MAX_SETTLE_WAITS looks)."""
+    def _settled(self, preview: DeckPreview, now: Snapshot) -> Snapshot:
+        """The deck's files' times once they stand still for SETTLE_TIME (at most MAX_SETTLE_WAITS looks)."""
         for _ in range(MAX_SETTLE_WAITS):
             if self._stop.wait(SETTLE_TIME):
                 break
-            again = file_times(roots)
+            again = preview.watched_files()
             if again == now:
                 break
             now = again
