@@ -43,7 +43,14 @@ MAX_SETTLE_WAITS = 10
 pause still gets shown, at most half a second late."""
 
 SHUTDOWN_GRACE = 1.0
-"""Seconds a request still running at Ctrl-C gets to finish before it is cut off."""
+"""Seconds a request still running at Ctrl-C gets to finish before it is cut off. Requests
+waiting on a drawing or a download answer at once that the server is stopping, so only a
+client slow to read its answer is ever waited for this long."""
+
+WATCHER_GRACE = 0.2
+"""Seconds the file watcher gets at Ctrl-C to end before the process exits without it. A
+deck it is reloading then is dropped half read (it is a daemon thread, and says nothing
+once stopped): the preview is stopping, and nobody will look at that snapshot."""
 
 
 @dataclass(frozen=True)
@@ -119,18 +126,22 @@ class PreviewWatcher:
             now = again
         return now
 
+    def _say(self, line: str) -> None:
+        if not self._stop.is_set():  # nothing after "stopped"
+            self._report(line)
+
     def _refresh(self, preview: DeckPreview, changed: list[str]) -> None:
         started = time.perf_counter()
         try:
             with self._images.drawing:  # loading registers fonts with reportlab, which draws images
                 snapshot = preview.refresh()
         except Exception as error:  # a fault of ours must not end the preview: say it, keep watching
-            self._report(f"{preview.id}: could not reload ({type(error).__name__}: {error})")
+            self._say(f"{preview.id}: could not reload ({type(error).__name__}: {error})")
             return
         errors = sum(problem.severity == "error" for problem in snapshot.problems)
         outcome = "broken, showing the last good cards" if snapshot.stale else \
             f"{errors} error(s)" if errors else "ok"
-        self._report(f"{preview.id}: {', '.join(changed)} changed; reloaded in "
+        self._say(f"{preview.id}: {', '.join(changed)} changed; reloaded in "
                      f"{time.perf_counter() - started:.2f}s ({outcome})")
 
 
@@ -172,7 +183,8 @@ def serve_decks(paths: list[Path], host: str, port: int, roots: Callable[[Path],
     sock, listening = open_socket(host, port)
     _stop_on_terminate()
     try:
-        with sock, tempfile.TemporaryDirectory(prefix="deckpress-serve-") as folder:
+        # A booklet still being built when the server stops may write into the folder as it goes.
+        with sock, tempfile.TemporaryDirectory(prefix="deckpress-serve-", ignore_cleanup_errors=True) as folder:
             previews = [DeckPreview(path, roots, lang) for path in paths]
             _serve(sock, listening, previews, Path(folder), open_browser, quiet)
     except KeyboardInterrupt:
@@ -210,4 +222,4 @@ def _serve(sock: socket.socket, listening: Listening, previews: list[DeckPreview
         server.run(sockets=[sock])
     finally:
         watcher.stop()
-        thread.join(timeout=2)
+        thread.join(timeout=WATCHER_GRACE)
