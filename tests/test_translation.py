@@ -149,7 +149,7 @@ def test_check_lang_all_checks_the_deck_and_every_translation(tmp_path):
 @pytest.mark.parametrize("translation, line, message", [
     ("cards:\n  knigth: {name: Chevalier}\n", 2, "no card with id 'knigth'"),
     ("cards:\n  knight:\n    nmae: Chevalier\n", 3, "unknown field 'nmae'; did you mean 'name'?"),
-    ("cards:\n  knight: {power: 4}\n", 2, "'power' is a int field; only text fields are translated"),
+    ("cards:\n  knight: {power: 4}\n", 2, "'power' is an int field; only text fields are translated"),
     ("cards:\n  knight: {kind: héros}\n", 2, "'kind' is a choice field"),
     ("cards:\n  knight: {back: {name: Pile}}\n", 2, "card 'knight' has no back of its own"),
     ("deck: {name: Quête}\ncartes: {}\n", 2, "unknown section 'cartes'"),

@@ -435,7 +435,8 @@ class _Texts:
             raise TranslationError(f"unknown field '{name}'{did_you_mean(str(name), self.deck.fields)}",
                                    self.reader.position(keys), field=name)
         if spec is not None and spec.type != "text":
-            raise TranslationError(f"'{name}' is a {spec.type} field; only text fields are translated "
+            article = "an" if spec.type[:1] in "aeiou" else "a"
+            raise TranslationError(f"'{name}' is {article} {spec.type} field; only text fields are translated "
                                    "(values, choices and counts stay as the deck has them)",
                                    self.reader.position(keys), field=name)
         value = source.get(name)
