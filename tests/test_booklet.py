@@ -573,3 +573,21 @@ def test_decklists_directive_prints_each_decklist_with_its_description(tmp_path)
     assert deck.decklists[0].description == "Two heroes and a villain."
     text = " ".join(pages_of(build_booklet(deck, "a4", renderer_factory=TinyRenderer).reading_pdf))
     assert "Duel Deck" in text and "Two heroes and a villain." in text
+
+
+def test_a_deck_name_no_booklet_font_prints_is_refused_by_check_and_booklet(tmp_path):
+    """Cards may print the name in a font of the deck's own; the cover would print a box."""
+    deck_text = DECK.replace("name: Tiny Test Game", "name: Tiny \u235f Game").replace(
+        "designer: A. Tester", "designer: A. \u235f Tester")
+    folder = make_deck(tmp_path, "# Rules\n\nPlay.\n", deck_text)
+    for command in ("check", "booklet"):
+        arguments = [command, str(folder)] + (["--out", str(tmp_path / "out"), "--quiet"]
+                                              if command == "booklet" else [])
+        result = run_cli(*arguments)
+        assert result.exit_code == 2, result.output
+        lines = [line for line in result.output.splitlines() if "cover prints" in line]
+        assert [line.split(": ", 2)[1] for line in lines][:1] == [f"{folder / 'deck.yaml'}:2:3"]
+        assert "deck's name 'Tiny \u235f Game'" in lines[0] and "(U+235F)" in lines[0]
+        assert "Traceback" not in result.output
+    assert "deck's designer" in result.output  # the booklet names both, not only the first
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())

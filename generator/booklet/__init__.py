@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from generator.paths import resolve_inside
 from generator.deck.loading import read_text
 from generator.deck.model import Deck
-from generator.errors import InputError, Position
+from generator.errors import InputError, Position, together
 from generator.words import words_for
 
 if TYPE_CHECKING:  # the drawing modules (platypus, pypdf) load only when a booklet is made
@@ -80,7 +80,8 @@ def build_booklet(deck: Deck, paper: str = "a4",
     from generator.booklet.document import Body, build_reading_pdf
     from generator.booklet.imposition import impose, printing_note_pdf
     from generator.booklet.markdown import Converter
-    from generator.booklet.style import load_style
+    from generator.booklet.limits import cover_problems
+    from generator.booklet.style import font_has_glyph, load_style
     from reportlab.platypus.doctemplate import LayoutError
 
     style = load_style()
@@ -88,6 +89,9 @@ def build_booklet(deck: Deck, paper: str = "a4",
         raise InputError(f"unknown paper '{paper}'; choose one of {', '.join(sorted(style.papers))}")
     path = rules_path(deck)
     text = read_rules(deck)
+    cover = cover_problems(deck, font_has_glyph)
+    if cover:
+        raise together(cover)
     renderer = _LazyRenderer(deck, renderer_factory or cards.load_default_renderer)
 
     def make_body(frame_width: float, frame_height: float) -> Body:

@@ -54,3 +54,20 @@ def plain_text(node) -> str:
         elif child.children:
             parts.append(plain_text(child))
     return "".join(parts)
+
+
+def cover_problems(deck, printable: Callable[[str], bool]) -> list[InputError]:
+    """The deck's own words the booklet's cover prints (its name and designer), each with a
+    character no booklet font has. The cards may draw such a name in a font of the deck's
+    own; the booklet's fonts are its own, so the cover would print an empty box."""
+    problems = []
+    for key, text in (("name", deck.name), ("designer", deck.info.get("designer"))):
+        missing = [character for character in dict.fromkeys(str(text or ""))
+                   if character not in "\n\t" and not printable(character)]
+        if missing:
+            character = missing[0]
+            problems.append(InputError(
+                f"the booklet's cover prints the deck's {key} '{text}', and no booklet font has "
+                f"'{character}' (U+{ord(character):04X}); use another character", deck.source.at("deck", key),
+                field=key))
+    return problems

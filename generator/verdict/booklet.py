@@ -22,7 +22,7 @@ from generator.booklet.directives import (Directive, ExpandedSource, card_value,
                                           component_labels, expand_inline, picked_cards, place_in,
                                           table_column)
 from generator.booklet.limits import (MAX_HEADING_LENGTH, MAX_WORD_LENGTH, check_glyphs, check_heading,
-                                      check_words, plain_text)
+                                      check_words, cover_problems, plain_text)
 from generator.booklet.paths import resolve_image
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
@@ -52,6 +52,7 @@ def booklet_findings(deck: Deck) -> list[Finding]:
         return findings_from(error, "booklet")
     from generator.booklet.style import MM, text_measures, to_points
 
+    problems.extend(cover_problems(deck, _printable))
     width, padding = text_measures(DEFAULT_PAPER)
     source = expand_inline(text, path, deck, problems)
     walk = _Walk(deck=deck, path=path, source=source, lines=source.text.splitlines(), problems=problems,
