@@ -22,7 +22,7 @@ from generator.booklet.directives import (Directive, ExpandedSource, card_value,
                                           component_labels, expand_inline, picked_cards, place_in,
                                           table_column)
 from generator.booklet.limits import (MAX_HEADING_LENGTH, MAX_WORD_LENGTH, check_glyphs, check_heading,
-                                      check_words, cover_problems, plain_text)
+                                      check_table_rows, check_words, cover_problems, plain_text)
 from generator.booklet.paths import resolve_image
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
@@ -177,13 +177,15 @@ class _Walk:
         self.inline(inline, node)
 
     def table(self, node, width: float) -> None:
-        columns = 0
+        columns = rows = 0
         for section in node.children:
+            rows += len(section.children) if section.type != "thead" else 0
             for row in section.children:
                 columns = max(columns, len(row.children))
                 for cell in row.children:
                     if cell.children:
                         self.inline(cell.children[0], node)
+        self.attempt(check_table_rows, rows, self.position(node))
         self.attempt(self.fits, columns, width, self.position(node), "table")
 
     def fits(self, columns: int, width: float, position: Position, what: str) -> None:
@@ -266,6 +268,7 @@ class _Walk:
         shown = " ".join(str(card_value(card, name)) for card in cards for name in names
                          if not name.startswith("decklist:"))
         self.directive_glyphs(directive, shown + " ".join(formats.values()))
+        check_table_rows(len(cards), directive.position, directive.name)
         self.fits(len(names), width, directive.position, directive.name)
 
     def cards(self, directive: Directive, width: float) -> None:
