@@ -122,6 +122,26 @@ def test_an_acceptance_without_a_reason_is_refused(tmp_path):
             in run.stderr)
 
 
+def test_a_mistyped_kind_of_warning_is_refused_with_the_nearest_kind(tmp_path):
+    folder = deck_with(tmp_path, "accept:\n  - colour: {field: suit}\n    reason: told by name\n")
+    run = deckpress("check", folder)
+    assert run.exit_code == 2
+    deck_file = folder / "deck.yaml"
+    assert (f"{place_of(deck_file, 'colour: {field: suit}')}: unknown kind of warning 'colour'; "
+            "did you mean 'colour-blind'?") in run.stderr
+    assert "no longer has" not in run.stdout + run.stderr
+
+
+def test_json_and_message_show_the_same_ratio_never_rounded_up_to_a_pass(tmp_path):
+    # #1b8577 on white is 4.4987:1, just short of the 4.5:1 small text needs.
+    folder = write_deck(tmp_path, DECK, LAYOUT.replace('"#aaaaaa"', '"#1b8577"'))
+    run = deckpress("check", "--format", "json", folder)
+    (finding, *_) = [finding for finding in json.loads(run.stdout)["decks"][0]["findings"]
+                     if finding["kind"] == "contrast"]
+    assert finding["ratio"] == 4.49
+    assert "has contrast 4.49:1, below the 4.5:1" in finding["message"]
+
+
 def test_json_carries_each_warning_with_its_kind_and_facts(tmp_path):
     accept = "accept:\n  - colour-blind: {field: suit}\n    reason: told by name\n"
     run = deckpress("check", "--format", "json", deck_with(tmp_path, accept))

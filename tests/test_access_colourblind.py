@@ -91,6 +91,24 @@ def test_text_printed_on_only_some_faces_does_not_mitigate(tmp_path):
     assert problem.mitigation == ""
 
 
+def test_text_that_reads_the_field_but_prints_the_same_for_both_does_not_mitigate(tmp_path):
+    same_word = """\
+  - name: kind
+    text: "{{ 'WARM' if suit != 'blue' else 'COLD' }}"
+    box: [5, 20, 53.5, 6]
+"""
+    (problem,) = problems_for(tmp_path, MAP + same_word)  # red and green both print WARM
+    assert problem.values == (("red",), ("green",))
+    assert problem.mitigation == ""
+    assert problem.describe().endswith("; nothing else on the card tells them apart")
+
+
+def test_an_icon_and_a_text_the_field_chooses_count_when_they_differ_by_value(tmp_path):
+    three_words = SUIT_AS_TEXT.replace("{{ suit | upper }}", "{{ {'red': 'FIRE', 'green': 'LEAF', 'blue': 'SKY'}[suit] }}")
+    (problem,) = problems_for(tmp_path, MAP + three_words)
+    assert problem.mitigation == "every such face prints suit as text ('suit-name')"
+
+
 def test_colours_far_apart_for_every_deficiency_pass(tmp_path):
     layout = MAP.replace('green: "#3c8d3f"', 'green: "#f0e442"')  # a yellow instead of the green
     assert problems_for(tmp_path, layout) == []

@@ -81,3 +81,29 @@ def test_simulate_goes_with_png_images_only(tmp_path):
     assert run.exit_code == 2 and "--simulate applies to --png images only" in run.stderr
     run = deckpress("export", CARDS / "tiki", "--png", tmp_path, "--simulate", "achromatopsia")
     assert run.exit_code == 2 and "'achromatopsia' is not one of" in run.stderr
+
+
+def test_the_simulated_contact_sheet_says_which_deficiency_it_shows(tmp_path):
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from cli_run import CARDS, deckpress
+    from generator.exports.contact import CONTACT_DPI, MARGIN, NOTE_SIZE
+
+    plain, seen = tmp_path / "plain", tmp_path / "deutan"
+    assert deckpress("export", CARDS / "tiki", "--png", plain, "--dpi", "20", "--quiet").exit_code == 0
+    assert deckpress("export", CARDS / "tiki", "--png", seen, "--dpi", "20", "--quiet",
+                     "--simulate", "deuteranopia").exit_code == 0
+    scale = CONTACT_DPI / 72  # pixels a point
+
+    def note_end(path) -> int:
+        """The right end of the ink on the line under the deck's name, in pixels."""
+        with Image.open(path) as sheet:
+            sheet = sheet.convert("RGB")
+            ground = sheet.getpixel((1, 1))
+            rows = range(round((MARGIN + 26 - NOTE_SIZE) * scale), round((MARGIN + 26 + 2) * scale))
+            return max(x for y in rows for x in range(sheet.width)
+                       if sum(abs(a - b) for a, b in zip(sheet.getpixel((x, y)), ground)) > 60)
+
+    label = "; colours as seen with deuteranopia (simulated)"
+    added = note_end(seen / "contact-sheet.png") - note_end(plain / "contact-sheet.png")
+    assert abs(added - stringWidth(label, "Vera", NOTE_SIZE) * scale) < 4

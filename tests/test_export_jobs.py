@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from cli_run import deckpress
+from generator.render import Renderer
 from test_export import DOUBLE_SIDED_CARDS, make_deck, png_names
 from test_export_many_copies import drawn_pages as rasterised  # noqa: F401 (a fixture)
 
@@ -38,22 +39,43 @@ def test_the_files_are_the_same_bytes_whatever_the_number_of_jobs(tmp_path, card
     assert "contact-sheet.png" in png and "test-backs-1.png" in tts and "test.json" in tts
 
 
-def test_png_and_tts_in_one_run_rasterise_each_face_once(tmp_path, rasterised):
-    """At 300 dpi without bleed, the PNGs' images are also the faces the TTS sheets shrink."""
+@pytest.fixture
+def drawn(monkeypatch) -> list[tuple[str, str]]:
+    """(card, side) of every face the renderer draws in this process from here on."""
+    faces: list[tuple[str, str]] = []
+    original = Renderer.draw
+
+    def counting(self, canvas, card, side, bleed=False):
+        faces.append((card.id, side))
+        return original(self, canvas, card, side, bleed=bleed)
+    monkeypatch.setattr(Renderer, "draw", counting)
+    return faces
+
+
+def test_png_and_tts_in_one_run_draw_each_face_once_for_both(tmp_path, drawn, rasterised):
     deck = make_deck(tmp_path, DOUBLE_SIDED_CARDS)
     result = deckpress("export", deck, "--png", tmp_path / "png", "--tts", tmp_path / "tts", "-q", "--jobs", "1")
     assert result.exit_code == 0, result.stderr
-    faces = [size for size in rasterised if size == (750, 1050)]
-    assert len(faces) == 4  # Sun, Moon, Frog, Toad: once each, for both exports
-    assert len(rasterised) == 5  # and the contact sheet
+    faces = [("sun", "front"), ("sun", "back"), ("frog", "front"), ("frog", "back")]
+    assert sorted(drawn) == sorted(faces * 2)  # once for both exports, once small on the contact sheet
+    assert sorted(rasterised[:-1]) == [(409, 573)] * 4 + [(750, 1050)] * 4  # then the contact sheet
 
 
-def test_pngs_with_bleed_leave_the_tts_faces_their_own_raster(tmp_path, rasterised):
+def test_pngs_with_bleed_draw_their_faces_apart_from_the_tts_sheets(tmp_path, drawn, rasterised):
     deck = make_deck(tmp_path, DOUBLE_SIDED_CARDS)
     result = deckpress("export", deck, "--png", tmp_path / "png", "--bleed", "--tts", tmp_path / "tts", "-q",
                        "--jobs", "1")
     assert result.exit_code == 0, result.stderr
-    assert sorted(size for size in rasterised if size != rasterised[-1]) == [(750, 1050)] * 4 + [(825, 1125)] * 4
+    assert len(drawn) == 12  # the sheets show no bleed: each face drawn for each export, and the contact sheet
+    assert sorted(rasterised[:-1]) == [(409, 573)] * 4 + [(825, 1125)] * 4
+
+
+def test_the_tts_sheets_are_the_same_with_or_without_pngs_beside_them(tmp_path):
+    deck = make_deck(tmp_path, MANY_FACES)
+    alone, beside = tmp_path / "alone", tmp_path / "beside"
+    assert deckpress("export", deck, "--tts", alone, "-q").exit_code == 0
+    assert deckpress("export", deck, "--png", tmp_path / "png", "--tts", beside, "-q").exit_code == 0
+    assert files(alone) == files(beside)
 
 
 def test_jobs_must_be_a_positive_number(tmp_path):

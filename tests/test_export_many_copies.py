@@ -28,13 +28,13 @@ cards:
 def drawn_pages(monkeypatch) -> list[tuple[int, int]]:
     """The pixel size of every page rasterised from here on, one entry a page."""
     pages: list[tuple[int, int]] = []
-    original = raster_module.rasterise_pages
+    original = raster_module.render_pdf
 
-    def counting(draws, size_pt, size_px):
-        for image in original(draws, size_pt, size_px):
+    def counting(data, sizes):
+        for image in original(data, sizes):
             pages.append(image.size)
             yield image
-    monkeypatch.setattr(raster_module, "rasterise_pages", counting)
+    monkeypatch.setattr(raster_module, "render_pdf", counting)
     return pages
 
 
@@ -48,7 +48,7 @@ def test_tts_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pa
             for path in stage_exports(run, workers):
                 if path == export.sheets[-1].face_path:
                     break  # every image is drawn; the saved object is checked below without writing it
-        assert drawn_pages == [export.raster.size_px] * 4  # the back, then coin, gem and rock
+        assert drawn_pages == [export.card_px] * 4  # the back, then coin, gem and rock
         with Image.open(run.tts_files.temp / "test-faces-1.png") as sheet:
             assert sheet.size == (2 * export.card_px[0], 2 * export.card_px[1])
     finally:

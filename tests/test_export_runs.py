@@ -34,7 +34,7 @@ def fail_on_call(number: int, original):
 
 
 def fail_after_faces(count: int, original):
-    """A ``rasterise_faces`` that draws ``count`` faces, then fails."""
+    """A ``rasterise_faces_at`` that draws ``count`` faces, then fails."""
     def failing(*args, **kwargs):
         for index, image in enumerate(original(*args, **kwargs)):
             if index == count:
@@ -87,7 +87,7 @@ def test_no_sheets_without_their_saved_object(tmp_path, monkeypatch):
 def test_png_and_tts_in_one_run_land_together_or_not_at_all(tmp_path, monkeypatch):
     """The failure happens in a worker process; the run still writes nothing."""
     deck = make_deck(tmp_path)
-    monkeypatch.setattr(raster_module, "rasterise_faces", fail_after_faces(1, raster_module.rasterise_faces))
+    monkeypatch.setattr(raster_module, "rasterise_faces_at", fail_after_faces(1, raster_module.rasterise_faces_at))
     run = deckpress("export", deck, "--png", tmp_path / "png", "--tts", tmp_path / "tts", "--dpi", "20", "-q",
                     "--jobs", "2")
     assert run.exit_code == 2

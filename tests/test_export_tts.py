@@ -18,7 +18,7 @@ from generator.exports.tts import (MAX_COLUMNS, MAX_ROWS, MAX_SHEET_PIXELS, card
 from generator.render import load_renderer
 from generator.render.renderer import builtin_tables
 from generator.render.units import to_points
-from test_export import BLUE, DOUBLE_SIDED_CARDS, GREEN, LAYOUT, RED, make_deck, png_names
+from test_export import BLUE, DOUBLE_SIDED_CARDS, GREEN, RED, make_deck, png_names
 
 
 def export_tts(tmp_path: Path, deck: Path) -> tuple[Path, dict]:
@@ -90,13 +90,11 @@ def test_each_slot_holds_its_cards_face_and_the_hidden_slot_the_back(tmp_path):
     out, saved = export_tts(tmp_path, folder)
     deck = load_deck(folder)
     renderer = load_renderer(deck)
-    export = plan_tts_export(renderer, out)
-    assert export.card_px == (409, 573) and export.raster.dpi == 300  # drawn finer, then shrunk to the slot
+    raster = Raster(renderer.card_size, 0.0, (409, 573), 0)
     with Image.open(out / "test-faces-1.png") as sheet, Image.open(out / "test-back.png") as back:
         sheet = sheet.convert("RGB")
         for card_id, slot in (("ogre", 0), ("imp", 1)):
-            expected = rasterise_face(renderer, deck.card(card_id), "front", export.raster).resize(
-                export.card_px, Image.LANCZOS)
+            expected = rasterise_face(renderer, deck.card(card_id), "front", raster)
             assert slot_image(sheet, slot, 2, (409, 573)).tobytes() == expected.tobytes(), card_id
         hidden = slot_image(sheet, 3, 2, (409, 573))
         assert hidden.tobytes() == back.convert("RGB").tobytes()
@@ -201,10 +199,3 @@ def test_progress_moves_once_per_announced_step(tmp_path, cards):
     png = plan_png_export(renderer, tmp_path / "png", dpi=10)
     assert len(list(write_png_export(png))) == png.steps
 
-
-def test_a_card_metres_wide_is_rasterised_no_finer_than_its_slot_can_use(tmp_path):
-    layout = LAYOUT.replace("size: poker", "size: [1000mm, 1400mm]")
-    renderer = load_export_renderer(load_deck(make_deck(tmp_path, layout=layout)))
-    export = plan_tts_export(renderer, tmp_path / "tts")
-    width, height = export.raster.size_px
-    assert export.card_px[0] <= width <= 4 * export.card_px[0] + 1 and height <= 4 * export.card_px[1] + 1

@@ -179,6 +179,14 @@ def test_the_filter_narrows_the_grid(page):
     assert page.locator("#count").inner_text() == "1 of 8 faces"
 
 
+def test_a_search_finds_a_back_only_by_its_own_text(page):
+    filter_box = page.locator("#filter")
+    filter_box.fill("goblin")  # a card's id, which the shared back is printed for too
+    assert visible_titles(page) == ["Goblin"]
+    filter_box.fill("space race")  # what the shared back prints
+    assert visible_titles(page) == ["Space Race"]
+
+
 def test_a_card_opens_with_its_fields_copies_and_place_on_the_sheets(page, server):
     assert deckpress("build", server.deck_file, "--out", server.root / "out", "--quiet").exit_code == 0
     manifest = json.loads((server.root / "out" / "space-race.json").read_text())

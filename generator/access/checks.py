@@ -9,17 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from generator.access.colours import hex_of
+from generator.access.colours import hex_of, shown_ratio
+from generator.access.kinds import COLOUR_BLIND, CONTRAST
 from generator.findings import WARNING, Finding
 
 if TYPE_CHECKING:
     from generator.access.contrast import Face
     from generator.render.renderer import Renderer
     from generator.verdict import Subject
-
-CONTRAST = "contrast"
-COLOUR_BLIND = "colour-blind"
-
 
 def check_access(subject: Subject) -> Iterable[Finding]:
     """Contrast and colour-blind warnings, from one pass over the distinct faces."""
@@ -39,7 +36,7 @@ def contrast_findings(renderer: Renderer, faces: list[Face]) -> list[Finding]:
                     severity=WARNING, card=problem.card.id, side=problem.side, element=problem.element,
                     details={"text_colour": hex_of(problem.text), "text_opacity": round(problem.alpha, 2),
                              "backdrop_colour": hex_of(problem.backdrop),
-                             "ratio": round(problem.ratio, 2), "required": problem.required,
+                             "ratio": shown_ratio(problem.ratio), "required": problem.required,
                              "size": round(problem.size, 2), "bold": problem.bold})
             for problem in contrast_problems(renderer, faces)]
 

@@ -16,10 +16,11 @@ face that separates them best, so a pair is only a problem when no coloured
 element of the face tells them apart.
 
 How a face is known to also say the value another way (the problem is then
-reported as mitigated): a text element whose template reads the field is
-printed on every face with either value, or an icon element whose icon name
-is chosen by the field is drawn on every such face and shows different icons
-for the two values.
+reported as mitigated): a text element whose template reads the field, or an
+icon element whose icon name the field chooses, is drawn on every face with
+either value, and no text (or icon) it shows on a face of one value is shown
+on a face of the other. A text that reads the field yet prints the same word
+for both (``UNIT`` for heroes and monsters alike) tells nobody anything.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from generator.errors import Position
 from generator.render.layout import Element, IconElement, TextElement
 from generator.render.paint import Paint, PaintError
 from generator.render.renderer import Renderer, face_context
-from generator.render.templating import SPECIAL_NAMES, TemplateError
+from generator.render.templating import SPECIAL_NAMES, Template, TemplateError
 
 
 MAX_CODE_COLOURS = 24
@@ -83,8 +84,14 @@ class _FieldColours:
     paints: dict[int, tuple[Paint, Element]] = field(default_factory=dict)  # the first element using it
     painting_areas: set[int] = field(default_factory=set)  # paints of shapes, lines and icons, not text
     faces: dict[Any, int] = field(default_factory=lambda: defaultdict(int))
-    printed: dict[str, dict[Any, int]] = field(default_factory=dict)  # text element -> value -> faces
-    icons: dict[str, dict[Any, list[str]]] = field(default_factory=dict)  # icon element -> value -> names
+    cues: dict[tuple[str, str], dict[Any, list[str]]] = field(default_factory=dict)
+    """(CUE_TEXT or CUE_ICON, element) -> value -> what the element shows on each face with that value."""
+
+
+CUE_TEXT, CUE_ICON = "text", "icon"
+CUE_MITIGATIONS = {CUE_TEXT: "every such face prints {field} as text ('{element}')",
+                   CUE_ICON: "every such face shows a different icon for each {field} ('{element}')"}
+"""How a problem says which other cue tells the values apart."""
 
 
 def colour_pair_problems(renderer: Renderer, faces: list[Face] | None = None) -> list[ColourPairProblem]:
@@ -107,9 +114,10 @@ class _Resolver:
     def colour(self, paint: Paint, context: dict) -> Color | None:
         return self._once(("paint", id(paint)), paint.names, context, lambda: _resolve(paint, context))
 
-    def icon(self, element: IconElement, context: dict) -> str | None:
-        return self._once(("icon", id(element)), element.icon.names, context,
-                          lambda: _render_icon(element, context))
+    def shown(self, template: Template, context: dict) -> str | None:
+        """What a text or icon template shows on a face (None when it cannot be made)."""
+        return self._once(("shown", id(template)), template.names, context,
+                          lambda: _render_shown(template, context))
 
     def _once(self, what: tuple, names: frozenset[str], context: dict, work) -> Any:
         try:
@@ -161,18 +169,21 @@ def _observe(renderer: Renderer, faces: list[Face]) -> dict[str, _FieldColours]:
 
 def _note_cues(seen: _FieldColours, name: str, element: Element, context: dict, value: Any,
                resolver: _Resolver) -> None:
-    """Remember a text that prints the field, or an icon the field chooses, on this face."""
+    """Remember what a text that reads the field, or an icon the field chooses, shows on this face."""
     if isinstance(element, TextElement) and name in element.text.names:
-        seen.printed.setdefault(element.name, defaultdict(int))[value] += 1
+        cue, template = CUE_TEXT, element.text
     elif isinstance(element, IconElement) and name in element.icon.names:
-        icon = resolver.icon(element, context)
-        if icon is not None:
-            seen.icons.setdefault(element.name, defaultdict(list))[value].append(icon)
+        cue, template = CUE_ICON, element.icon
+    else:
+        return
+    shown = resolver.shown(template, context)
+    if shown is not None:
+        seen.cues.setdefault((cue, element.name), defaultdict(list))[value].append(shown)
 
 
-def _render_icon(element: IconElement, context: dict) -> str | None:
+def _render_shown(template: Template, context: dict) -> str | None:
     try:
-        return str(element.icon.render(context)).strip()
+        return str(template.render(context)).strip()
     except (TemplateError, TypeError, ValueError):
         return None
 
@@ -228,17 +239,20 @@ def _field_problems(name: str, seen: _FieldColours) -> list[ColourPairProblem]:
 
 
 def _mitigation(name: str, seen: _FieldColours, ones: list[Any], twos: list[Any]) -> str:
-    """How every face with any of these values also says the value, or '' when none does."""
+    """How every face with any of these values also says the value, or '' when none does:
+    a text or icon drawn on all of them that never shows the same on both sides."""
     values = ones + twos
-    for element, printed in sorted(seen.printed.items()):
-        if all(printed.get(value, 0) == seen.faces[value] for value in values):
-            return f"every such face prints {name} as text ('{element}')"
-    for element, icons in sorted(seen.icons.items()):
-        drawn_everywhere = all(len(icons.get(value, ())) == seen.faces[value] for value in values)
-        shown = [{icon for value in group for icon in icons.get(value, ())} for group in (ones, twos)]
+    for (cue, element), shown_by_value in sorted(seen.cues.items(), key=_texts_first):
+        drawn_everywhere = all(len(shown_by_value.get(value, ())) == seen.faces[value] for value in values)
+        shown = [{shown for value in group for shown in shown_by_value.get(value, ())} for group in (ones, twos)]
         if drawn_everywhere and not shown[0] & shown[1]:
-            return f"every such face shows a different icon for each {name} ('{element}')"
+            return CUE_MITIGATIONS[cue].format(field=name, element=element)
     return ""
+
+
+def _texts_first(item: tuple[tuple[str, str], Any]) -> tuple[bool, str]:
+    (cue, element), _ = item
+    return cue != CUE_TEXT, element
 
 
 def _is_value(value: Any) -> bool:

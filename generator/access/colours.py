@@ -2,14 +2,16 @@
 
 Contrast follows WCAG 2.x exactly (its relative luminance and contrast ratio
 are two short formulas, written out below with their source). Simulating
-colour-blind vision and measuring how far apart two colours look are left to
-colorspacious, a library implementing Machado, Oliveira and Fernandes (2009)
-and CIECAM02-UCS, rather than matrices copied by hand; it is imported only
-when a deck needs it, so a check of a deck without colour maps stays quick.
+colour-blind vision in whole images is left to colorspacious, a library
+implementing Machado, Oliveira and Fernandes (2009) and CIECAM02-UCS; the few
+colours the colour-blind check compares are measured with the same formulas in
+plain Python (:mod:`generator.access.perception`), so ``check`` loads neither
+numpy nor colorspacious.
 """
 
 from __future__ import annotations
 
+from decimal import ROUND_FLOOR, Decimal
 from typing import Any, Iterable
 
 from reportlab.lib.colors import Color
@@ -77,6 +79,14 @@ def contrast_ratio(first: RGB, second: RGB) -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
+def shown_ratio(ratio: float) -> float:
+    """A contrast ratio as people read it, in messages and in JSON alike: cut to two
+    decimals, never rounded up, so 4.499 shows as 4.49 and not as the 4.5 it fails to
+    reach (as the WebAIM checker shows it). Cut from the ratio's shortest decimal form,
+    so a ratio of 4.14 is not shown as 4.13 for a float a hair below it."""
+    return float(Decimal(repr(ratio)).quantize(Decimal("0.01"), rounding=ROUND_FLOOR))
+
+
 def is_large_text(size: float, bold: bool) -> bool:
     return size >= LARGE_TEXT_SIZE - 1e-6 or (bold and size >= LARGE_BOLD_TEXT_SIZE - 1e-6)
 
@@ -97,16 +107,7 @@ def simulate(colours: Any, deficiency: str) -> Any:
 
 def distances(pairs: Iterable[tuple[RGB, RGB]], deficiency: str | None = None) -> list[float]:
     """How different each pair of sRGB colours looks: Euclidean distance in CAM02-UCS (ΔE'),
-    as a viewer with ``deficiency`` sees them (normal vision when None). One call for all
-    pairs: the conversions run on whole arrays."""
-    pairs = list(pairs)
-    if not pairs:
-        return []
-    import numpy
-    from colorspacious import deltaE
+    as a viewer with ``deficiency`` sees them (normal vision when None)."""
+    from generator.access.perception import distance
 
-    colours = numpy.asarray([colour for pair in pairs for colour in pair], dtype=float)
-    if deficiency is not None:
-        colours = simulate(colours, deficiency)
-    found = deltaE(colours[0::2], colours[1::2], input_space="sRGB1", uniform_space="CAM02-UCS")
-    return [float(distance) for distance in numpy.atleast_1d(found)]
+    return [distance(first, second, deficiency) for first, second in pairs]

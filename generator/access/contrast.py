@@ -20,7 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from generator.access.backdrop import Backdrop, ImageSamples, backdrops, blend, corners_of
 from generator.access.colours import (BOLD_WEIGHT, RGB, contrast_ratio, hex_of, is_large_text,
-                                      required_contrast, rgb_of)
+                                      required_contrast, rgb_of, shown_ratio)
 from generator.boxes import Box
 from generator.deck.model import Card
 from generator.errors import DeckpressError, Position
@@ -65,7 +65,7 @@ class ContrastProblem:
         see_through = f" at {self.alpha:.0%} opacity" if self.alpha < 1 else ""
         return (f"text '{self.element}' ({self.size:.3g} pt{weight}) on card '{self.card.id}' "
                 f"{self.side}: {hex_of(self.text)}{see_through} on {hex_of(self.backdrop)} ({under}) has contrast "
-                f"{_ratio(self.ratio)}:1, below the {self.required:g}:1 WCAG 2 asks of {kind}")
+                f"{shown_ratio(self.ratio):.2f}:1, below the {self.required:g}:1 WCAG 2 asks of {kind}")
 
 
 def contrast_problems(renderer: Renderer, faces: list[Face] | None = None) -> list[ContrastProblem]:
@@ -187,7 +187,3 @@ def font_is_bold(font: str) -> bool:
         return "bold" in str(getattr(face, "name", b"")).lower()
     return weight >= BOLD_WEIGHT
 
-
-def _ratio(ratio: float) -> str:
-    """A ratio rounded down, so 4.49 never prints as the 4.5 it fails to reach."""
-    return f"{int(ratio * 100) / 100:.2f}"

@@ -62,9 +62,11 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float, lang: s
         outcome = "rebuilt" if status == 0 else "build failed; fix the file and save again"
         click.echo(f"{outcome} in {time.perf_counter() - started:.1f}s")
 
-    click.echo(f"watching {', '.join(str(root) for root in roots)} (Ctrl-C stops)")
     try:
-        rebuild([deck_path])  # inside the try: Ctrl-C during the first build stops cleanly too
+        # All inside the try: Ctrl-C as soon as "watching" shows, or during the first build,
+        # stops as cleanly as later on (a signal can land while the line is still being written).
+        click.echo(f"watching {', '.join(str(root) for root in roots)} (Ctrl-C stops)")
+        rebuild([deck_path])
         Watcher(roots, rebuild, interval=interval, skipped=(out_dir,)).run()
     except KeyboardInterrupt:
         click.echo("stopped")

@@ -26,6 +26,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from generator.access.kinds import ACCEPTABLE_KINDS
 from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems, Reader
 from generator.deck.spreadsheet import read_sheet, sheet_to_cards
@@ -607,6 +608,8 @@ def _read_acceptance(reader: Reader, index: int, entry: Any) -> Acceptance:
         raise reader.fail(keys, "an accepted warning names one kind of warning (contrast, "
                                 f"colour-blind, ...) and a reason, found {found}")
     kind = str(kinds[0])
+    if kind not in ACCEPTABLE_KINDS:
+        raise reader.fail(keys + (kind,), f"unknown kind of warning '{kind}'{did_you_mean(kind, ACCEPTABLE_KINDS)}")
     match = reader.mapping(keys + (kind,), f"what the accepted {kind} warning matches")
     reader.known_keys(keys + (kind,), ACCEPT_MATCH_KEYS, "match")
     for key, value in match.items():

@@ -43,7 +43,7 @@ MUTED = HexColor("#5B5852")
 NAME_FONT, NAME_SIZE, NAME_MIN_SIZE = "Vera-Bold", 8.0, 5.5
 COUNT_FONT, COUNT_SIZE = "Vera", 7.0
 HEADER_FONT, HEADER_SIZE = "Vera-Bold", 14.0
-NOTE_FONT, NOTE_SIZE = "Vera", 9.0
+NOTE_FONT, NOTE_SIZE, NOTE_MIN_SIZE = "Vera", 9.0, 6.0
 
 
 @dataclass(frozen=True)
@@ -134,17 +134,18 @@ def fitted_line(text: str, font: str, size: float, min_size: float, width: float
     return text.rstrip() + "…", size
 
 
-def contact_sheet(renderer: Renderer, dpi: float = CONTACT_DPI) -> Image.Image:
-    """The deck's contact sheet as an RGB image."""
+def contact_sheet(renderer: Renderer, dpi: float = CONTACT_DPI, seen_as: str | None = None) -> Image.Image:
+    """The deck's contact sheet as an RGB image; ``seen_as`` names the colour-vision deficiency
+    its colours will be shown as, which the header then says."""
     tiles = contact_tiles(renderer)
     grid = plan_grid(len(tiles), renderer.card_size, max(len(tile.sides) for tile in tiles))
     size_pt = grid.size
     dpi = fitting_dpi(size_pt, dpi)  # an overview: a huge deck or card gives a coarser sheet, not a failure
     size_px = (pixels(size_pt[0], dpi), pixels(size_pt[1], dpi))
-    return rasterise(lambda canvas: _draw_sheet(canvas, renderer, tiles, grid), size_pt, size_px)
+    return rasterise(lambda canvas: _draw_sheet(canvas, renderer, tiles, grid, seen_as), size_pt, size_px)
 
 
-def _draw_sheet(canvas: Canvas, renderer: Renderer, tiles: list[Tile], grid: Grid) -> None:
+def _draw_sheet(canvas: Canvas, renderer: Renderer, tiles: list[Tile], grid: Grid, seen_as: str | None) -> None:
     fonts = {name: renderer.font_registry.font(name).fontName
              for name in (NAME_FONT, COUNT_FONT, HEADER_FONT, NOTE_FONT)}
     width, height = grid.size
@@ -157,11 +158,19 @@ def _draw_sheet(canvas: Canvas, renderer: Renderer, tiles: list[Tile], grid: Gri
     canvas.drawString(MARGIN, height - MARGIN - 14, header)
     printed = sum(1 for card in deck.cards if card.count > 0)
     canvas.setFillColor(MUTED)
-    canvas.setFont(fonts[NOTE_FONT], NOTE_SIZE)
-    canvas.drawString(MARGIN, height - MARGIN - 26, f"{deck.total} cards, {printed} different")
+    note, note_size = fitted_line(sheet_note(deck.total, printed, seen_as), fonts[NOTE_FONT], NOTE_SIZE, NOTE_MIN_SIZE,
+                                  width - 2 * MARGIN)
+    canvas.setFont(fonts[NOTE_FONT], note_size)
+    canvas.drawString(MARGIN, height - MARGIN - 26, note)
     for index, tile in enumerate(tiles):
         left, top = grid.origin(index)
         _draw_tile(canvas, renderer, tile, left, height - top, grid.thumb, fonts)
+
+
+def sheet_note(total: int, different: int, seen_as: str | None = None) -> str:
+    """The line under the deck's name: how many cards, and which vision the colours show."""
+    note = f"{total} cards, {different} different"
+    return f"{note}; colours as seen with {seen_as} (simulated)" if seen_as else note
 
 
 def _draw_tile(canvas: Canvas, renderer: Renderer, tile: Tile, left: float, top: float,

@@ -93,11 +93,16 @@ def distinct_faces(export: PngExport) -> list[list[FaceFile]]:
 
 def image_transform(export: PngExport) -> Transform | None:
     """What every image goes through: the export's colour-vision deficiency simulated, or nothing."""
-    if export.simulate is None:
+    return simulation(export.simulate)
+
+
+def simulation(deficiency: str | None) -> Transform | None:
+    """Images recoloured as seen with ``deficiency``; None for no deficiency."""
+    if deficiency is None:
         return None
     from generator.access.simulation import simulate_image
 
-    return functools.partial(simulate_image, deficiency=export.simulate)
+    return functools.partial(simulate_image, deficiency=deficiency)
 
 
 def stage_face(files: list[FaceFile], data: bytes, staged: StagedFolder) -> Iterator[Path]:
@@ -106,9 +111,11 @@ def stage_face(files: list[FaceFile], data: bytes, staged: StagedFolder) -> Iter
         yield staged.write_bytes(face.filename, data)
 
 
-def run_contact_sheet(renderer: Renderer, transform: Transform | None = None) -> bytes:
-    """The contact sheet's PNG (a task for :class:`~generator.exports.workers.Workers`)."""
-    image = contact_sheet(renderer)
+def run_contact_sheet(renderer: Renderer, simulate: str | None = None) -> bytes:
+    """The contact sheet's PNG (a task for :class:`~generator.exports.workers.Workers`), shown
+    as seen with the colour-vision deficiency ``simulate`` and saying so in its header."""
+    image = contact_sheet(renderer, seen_as=simulate)
+    transform = simulation(simulate)
     return png_bytes(transform(image) if transform is not None else image)
 
 

@@ -15,7 +15,9 @@ never 826 because of a rounding in the page size).
 from __future__ import annotations
 
 import io
+import itertools
 import math
+import zlib
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -107,20 +109,28 @@ def rasterise_pages(draws: Iterable[Draw], size_pt: tuple[float, float],
         raise ValueError(f"an image of {width_px:,} x {height_px:,} pixels is more than {MAX_RASTER_PIXELS:,}")
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(width_px, height_px), invariant=1, pageCompression=0)
+    sizes = []
     for draw in draws:
         canvas.scale(width_px / width_pt, height_px / height_pt)
         draw(canvas)
         canvas.showPage()
+        sizes.append(size_px)
     canvas.save()
-    document = pypdfium2.PdfDocument(buffer.getvalue())
+    return render_pdf(buffer.getvalue(), sizes)
+
+
+def render_pdf(data: bytes, sizes: Sequence[tuple[int, int]]) -> Iterator[Image.Image]:
+    """The pages of the PDF ``data``, each made ``sizes[n]`` points wide and high, as RGB images
+    of exactly that many pixels."""
+    document = pypdfium2.PdfDocument(data)
     try:
-        for index in range(len(document)):
+        for index, size_px in enumerate(sizes):
             page = document[index]
             bitmap = page.render(scale=1, rev_byteorder=True, fill_color=(255, 255, 255, 255))
             image = bitmap.to_pil().convert("RGB")
             page.close()
-            if image.size != (width_px, height_px):  # never expected: the page is whole pixels
-                image = image.crop((0, 0, width_px, height_px))
+            if image.size != size_px:  # never expected: the page is whole pixels
+                image = image.crop((0, 0, *size_px))
             yield image
     finally:
         document.close()
@@ -132,16 +142,47 @@ def rasterise_faces(renderer: Renderer, faces: Sequence[tuple[Card, str]], raste
     With ``raster.bleed`` the renderer must bleed by that much (see :func:`with_bleed`),
     or the art would stop short of the image's edge.
     """
-    if raster.bleed and abs(renderer.bleed - raster.bleed) > 1e-6:
-        raise ValueError(f"renderer bleeds {renderer.bleed} pt, the image wants {raster.bleed} pt")
+    return (images[0] for images in rasterise_faces_at(renderer, [(card, side, (raster,)) for card, side in faces]))
 
-    def drawing(card: Card, side: str) -> Draw:
-        def draw(canvas: Canvas) -> None:
-            canvas.translate(raster.bleed, raster.bleed)
-            renderer.draw(canvas, card, side, bleed=raster.bleed > 0)
-        return draw
 
-    return rasterise_pages([drawing(card, side) for card, side in faces], raster.size_pt, raster.size_px)
+def rasterise_faces_at(renderer: Renderer, faces: Sequence[tuple[Card, str, Sequence[Raster]]]
+                       ) -> Iterator[tuple[Image.Image, ...]]:
+    """For each (card, side, rasters), the face's image at each of its rasters, in order.
+
+    Each face is drawn once, as a PDF form, and placed on a page per raster,
+    so a face two exports need at two sizes is laid out and drawn only once.
+    The rasters must share one bleed (the form is drawn with it or without).
+    """
+    bleeds = {raster.bleed for _, _, rasters in faces for raster in rasters}
+    if len(bleeds) > 1:
+        raise ValueError(f"faces drawn once cannot bleed by {sorted(bleeds)} at once")
+    bleed = bleeds.pop() if bleeds else 0.0
+    if bleed and abs(renderer.bleed - bleed) > 1e-6:
+        raise ValueError(f"renderer bleeds {renderer.bleed} pt, the image wants {bleed} pt")
+    width, height = renderer.card_size
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, invariant=1, pageCompression=0)
+    sizes, counts = [], []
+    for index, (card, side, rasters) in enumerate(faces):
+        name = f"face{index}"
+        canvas.beginForm(name, -bleed, -bleed, width + bleed, height + bleed)
+        renderer.draw(canvas, card, side, bleed=bleed > 0)
+        canvas.endForm()
+        for raster in rasters:
+            if too_many_pixels(raster.size_px):  # the plans check first, with the file to blame
+                raise ValueError(f"an image of {raster.size_px[0]:,} x {raster.size_px[1]:,} pixels is more "
+                                 f"than {MAX_RASTER_PIXELS:,}")
+            (width_px, height_px), (width_pt, height_pt) = raster.size_px, raster.size_pt
+            canvas.setPageSize(raster.size_px)
+            canvas.scale(width_px / width_pt, height_px / height_pt)
+            canvas.translate(bleed, bleed)
+            canvas.doForm(name)
+            canvas.showPage()
+            sizes.append(raster.size_px)
+        counts.append(len(rasters))
+    canvas.save()
+    images = render_pdf(buffer.getvalue(), sizes)
+    return (tuple(itertools.islice(images, count)) for count in counts)
 
 
 def rasterise_face(renderer: Renderer, card: Card, side: str, raster: Raster) -> Image.Image:
@@ -149,14 +190,14 @@ def rasterise_face(renderer: Renderer, card: Card, side: str, raster: Raster) ->
     return next(rasterise_faces(renderer, [(card, side)], raster))
 
 
-def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:
+def png_bytes(image: Image.Image, dpi: float | None = None, strategy: int = zlib.Z_FILTERED) -> bytes:
     """PNG bytes with no timestamp or other varying chunk: same image, same bytes.
 
     ``dpi`` is stored in the file (pHYs) so print services and image editors
-    see the intended print size.
+    see the intended print size; ``strategy`` is zlib's (see :data:`FACE_STRATEGY`).
     """
     buffer = io.BytesIO()
-    options = {"optimize": False, "compress_level": 6}
+    options = {"optimize": False, "compress_level": 6, "compress_type": strategy}
     if dpi:
         options["dpi"] = (dpi, dpi)
     image.save(buffer, format="PNG", **options)
@@ -169,51 +210,64 @@ Transform = Callable[[Image.Image], Image.Image]
 
 @dataclass(frozen=True)
 class FaceOrder:
-    """One face to rasterise, and what to make of its pixels."""
+    """One face to rasterise, and what to make of it."""
 
-    card: int        # the card's place in the deck's list of cards
+    card: int   # the card's place in the deck's list of cards
     side: str
-    png: bool        # encode the image as a PNG at the raster's dpi
-    scaled: tuple[int, int] | None = None  # also give it shrunk to this size, as raw RGB
+    png: bool   # a PNG at the task's PNG raster
+    tts: bool   # raw RGB pixels at the task's TTS raster (for a sheet)
 
 
 @dataclass(frozen=True)
 class RasterTask:
     """Faces drawn into one document and rasterised together (a unit of work for a worker)."""
 
-    raster: Raster
     orders: tuple[FaceOrder, ...]
+    png: Raster | None = None
+    tts: Raster | None = None
     transform: Transform | None = None
+    """Applied to the PNGs' images (a module-level function, so a worker can run it)."""
 
 
 @dataclass(frozen=True)
 class FaceResult:
     png: bytes | None
-    scaled: bytes | None
+    pixels: bytes | None
 
 
+FACE_STRATEGY = zlib.Z_RLE
+"""How a face at print resolution is compressed: its art is mostly runs of flat colour, which
+zlib's run-length strategy packs twice as fast as the default, for files about 9% larger.
+(Shrunk images, the contact sheet and TTS sheets, keep the default: their soft edges
+would grow by half.)"""
 FACES_PER_TASK = 8
 """Faces drawn into one document by one worker: enough that fonts are embedded once for
 several faces, few enough that every core gets work from a small deck. Fixed, so the
 documents (and so every pixel) are the same whatever the number of workers."""
 
 
-def raster_tasks(orders: Sequence[FaceOrder], raster: Raster,
+def raster_tasks(orders: Sequence[FaceOrder], png: Raster | None = None, tts: Raster | None = None,
                  transform: Transform | None = None) -> list[RasterTask]:
     """``orders`` cut into tasks of :data:`FACES_PER_TASK`, in order."""
-    return [RasterTask(raster, tuple(orders[start:start + FACES_PER_TASK]), transform)
+    return [RasterTask(tuple(orders[start:start + FACES_PER_TASK]), png, tts, transform)
             for start in range(0, len(orders), FACES_PER_TASK)]
 
 
 def run_raster_task(renderer: Renderer, task: RasterTask) -> list[FaceResult]:
-    """Rasterise the task's faces; for each, its PNG and/or its shrunk copy, as asked."""
+    """Rasterise the task's faces; for each, its PNG and/or its pixels for a sheet, as asked."""
     cards = renderer.deck.cards
-    faces = [(cards[order.card], order.side) for order in task.orders]
+    wanted = [[raster for raster, asked in ((task.png, order.png), (task.tts, order.tts)) if asked]
+              for order in task.orders]
+    faces = [(cards[order.card], order.side, rasters) for order, rasters in zip(task.orders, wanted)]
     results = []
-    for order, image in zip(task.orders, rasterise_faces(renderer, faces, task.raster)):
-        if task.transform is not None:
-            image = task.transform(image)
-        png = png_bytes(image, task.raster.dpi) if order.png else None
-        scaled = image.resize(order.scaled, Image.LANCZOS).tobytes() if order.scaled else None
-        results.append(FaceResult(png, scaled))
+    for order, images in zip(task.orders, rasterise_faces_at(renderer, faces)):
+        images = list(images)
+        png = pixels = None
+        if order.png:
+            image = images.pop(0)
+            image = task.transform(image) if task.transform is not None else image
+            png = png_bytes(image, task.png.dpi, FACE_STRATEGY)
+        if order.tts:
+            pixels = images.pop(0).tobytes()
+        results.append(FaceResult(png, pixels))
     return results

@@ -50,11 +50,6 @@ HIDDEN_FILL = (90, 90, 90)
 EMPTY_FILL = (255, 255, 255)
 SLOT_NUMBER_BASE = 100
 """CardID = deck number * 100 + slot."""
-SOURCE_DPI = 300
-"""Faces are rasterised at this resolution, then shrunk to their slot (see ``TtsExport.raster``)."""
-MAX_OVERSAMPLING = 4
-"""At most this many times a slot's pixels across: finer gains nothing once shrunk, and a
-card metres wide would otherwise be rasterised at 300 dpi for a 409-pixel slot."""
 
 CARD_STATE_DEFAULTS: dict[str, Any] = {
     "Description": "",
@@ -78,10 +73,13 @@ FACE_DOWN = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, 
 """Where the deck appears when loaded: at the table's centre, face down."""
 SAVED_OBJECT_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False)
 """Indented as TTS writes its own saves, so the URLs are easy to find and replace."""
-JSON_CHUNKS_PER_WRITE = 65536
-"""The encoder yields tiny pieces; written in batches of this many, a large deck saves quickly."""
+JSON_BYTES_PER_WRITE = 1 << 20
+"""The encoder yields tiny pieces; gathered into writes of about a megabyte, a large deck saves
+quickly and never sits in memory whole."""
 DECK_IDS, CONTAINED, GUID_MARK = "\0deck ids\0", "\0contained objects\0", "\0guid\0"
 """Stand-ins for what :func:`saved_object_text` writes itself (no deck's text holds a NUL)."""
+LIST_ITEMS_PER_WRITE = 1024
+"""Card entries (a kilobyte or so each) written at a time: quick, and little held in memory."""
 LIST_ITEM_INDENT, LIST_END_INDENT = " " * 8, " " * 6
 """Where the encoder puts the items of the deck's lists, and their closing bracket
 (``ObjectStates`` -> the deck -> its lists: four and three levels of two spaces)."""
@@ -120,14 +118,9 @@ class TtsExport:
 
     @property
     def raster(self) -> Raster:
-        """How faces are rasterised before they are shrunk to ``card_px``: the trimmed card
-        (TTS shows no bleed) at :data:`SOURCE_DPI`, within one to :data:`MAX_OVERSAMPLING`
-        times the slot's own resolution. Shrinking a finer image smooths every edge, and a
-        PNG export at the same resolution in the same run gives its images to the sheets."""
-        width, height = self.renderer.card_size
-        slot_dpi = max(self.card_px[0] / width, self.card_px[1] / height) * POINTS_PER_INCH
-        dpi = min(max(SOURCE_DPI, slot_dpi), MAX_OVERSAMPLING * slot_dpi)
-        return Raster.at_dpi(self.renderer.card_size, 0.0, dpi)
+        """Faces are drawn straight at sheet size (no bleed: TTS shows the trimmed card)."""
+        width = self.renderer.card_size[0]
+        return Raster(self.renderer.card_size, 0.0, self.card_px, dpi=self.card_px[0] * POINTS_PER_INCH / width)
 
     @property
     def shared_back_path(self) -> Path | None:
@@ -256,7 +249,7 @@ def saved_object_text(export: TtsExport) -> Iterator[str]:
             yield chunk
             continue
         items, before = lists[chunk](), "[\n" + LIST_ITEM_INDENT
-        while batch := list(itertools.islice(items, JSON_CHUNKS_PER_WRITE)):
+        while batch := list(itertools.islice(items, LIST_ITEMS_PER_WRITE)):
             yield before + separator.join(batch)
             before = separator
         yield "\n" + LIST_END_INDENT + "]"
@@ -378,10 +371,14 @@ class SheetWriter:
             raise RuntimeError("the saved object is written after every sheet")
         with self._staged.stream(export.json_path.name) as stream:
             # Written as it is encoded: for a deck of many copies the text runs to many megabytes.
-            chunks = saved_object_text(export)
-            while batch := "".join(itertools.islice(chunks, JSON_CHUNKS_PER_WRITE)):
-                stream.write(batch.encode("utf-8"))
-            stream.write(b"\n")
+            pending, size = [], 0
+            for chunk in saved_object_text(export):
+                pending.append(chunk)
+                size += len(chunk)
+                if size >= JSON_BYTES_PER_WRITE:
+                    stream.write("".join(pending).encode("utf-8"))
+                    pending, size = [], 0
+            stream.write("".join(pending).encode("utf-8") + b"\n")
         return export.json_path
 
 

@@ -6,10 +6,11 @@ which faces they show. This module turns them into raster tasks, gives the
 tasks to the workers all at once, and stages each file as soon as its pixels
 are back, so data moves one way: plan, rasterise, stage.
 
-A face both exports need is rasterised once: when the PNGs are made at the
-resolution the TTS sheets shrink their faces from (300 dpi, no bleed: the
-default), each face's image becomes its PNG and its slot on a sheet. The TTS
-faces come first, sheet by sheet, so only one sheet's faces wait in memory.
+A face both exports need is laid out and drawn once: it becomes one PDF form,
+shown on a page at the PNGs' size and on one at its TTS slot's size (unless
+the PNGs bleed, which the sheets do not). Drawing again would cost as much as
+rasterising, and shrinking a 300-dpi image to a slot costs three times as much.
+The TTS faces come first, sheet by sheet, so only one sheet's faces wait in memory.
 """
 
 from __future__ import annotations
@@ -53,9 +54,10 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
     deck_cards = {id(card): index for index, card in enumerate(workers.renderer.deck.cards)}
     png_faces = distinct_faces(png) if png else []
     transform = image_transform(png) if png else None  # PNGs only: TTS sheets show the cards as printed
-    contact = workers.map(run_contact_sheet, [transform]) if png else iter(())
+    contact = workers.map(run_contact_sheet, [png.simulate]) if png else iter(())
 
-    shared = png is not None and tts is not None and png.raster == tts.raster and transform is None
+    # A face both exports show is drawn once for both, when the PNGs have no bleed to draw.
+    shared = png is not None and tts is not None and png.raster.bleed == tts.raster.bleed
     waiting: dict[str, list[FaceFile]] = {}  # PNG faces not yet rasterised, by face key
     for files in png_faces:
         waiting[png.renderer.face_key(files[0].card, files[0].side)] = files
@@ -66,12 +68,13 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
         for card, side in tts_faces(tts):
             files = waiting.pop(tts.renderer.face_key(card, side), None) if shared else None
             sheet_pngs.append(files)
-            orders.append(FaceOrder(deck_cards[id(card)], side, png=files is not None, scaled=tts.card_px))
-        sheet_results = _results(workers, raster_tasks(orders, tts.raster))
+            orders.append(FaceOrder(deck_cards[id(card)], side, png=files is not None, tts=True))
+        sheet_results = _results(workers, raster_tasks(orders, png.raster if shared else None, tts.raster,
+                                                       transform))
     png_left = list(waiting.values())
     png_results = _results(workers, raster_tasks(
-        [FaceOrder(deck_cards[id(files[0].card)], files[0].side, png=True) for files in png_left],
-        png.raster, transform)) if png else iter(())
+        [FaceOrder(deck_cards[id(files[0].card)], files[0].side, png=True, tts=False) for files in png_left],
+        png.raster, transform=transform)) if png else iter(())
 
     if tts:
         sheets = SheetWriter(tts, run.tts_files)
@@ -79,7 +82,7 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
             if files is not None:
                 yield from stage_face(files, result.png, run.png_files)
             yield None
-            yield from sheets.add(Image.frombytes("RGB", tts.card_px, result.scaled))
+            yield from sheets.add(Image.frombytes("RGB", tts.card_px, result.pixels))
     for files, result in zip(png_left, png_results):
         yield from stage_face(files, result.png, run.png_files)
     for data in contact:

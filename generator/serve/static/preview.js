@@ -407,12 +407,16 @@ function compare(value, wanted, operator) {
   return false;
 }
 
+// A face's own words, lower-cased, for text search. A back is found only by what it
+// prints: a shared back carries every card's id, so it would match any card's name.
+function faceText(face) {
+  const own = [face.title, ...Object.values(face.fields).map(String)];
+  return (face.side === "back" ? own : [...own, ...face.cards]).join("\n").toLowerCase();
+}
+
 function faceMatches(face, clauses) {
   return clauses.every((clause) => {
-    if (clause.text !== undefined) {
-      const haystack = [face.title, ...face.cards, ...Object.values(face.fields).map(String)].join("\n").toLowerCase();
-      return haystack.includes(clause.text);
-    }
+    if (clause.text !== undefined) return faceText(face).includes(clause.text);
     const values = valuesOf(face, clause);
     if (clause.operator === "not in" || clause.operator === "!=") {
       return clause.values.every((wanted) => values.every((value) => compare(value, wanted, clause.operator)));
