@@ -225,8 +225,8 @@ DEJAVU = (BUNDLED / "DejaVuSans.ttf").read_bytes()
     (b"OTTO" + DEJAVU[4:], "PostScript (CFF) outlines"),
     (b"ttcf\x00\x01\x00\x00" + DEJAVU[8:], "font collection"),
     (DEJAVU[:len(DEJAVU) // 2], "cut short"),
-    (DEJAVU[:2000], "damaged or cut short"),
-    (b"\x00\x01\x00\x00" + bytes(range(256)) * 40, "damaged or cut short"),
+    (DEJAVU[:2000], "the file is cut short (it ends inside its own tables); copy the font again (Bad)"),
+    (b"\x00\x01\x00\x00" + bytes(range(256)) * 40, "the file is damaged: it lacks its 'name' table"),
     (b"<html>not a font</html>", "not a TrueType font"),
     (b"", "not a TrueType font"),
 ])

@@ -129,10 +129,20 @@ def test_copies_passes(tmp_path):
         """))
 
 
+def test_one_copy_of_each_card_reads_as_one_copy(tmp_path):
+    path = write_deck(tmp_path, "- copies: {exact: 1}\n  message: singletons")
+    assert_breaks(path, "copies (singletons): expected exactly 1 copy of each card, found")
+
+
 def test_copies_max_broken(tmp_path):
     path = write_deck(tmp_path, "- copies: {max: 2}\n  message: at most two of a card")
-    assert_breaks(path, "expected at most 2 copies of each card matching all cards, found imp x3, ruby x4",
+    assert_breaks(path, "expected at most 2 copies of each card, found imp x3, ruby x4",
                   "[cards: imp, ruby]")
+
+
+def test_a_count_without_where_says_how_many_cards(tmp_path):
+    path = write_deck(tmp_path, "- count: {exact: 3}\n  message: three cards")
+    assert_breaks(path, "count (three cards): expected exactly 3 cards, found")
 
 
 def test_copies_exact_broken(tmp_path):
@@ -329,8 +339,8 @@ def test_decklist_category_cap_broken(tmp_path):
 def test_decklist_copy_limit_broken(tmp_path):
     path = write_deck(tmp_path, "- copies: {max: 3}\n  scope: decklists\n  message: at most 3 copies",
                       extra=DECKLISTS)
-    assert_breaks(path, "decklist 'large': copies (at most 3 copies): expected at most 3 copies of each card "
-                        "matching all cards, found ruby x4")
+    assert_breaks(path, "decklist 'large': copies (at most 3 copies): expected at most 3 copies of each card, "
+                        "found ruby x4")
 
 
 def test_decklist_backed_by_broken(tmp_path):
@@ -419,8 +429,8 @@ def test_one_line_per_passing_deck_and_the_worst_exit_code(tmp_path):
     run = deckpress("check", good, bad)
     assert run.exit_code == 1
     lines = run.stdout.splitlines()
-    assert lines[0] == "ok    good: Test Deck, 10 cards, 1 rules checked, 5 faces laid out"
-    assert lines[1] == "FAIL  bad: Test Deck, 10 cards, 1 rules checked, 5 faces laid out: 1 problem"
+    assert lines[0] == "ok    good: Test Deck, 10 cards, 1 rule checked, 5 faces laid out"
+    assert lines[1] == "FAIL  bad: Test Deck, 10 cards, 1 rule checked, 5 faces laid out: 1 problem"
     assert lines[2] == f"{bad}:{line_of(bad, 'total: 9')}: total (nine): expected exactly 9 cards, found 10"
 
 

@@ -107,6 +107,19 @@ def test_groups_of_values_present_when_a_field_declares_none(tmp_path):
                                "expected at least 3 for suit=coins, found 2 [cards: b]"]
 
 
+def test_a_finding_that_concerns_one_card_names_it_in_json(tmp_path):
+    path = hanabi(tmp_path)
+    path.write_text(path.read_text().replace("{id: red-1, colour: red, value: 1, count: 3}",
+                                             "{id: red-1, colour: red, value: 1, count: 4}"))
+    run = deckpress("check", path, "--format", "json")
+    findings = json.loads(run.stdout)["decks"][0]["findings"]
+    assert [(finding["message"].split(": ", 1)[1], finding["card"]) for finding in findings] == [
+        ("expected exactly 50 cards, found 51", None),
+        ("expected exactly 10 for colour=red, found 11 [cards: red-1, red-2, red-3, red-4, red-5]", None),
+        ("expected exactly 3 for colour=red value=1, found 4 [cards: red-1]", "red-1"),
+    ]
+
+
 # --- Uno ---------------------------------------------------------------------------------
 
 UNO_COLOURS = ("red", "yellow", "green", "blue")

@@ -115,6 +115,12 @@ def test_check_lang_finds_a_translation_that_does_not_fit_its_card(tmp_path):
     assert run.exit_code == 1
     assert "card 'knight', front" in run.stdout and "does not fit" in run.stdout
     assert "element 'title'" in run.stdout
+    # The text that does not fit is written in the translation: the finding points there.
+    [finding] = [line for line in run.stdout.splitlines() if "does not fit" in line]
+    assert finding.startswith(f"{folder / 'lang' / 'fr.yaml'}:4:")
+    pile = make_deck(tmp_path / "back", {"fr": FRENCH.replace("back: {name: Pile}", f"back: {{name: {long_name}}}")})
+    [back] = [line for line in deckpress("check", pile, "--lang", "fr").stdout.splitlines() if "does not fit" in line]
+    assert back.startswith(f"{pile / 'lang' / 'fr.yaml'}:6:") and "card 'coin', back" in back
 
 
 def test_a_build_refuses_an_incomplete_translation_and_writes_nothing(tmp_path):
@@ -143,7 +149,7 @@ def test_check_lang_all_checks_the_deck_and_every_translation(tmp_path):
 @pytest.mark.parametrize("translation, line, message", [
     ("cards:\n  knigth: {name: Chevalier}\n", 2, "no card with id 'knigth'"),
     ("cards:\n  knight:\n    nmae: Chevalier\n", 3, "unknown field 'nmae'; did you mean 'name'?"),
-    ("cards:\n  knight: {power: 4}\n", 2, "'power' is a int field; only text fields are translated"),
+    ("cards:\n  knight: {power: 4}\n", 2, "'power' is an int field; only text fields are translated"),
     ("cards:\n  knight: {kind: héros}\n", 2, "'kind' is a choice field"),
     ("cards:\n  knight: {back: {name: Pile}}\n", 2, "card 'knight' has no back of its own"),
     ("deck: {name: Quête}\ncartes: {}\n", 2, "unknown section 'cartes'"),
@@ -160,6 +166,36 @@ def test_a_translation_mistake_names_file_line_and_field(tmp_path, translation, 
         assert errors[0].startswith(f"error: {folder / 'lang' / 'fr.yaml'}:{line}:")
         assert message in errors[0]
     assert not (tmp_path / "out").exists()
+
+
+def test_every_mistake_of_a_translation_is_reported_in_one_run(tmp_path):
+    folder = make_deck(tmp_path, {"fr": "cards: {knight: {nme: 5}, nobody: {name: X}, dragon: {kind: hero}}\n"
+                                         "choices: {power: {3: trois}, kind: {elf: Elfe}}\n"})
+    fr = folder / "lang" / "fr.yaml"
+    for command in (["check"], ["build", "--out", tmp_path / "out"]):
+        run = deckpress(*command, folder, "--lang", "fr")
+        assert run.exit_code == 2, run.stdout + run.stderr
+        assert [line.split(": ", 2)[1:] for line in run.error_lines if str(fr) in line] == [
+            [f"{fr}:1:18", "unknown field 'nme'; did you mean 'name'? (nme)"],
+            [f"{fr}:1:27", f"no card with id 'nobody' in {folder / 'deck.yaml'}; expected one of: coin, "
+                           "dragon, knight (nobody)"],
+            [f"{fr}:1:55", "'kind' is a choice field; only text fields are translated (values, choices and "
+                           "counts stay as the deck has them) (kind)"],
+            [f"{fr}:2:11", "'power' is not a choice field of the deck; expected one of: kind (power)"],
+            [f"{fr}:2:37", "'elf' is not one of the choices of 'kind' (hero, beast) (kind)"]]
+    assert not (tmp_path / "out").exists()
+
+
+def test_check_lang_all_says_which_translation_fails(tmp_path):
+    folder = make_deck(tmp_path, {"fr": FRENCH, "de": "cards: {knigth: {name: Ritter}}\n"})
+    (folder / "rules.de.md").write_text("# Überblick\n", encoding="utf-8")
+    run = deckpress("check", folder, "--lang", "all")
+    assert run.exit_code == 2
+    assert [line.split(":")[0] for line in run.stdout.splitlines()] == ["ok    quest", "FAIL  quest.de",
+                                                                         "ok    quest.fr"]
+    assert "FAIL  quest.de: 1 problem\n" in run.stdout
+    [error] = run.error_lines
+    assert "no card with id 'knigth'" in error
 
 
 def test_an_unknown_language_or_a_code_that_is_not_one_is_refused(tmp_path):

@@ -55,7 +55,7 @@ def test_a_sound_deck_passes_with_its_faces_laid_out(tmp_path):
     run = deckpress("check", path)
     assert run.exit_code == 0, run.stdout + run.stderr
     # Three distinct fronts, and one back: the layout draws no field there, so all backs look alike.
-    assert run.stdout == "ok    game: Verdict Test, 6 cards, 1 rules checked, 4 faces laid out\n"
+    assert run.stdout == "ok    game: Verdict Test, 6 cards, 1 rule checked, 4 faces laid out\n"
     assert run.stderr == ""
 
 
@@ -69,7 +69,7 @@ def test_every_problem_in_one_run_in_file_and_line_order(tmp_path):
     run = deckpress("check", path)
     assert run.exit_code == 2, run.stdout + run.stderr  # the stats section is malformed
     out = run.stdout.splitlines()
-    assert out[0] == "FAIL  game: Verdict Test, 6 cards, 1 rules checked, 4 faces laid out: 4 problems"
+    assert out[0] == "FAIL  game: Verdict Test, 6 cards, 1 rule checked, 4 faces laid out: 4 problems"
     troll, imp, rule = line_of(path, "id: troll"), line_of(path, "id: imp"), line_of(path, "total: 7")
     assert [line.split(": ", 1)[0] for line in out[1:]] == [
         f"{path}:{troll}:5", f"{path}:{imp}:5", f"{path}:{rule}"]
@@ -98,7 +98,7 @@ def test_a_layout_problem_beside_a_broken_rule(tmp_path):
                    LAYOUT.replace("size: 9, min_size: 8", "size: 9, min_size: 8, colour: blurple"))
     run = deckpress("check", path)
     assert run.exit_code == 2
-    assert run.stdout.splitlines()[0] == "FAIL  game: Verdict Test, 6 cards, 1 rules checked: 2 problems"
+    assert run.stdout.splitlines()[0] == "FAIL  game: Verdict Test, 6 cards, 1 rule checked: 2 problems"
     assert "total (six cards): expected exactly 5 cards, found 6" in run.stdout
     [error] = run.error_lines
     assert error.startswith(f"error: {path.parent / 'plain.yaml'}:5:") and "blurple" in error
@@ -170,3 +170,14 @@ def test_every_bad_stats_question_in_one_run(tmp_path):
     assert run.exit_code == 2
     assert [line.split(": ")[1] for line in run.error_lines] == [
         place_of(path, "draw: nine"), place_of(path, "kind: dragon"), place_of(path, "knd: hero")]
+
+
+def test_the_summary_counts_one_card_one_rule_and_one_face_in_the_singular(tmp_path):
+    single = ("deck: {name: Single, layout: plain}\nfields: {name: {type: text, required: true}, text: text}\n"
+              "cards:\n  - {id: solo, name: Solo}\nrules:\n  - total: 1\n")
+    run = deckpress("check", project(tmp_path, single))
+    assert run.exit_code == 0, run.stdout + run.stderr
+    assert run.stdout == "ok    game: Single, 1 card, 1 rule checked, 2 faces laid out\n"  # front and back
+    build = deckpress("build", project(tmp_path, single, name="other"), "--out", tmp_path / "out")
+    assert build.exit_code == 0, build.stderr
+    assert "(2 pages, 1 card)" in build.stdout  # a front sheet and a back sheet

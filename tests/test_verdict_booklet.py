@@ -12,6 +12,10 @@ from cli_run import deckpress
 from test_booklet import DECK, WIDE_TABLE, make_deck
 
 
+LONG_TEXT = " ".join(f"word{number}" for number in range(2500))
+"""A cell or quote of 2,500 words: taller than a page however wide it is."""
+
+
 def refusals(tmp_path, rules: str):
     folder = make_deck(tmp_path, rules)
     booklet = deckpress("booklet", folder, "--out", tmp_path / "out", "--quiet")
@@ -46,6 +50,9 @@ def refusals(tmp_path, rules: str):
     "# Art\n\nSome text.\n\n![goblin](art/missing.png)\n",
     "Icon ![x](../secret.png) inline.\n",
     "{{ pagebreak }} {{ pagebreak }}\n",
+    "# Rules\n\n| a | b |\n|---|---|\n| x | y |\n| " + LONG_TEXT + " | z |\n",
+    "# Rules\n\n> " + LONG_TEXT + "\n",
+    "# Rules\n\n> An example.\n>\n> " + "\n> ".join([LONG_TEXT[:1200]] * 4) + "\n",
 ])
 def test_check_refuses_what_booklet_refuses_at_the_same_place(tmp_path, rules):
     folder, booklet, check = refusals(tmp_path, rules)
@@ -54,6 +61,51 @@ def test_check_refuses_what_booklet_refuses_at_the_same_place(tmp_path, rules):
     assert check.exit_code == 2, check.stdout + check.stderr
     assert refusal in check.error_lines, check.stderr
     assert f"{folder / 'rules.md'}:" in refusal
+
+
+def test_a_row_of_cards_taller_than_a_page_is_refused_at_the_directive(tmp_path):
+    from hostile_support import new_deck
+
+    folder = new_deck(tmp_path, "space")
+    layout = folder / "layout.yaml"
+    layout.write_text(layout.read_text().replace("size: poker", "size: [40mm, 120mm]", 1))
+    (folder / "rules.md").write_text("# T\n\nA tall card.\n\n> {{ cards width=100mm }}\n\n{{ cards width=100mm }}\n")
+    booklet = deckpress("booklet", folder, "--out", tmp_path / "out", "--quiet")
+    check = deckpress("check", folder)
+    assert booklet.exit_code == 2
+    [refusal] = booklet.error_lines
+    assert f"{folder / 'rules.md'}:5:3: a row of cards is taller than a page (870 pt" in refusal
+    assert check.exit_code == 2
+    assert check.error_lines == [refusal, refusal.replace(":5:3:", ":7:1:")]  # every one, in one run
+    assert not (tmp_path / "out").exists()
+
+
+def test_booklet_reports_every_card_in_its_reference_that_does_not_fit(tmp_path):
+    from hostile_support import new_deck
+
+    folder = new_deck(tmp_path, "space")
+    deck = folder / "deck.yaml"
+    long = " ".join(["Enormous"] * 60)
+    deck.write_text(deck.read_text().replace("name: Goblin,", f"name: Goblin {long},")
+                    .replace("name: Troll,", f"name: Troll {long},"))
+    booklet = deckpress("booklet", folder, "--out", tmp_path / "out", "--quiet")
+    assert booklet.exit_code == 1
+    assert [line.split("card ")[1].split(",")[0] for line in booklet.error_lines] == ["'goblin'", "'troll'"]
+    assert all("does not fit" in line for line in booklet.error_lines)
+    assert not (tmp_path / "out").exists()
+    build = deckpress("build", folder, "--out", tmp_path / "out", "--quiet")
+    assert set(booklet.error_lines) < set(build.error_lines)
+
+
+def test_a_decklist_description_taller_than_a_page(tmp_path):
+    deck_text = DECK + "decklists:\n  long: {name: Long, description: " + LONG_TEXT + ", cards: {grub: 1}}\n"
+    folder = make_deck(tmp_path, "# Decks\n\n{{ decklists }}\n", deck_text)
+    booklet = deckpress("booklet", folder, "--out", tmp_path / "out", "--quiet")
+    check = deckpress("check", folder)
+    assert booklet.exit_code == 2
+    [refusal] = booklet.error_lines
+    assert "row 2 of the table is taller than a page" in refusal
+    assert check.exit_code == 2 and refusal in check.error_lines
 
 
 def test_a_picture_that_is_not_one(tmp_path):
@@ -115,7 +167,7 @@ def test_rules_without_markdown_structure_skip_the_parse_and_find_the_same(tmp_p
     assert booklet._plain(booklet.expand_inline(rules, booklet.rules_path(deck), deck, []),
                           lambda character: True)
     quick = booklet.booklet_findings(deck)
-    monkeypatch.setattr(booklet, "_plain", lambda source, printable: False)
+    monkeypatch.setattr(booklet, "_plain", lambda *arguments: False)
     assert booklet.booklet_findings(deck) == quick
 
 
@@ -127,7 +179,7 @@ def test_bundled_rules_pass_either_way(monkeypatch, game):
 
     deck = load_deck(CARDS / game)
     assert booklet.booklet_findings(deck) == []
-    monkeypatch.setattr(booklet, "_plain", lambda source, printable: False)
+    monkeypatch.setattr(booklet, "_plain", lambda *arguments: False)
     assert booklet.booklet_findings(deck) == []
 
 

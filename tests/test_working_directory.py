@@ -68,7 +68,7 @@ def test_check_finds_the_project_layouts_from_anywhere(project, monkeypatch, whe
     monkeypatch.chdir(tmp / where)
     run = deckpress("check", deck.format(tmp=tmp))
     assert run.exit_code == 0, run.stdout + run.stderr
-    assert run.stdout.startswith("ok    quest: Quest, 3 cards, 1 rules checked, ")
+    assert run.stdout.startswith("ok    quest: Quest, 3 cards, 1 rule checked, ")
 
 
 @pytest.mark.parametrize("where, deck", WAYS)

@@ -99,6 +99,19 @@ def distinct_faces(deck: Deck, cards: Iterable[Card], sides: tuple[str, ...],
     return faces
 
 
+def face_problems(renderer: Renderer, deck: Deck, faces: list[tuple[Card, str]]) -> list:
+    """Every one of ``faces`` that the renderer cannot lay out, when it can say (the project's
+    renderer lists each distinct face that does not fit), so all are reported at once rather
+    than the first one drawn."""
+    problems = getattr(renderer, "problems", None)
+    if problems is None:
+        return []
+    shown = {renderer.face_key(card, side) for card, side in faces}
+    return [error for error in problems()
+            if getattr(error, "card", None) is None
+            or renderer.face_key(deck.card(error.card), error.side or "front") in shown]
+
+
 def caption_text(deck: Deck, card: Card, side: str) -> str:
     """"Frankenflakes ×9" under a front; "back: Candy Rock" under a card's own back."""
     title = deck.title(card.face(side, deck.shared_back))

@@ -99,8 +99,7 @@ def _document(buffer: io.BytesIO, deck: Deck, paper: Paper, style: BookletStyle)
         title=words_for(deck)("booklet_title", name=deck.name), author=str(deck.info.get("designer", "")),
         subject=words_for(deck)("booklet_subject", name=deck.name), creator="deckpress",
     )
-    frame = Frame(margins.inner, margins.bottom, width - margins.inner - margins.outer,
-                  height - margins.top - margins.bottom, id="text",
+    frame = Frame(margins.inner, margins.bottom, *style.text_frame(paper.name), id="text",
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     footer = style.text["footer"]
 

@@ -27,7 +27,7 @@ from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, Image, Keep
                                 TableStyle, XPreformatted)
 
 from generator.booklet import components as comp
-from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces
+from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces, face_problems
 from generator.booklet.directives import (Directive, ExpandedSource, check_field, column_formats,
                                           component_labels, picked_cards, place_in, table_column)
 from generator.booklet.limits import check_glyphs, check_heading, check_table_rows, check_words, plain_text
@@ -37,7 +37,7 @@ from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, pa
 from generator.deck.model import Deck
 from generator.deck.translation import choice_label
 from generator.render.markup import readable
-from generator.errors import InputError, Position
+from generator.errors import InputError, Position, together
 from generator.render.images import ImageProblem, image_pixels
 from generator.words import Words, words_for
 
@@ -109,6 +109,9 @@ class Converter:
     lines: list[str] = field(default_factory=list)
     cover_components: comp.Components | None = None
     heading_count: int = 0
+    check_faces: bool = True
+    """Whether a card reference first lays out the faces it shows, to report every one that
+    does not fit (``check`` lists the faces itself)."""
 
     @property
     def words(self) -> Words:
@@ -284,7 +287,7 @@ class Converter:
         padding = self.style.box_padding
         inner = Converter(self.deck, self.style, self.path, self.source,
                           self.frame_width - 2 * padding - 3, self.frame_height, self.renderer,
-                          self.lines, heading_count=self.heading_count)
+                          self.lines, heading_count=self.heading_count, check_faces=self.check_faces)
         content = inner.blocks(node.children, depth)
         self.heading_count = inner.heading_count
         if content and isinstance(content[-1], Paragraph):
@@ -520,8 +523,18 @@ class Converter:
         renderer = self.renderer()
         faces = distinct_faces(self.deck, cards, sides, renderer)
         caption = derive(self.style.text["caption"], alignment=TA_CENTER)
-        return card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
-                         caption, self.style.colours["rule"], paragraph_text) + [Spacer(0, self.style.text["body"].spaceAfter)]
+        rows = card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
+                         caption, self.style.colours["rule"], paragraph_text)
+        # The last two rows are kept together when they fit, so each row is measured alone.
+        for row in (table for block in rows for table in getattr(block, "_content", [block])):
+            _, height = row.wrap(self.frame_width, self.frame_height)
+            if height > self.frame_height:
+                raise directive.fail(f"a row of cards is taller than a page ({height:.0f} pt, the page has "
+                                     f"{self.frame_height:.0f}); give the cards a smaller width=")
+        broken = face_problems(renderer, self.deck, faces) if self.check_faces else []
+        if broken:
+            raise together(broken)
+        return rows + [Spacer(0, self.style.text["body"].spaceAfter)]
 
 
 def _keep_headings_with_blocks(flowables: list[Flowable], frame_width: float,

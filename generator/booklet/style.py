@@ -15,6 +15,7 @@ gives them the bold or italic face their place asks for).
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -85,6 +86,12 @@ class BookletStyle:
     toc_after_pages: int
     fallback_fonts: tuple[str, ...] = ()  # families for characters Vera lacks, loaded when one needs them
 
+    def text_frame(self, paper: str) -> tuple[float, float]:
+        """The width and height, in points, of the text on a page of ``paper``."""
+        width, height = self.papers[paper].page
+        margins = self.margins
+        return width - margins.inner - margins.outer, height - margins.top - margins.bottom
+
 
 def to_points(value, where: str) -> float:
     """``"13mm"`` -> 36.85; plain numbers are points already."""
@@ -120,6 +127,40 @@ def text_measures(paper: str, path: Path = STYLE_FILE) -> tuple[float, float]:
     page_width = _pair(data["paper"][paper]["page"], f"paper.{paper}.page")[0]
     inner, outer = (to_points(data["margins"][side], f"margins.{side}") for side in ("inner", "outer"))
     return page_width - inner - outer, 2 * to_points(data["example_box"]["padding"], "example_box.padding")
+
+
+@dataclass(frozen=True)
+class TextBounds:
+    """The largest a line of text can be in each kind of block, read without registering the
+    booklet's fonts: enough for ``check`` to tell that a block surely fits a page. Each kind is
+    (font size, leading, space around a paragraph), the largest of its styles."""
+
+    page_height: float
+    """The height of the text on a page, in points."""
+    list_indent: float
+    card_width: float
+    """The printed width of a card in the card reference, unless a directive gives one."""
+    body: tuple[float, float, float]
+    heading: tuple[float, float, float]
+    table: tuple[float, float, float]
+
+
+def text_bounds(paper: str, path: Path = STYLE_FILE) -> TextBounds:
+    """The :class:`TextBounds` of a page on ``paper``."""
+    data = _style_data(path)
+    page_height = _pair(data["paper"][paper]["page"], f"paper.{paper}.page")[1]
+    top, bottom = (to_points(data["margins"][side], f"margins.{side}") for side in ("top", "bottom"))
+
+    def largest(*names: str) -> tuple[float, float, float]:
+        styles = [_paragraph_style(name, data["text"][name], defaultdict(lambda: colors.black))
+                  for name in names]
+        return (max(style.fontSize for style in styles), max(style.leading for style in styles),
+                max(style.spaceBefore + style.spaceAfter for style in styles))
+
+    return TextBounds(page_height=page_height - top - bottom,
+                      list_indent=to_points(data["lists"]["indent"], "lists.indent"),
+                      card_width=to_points(data["cards"]["width"], "cards.width"), body=largest("body"),
+                      heading=largest("h1", "h2", "h3", "h4"), table=largest("table", "table_head"))
 
 
 @lru_cache(maxsize=1)

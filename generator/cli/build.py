@@ -10,7 +10,8 @@ from typing import Callable, Iterator
 
 import click
 
-from generator.cli.common import echo_error, error_line, find_decks, lang_option, print_problems, reports_errors
+from generator.cli.common import (echo_error, error_line, find_decks, lang_option, plural, print_problems,
+                                  reports_errors)
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
 from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError
@@ -154,7 +155,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
                                       on_page=lambda page: advance()))
     if not quiet:
         for result in results:
-            click.echo(f"wrote {result.pdf} ({result.pages} pages, {result.cards} cards) "
+            click.echo(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
                        f"and {result.manifest}")
 
 
@@ -179,8 +180,8 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
             exit_code = max(exit_code, outcome.exit_code)
             continue
         if outcome.errors:
-            echo_error(f"note: deck '{outcome.deck.id}' has {len(outcome.errors)} "
-                       f"problem{'s' if len(outcome.errors) > 1 else ''}; printing a draft all the same")
+            echo_error(f"note: deck '{outcome.deck.id}' has {plural(len(outcome.errors), 'problem')}; "
+                       "printing a draft all the same")
             for finding in outcome.findings:
                 echo_error(finding.line())
         deck, renderer = outcome.deck, outcome.renderer

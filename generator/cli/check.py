@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from generator.cli.common import echo_error, find_decks, lang_option, reports_errors
+from generator.cli.common import echo_error, find_decks, lang_option, plural, reports_errors
 from generator.errors import EXIT_INPUT, EXIT_OK
 from generator.deck.translation import ALL_LANGUAGES, languages
 from generator.verdict import Verdict, verdict
@@ -76,15 +76,18 @@ def _languages(path, lang: str | None) -> list[str | None]:
 
 
 def _print(outcome: Verdict) -> None:
-    """A summary line for each deck that loads, then one line a finding: malformed input on
-    stderr as ``error: ...``, the rest on stdout, all in file and line order."""
-    if outcome.deck is not None:
+    """A summary line for each deck that loads (or whose translation cannot be applied), then
+    one line a finding: malformed input on stderr as ``error: ...``, the rest on stdout, all in
+    file and line order."""
+    if outcome.deck is None and outcome.name is not None:
+        click.echo(f"FAIL  {outcome.name}: {plural(len(outcome.errors), 'problem')}")
+    elif outcome.deck is not None:
         errors, warnings = len(outcome.errors), len(outcome.warnings)
         accepted = sum(1 for finding in outcome.warnings if finding.accepted is not None)
-        noted = f", {_plural(warnings, 'warning')}" if warnings else ""
+        noted = f", {plural(warnings, 'warning')}" if warnings else ""
         noted += f" ({accepted} accepted)" if accepted else ""
         if errors:
-            click.echo(f"FAIL  {_summary(outcome)}: {_plural(errors, 'problem')}{noted}")
+            click.echo(f"FAIL  {_summary(outcome)}: {plural(errors, 'problem')}{noted}")
         else:
             click.echo(f"ok    {_summary(outcome)}{noted}")
     for finding in outcome.findings:
@@ -97,14 +100,10 @@ def _print(outcome: Verdict) -> None:
 def _summary(outcome: Verdict) -> str:
     deck = outcome.deck
     counts = outcome.counts
-    checked = [f"{counts.get('rules', 0)} rules checked"]
+    checked = [f"{plural(counts.get('rules', 0), 'rule')} checked"]
     if "faces" in counts:
-        checked.append(f"{_plural(counts['faces'], 'face')} laid out")
-    return f"{deck.output_name}: {deck.name}, {deck.total} cards, {', '.join(checked)}"
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+        checked.append(f"{plural(counts['faces'], 'face')} laid out")
+    return f"{deck.output_name}: {deck.name}, {plural(deck.total, 'card')}, {', '.join(checked)}"
 
 
 def _as_dict(outcome: Verdict) -> dict:

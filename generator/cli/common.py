@@ -95,6 +95,11 @@ def print_problems(outcome, not_done: str) -> None:
         echo_error(f"error: {finding.line()}" if finding.is_error else finding.line())
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """"1 card", "2 cards"; ``nouns`` for a plural that is not ``noun`` + s ("copies")."""
+    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
+
+
 def echo_error(message: str) -> None:
     """Errors go to stderr, in red on a terminal and plain in a pipe."""
     click.secho(message, fg="red", err=True)

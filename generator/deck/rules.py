@@ -63,6 +63,7 @@ def rule_finding(rule: RuleSpec, expected: str, found: str, cards: tuple[str, ..
         message=f"{where}{label}: expected {expected}, found {found}{involved}",
         position=Position(rule.position.path, rule.position.line),  # a rule is a line, not a column
         exit_code=EXIT_RULES,
+        card=cards[0] if len(cards) == 1 else None,  # a failure that concerns one card names it
         details={"rule": rule.kind, "rule_message": rule.message, "decklist": decklist,
                  "expected": expected, "found": found, "cards": list(cards)},
     )
@@ -325,6 +326,11 @@ def _check_total(deck: Deck, rule: RuleSpec, pool: Pool):
         yield amount.of("card", "cards"), f"{total}", []
 
 
+def _matching(selector: Selector) -> str:
+    """" matching kind=wild" for a rule with a where: filter; nothing when it counts every card."""
+    return f" matching {selector.describe()}" if selector.wanted else ""
+
+
 def _check_count(deck: Deck, rule: RuleSpec, pool: Pool):
     params = rule.params if isinstance(rule.params, dict) else {}
     per = _per_fields(deck, rule, params)
@@ -335,7 +341,7 @@ def _check_count(deck: Deck, rule: RuleSpec, pool: Pool):
         amount = amount_for(())
         found = sum(n for _, n in matching)
         if not amount.allows(found):
-            yield f"{amount.of('card', 'cards')} matching {selector.describe()}", f"{found}", _ids(matching)
+            yield f"{amount.of('card', 'cards')}{_matching(selector)}", f"{found}", _ids(matching)
         return
     counted: dict[Group, int] = {}
     members: dict[Group, list[tuple[Card, int]]] = {}
@@ -345,7 +351,7 @@ def _check_count(deck: Deck, rule: RuleSpec, pool: Pool):
         members.setdefault(key, []).append((card, n))
     # What the where: picks among the groups' own fields, each group's label already says.
     others = Selector(tuple((name, values) for name, values in selector.wanted if name not in per))
-    which = f" matching {others.describe()}" if others.wanted else ""
+    which = _matching(others)
     for group in _groups(deck, rule, per, selector):
         amount, found = amount_for(group), counted.get(group, 0)
         if not amount.allows(found):
@@ -367,7 +373,7 @@ def _check_copies(deck: Deck, rule: RuleSpec, pool: Pool):
     for group, cards in wrong.items():
         found = ", ".join(f"{card.id} x{n}" for card, n in cards[:12])
         among = f" for {_group_label(per, group)}" if per else ""
-        yield (f"{amount_for(group).of('copy', 'copies')} of each card matching {selector.describe()}{among}",
+        yield (f"{amount_for(group).of('copy', 'copies')} of each card{_matching(selector)}{among}",
                found, _ids(cards))
 
 

@@ -36,7 +36,7 @@ from typing import Any, Iterator
 
 from generator.deck.loading import Document, load_yaml
 from generator.deck.model import Card, Deck, Decklist, load_deck
-from generator.deck.reading import Reader
+from generator.deck.reading import Problems, Reader
 from generator.errors import EXIT_RULES, DeckpressError, InputError, Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
 from generator.words import read_phrases
@@ -89,6 +89,9 @@ class Translation:
     choice_labels: dict[str, dict[Any, str]] = dataclasses.field(default_factory=dict)
     words: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Phrases of the booklet this translation changes (see :mod:`generator.words`)."""
+    positions: dict[tuple[str | None, str, str], Position] = dataclasses.field(default_factory=dict)
+    """Where the translation writes each face text it gives, by (card id, side, field); the
+    card id is None for the shared back. A text that does not fit is pointed at there."""
 
 
 class TranslationError(InputError):
@@ -162,19 +165,22 @@ def apply_translation(deck: Deck, code: str, document: Document) -> Deck:
     """Check a loaded translation file against ``deck`` and give the translated deck."""
     reader = Reader(document)
     data = reader.mapping((), "a translation file")
-    _known_keys(reader, (), SECTIONS, "section")
-    texts = _Texts(deck, reader)
+    problems = Problems()  # every mistake of the file is reported in one run, not the first
+    _known_keys(reader, (), SECTIONS, "section", problems)
+    texts = _Texts(deck, reader, problems)
     deck_texts = texts.deck_section()
     shared_back = texts.shared_back()
-    cards = [texts.card(index, card) for index, card in enumerate(deck.cards)]
+    cards = [problems.attempt(lambda: texts.card(index, card), card) for index, card in enumerate(deck.cards)]
     texts.refuse_unknown("cards", {card.id for card in deck.cards}, "card with id")
-    decklists = [texts.decklist(decklist) for decklist in deck.decklists]
+    decklists = [problems.attempt(lambda: texts.decklist(decklist), decklist) for decklist in deck.decklists]
     texts.refuse_unknown("decklists", {decklist.id for decklist in deck.decklists}, "decklist")
-    translation = Translation(code=code, path=document.path,
-                              layout_texts=_layout_texts(reader) if "layout" in data else {},
-                              untranslated=tuple(texts.untranslated),
-                              choice_labels=_choice_labels(reader, deck),
-                              words=read_phrases(document, ("words",)) if "words" in data else {})
+    layout_texts = _layout_texts(reader, problems) if "layout" in data else {}
+    choice_labels = _choice_labels(reader, deck, problems)
+    words = problems.attempt(lambda: read_phrases(document, ("words",)), {}) if "words" in data else {}
+    problems.raise_any()
+    translation = Translation(code=code, path=document.path, layout_texts=layout_texts,
+                              untranslated=tuple(texts.untranslated), choice_labels=choice_labels, words=words,
+                              positions=texts.positions)
     info = {**deck.info, **deck_texts}
     return dataclasses.replace(deck, name=info["name"], info=info, cards=cards, shared_back=shared_back,
                                decklists=decklists, translation=translation)
@@ -246,6 +252,14 @@ def choice_label(deck: Deck, field_name: str, value: Any) -> str | None:
     return deck.translation.choice_labels.get(field_name, {}).get(value)
 
 
+def text_position(deck: Deck, card: str | None, side: str, name: str) -> Position | None:
+    """Where the translation writes field ``name`` of a face (``card`` None: the shared back),
+    if it gives that text."""
+    if deck.translation is None:
+        return None
+    return deck.translation.positions.get((card, side, name))
+
+
 def missing_rules(deck: Deck) -> Position | None:
     """Where ``rules.<lang>.md`` should be, when the deck has rules but its translation has none.
 
@@ -271,37 +285,43 @@ def untranslated_lines(deck: Deck) -> Iterator[tuple[Position, str]]:
 # --- reading the file ---------------------------------------------------------------------
 
 
-def _known_keys(reader: Reader, keys: tuple, allowed: set | tuple, what: str) -> None:
+def _known_keys(reader: Reader, keys: tuple, allowed: set | tuple, what: str, problems: Problems) -> None:
     for key in reader.mapping(keys, what):
         if key not in allowed:
-            raise TranslationError(f"unknown {what} '{key}'{did_you_mean(str(key), allowed)}",
-                                   reader.position(keys + (key,)), field=str(key))
+            problems.add(TranslationError(f"unknown {what} '{key}'{did_you_mean(str(key), allowed)}",
+                                   reader.position(keys + (key,)), field=str(key)))
 
 
-def _layout_texts(reader: Reader) -> dict[str, LayoutText]:
+def _layout_texts(reader: Reader, problems: Problems) -> dict[str, LayoutText]:
     texts = {}
     for name in reader.mapping(("layout",), "layout"):
-        texts[str(name)] = LayoutText(_text(reader, ("layout", name)), reader.position(("layout", name)))
+        text = problems.attempt(lambda: _text(reader, ("layout", name)), None)
+        if text is not None:
+            texts[str(name)] = LayoutText(text, reader.position(("layout", name)))
     return texts
 
 
-def _choice_labels(reader: Reader, deck: Deck) -> dict[str, dict[Any, str]]:
+def _choice_labels(reader: Reader, deck: Deck, problems: Problems) -> dict[str, dict[Any, str]]:
     """``choices: {colour: {red: rouge}}``: only declared choice fields, only their choices."""
     labels: dict[str, dict[Any, str]] = {}
     for name in reader.mapping(("choices",), "choices"):
         spec = deck.fields.get(name)
         if spec is None or spec.type != "choice":
             choice_fields = sorted(field.name for field in deck.fields.values() if field.type == "choice")
-            raise TranslationError(f"'{name}' is not a choice field of the deck"
-                                   f"{did_you_mean(str(name), choice_fields) if choice_fields else ''}",
-                                   reader.position(("choices", name)), field=str(name))
+            problems.add(TranslationError(f"'{name}' is not a choice field of the deck"
+                                          f"{did_you_mean(str(name), choice_fields) if choice_fields else ''}",
+                                          reader.position(("choices", name)), field=str(name)))
+            continue
         labels[name] = {}
-        for value in reader.mapping(("choices", name), "a choice field's labels"):
+        for value in problems.attempt(lambda: reader.mapping(("choices", name), "a choice field's labels"), {}):
             if value not in spec.choices:
-                raise TranslationError(f"'{value}' is not one of the choices of '{name}' "
-                                       f"({', '.join(map(str, spec.choices))})",
-                                       reader.position(("choices", name, value)), field=str(name))
-            labels[name][value] = _text(reader, ("choices", name, value))
+                problems.add(TranslationError(f"'{value}' is not one of the choices of '{name}' "
+                                              f"({', '.join(map(str, spec.choices))})",
+                                              reader.position(("choices", name, value)), field=str(name)))
+                continue
+            label = problems.attempt(lambda: _text(reader, ("choices", name, value)), None)
+            if label is not None:
+                labels[name][value] = label
     return labels
 
 
@@ -316,10 +336,12 @@ def _text(reader: Reader, keys: tuple) -> str:
 class _Texts:
     """Reads the translation section by section against the deck, noting what it leaves out."""
 
-    def __init__(self, deck: Deck, reader: Reader):
+    def __init__(self, deck: Deck, reader: Reader, problems: Problems):
         self.deck = deck
         self.reader = reader
+        self.problems = problems
         self.untranslated: list[Untranslated] = []
+        self.positions: dict[tuple[str | None, str, str], Position] = {}
         self.cards_given = reader.mapping(("cards",), "cards")
 
     def deck_section(self) -> dict[str, str]:
@@ -329,12 +351,14 @@ class _Texts:
     def named_texts(self, keys: tuple, names: tuple[str, ...], what: str, source: dict[str, Any],
                     owner: str) -> dict[str, str]:
         """The deck's or a decklist's own texts (name, description) that the translation gives."""
-        _known_keys(self.reader, keys, names, what)
+        _known_keys(self.reader, keys, names, what, self.problems)
         given = self.reader.mapping(keys, what)
         texts = {}
         for name in names:
             if name in given:
-                texts[name] = _text(self.reader, keys + (name,))
+                text = self.problems.attempt(lambda: _text(self.reader, keys + (name,)), None)
+                if text is not None:
+                    texts[name] = text
             elif source.get(name):
                 self.untranslated.append(Untranslated(f"{owner} {name}", name, self.deck.source.at(*keys, name)))
         return texts
@@ -342,8 +366,8 @@ class _Texts:
     def shared_back(self) -> dict[str, Any] | None:
         if self.deck.shared_back is None:
             if "back" in self.reader.document.data:
-                raise TranslationError("the deck has no shared back to translate",
-                                       self.reader.position(("back",)), field="back")
+                self.problems.add(TranslationError("the deck has no shared back to translate",
+                                                   self.reader.position(("back",)), field="back"))
             return None
         return self.face(("back",), self.deck.shared_back, ("back",), None, "back", "the back")
 
@@ -356,8 +380,8 @@ class _Texts:
         back = card.back
         if "back" in given:
             if card.back is None:
-                raise TranslationError(f"card '{card.id}' has no back of its own to translate",
-                                       self.reader.position(keys + ("back",)), field="back")
+                self.problems.add(TranslationError(f"card '{card.id}' has no back of its own to translate",
+                                                   self.reader.position(keys + ("back",)), field="back"))
         if card.back is not None:
             back = self.face(keys + ("back",), card.back, source_keys + ("back",), card.id, "back",
                              f"card '{card.id}' (back)")
@@ -367,9 +391,9 @@ class _Texts:
         """A card id or decklist id the deck does not have is a typo in the translation."""
         for key in self.reader.mapping((section,), section):
             if key not in known:
-                raise TranslationError(f"no {what} '{key}' in {self.deck.path}"
-                                       f"{did_you_mean(str(key), known) if known else ''}",
-                                       self.reader.position((section, key)), field=str(key))
+                self.problems.add(TranslationError(f"no {what} '{key}' in {self.deck.path}"
+                                                   f"{did_you_mean(str(key), known) if known else ''}",
+                                                   self.reader.position((section, key)), field=str(key)))
 
     def decklist(self, decklist: Decklist) -> Decklist:
         source = self.deck.source.data.get("decklists", {}).get(decklist.id)
@@ -385,8 +409,10 @@ class _Texts:
         for name in given:
             if name in skip:
                 continue
-            self._check_translatable(keys + (name,), name, source, what)
-            translated[name] = _text(self.reader, keys + (name,))
+            text = self.problems.attempt(lambda: self._translated(keys + (name,), name, source, what), None)
+            if text is not None:
+                translated[name] = text
+                self.positions[(card, side, name)] = self.reader.position(keys + (name,))
         for name, value in source.items():
             if name not in given and self._is_text(name, value) and value.strip():
                 self.untranslated.append(Untranslated(f"{what} field '{name}'", name,
@@ -398,13 +424,19 @@ class _Texts:
         spec = self.deck.fields.get(name)
         return isinstance(value, str) and (spec is None or spec.type == "text")
 
+    def _translated(self, keys: tuple, name: str, source: dict[str, Any], what: str) -> str:
+        """The translation of field ``name`` at ``keys``, once it is known to translate a text."""
+        self._check_translatable(keys, name, source, what)
+        return _text(self.reader, keys)
+
     def _check_translatable(self, keys: tuple, name: str, source: dict[str, Any], what: str) -> None:
         spec = self.deck.fields.get(name)
         if self.deck.fields and spec is None:
             raise TranslationError(f"unknown field '{name}'{did_you_mean(str(name), self.deck.fields)}",
                                    self.reader.position(keys), field=name)
         if spec is not None and spec.type != "text":
-            raise TranslationError(f"'{name}' is a {spec.type} field; only text fields are translated "
+            article = "an" if spec.type[:1] in "aeiou" else "a"
+            raise TranslationError(f"'{name}' is {article} {spec.type} field; only text fields are translated "
                                    "(values, choices and counts stay as the deck has them)",
                                    self.reader.position(keys), field=name)
         value = source.get(name)
@@ -418,5 +450,5 @@ class _Texts:
 
 __all__ = ["ALL_LANGUAGES", "LANG_FOLDER", "IncompleteTranslation", "Translation", "TranslationError",
            "Untranslated", "apply_translation", "check_code", "choice_label", "languages", "load_translated_deck",
-           "mark_untranslated", "missing_rules", "require_translated", "translate_deck", "translate_layouts",
-           "translation_path", "untranslated_lines"]
+           "mark_untranslated", "missing_rules", "require_translated", "text_position", "translate_deck",
+           "translate_layouts", "translation_path", "untranslated_lines"]

@@ -180,8 +180,7 @@ class FontRegistry:
                              field=name) from None
         except (struct.error, ValueError, KeyError, IndexError, TypeError, AttributeError,
                 AssertionError, ArithmeticError, MemoryError, RecursionError) as error:
-            raise InputError(f"{what}: the file is damaged or cut short and cannot be read "
-                             f"({type(error).__name__})", position, field=name) from None
+            raise InputError(f"{what}: {_damage(error)}", position, field=name) from None
         pdfmetrics.registerFont(font)
         return font
 
@@ -254,6 +253,15 @@ def _check_tables(font: TTFont, path: Path) -> None:
                                 "copy the font again")
     sample = [code for code in range(0x20, 0x7F) if code in font.face.charToGlyph]
     font.face.makeSubset(sample or [0x20])
+
+
+def _damage(error: Exception) -> str:
+    """What a parse failure says of the font file, in a designer's words."""
+    if isinstance(error, (struct.error, IndexError)):
+        return "the file is cut short (it ends inside its own tables); copy the font again"
+    if isinstance(error, KeyError) and error.args:
+        return f"the file is damaged: it lacks its '{error.args[0]}' table, which every TrueType font has"
+    return "the file is damaged and cannot be read as a TrueType font"
 
 
 def _ttf_problem(error: TTFError) -> str:

@@ -24,7 +24,7 @@ from weakref import WeakKeyDictionary
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
 from generator.deck.reading import Problems
-from generator.deck.translation import translate_layouts
+from generator.deck.translation import text_position, translate_layouts
 from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
 from generator.render.draw import draw_plan
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
@@ -251,7 +251,7 @@ class Renderer:
             error.broken_file = (problem.file, problem.message)
             return error
         where = (problem.element.position if problem.in_layout
-                 else self._field_position(card, side, problem.field))
+                 else self._field_position(card, side, problem.field or self._translated_field(card, side, problem)))
         return self._error(card, side, problem.message, layout, problem.element, where, problem.kind)
 
     def _error(self, card: Card, side: str, message: str, layout: Layout, element,
@@ -266,10 +266,24 @@ class Renderer:
         error.element = element.name if element is not None else None
         return error
 
+    def _translated_field(self, card: Card, side: str, problem: PlanProblem) -> str | None:
+        """The field a translation gives that the problem's element prints (a translated title
+        that does not fit is the translation's to shorten), if there is one."""
+        names = sorted(getattr(getattr(problem.element, "text", None), "names", ()))
+        if "title" in names:  # {{ title }} prints the deck's title field
+            names.append(self.deck.title_field)
+        owner = None if side == "back" and card.back is None else card.id
+        return next((name for name in names if text_position(self.deck, owner, side, name) is not None), None)
+
     def _field_position(self, card: Card, side: str, name: str | None) -> Position | None:
-        """Where the deck file sets ``name`` on this face of the card (None: not a field of it)."""
+        """Where the deck file (or, for a translated text, its translation) sets ``name`` on this
+        face of the card (None: not a field of it)."""
         if name is None:
             return None
+        owner = None if side == "back" and card.back is None else card.id
+        translated = text_position(self.deck, owner, side, name)
+        if translated is not None:
+            return translated
         index = next(i for i, known in enumerate(self.deck.cards) if known is card)
         if side == "front":
             return self.deck.source.at("cards", index, name) if name in card.fields else None

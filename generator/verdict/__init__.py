@@ -34,6 +34,9 @@ class Subject:
     lang: str | None = None
     deck: Deck | None = None
     """The validated model; None until the model check loads it (or when it cannot)."""
+    name: str | None = None
+    """What the deck's outputs are named after (``tiki.fr``), known once the deck file loads,
+    even when its translation cannot be applied."""
     renderer: Renderer | None = None
     """The card renderer; None until the layout check loads the deck's layouts."""
     counts: dict[str, int] = field(default_factory=dict)
@@ -55,6 +58,8 @@ class Verdict:
     counts: dict[str, int]
     renderer: Renderer | None = None
     lang: str | None = None
+    name: str | None = None
+    """The deck's output name (``tiki.fr``), or None when the deck file cannot be loaded."""
 
     @property
     def exit_code(self) -> int:
@@ -90,7 +95,8 @@ def verdict(deck_path: Path | str, *, lang: str | None = None, checks: Iterable[
             found.extend(findings_from(error))
     found = apply_acceptances(subject.deck, found)  # the deck's accept: entries mark warnings
     return Verdict(path=subject.path, deck=subject.deck, findings=tuple(in_order(found)),
-                   counts=dict(subject.counts), renderer=subject.renderer, lang=lang)
+                   counts=dict(subject.counts), renderer=subject.renderer, lang=lang,
+                   name=subject.deck.output_name if subject.deck is not None else subject.name)
 
 
 __all__ = ["Check", "Subject", "Verdict", "verdict"]

@@ -8,14 +8,20 @@ fields, decklists and cards in order, every character printable in the booklet f
 every image a readable picture inside the deck folder, every table narrow enough for
 the page. Each problem is reported, not only the first. The measures are the
 default paper's (A4), as ``booklet`` uses without ``--paper``.
+
+Whether a table row, an example box or a row of cards is taller than a page is the
+booklet's own measurement (its converter builds and measures the block), asked only of
+blocks that a cheap bound (:func:`_could_outgrow_page`) cannot clear: the platypus
+measurement costs a second of start-up that ordinary rules never need.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from generator.booklet import read_rules, rules_path
 from generator.booklet.directives import (Directive, ExpandedSource, card_value, check_field, column_formats,
@@ -24,9 +30,14 @@ from generator.booklet.directives import (Directive, ExpandedSource, card_value,
 from generator.booklet.limits import (MAX_HEADING_LENGTH, MAX_WORD_LENGTH, check_glyphs, check_heading,
                                       check_table_rows, check_words, cover_problems, plain_text)
 from generator.booklet.paths import resolve_image
+from generator.booklet.style import TextBounds
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
 from generator.findings import Finding, findings_from
+
+if TYPE_CHECKING:  # platypus and the card layouts load only when a block must be measured
+    from generator.booklet.cards import Renderer
+    from generator.booklet.markdown import Converter
 
 DEFAULT_PAPER = "a4"
 
@@ -39,9 +50,23 @@ EXAMPLE_BOX_RULE = 3
 
 BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
 
+WIDEST_GLYPH = 1.11
+"""The widest printable ASCII character of the booklet's fonts (Vera Bold's W is 1.103 em), in
+ems: a line of N such characters is at most N times this times the font size wide."""
 
-def booklet_findings(deck: Deck) -> list[Finding]:
-    """Every problem ``booklet`` would stop at in the deck's rules file (none without one)."""
+CARD_SHARE_MEASURED = 0.5
+"""A row of cards whose card alone takes more than this share of the page height is measured
+(the caption under it takes the rest); smaller cards always fit."""
+
+QUOTE_LINE = re.compile(r"^ {0,3}>", re.MULTILINE)
+MARKERS = re.compile(r"^(\s*(>|[-*+]|\d+[.)])(?=\s|$))*\s*")
+"""Block quote and list markers at the start of a source line, which print no text."""
+
+
+def booklet_findings(deck: Deck, renderer: Renderer | None = None) -> list[Finding]:
+    """Every problem ``booklet`` would stop at in the deck's rules file (none without one).
+    ``renderer`` (the deck's card renderer) gives the card size rows of cards are measured at;
+    without it they are not measured (the layouts could not be read, which is reported)."""
     path = rules_path(deck)
     if not path.exists() and not path.is_symlink():
         return []
@@ -50,14 +75,16 @@ def booklet_findings(deck: Deck) -> list[Finding]:
         text = read_rules(deck)
     except InputError as error:
         return findings_from(error, "booklet")
-    from generator.booklet.style import MM, text_measures, to_points
+    from generator.booklet.style import MM, text_bounds, text_measures, to_points
 
     problems.extend(cover_problems(deck, _printable))
     width, padding = text_measures(DEFAULT_PAPER)
+    bounds = text_bounds(DEFAULT_PAPER)
     source = expand_inline(text, path, deck, problems)
     walk = _Walk(deck=deck, path=path, source=source, lines=source.text.splitlines(), problems=problems,
-                 printable=_printable, to_points=to_points, mm=MM, box_inset=padding + EXAMPLE_BOX_RULE)
-    if _plain(source, _printable):
+                 printable=_printable, to_points=to_points, mm=MM, box_inset=padding + EXAMPLE_BOX_RULE,
+                 bounds=bounds, renderer=renderer)
+    if _plain(source, _printable, bounds, width - walk.box_inset):
         for line, directive in source.blocks.items():  # each stands alone in a top-level paragraph
             source.used.add(line)
             walk.attempt(walk.directive, directive, width)
@@ -95,15 +122,20 @@ MARKDOWN_THAT_MATTERS = ("![", "|", "&", "```", "~~~")
 where these stand and what they print."""
 
 
-def _plain(source: ExpandedSource, printable: Callable[[str], bool]) -> bool:
+def _plain(source: ExpandedSource, printable: Callable[[str], bool], bounds: TextBounds | None = None,
+           box_width: float = 0) -> bool:
     """Whether the rules file's Markdown structure cannot change what the booklet refuses, so
     the parse (and importing the Markdown library) can be skipped: every character prints,
-    nothing in :data:`MARKDOWN_THAT_MATTERS` appears, and every block directive stands
+    nothing in :data:`MARKDOWN_THAT_MATTERS` appears, every example box surely fits a page
+    (given ``bounds`` and the text width in a box), and every block directive stands
     unindented on a line of its own between blank lines, which CommonMark always reads as a
     paragraph of its own at the top level."""
     text = source.text
     if any(marker in text for marker in MARKDOWN_THAT_MATTERS):
         return False
+    if bounds is not None and any(QUOTE_LINE.search(chunk) and _could_outgrow_page(chunk, box_width, bounds)
+                                  for chunk in re.split(r"\n[ \t]*\n", text)):
+        return False  # a blank line ends a quote, so each lies within one chunk
     if not all(printable(character) for character in set(text) - set("\n\t")):
         return False
     lines = text.splitlines()
@@ -119,6 +151,42 @@ def _plain(source: ExpandedSource, printable: Callable[[str], bool]) -> bool:
     return True
 
 
+def _could_outgrow_page(text: str, width: float, bounds: TextBounds) -> bool:
+    """Whether the block whose source is ``text``, printed ``width`` points wide, might be taller
+    than a page: False only when an over-estimate of its height fits. Each source line is a
+    paragraph of its own (headings at the largest heading's size) wrapped greedily, so every
+    wrapped line but the last is filled to within a word of the width. Pictures, directives
+    and characters beyond ASCII (other fonts, other widths) always need the measurement."""
+    if "{{" in text or "![" in text or not text.isascii():
+        return True
+    height = 0.0
+    for line in text.splitlines():
+        shown = MARKERS.sub("", line)
+        size, leading, spacing = bounds.heading if shown.startswith("#") else bounds.body
+        lines = _lines_at_most(shown, width - 2 * bounds.list_indent, size)
+        height += lines * leading + spacing if lines else 0
+    return height > bounds.page_height
+
+
+def _lines_at_most(text: str, width: float, size: float) -> int:
+    """The most lines ``text`` can wrap to in ``width`` points at font ``size``."""
+    words = text.split()
+    if not words:
+        return 0
+    em = size * WIDEST_GLYPH
+    room = width - max(len(word) for word in words) * em - em
+    if room < width / 4:
+        return len(words)  # long words: at worst one a line
+    return 1 + math.ceil(len(text) * em / room)
+
+
+def _cells_could_outgrow_page(cells, bounds: TextBounds) -> bool:
+    """Whether a table row holding one of ``cells`` might be taller than a page: a column
+    may be as narrow as one word, so a cell takes at most a line a word (and two for padding)."""
+    _, leading, _ = bounds.table
+    return any((len(str(cell).split()) + 2) * leading > bounds.page_height for cell in cells)
+
+
 @dataclass
 class _Walk:
     """One pass over a rules file's blocks, keeping every problem it meets."""
@@ -132,12 +200,36 @@ class _Walk:
     to_points: Callable[[str, str], float]
     mm: float
     box_inset: float
+    bounds: TextBounds
+    renderer: Renderer | None = None
+    converters: dict[float, Converter] = field(default_factory=dict)
 
     def attempt(self, check, *arguments) -> None:
         try:
             check(*arguments)
         except InputError as error:
             self.problems.append(error)
+
+    def measure(self, width: float, build: Callable[[Converter], object]) -> None:
+        """Build a block as the booklet does, ``width`` points wide, which measures it; keep its
+        refusal unless it is one already found (the booklet's converter stops at the first)."""
+        try:
+            build(self.converter(width))
+        except InputError as error:
+            if (error.message, error.position) not in {(found.message, found.position) for found in self.problems}:
+                self.problems.append(error)
+
+    def converter(self, width: float) -> Converter:
+        if width not in self.converters:
+            from generator.booklet.markdown import Converter
+            from generator.booklet.style import load_style
+
+            style = load_style()
+            _, height = style.text_frame(DEFAULT_PAPER)
+            renderer = self.renderer
+            self.converters[width] = Converter(self.deck, style, self.path, self.source, width, height,
+                                               lambda: renderer, self.lines, check_faces=False)
+        return self.converters[width]
 
     def position(self, node, needle: str | None = None) -> Position:
         """Where ``node`` starts, or where ``needle`` first appears in its lines."""
@@ -163,6 +255,9 @@ class _Walk:
             self.table(node, width)
         elif kind == "blockquote":
             self.blocks(node.children, width - self.box_inset)
+            start, end = node.map
+            if _could_outgrow_page("\n".join(self.lines[start:end]), width - self.box_inset, self.bounds):
+                self.measure(width, lambda converter: converter.example_box(node, 0))
         elif kind in ("fence", "code_block"):
             self.glyphs(node.content, node)
 
@@ -178,6 +273,7 @@ class _Walk:
 
     def table(self, node, width: float) -> None:
         columns = rows = 0
+        cells = []
         for section in node.children:
             rows += len(section.children) if section.type != "thead" else 0
             for row in section.children:
@@ -185,8 +281,11 @@ class _Walk:
                 for cell in row.children:
                     if cell.children:
                         self.inline(cell.children[0], node)
+                        cells.append(cell.children[0].content)
         self.attempt(check_table_rows, rows, self.position(node))
         self.attempt(self.fits, columns, width, self.position(node), "table")
+        if _cells_could_outgrow_page(cells, self.bounds):
+            self.measure(width, lambda converter: converter.table(node, 0))
 
     def fits(self, columns: int, width: float, position: Position, what: str) -> None:
         fitting = int(width // (2 * CELL_PADDING + MIN_COLUMN_TEXT))
@@ -229,6 +328,26 @@ class _Walk:
                  "cards": self.cards}.get(directive.name)
         if check is not None:
             check(directive, width)
+        if self.directive_could_outgrow_page(directive, width):
+            self.measure(width, lambda converter: converter.directive_block(directive))
+
+    def directive_could_outgrow_page(self, directive: Directive, width: float) -> bool:
+        """Whether the block a directive makes might be taller than a page: a row of its
+        table (the texts it shows), or a row of cards (the card's height)."""
+        if directive.name == "cards":
+            if self.renderer is None:
+                return False
+            card_width, card_height = self.renderer.card_size
+            shown = (self.to_points(directive.options["width"], "width") if "width" in directive.options
+                     else self.bounds.card_width)
+            return shown * card_height / card_width > self.bounds.page_height * CARD_SHARE_MEASURED
+        if directive.name not in ("components", "decklists", "cardtable"):
+            return False
+        texts = [directive.options.get("extra", "")] + [decklist.description for decklist in self.deck.decklists]
+        if directive.name == "cardtable":
+            texts += [card_value(card, name) for card in picked_cards(directive, self.deck)
+                      for name in self.deck.fields]
+        return _cells_could_outgrow_page(texts, self.bounds)
 
     def components(self, directive: Directive, width: float) -> None:
         if "by" in directive.options:

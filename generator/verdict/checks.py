@@ -36,6 +36,7 @@ def check_model(subject: Subject) -> Iterable[Finding]:
         deck = load_deck(subject.path)
     except InputError as error:
         return findings_from(error, "input")
+    subject.name = f"{deck.output_name}.{subject.lang}" if subject.lang else deck.output_name
     try:
         subject.deck = translate_deck(deck, subject.lang)
     except InputError as error:
@@ -172,7 +173,7 @@ def check_booklet(subject: Subject) -> Iterable[Finding]:
 
     if subject.deck is None:
         return ()
-    return booklet_findings(subject.deck)
+    return booklet_findings(subject.deck, subject.renderer)
 
 
 MODEL_CHECKS = (check_model,)
