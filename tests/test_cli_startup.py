@@ -18,7 +18,8 @@ from generator.cli import COMMANDS, cli, load_command
 
 from cli_run import CARDS, REPO, deckpress
 
-HEAVY = ("reportlab.platypus", "pypdf", "markdown_it", "pypdfium2", "openpyxl")
+HEAVY = ("reportlab.platypus", "pypdf", "markdown_it", "pypdfium2", "openpyxl", "numpy", "colorspacious",
+         "starlette", "uvicorn")
 """Libraries that take a noticeable share of a second to import, each needed by few commands."""
 
 PROBE = """
@@ -83,3 +84,10 @@ def test_commands_leave_the_heavy_libraries_they_do_not_use_unloaded(tmp_path, c
     arguments = [str(part).format(tmp=tmp_path) for part in command]
     loaded = loaded_modules(*arguments)
     assert loaded & set(HEAVY) == allowed
+
+
+def test_check_measures_faces_without_loading_the_pdf_canvas():
+    """check lays out every face and weighs colours, but draws nothing."""
+    loaded = loaded_modules("check", CARDS / "cereal-killer")
+    assert "generator.cli.check" in loaded
+    assert "reportlab.pdfgen.canvas" not in loaded, sorted(loaded)

@@ -136,6 +136,21 @@ def test_broken_rules_and_faces_that_do_not_fit_are_listed_with_their_cards(tmp_
     assert any(red > 180 and green < 80 and blue < 80 for _, (red, green, blue) in colours)
 
 
+def test_the_page_lists_exactly_what_check_finds_even_for_text_drawn_cut_off(tmp_path):
+    preview, folder = new_preview(tmp_path)
+    # Far too long for its box: the page draws it cut off, and the lines cut away lie
+    # over the card's dark edge, which must not be measured as behind the text.
+    edit(folder / "deck.yaml", 'text: "[Cancel]{.keyword} a spell played on you."}',
+         "text: " + "Cancel a spell played on you. " * 40 + "}")
+    page = json.loads(preview.refresh().payload)
+    run = deckpress("check", folder, "--format", "json")
+    checked = json.loads(run.stdout)["decks"][0]["findings"]
+    assert [(problem["kind"], problem["where"], problem["message"]) for problem in page["problems"]] == [
+        (finding["kind"], f"{finding['file']}:{finding['line']}:{finding['column']}", finding["message"])
+        for finding in checked]
+    assert [finding["kind"] for finding in checked] == ["fit"]
+
+
 def test_print_positions_are_the_ones_the_build_manifest_has(tmp_path):
     preview, folder = new_preview(tmp_path)
     snapshot = preview.snapshot

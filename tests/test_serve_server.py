@@ -3,7 +3,9 @@
 import http.client
 import signal
 import socket
+import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -11,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from pypdf import PdfReader
 
-from cli_run import deckpress
+from cli_run import CARDS, deckpress
 from generator.scaffold import create_deck
 from serve_support import TIMEOUT, running_server
 
@@ -133,6 +135,35 @@ def test_a_port_in_use_is_a_one_line_error(tmp_path):
     assert run.exit_code == 2
     assert run.error_lines == [f"error: cannot listen on 127.0.0.1 port {port}: "
                                "it is in use; choose another with --port"]
+
+
+def test_ctrl_c_during_downloads_stops_at_once_without_a_traceback(tmp_path):
+    with running_server(CARDS / "gold-rush", CARDS / "tiki", cwd=tmp_path) as server:
+        answers: list[tuple[int, bytes]] = []
+
+        def download(path: str) -> None:
+            try:
+                answers.append((200, server.get(path)))
+            except urllib.error.HTTPError as error:
+                answers.append((error.code, error.read()))
+
+        server.url  # serving
+        requests = [threading.Thread(target=download, args=(f"/download/{deck}/{deck}-rules-booklet.pdf",))
+                    for deck in ("gold-rush", "tiki")]
+        for request in requests:
+            request.start()
+        time.sleep(0.3)  # both booklets are being built
+        server.process.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        assert server.process.wait(timeout=TIMEOUT) == 0
+        stopped_in = time.monotonic() - started
+        server.wait_for_line("stopped")
+        for request in requests:
+            request.join(TIMEOUT)
+    output = "\n".join(server.seen)
+    assert "Traceback" not in output and "ERROR" not in output, output
+    assert stopped_in < 5  # an idle server stops in half a second; a booklet build is not waited for
+    assert sorted(answers) == [(503, b"the preview server is stopping")] * 2
 
 
 def test_ctrl_c_stops_the_server_while_a_page_is_listening(server):

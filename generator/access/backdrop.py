@@ -33,7 +33,7 @@ from reportlab.lib.colors import Color, white
 
 from generator.access.colours import RGB, rgb_of
 from generator.boxes import EPSILON, Box
-from generator.render.draw import image_rectangle
+from generator.render.images import drawn_rectangle
 from generator.render.paint import Gradient
 from generator.render.plan import ArtOp, Frame, IconOp, ImageOp, Op, ShapeOp
 from generator.render.svg import SvgArt
@@ -237,7 +237,7 @@ class ImageSamples:
         """(colour, alpha) of the picture's pixels under ``region``, and whether the picture
         covers the whole region (opaque pixels only)."""
         size = op.pixels if isinstance(op, ImageOp) else (op.art.width, op.art.height)
-        drawn = Box(*image_rectangle(op.box, size, op.fit))
+        drawn = drawn_rectangle(op.box, size, op.fit)
         visible = _intersection(drawn, op.box) if op.fit == "cover" else drawn
         part = _intersection(visible, region) if visible else None
         if part is None:

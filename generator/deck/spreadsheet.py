@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import csv
 import io
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -138,6 +137,8 @@ def _read_xlsx(path: Path, sheet: str | None, named_at: Position) -> Sheet:
 def _check_unpacked_size(path: Path) -> None:
     """Refuse a workbook whose parts would unpack past MAX_XLSX_UNPACKED, from the sizes the
     zip declares (Python's zip reader never unpacks more than a part declares)."""
+    import zipfile  # only for workbooks; a deck without one never loads it
+
     try:
         with zipfile.ZipFile(path) as archive:
             parts = archive.infolist()

@@ -223,10 +223,3 @@ def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages,
         canvas.setFillAlpha(opacity)
     canvas.drawImage(reader, drawn.x, drawn.y, drawn.width, drawn.height, mask="auto")
     canvas.restoreState()
-
-
-def image_rectangle(box: Box, pixels: tuple[int, int], fit: str) -> tuple[float, float, float, float]:
-    """(x, y, width, height) where an image of ``pixels`` is drawn for ``box`` and ``fit``,
-    before a ``cover`` image is clipped to the box."""
-    drawn = drawn_rectangle(box, pixels, fit)
-    return drawn.x, drawn.y, drawn.width, drawn.height

@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import Color
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
 
 from generator.boxes import Box
 from generator.deck.loading import Document, load_yaml
@@ -428,5 +427,7 @@ def _draw_shape(canvas, shape: Shape, colours: dict[str, Color]) -> None:
         canvas.setLineWidth(shape.width)
         canvas.setLineJoin(1)
         canvas.setLineCap(1)
+    from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO  # only drawing needs the canvas
+
     mode = FILL_EVEN_ODD if shape.evenodd else FILL_NON_ZERO
     canvas.drawPath(path, fill=int(fill), stroke=int(stroke), fillMode=mode)

@@ -26,7 +26,6 @@ from generator.deck.model import Card, Deck
 from generator.deck.reading import Problems
 from generator.deck.translation import text_position, translate_layouts
 from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
-from generator.render.draw import draw_plan
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
 from generator.render.images import PreparedImages
@@ -34,7 +33,6 @@ from generator.render.markup import readable
 from generator.render.layout import (Layout, LayoutContext, RawLayout, Value, compile_layout,
                                      find_layout, read_raw_layout)
 from generator.render.paint import load_colour_table
-from generator.render.replay import Replay
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
 from generator.render.templating import SPECIAL_NAMES, TemplateError, make_layout_environment
 from generator.sandbox import TemplateLimitError
@@ -123,6 +121,10 @@ class Renderer:
 
     def draw(self, canvas, card: Card, side: str, bleed: bool = False) -> None:
         """Draw the face with its trim box at (0, 0)-(width, height) of the current coordinates."""
+        # Drawing needs reportlab's canvas; checking and measuring faces (deckpress check) does not.
+        from generator.render.draw import draw_plan
+        from generator.render.replay import Replay
+
         layout = self.layouts[_check_side(side)]
         ops = self._plan(card, side)
         trim, bleed_width = layout.trim, layout.bleed if bleed else 0.0

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import copy
 import io
-import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,6 +198,8 @@ def _check_urls(value: str, line: int) -> None:
 
 def _render(path: Path, root) -> Any:
     """svglib's drawing of the checked tree; its complaints about the file become an error."""
+    import logging  # only to hear svglib's complaints, when a deck has SVG art
+
     from svglib.svglib import SvgRenderer
 
     complaints: list[str] = []

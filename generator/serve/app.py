@@ -12,11 +12,11 @@ elsewhere cannot read the decks through the browser (DNS rebinding).
 from __future__ import annotations
 
 import asyncio
+import threading
 from importlib.resources import files
-from typing import AsyncIterator
+from typing import Any, AsyncIterator, Callable, TypeVar
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
@@ -33,6 +33,8 @@ KEEPALIVE_SECONDS = 15.0
 
 MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
                ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml"}
+
+T = TypeVar("T")
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
@@ -64,6 +66,11 @@ class Broadcaster:
         self.stopping = True
         self.publish()
 
+    async def until_stopped(self) -> None:
+        """Return once :meth:`stop` is called."""
+        while not self.stopping:
+            await self.wait(KEEPALIVE_SECONDS)
+
     async def wait(self, timeout: float) -> bool:
         """Wait until the next publish (True) or ``timeout`` seconds (False)."""
         if self._event is None:
@@ -79,6 +86,51 @@ class Broadcaster:
         if self._event is not None:
             woken, self._event = self._event, asyncio.Event()
             woken.set()
+
+
+class Stopping(Exception):
+    """The server was asked to stop while a request's work was still going on."""
+
+
+async def in_background(broadcaster: Broadcaster, work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` on a thread of its own, awaited until it is done or the server stops
+    (then :class:`Stopping`, at once).
+
+    Drawing a face or building a booklet cannot be interrupted: at Ctrl-C the request
+    answers that the server is stopping, and the thread (a daemon) is left to end with
+    the process rather than hold up its exit, as a worker of the server's thread pool would.
+    """
+    loop = asyncio.get_running_loop()
+    result: asyncio.Future = loop.create_future()
+
+    def settle(value: Any, error: BaseException | None) -> None:
+        if result.done():  # given up on: the server stopped first
+            return
+        if error is not None:
+            result.set_exception(error)
+        else:
+            result.set_result(value)
+
+    def run() -> None:
+        try:
+            value, error = work(*args), None
+        except Exception as failure:  # handed to the request, which reports it
+            value, error = None, failure
+        try:
+            loop.call_soon_threadsafe(settle, value, error)
+        except RuntimeError:  # the server has stopped and its loop is closed: nobody is waiting
+            pass
+
+    threading.Thread(target=run, name="deckpress-draw", daemon=True).start()
+    stopped = asyncio.ensure_future(broadcaster.until_stopped())
+    try:
+        await asyncio.wait({result, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+    if not result.done():
+        result.cancel()
+        raise Stopping()
+    return result.result()
 
 
 def packaged_assets() -> dict[str, tuple[bytes, str]]:
@@ -147,9 +199,12 @@ def create_app(previews: dict[str, DeckPreview], images: FaceImages, downloads: 
         if face is None or snapshot.drawable is None:
             return not_found()
         try:
-            data = await run_in_threadpool(images.png, token, snapshot.drawable.renderer, face.card, face.side)
+            data = await in_background(broadcaster, images.png, token, snapshot.drawable.renderer, face.card,
+                                       face.side)
         except DeckpressError:
             return not_found()
+        except Stopping:
+            return stopping()
         # A token names one drawing for good: the browser may keep it as long as it likes.
         return Response(data, media_type="image/png",
                         headers={"Cache-Control": "public, max-age=31536000, immutable"})
@@ -166,9 +221,11 @@ def create_app(previews: dict[str, DeckPreview], images: FaceImages, downloads: 
             return PlainTextResponse("not available now: the deck has no such file, or problems to fix "
                                      "first (see the page)", status_code=404)
         try:
-            path = await run_in_threadpool(downloads.file, deck_id, snapshot, kind)
+            path = await in_background(broadcaster, downloads.file, deck_id, snapshot, kind)
         except DeckpressError as error:
             return PlainTextResponse(f"error: {error}", status_code=409)
+        except Stopping:
+            return stopping()
         return FileResponse(path, media_type="application/pdf", filename=path.name,
                             headers={"Cache-Control": "no-store"})
 
@@ -186,6 +243,11 @@ def create_app(previews: dict[str, DeckPreview], images: FaceImages, downloads: 
 
 def not_found() -> Response:
     return PlainTextResponse("not found", status_code=404)
+
+
+def stopping() -> Response:
+    return PlainTextResponse("the preview server is stopping", status_code=503,
+                             headers={"Connection": "close", "Retry-After": "1"})
 
 
 class SecurityHeaders:

@@ -37,7 +37,7 @@ class Downloads:
         with self._drawing:
             if not target.is_file():
                 _forget_other_versions(target.parent)
-                self._build(drawable.deck, drawable.renderer, kind, target)
+                self._build(drawable.deck, drawable.checked, kind, target)
         return target
 
     @staticmethod

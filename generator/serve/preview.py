@@ -22,6 +22,7 @@ from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
 from generator.render import Renderer, load_renderer
+from generator.serve.dependencies import Dependencies, deck_dependencies
 from generator.serve.faces import FaceView, distinct_faces
 from generator.serve.printing import PrintPlan, plan_print, sheet_dict, spots_dict
 from generator.sheets.geometry import SheetSettings, SheetSettingsError
@@ -29,6 +30,7 @@ from generator.sheets.style import load_style
 from generator.stats import analyse
 from generator.stats.tables import as_dict as stats_dict
 from generator.verdict import verdict
+from generator.watching import Snapshot as FileTimes
 from generator.watching import snapshot as file_times
 
 MAX_LISTED_CARDS = 200
@@ -47,6 +49,11 @@ class Drawable:
 
     deck: Deck
     renderer: Renderer
+    """Draws the faces shown: a draft one, so text that does not fit is shown as
+    ``build --draft`` prints it (at its smallest, cut off, marked in red)."""
+    checked: Renderer
+    """The renderer ``check`` lays the deck out with, which found the problems listed;
+    the print PDF offered for download is made with it."""
     look: str
     """Fingerprint of everything besides card values that decides how faces look."""
     faces: list[FaceView]
@@ -89,10 +96,12 @@ class DeckPreview:
         self._roots_of = roots
         self.roots: list[Path] = roots(path)
         self._roots_for: Any = None  # the deck settings self.roots were found for
+        self._dependencies: Dependencies | None = None  # None: every watched file concerns the deck
         self.snapshot = Snapshot(0, path, None, False, ())
 
     def refresh(self) -> Snapshot:
         """Reload the deck and its problems; keep the last good faces if it no longer draws."""
+        # Exactly what `check` runs, so the page lists what `check` prints.
         found = verdict(self.path, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
         self._update_roots(deck)
@@ -108,37 +117,57 @@ class DeckPreview:
         return self.snapshot
 
     def _renderer_reusing_plans(self, deck: Deck) -> Renderer:
-        """The deck's renderer, given the last good state's plans when nothing but card
-        values can have changed since (same look): unchanged faces are not laid out again.
-
-        A draft renderer: text that does not fit is still reported, and its face is shown
-        as ``build --draft`` prints it (at its smallest, cut off, marked in red), so the
-        designer sees how far over it runs. Downloads are offered only without errors,
-        so nothing drafted is ever printed from here."""
-        renderer = load_renderer(deck, draft=True)
+        """The deck's renderer as ``check`` loads it, given the last good state's plans when
+        nothing but card values can have changed since (same look): unchanged faces are not
+        laid out again. Equal faces get equal plans, so the findings are check's own."""
+        renderer = load_renderer(deck)
         previous = self.snapshot.drawable
-        if previous is not None and previous.look == look_fingerprint(deck, self.roots):
-            renderer.reuse_plans(previous.renderer)
+        if previous is not None and previous.look == look_fingerprint(deck, self.watched_files()):
+            renderer.reuse_plans(previous.checked)
         return renderer
 
+    def watched_files(self) -> FileTimes:
+        """Time and size of each watched file the deck's preview is made from: a change to
+        another (a layout only other decks read) leaves this deck as it is."""
+        files = file_times(self.roots)
+        if self._dependencies is None:
+            return files
+        return {path: times for path, times in files.items() if self._dependencies.concern(path)}
+
     def _update_roots(self, deck: Deck | None) -> None:
-        """The folders to watch follow the deck's settings (its layouts, its card size)."""
+        """The folders to watch follow the deck's settings (its layouts, its card size), and
+        the files that concern it the layouts it reads."""
         settings = None if deck is None else json.dumps(deck.info, sort_keys=True, default=str)
         if settings is None or settings != self._roots_for:
             self.roots = self._roots_of(self.path)
             self._roots_for = settings
+        self._dependencies = None if deck is None else deck_dependencies(deck)
 
-    def _drawable(self, deck: Deck, renderer: Renderer) -> Drawable:
-        faces, distinct = distinct_faces(deck, renderer)
-        return Drawable(deck, renderer, look_fingerprint(deck, self.roots), faces, distinct,
-                        _print_plan(deck, renderer), _stats(deck))
+    def _drawable(self, deck: Deck, checked: Renderer) -> Drawable:
+        look = look_fingerprint(deck, self.watched_files())
+        drawing = drafting(checked)
+        previous = self.snapshot.drawable
+        if previous is not None and previous.look == look:
+            drawing.reuse_plans(previous.renderer)  # faces drafted last time
+        faces, distinct = distinct_faces(deck, drawing)
+        return Drawable(deck, drawing, checked, look, faces, distinct, _print_plan(deck, checked), _stats(deck))
 
 
-def look_fingerprint(deck: Deck, roots: list[Path]) -> str:
+def drafting(checked: Renderer) -> Renderer:
+    """A draft renderer over the same layouts and fonts as ``checked``, with its plans:
+    only faces whose text does not fit are laid out again, drafted. Nothing it lays out
+    goes back to ``checked``, whose findings stay check's."""
+    drawing = Renderer(deck=checked.deck, layouts=checked.layouts, font_registry=checked.font_registry, draft=True)
+    drawing.reuse_plans(checked)
+    return drawing
+
+
+def look_fingerprint(deck: Deck, watched: FileTimes) -> str:
     """A short hash of the deck's settings and of the times and sizes of the files that
-    decide how faces look (layouts, fonts, images), so editing one re-draws every face."""
+    decide how faces look (layouts, fonts, images; of ``watched``, the files the deck is
+    made from), so editing one re-draws every face."""
     deck_file = deck.path.resolve()
-    files = sorted((str(path), times) for path, times in file_times(roots).items()
+    files = sorted((str(path), times) for path, times in watched.items()
                    if path.resolve() != deck_file and path.suffix.lower() not in CONTENT_SUFFIXES)
     text = json.dumps([deck.info, deck.layout, files], sort_keys=True, default=str)
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:10]

@@ -3,8 +3,9 @@
 uvicorn serves the application on a socket opened here (so a port already in
 use is a one-line error before anything starts, and the address printed is the
 one really bound). A thread polls each deck's files, as ``deckpress watch``
-does, remakes the snapshot of every deck whose files changed and tells the
-open pages. Ctrl-C ends the event streams first, so the server stops at once.
+does, remakes the snapshot of each deck whose own files changed (a layout
+only another deck reads is not one of them) and tells the open pages as each
+deck is done. Ctrl-C ends the event streams first, so the server stops at once.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
 from generator.watching import Snapshot, changed_files
-from generator.watching import snapshot as file_times
 
 WATCH_INTERVAL = 0.25
 """Seconds between looks at the decks' files: a save shows on the page well within a second."""
@@ -43,7 +43,14 @@ MAX_SETTLE_WAITS = 10
 pause still gets shown, at most half a second late."""
 
 SHUTDOWN_GRACE = 1.0
-"""Seconds a request still running at Ctrl-C gets to finish before it is cut off."""
+"""Seconds a request still running at Ctrl-C gets to finish before it is cut off. Requests
+waiting on a drawing or a download answer at once that the server is stopping, so only a
+client slow to read its answer is ever waited for this long."""
+
+WATCHER_GRACE = 0.2
+"""Seconds the file watcher gets at Ctrl-C to end before the process exits without it. A
+deck it is reloading then is dropped half read (it is a daemon thread, and says nothing
+once stopped): the preview is stopping, and nobody will look at that snapshot."""
 
 
 @dataclass(frozen=True)
@@ -86,36 +93,42 @@ class PreviewWatcher:
         self._stop = threading.Event()
 
     def run(self) -> None:
-        times = {preview.id: file_times(preview.roots) for preview in self._previews}
+        times = {preview.id: preview.watched_files() for preview in self._previews}
         while not self._stop.wait(WATCH_INTERVAL):
-            refreshed = False
-            for preview in self._previews:
-                now = file_times(preview.roots)
-                if now == times[preview.id]:
-                    continue
-                now = self._settled(preview.roots, now)
-                changed = sorted({path.name for path in changed_files(times[preview.id], now)})
-                self._refresh(preview, changed)
-                times[preview.id] = _baseline(file_times(preview.roots), now)
-                refreshed = True
-            if refreshed:
-                shown = {token for preview in self._previews for token in preview.snapshot.faces_by_token}
-                self._images.keep_only(shown.__contains__)
-                self._broadcaster.publish()
+            self.look(times)
+
+    def look(self, times: dict[str, Snapshot]) -> None:
+        """Reload each deck whose own files differ from ``times`` (deck id -> the files as
+        last read), and tell the open pages as soon as each deck is done."""
+        for preview in self._previews:
+            now = preview.watched_files()
+            if now == times[preview.id] or self._stop.is_set():
+                continue
+            now = self._settled(preview, now)
+            changed = sorted({path.name for path in changed_files(times[preview.id], now)})
+            self._refresh(preview, changed)
+            times[preview.id] = _baseline(preview.watched_files(), now)
+            shown = {token for each in self._previews for token in each.snapshot.faces_by_token}
+            self._images.keep_only(shown.__contains__)
+            self._broadcaster.publish()
 
     def stop(self) -> None:
         self._stop.set()
 
-    def _settled(self, roots: list[Path], now: Snapshot) -> Snapshot:
-        """The files' times once they stand still for SETTLE_TIME (at most MAX_SETTLE_WAITS looks)."""
+    def _settled(self, preview: DeckPreview, now: Snapshot) -> Snapshot:
+        """The deck's files' times once they stand still for SETTLE_TIME (at most MAX_SETTLE_WAITS looks)."""
         for _ in range(MAX_SETTLE_WAITS):
             if self._stop.wait(SETTLE_TIME):
                 break
-            again = file_times(roots)
+            again = preview.watched_files()
             if again == now:
                 break
             now = again
         return now
+
+    def _say(self, line: str) -> None:
+        if not self._stop.is_set():  # nothing after "stopped"
+            self._report(line)
 
     def _refresh(self, preview: DeckPreview, changed: list[str]) -> None:
         started = time.perf_counter()
@@ -123,12 +136,12 @@ class PreviewWatcher:
             with self._images.drawing:  # loading registers fonts with reportlab, which draws images
                 snapshot = preview.refresh()
         except Exception as error:  # a fault of ours must not end the preview: say it, keep watching
-            self._report(f"{preview.id}: could not reload ({type(error).__name__}: {error})")
+            self._say(f"{preview.id}: could not reload ({type(error).__name__}: {error})")
             return
         errors = sum(problem.severity == "error" for problem in snapshot.problems)
         outcome = "broken, showing the last good cards" if snapshot.stale else \
             f"{errors} error(s)" if errors else "ok"
-        self._report(f"{preview.id}: {', '.join(changed)} changed; reloaded in "
+        self._say(f"{preview.id}: {', '.join(changed)} changed; reloaded in "
                      f"{time.perf_counter() - started:.2f}s ({outcome})")
 
 
@@ -170,7 +183,8 @@ def serve_decks(paths: list[Path], host: str, port: int, roots: Callable[[Path],
     sock, listening = open_socket(host, port)
     _stop_on_terminate()
     try:
-        with sock, tempfile.TemporaryDirectory(prefix="deckpress-serve-") as folder:
+        # A booklet still being built when the server stops may write into the folder as it goes.
+        with sock, tempfile.TemporaryDirectory(prefix="deckpress-serve-", ignore_cleanup_errors=True) as folder:
             previews = [DeckPreview(path, roots, lang) for path in paths]
             _serve(sock, listening, previews, Path(folder), open_browser, quiet)
     except KeyboardInterrupt:
@@ -208,4 +222,4 @@ def _serve(sock: socket.socket, listening: Listening, previews: list[DeckPreview
         server.run(sockets=[sock])
     finally:
         watcher.stop()
-        thread.join(timeout=2)
+        thread.join(timeout=WATCHER_GRACE)

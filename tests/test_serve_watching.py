@@ -1,0 +1,87 @@
+"""The preview's file watching: which decks a save reloads, and when the page hears of each."""
+
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from cli_run import CARDS
+from generator.cli.watch import watched_roots
+from generator.serve.images import FaceImages
+from generator.serve.preview import DeckPreview
+from generator.serve.server import WATCH_INTERVAL, PreviewWatcher
+from serve_support import TIMEOUT
+
+PROJECT = CARDS.parent
+
+
+class Pages:
+    """Stands in for the open pages: notes each deck's version every time they are told."""
+
+    def __init__(self, previews: list[DeckPreview]):
+        self.previews = previews
+        self.told: list[dict[str, int]] = []
+
+    def publish(self) -> None:
+        self.told.append({preview.id: preview.snapshot.version for preview in self.previews})
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """Two bundled decks with the project's layouts (both extend frame.yaml) and fonts."""
+    root = tmp_path_factory.mktemp("project")
+    for deck in ("goblins", "tiki"):
+        shutil.copytree(PROJECT / "cards" / deck, root / "cards" / deck)
+    for folder in ("layouts", "fonts"):
+        shutil.copytree(PROJECT / folder, root / folder)
+    return root
+
+
+def watching(project: Path, save: Callable[[], None], reloads: int) -> list[dict[str, int]]:
+    """Watch the two decks as ``deckpress serve`` does, ``save``, and return the versions of
+    both decks each time the page was told, once ``reloads`` reloads are done (and a little
+    longer, for any reload that should not happen)."""
+    previews = [DeckPreview(project / "cards" / deck / "deck.yaml", watched_roots) for deck in ("goblins", "tiki")]
+    for preview in previews:
+        preview.refresh()
+    pages = Pages(previews)
+    watcher = PreviewWatcher(previews, FaceImages(), pages, lambda line: None)
+    thread = threading.Thread(target=watcher.run, daemon=True)
+    thread.start()
+    try:
+        time.sleep(2 * WATCH_INTERVAL)  # the watcher has taken its first look
+        save()
+        deadline = time.monotonic() + TIMEOUT
+        while sum(preview.snapshot.version - 1 for preview in previews) < reloads and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(4 * WATCH_INTERVAL)
+    finally:
+        watcher.stop()
+        thread.join(TIMEOUT)
+    return pages.told
+
+
+def append(path: Path, line: str) -> Callable[[], None]:
+    return lambda: path.write_text(path.read_text() + line)
+
+
+def test_a_layout_edit_reloads_only_the_decks_that_read_it(project):
+    told = watching(project, append(project / "layouts" / "tiki.yaml", "# a note\n"), reloads=1)
+    assert told == [{"goblins": 1, "tiki": 2}]
+
+
+def test_a_layout_every_deck_extends_reloads_each_and_the_page_hears_of_each_at_once(project):
+    told = watching(project, append(project / "layouts" / "frame.yaml", "# a note\n"), reloads=2)
+    assert told == [{"goblins": 2, "tiki": 1}, {"goblins": 2, "tiki": 2}]
+
+
+def test_a_layout_no_deck_reads_reloads_none(project):
+    new = project / "layouts" / "sketch.yaml"
+    try:
+        told = watching(project, lambda: new.write_text("extends: frame\n"), reloads=0)
+    finally:
+        new.unlink()
+    assert told == []
