@@ -207,7 +207,10 @@ def _common_folder(paths: list[Path]) -> Path:
 def _temporary_file(target: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(target.parent, f".{target.name}.")
-    handle, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}-", suffix=".tmp", dir=target.parent)
+    try:
+        handle, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}-", suffix=".tmp", dir=target.parent)
+    except OSError as error:  # named after the output asked for, not a hidden name of ours
+        raise OSError(error.errno, error.strerror, str(target)) from None
     os.close(handle)
     return Path(name)
 

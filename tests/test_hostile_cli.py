@@ -33,20 +33,29 @@ def leftovers(folder: Path) -> list[str]:
 
 # -- no code from the deck folder ---------------------------------------------------------
 
-PLANTED = ("reportlab_settings.py", "yaml.py", "click.py", "jinja2.py", "PIL.py")
+PLANTED = ("reportlab_settings.py", "yaml.py", "click.py", "jinja2.py", "PIL.py", "markdown_it.py",
+           "pypdfium2.py", "openpyxl.py", "pypdf.py")
+"""Modules a command imports as it runs (reportlab reads ``reportlab_settings`` if it finds one)."""
 
 
-@pytest.mark.parametrize("launcher", ["python -m generator", "deckpress"])
-def test_modules_planted_in_the_working_directory_never_run(tmp_path, launcher):
+@pytest.mark.parametrize("launcher, command", [
+    ("python -m generator", "build"),     # loads every library check does
+    ("deckpress", "build"),
+    ("python -m generator", "booklet"),   # markdown-it
+    ("python -m generator", "export"),    # pypdfium2
+])
+def test_modules_planted_in_the_working_directory_never_run(tmp_path, launcher, command):
     deck = new_deck(tmp_path)
     marker = tmp_path / "code-ran"
     for name in PLANTED:
         (deck / name).write_text(f"open({str(marker)!r}, 'a').write({name!r})\n")
-    command = [sys.executable, "-m", "generator"] if launcher.startswith("python") else [str(DECKPRESS)]
-    arguments = ["build", ".", "--out", str(tmp_path / "out"), "--quiet"]  # loads every library check does
-    finished = subprocess.run(command + arguments, cwd=deck, capture_output=True, text=True, timeout=120)
+    program = [sys.executable, "-m", "generator"] if launcher.startswith("python") else [str(DECKPRESS)]
+    out = tmp_path / "out"
+    arguments = [command, ".", "--png" if command == "export" else "--out", str(out), "--quiet"]
+    finished = subprocess.run(program + arguments, cwd=deck, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 0, finished.stderr
     assert not marker.exists(), f"{marker.read_text()} ran"
+    assert any(out.iterdir())
 
 
 # -- special files are not outputs --------------------------------------------------------
@@ -160,6 +169,18 @@ def test_a_write_to_a_full_disk_names_the_file_and_leaves_nothing(tmp_path, monk
     run = deckpress("import", sheet, "--out", target)
     assert refused(run, (2,), "No space") == f"error: {target}: No space left on device"
     assert not target.parent.exists()
+
+
+def test_an_output_folder_that_refuses_files_names_the_output_not_a_temporary(tmp_path, monkeypatch):
+    deck, out = new_deck(tmp_path), tmp_path / "out"
+
+    def refuse(prefix, suffix, dir):
+        raise PermissionError(errno.EACCES, "Permission denied", os.path.join(dir, f"{prefix}k2j3h4g5{suffix}"))
+
+    monkeypatch.setattr(outputs.tempfile, "mkstemp", refuse)
+    run = deckpress("booklet", deck, "--out", out, "--quiet")
+    assert refused(run, (2,), "Permission denied") == f"error: {out / 'demo-rules.pdf'}: Permission denied"
+    assert not out.exists()
 
 
 # -- stopped commands clean up, and the next run removes what a killed one left -----------

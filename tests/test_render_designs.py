@@ -114,7 +114,8 @@ def test_tiki_cards_show_one_flame_per_burn_point(face, card_id, burn):
 def test_tiki_card_kind_reads_value_and_colour(face):
     page = face("tiki", "fairycrushers")
     assert "3 RED DOTS" in text_of(page) and "FairyCrushers" in text_of(page)
-    assert "WILD" in text_of(face("tiki", "mirage-djinn"))
+    # A wild names its colour too: red and green read the same to many colour-blind players.
+    assert "WILD YELLOW" in text_of(face("tiki", "mirage-djinn"))
 
 
 # --- contrast --------------------------------------------------------------------------

@@ -224,7 +224,14 @@ def test_a_save_made_while_the_deck_reloads_is_read_too(tmp_path):
 
     preview.refresh = refresh_while_saving
     watcher = PreviewWatcher([preview], FaceImages(), Broadcaster(), report=lambda line: None)
-    thread = threading.Thread(target=watcher.run)
+    times = {preview.id: preview.watched_files()}  # taken before the save, however late the thread starts
+    stopped = threading.Event()
+
+    def watch():
+        while not stopped.wait(0.05):
+            watcher.look(times)
+
+    thread = threading.Thread(target=watch)
     thread.start()
     try:
         edit(deck_file, "name: Knight", "name: Paladin")
@@ -232,6 +239,6 @@ def test_a_save_made_while_the_deck_reloads_is_read_too(tmp_path):
         while len(names_read) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
     finally:
-        watcher.stop()
+        stopped.set()
         thread.join()
     assert names_read == ["Paladin", "Templar"]

@@ -29,9 +29,11 @@ if TYPE_CHECKING:  # the drawing modules (platypus, pypdf) load only when a book
     from generator.booklet.cards import CardFace, Renderer, RendererFactory
 
 RULES_FILENAME = "rules.md"
-MAX_RULES_BYTES = 256 * 1024
-"""Rules run to a few dozen pages (about 2 KB of Markdown a page); 256 KB is a hundred-page
-rulebook, which takes a few seconds to lay out. Laying out a megabyte takes most of a minute."""
+MAX_RULES_BYTES = 64 * 1024
+"""Card games' rulebooks run to 32 pages at most, and a page holds about 1.5 KB of Markdown:
+64 KB is some 45 pages, laid out in under ten seconds even when every paragraph is a
+heading (each pass of the contents lays the whole booklet out again). 256 KB took 30 to 40
+seconds."""
 
 PAPERS = ("a4", "letter")
 

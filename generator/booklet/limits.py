@@ -1,5 +1,5 @@
-"""How long a rules file's words and headings may be, checked where the booklet reads them
-and where ``check`` does (without loading the PDF libraries)."""
+"""How long a rules file's words, headings and tables may be, checked where the booklet
+reads them and where ``check`` does (without loading the PDF libraries)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,12 @@ by letter, which takes minutes for a 200,000-letter one and cannot fit a table c
 MAX_HEADING_LENGTH = 200
 """Characters in a heading: a few lines at most, so a heading always fits on one page and
 in the contents; a longer one is a paragraph that lost its blank line."""
+
+MAX_TABLE_ROWS = 500
+"""Rows of one booklet table (a Markdown table or a ``{{ cardtable }}``), header aside: ten
+pages of them. reportlab lays out the rest of a table again at every page it breaks, so
+the work grows with the square of the rows: 8,000 rows took a minute. A longer list is
+better split by a heading, or a ``where=`` picking fewer cards."""
 
 Where = Callable[[str], Position]
 """The position of a piece of text (the first place it appears in the block being read)."""
@@ -32,6 +38,12 @@ def check_heading(plain: str, position: Position) -> None:
     if len(plain) > MAX_HEADING_LENGTH:
         raise InputError(f"a heading of {len(plain):,} characters; headings are at most "
                          f"{MAX_HEADING_LENGTH} (is a blank line missing after it?)", position, field="heading")
+
+
+def check_table_rows(rows: int, position: Position | None, field: str = "table") -> None:
+    if rows > MAX_TABLE_ROWS:
+        raise InputError(f"a table of {rows:,} rows; a booklet table has at most {MAX_TABLE_ROWS} "
+                         "(split it under headings, or pick fewer cards with where=)", position, field=field)
 
 
 def check_glyphs(raw: str, printable: Callable[[str], bool], where: Where) -> None:

@@ -30,7 +30,7 @@ from generator.booklet import components as comp
 from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces, face_problems
 from generator.booklet.directives import (Directive, ExpandedSource, check_field, column_formats,
                                           component_labels, picked_cards, place_in, table_column)
-from generator.booklet.limits import check_glyphs, check_heading, check_words, plain_text
+from generator.booklet.limits import check_glyphs, check_heading, check_table_rows, check_words, plain_text
 from generator.booklet.paths import resolve_image
 from generator.booklet.paragraphs import Paragraph
 from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, paragraph_text, to_points
@@ -222,6 +222,9 @@ class Converter:
                              spaceAfter=body_style.spaceAfter if depth == 0 else 0, **options)]
 
     def table(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+        # Counted before any cell is made: thousands of rows are refused at once.
+        check_table_rows(sum(len(section.children) for section in node.children if section.type != "thead"),
+                         self.position(node))
         rows, alignments, header_rows, lines = [], [], 0, []
         for section in node.children:
             for row in section.children:
@@ -249,6 +252,7 @@ class Converter:
         A table with more columns than the page is wide enough for is an error at
         ``position``, not a squashed table that reportlab cannot draw.
         """
+        check_table_rows(len(rows) - header_rows, position, field)
         columns = max(len(row) for row in rows)
         fitting = int(self.frame_width // (2 * CELL_PADDING + MIN_COLUMN_TEXT))
         if columns > fitting:

@@ -28,7 +28,7 @@ from generator.booklet.directives import (Directive, ExpandedSource, card_value,
                                           component_labels, expand_inline, picked_cards, place_in,
                                           table_column)
 from generator.booklet.limits import (MAX_HEADING_LENGTH, MAX_WORD_LENGTH, check_glyphs, check_heading,
-                                      check_words, cover_problems, plain_text)
+                                      check_table_rows, check_words, cover_problems, plain_text)
 from generator.booklet.paths import resolve_image
 from generator.booklet.style import TextBounds
 from generator.deck.model import Deck
@@ -272,15 +272,17 @@ class _Walk:
         self.inline(inline, node)
 
     def table(self, node, width: float) -> None:
-        columns = 0
+        columns = rows = 0
         cells = []
         for section in node.children:
+            rows += len(section.children) if section.type != "thead" else 0
             for row in section.children:
                 columns = max(columns, len(row.children))
                 for cell in row.children:
                     if cell.children:
                         self.inline(cell.children[0], node)
                         cells.append(cell.children[0].content)
+        self.attempt(check_table_rows, rows, self.position(node))
         self.attempt(self.fits, columns, width, self.position(node), "table")
         if _cells_could_outgrow_page(cells, self.bounds):
             self.measure(width, lambda converter: converter.table(node, 0))
@@ -385,6 +387,7 @@ class _Walk:
         shown = " ".join(str(card_value(card, name)) for card in cards for name in names
                          if not name.startswith("decklist:"))
         self.directive_glyphs(directive, shown + " ".join(formats.values()))
+        check_table_rows(len(cards), directive.position, directive.name)
         self.fits(len(names), width, directive.position, directive.name)
 
     def cards(self, directive: Directive, width: float) -> None:
