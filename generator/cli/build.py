@@ -14,8 +14,8 @@ from generator.cli.common import (echo_error, error_line, find_decks, lang_optio
                                   reports_errors)
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
-from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError
-from generator.sheets.press import press_deck, sheet_layout
+from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError, sheet_layout
+from generator.sheets.press import press_deck
 from generator.sheets.renderer import CardRenderer, load_renderer
 from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, SheetStyle, find_paper, load_style
 from generator.verdict import verdict

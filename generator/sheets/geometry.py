@@ -39,11 +39,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from generator.boxes import EPSILON, Box
 from generator.errors import InputError
 from generator.sheets.style import MM, Paper, SheetStyle, find_paper
+
+if TYPE_CHECKING:
+    from generator.deck.model import Deck
+    from generator.sheets.renderer import CardRenderer
 
 DUPLEX_MODES = ("long", "short", "fold", "none")
 DEFAULT_DUPLEX = "long"
@@ -265,6 +269,14 @@ def plan_layout(settings: SheetSettings, card_size: tuple[float, float], bleed: 
                          bleed=printed_bleed, slots=slots, front_area=area, mirror=axis)
     _check_backs_stay_home(layout)
     return layout
+
+
+def sheet_layout(deck: Deck, renderer: CardRenderer, settings: SheetSettings) -> SheetLayout:
+    """Fit the grid for this deck's card size; raise if nothing is to be printed or no card fits.
+    ``build`` asks this with its options, ``check`` with the defaults: one question, one answer."""
+    if deck.total == 0:
+        raise InputError("nothing to print: every card's count is 0", deck.source.at("cards"), "count")
+    return plan_layout(settings, renderer.card_size, renderer.bleed)
 
 
 def _check_backs_stay_home(layout: SheetLayout) -> None:

@@ -23,12 +23,11 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterator, TextIO
 
 from generator.deck.model import Card, Deck
-from generator.errors import InputError
 from generator.outputs import atomic_outputs
 from generator.sheets.forms import FormLibrary, font_for, joined_runs, number
 from generator.boxes import Box
-from generator.sheets.geometry import (DEFAULT_DUPLEX, PagePlan, SheetLayout, SheetSettings, plan_layout,
-                                      plan_pages)
+from generator.sheets.geometry import (DEFAULT_DUPLEX, PagePlan, SheetLayout, SheetSettings, plan_pages,
+                                      sheet_layout)
 from generator.sheets.manifest import ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, mark_room
 from generator.sheets.pdf import PdfPageWriter
@@ -71,13 +70,6 @@ def output_paths(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX) -> tup
     so building one deck for two printers keeps both."""
     stem = deck.output_name if duplex == DEFAULT_DUPLEX else f"{deck.output_name}.{duplex}"
     return out_dir / f"{stem}.pdf", out_dir / f"{stem}.json"
-
-
-def sheet_layout(deck: Deck, renderer: CardRenderer, settings: SheetSettings) -> SheetLayout:
-    """Fit the grid for this deck's card size; raise if no card fits or nothing is to be printed."""
-    if deck.total == 0:
-        raise InputError("nothing to print: every card's count is 0", deck.source.at("cards"), "count")
-    return plan_layout(settings, renderer.card_size, renderer.bleed)
 
 
 def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_dir: Path,

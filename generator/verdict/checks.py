@@ -22,7 +22,7 @@ from typing import Iterable
 
 from generator.access.checks import ACCESS_CHECKS
 from generator.deck.model import load_deck
-from generator.errors import EXIT_INPUT, DeckpressError, InputError
+from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
 from generator.verdict import Subject
 
@@ -123,21 +123,21 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
 
 
 def check_sheets(subject: Subject) -> Iterable[Finding]:
-    """The cards fit the default paper, and there is something to print."""
-    from generator.sheets.geometry import SheetSettings, plan_layout
+    """What ``build`` asks of the deck before it draws a page, with its default options: that
+    there is something to print, and that a card fits the default paper. A card too large for
+    the paper is told where its size is written, the front layout."""
+    from generator.sheets.geometry import SheetSettings, sheet_layout
     from generator.sheets.style import load_style
 
     deck, renderer = subject.deck, subject.renderer
     if deck is None or renderer is None:
         return ()
-    if deck.total == 0:
-        return [Finding(kind="sheets", message="nothing to print: every card's count is 0 (count)",
-                        position=deck.source.at("cards"), exit_code=EXIT_INPUT)]
     try:
-        plan_layout(SheetSettings.default(load_style()), renderer.card_size, renderer.bleed)
+        sheet_layout(deck, renderer, SheetSettings.default(load_style()))
     except InputError as error:
-        return [Finding(kind="sheets", message=f"on the default paper: {error.message}",
-                        position=deck.source.at("deck", "layout"), exit_code=error.exit_code)]
+        if error.position is None:
+            error = InputError(error.message, Position(renderer.layouts["front"].path), field=error.field)
+        return findings_from(error, "sheets")
     return ()
 
 
