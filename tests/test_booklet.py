@@ -485,12 +485,14 @@ def test_not_a_picture_is_an_input_error(tmp_path):
         build_booklet(load_deck(folder), renderer_factory=TinyRenderer)
 
 
-def test_missing_rules_file_is_an_input_error(tmp_path):
+def test_a_deck_without_rules_is_passed_over_as_check_passes_it(tmp_path):
     folder = make_deck(tmp_path, "x")
     (folder / "rules.md").unlink()
+    assert run_cli("check", str(folder)).exit_code == 0
     result = run_cli("booklet", str(folder), "--out", str(tmp_path / "out"))
-    assert result.exit_code == 2
-    assert "rules.md: no rules.md beside the deck" in result.output
+    assert result.exit_code == 0, result.output
+    assert "tiny: no rules.md beside the deck, so no booklet" in result.output
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
 
 
 # --- the command ----------------------------------------------------------------

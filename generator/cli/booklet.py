@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from generator.booklet import PAPERS, build_booklet
+from generator.booklet import PAPERS, RULES_FILENAME, build_booklet, rules_path
 from generator.cli.common import find_decks, lang_option, reports_errors
 from generator.deck.model import deck_id
 from generator.deck.translation import load_translated_deck, require_translated
@@ -39,6 +39,9 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
     the cards from the translation lang/CODE.yaml; the files are named
     <deck>-rules.CODE.pdf and <deck>-rules-booklet.CODE.pdf.
 
+    A deck with no rules.md is passed over with a note: it has no booklet
+    to make, as `check` agrees.
+
     Exit status: 0 written, 1 a card cannot be drawn, 2 a deck or rules
     file is unreadable or malformed (the error names file and line).
 
@@ -49,11 +52,14 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
       deckpress booklet cards/tiki --lang fr
     """
     paths = find_decks(decks)
-    written = []
+    written, passed_over = [], []
     with click.progressbar(paths, label="Rules booklets", hidden=quiet,
                            item_show_func=lambda path: deck_id(path) if path else "") as bar:
         for path in bar:
             deck = require_translated(load_translated_deck(path, lang))
+            if not has_rules(deck):
+                passed_over.append(deck)
+                continue
             result = build_booklet(deck, paper)
             suffix = f".{deck.lang}" if deck.lang else ""
             reading = out_dir / f"{deck.id}-rules{suffix}.pdf"
@@ -62,6 +68,14 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
             write_files_atomic({reading: result.reading_pdf, imposed: result.booklet_pdf})
             written.append((deck, result, reading, imposed))
     if not quiet:
+        for deck in passed_over:
+            click.echo(f"{deck.output_name}: no {RULES_FILENAME} beside the deck, so no booklet")
         for deck, result, reading, imposed in written:
             click.echo(f"{deck.output_name}: {result.pages} pages -> {reading}, "
                        f"{result.sheets} sheet(s) -> {imposed}")
+
+
+def has_rules(deck) -> bool:
+    """Whether the deck has rules to make a booklet of: its ``rules.md``, or (translated)
+    ``rules.<code>.md``; a translation without its rules file is an error, not a skip."""
+    return any(path.exists() or path.is_symlink() for path in (deck.folder / RULES_FILENAME, rules_path(deck)))
