@@ -34,7 +34,6 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 SOURCE_DECK = REPOSITORY / "cards" / "cereal-killer" / "deck.yaml"
 SIZES = (1_000, 10_000, 100_000)
 QUICK_SIZES = (1_000,)
-CARDS_PER_PAGE = 9
 
 
 # -- the measured work, one kind per process ---------------------------------------------------
@@ -65,33 +64,12 @@ def measure_deckpress(deck_path: Path, out_dir: Path, check: bool) -> dict:
 
 
 def measure_bare(cards: int, out_dir: Path) -> dict:
-    """reportlab on its own: a rectangle and three strings a card, fronts and backs."""
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-    from reportlab.pdfgen.canvas import Canvas
+    """reportlab on its own (``bare_loop.py``): a rectangle and three strings a card, fronts and backs."""
+    from bare_loop import draw_deck
 
     started = time.perf_counter()
-    pdfmetrics.registerFont(TTFont("BareVera", "Vera.ttf"))
     path = out_dir / "bare.pdf"
-    canvas = Canvas(str(path), pagesize=A4, invariant=1, pageCompression=1)
-    width, height = 63 * 72 / 25.4, 88 * 72 / 25.4
-    left, bottom = (A4[0] - 3 * width) / 2, (A4[1] - 3 * height) / 2
-    slots = [(left + column * width, bottom + row * height) for row in (2, 1, 0) for column in range(3)]
-    pages = 0
-    for first in range(0, cards, CARDS_PER_PAGE):
-        batch = range(first, min(first + CARDS_PER_PAGE, cards))
-        for side in ("front", "back"):
-            canvas.setFont("BareVera", 9)
-            for slot, number in zip(slots, batch):
-                x, y = slot if side == "front" else (A4[0] - slot[0] - width, slot[1])
-                canvas.rect(x + 4, y + 4, width - 8, height - 8)
-                canvas.drawCentredString(x + width / 2, y + height - 20, f"Card {number + 1}")
-                canvas.drawCentredString(x + width / 2, y + height / 2, side)
-                canvas.drawCentredString(x + width / 2, y + 20, f"copy {number + 1} of {cards}")
-            canvas.showPage()
-            pages += 1
-    canvas.save()
+    pages = draw_deck(cards, str(path))
     wall = time.perf_counter() - started
     return {"cards": cards, "pages": pages, "wall": wall, "bytes": path.stat().st_size}
 
@@ -193,32 +171,28 @@ def report(rows: list[tuple[str, dict, dict]]) -> str:
             f"{ours['bytes'] / ours['cards']:,.0f} | {bare['bytes'] / bare['cards']:,.0f} | "
             f"{ours['peak_mb']:.1f} | {bare['peak_mb']:.1f} |")
     lines.append("")
-    lines += targets(rows)
+    lines += figures(rows)
     return "\n".join(lines)
 
 
-def targets(rows: list[tuple[str, dict, dict]]) -> list[str]:
-    """The performance targets, each with its measured figure and a verdict."""
-    found = []
+def figures(rows: list[tuple[str, dict, dict]]) -> list[str]:
+    """What the stages cost, for finding where time goes. These are times after imports in
+    one process, not what a user waits for: ``run.py`` measures whole commands and judges
+    the targets."""
+    found = ["Stage times after imports (whole commands: benchmarks/run.py):"]
     label, ours, bare = rows[0]
-    ratio = ours["wall"] / bare["wall"]
-    found.append(f"- {label}: {ratio:.1f}x the bare loop's time (target: at most 3x) "
-                 f"{'MET' if ratio <= 3 else 'NOT MET'}; the sheets stage alone: "
-                 f"{ours['sheets'] / bare['wall']:.1f}x")
+    found.append(f"- {label}: {ours['wall'] / bare['wall']:.1f}x the bare loop's drawing time; the sheets "
+                 f"stage alone {ours['sheets'] / bare['wall']:.1f}x")
     for label, ours, bare in rows[1:]:
-        if ours["cards"] >= 10_000:
-            share = (ours["cards"] / ours["wall"]) / (bare["cards"] / bare["wall"])
-            found.append(f"- {label}: {share:.2f}x the bare loop's cards per second (target: at least 0.5x) "
-                         f"{'MET' if share >= 0.5 else 'NOT MET'}")
+        share = (ours["cards"] / ours["wall"]) / (bare["cards"] / bare["wall"])
+        found.append(f"- {label}: {share:.2f}x the bare loop's cards per second")
     generated = [ours for _, ours, _ in rows[1:]]
     if len(generated) >= 2:
         smallest, largest = generated[0], generated[-1]
         growth = largest["peak_mb"] / smallest["peak_mb"] - 1
-        found.append(f"- peak memory from {smallest['cards']:,} to {largest['cards']:,} cards: "
-                     f"{growth:+.1%} (target: within 10%) {'MET' if abs(growth) <= 0.10 else 'NOT MET'}")
         per_copy = (largest["bytes"] - smallest["bytes"]) / (largest["cards"] - smallest["cards"])
-        found.append(f"- bytes per extra copy of a face: {per_copy:.0f} (target: under 300) "
-                     f"{'MET' if per_copy < 300 else 'NOT MET'}")
+        found.append(f"- peak memory from {smallest['cards']:,} to {largest['cards']:,} cards: {growth:+.1%}; "
+                     f"{per_copy:.0f} bytes of PDF per extra copy of a face")
     return found
 
 
