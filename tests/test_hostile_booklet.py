@@ -131,3 +131,33 @@ def test_a_card_table_of_too_many_cards_is_refused_by_check_and_booklet(tmp_path
             error = refused(deckpress(*command), (2,), f"a table of {MAX_TABLE_ROWS + 1} rows")
         assert f"{deck / 'rules.md'}:5:" in error
     assert not (tmp_path / "out").exists()
+
+
+def deck_of_distinct_cards(tmp_path, count: int, rules: str):
+    deck = new_deck(tmp_path)
+    text = (deck / "deck.yaml").read_text().split("\ncards:")[0]
+    cards = "".join(f"  - {{id: knight-{n}, count: 1, type: hero, name: Knight {n}, power: 3}}\n"
+                    for n in range(count))
+    (deck / "deck.yaml").write_text(text + "\ncards:\n" + cards)
+    (deck / "rules.md").write_text(rules)
+    return deck
+
+
+def test_a_components_table_over_the_row_limit_is_refused_at_its_line_by_check_and_booklet(tmp_path):
+    # a row a name, and the total: one row too many
+    deck = deck_of_distinct_cards(tmp_path, MAX_TABLE_ROWS, "# Rules\n\n{{ components by=name }}\n")
+    for command in (("check", deck), ("booklet", deck, "--out", tmp_path / "out", "--quiet")):
+        with within(60):
+            error = refused(deckpress(*command), (2,), f"a table of {MAX_TABLE_ROWS + 1} rows")
+        assert f"{deck / 'rules.md'}:3:1:" in error
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_components_table_at_the_row_limit_passes_check_and_makes_a_booklet(tmp_path):
+    deck = deck_of_distinct_cards(tmp_path, MAX_TABLE_ROWS - 2,
+                                  "# Rules\n\n{{ components by=name extra=\"A pencil\" }}\n")
+    with within(60):
+        assert deckpress("check", deck).exit_code == 0
+        run = deckpress("booklet", deck, "--out", tmp_path / "out", "--quiet")
+    assert run.exit_code == 0, run.stderr
+    assert (tmp_path / "out" / "demo-rules.pdf").exists()

@@ -139,3 +139,15 @@ def players_label(deck: Deck) -> str:
     if low == high:
         return words_for(deck)("players", low)
     return words_for(deck)("players_range", low=low, high=high)
+
+
+def extras_option(directive_options: dict[str, str]) -> tuple[str, ...]:
+    """The ``extra="Two dice; a pencil"`` of a components directive, one line an item."""
+    return tuple(part.strip() for part in directive_options.get("extra", "").split(";") if part.strip())
+
+
+def table_rows(contents: Components, deck: Deck) -> int:
+    """Rows of the components table below its header: a group (or, ungrouped, a card) a row,
+    the total, and a row for each extra."""
+    listed = len(contents.groups) or sum(1 for card in deck.cards if card.count)
+    return listed + 1 + len(contents.extras)

@@ -393,8 +393,8 @@ class Converter:
         by = directive.options.get("by")
         if by is not None:
             check_field(directive, self.deck, by)
-        extras = tuple(part.strip() for part in directive.options.get("extra", "").split(";") if part.strip())
-        contents = comp.components(self.deck, by, component_labels(directive, self.deck), extras)
+        contents = comp.components(self.deck, by, component_labels(directive, self.deck),
+                                   comp.extras_option(directive.options))
         if self.cover_components is None:
             self.cover_components = contents
         cell = self.style.text["table"]
@@ -415,11 +415,11 @@ class Converter:
                                  Paragraph(paragraph_text(self.deck.title(card.fields)), cell), ""])
         rows.append([Paragraph(f"<b>{self.deck.total}</b>", number),
                      Paragraph(f"<b>{paragraph_text(words('in_all'))}</b>", cell), ""])
-        for extra in extras:
+        for extra in contents.extras:
             rows.append(["", Paragraph(self.text(extra, _InlineView([], [directive.position.line - 1,
                                                                         directive.position.line])), cell), ""])
         widths = [self.frame_width * share for share in (0.14, 0.36, 0.50)]
-        return [self.grid(rows, header_rows=1, widths=widths)]
+        return [self.grid(rows, header_rows=1, widths=widths, position=directive.position, field=directive.name)]
 
     def decklists_block(self, directive: Directive) -> list[Flowable]:
         """Each decklist with its size, split by a field (``by=type``: monsters, treasures...)."""

@@ -350,10 +350,15 @@ class _Walk:
         return _cells_could_outgrow_page(texts, self.bounds)
 
     def components(self, directive: Directive, width: float) -> None:
-        if "by" in directive.options:
-            check_field(directive, self.deck, directive.options["by"])
-        component_labels(directive, self.deck)
+        from generator.booklet.components import components, extras_option, table_rows
+
+        by = directive.options.get("by")
+        if by is not None:
+            check_field(directive, self.deck, by)
+        labels = component_labels(directive, self.deck)
         self.directive_glyphs(directive, directive.options.get("extra", ""))
+        contents = components(self.deck, by, labels, extras_option(directive.options))
+        check_table_rows(table_rows(contents, self.deck), directive.position, directive.name)
 
     def decklists(self, directive: Directive, width: float) -> None:
         if not self.deck.decklists:
@@ -366,6 +371,7 @@ class _Walk:
             groups = {str(card.fields.get(by)) for card in self.deck.cards}
         for decklist in self.deck.decklists:
             self.directive_glyphs(directive, decklist.description)
+        check_table_rows(len(self.deck.decklists), directive.position, directive.name)
         self.fits(2 + len(groups), width, directive.position, directive.name)
 
     def cardtable(self, directive: Directive, width: float) -> None:
