@@ -139,6 +139,15 @@ def test_a_missing_deck_is_an_input_error(tmp_path):
     assert "no such deck file or folder" in result.output
 
 
+def test_a_named_pipe_given_as_the_deck_is_refused_without_reading_it(tmp_path):
+    import os
+    pipe = tmp_path / "deck.yaml"
+    os.mkfifo(pipe)  # reading it would wait for a writer for ever
+    result = run(pipe, "--out", tmp_path / "out")
+    assert result.exit_code == 2
+    assert f"{pipe}: is not a deck file or folder (a device, pipe or socket)" in result.output
+
+
 def test_quiet_prints_nothing(tmp_path):
     result = run(deck(tmp_path), "--out", tmp_path / "out", "--quiet")
     assert result.exit_code == 0 and result.output == ""

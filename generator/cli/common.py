@@ -36,6 +36,8 @@ def find_decks(targets: Iterable[str], distinct_names: bool = True) -> list[Path
             if not decks:
                 raise InputError(f"no {DECK_FILENAME} in this folder or its subfolders", Position(target))
             found.extend(decks)
+        elif target.exists():
+            raise InputError("is not a deck file or folder (a device, pipe or socket)", Position(target))
         else:
             raise InputError("no such deck file or folder", Position(target))
     unique: dict[Path, Path] = {}
