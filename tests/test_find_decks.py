@@ -53,3 +53,25 @@ def test_a_deck_named_twice_is_read_once(tmp_path):
     run = deckpress("check", deck, deck / "deck.yaml")
     assert run.exit_code == 0
     assert run.stdout.count("ok ") == 1
+
+
+@pytest.mark.parametrize("command", ["build", "booklet"])
+def test_a_deck_declaring_another_decks_id_is_refused_before_overwriting_its_files(tmp_path, command):
+    first = make_deck(tmp_path / "cards" / "alpha")
+    (first / "rules.md").write_text("# Rules\n\nPlay.\n")
+    second = tmp_path / "cards" / "beta"
+    second.mkdir()
+    (second / "deck.yaml").write_text("deck:\n  id: alpha\n  name: Beta\ncards:\n  - {id: b, name: B}\n")
+    (second / "rules.md").write_text("# Rules\n\nOther rules.\n")
+    out = tmp_path / "out"
+    run = deckpress(command, first, second, "--out", out, "--quiet")
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert run.error_lines == [
+        f"error: {second / 'deck.yaml'}:2:3: deck id 'alpha' is also the id of {first / 'deck.yaml'}, so "
+        "their output files would overwrite each other; give one of them another deck: id: (id)"]
+    written = sorted(path.name for path in out.iterdir()) if out.exists() else []
+    assert written in ([], ["alpha-rules-booklet.pdf", "alpha-rules.pdf"])  # alpha's own, never beta's
+    if written:
+        from pypdf import PdfReader
+        text = " ".join(page.extract_text() for page in PdfReader(out / "alpha-rules.pdf").pages)
+        assert "Play." in text and "Other rules" not in text

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from generator.booklet import PAPERS, RULES_FILENAME, build_booklet, rules_path
-from generator.cli.common import find_decks, lang_option, reports_errors
+from generator.cli.common import claim_output_name, find_decks, lang_option, reports_errors
 from generator.deck.model import deck_id
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.outputs import write_files_atomic
@@ -53,10 +53,12 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
     """
     paths = find_decks(decks)
     written, passed_over = [], []
+    claimed: dict[str, Path] = {}
     with click.progressbar(paths, label="Rules booklets", hidden=quiet,
                            item_show_func=lambda path: deck_id(path) if path else "") as bar:
         for path in bar:
             deck = require_translated(load_translated_deck(path, lang))
+            claim_output_name(deck, claimed)
             if not has_rules(deck):
                 passed_over.append(deck)
                 continue

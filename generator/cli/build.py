@@ -10,7 +10,7 @@ from typing import Callable, Iterator
 
 import click
 
-from generator.cli.common import (echo_error, error_line, find_decks, lang_option, plural, print_problems,
+from generator.cli.common import (claim_output_name, echo_error, error_line, find_decks, lang_option, plural, print_problems,
                                   reports_errors)
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
@@ -172,6 +172,7 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
     checks = [each for each in checks if check or each is not check_rules]
     ready = []
     exit_code = EXIT_OK
+    claimed: dict[str, Path] = {}
     for path in paths:
         outcome = verdict(path, lang=lang, checks=checks,
                           load_renderer=lambda deck: load_renderer(deck, draft=settings.draft))
@@ -185,6 +186,7 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
             for finding in outcome.findings:
                 echo_error(finding.line())
         deck, renderer = outcome.deck, outcome.renderer
+        claim_output_name(deck, claimed)
         try:
             ready.append((deck, renderer, sheet_layout(deck, renderer, settings)))
         except SheetSettingsError:

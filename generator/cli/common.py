@@ -60,6 +60,20 @@ def _refuse_shared_names(paths: list[Path]) -> None:
         first_with[name] = path
 
 
+def claim_output_name(deck, claimed: dict[str, Path]) -> None:
+    """Refuse ``deck`` when an earlier deck of this run writes files of the same name.
+
+    :func:`find_decks` refuses two folders of one name before any work; a deck's own
+    ``deck: id:`` is known only once it is read, so each command claims the names as it
+    reads its decks, before writing.
+    """
+    first = claimed.setdefault(deck.output_name, deck.source.path)
+    if first != deck.source.path:
+        raise InputError(f"deck id '{deck.id}' is also the id of {first}, so their output files would "
+                         "overwrite each other; give one of them another deck: id:",
+                         deck.source.at("deck", "id"), field="id")
+
+
 def lang_option(command: Callable | None = None, *, allow_all: bool = False) -> Callable:
     """``--lang CODE``: work on the deck's translation ``lang/CODE.yaml`` (``all`` too, if allowed)."""
     extra = " 'all' checks the deck as written and then every translation it has." if allow_all else ""
