@@ -34,6 +34,15 @@ def wait_for(lines: "queue.Queue[str]", wanted: str) -> list[str]:
     raise AssertionError(f"no line with {wanted!r}; saw {seen}")
 
 
+def start_watch(arguments: list[str], cwd: Path) -> subprocess.Popen:
+    """``deckpress watch`` in a fresh process that Ctrl-C (SIGINT) stops as it would in a
+    terminal, even when the test run itself was started in the background (which starts
+    its children with SIGINT ignored)."""
+    return subprocess.Popen([sys.executable, "-m", "generator", "watch", *arguments],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
 def page_text(pdf: Path) -> str:
     with pdfplumber.open(pdf) as document:
         return document.pages[0].extract_text()
@@ -42,9 +51,7 @@ def page_text(pdf: Path) -> str:
 def test_watch_rebuilds_on_save_and_reports_broken_edits(tmp_path: Path):
     folder = create_deck(tmp_path / "cards", "space-race")
     out = tmp_path / "out"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "generator", "watch", str(folder), "--out", str(out), "--interval", "0.1"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    process = start_watch([str(folder), "--out", str(out), "--interval", "0.1"], cwd=tmp_path)
     lines: "queue.Queue[str]" = queue.Queue()
     threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
     try:
@@ -79,10 +86,8 @@ def test_watch_with_lang_rebuilds_the_translation(tmp_path: Path):
     shutil.copytree(project / "cards" / "tiki", tmp_path / "cards" / "tiki")
     shutil.copytree(project / "layouts", tmp_path / "layouts")
     out = tmp_path / "out"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "generator", "watch", str(tmp_path / "cards" / "tiki"), "--lang", "fr",
-         "--no-booklet", "--out", str(out), "--interval", "0.1"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    process = start_watch([str(tmp_path / "cards" / "tiki"), "--lang", "fr",
+                            "--no-booklet", "--out", str(out), "--interval", "0.1"], cwd=tmp_path)
     lines: "queue.Queue[str]" = queue.Queue()
     threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
     try:
@@ -98,9 +103,7 @@ def test_watch_with_lang_rebuilds_the_translation(tmp_path: Path):
 
 def test_ctrl_c_during_the_first_build_stops_cleanly(tmp_path: Path):
     deck = create_deck(tmp_path / "cards", "space-race")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "generator", "watch", str(deck), "--out", str(tmp_path / "out")],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path)
+    process = start_watch([str(deck), "--out", str(tmp_path / "out")], cwd=tmp_path)
     lines: "queue.Queue[str]" = queue.Queue()
     threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
     try:
