@@ -6,7 +6,9 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pdfplumber
 
@@ -34,13 +36,31 @@ def wait_for(lines: "queue.Queue[str]", wanted: str) -> list[str]:
     raise AssertionError(f"no line with {wanted!r}; saw {seen}")
 
 
-def start_watch(arguments: list[str], cwd: Path) -> subprocess.Popen:
-    """``deckpress watch`` in a fresh process that Ctrl-C (SIGINT) stops as it would in a
-    terminal, even when the test run itself was started in the background (which starts
-    its children with SIGINT ignored)."""
-    return subprocess.Popen([sys.executable, "-m", "generator", "watch", *arguments],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+@contextmanager
+def watching(arguments: list[str], cwd: Path) -> Iterator[tuple[subprocess.Popen, "queue.Queue[str]"]]:
+    """``deckpress watch`` running in a fresh process, and the lines it prints as they come.
+
+    Ctrl-C (SIGINT) stops it as it would in a terminal, even when the test run itself was
+    started in the background (which starts its children with SIGINT ignored). A process
+    still running at the end is killed.
+    """
+    process = subprocess.Popen([sys.executable, "-m", "generator", "watch", *arguments],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
+    try:
+        yield process, lines
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def stop_with_ctrl_c(process: subprocess.Popen, lines: "queue.Queue[str]") -> list[str]:
+    """Press Ctrl-C: watch ends with exit 0 and says it stopped; returns the lines up to that."""
+    process.send_signal(signal.SIGINT)
+    assert process.wait(timeout=TIMEOUT) == 0
+    return wait_for(lines, "stopped")
 
 
 def page_text(pdf: Path) -> str:
@@ -51,10 +71,7 @@ def page_text(pdf: Path) -> str:
 def test_watch_rebuilds_on_save_and_reports_broken_edits(tmp_path: Path):
     folder = create_deck(tmp_path / "cards", "space-race")
     out = tmp_path / "out"
-    process = start_watch([str(folder), "--out", str(out), "--interval", "0.1"], cwd=tmp_path)
-    lines: "queue.Queue[str]" = queue.Queue()
-    threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
-    try:
+    with watching([str(folder), "--out", str(out), "--interval", "0.1"], cwd=tmp_path) as (process, lines):
         wait_for(lines, "rebuilt in")
         assert "Knight" in page_text(out / "space-race.pdf")
         assert (out / "space-race-rules.pdf").is_file()
@@ -72,12 +89,7 @@ def test_watch_rebuilds_on_save_and_reports_broken_edits(tmp_path: Path):
         assert len(errors) == 1, seen  # reported once, not again by the booklet
         assert "Paladin" in page_text(out / "space-race.pdf")  # the last good PDF stays
 
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=TIMEOUT) == 0
-        wait_for(lines, "stopped")
-    finally:
-        if process.poll() is None:
-            process.kill()
+        stop_with_ctrl_c(process, lines)
 
 
 def test_watch_with_lang_rebuilds_the_translation(tmp_path: Path):
@@ -86,32 +98,17 @@ def test_watch_with_lang_rebuilds_the_translation(tmp_path: Path):
     shutil.copytree(project / "cards" / "tiki", tmp_path / "cards" / "tiki")
     shutil.copytree(project / "layouts", tmp_path / "layouts")
     out = tmp_path / "out"
-    process = start_watch([str(tmp_path / "cards" / "tiki"), "--lang", "fr",
-                            "--no-booklet", "--out", str(out), "--interval", "0.1"], cwd=tmp_path)
-    lines: "queue.Queue[str]" = queue.Queue()
-    threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
-    try:
+    arguments = [str(tmp_path / "cards" / "tiki"), "--lang", "fr", "--no-booklet", "--out", str(out),
+                 "--interval", "0.1"]
+    with watching(arguments, cwd=tmp_path) as (process, lines):
         wait_for(lines, "rebuilt in")
         assert sorted(path.name for path in out.iterdir()) == ["tiki.fr.json", "tiki.fr.pdf"]
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=TIMEOUT) == 0
-        wait_for(lines, "stopped")
-    finally:
-        if process.poll() is None:
-            process.kill()
+        stop_with_ctrl_c(process, lines)
 
 
 def test_ctrl_c_during_the_first_build_stops_cleanly(tmp_path: Path):
     deck = create_deck(tmp_path / "cards", "space-race")
-    process = start_watch([str(deck), "--out", str(tmp_path / "out")], cwd=tmp_path)
-    lines: "queue.Queue[str]" = queue.Queue()
-    threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
-    try:
+    with watching([str(deck), "--out", str(tmp_path / "out")], cwd=tmp_path) as (process, lines):
         wait_for(lines, "watching")  # printed before the first build starts
-        process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=TIMEOUT) == 0
-        seen = wait_for(lines, "stopped")
+        seen = stop_with_ctrl_c(process, lines)
         assert not any("Aborted" in line or "Traceback" in line for line in seen), seen
-    finally:
-        if process.poll() is None:
-            process.kill()
