@@ -59,6 +59,13 @@ def rules_path(deck: Deck) -> Path:
     return deck.folder / (f"rules.{deck.lang}.md" if deck.lang else RULES_FILENAME)
 
 
+def has_rules(deck: Deck) -> bool:
+    """Whether the deck has rules to make a booklet of: its ``rules.md``, or (translated)
+    ``rules.<code>.md``. A translation without its own rules file is an error, not a deck
+    without rules."""
+    return any(path.exists() or path.is_symlink() for path in (deck.folder / RULES_FILENAME, rules_path(deck)))
+
+
 def read_rules(deck: Deck) -> str:
     """The text of the deck's ``rules.md``, which must be a file inside the deck folder.
 

@@ -46,13 +46,19 @@ def check_table_rows(rows: int, position: Position | None, field: str = "table")
                          "(split it under headings, or pick fewer cards with where=)", position, field=field)
 
 
+def first_unprintable(text: str, printable: Callable[[str], bool]) -> str | None:
+    """The first character (in reading order) of ``text`` the booklet cannot print, if any.
+    Each distinct character is looked up once, however long the text."""
+    return next((character for character in dict.fromkeys(text)
+                 if character not in "\n\t" and not printable(character)), None)
+
+
 def check_glyphs(raw: str, printable: Callable[[str], bool], where: Where) -> None:
-    """Refuse the first character (in reading order) the booklet font cannot print. Each
-    distinct character is looked up once, however long the text."""
-    for character in dict.fromkeys(raw):
-        if character not in "\n\t" and not printable(character):
-            raise InputError(f"no booklet font has '{character}' (U+{ord(character):04X}); "
-                             "use another character", where(character), field="text")
+    """Refuse the first character the booklet font cannot print."""
+    character = first_unprintable(raw, printable)
+    if character is not None:
+        raise InputError(f"no booklet font has '{character}' (U+{ord(character):04X}); "
+                         "use another character", where(character), field="text")
 
 
 def plain_text(node) -> str:
@@ -74,10 +80,8 @@ def cover_problems(deck, printable: Callable[[str], bool]) -> list[InputError]:
     own; the booklet's fonts are its own, so the cover would print an empty box."""
     problems = []
     for key, text in (("name", deck.name), ("designer", deck.info.get("designer"))):
-        missing = [character for character in dict.fromkeys(str(text or ""))
-                   if character not in "\n\t" and not printable(character)]
-        if missing:
-            character = missing[0]
+        character = first_unprintable(str(text or ""), printable)
+        if character is not None:
             problems.append(InputError(
                 f"the booklet's cover prints the deck's {key} '{text}', and no booklet font has "
                 f"'{character}' (U+{ord(character):04X}); use another character", deck.source.at("deck", key),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from generator.booklet import PAPERS, RULES_FILENAME, build_booklet, rules_path
+from generator.booklet import PAPERS, RULES_FILENAME, build_booklet, has_rules
 from generator.cli.common import claim_output_name, find_decks, lang_option, reports_errors
 from generator.deck.model import deck_id
 from generator.deck.translation import load_translated_deck, require_translated
@@ -75,9 +75,3 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
         for deck, result, reading, imposed in written:
             click.echo(f"{deck.output_name}: {result.pages} pages -> {reading}, "
                        f"{result.sheets} sheet(s) -> {imposed}")
-
-
-def has_rules(deck) -> bool:
-    """Whether the deck has rules to make a booklet of: its ``rules.md``, or (translated)
-    ``rules.<code>.md``; a translation without its rules file is an error, not a skip."""
-    return any(path.exists() or path.is_symlink() for path in (deck.folder / RULES_FILENAME, rules_path(deck)))
