@@ -87,11 +87,6 @@ class TextSettings:
     fallback: tuple[str, ...] = ()  # fonts for characters ``font`` lacks, in order
 
 
-def run_font(fonts: FontRegistry, settings: TextSettings, span: Span) -> str:
-    """The registered font that draws ``span``: its style's family, in the face its markup asks for."""
-    return SpanFonts(fonts, settings, span).face(0)
-
-
 class SpanFonts:
     """The fonts that may draw one span, in order: its style's family (or the element's) in
     the face its markup asks for, then the fallback list's families in that face.

@@ -147,12 +147,6 @@ class FormLibrary:
             (subset, code), = font.splitString(char, doc)
             self._glyphs[char] = (font.getSubsetInternalName(subset, doc).encode(), escape(code))
 
-    def text(self, text: str, x: float, y: float, size: float, gray: float,
-             rgb: tuple[float, float, float] | None = None) -> bytes:
-        """Content-stream operators showing ``text`` with its baseline starting at (x, y), in
-        ``gray`` (or the colour ``rgb``)."""
-        return self.show(self.runs(text), x, y, size, gray, rgb)
-
     def runs(self, text: str) -> list[tuple[bytes, bytes]]:
         """``text`` as runs of (font subset, character codes in it), for :meth:`show`.
 
@@ -166,7 +160,8 @@ class FormLibrary:
 
     def show(self, runs: list[tuple[bytes, bytes]], x: float, y: float, size: float, gray: float,
              rgb: tuple[float, float, float] | None = None) -> bytes:
-        """Content-stream operators showing ``runs`` (from :meth:`runs`) as :meth:`text` shows text."""
+        """Content-stream operators showing ``runs`` (from :meth:`runs`) with the baseline starting
+        at (x, y), in ``gray`` (or the colour ``rgb``)."""
         size_text = number(size).encode()
         shown = b" ".join(b"%s %s Tf (%s) Tj" % (font, size_text, codes) for font, codes in runs)
         paint = (b"%s rg" % " ".join(number(part) for part in rgb).encode() if rgb is not None
