@@ -87,7 +87,8 @@ def _reason(error: Exception) -> str:
 
 
 def drawn_rectangle(box: Box, pixels: tuple[int, int], fit: str) -> Box:
-    """Where an image of ``pixels`` is drawn for ``box`` and ``fit`` (before ``cover`` clips it)."""
+    """Where an image (or SVG art) of size ``pixels`` is drawn for ``box`` and ``fit`` (before
+    ``cover`` clips it)."""
     if fit == "stretch":
         return box
     pixel_width, pixel_height = pixels

@@ -28,6 +28,7 @@ from typing import Any
 from reportlab.lib.colors import Color
 
 from generator.boxes import Box
+from generator.render.images import drawn_rectangle
 
 MAX_SVG_BYTES = 2_000_000
 """An icon is a few kilobytes and detailed card art a few hundred; more is not art for a card."""
@@ -253,17 +254,14 @@ def draw_svg(canvas, art: SvgArt, box: Box, fit: str, ink: Color | None = None,
     or ``stretch``; one-colour art is painted in ``ink`` when it is given."""
     from reportlab.graphics import renderPDF
 
-    scale_x, scale_y = box.width / art.width, box.height / art.height
-    if fit != "stretch":
-        scale_x = scale_y = max(scale_x, scale_y) if fit == "cover" else min(scale_x, scale_y)
-    width, height = art.width * scale_x, art.height * scale_y
+    drawn = drawn_rectangle(box, (art.width, art.height), fit)
     canvas.saveState()
     if fit == "cover":
         clip = canvas.beginPath()
         clip.rect(box.x, box.y, box.width, box.height)
         canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.translate(box.x + (box.width - width) / 2, box.y + (box.height - height) / 2)
-    canvas.scale(scale_x, scale_y)
+    canvas.translate(drawn.x, drawn.y)
+    canvas.scale(drawn.width / art.width, drawn.height / art.height)
     if opacity < 1:
         canvas.setFillAlpha(opacity)  # gradients inside the art: shadings take the constant alpha
     renderPDF.draw(art.drawing_in(ink, opacity), canvas, 0, 0)
