@@ -93,11 +93,8 @@ def findings_from(error: DeckpressError, kind: str = "input") -> list[Finding]:
 
 
 def sort_key(finding: Finding) -> tuple:
-    """File, then line, then column; findings without a place come first."""
-    position = finding.position
-    if position is None:
-        return ("", 0, 0)
-    return (str(position.path), position.line, position.column)
+    """File, then line, then column (:meth:`Position.order`); findings without a place come first."""
+    return finding.position.order() if finding.position else ("", 0, 0)
 
 
 def in_order(findings: Iterable[Finding]) -> list[Finding]:

@@ -80,10 +80,8 @@ class FrameRenderer:
         return found
 
     @property
-    def planned_faces(self) -> int:
+    def tried_faces(self) -> int:
         return len({self.face_key(card, side) for card in self.deck.cards for side in ("front", "back")})
-
-    tried_faces = planned_faces
 
 
 def write_deck(folder: Path, cards: list[dict], back: str | None = "Shared Back",

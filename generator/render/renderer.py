@@ -188,11 +188,6 @@ class Renderer:
     tried_faces: int = 0
     """How many distinct faces the last :meth:`problems` laid out or tried to."""
 
-    @property
-    def planned_faces(self) -> int:
-        """How many distinct faces have been laid out so far."""
-        return len(self._plans)
-
     def reuse_plans(self, earlier: "Renderer") -> None:
         """Take over the plans ``earlier`` made for faces this deck still has.
 

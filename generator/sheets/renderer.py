@@ -44,9 +44,6 @@ class CardRenderer(Protocol):
     def problems(self) -> list[LayoutError]:
         """Every distinct face that cannot be laid out, each once (empty when all can)."""
 
-    planned_faces: int
-    """How many distinct faces have been laid out."""
-
     tried_faces: int
     """How many distinct faces the last ``problems()`` laid out or tried to."""
 
