@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from generator.deck.loading import parse_yaml
-from generator.deck.model import build_deck
+from generator.deck.model import absolute_folder, build_deck
 from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, Sheet, check_columns, sheet_to_cards
 from generator.errors import InputError, Position
 
@@ -120,7 +120,7 @@ def deck_yaml_from_sheet(sheet: Sheet, deck_name: str, target: Path, link: bool 
 def _linked_source(sheet: Sheet, target: Path) -> dict[str, str]:
     """``{from: cards.xlsx, sheet: Cards}`` as the deck file ``target`` names the spreadsheet,
     which must lie in (or below) the deck's folder, as every file a deck reads must."""
-    folder = Path(os.path.abspath(target)).parent
+    folder = absolute_folder(target)
     reference = Path(os.path.relpath(os.path.abspath(sheet.path), folder))
     if reference.parts[:1] == ("..",):
         raise InputError(f"to link it, the spreadsheet must be in the deck's folder ({folder}) or below it",

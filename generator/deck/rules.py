@@ -343,17 +343,14 @@ def _check_count(deck: Deck, rule: RuleSpec, pool: Pool):
         if not amount.allows(found):
             yield f"{amount.of('card', 'cards')}{_matching(selector)}", f"{found}", _ids(matching)
         return
-    counted: dict[Group, int] = {}
     members: dict[Group, list[tuple[Card, int]]] = {}
     for card, n in matching:
-        key = _group_key(card, per)
-        counted[key] = counted.get(key, 0) + n
-        members.setdefault(key, []).append((card, n))
+        members.setdefault(_group_key(card, per), []).append((card, n))
     # What the where: picks among the groups' own fields, each group's label already says.
     others = Selector(tuple((name, values) for name, values in selector.wanted if name not in per))
     which = _matching(others)
     for group in _groups(deck, rule, per, selector):
-        amount, found = amount_for(group), counted.get(group, 0)
+        amount, found = amount_for(group), sum(n for _, n in members.get(group, ()))
         if not amount.allows(found):
             yield (f"{amount.describe()}{which} for {_group_label(per, group)}", f"{found}",
                    _ids(members.get(group, [])))

@@ -268,7 +268,9 @@ def missing_rules(deck: Deck) -> Position | None:
     """
     if deck.translation is None:
         return None
-    source, translated = deck.folder / "rules.md", deck.folder / f"rules.{deck.lang}.md"
+    from generator.booklet import RULES_FILENAME, rules_path
+
+    source, translated = deck.folder / RULES_FILENAME, rules_path(deck)
     if source.is_file() and not translated.exists() and not translated.is_symlink():
         return Position(translated)
     return None
