@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import groupby
 from pathlib import Path
 
 import reportlab
@@ -235,6 +236,7 @@ def font_has_glyph(character: str) -> bool:
     return _font_for(character) is not None
 
 
+@lru_cache(maxsize=None)  # once a character: every booklet text asks of each of its characters
 def _font_for(character: str) -> str | None:
     """'' for Vera itself, a fallback font's name, or None when no font has ``character``."""
     code = ord(character)
@@ -252,13 +254,8 @@ def paragraph_text(text: str) -> str:
     over to its faces). Characters no font has are left for the caller to have refused."""
     from xml.sax.saxutils import escape
 
-    pieces: list[tuple[str, str]] = []
-    for character in text:
-        font = _font_for(character) or ""
-        if pieces and pieces[-1][0] == font:
-            pieces[-1] = (font, pieces[-1][1] + character)
-        else:
-            pieces.append((font, character))
+    pieces = ((font, "".join(characters))
+              for font, characters in groupby(text, key=lambda character: _font_for(character) or ""))
     return "".join(escape(part) if not font else f'<font name="{font}">{escape(part)}</font>'
                    for font, part in pieces)
 
