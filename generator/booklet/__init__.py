@@ -59,6 +59,13 @@ def rules_path(deck: Deck) -> Path:
     return deck.folder / (f"rules.{deck.lang}.md" if deck.lang else RULES_FILENAME)
 
 
+def booklet_paths(deck: Deck, out_dir: Path) -> tuple[Path, Path]:
+    """``<out>/<deck>-rules.pdf`` (reading order) and ``<out>/<deck>-rules-booklet.pdf``
+    (imposed), ``-rules.<lang>.pdf`` and ``-rules-booklet.<lang>.pdf`` for a translation."""
+    suffix = f".{deck.lang}" if deck.lang else ""
+    return out_dir / f"{deck.id}-rules{suffix}.pdf", out_dir / f"{deck.id}-rules-booklet{suffix}.pdf"
+
+
 def has_rules(deck: Deck) -> bool:
     """Whether the deck has rules to make a booklet of: its ``rules.md``, or (translated)
     ``rules.<code>.md``. A translation without its own rules file is an error, not a deck

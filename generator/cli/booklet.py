@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from generator.booklet import PAPERS, RULES_FILENAME, build_booklet, has_rules
+from generator.booklet import PAPERS, RULES_FILENAME, booklet_paths, build_booklet, has_rules
 from generator.cli.common import claim_output_name, find_decks, lang_option, reports_errors
 from generator.deck.model import deck_id
 from generator.deck.translation import load_translated_deck, require_translated
@@ -63,9 +63,7 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
                 passed_over.append(deck)
                 continue
             result = build_booklet(deck, paper)
-            suffix = f".{deck.lang}" if deck.lang else ""
-            reading = out_dir / f"{deck.id}-rules{suffix}.pdf"
-            imposed = out_dir / f"{deck.id}-rules-booklet{suffix}.pdf"
+            reading, imposed = booklet_paths(deck, out_dir)
             # Both or neither: a reading PDF beside a stale imposed one would print the wrong rules.
             write_files_atomic({reading: result.reading_pdf, imposed: result.booklet_pdf})
             written.append((deck, result, reading, imposed))

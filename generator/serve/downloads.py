@@ -14,8 +14,8 @@ import shutil
 import threading
 from pathlib import Path
 
-from generator.booklet import build_booklet
-from generator.outputs import write_bytes_atomic
+from generator.booklet import booklet_paths, build_booklet
+from generator.outputs import write_files_atomic
 from generator.serve.preview import Snapshot, download_name
 from generator.sheets.geometry import SheetSettings
 from generator.sheets.press import press_deck
@@ -47,8 +47,8 @@ class Downloads:
             press_deck(deck, renderer, SheetSettings.default(style), target.parent, style)
             return
         booklet = build_booklet(deck)
-        write_bytes_atomic(target.parent / download_name(deck, "rules"), booklet.reading_pdf)
-        write_bytes_atomic(target.parent / download_name(deck, "booklet"), booklet.booklet_pdf)
+        reading, imposed = booklet_paths(deck, target.parent)
+        write_files_atomic({reading: booklet.reading_pdf, imposed: booklet.booklet_pdf})
 
 
 def _forget_other_versions(folder: Path) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from generator.booklet import rules_path
+from generator.booklet import booklet_paths, rules_path
 from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
@@ -26,6 +26,7 @@ from generator.serve.dependencies import Dependencies, deck_dependencies
 from generator.serve.faces import FaceView, distinct_faces
 from generator.serve.printing import PrintPlan, plan_print, sheet_dict, spots_dict
 from generator.sheets.geometry import SheetSettings, SheetSettingsError
+from generator.sheets.press import output_paths
 from generator.sheets.style import load_style
 from generator.stats import analyse
 from generator.stats.tables import as_dict as stats_dict
@@ -293,9 +294,10 @@ DOWNLOADS = ("print", "rules", "booklet")
 
 def download_name(deck: Deck, kind: str) -> str:
     """The file name a download is saved under, as ``build`` and ``booklet`` name it."""
-    suffix = f".{deck.lang}" if deck.lang else ""
-    return {"print": f"{deck.output_name}.pdf", "rules": f"{deck.id}-rules{suffix}.pdf",
-            "booklet": f"{deck.id}-rules-booklet{suffix}.pdf"}[kind]
+    if kind == "print":
+        return output_paths(deck, Path())[0].name
+    reading, imposed = booklet_paths(deck, Path())
+    return {"rules": reading.name, "booklet": imposed.name}[kind]
 
 
 def shown_path(path: Path) -> str:

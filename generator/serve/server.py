@@ -10,6 +10,7 @@ deck is done. Ctrl-C ends the event streams first, so the server stops at once.
 
 from __future__ import annotations
 
+import errno
 import signal
 import socket
 import sys
@@ -74,7 +75,7 @@ def open_socket(host: str, port: int) -> tuple[socket.socket, Listening]:
     except socket.gaierror:
         raise InputError(f"--host {host}: no such address on this machine") from None
     except OSError as error:
-        reason = "it is in use; choose another with --port" if error.errno in (48, 98) else \
+        reason = "it is in use; choose another with --port" if error.errno == errno.EADDRINUSE else \
             (error.strerror or str(error))
         raise InputError(f"cannot listen on {host} port {port}: {reason}") from None
     bound_host, bound_port = sock.getsockname()[:2]
@@ -138,7 +139,7 @@ class PreviewWatcher:
         except Exception as error:  # a fault of ours must not end the preview: say it, keep watching
             self._say(f"{preview.id}: could not reload ({type(error).__name__}: {error})")
             return
-        errors = sum(problem.severity == "error" for problem in snapshot.problems)
+        errors = sum(problem.is_error for problem in snapshot.problems)
         outcome = "broken, showing the last good cards" if snapshot.stale else \
             f"{errors} error(s)" if errors else "ok"
         self._say(f"{preview.id}: {', '.join(changed)} changed; reloaded in "
