@@ -28,10 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
+from decks import REPOSITORY, SOURCE_DECK, copies_deck  # benchmarks/decks.py, beside this script
 
-REPOSITORY = Path(__file__).resolve().parent.parent
-SOURCE_DECK = REPOSITORY / "cards" / "cereal-killer" / "deck.yaml"
 SIZES = (1_000, 10_000, 100_000)
 QUICK_SIZES = (1_000,)
 
@@ -86,29 +84,6 @@ def child(arguments: argparse.Namespace) -> None:
 
 # -- the runner ----------------------------------------------------------------------------------
 
-def generated_deck(folder: Path, total: int) -> Path:
-    """The Cereal Killer cards with counts scaled to ``total`` copies; no rules to check.
-
-    The deck is written as ``<folder>/cards/<name>/deck.yaml`` beside a link to the
-    project's layouts, the way a project lays decks out, so its layouts are found.
-    """
-    data = yaml.safe_load(SOURCE_DECK.read_text())
-    data.pop("rules", None)
-    data.pop("stats", None)
-    cards = data["cards"]
-    original = sum(card.get("count", 1) for card in cards)
-    for card in cards:
-        card["count"] = max(1, round(card.get("count", 1) * total / original))
-    cards[0]["count"] += total - sum(card["count"] for card in cards)
-    layouts = folder / "layouts"
-    if not layouts.exists():
-        layouts.symlink_to(REPOSITORY / "layouts", target_is_directory=True)
-    path = folder / "cards" / f"cereal-killer-{total}" / "deck.yaml"
-    path.parent.mkdir(parents=True)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
-    return path
-
-
 def best_of(repeats: int, kind: str, scratch: Path, **options) -> dict:
     """The fastest of ``repeats`` fresh runs (the others met a busier machine)."""
     return min((run_child(kind, scratch, **options) for _ in range(repeats)), key=lambda run: run["wall"])
@@ -149,7 +124,7 @@ def main() -> None:
         scratch = Path(scratch_name)
         cases = [("Cereal Killer", SOURCE_DECK, True)]
         for total in (QUICK_SIZES if arguments.quick else SIZES):
-            cases.append((f"generated {total:,}", generated_deck(scratch, total), False))
+            cases.append((f"generated {total:,}", copies_deck(scratch, total), False))
         for label, deck, check in cases:
             ours = best_of(arguments.repeat, "deckpress", scratch, deck=deck, check=check)
             bare = best_of(arguments.repeat, "bare", scratch, cards=ours["cards"])
