@@ -83,17 +83,13 @@ def plan_png_export(renderer: Renderer, folder: Path | str, dpi: float = DEFAULT
     return PngExport(renderer, Path(folder), raster, face_files(renderer), simulate)
 
 
-def distinct_faces(export: PngExport) -> list[list[FaceFile]]:
-    """The export's files grouped by the face they show, each distinct face once, in order."""
-    names: dict[str, list[FaceFile]] = {}  # face key -> the files showing that face
+def distinct_faces(export: PngExport) -> dict[str, list[FaceFile]]:
+    """The export's files grouped by the face they show (face key -> the files showing it),
+    each distinct face once, in order."""
+    faces: dict[str, list[FaceFile]] = {}
     for face in export.faces:
-        names.setdefault(export.renderer.face_key(face.card, face.side), []).append(face)
-    return list(names.values())
-
-
-def image_transform(export: PngExport) -> Transform | None:
-    """What every image goes through: the export's colour-vision deficiency simulated, or nothing."""
-    return simulation(export.simulate)
+        faces.setdefault(export.renderer.face_key(face.card, face.side), []).append(face)
+    return faces
 
 
 def simulation(deficiency: str | None) -> Transform | None:

@@ -96,6 +96,13 @@ def rasterise(draw: Draw, size_pt: tuple[float, float], size_px: tuple[int, int]
     return next(rasterise_pages([draw], size_pt, size_px))
 
 
+def refuse_oversized(size_px: tuple[int, int]) -> None:
+    """The last guard before pixels are allocated: the export plans check sizes first, with
+    the file to blame, so this only stops a caller that skipped them."""
+    if too_many_pixels(size_px):
+        raise ValueError(f"an image of {size_px[0]:,} x {size_px[1]:,} pixels is more than {MAX_RASTER_PIXELS:,}")
+
+
 def rasterise_pages(draws: Iterable[Draw], size_pt: tuple[float, float],
                     size_px: tuple[int, int]) -> Iterator[Image.Image]:
     """Each drawing on its own page of one PDF in memory, rendered page by page.
@@ -105,8 +112,7 @@ def rasterise_pages(draws: Iterable[Draw], size_pt: tuple[float, float],
     """
     width_pt, height_pt = size_pt
     width_px, height_px = size_px
-    if too_many_pixels(size_px):  # the plans check first, with the file to blame; this is the last guard
-        raise ValueError(f"an image of {width_px:,} x {height_px:,} pixels is more than {MAX_RASTER_PIXELS:,}")
+    refuse_oversized(size_px)
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(width_px, height_px), invariant=1, pageCompression=0)
     sizes = []
@@ -169,9 +175,7 @@ def rasterise_faces_at(renderer: Renderer, faces: Sequence[tuple[Card, str, Sequ
         renderer.draw(canvas, card, side, bleed=bleed > 0)
         canvas.endForm()
         for raster in rasters:
-            if too_many_pixels(raster.size_px):  # the plans check first, with the file to blame
-                raise ValueError(f"an image of {raster.size_px[0]:,} x {raster.size_px[1]:,} pixels is more "
-                                 f"than {MAX_RASTER_PIXELS:,}")
+            refuse_oversized(raster.size_px)
             (width_px, height_px), (width_pt, height_pt) = raster.size_px, raster.size_pt
             canvas.setPageSize(raster.size_px)
             canvas.scale(width_px / width_pt, height_px / height_pt)

@@ -21,8 +21,8 @@ from typing import Iterator
 
 from PIL import Image
 
-from generator.exports.png import (FaceFile, PngExport, distinct_faces, image_transform, png_staging,
-                                   run_contact_sheet, stage_contact_sheet, stage_face)
+from generator.exports.png import (FaceFile, PngExport, distinct_faces, png_staging,
+                                   run_contact_sheet, simulation, stage_contact_sheet, stage_face)
 from generator.exports.raster import FaceOrder, raster_tasks, run_raster_task
 from generator.exports.staging import StagedFolder, all_or_nothing
 from generator.exports.tts import SheetWriter, TtsExport, tts_faces, tts_staging
@@ -52,15 +52,12 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
     """
     png, tts = run.png, run.tts
     deck_cards = {id(card): index for index, card in enumerate(workers.renderer.deck.cards)}
-    png_faces = distinct_faces(png) if png else []
-    transform = image_transform(png) if png else None  # PNGs only: TTS sheets show the cards as printed
+    transform = simulation(png.simulate) if png else None  # PNGs only: TTS sheets show the cards as printed
     contact = workers.map(run_contact_sheet, [png.simulate]) if png else iter(())
 
     # A face both exports show is drawn once for both, when the PNGs have no bleed to draw.
     shared = png is not None and tts is not None and png.raster.bleed == tts.raster.bleed
-    waiting: dict[str, list[FaceFile]] = {}  # PNG faces not yet rasterised, by face key
-    for files in png_faces:
-        waiting[png.renderer.face_key(files[0].card, files[0].side)] = files
+    waiting = distinct_faces(png) if png else {}  # PNG faces not yet rasterised, by face key
     sheet_results = iter(())
     sheet_pngs: list[list[FaceFile] | None] = []
     if tts:
