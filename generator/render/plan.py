@@ -252,12 +252,12 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
         key = resources.element_key(layout, index, context)
         if key is not None and key in resources.planned:
             op, overflows = resources.planned[key]
-            resources.overflows.extend(map(_fresh, overflows))  # each face its own: the renderer adds to them
+            resources.overflows.extend(overflows)
         else:
             known = len(resources.overflows)
             op = _plan_element(element, context, resources, layout)
             if key is not None:
-                resources.planned[key] = (op, tuple(map(_fresh, resources.overflows[known:])))
+                resources.planned[key] = (op, tuple(resources.overflows[known:]))
         if op is not None:
             ops.append(op)
     return tuple(ops)
@@ -276,14 +276,6 @@ def _plan_element(element: Element, context: dict[str, Any], resources: PlanReso
     except (TemplateError, PaintError, ValueError, TypeError, ArithmeticError) as error:
         raise PlanProblem(element, str(error)) from None
     return None if op is None else replace(op, element=element.name, frame=_frame(element))
-
-
-def _fresh(problem: PlanProblem) -> PlanProblem:
-    """A copy of ``problem``, for another face."""
-    fresh = PlanProblem.__new__(type(problem))
-    fresh.__dict__.update(vars(problem))
-    fresh.args = problem.args
-    return fresh
 
 
 def _frame(element: Element) -> Frame | None:

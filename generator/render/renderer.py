@@ -235,21 +235,25 @@ class Renderer:
         return plan
 
     def _drafted(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> LayoutError:
-        problem.message += "; the draft prints it at its minimum size, cut off and marked in red"
-        error = self._problem_error(card, side, layout, problem)
+        error = self._problem_error(card, side, layout, problem,
+                                    note="; the draft prints it at its minimum size, cut off and marked in red")
         error.drafted = True
         return error
 
-    def _problem_error(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> DeckpressError:
-        """The error for a face that cannot be planned, at the line most worth showing."""
+    def _problem_error(self, card: Card, side: str, layout: Layout, problem: PlanProblem,
+                       note: str = "") -> DeckpressError:
+        """The error for a face that cannot be planned, at the line most worth showing, its
+        message followed by ``note``. ``problem`` is left as it is: faces that share an
+        element share its problems."""
+        message = problem.message + note
         if problem.file is not None:  # a broken or oversized image file: malformed input
-            error = _as_input(self._error(card, side, problem.message, layout, problem.element, problem.file,
+            error = _as_input(self._error(card, side, message, layout, problem.element, problem.file,
                                           problem.kind))
-            error.broken_file = (problem.file, problem.message)
+            error.broken_file = (problem.file, message)
             return error
         where = (problem.element.position if problem.in_layout
                  else self._field_position(card, side, problem.field or self._translated_field(card, side, problem)))
-        return self._error(card, side, problem.message, layout, problem.element, where, problem.kind)
+        return self._error(card, side, message, layout, problem.element, where, problem.kind)
 
     def _error(self, card: Card, side: str, message: str, layout: Layout, element,
                position: Position | None = None, kind: str = "layout") -> LayoutError:
