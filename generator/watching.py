@@ -18,6 +18,12 @@ IGNORED_PARTS = {"__pycache__", ".git", "build"}
 IGNORED_PREFIXES = (".", "~")  # editor swap files, temporary files of atomic writes
 
 
+def _inside_any(path: Path, folders: list[Path]) -> bool:
+    """Whether ``path`` (resolved once) lies under one of the resolved ``folders``."""
+    parents = path.resolve().parents
+    return any(folder in parents for folder in folders)
+
+
 def snapshot(roots: Iterable[Path], skipped: Iterable[Path] = ()) -> Snapshot:
     """The time and size of every file under ``roots`` (files or folders), leaving out
     anything under ``skipped`` (where the watcher's own rebuilds write)."""
@@ -28,7 +34,7 @@ def snapshot(roots: Iterable[Path], skipped: Iterable[Path] = ()) -> Snapshot:
         for path in candidates:
             if not path.is_file() or _ignored(path.relative_to(root) if path != root else Path(path.name)):
                 continue
-            if skipped and any(folder in path.resolve().parents for folder in skipped):
+            if skipped and _inside_any(path, skipped):
                 continue
             try:
                 stat = path.stat()

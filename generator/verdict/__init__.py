@@ -96,7 +96,7 @@ def verdict(deck_path: Path | str, *, lang: str | None = None, checks: Iterable[
     found = apply_acceptances(subject.deck, found)  # the deck's accept: entries mark warnings
     return Verdict(path=subject.path, deck=subject.deck, findings=tuple(in_order(found)),
                    counts=dict(subject.counts), renderer=subject.renderer, lang=lang,
-                   name=subject.deck.output_name if subject.deck is not None else subject.name)
+                   name=subject.name)
 
 
 __all__ = ["Check", "Subject", "Verdict", "verdict"]

@@ -115,11 +115,10 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
     if subject.renderer is None:
         return ()
     problems = subject.renderer.problems()
-    # A draft renderer draws text that does not fit, marked, and says so with "drafted".
-    drafted = [getattr(error, "drafted", False) for error in problems]
     subject.counts["faces"] = subject.renderer.tried_faces
-    return [Finding.from_error(error, "layout", details={"drafted": True} if was_drafted else {})
-            for error, was_drafted in zip(problems, drafted)]
+    # A draft renderer draws text that does not fit, marked, and says so with "drafted".
+    return [Finding.from_error(error, "layout", details={"drafted": True} if getattr(error, "drafted", False) else {})
+            for error in problems]
 
 
 def check_sheets(subject: Subject) -> Iterable[Finding]:
