@@ -121,13 +121,20 @@ def _style_data(path: Path) -> dict:
     return load_yaml(path).data
 
 
+def _text_frame(data: dict, paper: str) -> tuple[float, float]:
+    """The width and height of the text on a page of ``paper``, from the style file's data
+    (as :meth:`BookletStyle.text_frame` gives them once the style is loaded)."""
+    width, height = _pair(data["paper"][paper]["page"], f"paper.{paper}.page")
+    inner, outer, top, bottom = (to_points(data["margins"][side], f"margins.{side}")
+                                 for side in ("inner", "outer", "top", "bottom"))
+    return width - inner - outer, height - top - bottom
+
+
 def text_measures(paper: str, path: Path = STYLE_FILE) -> tuple[float, float]:
     """The text width of a page on ``paper`` and what an example box's padding takes from it,
     in points, read without registering the booklet's fonts (all ``check`` needs of the style)."""
     data = _style_data(path)
-    page_width = _pair(data["paper"][paper]["page"], f"paper.{paper}.page")[0]
-    inner, outer = (to_points(data["margins"][side], f"margins.{side}") for side in ("inner", "outer"))
-    return page_width - inner - outer, 2 * to_points(data["example_box"]["padding"], "example_box.padding")
+    return _text_frame(data, paper)[0], 2 * to_points(data["example_box"]["padding"], "example_box.padding")
 
 
 @dataclass(frozen=True)
@@ -149,8 +156,6 @@ class TextBounds:
 def text_bounds(paper: str, path: Path = STYLE_FILE) -> TextBounds:
     """The :class:`TextBounds` of a page on ``paper``."""
     data = _style_data(path)
-    page_height = _pair(data["paper"][paper]["page"], f"paper.{paper}.page")[1]
-    top, bottom = (to_points(data["margins"][side], f"margins.{side}") for side in ("top", "bottom"))
 
     def largest(*names: str) -> tuple[float, float, float]:
         styles = [_paragraph_style(name, data["text"][name], defaultdict(lambda: colors.black))
@@ -158,7 +163,7 @@ def text_bounds(paper: str, path: Path = STYLE_FILE) -> TextBounds:
         return (max(style.fontSize for style in styles), max(style.leading for style in styles),
                 max(style.spaceBefore + style.spaceAfter for style in styles))
 
-    return TextBounds(page_height=page_height - top - bottom,
+    return TextBounds(page_height=_text_frame(data, paper)[1],
                       list_indent=to_points(data["lists"]["indent"], "lists.indent"),
                       card_width=to_points(data["cards"]["width"], "cards.width"), body=largest("body"),
                       heading=largest("h1", "h2", "h3", "h4"), table=largest("table", "table_head"))

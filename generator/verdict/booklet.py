@@ -224,11 +224,10 @@ class _Walk:
             from generator.booklet.markdown import Converter
             from generator.booklet.style import load_style
 
-            style = load_style()
-            _, height = style.text_frame(DEFAULT_PAPER)
             renderer = self.renderer
-            self.converters[width] = Converter(self.deck, style, self.path, self.source, width, height,
-                                               lambda: renderer, self.lines, check_faces=False)
+            self.converters[width] = Converter(self.deck, load_style(), self.path, self.source, width,
+                                               self.bounds.page_height, lambda: renderer, self.lines,
+                                               check_faces=False)
         return self.converters[width]
 
     def position(self, node, needle: str | None = None) -> Position:
