@@ -60,6 +60,9 @@ class Drawable:
     faces: list[FaceView]
     distinct: int
     print_plan: PrintPlan | None
+    print_key: tuple
+    """All the print plan depends on (card size, bleed, each card's id and count), so a
+    save that changes none of it keeps the plan instead of walking every copy again."""
     stats: dict[str, Any] | None
 
     def token(self, face: FaceView) -> str:
@@ -151,7 +154,10 @@ class DeckPreview:
         if previous is not None and previous.look == look:
             drawing.reuse_plans(previous.renderer)  # faces drafted last time
         faces, distinct = distinct_faces(deck, drawing)
-        return Drawable(deck, drawing, checked, look, faces, distinct, _print_plan(deck, checked), _stats(deck))
+        print_key = (checked.card_size, checked.bleed, tuple((card.id, card.count) for card in deck.cards))
+        print_plan = (previous.print_plan if previous is not None and previous.print_key == print_key
+                      else _print_plan(deck, checked))
+        return Drawable(deck, drawing, checked, look, faces, distinct, print_plan, print_key, _stats(deck))
 
 
 def drafting(checked: Renderer) -> Renderer:
