@@ -134,25 +134,25 @@ def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None,
     words = words_for(deck)
     story: list[Flowable] = [
         Spacer(0, 36 if card is not None else 48),
-        Paragraph(_escape(deck.name), centred["cover_title"]),
+        Paragraph(paragraph_text(deck.name), centred["cover_title"]),
         Spacer(0, 8),
         HRFlowable(width="40%", thickness=1, color=style.colours["accent"], spaceAfter=10),
-        Paragraph(_escape(words("game_for", players=comp.players_label(deck))), centred["cover_line"]),
+        Paragraph(paragraph_text(words("game_for", players=comp.players_label(deck))), centred["cover_line"]),
     ]
     designer = deck.info.get("designer")
     if designer:
-        story.append(Paragraph(_escape(words("by_designer", designer=designer)), centred["cover_small"]))
+        story.append(Paragraph(paragraph_text(words("by_designer", designer=designer)), centred["cover_small"]))
     if card is not None:
         card.hAlign = "CENTER"
         story += [Spacer(0, 18), card]
     story += [Spacer(0, 18 if card is not None else 36),
-              Paragraph(f"<b>{_escape(words('in_the_box'))}</b>", centred["cover_line"]), Spacer(0, 4),
-              Paragraph(_escape(contents.headline), centred["body"])]
+              Paragraph(f"<b>{paragraph_text(words('in_the_box'))}</b>", centred["cover_line"]), Spacer(0, 4),
+              Paragraph(paragraph_text(contents.headline), centred["body"])]
     for group in contents.groups:
-        story.append(Paragraph(_escape(group.line), centred["body"]))
+        story.append(Paragraph(paragraph_text(group.line), centred["body"]))
     for extra in contents.extras:
-        story.append(Paragraph(_escape(extra), centred["body"]))
-    story += [Spacer(0, 24), Paragraph(_escape(words("rules_booklet")), centred["cover_small"])]
+        story.append(Paragraph(paragraph_text(extra), centred["body"]))
+    story += [Spacer(0, 24), Paragraph(paragraph_text(words("rules_booklet")), centred["cover_small"])]
     return story
 
 
@@ -162,10 +162,7 @@ def _contents(style: BookletStyle, heading: str) -> list[Flowable]:
         derive(style.text["toc"], leftIndent=0, firstLineIndent=0),
         derive(style.text["toc_sub"], leftIndent=style.list_indent, firstLineIndent=0),
     ]
-    return [Paragraph(_escape(heading), style.text["h1"]),
+    return [Paragraph(paragraph_text(heading), style.text["h1"]),
             HRFlowable(width="100%", thickness=0.6, color=style.colours["rule"], spaceAfter=8),
             toc, PageBreak()]
 
-
-def _escape(text: str) -> str:
-    return paragraph_text(text)

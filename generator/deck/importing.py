@@ -36,9 +36,10 @@ MAX_CHOICES = 8
 def infer_field_types(sheet: Sheet) -> dict[str, dict[str, Any]]:
     """A ``fields:`` section for the sheet's columns, by looking at their cells."""
     fields: dict[str, dict[str, Any]] = {}
+    copies = sheet.copies  # the count column's name, looked up in the header once
     for column, name in enumerate(sheet.header):
         field_name = name.removeprefix("back.")
-        if not name or name in RESERVED_COLUMNS or name == sheet.copies or field_name in fields:
+        if not name or name in RESERVED_COLUMNS or name == copies or field_name in fields:
             continue
         cells = [row[column].strip() for _, row in sheet.rows if column < len(row) and row[column].strip()]
         fields[field_name] = _infer(field_name, cells)
