@@ -4,7 +4,8 @@ positions must be exactly what PyYAML's SafeLoader and the full node-tree path g
 Every bundled YAML file, a generated all-distinct deck and a list of scalars YAML reads
 in surprising ways (yes/no, 0x1F, 1_000, .inf, ~, dates) are loaded both ways; documents
 the direct path leaves alone (anchors, merge keys, tags, duplicate keys, broken values)
-must reach the full path and give its data or its error.
+must reach the full path and give its data or its error. A value the resolver takes for
+a date or a number that cannot be one (a 13th month, 5,000 digits) is an error line.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cli_run import deckpress
 from generator.deck.loading import _load_full, _load_plain, parse_yaml
 from generator.errors import InputError, Position
 
@@ -148,3 +150,15 @@ def test_anything_unusual_takes_the_full_path(text):
         document = parse_yaml(text, path)
         assert typed(document.data) == typed(expected.data)
         assert document.positions == expected.positions
+
+
+@pytest.mark.parametrize("value, column, reason", [
+    ("2024-13-45", 25, "month must be in 1..12"),
+    ("1" * 5000, 25, "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits"),
+])
+def test_a_value_yaml_cannot_build_is_one_error_line(tmp_path, value, column, reason):
+    path = tmp_path / "deck.yaml"
+    path.write_text(f"deck:\n  name: X\ncards:\n  - {{id: a, name: A, n: {value}}}\n", encoding="utf-8")
+    run = deckpress("check", tmp_path)
+    assert run.exit_code == 2
+    assert run.error_lines == [f"error: {path}:4:{column}: invalid value: {reason}"]

@@ -403,6 +403,9 @@ class _Builder:
         except yaml.YAMLError as error:
             raise InputError(f"invalid value: {getattr(error, 'problem', error)}",
                              _position(self.path, node.start_mark)) from None
+        except ValueError as error:  # what the resolver lets through: 2024-13-45, a 5,000-digit number
+            raise InputError(f"invalid value: {str(error).split(';')[0]}",
+                             _position(self.path, node.start_mark)) from None
 
     def _mapping(self, node: yaml.MappingNode, keypath: KeyPath) -> dict:
         result: dict = {}
