@@ -69,6 +69,19 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             source, undefined_to_none), source)
         return BoundedExpression(expression._template, undefined_to_none)
 
+    def print_name(self, context: dict[str, Any], before: str, name: str, after: str) -> str:
+        """What the compiled template ``before{{ name }}after`` prints when ``name`` is a key of
+        ``context`` (its parts as :func:`printed_name` finds them), charged to a budget just as
+        the compiled template charges it. Compiling costs a millisecond or more a template;
+        the ``{{ name }}`` texts of a layout need none of it. (``finalize`` must be a plain
+        function, as the layout environment's is, or None.)"""
+        with running(self.limits):
+            fixed = len(before) + len(after)
+            if fixed:  # the compiled template charges its fixed text first, in one go
+                _fixed_output(None, fixed)
+            value = _output(None, context[name])
+            return before + str(value if self.finalize is None else self.finalize(value)) + after
+
     # running: every hook Jinja2's sandbox offers charges the current budget ------------------
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
@@ -108,6 +121,23 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             return sandboxed(*args, **kwargs)
 
         return checked
+
+
+def printed_name(template: nodes.Template) -> tuple[str, str, str] | None:
+    """(text before, name, text after) when the parsed ``template`` prints nothing but one
+    name between fixed text (``{{ title }}``, ``${{ reward }}``), else None. ``self`` is left
+    out: Jinja2 gives it a meaning of its own."""
+    if len(template.body) != 1 or not isinstance(template.body[0], nodes.Output):
+        return None
+    parts = template.body[0].nodes
+    names = [index for index, part in enumerate(parts) if isinstance(part, nodes.Name)]
+    if len(names) != 1 or parts[names[0]].name == "self":
+        return None
+    if not all(isinstance(part, nodes.TemplateData) for part in parts if not isinstance(part, nodes.Name)):
+        return None
+    index = names[0]
+    return ("".join(part.data for part in parts[:index]), parts[index].name,
+            "".join(part.data for part in parts[index + 1:]))
 
 
 def _compiling(compile_step: Callable[[], Any], source: Any) -> Any:

@@ -1,0 +1,80 @@
+"""Layout texts that print one field (``{{ title }}``, ``${{ reward }}``) are rendered without
+compiling them: the text, the errors and the sandbox's bounds must be exactly the compiled
+template's."""
+
+import pytest
+from jinja2 import TemplateError
+
+from generator.expressions import run_guarded
+from generator.render.templating import compile_text, make_layout_environment
+from generator.sandbox import MAX_TEMPLATE_OUTPUT, MAX_TEMPLATE_VALUE, printed_name
+
+ONE_NAME = ["{{ title }}", "${{ reward }}", "a {{x}} b", "x{# note #}{{ x }} pts\n", "{{- x -}}  ", "\n{{ x }}\n\n"]
+
+VALUES = ["Frankenflakes", "", 7, 0, -3, 2.5, None, True, [1, "two"], {"a": 1}, ("t",),
+          "é ✓ \u2603", "x" * (MAX_TEMPLATE_OUTPUT + 1), ["y"] * (MAX_TEMPLATE_VALUE + 1)]
+
+
+def _outcome(run):
+    try:
+        return "ok", run()
+    except TemplateError as error:
+        return type(error).__name__, str(error)
+
+
+def _compiled(environment, source, context):
+    """What the template prints when Jinja2 compiles it, or its error."""
+    template = environment.from_string(source)
+    return _outcome(lambda: run_guarded(lambda: template.render(context)))
+
+
+@pytest.mark.parametrize("source", ONE_NAME)
+@pytest.mark.parametrize("value", VALUES, ids=lambda value: type(value).__name__)
+def test_one_name_prints_what_the_compiled_template_prints(source, value):
+    environment = make_layout_environment()
+    name = printed_name(environment.parse(source))[1]
+    context = {name: value, "other": 1}
+    text = compile_text(environment, source)
+    assert _outcome(lambda: text.render(context)) == _compiled(environment, source, context)
+
+
+def test_over_the_bounds_it_fails_as_the_compiled_template_does():
+    environment = make_layout_environment()
+    long = "x" * (MAX_TEMPLATE_OUTPUT + 1)
+    assert _outcome(lambda: compile_text(environment, "{{ x }}").render({"x": long}))[0] == "TemplateLimitError"
+    shorter = "x" * (MAX_TEMPLATE_OUTPUT - 2)  # fits alone; not with the fixed text around it
+    for source in ("{{ x }}", "[{{ x }}]!"):
+        assert (_outcome(lambda: compile_text(environment, source).render({"x": shorter}))
+                == _compiled(environment, source, {"x": shorter}))
+    assert _outcome(lambda: compile_text(environment, "[{{ x }}]!").render({"x": shorter}))[0] == "TemplateLimitError"
+
+
+@pytest.mark.parametrize("source", ["{{ nmae }}", "Hi {{ nmae }}", "{{ range }}", "{{ lipsum }}"])
+def test_a_name_the_face_lacks_is_told_as_jinja_tells_it(source):
+    environment = make_layout_environment()
+    context = {"name": "Frankenflakes"}
+    outcome = _outcome(lambda: compile_text(environment, source).render(context))
+    assert outcome == _compiled(environment, source, context)
+    if "nmae" in source:
+        assert outcome == ("UndefinedError", "'nmae' is undefined")
+
+
+def test_the_names_a_text_reads_are_known_without_compiling():
+    environment = make_layout_environment()
+    assert compile_text(environment, "${{ reward }}").names == frozenset({"reward"})
+
+
+@pytest.mark.parametrize("source", ["{{ x | upper }}", "{{ a }}{{ b }}", "{{ self }}", "{{ x.y }}",
+                                    "{% if x %}{{ x }}{% endif %}", "{{ 'x' }}", "{{ true }}", "plain",
+                                    "{% set x = 1 %}{{ x }}"])
+def test_anything_more_is_compiled(source):
+    assert printed_name(make_layout_environment().parse(source)) is None
+
+
+@pytest.mark.parametrize("source", ["{{ x | upper }}", "{{ x.__class__ }}", "{{ ''.__class__.__mro__ }}",
+                                    "{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}"])
+def test_other_texts_still_run_in_the_sandbox(source):
+    environment = make_layout_environment()
+    context = {"x": "ab"}
+    assert (_outcome(lambda: compile_text(environment, source).render(context))
+            == _compiled(environment, source, context))
