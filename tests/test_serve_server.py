@@ -114,6 +114,30 @@ def test_a_request_naming_another_host_is_refused(server):
     assert status == 400 and b"Knight" not in body
 
 
+def _ipv6_loopback_available() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _ipv6_loopback_available(), reason="this machine has no IPv6 loopback")
+def test_listening_on_ipv6_loopback_refuses_other_host_names(tmp_path):
+    """On ::1 the preview is as private as on 127.0.0.1: its own names only, and no 'network' note."""
+    folder = create_deck(tmp_path / "cards", "space-race")
+    with running_server(folder, cwd=tmp_path, options=("--host", "::1")) as server:
+        assert server.url.startswith("http://[::1]:")
+        assert raw_get(server.url, "/api/decks", host="evil.example")[0] == 400
+        port = urlsplit(server.url).port
+        for own_name in (f"[::1]:{port}", f"localhost:{port}"):
+            status, body = raw_get(server.url, "/api/decks", host=own_name)
+            assert status == 200 and b"space-race" in body
+    printed = server.seen + list(server.lines.queue)  # everything the server said, once it stopped
+    assert not [line for line in printed if "other machines" in line]
+
+
 def test_downloads_are_built_on_demand_outside_the_project(server):
     deck = server.deck("space-race")
     pdf = server.get(deck["downloads"]["print"])

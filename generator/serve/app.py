@@ -12,6 +12,7 @@ elsewhere cannot read the decks through the browser (DNS rebinding).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import threading
 from importlib.resources import files
 from typing import Any, AsyncIterator, Callable, TypeVar
@@ -143,11 +144,28 @@ def packaged_assets() -> dict[str, tuple[bytes, str]]:
     return assets
 
 
+def is_loopback(host: str) -> bool:
+    """Whether an address (or ``localhost``) is reachable only from this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def allowed_hosts(host: str) -> list[str]:
-    """Host names a request may carry: the loopback names when listening on loopback, else any."""
-    if host.startswith("127.") or host == "localhost":
-        return sorted({host, "127.0.0.1", "localhost"})
-    return ["*"]
+    """Host names a request may carry: this machine's names when listening on loopback, else any.
+
+    Refusing other names keeps a web page elsewhere from reaching the preview by
+    pointing its own name at this machine (DNS rebinding). An IPv6 address comes
+    in brackets in a Host header, as in ``[::1]:8000``.
+    """
+    if not is_loopback(host):
+        return ["*"]
+    if ":" in host:
+        return sorted({f"[{host}]", "localhost"})
+    return sorted({host, "127.0.0.1", "localhost"})
 
 
 def create_app(previews: dict[str, DeckPreview], images: FaceImages, downloads: Downloads,

@@ -26,7 +26,7 @@ import click
 import uvicorn
 
 from generator.errors import InputError
-from generator.serve.app import Broadcaster, allowed_hosts, create_app
+from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopback
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
@@ -215,7 +215,7 @@ def _serve(sock: socket.socket, listening: Listening, previews: list[DeckPreview
     thread.start()
     try:
         click.echo(f"serving {len(previews)} deck(s) at {listening.url} (Ctrl-C stops)")
-        if not listening.host.startswith("127.") and listening.host != "::1":
+        if not is_loopback(listening.host):
             click.echo(f"note: listening on {listening.host}: other machines on your network can see "
                        "these decks", err=True)
         if open_browser:
