@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -110,7 +111,21 @@ def _icon_hint(text: str, mark) -> str:
 
 
 def parse_yaml(text: str, path: Path) -> Document:
-    """Parse YAML ``text`` (named ``path`` in errors) into a :class:`Document`."""
+    """Parse YAML ``text`` (named ``path`` in errors) into a :class:`Document`.
+
+    A deck as designers write it (no anchors, aliases, tags or merge keys, and
+    nothing wrong with it) is built straight from the parser's events; anything
+    else takes the full path, which words every error exactly.
+    """
+    try:
+        return _load_plain(text, path)
+    except Exception:  # unusual or broken: the full path below gives the same data or error
+        pass
+    return _load_full(text, path)
+
+
+def _load_full(text: str, path: Path) -> Document:
+    """Compose the node tree, bound what its aliases expand to, then build the data."""
     try:
         root = compose(text, path)
     except yaml.MarkedYAMLError as error:
@@ -131,6 +146,96 @@ def parse_yaml(text: str, path: Path) -> Document:
     builder = _Builder(path, document.positions)
     builder.refuse_runaway_expansion(root)
     document.data = builder.build(root, ())
+    return document
+
+
+class _Unusual(Exception):
+    """The document uses what only the full path handles (aliases, tags, merges, errors)."""
+
+
+_MAYBE_NOT_TEXT = frozenset(yaml.resolver.Resolver.yaml_implicit_resolvers)
+"""First characters ('' for an empty value) of plain scalars that may resolve to
+something other than a string; any other plain scalar is a string, as the
+resolver would say after trying no pattern at all."""
+
+
+@lru_cache(maxsize=4096)
+def _resolved_plain(value: str) -> Any:
+    """A plain scalar that may be a number, bool, null or date, resolved and built
+    exactly as SafeLoader does. Cached because decks repeat the same few numbers
+    and words thousands of times (each result is immutable, so sharing is safe)."""
+    tag = yaml.resolver.Resolver().resolve(yaml.ScalarNode, value, (True, False))
+    return yaml.constructor.SafeConstructor().construct_object(yaml.ScalarNode(tag, value), deep=True)
+
+
+def _load_plain(text: str, path: Path) -> Document:
+    """Build the data straight from libyaml's events, with the same positions as the
+    full path, raising (for :func:`parse_yaml` to fall back) on anything unusual.
+
+    Skipping the node tree and the constructor halves loading a large deck. Without
+    aliases each node is built once, so counting nodes as they come bounds the
+    document exactly as the full path's expansion check would.
+    """
+    positions: dict[KeyPath, Position] = {}
+    open_frames: list[list] = []  # [open list or dict, its key path, pending mapping key]
+    root: Any = None
+    nodes = documents = 0
+    no_key = positions  # a sentinel no mapping key can be
+    for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        kind = type(event)
+        if kind is yaml.ScalarEvent:
+            if event.anchor is not None or event.tag is not None:
+                raise _Unusual
+            value = event.value
+            if event.implicit[0] and (not value or value[0] in _MAYBE_NOT_TEXT):
+                value = _resolved_plain(value)
+            opens = False
+        elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            if event.anchor is not None or event.tag is not None or len(open_frames) >= MAX_DEPTH:
+                raise _Unusual
+            value = {} if kind is yaml.MappingStartEvent else []
+            opens = True
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            open_frames.pop()
+            continue
+        elif kind is yaml.DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise _Unusual
+            continue
+        elif kind is yaml.AliasEvent:
+            raise _Unusual
+        else:  # stream start and end, document end
+            continue
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise _Unusual
+        if not open_frames:
+            root, keypath = value, ()
+            positions[keypath] = _position(path, event.start_mark)
+        else:
+            frame = open_frames[-1]
+            parent = frame[0]
+            if type(parent) is list:
+                keypath = frame[1] + (len(parent),)
+                positions[keypath] = _position(path, event.start_mark)
+                parent.append(value)
+            elif frame[2] is no_key:  # a mapping key: its position stands for its value's
+                if opens or value in parent:
+                    raise _Unusual  # a collection as key, or a duplicate key
+                frame[2] = value
+                positions[frame[1] + (value,)] = _position(path, event.start_mark)
+                continue
+            else:
+                key = frame[2]
+                frame[2] = no_key
+                parent[key] = value
+                keypath = frame[1] + (key,)
+        if opens:
+            open_frames.append([value, keypath, no_key])
+    document = Document(path=path, data=root, positions=positions)
+    if nodes == 0:
+        document.data = {}
     return document
 
 
