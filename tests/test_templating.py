@@ -1,17 +1,19 @@
-"""Layout texts that print one field (``{{ title }}``, ``${{ reward }}``) are rendered without
-compiling them: the text, the errors and the sandbox's bounds must be exactly the compiled
-template's."""
+"""Layout texts that print one field (``{{ title }}``, ``${{ reward }}``, ``{{ roll | odds }}``)
+are rendered without compiling them: the text, the errors and the sandbox's bounds must be
+exactly the compiled template's."""
 
 import pytest
 from jinja2 import TemplateError
 
 from generator.expressions import run_guarded
 from generator.render.templating import compile_text, make_layout_environment
-from generator.sandbox import MAX_TEMPLATE_OUTPUT, MAX_TEMPLATE_VALUE, printed_name
+from generator.sandbox import MAX_TEMPLATE_OUTPUT, MAX_TEMPLATE_VALUE
 
-ONE_NAME = ["{{ title }}", "${{ reward }}", "a {{x}} b", "x{# note #}{{ x }} pts\n", "{{- x -}}  ", "\n{{ x }}\n\n"]
+ONE_NAME = ["{{ title }}", "${{ reward }}", "a {{x}} b", "x{# note #}{{ x }} pts\n", "{{- x -}}  ", "\n{{ x }}\n\n",
+            "{{ category | upper }}", "YOUR\n{{ mine|upper() }}", "{{ roll | ways }}", "{{ roll | odds }} rolls",
+            "{{ roll | chance | percent }}", "{{ name | length }}", "{{ name | title | trim }}!"]
 
-VALUES = ["Frankenflakes", "", 7, 0, -3, 2.5, None, True, [1, "two"], {"a": 1}, ("t",),
+VALUES = ["Frankenflakes", "", 7, 0, -3, 2.5, None, True, [1, "two"], {"a": 1}, ("t",), "12", 99,
           "é ✓ \u2603", "x" * (MAX_TEMPLATE_OUTPUT + 1), ["y"] * (MAX_TEMPLATE_VALUE + 1)]
 
 
@@ -32,7 +34,7 @@ def _compiled(environment, source, context):
 @pytest.mark.parametrize("value", VALUES, ids=lambda value: type(value).__name__)
 def test_one_name_prints_what_the_compiled_template_prints(source, value):
     environment = make_layout_environment()
-    name = printed_name(environment.parse(source))[1]
+    name = environment.printed_field(environment.parse(source)).name
     context = {name: value, "other": 1}
     text = compile_text(environment, source)
     assert _outcome(lambda: text.render(context)) == _compiled(environment, source, context)
@@ -64,14 +66,21 @@ def test_the_names_a_text_reads_are_known_without_compiling():
     assert compile_text(environment, "${{ reward }}").names == frozenset({"reward"})
 
 
-@pytest.mark.parametrize("source", ["{{ x | upper }}", "{{ a }}{{ b }}", "{{ self }}", "{{ x.y }}",
-                                    "{% if x %}{{ x }}{% endif %}", "{{ 'x' }}", "{{ true }}", "plain",
-                                    "{% set x = 1 %}{{ x }}"])
+@pytest.mark.parametrize("source", ["{{ a }}{{ b }}", "{{ self }}", "{{ x.y }}", "{% if x %}{{ x }}{% endif %}",
+                                    "{{ 'x' }}", "{{ true }}", "plain", "{% set x = 1 %}{{ x }}",
+                                    "{{ x | join }}", "{{ x | percent(2) }}", "{{ x | nosuchfilter }}",
+                                    "{{ x | upper | join(', ') }}", "{{ x + 1 }}", "{{ 'a' | upper }}"])
 def test_anything_more_is_compiled(source):
-    assert printed_name(make_layout_environment().parse(source)) is None
+    environment = make_layout_environment()
+    assert environment.printed_field(environment.parse(source)) is None
 
 
-@pytest.mark.parametrize("source", ["{{ x | upper }}", "{{ x.__class__ }}", "{{ ''.__class__.__mro__ }}",
+def test_an_unknown_filter_is_still_refused_when_the_layout_loads():
+    with pytest.raises(TemplateError, match="No filter named 'nosuchfilter'"):
+        compile_text(make_layout_environment(), "{{ name | nosuchfilter }}")
+
+
+@pytest.mark.parametrize("source", ["{{ x | join('-') }}", "{{ x.__class__ }}", "{{ ''.__class__.__mro__ }}",
                                     "{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}"])
 def test_other_texts_still_run_in_the_sandbox(source):
     environment = make_layout_environment()

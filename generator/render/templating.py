@@ -25,7 +25,7 @@ from jinja2 import TemplateError, meta, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from generator.expressions import make_environment, run_guarded
-from generator.sandbox import MAX_FORMAT_WIDTH, BoundedSandbox, TemplateLimitError, printed_name
+from generator.sandbox import MAX_FORMAT_WIDTH, BoundedSandbox, PrintedField, TemplateLimitError
 
 SPECIAL_NAMES = {"card", "side", "deck", "fields", "title"}
 """Names every face offers besides its fields (a field of the same name wins)."""
@@ -100,27 +100,26 @@ def compile_text(environment: BoundedSandbox, source: str) -> Template:
         return Template(source, frozenset(), lambda context: source)
     ast = environment.parse(source)
     names = frozenset(meta.find_undeclared_variables(ast))
-    parts = printed_name(ast)
-    if parts is not None:
-        return Template(source, names, _name_printer(environment, source, *parts))
+    field = environment.printed_field(ast)
+    if field is not None:
+        return Template(source, names, _field_printer(environment, source, field))
     compiled = environment.from_string(ast)
     return Template(source, names, lambda context: run_guarded(lambda: compiled.render(context)))
 
 
-def _name_printer(environment: BoundedSandbox, source: str, before: str, name: str,
-                  after: str) -> Callable[[dict[str, Any]], str]:
-    """Renders ``before{{ name }}after`` without compiling it (a layout's many ``{{ title }}``
-    and ``{{ text }}`` would each cost a compile). A name the face does not have (a typo, or
-    one of Jinja2's globals) is left to the compiled template, compiled then, which says
-    what it is exactly as it always has."""
+def _field_printer(environment: BoundedSandbox, source: str, field: PrintedField) -> Callable[[dict[str, Any]], str]:
+    """Renders a text that prints one field (``{{ title }}``, ``{{ roll | odds }}``) without
+    compiling it: a layout's many such texts would each cost a compile. A name the face does
+    not have (a typo, or one of Jinja2's globals) is left to the compiled template, compiled
+    then, which says what it is exactly as it always has."""
 
     @lru_cache(maxsize=1)
     def compiled() -> Any:
         return environment.from_string(source)
 
     def render(context: dict[str, Any]) -> str:
-        if name in context:
-            return run_guarded(lambda: environment.print_name(context, before, name, after))
+        if field.name in context:
+            return run_guarded(lambda: environment.print_field(field, context))
         return run_guarded(lambda: compiled().render(context))
 
     return render

@@ -12,7 +12,7 @@ comparisons pass through small filters with names no template can write.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
 from jinja2 import StrictUndefined, Template, TemplateSyntaxError, nodes, pass_context
 from jinja2.compiler import CodeGenerator
@@ -69,18 +69,43 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             source, undefined_to_none), source)
         return BoundedExpression(expression._template, undefined_to_none)
 
-    def print_name(self, context: dict[str, Any], before: str, name: str, after: str) -> str:
-        """What the compiled template ``before{{ name }}after`` prints when ``name`` is a key of
-        ``context`` (its parts as :func:`printed_name` finds them), charged to a budget just as
-        the compiled template charges it. Compiling costs a millisecond or more a template;
-        the ``{{ name }}`` texts of a layout need none of it. (``finalize`` must be a plain
-        function, as the layout environment's is, or None.)"""
+    def printed_field(self, template: nodes.Template) -> PrintedField | None:
+        """The parts of a parsed template that prints nothing but one name, through filters
+        that take no arguments and need no context (``{{ title }}``, ``${{ reward }}``,
+        ``{{ roll | chance | percent }}``), between fixed text; None for any other."""
+        if len(template.body) != 1 or not isinstance(template.body[0], nodes.Output):
+            return None
+        parts = template.body[0].nodes
+        printed = [index for index, part in enumerate(parts) if not isinstance(part, nodes.TemplateData)]
+        if len(printed) != 1:
+            return None
+        index = printed[0]
+        node, filters = parts[index], []
+        while isinstance(node, nodes.Filter) and not (node.args or node.kwargs or node.dyn_args or node.dyn_kwargs):
+            filters.insert(0, node.name)
+            node = node.node
+        # self is Jinja2's own; a filter that reads the context needs the compiled template's
+        if not isinstance(node, nodes.Name) or node.name == "self" or not all(
+                getattr(self.filters.get(name), "passes", "unknown") is None for name in filters):
+            return None
+        return PrintedField("".join(part.data for part in parts[:index]), node.name, tuple(filters),
+                            "".join(part.data for part in parts[index + 1:]))
+
+    def print_field(self, field: PrintedField, context: dict[str, Any]) -> str:
+        """What the compiled template of ``field`` prints when its name is a key of
+        ``context``, charged to a budget just as the compiled template charges it.
+        Compiling costs a millisecond or more a template; the plain ``{{ name }}`` texts of
+        a layout need none of it. (``finalize`` must be a plain function, as the layout
+        environment's is, or None.)"""
         with running(self.limits):
-            fixed = len(before) + len(after)
+            fixed = len(field.before) + len(field.after)
             if fixed:  # the compiled template charges its fixed text first, in one go
                 _fixed_output(None, fixed)
-            value = _output(None, context[name])
-            return before + str(value if self.finalize is None else self.finalize(value)) + after
+            value = context[field.name]
+            for name in field.filters:
+                value = self.filters[name](None, value)
+            value = _output(None, value)
+            return field.before + str(value if self.finalize is None else self.finalize(value)) + field.after
 
     # running: every hook Jinja2's sandbox offers charges the current budget ------------------
 
@@ -123,21 +148,14 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         return checked
 
 
-def printed_name(template: nodes.Template) -> tuple[str, str, str] | None:
-    """(text before, name, text after) when the parsed ``template`` prints nothing but one
-    name between fixed text (``{{ title }}``, ``${{ reward }}``), else None. ``self`` is left
-    out: Jinja2 gives it a meaning of its own."""
-    if len(template.body) != 1 or not isinstance(template.body[0], nodes.Output):
-        return None
-    parts = template.body[0].nodes
-    names = [index for index, part in enumerate(parts) if isinstance(part, nodes.Name)]
-    if len(names) != 1 or parts[names[0]].name == "self":
-        return None
-    if not all(isinstance(part, nodes.TemplateData) for part in parts if not isinstance(part, nodes.Name)):
-        return None
-    index = names[0]
-    return ("".join(part.data for part in parts[:index]), parts[index].name,
-            "".join(part.data for part in parts[index + 1:]))
+class PrintedField(NamedTuple):
+    """A template that prints one name, maybe through filters, between fixed text."""
+
+    before: str
+    name: str
+    filters: tuple[str, ...]
+    """Filter names, the first applied first."""
+    after: str
 
 
 def _compiling(compile_step: Callable[[], Any], source: Any) -> Any:
@@ -314,6 +332,14 @@ class BoundedFilters(dict):
             self[name] = function
 
 
+PASSED: dict[str, Callable[[Any], Any]] = {
+    "context": lambda context: context,
+    "eval_context": lambda context: context.eval_ctx,
+    "environment": lambda context: context.environment,
+}
+"""What a filter marked with Jinja2's ``pass_context`` (and the like) is given first."""
+
+
 def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     if getattr(function, "metered", False) or name in (LOOP_FILTER, OUTPUT_FILTER, FIXED_OUTPUT_FILTER, READ_FILTER):
         return function
@@ -326,11 +352,11 @@ def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
         budget.read(value, *args, *kwargs.values())
         if guard is not None:
             guard(budget, value, *args, **kwargs)
-        leading = {"context": (context,), "eval_context": (context.eval_ctx,),
-                   "environment": (context.environment,)}.get(passes, ())
+        leading = (PASSED[passes](context),) if passes in PASSED else ()
         result = function(*leading, value, *args, **kwargs)
         budget.touch(budget.size(result))
         return result
 
     metered.metered = True
+    metered.passes = passes  # what the filter is given first, if anything: see printed_field
     return metered
