@@ -75,6 +75,15 @@ def test_markup_splits_text_into_styled_spans_and_icons():
     assert parse_markup("[Burn]{.burn} it") == ((Span("Burn", style="burn"), Span(" it")),)
 
 
+def test_plain_stretches_end_where_markup_or_a_style_begins_or_ends():
+    # plain words are copied a stretch at a time: each stretch must stop at a style's end too
+    assert parse_markup("Pay [the red toll]{.burn} twice, [a [b]{.x}] then 2: done") == ((
+        Span("Pay "), Span("the red toll", style="burn"), Span(" twice, "), Span("a [b", style="x"),
+        Span("] then 2: done")),)
+    assert parse_markup("[x **y** z]{.burn}") == ((
+        Span("x ", style="burn"), Span("y", bold=True, style="burn"), Span(" z", style="burn")),)
+
+
 def test_escapes_and_lone_stars_print_themselves():
     assert plain_text(parse_markup(r"2 \* 3 \:coin\: [x]")) == "2 * 3 :coin: [x]"
     assert plain_text(parse_markup("2 * 3 = 6, 10:30")) == "2 * 3 = 6, 10:30"
@@ -269,7 +278,8 @@ def test_each_distinct_string_is_parsed_once(tmp_path, monkeypatch):
     cards = card("same text", "a") + card("same text", "b").replace("name: Zap", "name: Zip") + card("other", "c")
     renderer = load_renderer(make_deck(tmp_path, layout, cards))
     renderer.validate()
-    assert sorted(parsed) == ["SPELL", "other", "same text"]
+    # the texts drawn, and the titles a reader sees (front and back): each string once
+    assert sorted(parsed) == ["SPELL", "Test Deck", "Zap", "other", "same text"]
 
 
 # --- the bundled games and the rules booklets ------------------------------------------------

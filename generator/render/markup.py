@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 ESCAPABLE = "*:[]{}\\"
 """Characters a backslash prints literally."""
@@ -32,6 +33,8 @@ ICON_PATTERN = re.compile(r":([A-Za-z][A-Za-z0-9_-]*):")
 STYLE_PATTERN = re.compile(r"\[((?:\\.|[^\]\\\n])*)\]\{\.([A-Za-z][A-Za-z0-9_-]*)\}")
 """``[text]{.name}``: the text (escapes allowed, one line) and the style's name."""
 STARS = {1: ("italic",), 2: ("bold",), 3: ("bold", "italic")}
+MARKUP_START = re.compile(r"[\\\n*:\[]")
+"""A character that may begin markup; text up to the next one is copied as it is."""
 WORDS = {("italic",): "italic ('*')", ("bold",): "bold ('**')", ("bold", "italic"): "bold italic ('***')"}
 
 
@@ -75,12 +78,13 @@ def plain_text(markup: Markup) -> str:
     return "\n".join("".join(span.text for span in line) for line in markup)
 
 
-def readable(text: str) -> str:
+def readable(text: str, parse: Callable[[str], Markup] = parse_markup) -> str:
     """What a reader sees of card text outside a card (a rules booklet's table): the words,
     without markup or icons. Text whose markup cannot be read is returned as it is (the
-    card itself is refused with the reason)."""
+    card itself is refused with the reason). ``parse`` may be a remembering parser (the
+    renderer's, which has parsed a title it printed already)."""
     try:
-        markup = parse_markup(text)
+        markup = parse(text)
     except MarkupError:
         return text
     return "\n".join(" ".join(line.split()) for line in plain_text(markup).split("\n"))
@@ -134,8 +138,7 @@ class _Parser:
                 self.style_end_length = styled.end() - self.style_end
                 index += 1
             else:
-                self.buffer.append(char)
-                index += 1
+                index = self._plain(index)
         self._flush()
         self.lines.append(tuple(self.spans))
         if self.open:
@@ -144,6 +147,16 @@ class _Parser:
             raise MarkupError(f"unbalanced '{stars}': {what} opened at character {offset + 1} is never "
                               "closed", stars, offset)
         return tuple(self.lines)
+
+    def _plain(self, index: int) -> int:
+        """Copy text from ``index`` up to the next character that may begin markup (or the end
+        of the current style) in one piece: a card's words cost one slice, not a step a letter."""
+        found = MARKUP_START.search(self.text, index + 1)
+        stop = found.start() if found else len(self.text)
+        if index < self.style_end < stop:
+            stop = self.style_end
+        self.buffer.append(self.text[index:stop])
+        return stop
 
     def _flags(self) -> tuple[bool, bool, str | None]:
         return "bold" in self.open, "italic" in self.open, self.style

@@ -204,21 +204,12 @@ class PlanResources:
         """The markup of ``text``, parsed once per distinct string."""
         return _remembered(self.markup, text, lambda: parse_markup(text), MarkupError)
 
-    def element_key(self, layout: Layout, index: int, context: dict[str, Any]) -> tuple | None:
-        """What planning element ``index`` of ``layout`` depends on: the values it reads.
-
-        None when a value cannot be compared cheaply (a dict or a list, such as
-        ``card`` or ``fields``): that element is planned afresh on every face.
-        """
+    def element_reads(self, layout: Layout) -> tuple[tuple[str, ...], ...]:
+        """For each element of ``layout``, the names its planning reads (worked out once a layout)."""
         reads = self.reads.get(id(layout))
         if reads is None:
             reads = self.reads[id(layout)] = element_reads(layout)
-        key = (id(layout), index, tuple([context.get(name) for name in reads[index]]))
-        try:
-            hash(key)
-        except TypeError:
-            return None
-        return key
+        return reads
 
 
 def _remembered(known: dict, key, make, failure: type[Exception]):
@@ -248,16 +239,22 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
     label or an icon row share the very same operation.
     """
     ops: list[Op] = []
-    for index, element in enumerate(layout.elements):
-        key = resources.element_key(layout, index, context)
-        if key is not None and key in resources.planned:
-            op, overflows = resources.planned[key]
-            resources.overflows.extend(overflows)
+    planned, overflows = resources.planned, resources.overflows
+    for index, (element, names) in enumerate(zip(layout.elements, resources.element_reads(layout))):
+        # What planning the element depends on: the layout, the element and the values it reads.
+        key: tuple | None = (id(layout), index, tuple([context.get(name) for name in names]))
+        try:
+            known = planned.get(key)  # hashed once, here (a tuple does not keep its hash)
+        except TypeError:  # a dict or list value (``card``, ``fields``): planned afresh on every face
+            known = key = None
+        if known is not None:
+            op = known[0]
+            overflows.extend(known[1])
         else:
-            known = len(resources.overflows)
+            start = len(overflows)
             op = _plan_element(element, context, resources, layout)
             if key is not None:
-                resources.planned[key] = (op, tuple(resources.overflows[known:]))
+                planned[key] = (op, tuple(overflows[start:]))
         if op is not None:
             ops.append(op)
     return tuple(ops)

@@ -116,7 +116,7 @@ class Renderer:
                 except (TemplateError, TypeError, ValueError) as error:
                     raise self._error(card, side, f"its title cannot be made: {error}", layout,
                                       None) from None
-            facts["title"] = readable(facts["title"])
+            facts["title"] = readable(facts["title"], self._resources.parse)  # parsed once per string
         return facts["title"]
 
     def draw(self, canvas, card: Card, side: str, bleed: bool = False) -> None:

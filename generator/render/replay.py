@@ -23,6 +23,7 @@ every face that draws the same thing (see ``PlanResources.planned``).
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import Any, Callable
 
 from reportlab.pdfgen.canvas import Canvas
@@ -30,6 +31,8 @@ from reportlab.pdfgen.canvas import Canvas
 GRAPHICS_STATE = tuple(name for name in Canvas.STATE_ATTRIBUTES if name != "_extgstate")
 """What reportlab saves and restores as the graphics state, besides the transparency
 states (``_extgstate``), which are compared by their current values."""
+_graphics_state = itemgetter(*GRAPHICS_STATE)
+"""The graphics state's values as one tuple, read at C speed (it is read before every operation)."""
 FORM_RESOURCES = ("_formsinuse", "_annotationrefs", "_colorsUsed", "_shadingUsed")
 """What reportlab collects for the resources of the page or form being drawn."""
 TRANSPARENCY = re.compile(r"/gRLs\d+ gs")
@@ -51,7 +54,7 @@ class Replay:
     def draw(self, canvas: Canvas, operation: object, draw: Callable[[], None]) -> None:
         """Draw ``operation`` by calling ``draw``, or by replaying its first drawing in this state."""
         state = canvas.__dict__
-        key = (id(operation), tuple([state[name] for name in GRAPHICS_STATE]),
+        key = (id(operation), _graphics_state(state),
                tuple(sorted(canvas._extgstate._d.items())))
         try:
             found = self._drawn.get(key)
