@@ -11,9 +11,11 @@ from generator.sandbox import MAX_TEMPLATE_OUTPUT, MAX_TEMPLATE_VALUE
 
 ONE_NAME = ["{{ title }}", "${{ reward }}", "a {{x}} b", "x{# note #}{{ x }} pts\n", "{{- x -}}  ", "\n{{ x }}\n\n",
             "{{ category | upper }}", "YOUR\n{{ mine|upper() }}", "{{ roll | ways }}", "{{ roll | odds }} rolls",
-            "{{ roll | chance | percent }}", "{{ name | length }}", "{{ name | title | trim }}!"]
+            "{{ roll | chance | percent }}", "{{ name | length }}", "{{ name | title | trim }}!",
+            "art/{{ card.id }}.png", "by {{ deck.designer | upper }}", "{{ name.upper }}", "{{ name.__class__ }}",
+            "{{ name.real }}", "{{ name.a.b }}"]
 
-VALUES = ["Frankenflakes", "", 7, 0, -3, 2.5, None, True, [1, "two"], {"a": 1}, ("t",), "12", 99,
+VALUES = [{"id": "knight", "designer": "Ann"}, {"a": {"b": 3}}, "Frankenflakes", "", 7, 0, -3, 2.5, None, True, [1, "two"], {"a": 1}, ("t",), "12", 99,
           "é ✓ \u2603", "x" * (MAX_TEMPLATE_OUTPUT + 1), ["y"] * (MAX_TEMPLATE_VALUE + 1)]
 
 
@@ -66,7 +68,7 @@ def test_the_names_a_text_reads_are_known_without_compiling():
     assert compile_text(environment, "${{ reward }}").names == frozenset({"reward"})
 
 
-@pytest.mark.parametrize("source", ["{{ a }}{{ b }}", "{{ self }}", "{{ x.y }}", "{% if x %}{{ x }}{% endif %}",
+@pytest.mark.parametrize("source", ["{{ a }}{{ b }}", "{{ self }}", "{{ x['y'] }}", "{{ x.y() }}", "{% if x %}{{ x }}{% endif %}",
                                     "{{ 'x' }}", "{{ true }}", "plain", "{% set x = 1 %}{{ x }}",
                                     "{{ x | join }}", "{{ x | percent(2) }}", "{{ x | nosuchfilter }}",
                                     "{{ x | upper | join(', ') }}", "{{ x + 1 }}", "{{ 'a' | upper }}"])
@@ -87,3 +89,12 @@ def test_other_texts_still_run_in_the_sandbox(source):
     context = {"x": "ab"}
     assert (_outcome(lambda: compile_text(environment, source).render(context))
             == _compiled(environment, source, context))
+
+
+@pytest.mark.parametrize("source", ["{{ name.__class__ }}", "{{ card.__init__ }}", "x{{ name.__class__.__mro__ }}"])
+def test_an_attribute_printed_without_compiling_is_still_refused_by_the_sandbox(source):
+    environment = make_layout_environment()
+    assert environment.printed_field(environment.parse(source)) is not None
+    context = {"name": "Knight", "card": {"id": "knight"}}
+    with pytest.raises(TemplateError, match="unsafe"):
+        compile_text(environment, source).render(context)

@@ -70,9 +70,10 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         return BoundedExpression(expression._template, undefined_to_none)
 
     def printed_field(self, template: nodes.Template) -> PrintedField | None:
-        """The parts of a parsed template that prints nothing but one name, through filters
-        that take no arguments and need no context (``{{ title }}``, ``${{ reward }}``,
-        ``{{ roll | chance | percent }}``), between fixed text; None for any other."""
+        """The parts of a parsed template that prints nothing but one name (or an attribute of
+        it), through filters that take no arguments and need no context (``{{ title }}``,
+        ``${{ reward }}``, ``art/{{ card.id }}.png``, ``{{ roll | chance | percent }}``),
+        between fixed text; None for any other."""
         if len(template.body) != 1 or not isinstance(template.body[0], nodes.Output):
             return None
         parts = template.body[0].nodes
@@ -80,16 +81,19 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         if len(printed) != 1:
             return None
         index = printed[0]
-        node, filters = parts[index], []
+        node, filters, attributes = parts[index], [], []
         while isinstance(node, nodes.Filter) and not (node.args or node.kwargs or node.dyn_args or node.dyn_kwargs):
             filters.insert(0, node.name)
+            node = node.node
+        while isinstance(node, nodes.Getattr):
+            attributes.insert(0, node.attr)
             node = node.node
         # self is Jinja2's own; a filter that reads the context needs the compiled template's
         if not isinstance(node, nodes.Name) or node.name == "self" or not all(
                 getattr(self.filters.get(name), "passes", "unknown") is None for name in filters):
             return None
-        return PrintedField("".join(part.data for part in parts[:index]), node.name, tuple(filters),
-                            "".join(part.data for part in parts[index + 1:]))
+        return PrintedField("".join(part.data for part in parts[:index]), node.name, tuple(attributes),
+                            tuple(filters), "".join(part.data for part in parts[index + 1:]))
 
     def print_field(self, field: PrintedField, context: dict[str, Any]) -> str:
         """What the compiled template of ``field`` prints when its name is a key of
@@ -102,6 +106,8 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             if fixed:  # the compiled template charges its fixed text first, in one go
                 _fixed_output(None, fixed)
             value = context[field.name]
+            for attribute in field.attributes:  # through the sandbox, as the compiled template reads it
+                value = self.getattr(value, attribute)
             for name in field.filters:
                 value = self.filters[name](None, value)
             value = _output(None, value)
@@ -153,6 +159,8 @@ class PrintedField(NamedTuple):
 
     before: str
     name: str
+    attributes: tuple[str, ...]
+    """``card.id``: the attributes read from the name's value, in order."""
     filters: tuple[str, ...]
     """Filter names, the first applied first."""
     after: str
