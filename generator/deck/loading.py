@@ -44,16 +44,22 @@ class Document:
 
     path: Path
     data: Any
-    positions: dict[KeyPath, Position] = field(default_factory=dict)
+    positions: dict[KeyPath, Position | tuple[int, int]] = field(default_factory=dict)
+    """Where each key path starts. Loading keeps a (line, column) pair in this file and
+    :meth:`at` makes the Position: a large deck has a hundred thousand of them, few are
+    ever asked for, and a Position costs ten times a pair to make."""
 
     def at(self, *keys: Any) -> Position:
         """Position of the node at ``keys``, or of its nearest known ancestor."""
         path = tuple(keys)
         while path:
             if path in self.positions:
-                return self.positions[path]
+                return self._position(self.positions[path])
             path = path[:-1]
-        return self.positions.get((), Position(self.path, 1, 1))
+        return self._position(self.positions.get((), (1, 1)))
+
+    def _position(self, where: Position | tuple[int, int]) -> Position:
+        return where if isinstance(where, Position) else Position(self.path, *where)
 
 
 def load_yaml(path: Path) -> Document:
@@ -176,7 +182,7 @@ def _load_plain(text: str, path: Path) -> Document:
     aliases each node is built once, so counting nodes as they come bounds the
     document exactly as the full path's expansion check would.
     """
-    positions: dict[KeyPath, Position] = {}
+    positions: dict[KeyPath, tuple[int, int]] = {}
     open_frames: list[list] = []  # [open list or dict, its key path, pending mapping key]
     root: Any = None
     nodes = documents = 0
@@ -212,19 +218,19 @@ def _load_plain(text: str, path: Path) -> Document:
             raise _Unusual
         if not open_frames:
             root, keypath = value, ()
-            positions[keypath] = _position(path, event.start_mark)
+            positions[keypath] = _line_column(event.start_mark)
         else:
             frame = open_frames[-1]
             parent = frame[0]
             if type(parent) is list:
                 keypath = frame[1] + (len(parent),)
-                positions[keypath] = _position(path, event.start_mark)
+                positions[keypath] = _line_column(event.start_mark)
                 parent.append(value)
             elif frame[2] is no_key:  # a mapping key: its position stands for its value's
                 if opens or value in parent:
                     raise _Unusual  # a collection as key, or a duplicate key
                 frame[2] = value
-                positions[frame[1] + (value,)] = _position(path, event.start_mark)
+                positions[frame[1] + (value,)] = _line_column(event.start_mark)
                 continue
             else:
                 key = frame[2]
@@ -322,10 +328,15 @@ def _position(path: Path, mark: Any) -> Position:
     return Position(path, mark.line + 1, mark.column + 1)
 
 
+def _line_column(mark: Any) -> tuple[int, int]:
+    """A node's place as :attr:`Document.positions` keeps it (1-based line, column)."""
+    return (mark.line + 1, mark.column + 1)
+
+
 class _Builder:
     """Turns composed YAML nodes into Python data, counting every node it builds."""
 
-    def __init__(self, path: Path, positions: dict[KeyPath, Position]):
+    def __init__(self, path: Path, positions: dict[KeyPath, Position | tuple[int, int]]):
         self.path = path
         self.positions = positions
         self.constructor = yaml.constructor.SafeConstructor()
@@ -373,7 +384,7 @@ class _Builder:
                 f"document expands to more than {MAX_NODES:,} values (alias bomb?)",
                 _position(self.path, node.start_mark),
             )
-        self.positions.setdefault(keypath, _position(self.path, node.start_mark))
+        self.positions.setdefault(keypath, _line_column(node.start_mark))
         if isinstance(node, yaml.ScalarNode):
             return self._scalar(node)
         if id(node) in self.in_progress:
@@ -407,7 +418,7 @@ class _Builder:
             if key in result:
                 raise InputError(f"duplicate key '{key}'",
                                  _position(self.path, key_node.start_mark), field=str(key))
-            self.positions[keypath + (key,)] = _position(self.path, key_node.start_mark)
+            self.positions[keypath + (key,)] = _line_column(key_node.start_mark)
             result[key] = self.build(value_node, keypath + (key,))
         for key, value in merged.items():
             result.setdefault(key, value)

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from generator.access.kinds import ACCEPTABLE_KINDS
 from generator.deck.loading import Document, load_yaml
@@ -398,7 +398,11 @@ def _read_face(reader: Reader, keys: tuple, fields: dict[str, FieldSpec],
             unknown = True
             own.add(reader.fail(keys + (name,), f"unknown field '{name}'{did_you_mean(str(name), set(fields))}"))
         else:
-            face[name] = own.attempt(lambda: _check_value(reader, keys + (name,), fields[name], value), None)
+            try:  # not own.attempt: a closure for every field of every card shows in large decks
+                face[name] = _check_value(reader, keys + (name,), fields[name], value)
+            except InputError as error:
+                own.add(error)
+                face[name] = None
     for spec in fields.values():
         if spec.name in face:
             continue
@@ -418,25 +422,30 @@ class _Reported(Exception):
     """A card's problems are already kept; skip the rest of the card."""
 
 
+FIELD_TYPE_WANTED = {"text": "text", "int": "a whole number", "number": "a number", "bool": "yes/no (true or false)"}
+"""What each field type asks for, as an error says it (a choice lists its choices)."""
+
+
+def _fits(spec: FieldSpec, value: Any) -> bool:
+    """Whether ``value`` has the type ``spec`` declares; a bool is no number or text here."""
+    if spec.type == "choice":
+        return value in spec.choices
+    if spec.type == "bool":
+        return isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if spec.type == "text":
+        return isinstance(value, (str, int, float))
+    return isinstance(value, int) or spec.type == "number" and isinstance(value, float)
+
+
 def _check_value(reader: Reader, keys: tuple, spec: FieldSpec, value: Any) -> Any:
-    checks: dict[str, Callable[[Any], bool]] = {
-        "text": lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool),
-        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-        "bool": lambda v: isinstance(v, bool),
-        "choice": lambda v: v in spec.choices,
-    }
-    wanted = {
-        "text": "text",
-        "int": "a whole number",
-        "number": "a number",
-        "bool": "yes/no (true or false)",
-        "choice": "one of " + ", ".join(map(str, spec.choices)),
-    }
     if value is None:
         return None
-    if not checks[spec.type](value):
-        raise reader.fail(keys, f"expected {wanted[spec.type]}, found {describe_value(value)}")
+    if not _fits(spec, value):
+        wanted = ("one of " + ", ".join(map(str, spec.choices)) if spec.type == "choice"
+                  else FIELD_TYPE_WANTED[spec.type])  # worded only on failure: choices join slowly
+        raise reader.fail(keys, f"expected {wanted}, found {describe_value(value)}")
     if spec.type == "text":
         return str(value)
     if isinstance(value, float) and not math.isfinite(value):

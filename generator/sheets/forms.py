@@ -13,6 +13,7 @@ copies those objects into the output and streams the pages itself.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -115,9 +116,27 @@ class FormLibrary:
         form = f"f{len(self._names) + 1}"
         self._canvas.beginForm(form, *bbox)
         draw(self._canvas)
-        self._canvas.endForm()
+        self._end_form(form)
         self._names[key] = pdfdoc.xObjectName(form)
         return self._names[key]
+
+    def _end_form(self, form: str) -> None:
+        """End the form being drawn, encoding its operators at C speed when they are plain ASCII.
+
+        reportlab encodes a form's operators with its PDFDocEncoding codec, a
+        dictionary lookup per character (about 0.1 ms a kilobyte, a fifth of a
+        distinct face's cost). Operators are ASCII text, where that encoding is
+        the identity, so they are encoded here and reportlab only encodes the
+        (empty) rest.
+        """
+        canvas = self._canvas
+        operators = "\n".join([canvas._preamble, *canvas._code])
+        if not _PDFDOC_IDENTITY.fullmatch(operators):
+            canvas.endForm()
+            return
+        canvas._code = []
+        canvas.endForm()
+        canvas._doc.idToObject[pdfdoc.xObjectName(form)].stream = operators.encode("ascii")
 
     def add_lines(self, key: str, lines: Iterable[Line], style: LineStyle,
                   bbox: tuple[float, float, float, float]) -> str:
@@ -184,11 +203,94 @@ class FormLibrary:
         resources.XObject = doc.xobjDict([name.split(".", 1)[1] for name in self._names.values()])
         shadings = _shadings(doc)
         _give_forms_paint_resources(doc, self._names.values(), shadings)
+        self._share_form_dictionaries(doc)
         doc.Reference(resources, RESOURCES_NAME)
         with _binary_streams():
             data = canvas.getpdfdata()
         self.compiled = _split_objects(data, doc)
         return self.compiled
+
+    def _share_form_dictionaries(self, doc: pdfdoc.PDFDocument) -> None:
+        """Have forms that draw alike share one resources object and one formatted dictionary.
+
+        Left alone, reportlab builds and formats each form's dictionary afresh,
+        some 35 names and numbers through its codec a form: most of a distinct
+        face's cost in writing the file. Faces of one size differ only in their
+        stream's length, so each dictionary is formatted once (see
+        :class:`_FormStream`) and gives the same bytes.
+        """
+        plain = _plain_form_resources()
+        templates: dict[tuple, tuple[bytes, bytes, dict]] = {}
+        for name in self._names.values():
+            form = doc.idToObject[name]
+            if form.Contents is not None or not form.stream or form.Annots:
+                continue  # reportlab's own way for anything unusual
+            if form.Resources is None and not form.XObjects:
+                form.Resources = plain
+            form.Contents = _FormStream(form.stream, templates)
+
+
+_PDFDOC_IDENTITY = re.compile(r"[\x00-\x17\x20-\x7f]*")
+"""Text that PDFDocEncoding encodes byte for byte as ASCII (it has no codes 24 to 31)."""
+
+
+def _plain_form_resources() -> pdfdoc.PDFResourceDictionary:
+    """The resources reportlab gives a form with no images, transparency or gradients."""
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    return resources
+
+
+class _LengthMark(pdfdoc.PDFObject):
+    """Stands for a stream's length while a shared form dictionary is formatted."""
+
+    MARK = b"\x00length\x00"
+
+    def format(self, document) -> bytes:
+        return self.MARK
+
+
+class _FormStream(pdfdoc.PDFStream):
+    """A form's stream, formatted as :class:`reportlab.pdfbase.pdfdoc.PDFStream` formats it, but
+    with the dictionary (which reportlab fills in before formatting) formatted once per distinct
+    content and the stream's length put in its place."""
+
+    def __init__(self, content: bytes, templates: dict[tuple, tuple[bytes, bytes, dict]]):
+        super().__init__(content=content)
+        self._templates = templates
+
+    def format(self, document) -> bytes:
+        entries = self.dictionary.dict
+        if (list(self.filters or ()) != [pdfdoc.PDFZCompress] or "Filter" in entries or "Length" in entries
+                or not isinstance(document.encrypt, pdfdoc.NoEncryption)):
+            return super().format(document)
+        content = pdfdoc.PDFZCompress.encode(self.content)
+        before, after = self._template(entries, document)
+        return b"%s%d%s\nstream\n%sendstream\n" % (before, len(content), after, content)
+
+    def _template(self, entries: dict, document) -> tuple[bytes, bytes]:
+        """The formatted dictionary before and after its length."""
+        key = tuple((name, _value_key(value)) for name, value in sorted(entries.items()))
+        found = self._templates.get(key)
+        if found is None:
+            filters = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
+            dictionary = pdfdoc.PDFDictionary({**entries, "Filter": filters, "Length": _LengthMark()})
+            before, after = pdfdoc.format(dictionary, document).split(_LengthMark.MARK)
+            # the entries are kept so that the objects whose ids make the key stay alive
+            found = self._templates[key] = (before, after, dict(entries))
+        return found[0], found[1]
+
+
+def _value_key(value: object) -> tuple:
+    """What decides how a dictionary value formats: plain values and arrays of them by value,
+    anything else by identity."""
+    if isinstance(value, (str, bytes, int, float)):
+        return (type(value), value)
+    if isinstance(value, pdfdoc.PDFArray) and all(isinstance(item, (str, bytes, int, float))
+                                                  for item in value.sequence):
+        return (type(value), tuple((type(item), item) for item in value.sequence))
+    return (object, id(value))
 
 
 def _shadings(doc: pdfdoc.PDFDocument):
@@ -288,6 +390,7 @@ def joined_runs(*parts: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     return joined
 
 
+@functools.lru_cache(maxsize=4096)  # pages repeat their slots' corners, the footer's size and baseline
 def number(value: float) -> str:
     """A coordinate for a content stream: at most three decimals, no trailing zeros."""
     text = f"{value:.3f}".rstrip("0").rstrip(".")
