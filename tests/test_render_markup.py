@@ -189,6 +189,25 @@ def test_a_named_style_colours_and_bolds_its_words_and_its_icons(tmp_path):
                for shape in page.curves if shape["fill"])
 
 
+def test_the_same_words_take_each_face_s_own_style_colour(tmp_path):
+    """Words measured for one face are reused on the next: each still prints in its face's colour."""
+    layout = BODY.replace('burn: {colour: "#e0601e", bold: true}', "burn: {colour: hot, bold: true}") \
+        + "colours:\n  hot: {field: kind, map: {spell: '#e0601e', monster: '#2060e0'}}\n"
+    cards = card("Then [Burn it]{.burn} twice", "zap") + card("Then [Burn it]{.burn} twice", "ogre") \
+        .replace("kind: spell", "kind: monster")
+    deck = make_deck(tmp_path, layout, cards)
+    renderer = load_renderer(deck)
+    renderer.validate()
+    for card_id, ink in (("zap", (0xe0, 0x60, 0x1e)), ("ogre", (0x20, 0x60, 0xe0))):
+        page = render_page(renderer, deck.card(card_id), "front", tmp_path / f"{card_id}.pdf")
+        burnt = [char for char in page.chars if "Bold" in char["fontname"] and char["text"].strip()]
+        assert "".join(char["text"] for char in burnt) == "Burnit"
+        assert all(tuple(char["non_stroking_color"]) == pytest.approx(tuple(c / 255 for c in ink), abs=0.01)
+                   for char in burnt)
+        plain = [char for char in page.chars if "Bold" not in char["fontname"] and char["text"].strip()]
+        assert "".join(char["text"] for char in plain) == "Thentwice"
+
+
 def test_icons_wrap_like_words_and_shrink_with_the_text(tmp_path):
     layout = BODY.replace("[5, 10, 53, 40]", "[5, 10, 30, 8]")
     page = face(tmp_path, "Gain :coin: :coin: :coin: :coin: :coin: :coin: :coin: :coin: then draw two cards")

@@ -192,7 +192,8 @@ def _text_lines(canvas, op: TextOp, opacity: float) -> None:
                 if piece.font != font:
                     text.setFont(piece.font, op.size)
                     font = piece.font
-                if piece.colour is not None and piece.colour != colour:
+                # "is not" first: a line's runs mostly share one colour object (spares Color.__eq__)
+                if piece.colour is not None and piece.colour is not colour and piece.colour != colour:
                     text.setFillColor(piece.colour)
                     colour = piece.colour
                 text.setTextOrigin(piece.x, piece.y)

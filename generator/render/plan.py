@@ -27,7 +27,8 @@ from generator.render.layout import (Element, IconElement, ImageElement, Layout,
 from generator.render.paint import Gradient, PaintError
 from generator.render.markup import Markup, MarkupError, parse_markup, plain_text
 from generator.render.svg import SvgArt, SvgError, load_svg
-from generator.render.runs import ICON_MARGIN, ShapeError, TextSettings, icon_side, shape_text
+from generator.render.runs import (ICON_MARGIN, MeasuredWords, ShapeError, TextSettings, icon_side,
+                                   shape_text)
 from generator.render.text import Metrics, block_height, fit_line, fit_wrapped, overflowing
 from generator.sandbox import TemplateLimitError
 
@@ -188,6 +189,8 @@ class PlanResources:
     image_sizes: dict[Path, tuple[int, int] | ImageProblem] = field(default_factory=dict)
     arts: dict[Path, SvgArt | SvgError] = field(default_factory=dict)
     markup: dict[str, Markup | MarkupError] = field(default_factory=dict)
+    words: MeasuredWords = field(default_factory=dict)
+    """Each word's measured runs (see :func:`~generator.render.runs.shape_text`)."""
     planned: dict[tuple, tuple[Op | None, tuple[PlanProblem, ...]]] = field(default_factory=dict)
     """Each element's operation (and a draft's overflows) by the values it read."""
     reads: dict[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
@@ -315,7 +318,7 @@ def _text(element: TextElement, context, resources: PlanResources, layout: Layou
             style_colours={name: style.colour.resolve(context) for name, style in layout.styles.items()
                            if style.colour is not None},
             icons=layout.icons)
-        paragraphs = shape_text(markup, settings, resources.fonts)
+        paragraphs = shape_text(markup, settings, resources.fonts, resources.words)
     except (MarkupError, ShapeError) as error:
         raise _markup_problem(element, error, text, context, resources) from None
     metrics = _line_metrics(resources.fonts, element, any(run.icon for words in paragraphs

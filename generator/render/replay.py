@@ -50,12 +50,15 @@ class Replay:
 
     def __init__(self) -> None:
         self._drawn: dict[tuple, tuple[object, Any]] = {}
+        self._states: dict[tuple, tuple] = {}
+        """Each distinct graphics state remembered once: a deck's faces pass through the same few
+        states, so the thousands of drawings remembered share them instead of each keeping a copy."""
 
     def draw(self, canvas: Canvas, operation: object, draw: Callable[[], None]) -> None:
         """Draw ``operation`` by calling ``draw``, or by replaying its first drawing in this state."""
         state = canvas.__dict__
-        key = (id(operation), _graphics_state(state),
-               tuple(sorted(canvas._extgstate._d.items())))
+        before = _graphics_state(state)
+        key = (id(operation), before, tuple(sorted(canvas._extgstate._d.items())))
         try:
             found = self._drawn.get(key)
         except TypeError:  # a state holding unhashable values: draw as usual
@@ -67,7 +70,7 @@ class Replay:
                 return
             code, after, transparency = found[1]
             canvas._code.extend(code)
-            state.update(after)
+            state.update(zip(GRAPHICS_STATE, after))
             canvas._extgstate._d = dict(transparency)
             return
         start, resources = len(canvas._code), _resources(canvas)
@@ -76,11 +79,19 @@ class Replay:
             return
         # The operation is kept with its drawing, so its id cannot pass to another object.
         code = canvas._code[start:]
+        key = (key[0], self._shared(before), key[2])
         if _resources(canvas) != resources or any(TRANSPARENCY.search(part) for part in code):
             self._drawn[key] = (operation, DRAW_AGAIN)
         else:
-            self._drawn[key] = (operation, (code, {name: state[name] for name in GRAPHICS_STATE},
-                                            dict(canvas._extgstate._d)))
+            self._drawn[key] = (operation, (code, self._shared(_graphics_state(state)),
+                                            tuple(canvas._extgstate._d.items())))
+
+    def _shared(self, values: tuple) -> tuple:
+        """The remembered state equal to ``values`` (a state's values), remembering it if new."""
+        try:
+            return self._states.setdefault(values, values)
+        except TypeError:  # a value that cannot be hashed: kept as it is
+            return values
 
 
 def _resources(canvas: Canvas) -> tuple[int, ...]:

@@ -123,7 +123,7 @@ class SpanFonts:
         """
         first = self.face(0)
         glyphs = self.fonts.font(first).face.charToGlyph
-        if all(ord(character) in glyphs for character in text):  # the common case, at C speed
+        if all(map(glyphs.__contains__, map(ord, text))):  # the common case, at C speed
             return [(first, text)]
         pieces: list[tuple[str, str]] = []
         for character in text:
@@ -149,15 +149,26 @@ def icon_side(fonts: FontRegistry, font: str, icon_scale: float) -> float:
     return fonts.font(font).face.capHeight / 1000 * icon_scale
 
 
-def shape_text(markup: Markup, settings: TextSettings, fonts: FontRegistry) -> tuple[Paragraph, ...]:
-    """``markup`` as paragraphs of measured words; raises :class:`ShapeError`."""
+MeasuredWords = dict[tuple, tuple[Run, ...]]
+"""Runs of each word already measured, by its fonts, styles, colour and text (see :func:`shape_text`)."""
+
+
+def shape_text(markup: Markup, settings: TextSettings, fonts: FontRegistry,
+               measured: MeasuredWords | None = None) -> tuple[Paragraph, ...]:
+    """``markup`` as paragraphs of measured words; raises :class:`ShapeError`.
+
+    ``measured`` remembers each word's runs for the next texts set with the same
+    ``fonts``: card texts repeat their words ("Draw", "monster", a name on every
+    card of a kind), so most words are looked up, not cut and measured again.
+    """
     check_styles(markup, settings)
     side = icon_side(fonts, settings.font, settings.icon_scale)
-    return tuple(_paragraph(line, settings, fonts, side) for line in markup)
+    known: MeasuredWords = {} if measured is None else measured
+    return tuple(_paragraph(line, settings, fonts, side, known) for line in markup)
 
 
 def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegistry,
-               side: float) -> Paragraph:
+               side: float, measured: MeasuredWords) -> Paragraph:
     words: list[Word] = []
     runs: list[Run] = []
     space = 0.0  # width of the space(s) waiting before the next word
@@ -182,11 +193,24 @@ def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegis
                 close_word()
                 space = space_font.stringWidth(" ", 1.0)  # runs of spaces print as one
                 continue
-            for font_name, piece in span_fonts.pieces(chunk):
-                font = fonts.font(font_name)
-                runs.append(Run(piece, font.fontName, colour, font.stringWidth(piece, 1.0)))
+            runs.extend(_word_runs(chunk, span_fonts, colour, fonts, measured))
     close_word()
     return tuple(words)
+
+
+def _word_runs(text: str, span_fonts: SpanFonts, colour, fonts: FontRegistry,
+               measured: MeasuredWords) -> tuple[Run, ...]:
+    """The runs of one word (``text``, no spaces) in the span's fonts and colour, measured once."""
+    key = (span_fonts.families, span_fonts.bold, span_fonts.italic, colour, text)
+    runs = measured.get(key)
+    if runs is None:
+        runs = measured[key] = tuple(_measured_run(piece, fonts.font(font_name), colour)
+                                     for font_name, piece in span_fonts.pieces(text))
+    return runs
+
+
+def _measured_run(text: str, font, colour) -> Run:
+    return Run(text, font.fontName, colour, font.stringWidth(text, 1.0))
 
 
 def _icon_run(name: str, settings: TextSettings, colour, side: float) -> Run:
