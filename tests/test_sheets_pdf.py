@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from generator.deck.model import load_deck
 from generator.errors import LayoutError
 from generator.sheets.geometry import SheetSettings
-from generator.sheets.press import press_deck
+from generator.sheets.press import CopyIndex, press_deck
 from generator.sheets.style import MM, find_paper, load_style
 
 from sheets_support import FrameRenderer, embedded_fonts, numbered_deck, placed_forms, read_manifest, write_deck
@@ -270,3 +270,27 @@ def test_the_footer_names_deck_page_contents_and_mode(mixed_deck, tmp_path, orie
                                            pdf.pages[1].height)).extract_text()
     assert footer == (f"Test Deck · page 2 of {manifest['pages']} · {where}: fold on the dashed line "
                       "· fold and glue, no duplex")
+
+
+def test_copies_are_found_in_any_order_the_pages_ask_for_them(tmp_path):
+    deck = load_deck(write_deck(tmp_path / "deck", [{"name": "Ant", "count": 3}, {"name": "Skipped", "count": 0},
+                                                    {"name": "Bee", "count": 2}, {"name": "Cat", "count": 1}]))
+    copies = CopyIndex(deck)
+    asked = [0, 1, 2, 3, 4, 5, 0, 4, 3, 2, 5, 1]
+    found = [(card.id, copy) for card, copy in map(copies.locate, asked)]
+    expected = {0: ("c1", 1), 1: ("c1", 2), 2: ("c1", 3), 3: ("c3", 1), 4: ("c3", 2), 5: ("c4", 1)}
+    assert found == [expected[index] for index in asked]
+    with pytest.raises(IndexError):
+        copies.locate(6)
+
+
+def test_repeated_pages_of_many_copies_list_every_copy_once_in_its_slot(tmp_path):
+    deck = numbered_deck(tmp_path / "deck", distinct=2, copies=40)
+    result, manifest = build(deck, tmp_path / "out")
+    fronts = [p for p in manifest["placements"] if p["face"] == "front"]
+    assert [(p["card"], p["copy"]) for p in fronts] == [(card, copy) for card in ("c1", "c2")
+                                                        for copy in range(1, 41)]
+    slots = {tuple(p["trim_box"]) for p in fronts}
+    assert len(slots) == 9
+    assert [tuple(p["trim_box"]) for p in fronts[9:18]] == [tuple(p["trim_box"]) for p in fronts[:9]]
+    assert [p["page"] for p in fronts[::9]] == list(range(1, 2 * 9 + 1, 2))

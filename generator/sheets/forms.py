@@ -13,6 +13,7 @@ copies those objects into the output and streams the pages itself.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -389,6 +390,7 @@ def joined_runs(*parts: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     return joined
 
 
+@functools.lru_cache(maxsize=4096)  # pages repeat their slots' corners, the footer's size and baseline
 def number(value: float) -> str:
     """A coordinate for a content stream: at most three decimals, no trailing zeros."""
     text = f"{value:.3f}".rstrip("0").rstrip(".")

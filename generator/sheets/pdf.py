@@ -51,11 +51,16 @@ class PdfPageWriter:
     def _next_number(self) -> int:
         return self._first_streamed + len(self._streamed_offsets)
 
-    def _stream_object(self, body: bytes) -> int:
-        """Write the next streamed object; return its number."""
-        object_number = self._next_number()
-        self._streamed_offsets.append(self._written)
-        self._write(b"%d 0 obj\n%s\nendobj\n" % (object_number, body))
+    def _stream_objects(self, *bodies: bytes) -> int:
+        """Write the next streamed objects in one go; return the number of the last."""
+        chunks = []
+        offset = self._written
+        for body in bodies:
+            object_number = self._next_number()
+            self._streamed_offsets.append(offset)
+            chunks.append(b"%d 0 obj\n%s\nendobj\n" % (object_number, body))
+            offset += len(chunks[-1])
+        self._write(b"".join(chunks))  # one write and digest update a page, not one an object
         return object_number
 
     def _page_number_object(self, page_index: int) -> int:
@@ -65,9 +70,9 @@ class PdfPageWriter:
     def add_page(self, content: bytes) -> int:
         """Append a page drawn by the content-stream operators ``content``; return its page number."""
         packed = zlib.compress(content, 6)
-        contents = self._stream_object(
-            b"<< /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (len(packed), packed))
-        page = self._stream_object(
+        contents = self._next_number()
+        page = self._stream_objects(
+            b"<< /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (len(packed), packed),
             b"<< /Type /Page /Parent %d 0 R /MediaBox %s /Resources %d 0 R /Contents %d 0 R >>"
             % (self._forms.pages_number, self._media_box, self._forms.resources_number, contents))
         assert page == self._page_number_object(self.pages)

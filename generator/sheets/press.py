@@ -132,7 +132,7 @@ class PageComposer:
     footer: "Footer"
     library: FormLibrary
     copies: "CopyIndex"
-    _slots: dict[tuple[Box, int], tuple[bytes, str]] = field(default_factory=dict)
+    _slots: dict[tuple[int, int], tuple[bytes, str, Box]] = field(default_factory=dict)
 
     def compose(self, page: PagePlan, manifest: ManifestWriter) -> bytes:
         filled = len({placement.index for placement in page.placements})
@@ -151,11 +151,14 @@ class PageComposer:
 
     def _slot(self, box: Box, rotation: int) -> tuple[bytes, str]:
         """Operators placing a form (``%s`` for its name) in ``box``, and the manifest's position."""
-        found = self._slots.get((box, rotation))
+        # The page planner hands out one Box a slot, so looking it up by identity spares hashing
+        # its four floats for every placement; the box is kept with its entry so its id stays its own.
+        key = (id(box), rotation)
+        found = self._slots.get(key)
         if found is None:
-            found = self._slots[(box, rotation)] = (placing(box, rotation),
-                                                    ManifestWriter.position(box.rounded(), rotation))
-        return found
+            found = self._slots[key] = (placing(box, rotation), ManifestWriter.position(box.rounded(), rotation),
+                                        box)
+        return found[0], found[1]
 
 
 def placing(box: Box, rotation: int = 0) -> bytes:
@@ -178,11 +181,17 @@ class CopyIndex:
     def __init__(self, deck: Deck):
         self._cards = [card for card in deck.cards if card.count > 0]
         self._ends = list(accumulate(card.count for card in self._cards))
+        self._run: tuple[int, int, Card | None] = (0, 0, None)
+        """The card last found and the indices it covers, ``start <= index < end``."""
 
     def locate(self, index: int) -> tuple[Card, int]:
-        position = bisect_right(self._ends, index)
-        start = self._ends[position - 1] if position else 0
-        return self._cards[position], index - start + 1
+        start, end, card = self._run
+        if not start <= index < end:  # pages walk a card's copies in a row: search only when it ends
+            position = bisect_right(self._ends, index)
+            start = self._ends[position - 1] if position else 0
+            card = self._cards[position]
+            self._run = (start, self._ends[position], card)
+        return card, index - start + 1
 
 
 class FaceForms:
@@ -251,15 +260,22 @@ class Furniture:
         if layout.fold_line:
             name = library.add_lines("fold", [layout.fold_line], style.fold_line, page_box)
             self._under["fold"].append(name.encode())
+        self._under_operators: dict[tuple[str, int], bytes] = {}
+        self._over_operators = {role: b"\n".join(b"/%s Do" % name for name in names)
+                                for role, names in self._over.items()}
 
     def under(self, role: str, filled: int | None = None) -> bytes:
         """What goes under the cards of a page of ``role`` holding ``filled`` cards (default: full)."""
-        marks = self._marks.get((role, filled or self._per_sheet))
-        names = ([marks] if marks else []) + self._under[role]
-        return b"\n".join(b"/%s Do" % name for name in names)
+        key = (role, filled or self._per_sheet)
+        found = self._under_operators.get(key)
+        if found is None:  # made once a role and fill, not once a page
+            marks = self._marks.get(key)
+            names = ([marks] if marks else []) + self._under[role]
+            found = self._under_operators[key] = b"\n".join(b"/%s Do" % name for name in names)
+        return found
 
     def over(self, role: str) -> bytes:
-        return b"\n".join(b"/%s Do" % name for name in self._over[role])
+        return self._over_operators[role]
 
 
 class Footer:
