@@ -64,6 +64,9 @@ class Backdrop:
     element: str
 
 
+PAINTING_OPS = (ShapeOp, IconOp, ImageOp, ArtOp)
+"""The operations that can paint behind text."""
+
 Corners = tuple[tuple[float, float], ...]
 """A region of the card as its four corners on the page (a turned text's box is no
 longer upright)."""
@@ -95,6 +98,7 @@ class _Walk:
         self.below = below
         self.images = images
         self.known: dict[int, list[Backdrop]] = {}
+        self.bounds = _bounds(region)  # an upright op's view of the region: worked out once a walk
 
     def under(self, level: int) -> list[Backdrop]:
         """The colours under the region from the operations ``below[:level]``."""
@@ -124,9 +128,13 @@ class _Walk:
 
     def _painted(self, op: Op) -> tuple[list[tuple[RGB, float]], bool]:
         """(colour, alpha) of what ``op`` paints under the region, and whether it covers it all."""
-        local = tuple(_turn(point, op.frame.centre, op.frame.rotate) for point in self.region) \
-            if op.frame is not None and op.frame.rotate else self.region
-        bounds = _bounds(local)
+        if not isinstance(op, PAINTING_OPS):  # text and lines: most of a plan, and never a backdrop
+            return [], False
+        if op.frame is not None and op.frame.rotate:
+            local = tuple(_turn(point, op.frame.centre, op.frame.rotate) for point in self.region)
+            bounds = _bounds(local)
+        else:
+            local, bounds = self.region, self.bounds
         if isinstance(op, ShapeOp):
             if op.fill is None or not _shape_touches(op, bounds):
                 return [], False

@@ -76,7 +76,7 @@ class ColourPairProblem:
         return f"{text}; nothing else on the card tells them apart"
 
 
-@dataclass
+@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
 class _FieldColours:
     """What the faces show for one field: its values' colours by paint, and other cues."""
 

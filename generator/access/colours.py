@@ -12,6 +12,7 @@ numpy nor colorspacious.
 from __future__ import annotations
 
 from decimal import ROUND_FLOOR, Decimal
+from functools import lru_cache
 from typing import Any, Iterable
 
 from reportlab.lib.colors import Color
@@ -58,6 +59,7 @@ def hex_of(colour: Color | RGB) -> str:
     return "#" + "".join(f"{round(max(0.0, min(1.0, part)) * 255):02x}" for part in (red, green, blue))
 
 
+@lru_cache(maxsize=4096)  # a face's few colours are measured against each other hundreds of times
 def relative_luminance(rgb: RGB) -> float:
     """WCAG 2.x relative luminance of an sRGB colour (0 black to 1 white).
 

@@ -329,7 +329,7 @@ INLINE: dict[str, Callable[[Directive, Deck], str]] = {
 }
 
 
-@dataclass
+@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
 class ExpandedSource:
     """A rules file with inline directives replaced by their text.
 

@@ -285,7 +285,7 @@ def _internal_name(name: str, path: Path) -> str:
     return f"{name}-{digest}"
 
 
-@dataclass
+@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
 class _Table:
     """What the folders read so far say: names, where they were written, families."""
 

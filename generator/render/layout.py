@@ -151,7 +151,9 @@ MAX_DASH_LENGTHS = 16
 """Lengths in a ``dash`` pattern; a few make any pattern, and PDF readers have small limits."""
 
 
-@dataclass(frozen=True, kw_only=True)
+# Elements are told apart by identity (plans are keyed by id()), never by value: eq=False
+# spares each class the __eq__ and __hash__ that dataclass would generate at every start.
+@dataclass(frozen=True, kw_only=True, eq=False)
 class Element:
     """What every element has: a name for errors and overrides, and a condition."""
 
@@ -184,7 +186,7 @@ class Element:
         return frozenset(found)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class TextElement(Element):
     text: Template
     box: Box
@@ -206,7 +208,7 @@ class TextElement(Element):
         return [self.colour]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class ShapeElement(Element):
     """A rectangle (optionally rounded: a frame) or an ellipse."""
 
@@ -222,7 +224,7 @@ class ShapeElement(Element):
         return [self.fill, self.stroke]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class LineElement(Element):
     start: tuple[float, float]
     end: tuple[float, float]
@@ -239,7 +241,7 @@ class LineElement(Element):
         return Box(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class IconElement(Element):
     """An icon, or a row/column of ``repeat`` icons, fitted into ``box``."""
 
@@ -259,7 +261,7 @@ class IconElement(Element):
         return [self.colour, self.accent]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class ImageElement(Element):
     """A raster image (downsampled to ``dpi`` at its drawn size) or SVG art (drawn as paths)."""
 
@@ -320,14 +322,14 @@ class Value:
     units: str
 
 
-@dataclass
+@dataclass(eq=False)
 class RawElement:
     name: str | None
     values: dict[str, Value]
     position: Position
 
 
-@dataclass
+@dataclass(eq=False)
 class RawLayout:
     """A layout file merged with everything it extends, before compiling."""
 
@@ -478,7 +480,7 @@ def _mapping(document: Document, keys: tuple) -> dict:
 # --- compiling a merged layout ---------------------------------------------------------
 
 
-@dataclass
+@dataclass(eq=False)
 class LayoutContext:
     """What compiling a layout needs from outside: tables, fonts, icons, Jinja."""
 
@@ -487,6 +489,9 @@ class LayoutContext:
     colour_table: dict
     icons: dict[str, Icon]
     fonts: FontRegistry
+    templates: dict[tuple[str, str], Template] = field(default_factory=dict)
+    """Each distinct text and condition compiled so far ("text"/"when", source): a front and
+    a back that extend one frame share its templates, compiled once (a millisecond each)."""
 
 
 def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -> Layout:
@@ -621,7 +626,7 @@ class _ElementCompiler:
         if not isinstance(value.data, (str, int, float)) or isinstance(value.data, bool):
             raise InputError(f"expected text, found {value.data!r}", value.position, field=what)
         try:
-            return compile_text(self.environment, str(value.data))
+            return self._compiled("text", str(value.data), compile_text)
         except TemplateError as error:
             raise InputError(f"template error: {error}", value.position, field=what) from None
 
@@ -637,9 +642,17 @@ class _ElementCompiler:
             raise InputError("'when' is an expression such as \"type == 'monster'\"",
                              value.position, field="when")
         try:
-            return compile_condition(self.environment, data)
+            return self._compiled("when", data, compile_condition)
         except TemplateError as error:
             raise InputError(f"expression error: {error}", value.position, field="when") from None
+
+    def _compiled(self, kind: str, source: str, compile_source: Callable[[Any, str], Template]) -> Template:
+        """``compile_source(environment, source)``, once per source and kind for all the layouts
+        loaded together (a source that fails is compiled again, and fails again, each time)."""
+        key = (kind, source)
+        if key not in self.context.templates:
+            self.context.templates[key] = compile_source(self.environment, source)
+        return self.context.templates[key]
 
     @staticmethod
     def _equalities(data: dict, value: Value) -> Template:

@@ -25,7 +25,7 @@ from jinja2 import TemplateError, meta, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from generator.expressions import make_environment, run_guarded
-from generator.sandbox import MAX_FORMAT_WIDTH, TemplateLimitError
+from generator.sandbox import MAX_FORMAT_WIDTH, BoundedSandbox, PrintedField, TemplateLimitError
 
 SPECIAL_NAMES = {"card", "side", "deck", "fields", "title"}
 """Names every face offers besides its fields (a field of the same name wins)."""
@@ -73,7 +73,7 @@ CARD_FILTERS: dict[str, Callable[..., Any]] = {
 }
 
 
-def make_layout_environment() -> ImmutableSandboxedEnvironment:
+def make_layout_environment() -> BoundedSandbox:
     """The project's sandboxed environment, plus card filters; ``None`` prints as nothing."""
     environment = make_environment()
     environment.filters.update(CARD_FILTERS)
@@ -94,14 +94,35 @@ class Template:
         return not self.names
 
 
-def compile_text(environment: ImmutableSandboxedEnvironment, source: str) -> Template:
+def compile_text(environment: BoundedSandbox, source: str) -> Template:
     """A text template; raises ``TemplateError`` on a syntax error."""
     if "{" not in source:
         return Template(source, frozenset(), lambda context: source)
     ast = environment.parse(source)
+    names = frozenset(meta.find_undeclared_variables(ast))
+    field = environment.printed_field(ast)
+    if field is not None:
+        return Template(source, names, _field_printer(environment, source, field))
     compiled = environment.from_string(ast)
-    return Template(source, frozenset(meta.find_undeclared_variables(ast)),
-                    lambda context: run_guarded(lambda: compiled.render(context)))
+    return Template(source, names, lambda context: run_guarded(lambda: compiled.render(context)))
+
+
+def _field_printer(environment: BoundedSandbox, source: str, field: PrintedField) -> Callable[[dict[str, Any]], str]:
+    """Renders a text that prints one field (``{{ title }}``, ``{{ roll | odds }}``) without
+    compiling it: a layout's many such texts would each cost a compile. A name the face does
+    not have (a typo, or one of Jinja2's globals) is left to the compiled template, compiled
+    then, which says what it is exactly as it always has."""
+
+    @lru_cache(maxsize=1)
+    def compiled() -> Any:
+        return environment.from_string(source)
+
+    def render(context: dict[str, Any]) -> str:
+        if field.name in context:
+            return run_guarded(lambda: environment.print_field(field, context))
+        return run_guarded(lambda: compiled().render(context))
+
+    return render
 
 
 def compile_condition(environment: ImmutableSandboxedEnvironment, source: str) -> Template:

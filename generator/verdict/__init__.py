@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from generator.render.renderer import Renderer
 
 
-@dataclass
+@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
 class Subject:
     """The deck being judged, and what the checks build on the way for later ones."""
 

@@ -187,7 +187,7 @@ def _cells_could_outgrow_page(cells, bounds: TextBounds) -> bool:
     return any((len(str(cell).split()) + 2) * leading > bounds.page_height for cell in cells)
 
 
-@dataclass
+@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
 class _Walk:
     """One pass over a rules file's blocks, keeping every problem it meets."""
 
@@ -414,7 +414,7 @@ class _Walk:
         self.glyphs(text, _Lines([line - 1, line]))
 
 
-@dataclass
+@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
 class _Lines:
     """A stand-in node for text a directive brings in: its position is the directive's line."""
 

@@ -1,0 +1,100 @@
+"""Layout texts that print one field (``{{ title }}``, ``${{ reward }}``, ``{{ roll | odds }}``)
+are rendered without compiling them: the text, the errors and the sandbox's bounds must be
+exactly the compiled template's."""
+
+import pytest
+from jinja2 import TemplateError
+
+from generator.expressions import run_guarded
+from generator.render.templating import compile_text, make_layout_environment
+from generator.sandbox import MAX_TEMPLATE_OUTPUT, MAX_TEMPLATE_VALUE
+
+ONE_NAME = ["{{ title }}", "${{ reward }}", "a {{x}} b", "x{# note #}{{ x }} pts\n", "{{- x -}}  ", "\n{{ x }}\n\n",
+            "{{ category | upper }}", "YOUR\n{{ mine|upper() }}", "{{ roll | ways }}", "{{ roll | odds }} rolls",
+            "{{ roll | chance | percent }}", "{{ name | length }}", "{{ name | title | trim }}!",
+            "art/{{ card.id }}.png", "by {{ deck.designer | upper }}", "{{ name.upper }}", "{{ name.__class__ }}",
+            "{{ name.real }}", "{{ name.a.b }}"]
+
+VALUES = [{"id": "knight", "designer": "Ann"}, {"a": {"b": 3}}, "Frankenflakes", "", 7, 0, -3, 2.5, None, True, [1, "two"], {"a": 1}, ("t",), "12", 99,
+          "é ✓ \u2603", "x" * (MAX_TEMPLATE_OUTPUT + 1), ["y"] * (MAX_TEMPLATE_VALUE + 1)]
+
+
+def _outcome(run):
+    try:
+        return "ok", run()
+    except TemplateError as error:
+        return type(error).__name__, str(error)
+
+
+def _compiled(environment, source, context):
+    """What the template prints when Jinja2 compiles it, or its error."""
+    template = environment.from_string(source)
+    return _outcome(lambda: run_guarded(lambda: template.render(context)))
+
+
+@pytest.mark.parametrize("source", ONE_NAME)
+@pytest.mark.parametrize("value", VALUES, ids=lambda value: type(value).__name__)
+def test_one_name_prints_what_the_compiled_template_prints(source, value):
+    environment = make_layout_environment()
+    name = environment.printed_field(environment.parse(source)).name
+    context = {name: value, "other": 1}
+    text = compile_text(environment, source)
+    assert _outcome(lambda: text.render(context)) == _compiled(environment, source, context)
+
+
+def test_over_the_bounds_it_fails_as_the_compiled_template_does():
+    environment = make_layout_environment()
+    long = "x" * (MAX_TEMPLATE_OUTPUT + 1)
+    assert _outcome(lambda: compile_text(environment, "{{ x }}").render({"x": long}))[0] == "TemplateLimitError"
+    shorter = "x" * (MAX_TEMPLATE_OUTPUT - 2)  # fits alone; not with the fixed text around it
+    for source in ("{{ x }}", "[{{ x }}]!"):
+        assert (_outcome(lambda: compile_text(environment, source).render({"x": shorter}))
+                == _compiled(environment, source, {"x": shorter}))
+    assert _outcome(lambda: compile_text(environment, "[{{ x }}]!").render({"x": shorter}))[0] == "TemplateLimitError"
+
+
+@pytest.mark.parametrize("source", ["{{ nmae }}", "Hi {{ nmae }}", "{{ range }}", "{{ lipsum }}"])
+def test_a_name_the_face_lacks_is_told_as_jinja_tells_it(source):
+    environment = make_layout_environment()
+    context = {"name": "Frankenflakes"}
+    outcome = _outcome(lambda: compile_text(environment, source).render(context))
+    assert outcome == _compiled(environment, source, context)
+    if "nmae" in source:
+        assert outcome == ("UndefinedError", "'nmae' is undefined")
+
+
+def test_the_names_a_text_reads_are_known_without_compiling():
+    environment = make_layout_environment()
+    assert compile_text(environment, "${{ reward }}").names == frozenset({"reward"})
+
+
+@pytest.mark.parametrize("source", ["{{ a }}{{ b }}", "{{ self }}", "{{ x['y'] }}", "{{ x.y() }}", "{% if x %}{{ x }}{% endif %}",
+                                    "{{ 'x' }}", "{{ true }}", "plain", "{% set x = 1 %}{{ x }}",
+                                    "{{ x | join }}", "{{ x | percent(2) }}", "{{ x | nosuchfilter }}",
+                                    "{{ x | upper | join(', ') }}", "{{ x + 1 }}", "{{ 'a' | upper }}"])
+def test_anything_more_is_compiled(source):
+    environment = make_layout_environment()
+    assert environment.printed_field(environment.parse(source)) is None
+
+
+def test_an_unknown_filter_is_still_refused_when_the_layout_loads():
+    with pytest.raises(TemplateError, match="No filter named 'nosuchfilter'"):
+        compile_text(make_layout_environment(), "{{ name | nosuchfilter }}")
+
+
+@pytest.mark.parametrize("source", ["{{ x | join('-') }}", "{{ x.__class__ }}", "{{ ''.__class__.__mro__ }}",
+                                    "{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}"])
+def test_other_texts_still_run_in_the_sandbox(source):
+    environment = make_layout_environment()
+    context = {"x": "ab"}
+    assert (_outcome(lambda: compile_text(environment, source).render(context))
+            == _compiled(environment, source, context))
+
+
+@pytest.mark.parametrize("source", ["{{ name.__class__ }}", "{{ card.__init__ }}", "x{{ name.__class__.__mro__ }}"])
+def test_an_attribute_printed_without_compiling_is_still_refused_by_the_sandbox(source):
+    environment = make_layout_environment()
+    assert environment.printed_field(environment.parse(source)) is not None
+    context = {"name": "Knight", "card": {"id": "knight"}}
+    with pytest.raises(TemplateError, match="unsafe"):
+        compile_text(environment, source).render(context)
