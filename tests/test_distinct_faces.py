@@ -65,6 +65,19 @@ def test_a_build_lays_out_each_distinct_face_once(tmp_path, monkeypatch):
         == {f"Card {n}" for n in range(CARDS)}
 
 
+def test_a_checked_build_draws_the_faces_its_check_laid_out(tmp_path, monkeypatch):
+    """The check lays out every distinct face; the sheets draw those very plans, not new ones."""
+    deck = distinct_deck(tmp_path, CARDS)
+    contexts = counting(monkeypatch, "face_context")
+    plans = counting(monkeypatch, "plan_face")
+    assert deckpress("build", deck.folder, "--quiet", "--out", tmp_path / "checked").exit_code == 0
+    assert len(plans) == CARDS + 1
+    assert len(contexts) == 2 * CARDS
+    monkeypatch.undo()
+    assert deckpress("build", deck.folder, "--quiet", "--no-check", "--out", tmp_path / "unchecked").exit_code == 0
+    assert (tmp_path / "checked" / "test.pdf").read_bytes() == (tmp_path / "unchecked" / "test.pdf").read_bytes()
+
+
 def test_a_card_with_other_counts_is_a_face_of_its_own(tmp_path):
     """A decklist's copy of a card (same id, other count) must not reuse the card's face."""
     deck = distinct_deck(tmp_path, 2)

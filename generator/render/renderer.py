@@ -91,7 +91,7 @@ class Renderer:
         """Equal keys mean identical drawings: the layout plus every value it reads."""
         facts = self._facts(card, side)
         if "key" not in facts:
-            context = facts["context"]
+            context = self._context(card, side)
             read = {name: context.get(name) for name in self._read_names[side]}
             digest = hashlib.sha1(json.dumps(read, sort_keys=True, default=str,
                                              ensure_ascii=False).encode("utf-8")).hexdigest()
@@ -104,7 +104,7 @@ class Renderer:
         written with markup ("Gold **Rush**") reads "Gold Rush" in manifests and lists."""
         facts = self._facts(card, side)
         if "title" not in facts:
-            layout, context = self.layouts[side], facts["context"]
+            layout, context = self.layouts[side], self._context(card, side)
             if layout.title is None:
                 facts["title"] = str(context["title"] or "")
             else:
@@ -117,6 +117,7 @@ class Renderer:
                     raise self._error(card, side, f"its title cannot be made: {error}", layout,
                                       None) from None
             facts["title"] = readable(facts["title"], self._resources.parse)  # parsed once per string
+            self._settle(facts)
         return facts["title"]
 
     def draw(self, canvas, card: Card, side: str, bleed: bool = False) -> None:
@@ -206,7 +207,8 @@ class Renderer:
     # inside --------------------------------------------------------------------------------
 
     def _facts(self, card: Card, side: str) -> dict[str, Any]:
-        """What is known of one face (its context, then its key and title), each made once.
+        """What is known of one face (its context, then its key and title), each made once;
+        the context is let go once the rest is made (see :meth:`_settle`).
 
         Faces are told apart by the card object itself, so a card with other
         counts (a decklist's, made with ``dataclasses.replace``) is a face of its
@@ -218,6 +220,17 @@ class Renderer:
             self._faces[(id(card), side)] = entry
         return entry[1]
 
+    def _context(self, card: Card, side: str) -> dict[str, Any]:
+        """The names the face's layout can read (made again if :meth:`_settle` let them go)."""
+        context = self._facts(card, side).get("context")
+        return context if context is not None else face_context(self.deck, card, _check_side(side))
+
+    def _settle(self, facts: dict[str, Any]) -> None:
+        """Let a face's context go once its key, title and plan are made: nothing reads it
+        again, and a deck of 10,000 distinct cards would keep some 20 MB of contexts."""
+        if "title" in facts and facts.get("key") in self._plans:
+            facts.pop("context", None)
+
     def _plan(self, card: Card, side: str) -> tuple[Op, ...]:
         key = self.face_key(card, side)
         plan = self._plans.get(key)
@@ -225,13 +238,14 @@ class Renderer:
             layout = self.layouts[side]
             self._resources.overflows.clear()
             try:
-                plan = plan_face(layout, self._facts(card, side)["context"], self._resources)
+                plan = plan_face(layout, self._context(card, side), self._resources)
             except PlanProblem as problem:
                 raise self._problem_error(card, side, layout, problem) from None
             if self._resources.overflows:
                 self._overflows[key] = [self._drafted(card, side, layout, problem)
                                         for problem in self._resources.overflows]
             self._plans[key] = plan
+            self._settle(self._facts(card, side))
         return plan
 
     def _drafted(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> LayoutError:
