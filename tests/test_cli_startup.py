@@ -63,6 +63,21 @@ def test_the_command_table_says_what_each_command_says_of_itself(entry):
     assert cli.get_command(None, entry.name) is command
 
 
+def test_loading_a_command_leaves_the_garbage_collector_as_it_found_it():
+    import gc
+
+    entry = next(entry for entry in COMMANDS if entry.name == "check")
+    assert gc.isenabled()
+    load_command(entry)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        load_command(entry)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_help_imports_no_command_and_no_drawing_library():
     loaded = loaded_modules("--help")
     assert not {name for name in loaded if name.startswith(("generator.cli.", "reportlab"))} - \
