@@ -80,25 +80,60 @@ def corners_of(box: Box, frame: Frame | None = None) -> Corners:
     return tuple(_turn(point, frame.centre, -frame.rotate) for point in points)
 
 
-def backdrops(region: Corners, below: tuple[Op, ...], images: "ImageSamples") -> list[Backdrop]:
-    """Every colour painted under ``region`` by the operations ``below`` (drawing order).
+def backdrops(region: Corners, below: tuple[Op, ...], images: "ImageSamples",
+              bounds: Box | None = None) -> list[Backdrop]:
+    """Every colour painted under ``region`` by the operations ``below`` (drawing order);
+    ``bounds`` is the region's upright bounding box, when the caller has it already.
 
     A see-through element (a colour's alpha, or the element's ``opacity``) shows its
     colour blended over each colour found beneath it, and hides nothing.
     """
-    return _Walk(region, below, images).under(len(below))
+    return _Walk(region, below, images, bounds).under(len(below))
+
+
+def region_bounds(region: Corners) -> Box:
+    """The upright box around a region's corners."""
+    return _bounds(region)
+
+
+def reaching(below: tuple[Op, ...], area: Box) -> tuple[Op, ...]:
+    """The operations of ``below`` (in order) that may paint inside ``area``: what a walk
+    for any region whose bounds lie in ``area`` would find is found walking these alone.
+
+    Text, lines, unfilled shapes, and upright shapes and icons wholly outside ``area``
+    paint nothing under such a region (:meth:`_Walk._painted` finds nothing for them), so
+    leaving them out changes no result; turned operations are judged by their turned view
+    of each region, and pictures by their pixels, so they always stay.
+    """
+    return tuple(op for op in below if _may_reach(op, area))
+
+
+def _may_reach(op: Op, area: Box) -> bool:
+    if not isinstance(op, PAINTING_OPS):
+        return False
+    if isinstance(op, ShapeOp) and op.fill is None:
+        return False
+    if op.frame is not None and op.frame.rotate:
+        return True
+    if isinstance(op, ShapeOp):  # a region inside ``area`` overlaps the box only if ``area`` does
+        return op.box.overlaps(area)
+    if isinstance(op, IconOp):
+        return any(Box(x, y, size, size).overlaps(area) for x, y, size in op.squares)
+    return True
 
 
 class _Walk:
     """One region's walk down a plan, remembering what lies under each level, so a stack
     of see-through elements costs one walk per level, not one per path."""
 
-    def __init__(self, region: Corners, below: tuple[Op, ...], images: "ImageSamples"):
+    def __init__(self, region: Corners, below: tuple[Op, ...], images: "ImageSamples",
+                 bounds: Box | None = None):
         self.region = region
         self.below = below
         self.images = images
         self.known: dict[int, list[Backdrop]] = {}
-        self.bounds = _bounds(region)  # an upright op's view of the region: worked out once a walk
+        # an upright op's view of the region: worked out once a walk
+        self.bounds = _bounds(region) if bounds is None else bounds
 
     def under(self, level: int) -> list[Backdrop]:
         """The colours under the region from the operations ``below[:level]``."""
@@ -194,8 +229,13 @@ def _shape_covers(op: ShapeOp, corners: Corners) -> bool:
                    <= 1.0 + EPSILON for x, y in corners)
     radius = _corner_radius(op)
     inner = _inner(box, radius)
-    # Both shapes are convex: the region is inside when its four corners are.
-    return all(_distance_to_point(inner, x, y) <= radius + EPSILON for x, y in corners)
+    # Both shapes are convex: the region is inside when its four corners are. Written out
+    # (the sums of _distance_to_point, done once): every text run on a panel asks this.
+    left, bottom, right, top, reach = inner.x, inner.y, inner.right, inner.top, radius + EPSILON
+    for x, y in corners:
+        if math.hypot(max(left - x, 0.0, x - right), max(bottom - y, 0.0, y - top)) > reach:
+            return False
+    return True
 
 
 def _corner_radius(op: ShapeOp) -> float:

@@ -13,18 +13,19 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from PIL import ImageFont
 from reportlab.pdfbase import pdfmetrics
 
-from generator.access.backdrop import Backdrop, ImageSamples, backdrops, blend, corners_of
+from generator.access.backdrop import (Backdrop, Corners, ImageSamples, backdrops, blend, corners_of,
+                                       reaching, region_bounds)
 from generator.access.colours import (BOLD_WEIGHT, RGB, contrast_ratio, hex_of, is_large_text,
                                       required_contrast, rgb_of, shown_ratio)
 from generator.boxes import Box
 from generator.deck.model import Card
 from generator.errors import DeckpressError, Position
-from generator.render.plan import Glyphs, Op, TextOp
+from generator.render.plan import Frame, Glyphs, Op, TextOp
 from generator.render.renderer import SIDES, Renderer
 
 MEASURING_SIZE = 200
@@ -116,26 +117,62 @@ def _worst_run(op: TextOp, below: tuple[Op, ...], images: ImageSamples
     backdrop."""
     worst, shortfall = None, 1.0
     opacity = op.frame.opacity if op.frame is not None else 1.0
-    for line in op.text_lines:
-        for run in line.pieces:
-            if not isinstance(run, Glyphs) or run.colour is None or not run.text.strip():
-                continue
-            bold = font_is_bold(run.font)
-            needed = required_contrast(op.size, bold)
-            text, alpha = rgb_of(run.colour), getattr(run.colour, "alpha", 1.0) * opacity
-            for backdrop in _behind(run, op, below, images):
-                printed = text if alpha >= 1 else blend(text, backdrop.rgb, alpha)
-                ratio = contrast_ratio(printed, backdrop.rgb)
-                if ratio / needed < shortfall:
-                    worst, shortfall = (run, backdrop, ratio, bold, alpha), ratio / needed
+    runs = [(run, _region(_line_box(run.font, op.size, run.x, run.y, run.text), op.frame))
+            for line in op.text_lines for run in line.pieces
+            if isinstance(run, Glyphs) and run.colour is not None and run.text.strip()]
+    if not runs:
+        return None
+    # Most of a face lies nowhere near this text: walk only what may paint under its runs.
+    area = _union(bounds for _, (_, bounds) in runs).grown(AREA_MARGIN)
+    reachable = reaching(below, area)
+    for run, region in runs:
+        bold = font_is_bold(run.font)
+        needed = required_contrast(op.size, bold)
+        text, alpha = rgb_of(run.colour), getattr(run.colour, "alpha", 1.0) * opacity
+        for backdrop in _behind(run, op, region, (below, reachable, area), images):
+            printed = text if alpha >= 1 else blend(text, backdrop.rgb, alpha)
+            ratio = contrast_ratio(printed, backdrop.rgb)
+            if ratio / needed < shortfall:
+                worst, shortfall = (run, backdrop, ratio, bold, alpha), ratio / needed
     return worst
 
 
-def _behind(run: Glyphs, op: TextOp, below: tuple[Op, ...], images: ImageSamples) -> list[Backdrop]:
-    found = backdrops(corners_of(_line_box(run.font, op.size, run.x, run.y, run.text), op.frame), below, images)
+Region = tuple[Corners, Box]
+"""A region on the page, and the upright box around it."""
+
+AREA_MARGIN = 1.0
+"""Points added around the text's runs before picking what may paint under them: rounding in
+the box sums must never leave out a shape that touches a run's edge."""
+
+
+def _region(box: Box, frame: Frame | None) -> Region:
+    corners = corners_of(box, frame)
+    if frame is not None and frame.rotate:
+        return corners, region_bounds(corners)
+    # Upright: the bounds of its own corners, to the last bit, without the min/max over them.
+    return corners, Box(box.x, box.y, box.right - box.x, box.top - box.y)
+
+
+def _union(boxes: Iterable[Box]) -> Box:
+    boxes = list(boxes)
+    left, bottom = min(box.x for box in boxes), min(box.y for box in boxes)
+    right, top = max(box.right for box in boxes), max(box.top for box in boxes)
+    return Box(left, bottom, right - left, top - bottom)
+
+
+def _behind(run: Glyphs, op: TextOp, region: Region, below: tuple[tuple[Op, ...], tuple[Op, ...], Box],
+            images: ImageSamples) -> list[Backdrop]:
+    """The colours under a run: under the line's full height, or where that straddles shapes,
+    under its glyphs. ``below`` is (every op below, those that may reach ``area``, ``area``)."""
+    everything, reachable, area = below
+    found = backdrops(region[0], reachable, images, region[1])
     if len(found) > 1:  # the run's full height straddles shapes: measure its glyphs
-        region = ink_box(run.font, op.size, run.x, run.y, run.text)
-        found = backdrops(corners_of(region, op.frame), below, images) if region is not None else []
+        ink = ink_box(run.font, op.size, run.x, run.y, run.text)
+        if ink is None:
+            return []
+        corners, bounds = _region(ink, op.frame)
+        found = backdrops(corners, reachable if bounds.inside(area, tolerance=0) else everything,
+                          images, bounds)
     return found
 
 
