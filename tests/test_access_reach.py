@@ -21,7 +21,7 @@ cards:
 
 LAYOUT = """\
 elements:
-  - name: dark
+%s  - name: dark
     rect: [44, 20, 12, 20]
     fill: "#202020"
     rotate: %s
@@ -35,16 +35,25 @@ elements:
 """
 
 
-def problems(tmp_path, long_name: str, turn: int = 0, fit: str = "line"):
-    folder = write_deck(tmp_path, DECK % long_name, LAYOUT % (turn, fit))
+PANEL = """\
+  - name: panel
+    rect: card
+    fill: "#ffffff"
+"""
+
+
+def problems(tmp_path, long_name: str, turn: int = 0, fit: str = "line", under: str = ""):
+    folder = write_deck(tmp_path, DECK % long_name, LAYOUT % (under, turn, fit))
     return contrast_problems(load_renderer(load_deck(folder)))
 
 
+@pytest.mark.parametrize("under", ["", PANEL], ids=["on-paper", "on-panel"])
 @pytest.mark.parametrize("turn", [0, 3])
-def test_a_shape_only_long_names_reach_is_found_on_their_faces(tmp_path, turn):
-    # Dark grey text reads on the white card but not on the near-black box at its right end:
-    # the short name stops well before the box, the long one runs onto it.
-    (problem,) = problems(tmp_path, "A NAME THAT RUNS ON", turn)
+def test_a_shape_only_long_names_reach_is_found_on_their_faces(tmp_path, turn, under):
+    # Dark grey text reads on the white card (or a white panel covering it) but not on the
+    # near-black box at its right end: the short name stops well before the box, the long
+    # one runs onto it.
+    (problem,) = problems(tmp_path, "A NAME THAT RUNS ON", turn, under=under)
     assert problem.card.id == "long" and problem.backdrop_element == "dark"
     assert "#303030 on #202020 ('dark')" in problem.describe()
 

@@ -108,6 +108,27 @@ def reaching(below: tuple[Op, ...], area: Box) -> tuple[Op, ...]:
     return tuple(op for op in below if _may_reach(op, area))
 
 
+def sole_cover(below: tuple[Op, ...], area: Box) -> list[Backdrop] | None:
+    """What every walk finds under a region lying a margin inside ``area``, when the topmost
+    of the operations ``below`` (those :func:`reaching` ``area``) is an upright, opaque,
+    one-colour shape covering all of ``area``: that colour alone; None otherwise.
+
+    Such a shape touches and covers each region (it is convex and the region lies inside
+    it with room to spare), so each walk would stop at it: one answer serves every run
+    of a text sitting on a panel, without walking per run.
+    """
+    if not below:
+        return None
+    op = below[-1]
+    if not isinstance(op, ShapeOp) or isinstance(op.fill, Gradient) or (op.frame is not None and op.frame.rotate):
+        return None
+    rgb, alpha = _with_alpha(op.fill)
+    opacity = op.frame.opacity if op.frame is not None else 1.0
+    if alpha * opacity < OPAQUE / 255 or not _shape_covers(op, corners_of(area)):
+        return None
+    return [Backdrop(rgb, op.element)]
+
+
 def _may_reach(op: Op, area: Box) -> bool:
     if not isinstance(op, PAINTING_OPS):
         return False

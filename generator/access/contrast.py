@@ -19,7 +19,7 @@ from PIL import ImageFont
 from reportlab.pdfbase import pdfmetrics
 
 from generator.access.backdrop import (Backdrop, Corners, ImageSamples, backdrops, blend, corners_of,
-                                       reaching, region_bounds)
+                                       reaching, region_bounds, sole_cover)
 from generator.access.colours import (BOLD_WEIGHT, RGB, contrast_ratio, hex_of, is_large_text,
                                       required_contrast, rgb_of, shown_ratio)
 from generator.boxes import Box
@@ -125,11 +125,13 @@ def _worst_run(op: TextOp, below: tuple[Op, ...], images: ImageSamples
     # Most of a face lies nowhere near this text: walk only what may paint under its runs.
     area = _union(bounds for _, (_, bounds) in runs).grown(AREA_MARGIN)
     reachable = reaching(below, area)
+    on_panel = sole_cover(reachable, area)  # one colour under every run: no walk per run
     for run, region in runs:
         bold = font_is_bold(run.font)
         needed = required_contrast(op.size, bold)
         text, alpha = rgb_of(run.colour), getattr(run.colour, "alpha", 1.0) * opacity
-        for backdrop in _behind(run, op, region, (below, reachable, area), images):
+        found = on_panel if on_panel is not None else _behind(run, op, region, (below, reachable, area), images)
+        for backdrop in found:
             printed = text if alpha >= 1 else blend(text, backdrop.rgb, alpha)
             ratio = contrast_ratio(printed, backdrop.rgb)
             if ratio / needed < shortfall:
@@ -142,7 +144,8 @@ Region = tuple[Corners, Box]
 
 AREA_MARGIN = 1.0
 """Points added around the text's runs before picking what may paint under them: rounding in
-the box sums must never leave out a shape that touches a run's edge."""
+the box sums must never leave out a shape that touches a run's edge, and a shape covering
+the widened box covers every run with room to spare (see :func:`sole_cover`)."""
 
 
 def _region(box: Box, frame: Frame | None) -> Region:
