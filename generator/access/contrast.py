@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 from PIL import ImageFont
 from reportlab.pdfbase import pdfmetrics
 
-from generator.access.backdrop import (Backdrop, Corners, ImageSamples, backdrops, blend, corners_of,
+from generator.access.backdrop import (PAINTING_OPS, Backdrop, Corners, ImageSamples, backdrops, blend, corners_of,
                                        reaching, region_bounds, sole_cover)
 from generator.access.colours import (BOLD_WEIGHT, RGB, contrast_ratio, hex_of, is_large_text,
                                       required_contrast, rgb_of, shown_ratio)
@@ -78,10 +78,13 @@ def contrast_problems(renderer: Renderer, faces: list[Face] | None = None) -> li
     for card, side, ops in distinct_plans(renderer) if faces is None else faces:
         layout = renderer.layouts[side]
         positions = {element.name: element.position for element in layout.elements}
-        for index, op in enumerate(ops):
+        painting: list[Op] = []  # only these can lie under text: the rest of a plan is never walked
+        for op in ops:
+            if isinstance(op, PAINTING_OPS):
+                painting.append(op)
             if not isinstance(op, TextOp):
                 continue
-            worst = _worst_run(op, ops[:index], images)
+            worst = _worst_run(op, tuple(painting), images)
             if worst is None:
                 continue
             run, backdrop, ratio, bold, alpha = worst
@@ -114,23 +117,24 @@ def _worst_run(op: TextOp, below: tuple[Op, ...], images: ImageSamples
     """The run of the text that falls furthest short of the contrast it needs, with the
     backdrop it is weakest against; None when every run reads. See-through text (its
     colour's alpha, the element's opacity) is measured as it prints: blended over each
-    backdrop."""
+    backdrop. ``below`` holds what was drawn before the text (painting operations alone
+    will do)."""
     worst, shortfall = None, 1.0
     opacity = op.frame.opacity if op.frame is not None else 1.0
-    runs = [(run, _region(_line_box(run.font, op.size, run.x, run.y, run.text), op.frame))
+    runs = [(run, _line_box(run.font, op.size, run.x, run.y, run.text))
             for line in op.text_lines for run in line.pieces
             if isinstance(run, Glyphs) and run.colour is not None and run.text.strip()]
     if not runs:
         return None
     # Most of a face lies nowhere near this text: walk only what may paint under its runs.
-    area = _union(bounds for _, (_, bounds) in runs).grown(AREA_MARGIN)
+    area = _union(_outline(box, op.frame) for _, box in runs).grown(AREA_MARGIN)
     reachable = reaching(below, area)
     on_panel = sole_cover(reachable, area)  # one colour under every run: no walk per run
-    for run, region in runs:
+    for run, box in runs:
         bold = font_is_bold(run.font)
         needed = required_contrast(op.size, bold)
         text, alpha = rgb_of(run.colour), getattr(run.colour, "alpha", 1.0) * opacity
-        found = on_panel if on_panel is not None else _behind(run, op, region, (below, reachable, area), images)
+        found = on_panel if on_panel is not None else _behind(run, op, box, (below, reachable, area), images)
         for backdrop in found:
             printed = text if alpha >= 1 else blend(text, backdrop.rgb, alpha)
             ratio = contrast_ratio(printed, backdrop.rgb)
@@ -156,6 +160,11 @@ def _region(box: Box, frame: Frame | None) -> Region:
     return corners, Box(box.x, box.y, box.right - box.x, box.top - box.y)
 
 
+def _outline(box: Box, frame: Frame | None) -> Box:
+    """An upright box around ``box`` as ``frame`` turns it onto the page."""
+    return region_bounds(corners_of(box, frame)) if frame is not None and frame.rotate else box
+
+
 def _union(boxes: Iterable[Box]) -> Box:
     boxes = list(boxes)
     left, bottom = min(box.x for box in boxes), min(box.y for box in boxes)
@@ -163,12 +172,13 @@ def _union(boxes: Iterable[Box]) -> Box:
     return Box(left, bottom, right - left, top - bottom)
 
 
-def _behind(run: Glyphs, op: TextOp, region: Region, below: tuple[tuple[Op, ...], tuple[Op, ...], Box],
+def _behind(run: Glyphs, op: TextOp, line_box: Box, below: tuple[tuple[Op, ...], tuple[Op, ...], Box],
             images: ImageSamples) -> list[Backdrop]:
     """The colours under a run: under the line's full height, or where that straddles shapes,
     under its glyphs. ``below`` is (every op below, those that may reach ``area``, ``area``)."""
     everything, reachable, area = below
-    found = backdrops(region[0], reachable, images, region[1])
+    corners, bounds = _region(line_box, op.frame)
+    found = backdrops(corners, reachable, images, bounds)
     if len(found) > 1:  # the run's full height straddles shapes: measure its glyphs
         ink = ink_box(run.font, op.size, run.x, run.y, run.text)
         if ink is None:
