@@ -39,17 +39,6 @@ _UNTAGGED = re.compile(r"[a-z0-9_]{8}\.tmp")
 
 
 @contextlib.contextmanager
-def atomic_output(target: Path | str) -> Iterator[BinaryIO]:
-    """Open a binary stream whose content replaces ``target`` only on success.
-
-    >>> with atomic_output("build/deck.pdf") as stream:   # doctest: +SKIP
-    ...     stream.write(pdf_bytes)
-    """
-    with atomic_outputs(target) as (stream,):
-        yield stream
-
-
-@contextlib.contextmanager
 def atomic_outputs(*targets: Path | str) -> Iterator[list[BinaryIO]]:
     """Streams, one per target, whose contents replace all the targets together, and only
     when the block finishes: a failure while any is written (a full disk) leaves every

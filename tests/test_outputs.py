@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.outputs import atomic_output, write_text_atomic
+from generator.outputs import atomic_outputs, write_text_atomic
 
 
 def test_atomic_write_replaces_file(tmp_path: Path):
@@ -17,7 +17,7 @@ def test_failed_write_keeps_previous_file_and_leaves_no_temp(tmp_path: Path):
     target = tmp_path / "deck.pdf"
     target.write_bytes(b"old pdf")
     with pytest.raises(RuntimeError):
-        with atomic_output(target) as stream:
+        with atomic_outputs(target) as (stream,):
             stream.write(b"half a pd")
             raise RuntimeError("drawing failed")
     assert target.read_bytes() == b"old pdf"
