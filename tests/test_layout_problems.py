@@ -55,6 +55,13 @@ def project(tmp_path: Path, layouts: dict[str, str], layout: str = "main") -> Pa
     return path
 
 
+def malformed_lines(deck: Path) -> list[str]:
+    """The error lines of ``deckpress check`` on a deck it must refuse as malformed input (exit 2)."""
+    run = deckpress("check", deck)
+    assert run.exit_code == EXIT_INPUT
+    return run.error_lines
+
+
 def the_four_mistakes(layout: Path) -> list[str]:
     return [
         f"error: {place_of(layout, 'sise')}: unknown layout setting 'sise'; did you mean 'size'? (sise)",
@@ -88,10 +95,8 @@ def test_front_and_back_layouts_are_both_reported(tmp_path):
     front = "elements:\n  - {text: hi, box: [5, 5, 20, 5], size: huge}\n"
     back = "bleed: lots\nelements: []\n"
     path = project(tmp_path, {"front": front, "back": back}, layout="{front: front, back: back}")
-    run = deckpress("check", path)
-    assert run.exit_code == EXIT_INPUT
     folder = path.parent
-    assert run.error_lines == [
+    assert malformed_lines(path) == [
         f"error: {place_of(folder / 'back.yaml', 'bleed')}: expected a length such as 3mm, 0.5in or 9pt, "
         "found 'lots' (bleed)",
         f"error: {place_of(folder / 'front.yaml', 'size: huge')}: expected a length such as 3mm, 0.5in or 9pt, "
@@ -103,9 +108,7 @@ def test_a_front_that_is_not_yaml_does_not_hide_the_back(tmp_path):
     front = "elements:\n  - text: [unclosed\n"
     back = "elements:\n  - {rect: card, fill: blurple}\n"
     path = project(tmp_path, {"front": front, "back": back}, layout="{front: front, back: back}")
-    run = deckpress("check", path)
-    assert run.exit_code == EXIT_INPUT
-    back_line, front_line = run.error_lines
+    back_line, front_line = malformed_lines(path)
     assert back_line.startswith(f"error: {place_of(path.parent / 'back.yaml', 'fill: blurple')}: unknown colour")
     assert front_line.startswith(f"error: {path.parent / 'front.yaml'}:")
 
@@ -114,10 +117,8 @@ def test_mistakes_in_an_inherited_layout_and_in_the_layout_extending_it(tmp_path
     base = "elements:\n  - {name: frame, rect: card, radius: -2}\n"
     child = "extends: base\ntitel: x\nelements:\n  - {name: tag, text: x, box: [5, 5, 9, 9], valign: up}\n"
     path = project(tmp_path, {"main": child, "base": base})
-    run = deckpress("check", path)
     base_file, main_file = path.parent / "base.yaml", path.parent / "main.yaml"
-    assert run.exit_code == EXIT_INPUT
-    assert run.error_lines == [
+    assert malformed_lines(path) == [
         f"error: {place_of(base_file, 'radius')}: radius cannot be negative, found -2 (radius)",
         f"error: {place_of(main_file, 'titel')}: unknown layout setting 'titel'; did you mean 'title'? (titel)",
         f"error: {place_of(main_file, 'valign')}: valign is one of top, middle, bottom, found 'up' (valign)",
@@ -134,15 +135,14 @@ def test_an_element_with_a_mistake_is_left_out_so_the_next_one_is_still_checked(
           - {name: three, icon: nosuchicon, box: [5, 35, 9, 9]}
         """
     path = project(tmp_path, {"main": layout})
-    run = deckpress("check", path)
     main = path.parent / "main.yaml"
-    assert run.exit_code == EXIT_INPUT
-    assert [line.split(": ", 2)[1] for line in run.error_lines] == [
+    lines = malformed_lines(path)
+    assert [line.split(": ", 2)[1] for line in lines] == [
         place_of(main, "colur"), place_of(main, "colour: nocolour"), place_of(main, "name: one, text: y"),
         place_of(main, "just words"), place_of(main, "{name: three"),
     ]
-    assert "two elements named 'one' in one layout (name)" in run.error_lines[2]
-    assert "unknown icon 'nosuchicon'" in run.error_lines[4]
+    assert "two elements named 'one' in one layout (name)" in lines[2]
+    assert "unknown icon 'nosuchicon'" in lines[4]
 
 
 def test_icons_styles_and_defaults_sections_report_each_entry(tmp_path):
@@ -161,10 +161,8 @@ def test_icons_styles_and_defaults_sections_report_each_entry(tmp_path):
           - {name: body, text: "[x]{.loud}", box: [5, 20, 50, 9]}
         """
     path = project(tmp_path, {"main": layout})
-    run = deckpress("check", path)
     main = path.parent / "main.yaml"
-    assert run.exit_code == EXIT_INPUT
-    lines = run.error_lines
+    lines = malformed_lines(path)
     assert [line.split(": ", 2)[1] for line in lines] == [
         place_of(main, "fnt"), place_of(main, "colr"), place_of(main, "{spiral"),
         place_of(main, "tinted"), place_of(main, "loud"), place_of(main, "quiet"),
@@ -185,18 +183,14 @@ def test_a_bad_text_default_read_by_every_text_element_is_said_once(tmp_path):
           - {text: b, box: [5, 15, 20, 5]}
         """
     path = project(tmp_path, {"main": layout})
-    run = deckpress("check", path)
-    assert run.exit_code == EXIT_INPUT
-    [line] = run.error_lines
+    [line] = malformed_lines(path)
     assert line.startswith(f"error: {place_of(path.parent / 'main.yaml', 'colour: blurple')}: unknown colour 'blurple'")
 
 
 def test_extends_of_a_missing_layout_stops_reading_that_layout(tmp_path):
     layout = "extends: nowhere\nelements:\n  - {text: x, box: [5, 5, 20, 5], colur: red}\n"
     path = project(tmp_path, {"main": layout})
-    run = deckpress("check", path)
-    assert run.exit_code == EXIT_INPUT
-    [line] = run.error_lines
+    [line] = malformed_lines(path)
     assert line.startswith(f"error: {place_of(path.parent / 'main.yaml', 'extends')}: no layout named 'nowhere'")
 
 
@@ -230,9 +224,8 @@ def test_a_safe_zone_problem_beside_malformed_input_exits_2_with_both(tmp_path):
 def test_a_bad_size_does_not_add_guesses_about_the_safe_zone(tmp_path):
     layout = "size: [20mm, huge]\nelements:\n  - {text: x, box: [40, 10, 20, 5], colour: blurple}\n"
     path = project(tmp_path, {"main": layout})
-    run = deckpress("check", path)
-    assert run.exit_code == EXIT_INPUT
-    assert len(run.error_lines) == 2 and not any("safe zone" in line for line in run.error_lines)
+    lines = malformed_lines(path)
+    assert len(lines) == 2 and not any("safe zone" in line for line in lines)
 
 
 def test_every_bad_entry_of_a_fonts_registry_is_reported(tmp_path):
@@ -241,10 +234,8 @@ def test_every_bad_entry_of_a_fonts_registry_is_reported(tmp_path):
     fonts.mkdir()
     (fonts / "fonts.yaml").write_text("Hand: missing.ttf\nTitle: 12\nFamily: {regular: Vera.ttf, heavy: x.ttf}\n",
                                       encoding="utf-8")
-    run = deckpress("check", path)
-    assert run.exit_code == EXIT_INPUT
     registry = fonts / "fonts.yaml"
-    assert [line.split(": ", 2)[1] for line in run.error_lines] == [
+    assert [line.split(": ", 2)[1] for line in malformed_lines(path)] == [
         place_of(registry, "Hand"), place_of(registry, "Title"), place_of(registry, "heavy"),
     ]
 
