@@ -198,9 +198,7 @@ class FormLibrary:
         self.prepare_text(" ")
         canvas = self._canvas
         doc = canvas._doc
-        resources = pdfdoc.PDFResourceDictionary()
-        resources.basicFonts()
-        resources.allProcs()
+        resources = _plain_form_resources()
         resources.XObject = doc.xobjDict([name.split(".", 1)[1] for name in self._names.values()])
         shadings = _shadings(doc)
         _give_forms_paint_resources(doc, self._names.values(), shadings)
@@ -311,14 +309,21 @@ def _give_forms_paint_resources(doc: pdfdoc.PDFDocument, names: Iterable[str], s
     and images only; shadings (``/sh``) are not kept at all. A viewer looks
     both up in the form's resources, so they are added here.
     """
+    # Forms that need the gradients alone share one dictionary, so that their form
+    # dictionaries are formatted once (see FormLibrary._share_form_dictionaries).
+    gradients_only = None
     for name in names:
         form = doc.idToObject[name]
         states = getattr(form, "ExtGState", None)
         if not states and not shadings:
             continue
-        resources = pdfdoc.PDFResourceDictionary()
-        resources.basicFonts()
-        resources.allProcs()
+        if not states and not form.XObjects:
+            if gradients_only is None:
+                gradients_only = _plain_form_resources()
+                gradients_only.Shading = shadings
+            form.Resources = gradients_only
+            continue
+        resources = _plain_form_resources()
         if form.XObjects:
             resources.XObject = form.XObjects
         if states:
