@@ -125,7 +125,7 @@ def parse_yaml(text: str, path: Path) -> Document:
     """
     try:
         return _load_plain(text, path)
-    except Exception:  # unusual or broken: the full path below gives the same data or error
+    except (_Unusual, yaml.YAMLError, ValueError):  # unusual or broken: the full path words it
         pass
     return _load_full(text, path)
 
@@ -153,6 +153,13 @@ def _load_full(text: str, path: Path) -> Document:
     builder.refuse_runaway_expansion(root)
     document.data = builder.build(root, ())
     return document
+
+
+EVENT_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""Whose parser makes the events: libyaml's where PyYAML has it (see :func:`compose`)."""
+
+_NO_KEY = object()
+"""Stands for a mapping's pending key while none is pending (no key can be this object)."""
 
 
 class _Unusual(Exception):
@@ -186,8 +193,8 @@ def _load_plain(text: str, path: Path) -> Document:
     open_frames: list[list] = []  # [open list or dict, its key path, pending mapping key]
     root: Any = None
     nodes = documents = 0
-    no_key = positions  # a sentinel no mapping key can be
-    for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    no_key = _NO_KEY
+    for event in yaml.parse(text, Loader=EVENT_LOADER):
         kind = type(event)
         if kind is yaml.ScalarEvent:
             if event.anchor is not None or event.tag is not None:
@@ -253,9 +260,8 @@ def compose(text: str, path: Path) -> yaml.Node | None:
     used: the tree is composed here without recursion, so nesting depth is checked
     as it grows rather than by overflowing a stack.
     """
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        return _compose_events(yaml.parse(text, Loader=loader), path)
+        return _compose_events(yaml.parse(text, Loader=EVENT_LOADER), path)
     except yaml.MarkedYAMLError as error:
         if "nesting depth" in str(error.problem):  # libyaml's own cap, far above ours
             raise InputError(f"nested more than {MAX_DEPTH} levels deep",
@@ -325,7 +331,7 @@ def _compose_events(events: Iterator[yaml.Event], path: Path) -> yaml.Node | Non
 def _position(path: Path, mark: Any) -> Position:
     if mark is None:
         return Position(path)
-    return Position(path, mark.line + 1, mark.column + 1)
+    return Position(path, *_line_column(mark))
 
 
 def _line_column(mark: Any) -> tuple[int, int]:
