@@ -17,7 +17,7 @@ Filters for card text, so numbers are computed rather than typed by hand:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import Any, Callable
 
@@ -113,7 +113,7 @@ def _field_printer(environment: BoundedSandbox, source: str, field: PrintedField
     not have (a typo, or one of Jinja2's globals) is left to the compiled template, compiled
     then, which says what it is exactly as it always has."""
 
-    @lru_cache(maxsize=1)
+    @cache
     def compiled() -> Any:
         return environment.from_string(source)
 

@@ -23,7 +23,6 @@ sheet shares, is formatted once (:meth:`ManifestWriter.face_parts`,
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any, TextIO
 
@@ -58,14 +57,10 @@ def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: in
     }
 
 
-@functools.lru_cache(maxsize=None)
-def _unicode_json() -> json.JSONEncoder:
-    """The encoder of titles and fields: compact, non-ASCII kept as it is, anything else as text.
-
-    Made once: ``json.dumps`` with options makes a new encoder every call, a
-    good part of the manifest's cost for a deck of many distinct faces.
-    """
-    return json.JSONEncoder(ensure_ascii=False, default=str, separators=COMPACT)
+UNICODE_JSON = json.JSONEncoder(ensure_ascii=False, default=str, separators=COMPACT)
+"""The encoder of titles and fields: compact, non-ASCII kept as it is, anything else as
+text. Made once: ``json.dumps`` with options makes a new encoder every call, a good part
+of the manifest's cost for a deck of many distinct faces."""
 
 
 class ManifestWriter:
@@ -83,8 +78,8 @@ class ManifestWriter:
                    fields: dict[str, Any]) -> tuple[str, str]:
         """The parts of a placement line that every copy of a face shares (made once, reused)."""
         head = (f'{{"deck":{json.dumps(deck_id)},"card":{json.dumps(card_id)},'
-                f'"face":"{face}","title":{_unicode_json().encode(title)},')
-        tail = f',"fields":{_unicode_json().encode(fields)}}}'
+                f'"face":"{face}","title":{UNICODE_JSON.encode(title)},')
+        tail = f',"fields":{UNICODE_JSON.encode(fields)}}}'
         return head, tail
 
     @staticmethod
