@@ -164,8 +164,13 @@ def allowed_hosts(host: str) -> list[str]:
     if not is_loopback(host):
         return ["*"]
     if ":" in host:
-        return sorted({f"[{host}]", "localhost"})
+        return sorted({url_host(host), "localhost"})
     return sorted({host, "127.0.0.1", "localhost"})
+
+
+def url_host(host: str) -> str:
+    """``host`` as a URL or a Host header writes it: an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host else host
 
 
 def create_app(previews: dict[str, DeckPreview], images: FaceImages, downloads: Downloads,

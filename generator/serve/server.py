@@ -26,7 +26,7 @@ import click
 import uvicorn
 
 from generator.errors import InputError
-from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopback
+from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopback, url_host
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
@@ -63,8 +63,7 @@ class Listening:
 
     @property
     def url(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/"
+        return f"http://{url_host(self.host)}:{self.port}/"
 
 
 def open_socket(host: str, port: int) -> tuple[socket.socket, Listening]:
