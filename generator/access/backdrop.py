@@ -184,8 +184,6 @@ class _Walk:
 
     def _painted(self, op: Op) -> tuple[list[tuple[RGB, float]], bool]:
         """(colour, alpha) of what ``op`` paints under the region, and whether it covers it all."""
-        if not isinstance(op, PAINTING_OPS):  # text and lines: most of a plan, and never a backdrop
-            return [], False
         if op.frame is not None and op.frame.rotate:
             local = tuple(_turn(point, op.frame.centre, op.frame.rotate) for point in self.region)
             bounds = _bounds(local)

@@ -134,7 +134,7 @@ def _worst_run(op: TextOp, below: tuple[Op, ...], images: ImageSamples
         bold = font_is_bold(run.font)
         needed = required_contrast(op.size, bold)
         text, alpha = rgb_of(run.colour), getattr(run.colour, "alpha", 1.0) * opacity
-        found = on_panel if on_panel is not None else _behind(run, op, box, (below, reachable, area), images)
+        found = on_panel if on_panel is not None else _behind(run, op, box, below, reachable, area, images)
         for backdrop in found:
             printed = text if alpha >= 1 else blend(text, backdrop.rgb, alpha)
             ratio = contrast_ratio(printed, backdrop.rgb)
@@ -172,11 +172,11 @@ def _union(boxes: Iterable[Box]) -> Box:
     return Box(left, bottom, right - left, top - bottom)
 
 
-def _behind(run: Glyphs, op: TextOp, line_box: Box, below: tuple[tuple[Op, ...], tuple[Op, ...], Box],
-            images: ImageSamples) -> list[Backdrop]:
+def _behind(run: Glyphs, op: TextOp, line_box: Box, everything: tuple[Op, ...], reachable: tuple[Op, ...],
+            area: Box, images: ImageSamples) -> list[Backdrop]:
     """The colours under a run: under the line's full height, or where that straddles shapes,
-    under its glyphs. ``below`` is (every op below, those that may reach ``area``, ``area``)."""
-    everything, reachable, area = below
+    under its glyphs. ``everything`` is what was drawn below the text, ``reachable`` those of
+    it that may paint inside ``area``, the box around all the text's runs."""
     corners, bounds = _region(line_box, op.frame)
     found = backdrops(corners, reachable, images, bounds)
     if len(found) > 1:  # the run's full height straddles shapes: measure its glyphs
