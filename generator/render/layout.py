@@ -275,7 +275,7 @@ class ImageElement(Element):
         return [*super().templates(), self.path]
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Layout:
     """A loaded, compiled layout: everything in points, ready to plan faces with."""
 
@@ -313,7 +313,7 @@ class Layout:
 # --- finding and merging layout files -------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Value:
     """A raw value from a layout file, with where it was written and that file's units."""
 

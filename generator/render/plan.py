@@ -57,7 +57,7 @@ class PlanProblem(Exception):
         self.kind = kind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Frame:
     """An element's turn (degrees clockwise about ``centre``) and opacity (0 to 1)."""
 
@@ -66,7 +66,7 @@ class Frame:
     opacity: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ShapeOp:
     box: Box
     ellipse: bool
@@ -80,7 +80,7 @@ class ShapeOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class LineOp:
     start: tuple[float, float]
     end: tuple[float, float]
@@ -91,7 +91,7 @@ class LineOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Glyphs:
     """Text in one font and colour, its baseline starting at (x, y)."""
 
@@ -102,7 +102,7 @@ class Glyphs:
     colour: Color | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class InlineIcon:
     """An icon set in a line of text, in the square (x, y, side)."""
 
@@ -114,7 +114,7 @@ class InlineIcon:
     accent: Color | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class TextLine:
     x: float
     baseline: float
@@ -122,7 +122,7 @@ class TextLine:
     pieces: tuple[Glyphs | InlineIcon, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class TextOp:
     font: str  # the element's own font, as registered with reportlab
     size: float
@@ -138,7 +138,7 @@ class TextOp:
         return tuple((line.x, line.baseline, line.text) for line in self.text_lines)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class IconOp:
     icon: Icon
     squares: tuple[tuple[float, float, float], ...]  # (x, y, size) of each copy
@@ -148,7 +148,7 @@ class IconOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ImageOp:
     path: Path
     pixels: tuple[int, int]
@@ -160,7 +160,7 @@ class ImageOp:
     dpi: int = DEFAULT_DPI  # larger images are downsampled to this resolution at their drawn size
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ArtOp:
     """SVG art, drawn as vector paths."""
 
@@ -175,7 +175,7 @@ class ArtOp:
 Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp | ArtOp
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class PlanResources:
     """What planning needs besides the layout: fonts, the deck folder for images, and what
     planning earlier faces learnt (image sizes, each distinct string's markup, each

@@ -43,7 +43,7 @@ GENERIC_LAYOUT = "generic"
 CARD_SIZES_FILE = DATA_DIR / "card_sizes.yaml"
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Renderer:
     """Draws the faces of one deck's cards (see the module docstring)."""
 
