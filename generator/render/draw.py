@@ -47,11 +47,14 @@ def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: Prep
     clip = canvas.beginPath()
     clip.rect(trim.x - bleed, trim.y - bleed, trim.width + 2 * bleed, trim.height + 2 * bleed)
     canvas.clipPath(clip, stroke=0, fill=0)
-    for op in ops:
-        if replay is not None and _replayable(op):
-            replay.draw(canvas, op, lambda: _draw_op(canvas, op, trim, bleed, images))
-        else:
-            _draw_op(canvas, op, trim, bleed, images)
+    def draw(op: Op) -> None:
+        _draw_op(canvas, op, trim, bleed, images)
+
+    if replay is not None:
+        replay.draw(canvas, ops, draw, _replayable)
+    else:
+        for op in ops:
+            draw(op)
     canvas.restoreState()
 
 
