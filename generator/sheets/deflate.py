@@ -25,7 +25,7 @@ SMALLEST_WINDOW_BITS = 9
 LARGEST_WINDOW_BITS = 15
 ZLIB_HEADER = b"\x78\x9c"
 """The two bytes zlib writes first for a 32 KB window at the default level."""
-MAX_THREADS = 4
+MOST_THREADS = 4
 """Threads that deflate side by side at most: past a few, they wait on each other for the
 interpreter between streams more than they gain."""
 SHARED_FROM = 64
@@ -61,7 +61,7 @@ def deflate_all(streams: list[bytes]) -> list[bytes]:
     side by side; each stream is deflated on its own, so the bytes do not
     depend on how many threads there are.
     """
-    threads = min(MAX_THREADS, _cores(), len(streams) // SHARED_FROM)
+    threads = min(MOST_THREADS, _cores(), len(streams) // SHARED_FROM)
     if threads <= 1:
         return [deflate(stream) for stream in streams]
     shares = [streams[start::threads] for start in range(threads)]  # interleaved: sizes even out
