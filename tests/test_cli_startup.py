@@ -30,7 +30,8 @@ try:
     main()
 except SystemExit:
     pass
-loaded = [name for name in sys.modules if name.startswith(("reportlab", "generator.cli.")) or name in {heavy!r}]
+loaded = [name for name in sys.modules if name.startswith(("reportlab", "generator.cli.", "generator.deck."))
+          or name in {heavy!r}]
 print("LOADED", " ".join(sorted(loaded)), file=sys.stderr)
 """
 
@@ -106,3 +107,10 @@ def test_check_measures_faces_without_loading_the_pdf_canvas():
     loaded = loaded_modules("check", CARDS / "cereal-killer")
     assert "generator.cli.check" in loaded
     assert "reportlab.pdfgen.canvas" not in loaded, sorted(loaded)
+
+
+def test_check_of_a_deck_as_written_loads_no_translation_or_spreadsheet_code():
+    """Translations (--lang) and decks kept in a spreadsheet load their own modules when used."""
+    loaded = loaded_modules("check", CARDS / "cereal-killer")
+    assert "generator.deck.model" in loaded
+    assert not loaded & {"generator.deck.translation", "generator.deck.spreadsheet"}, sorted(loaded)

@@ -3,7 +3,7 @@ are rendered without compiling them: the text, the errors and the sandbox's boun
 exactly the compiled template's."""
 
 import pytest
-from jinja2 import TemplateError
+from jinja2 import TemplateError, meta
 
 from generator.expressions import run_guarded
 from generator.render.templating import compile_text, make_layout_environment
@@ -66,6 +66,15 @@ def test_a_name_the_face_lacks_is_told_as_jinja_tells_it(source):
 def test_the_names_a_text_reads_are_known_without_compiling():
     environment = make_layout_environment()
     assert compile_text(environment, "${{ reward }}").names == frozenset({"reward"})
+
+
+@pytest.mark.parametrize("source", ONE_NAME + ["{{ range }}", "{{ lipsum }}", "{{ namespace.x }}", "{{ loop }}"])
+def test_the_names_a_text_reads_are_the_ones_jinja_finds(source):
+    """Which faces draw alike depends on these names (the face key reads them): a text that
+    prints one field must name what Jinja2's own walk of the tree names, globals left out."""
+    environment = make_layout_environment()
+    jinja_finds = meta.find_undeclared_variables(environment.parse(source))
+    assert compile_text(environment, source).names == jinja_finds
 
 
 @pytest.mark.parametrize("source", ["{{ a }}{{ b }}", "{{ self }}", "{{ x['y'] }}", "{{ x.y() }}", "{% if x %}{{ x }}{% endif %}",

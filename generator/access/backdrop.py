@@ -56,7 +56,7 @@ VISIBLE = 16
 almost are (a soft edge's last pixels)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Backdrop:
     """One colour found under the text, and which element painted it ('' for the paper)."""
 

@@ -47,7 +47,7 @@ Nobody reads two dozen colours as a code (a card's own art colour, say), and com
 every pair of hundreds of them would make check slow for nothing."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ColourPairProblem:
     """Two values of a field (or two groups of values sharing their colours) whose colours
     look alike to players with ``deficiency``."""

@@ -39,7 +39,7 @@ OVERHANG = 0.25
 """Part of the type size an italic glyph may reach past its advance on either side."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ContrastProblem:
     """One text element of one face that does not stand out enough from its backdrop."""
 

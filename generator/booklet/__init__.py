@@ -38,7 +38,7 @@ seconds."""
 PAPERS = ("a4", "letter")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Booklet:
     """Both PDFs of one deck's rules, ready to write."""
 

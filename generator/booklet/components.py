@@ -13,7 +13,7 @@ from generator.deck.model import Card, Deck
 from generator.words import Words, words_for
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ComponentGroup:
     """Cards sharing one value of the grouping field, e.g. every ``category: Shelf`` card."""
 
@@ -39,7 +39,7 @@ class ComponentGroup:
         return self.words("group_cards", self.count, label=self.label)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Components:
     """The deck's contents: a headline ("152 cards"), its groups, and anything else needed."""
 
@@ -64,6 +64,16 @@ def card_headline(deck: Deck) -> str:
     return words_for(deck)("double_sided_cards" if double_sided else "cards", deck.total)
 
 
+def _choice_label(deck: Deck, field_name: str, value: Any) -> str | None:
+    """How the deck's translation labels a choice value, if it does: a deck as written has
+    no translation, and needs not load the translations' module to say so."""
+    if deck.translation is None:
+        return None
+    from generator.deck.translation import choice_label
+
+    return choice_label(deck, field_name, value)
+
+
 def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[ComponentGroup, ...]:
     """Cards grouped by the value of field ``by``, in the order the deck first lists them.
 
@@ -71,7 +81,6 @@ def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[Com
     boolean reads ``"yes"``, so both spellings are accepted). Otherwise a group is
     named by its value, as the deck's translation labels it if it does.
     """
-    from generator.deck.translation import choice_label
     if by is None:
         return ()
     order: list[str] = []
@@ -86,7 +95,7 @@ def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[Com
         members[key].append(card)
     words = words_for(deck)
     return tuple(
-        ComponentGroup(label=labels.get(key) or choice_label(deck, by, members[key][0].fields.get(by))
+        ComponentGroup(label=labels.get(key) or _choice_label(deck, by, members[key][0].fields.get(by))
                        or key or words("other_column"),
                        count=sum(c.count for c in members[key]), cards=tuple(members[key]),
                        renamed=key in labels, unset=not key, words=words)

@@ -43,7 +43,7 @@ from generator.words import words_for
 DIRECTIVE = re.compile(r"\{\{(.*?)\}\}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Directive:
     """One ``{{ ... }}`` as written: its name, arguments and where it stands."""
 
@@ -58,7 +58,7 @@ class Directive:
         return InputError(message, self.position, field=self.name)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Spec:
     """What a directive accepts: its own options and whether it also picks cards."""
 
@@ -196,7 +196,7 @@ def find_decklist(directive: Directive, deck: Deck, list_id: str) -> Decklist:
     return decklist
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Column:
     """One column of a card table: its default header and how to read a card's value."""
 

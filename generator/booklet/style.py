@@ -52,7 +52,7 @@ UNITS = {"pt": 1.0, "mm": MM, "cm": 10 * MM, "in": 72.0}
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(pt|mm|cm|in)?\s*$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Paper:
     """A reading page size and the landscape sheet two of them are imposed on."""
 
@@ -61,7 +61,7 @@ class Paper:
     sheet: tuple[float, float]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Margins:
     top: float
     bottom: float
@@ -69,7 +69,7 @@ class Margins:
     outer: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class BookletStyle:
     """Everything the booklet stages need to know about the look, in points."""
 
@@ -137,7 +137,7 @@ def text_measures(paper: str, path: Path = STYLE_FILE) -> tuple[float, float]:
     return _text_frame(data, paper)[0], 2 * to_points(data["example_box"]["padding"], "example_box.padding")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class TextBounds:
     """The largest a line of text can be in each kind of block, read without registering the
     booklet's fonts: enough for ``check`` to tell that a block surely fits a page. Each kind is

@@ -9,7 +9,6 @@ import click
 
 from generator.cli.common import echo_error, find_decks, lang_option, plural, reports_errors
 from generator.errors import EXIT_INPUT, EXIT_OK
-from generator.deck.translation import ALL_LANGUAGES, languages
 from generator.verdict import Verdict, verdict
 
 
@@ -70,6 +69,10 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
 
 def _languages(path, lang: str | None) -> list[str | None]:
     """What to check of one deck: as written (None), one translation, or all of them."""
+    if lang is None:  # as written: the translations' module is not even loaded
+        return [None]
+    from generator.deck.translation import ALL_LANGUAGES, languages
+
     if lang == ALL_LANGUAGES:
         return [None, *languages(path.parent)]
     return [lang]

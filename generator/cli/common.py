@@ -79,10 +79,13 @@ def lang_option(command: Callable | None = None, *, allow_all: bool = False) -> 
     extra = " 'all' checks the deck as written and then every translation it has." if allow_all else ""
 
     def check(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+        if value is None:  # no --lang: the translations' module is not even loaded
+            return None
         from generator.deck.translation import ALL_LANGUAGES, CODE_PATTERN
+
         if value == ALL_LANGUAGES and not allow_all:
             raise click.BadParameter("--lang all is for check only; name one language here")
-        if value is None or value == ALL_LANGUAGES or CODE_PATTERN.match(value):
+        if value == ALL_LANGUAGES or CODE_PATTERN.match(value):
             return value
         raise click.BadParameter(f"'{value}' is not a language code such as fr, de or pt-BR")
 

@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any, Iterator
 from generator.access.kinds import ACCEPTABLE_KINDS
 from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems, Reader
-from generator.deck.spreadsheet import read_sheet, sheet_to_cards
 from generator.errors import InputError, Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
 
@@ -523,6 +522,8 @@ def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Pro
     path = document.path.parent / reference  # inside the folder, checked; named as the deck names it
     named_at = document.at("cards", "sheet" if sheet_name is not None else "from")
     cell_problems: list[InputError] = []
+    from generator.deck.spreadsheet import read_sheet, sheet_to_cards  # only decks kept in a spreadsheet
+
     try:
         rows, positions = sheet_to_cards(read_sheet(path, sheet_name, named_at), fields, cell_problems)
     except InputError as error:

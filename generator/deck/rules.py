@@ -69,7 +69,7 @@ def rule_finding(rule: RuleSpec, expected: str, found: str, cards: tuple[str, ..
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Report:
     """The outcome of checking one deck: broken rules, and rules too malformed to run."""
 
@@ -129,7 +129,7 @@ def _pools(deck: Deck, rule: RuleSpec) -> list[tuple[str | None, Pool]]:
 
 # --- amounts -------------------------------------------------------------------------
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Amount:
     exact: int | None = None
     min: int | None = None

@@ -19,7 +19,7 @@ from generator.deck.model import Card, Deck
 from generator.errors import InputError, Position, describe_value, did_you_mean
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Selector:
     """A checked ``where:`` mapping, ready to test cards against."""
 

@@ -24,7 +24,6 @@ from weakref import WeakKeyDictionary
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
 from generator.deck.reading import Problems
-from generator.deck.translation import text_position, translate_layouts
 from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
@@ -294,6 +293,8 @@ class Renderer:
         if "title" in names:  # {{ title }} prints the deck's title field
             names.append(self.deck.title_field)
         owner = None if side == "back" and card.back is None else card.id
+        from generator.deck.translation import text_position
+
         return next((name for name in names if text_position(self.deck, owner, side, name) is not None), None)
 
     def _field_position(self, card: Card, side: str, name: str | None) -> Position | None:
@@ -302,6 +303,8 @@ class Renderer:
         if name is None:
             return None
         owner = None if side == "back" and card.back is None else card.id
+        from generator.deck.translation import text_position
+
         translated = text_position(self.deck, owner, side, name)
         if translated is not None:
             return translated
@@ -390,7 +393,10 @@ def load_deck_layouts(deck: Deck, search: list[Path], context: LayoutContext) ->
         raw = problems.attempt(lambda: _read_deck_layout(deck, name, search, problems), None)
         if raw is not None:
             raws[name] = raw
-    if len(raws) == len(set(names.values())):  # a translation names elements of them all
+    # A translation names elements of them all (and an untranslated deck needs not load its module).
+    if deck.translation is not None and len(raws) == len(set(names.values())):
+        from generator.deck.translation import translate_layouts
+
         problems.attempt(lambda: translate_layouts(deck, list(raws.values())), None)
     loaded: dict[str, Layout] = {}
     for name, raw in raws.items():

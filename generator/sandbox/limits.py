@@ -57,7 +57,7 @@ MAX_VALUE_DEPTH = 100
 levels by the loader; deeper values come from a template wrapping a list in a loop."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Limits:
     """The bounds of one template run (see the constants above for the reasons)."""
 

@@ -33,7 +33,7 @@ MAX_SIDES = 100
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))\s*")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class DiceFormula:
     """A sum of dice and a constant, like ``2d6`` or ``1d6+1d4+2``."""
 
@@ -103,7 +103,7 @@ def parse_dice(text: Any) -> DiceFormula:
     return DiceFormula(text=source, dice=tuple(dice), constant=constant)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class DiceRow:
     """One roll total printed on cards, with its odds and (optionally) its reward."""
 
@@ -120,7 +120,7 @@ class DiceRow:
         return None if self.reward is None else float(self.reward * self.chance)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Mismatch:
     """A roll that pays less than an easier one, or differently from an equally hard one."""
 
@@ -140,7 +140,7 @@ class Mismatch:
                 f"less than the easier {easy.roll} ({_odds(easy.chance, denominator)}) at {_num(easy.reward)}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class DiceReport:
     """Every total of a dice formula against the cards that print it."""
 

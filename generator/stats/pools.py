@@ -14,7 +14,7 @@ from generator.errors import InputError, Position
 from generator.errors import did_you_mean
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Pool:
     """Physical cards to deal from: each distinct card with its number of copies."""
 

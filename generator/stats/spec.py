@@ -66,7 +66,7 @@ MAX_DRAW = 1000
 deals a thousand cards at once."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class CountBy:
     """A composition table: count cards by ``field``, among the cards ``where`` selects."""
 
@@ -74,7 +74,7 @@ class CountBy:
     where: Selector = Selector(())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Condition:
     """'At least 2 of the drawn cards are treasures of the monster's type.'
 
@@ -103,7 +103,7 @@ class Condition:
         return f"{amount} {what}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Question:
     """A named draw-odds question: draw ``draw`` cards; do all ``needs`` hold?"""
 
@@ -125,7 +125,7 @@ class Question:
         return text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class DiceSpec:
     """Which card field is a dice roll, on which dice, and which field is its reward."""
 
@@ -135,7 +135,7 @@ class DiceSpec:
     where: Selector = Selector(())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class SimulationSpec:
     """The deck's game plugin and how to run it."""
 
@@ -147,7 +147,7 @@ class SimulationSpec:
     position: Position | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class StatsSpec:
     """Everything the ``stats:`` section asks for; empty when the deck has none."""
 

@@ -48,7 +48,7 @@ class Subject:
 Check = Callable[[Subject], Iterable[Finding]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Verdict:
     """Everything found about one deck, in file and line order."""
 

@@ -30,13 +30,16 @@ from generator.verdict import Subject
 def check_model(subject: Subject) -> Iterable[Finding]:
     """The deck file (and its spreadsheet) read and validated: every bad card, field,
     decklist and rule at once; then its translation ``subject.lang``, if one is asked for."""
-    from generator.deck.translation import translate_deck
-
     try:
         deck = load_deck(subject.path)
     except InputError as error:
         return findings_from(error, "input")
     subject.name = f"{deck.output_name}.{subject.lang}" if subject.lang else deck.output_name
+    if subject.lang is None:  # the deck as written: the translations' module is not even loaded
+        subject.deck = deck
+        return ()
+    from generator.deck.translation import translate_deck
+
     try:
         subject.deck = translate_deck(deck, subject.lang)
     except InputError as error:
@@ -47,11 +50,11 @@ def check_model(subject: Subject) -> Iterable[Finding]:
 def check_translation(subject: Subject) -> Iterable[Finding]:
     """Every text a translated deck prints that its translation leaves out, and its
     booklet's rules file when the deck has rules."""
-    from generator.deck.translation import missing_rules
-
     deck = subject.deck
     if deck is None or deck.translation is None:
         return ()
+    from generator.deck.translation import missing_rules
+
     found = [Finding(kind="translation", message=entry.message(deck.translation.path), position=entry.position,
                      card=entry.card, side=entry.side)
              for entry in deck.translation.untranslated]

@@ -32,7 +32,7 @@ MAX_PHRASE_CHARS = 500
 overflow the page it is printed on."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Words:
     """The phrases of one language, ready to fill in."""
 
