@@ -45,8 +45,9 @@ def project(tmp_path: Path) -> Path:
     return deck.folder
 
 
-def never_replaying(self, canvas, operation, draw) -> None:
-    draw()
+def never_replaying(self, canvas, operations, draw, replayable) -> None:
+    for operation in operations:
+        draw(operation)
 
 
 def test_replaying_gives_the_bytes_of_drawing_every_face_afresh(tmp_path, monkeypatch):
@@ -76,7 +77,7 @@ def test_a_drawing_that_adds_to_the_form_s_resources_is_never_replayed():
         canvas._code.append("/FormXob.photo Do")
 
     for _ in range(3):
-        replay.draw(canvas, operation, draw_image)
+        replay.draw(canvas, [operation], lambda _: draw_image())
     assert len(drawn) == 3 and canvas._formsinuse.count("FormXob.photo") == 3
 
 
@@ -91,10 +92,39 @@ def test_a_plain_drawing_is_replayed_with_its_operators_and_state():
         canvas.setFillColorRGB(1, 0, 0)
         canvas.rect(0, 0, 10, 10, fill=1, stroke=0)
 
-    replay.draw(canvas, operation, draw_red_box)
+    replay.draw(canvas, [operation], lambda _: draw_red_box())
     canvas.setFillColorRGB(0, 0, 0)  # back to the state the first drawing started in
     first = list(canvas._code)
-    replay.draw(canvas, operation, draw_red_box)
+    replay.draw(canvas, [operation], lambda _: draw_red_box())
     assert len(drawn) == 1  # the second time is a replay
     assert canvas._code[len(first):] == first[first.index("1 0 0 rg"):-1]
+    assert canvas._fillColorObj == (1, 0, 0)
+
+
+def test_drawings_in_a_row_replay_in_the_state_each_leaves_and_an_unreplayable_one_breaks_no_chain():
+    canvas = Canvas("unused.pdf")
+    replay = replay_module.Replay()
+    red, photo, blue = object(), object(), object()
+    drawn = []
+
+    def draw(operation) -> None:
+        drawn.append(operation)
+        if operation is red:
+            canvas.setFillColorRGB(1, 0, 0)
+            canvas.rect(0, 0, 10, 10, fill=1, stroke=0)
+        elif operation is blue:  # drawn after the red one: it must not set the red again
+            canvas.setFillColorRGB(0, 0, 1)
+            canvas.setFillColorRGB(1, 0, 0)
+            canvas.rect(5, 5, 10, 10, fill=1, stroke=0)
+        else:
+            canvas.setFillColorRGB(0, 1, 0)  # a drawing that leaves its own state behind
+
+    operations = [red, photo, blue]
+    replay.draw(canvas, operations, draw, replayable=lambda operation: operation is not photo)
+    first = list(canvas._code)
+    canvas.setFillColorRGB(0, 0, 0)
+    start = len(canvas._code)
+    replay.draw(canvas, operations, draw, replayable=lambda operation: operation is not photo)
+    assert drawn == [red, photo, blue, photo]  # only the unreplayable one is drawn again
+    assert canvas._code[start:] == first
     assert canvas._fillColorObj == (1, 0, 0)

@@ -5,7 +5,8 @@ import zlib
 
 import pytest
 
-from generator.sheets.deflate import MIN_LOOKAHEAD, deflate
+import generator.sheets.deflate as deflate_module
+from generator.sheets.deflate import MIN_LOOKAHEAD, deflate, deflate_all
 
 OPERATORS = [b"q ", b"1 0 0 1 ", b"cm ", b"/FormXob.f", b"Do Q\n", b"0.5 g ", b"BT ", b"Tj ET", b"(", b")",
              b"\\", b"123", b"28.346 ", b"586.441 "]
@@ -35,3 +36,9 @@ def test_edge_cases_deflate_as_zlib_does(data):
 def test_random_and_page_like_streams_of_every_size_deflate_as_zlib_does():
     for data in _samples(seed=12, count=600):
         assert deflate(data) == zlib.compress(data, 6), len(data)
+
+
+def test_streams_deflated_by_several_threads_come_back_in_order_as_zlib_writes_them(monkeypatch):
+    streams = list(_samples(seed=5, count=300))
+    monkeypatch.setattr(deflate_module, "_cores", lambda: 3)  # three threads, whatever this machine has
+    assert deflate_all(streams) == [zlib.compress(data, 6) for data in streams]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from operator import itemgetter
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, TypeVar
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -32,7 +32,7 @@ GRAPHICS_STATE = tuple(name for name in Canvas.STATE_ATTRIBUTES if name != "_ext
 """What reportlab saves and restores as the graphics state, besides the transparency
 states (``_extgstate``), which are compared by their current values."""
 _graphics_state = itemgetter(*GRAPHICS_STATE)
-"""The graphics state's values as one tuple, read at C speed (it is read before every operation)."""
+"""The graphics state's values as one tuple, read at C speed (after every drawing that is not a replay)."""
 FORM_RESOURCES = ("_formsinuse", "_annotationrefs", "_colorsUsed", "_shadingUsed")
 """What reportlab collects for the resources of the page or form being drawn."""
 TRANSPARENCY = re.compile(r"/gRLs\d+ gs")
@@ -41,57 +41,75 @@ MAX_REMEMBERED = 50_000
 """Drawings remembered per canvas: a few hundred bytes of operators each, so at most
 tens of megabytes; past this, operations are drawn afresh."""
 
-DRAW_AGAIN = None
+DRAW_AGAIN = "draw again"
 """Remembered for an operation that must be drawn every time."""
+
+T = TypeVar("T")
 
 
 class Replay:
     """The operations drawn on one canvas, each with what drawing it wrote there."""
 
     def __init__(self) -> None:
-        self._drawn: dict[tuple, tuple[object, Any]] = {}
+        self._drawn: dict[tuple[int, int], tuple[object, Any]] = {}
+        """By the ids of an operation and of the remembered state it was drawn in: the operation,
+        and its operators with the state it left (or DRAW_AGAIN)."""
         self._states: dict[tuple, tuple] = {}
-        """Each distinct graphics state remembered once: a deck's faces pass through the same few
-        states, so the thousands of drawings remembered share them instead of each keeping a copy."""
+        """Each distinct state remembered once: a deck's faces pass through the same few states,
+        so the thousands of drawings remembered share them, and a state is known by its id."""
 
-    def draw(self, canvas: Canvas, operation: object, draw: Callable[[], None]) -> None:
-        """Draw ``operation`` by calling ``draw``, or by replaying its first drawing in this state."""
-        state = canvas.__dict__
-        before = _graphics_state(state)
-        key = (id(operation), before, tuple(sorted(canvas._extgstate._d.items())))
-        try:
-            found = self._drawn.get(key)
-        except TypeError:  # a state holding unhashable values: draw as usual
-            draw()
-            return
-        if found is not None and found[0] is operation:
-            if found[1] is DRAW_AGAIN:
-                draw()
-                return
-            code, after, transparency = found[1]
-            canvas._code.extend(code)
-            state.update(zip(GRAPHICS_STATE, after))
-            canvas._extgstate._d = dict(transparency)
-            return
+    def draw(self, canvas: Canvas, operations: Iterable[T], draw: Callable[[T], None],
+             replayable: Callable[[T], bool] = lambda operation: True) -> None:
+        """Draw each of ``operations`` in turn by calling ``draw`` on it, or, when it is
+        ``replayable``, by replaying its first drawing in the state the canvas is in."""
+        # The state the canvas is in is read and looked up once, then followed from drawing to
+        # drawing: a replay leaves the canvas in a remembered state, so the next lookup is by two
+        # ids instead of by the values of the whole graphics state (some of them colours that
+        # reportlab hashes in Python).
+        state = None  # the remembered state the canvas is in, None while not known
+        for operation in operations:
+            if state is None:
+                state = self._state(canvas)
+                if state is None:  # a state holding unhashable values: draw as usual
+                    draw(operation)
+                    continue
+            found = self._drawn.get((id(operation), id(state)))
+            if found is not None and found[0] is operation and found[1] is not DRAW_AGAIN:
+                code, state = found[1]
+                canvas._code.extend(code)
+                canvas.__dict__.update(zip(GRAPHICS_STATE, state[0]))
+                canvas._extgstate._d = dict(state[1])
+            elif found is None and replayable(operation):
+                state = self._record(canvas, operation, state, draw)
+            else:
+                draw(operation)
+                state = None
+
+    def _record(self, canvas: Canvas, operation: T, before: tuple, draw: Callable[[T], None]) -> tuple | None:
+        """Draw ``operation`` in the remembered state ``before`` and remember what it wrote;
+        the remembered state it leaves (None if it cannot be remembered)."""
         start, resources = len(canvas._code), _resources(canvas)
-        draw()
+        draw(operation)
         if len(self._drawn) >= MAX_REMEMBERED:
-            return
+            return None
+        after = self._state(canvas)
         # The operation is kept with its drawing, so its id cannot pass to another object.
+        key = (id(operation), id(before))
         code = canvas._code[start:]
-        key = (key[0], self._shared(before), key[2])
-        if _resources(canvas) != resources or any(TRANSPARENCY.search(part) for part in code):
+        if after is None or _resources(canvas) != resources or any(TRANSPARENCY.search(part) for part in code):
             self._drawn[key] = (operation, DRAW_AGAIN)
-        else:
-            self._drawn[key] = (operation, (code, self._shared(_graphics_state(state)),
-                                            tuple(canvas._extgstate._d.items())))
+            return None
+        self._drawn[key] = (operation, (code, after))
+        return after
 
-    def _shared(self, values: tuple) -> tuple:
-        """The remembered state equal to ``values`` (a state's values), remembering it if new."""
+    def _state(self, canvas: Canvas) -> tuple | None:
+        """The remembered state equal to the canvas's graphics state and transparency, remembering
+        it if new (None: it holds a value that cannot be hashed)."""
+        values = (_graphics_state(canvas.__dict__), tuple(canvas._extgstate._d.items()))
         try:
             return self._states.setdefault(values, values)
-        except TypeError:  # a value that cannot be hashed: kept as it is
-            return values
+        except TypeError:
+            return None
 
 
 def _resources(canvas: Canvas) -> tuple[int, ...]:

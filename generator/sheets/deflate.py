@@ -13,7 +13,9 @@ with its Adler-32 checksum, is written here as ``zlib.compress`` writes it.
 from __future__ import annotations
 
 import functools
+import os
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 
 LEVEL = 6
 """zlib's default compression level, which PDF streams here have always used."""
@@ -23,6 +25,11 @@ SMALLEST_WINDOW_BITS = 9
 LARGEST_WINDOW_BITS = 15
 ZLIB_HEADER = b"\x78\x9c"
 """The two bytes zlib writes first for a 32 KB window at the default level."""
+MOST_THREADS = 4
+"""Threads that deflate side by side at most: past a few, they wait on each other for the
+interpreter between streams more than they gain."""
+SHARED_FROM = 64
+"""Streams worth sharing out between threads: fewer are deflated here, sooner than a thread starts."""
 
 
 def deflate(data: bytes) -> bytes:
@@ -45,3 +52,35 @@ def _small_windows_agree() -> bool:
     sample = b"q 1 0 0 1 28.346 586.441 cm /FormXob.f12 Do Q\n" * 12 + bytes(range(256))
     bits = (len(sample) + MIN_LOOKAHEAD - 1).bit_length()
     return _deflate_in_window(sample, bits) == zlib.compress(sample, LEVEL)
+
+
+def deflate_all(streams: list[bytes]) -> list[bytes]:
+    """:func:`deflate` of each stream, in order, shared out between threads, one a core.
+
+    zlib lets go of the interpreter while it compresses, so threads compress
+    side by side; each stream is deflated on its own, so the bytes do not
+    depend on how many threads there are.
+    """
+    threads = min(MOST_THREADS, _cores(), len(streams) // SHARED_FROM)
+    if threads <= 1:
+        return [deflate(stream) for stream in streams]
+    shares = [streams[start::threads] for start in range(threads)]  # interleaved: sizes even out
+    with ThreadPoolExecutor(threads - 1) as pool:
+        others = [pool.submit(_deflate_each, share) for share in shares[1:]]
+        done = [_deflate_each(shares[0])] + [other.result() for other in others]
+    deflated: list[bytes] = [b""] * len(streams)
+    for start, share in enumerate(done):
+        deflated[start::threads] = share
+    return deflated
+
+
+def _deflate_each(streams: list[bytes]) -> list[bytes]:
+    return [deflate(stream) for stream in streams]
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1

@@ -26,7 +26,7 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.sheets.deflate import deflate
+from generator.sheets.deflate import deflate_all
 from generator.sheets.marks import Line
 from generator.sheets.style import LineStyle
 
@@ -220,13 +220,17 @@ class FormLibrary:
         """
         plain = _plain_form_resources()
         templates: dict[tuple, tuple[bytes, bytes, dict]] = {}
+        forms = []
         for name in self._names.values():
             form = doc.idToObject[name]
             if form.Contents is not None or not form.stream or form.Annots:
                 continue  # reportlab's own way for anything unusual
             if form.Resources is None and not form.XObjects:
                 form.Resources = plain
-            form.Contents = _FormStream(form.stream, templates)
+            forms.append(form)
+        # Deflated all at once, on every core, before reportlab formats them one by one.
+        for form, deflated in zip(forms, deflate_all([form.stream for form in forms])):
+            form.Contents = _FormStream(form.stream, templates, deflated)
 
 
 _PDFDOC_IDENTITY = re.compile(r"[\x00-\x17\x20-\x7f]*")
@@ -255,16 +259,18 @@ class _FormStream(pdfdoc.PDFStream):
     with the dictionary (which reportlab fills in before formatting) formatted once per distinct
     content and the stream's length put in its place."""
 
-    def __init__(self, content: bytes, templates: dict[tuple, tuple[bytes, bytes, dict]]):
+    def __init__(self, content: bytes, templates: dict[tuple, tuple[bytes, bytes, dict]], deflated: bytes):
         super().__init__(content=content)
         self._templates = templates
+        self._deflated = deflated
+        """``content`` as PDFZCompress writes it (:func:`~generator.sheets.deflate.deflate`)."""
 
     def format(self, document) -> bytes:
         entries = self.dictionary.dict
         if (list(self.filters or ()) != [pdfdoc.PDFZCompress] or "Filter" in entries or "Length" in entries
                 or not isinstance(document.encrypt, pdfdoc.NoEncryption)):
             return super().format(document)
-        content = deflate(self.content)  # what PDFZCompress writes, quicker
+        content = self._deflated
         before, after = self._template(entries, document)
         return b"%s%d%s\nstream\n%sendstream\n" % (before, len(content), after, content)
 
