@@ -188,6 +188,8 @@ class Element:
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class TextElement(Element):
+    """Text in a box: a template, its font and size, and how it fits and aligns."""
+
     text: Template
     box: Box
     font: str
@@ -226,6 +228,8 @@ class ShapeElement(Element):
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class LineElement(Element):
+    """A straight line from ``start`` to ``end``, stroked."""
+
     start: tuple[float, float]
     end: tuple[float, float]
     stroke: Paint
@@ -324,6 +328,8 @@ class Value:
 
 @dataclass(eq=False)
 class RawElement:
+    """One element of a layout file as written, its values not yet compiled."""
+
     name: str | None
     values: dict[str, Value]
     position: Position

@@ -68,6 +68,8 @@ class Frame:
 
 @dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ShapeOp:
+    """A rectangle (rounded by ``radius``) or an ellipse filling ``box``."""
+
     box: Box
     ellipse: bool
     radius: float
@@ -82,6 +84,8 @@ class ShapeOp:
 
 @dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class LineOp:
+    """A straight line from ``start`` to ``end``."""
+
     start: tuple[float, float]
     end: tuple[float, float]
     stroke: Color | None
@@ -116,6 +120,8 @@ class InlineIcon:
 
 @dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class TextLine:
+    """One printed line of a text: where its baseline starts and its pieces in order."""
+
     x: float
     baseline: float
     text: str  # what a reader sees on the line: no markup, no icons
@@ -124,6 +130,8 @@ class TextLine:
 
 @dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class TextOp:
+    """A text element laid out: its lines, at the size it fits."""
+
     font: str  # the element's own font, as registered with reportlab
     size: float
     colour: Color | None
@@ -140,6 +148,8 @@ class TextOp:
 
 @dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class IconOp:
+    """An icon drawn at each of ``squares`` (repeated icons have several)."""
+
     icon: Icon
     squares: tuple[tuple[float, float, float], ...]  # (x, y, size) of each copy
     ink: Color
@@ -150,6 +160,8 @@ class IconOp:
 
 @dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ImageOp:
+    """A raster image placed in ``box`` as ``fit`` says."""
+
     path: Path
     pixels: tuple[int, int]
     box: Box

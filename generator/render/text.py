@@ -49,6 +49,8 @@ class Line:
 
 @dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class FittedText:
+    """A text fitted to its box: the size it is printed at and its lines."""
+
     size: float
     lines: tuple[Line, ...]
 

@@ -77,6 +77,8 @@ class MarkStyle:
 
 @dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class FooterStyle:
+    """The footer under each sheet: its type size, baseline and gray, and the draft label."""
+
     size: float
     baseline: float
     gray: float
