@@ -82,6 +82,11 @@ def test_the_good_deck_loads(tmp_path):
     # missing required parts
     ("{id: eel, name: Eel,", "{id: eel,", "9:5", "missing required field 'name' (name)"),
     ("  name: Small Deck\n", "  designer: Someone\n", "1:1", "missing required value (name)"),
+    # a required field written empty is as missing as one left out
+    ("name: Eel,", "name: null,", "9:15", "missing required field 'name' (name)"),
+    ("name: Eel,", "name: ~,", "9:15", "missing required field 'name' (name)"),
+    ("name: Eel,", 'name: "",', "9:15", "missing required field 'name' (name)"),
+    ("name: Eel,", 'name: "  ",', "9:15", "missing required field 'name' (name)"),
     # references to cards that do not exist
     ("{imp: 2, eel: 1}", "{imp: 2, eels: 1}", "12:21", "no card with id 'eels'; did you mean 'eel'? (eels)"),
     # ids and shapes

@@ -396,6 +396,10 @@ def _read_face(reader: Reader, keys: tuple, fields: dict[str, FieldSpec],
         elif name not in fields:
             unknown = True
             own.add(reader.fail(keys + (name,), f"unknown field '{name}'{did_you_mean(str(name), set(fields))}"))
+        elif front and fields[name].required and _blank(value):
+            # 'name: ~' or 'name: ""' leaves the field as empty as leaving it out does
+            own.add(reader.fail(keys + (name,), f"missing required field '{name}'"))
+            face[name] = None
         else:
             try:  # not own.attempt: a closure for every field of every card shows in large decks
                 face[name] = _check_value(reader, keys + (name,), fields[name], value)
@@ -415,6 +419,11 @@ def _read_face(reader: Reader, keys: tuple, fields: dict[str, FieldSpec],
     elif len(own.errors) > before:
         raise _Reported()
     return face
+
+
+def _blank(value: Any) -> bool:
+    """Whether a written value holds nothing: null, or text of only spaces."""
+    return value is None or isinstance(value, str) and not value.strip()
 
 
 class _Reported(Exception):
