@@ -230,7 +230,8 @@ def build_deck(document: Document) -> Deck:
         name = problems.attempt(lambda: reader.string(("deck", "name"), required=True), "")
         problems.attempt(lambda: _read_id(reader), None)
     if not info.get("id"):
-        problems.attempt(lambda: _check_id_length(reader, (), "deck id (its folder's or file's name)", deck_id(document.path),
+        problems.attempt(lambda: _check_id_length(reader, (), "deck id (its folder's or file's name)",
+                                                  deck_id(document.path),
                                                   hint="; give the deck a shorter 'id:' under 'deck:'"), None)
     before = len(problems.errors)
     fields = _read_fields(reader, problems)
