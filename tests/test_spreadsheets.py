@@ -176,7 +176,8 @@ def test_a_formula_the_workbook_holds_no_value_for_is_refused_at_its_cell(tmp_pa
     folder = tmp_path / "sprites"
     folder.mkdir()
     book = openpyxl.Workbook()
-    for row in [["name", "count", "type", "power"], ["Fire Imp", 3, "creature", 2], ["Heal", "=2+4", "spell", 1]]:
+    for row in [["name", "count", "type", "power"], ["Fire Imp", 3, "creature", 2],
+                ["Heal", "=2+4", "spell", '=IF(1, "", "")']]:
         book.active.append(row)
     book.save(folder / "cards.xlsx")
     (folder / "deck.yaml").write_text(DECK.replace("cards.csv", "cards.xlsx"))
@@ -190,8 +191,13 @@ def test_a_formula_the_workbook_holds_no_value_for_is_refused_at_its_cell(tmp_pa
     sheet = "xl/worksheets/sheet1.xml"
     assert b"<f>2+4</f><v></v>" in parts[sheet]
     parts[sheet] = parts[sheet].replace(b"<f>2+4</f><v></v>", b"<f>2+4</f><v>6</v>")
+    # The other formula's saved result is empty text: a blank cell, as the workbook says.
+    empty_text = b'<c r="D3"><f>IF(1, "", "")</f><v></v>'
+    assert empty_text in parts[sheet]
+    parts[sheet] = parts[sheet].replace(empty_text, empty_text.replace(b'<c r="D3">', b'<c r="D3" t="str">'))
     with zipfile.ZipFile(folder / "cards.xlsx", "w") as archive:
         for name, data in parts.items():
             archive.writestr(name, data)
     assert deckpress("check", folder).exit_code == 0
-    assert load_deck(folder).card("heal").count == 6
+    heal = load_deck(folder).card("heal")
+    assert heal.count == 6 and heal.fields.get("power") is None

@@ -125,7 +125,7 @@ def _read_xlsx(path: Path, sheet: str | None, named_at: Position) -> Sheet:
         worksheet = workbook[_pick_sheet(path, workbook.sheetnames, sheet, named_at)]
         lines = _worksheet_rows(path, worksheet)
         if _holds_formulas(path):
-            _refuse_unsaved_formulas(path, worksheet.title, lines)
+            _refuse_unsaved_formulas(path, worksheet)
     except InputError:
         raise
     except Exception as error:  # a damaged sheet fails inside openpyxl's parser while it is read
@@ -157,6 +157,8 @@ def _check_unpacked_size(path: Path) -> None:
                          "a sheet of cards is a few megabytes", Position(path))
 
 
+TEXT_CELL_TYPES = ("str", "inlineStr", "s")
+"""A cell's ``t=`` when it holds text: a formula's saved result may be empty text."""
 _FORMULA_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
 """A cell's formula element in a worksheet's XML (``<f>2+4</f>``, or ``<x:f ...>`` prefixed)."""
 
@@ -174,25 +176,28 @@ def _holds_formulas(path: Path) -> bool:
     return False
 
 
-def _refuse_unsaved_formulas(path: Path, title: str, lines: list[tuple[int, list[str]]]) -> None:
+def _refuse_unsaved_formulas(path: Path, worksheet: Any) -> None:
     """Refuse a formula whose result the file does not hold. A workbook saved by a program
     that does not calculate (a script writing it with openpyxl) keeps only the formula, and
-    read for its values the cell would be blank: a card silently one copy, or nameless."""
-    import openpyxl
+    read for its values the cell would be blank: a card silently one copy, or nameless. A
+    formula whose saved result is empty text (``=IF(A2, "x", "")``) is marked as text, and
+    stays a blank cell."""
+    import zipfile
 
-    read = dict(lines)
-    workbook = openpyxl.load_workbook(path, read_only=True, data_only=False)
-    try:
-        for row in workbook[title].iter_rows():
-            for cell in row:
-                if getattr(cell, "data_type", None) != "f":
-                    continue
-                cells = read.get(cell.row, [])
-                if cell.column > len(cells) or not cells[cell.column - 1]:
-                    raise InputError("cell holds a formula with no saved value; open and save it in a "
-                                     "spreadsheet program", Position(path, cell.row, cell.column))
-    finally:
-        workbook.close()
+    from openpyxl.utils.cell import coordinate_to_tuple
+    from openpyxl.xml.functions import iterparse  # openpyxl's own: defusedxml when installed
+
+    with zipfile.ZipFile(path) as archive, archive.open(worksheet._worksheet_path) as stream:
+        for _, element in iterparse(stream):
+            if element.tag.rpartition("}")[2] != "c":
+                continue
+            parts = {child.tag.rpartition("}")[2]: child for child in element}
+            saved = parts.get("v")
+            if "f" in parts and (saved is None or not saved.text) and element.get("t") not in TEXT_CELL_TYPES:
+                where = Position(path, *coordinate_to_tuple(element.get("r"))) if element.get("r") else Position(path)
+                raise InputError("cell holds a formula with no saved value; open and save it in a "
+                                 "spreadsheet program", where)
+            element.clear()  # a row's cells are done with: memory stays flat however long the sheet
 
 
 def _worksheet_rows(path: Path, worksheet: Any) -> list[tuple[int, list[str]]]:
