@@ -132,12 +132,13 @@ class FormLibrary:
         """
         canvas = self._canvas
         operators = "\n".join([canvas._preamble, *canvas._code])
-        if not _PDFDOC_IDENTITY.fullmatch(operators):
+        encoded = operators.encode("ascii") if operators.isascii() else None
+        if encoded is None or any(code in encoded for code in _PDFDOC_GAPS):
             canvas.endForm()
             return
         canvas._code = []
         canvas.endForm()
-        canvas._doc.idToObject[pdfdoc.xObjectName(form)].stream = operators.encode("ascii")
+        canvas._doc.idToObject[pdfdoc.xObjectName(form)].stream = encoded
 
     def add_lines(self, key: str, lines: Iterable[Line], style: LineStyle,
                   bbox: tuple[float, float, float, float]) -> str:
@@ -219,7 +220,9 @@ class FormLibrary:
         :class:`_FormStream`) and gives the same bytes.
         """
         plain = _plain_form_resources()
-        templates: dict[tuple, tuple[bytes, bytes, dict]] = {}
+        templates: dict[tuple, tuple[bytes, bytes]] = {}
+        boxes: dict[tuple, pdfdoc.PDFArray] = {}
+        matrix = pdfdoc.PDFArray([1, 0, 0, 1, 0, 0])  # what reportlab gives a form without one
         forms = []
         for name in self._names.values():
             form = doc.idToObject[name]
@@ -227,14 +230,20 @@ class FormLibrary:
                 continue  # reportlab's own way for anything unusual
             if form.Resources is None and not form.XObjects:
                 form.Resources = plain
+            if form.BBox is None:  # the array reportlab would make, one for every form of a size
+                corners = (form.lowerx, form.lowery, form.upperx, form.uppery)
+                key = (corners, tuple(map(type, corners)))  # 1 and 1.0 may format apart
+                form.BBox = boxes.get(key) or boxes.setdefault(key, pdfdoc.PDFArray(corners))
+            form.Matrix = form.Matrix or matrix
             forms.append(form)
         # Deflated all at once, on every core, before reportlab formats them one by one.
         for form, deflated in zip(forms, deflate_all([form.stream for form in forms])):
             form.Contents = _FormStream(form.stream, templates, deflated)
 
 
-_PDFDOC_IDENTITY = re.compile(r"[\x00-\x17\x20-\x7f]*")
-"""Text that PDFDocEncoding encodes byte for byte as ASCII (it has no codes 24 to 31)."""
+_PDFDOC_GAPS = [bytes([code]) for code in range(24, 32)]
+"""The ASCII codes PDFDocEncoding lacks: ASCII text without them it encodes byte for byte.
+(Looked for one by one, at C speed: a regular expression took a fifth of a distinct face's writing.)"""
 
 
 def _plain_form_resources() -> pdfdoc.PDFResourceDictionary:
@@ -259,7 +268,7 @@ class _FormStream(pdfdoc.PDFStream):
     with the dictionary (which reportlab fills in before formatting) formatted once per distinct
     content and the stream's length put in its place."""
 
-    def __init__(self, content: bytes, templates: dict[tuple, tuple[bytes, bytes, dict]], deflated: bytes):
+    def __init__(self, content: bytes, templates: dict[tuple, tuple[bytes, bytes]], deflated: bytes):
         super().__init__(content=content)
         self._templates = templates
         self._deflated = deflated
@@ -275,27 +284,25 @@ class _FormStream(pdfdoc.PDFStream):
         return b"%s%d%s\nstream\n%sendstream\n" % (before, len(content), after, content)
 
     def _template(self, entries: dict, document) -> tuple[bytes, bytes]:
-        """The formatted dictionary before and after its length."""
-        key = tuple((name, _value_key(value)) for name, value in sorted(entries.items()))
-        found = self._templates.get(key)
+        """The formatted dictionary before and after its length.
+
+        Dictionaries are told apart by their entries, names and values with the values' types
+        (1, 1.0 and True format apart). reportlab's arrays and dictionaries compare as objects,
+        so forms share their bounding box and matrix arrays to share a template (see
+        :meth:`FormLibrary._share_form_dictionaries`); the key keeps the objects it holds alive.
+        """
+        try:
+            key = (tuple(entries.items()), tuple(map(type, entries.values())))
+            found = self._templates.get(key)
+        except TypeError:  # a value that cannot be a key: formatted for this form alone
+            key, found = None, None
         if found is None:
             filters = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
             dictionary = pdfdoc.PDFDictionary({**entries, "Filter": filters, "Length": _LengthMark()})
-            before, after = pdfdoc.format(dictionary, document).split(_LengthMark.MARK)
-            # the entries are kept so that the objects whose ids make the key stay alive
-            found = self._templates[key] = (before, after, dict(entries))
-        return found[0], found[1]
-
-
-def _value_key(value: object) -> tuple:
-    """What decides how a dictionary value formats: plain values and arrays of them by value,
-    anything else by identity."""
-    if isinstance(value, (str, bytes, int, float)):
-        return (type(value), value)
-    if isinstance(value, pdfdoc.PDFArray) and all(isinstance(item, (str, bytes, int, float))
-                                                  for item in value.sequence):
-        return (type(value), tuple((type(item), item) for item in value.sequence))
-    return (object, id(value))
+            found = tuple(pdfdoc.format(dictionary, document).split(_LengthMark.MARK))
+            if key is not None:
+                self._templates[key] = found
+        return found
 
 
 def _shadings(doc: pdfdoc.PDFDocument):
