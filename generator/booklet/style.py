@@ -63,6 +63,8 @@ class Paper:
 
 @dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Margins:
+    """The reading page's margins in points (inner at the fold)."""
+
     top: float
     bottom: float
     inner: float

@@ -131,6 +131,8 @@ def _pools(deck: Deck, rule: RuleSpec) -> list[tuple[str | None, Pool]]:
 
 @dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Amount:
+    """How many a rule allows: exactly, at least and/or at most."""
+
     exact: int | None = None
     min: int | None = None
     max: int | None = None

@@ -103,7 +103,7 @@ class Face:
     italic: bool = False
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class FontRegistry:
     """Font names -> TrueType files, registered with reportlab on first use."""
 

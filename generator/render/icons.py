@@ -70,7 +70,7 @@ points in one icon, drawn on every card that shows it, is not an icon."""
 Segment = tuple
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Shape:
     """One shape of an icon, in icon box units."""
 
@@ -85,7 +85,7 @@ class Shape:
     evenodd: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Icon:
     """An icon: shapes drawn from data, or SVG art; with colours of its own when the layout
     gives them (``colour``/``accent`` as written; ``ink``/``accent_ink`` once resolved)."""

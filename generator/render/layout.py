@@ -188,6 +188,8 @@ class Element:
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class TextElement(Element):
+    """Text in a box: a template, its font and size, and how it fits and aligns."""
+
     text: Template
     box: Box
     font: str
@@ -226,6 +228,8 @@ class ShapeElement(Element):
 
 @dataclass(frozen=True, kw_only=True, eq=False)
 class LineElement(Element):
+    """A straight line from ``start`` to ``end``, stroked."""
+
     start: tuple[float, float]
     end: tuple[float, float]
     stroke: Paint
@@ -275,7 +279,7 @@ class ImageElement(Element):
         return [*super().templates(), self.path]
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Layout:
     """A loaded, compiled layout: everything in points, ready to plan faces with."""
 
@@ -313,7 +317,7 @@ class Layout:
 # --- finding and merging layout files -------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Value:
     """A raw value from a layout file, with where it was written and that file's units."""
 
@@ -324,6 +328,8 @@ class Value:
 
 @dataclass(eq=False)
 class RawElement:
+    """One element of a layout file as written, its values not yet compiled."""
+
     name: str | None
     values: dict[str, Value]
     position: Position

@@ -47,7 +47,7 @@ class PaintError(ValueError):
     """A colour that cannot be resolved; the caller adds where it was written."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Gradient:
     """A linear gradient: colours evenly spaced along a line at ``angle`` degrees (clockwise
     from left-to-right, as seen on the card)."""
@@ -65,7 +65,7 @@ class Gradient:
         return cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Paint:
     """A colour that may depend on the face: ``resolve(context)`` gives a Color, a Gradient
     (for fills) or None."""

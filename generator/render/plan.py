@@ -57,7 +57,7 @@ class PlanProblem(Exception):
         self.kind = kind
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Frame:
     """An element's turn (degrees clockwise about ``centre``) and opacity (0 to 1)."""
 
@@ -66,8 +66,10 @@ class Frame:
     opacity: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ShapeOp:
+    """A rectangle (rounded by ``radius``) or an ellipse filling ``box``."""
+
     box: Box
     ellipse: bool
     radius: float
@@ -80,8 +82,10 @@ class ShapeOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class LineOp:
+    """A straight line from ``start`` to ``end``."""
+
     start: tuple[float, float]
     end: tuple[float, float]
     stroke: Color | None
@@ -91,7 +95,7 @@ class LineOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Glyphs:
     """Text in one font and colour, its baseline starting at (x, y)."""
 
@@ -102,7 +106,7 @@ class Glyphs:
     colour: Color | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class InlineIcon:
     """An icon set in a line of text, in the square (x, y, side)."""
 
@@ -114,16 +118,20 @@ class InlineIcon:
     accent: Color | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class TextLine:
+    """One printed line of a text: where its baseline starts and its pieces in order."""
+
     x: float
     baseline: float
     text: str  # what a reader sees on the line: no markup, no icons
     pieces: tuple[Glyphs | InlineIcon, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class TextOp:
+    """A text element laid out: its lines, at the size it fits."""
+
     font: str  # the element's own font, as registered with reportlab
     size: float
     colour: Color | None
@@ -138,8 +146,10 @@ class TextOp:
         return tuple((line.x, line.baseline, line.text) for line in self.text_lines)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class IconOp:
+    """An icon drawn at each of ``squares`` (repeated icons have several)."""
+
     icon: Icon
     squares: tuple[tuple[float, float, float], ...]  # (x, y, size) of each copy
     ink: Color
@@ -148,8 +158,10 @@ class IconOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ImageOp:
+    """A raster image placed in ``box`` as ``fit`` says."""
+
     path: Path
     pixels: tuple[int, int]
     box: Box
@@ -160,7 +172,7 @@ class ImageOp:
     dpi: int = DEFAULT_DPI  # larger images are downsampled to this resolution at their drawn size
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class ArtOp:
     """SVG art, drawn as vector paths."""
 
@@ -175,7 +187,7 @@ class ArtOp:
 Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp | ArtOp
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class PlanResources:
     """What planning needs besides the layout: fonts, the deck folder for images, and what
     planning earlier faces learnt (image sizes, each distinct string's markup, each

@@ -51,7 +51,7 @@ these options writes, by an encoder made once (``json.dumps`` makes one a call, 
 cost for a small face). Keys name forms in the PDF, so this must not change."""
 
 
-@dataclass
+@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Renderer:
     """Draws the faces of one deck's cards (see the module docstring)."""
 

@@ -81,7 +81,7 @@ def make_layout_environment() -> BoundedSandbox:
     return environment
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Template:
     """A layout string: plain text, or a compiled Jinja2 template or expression."""
 

@@ -24,7 +24,7 @@ class Measured(Protocol):
     space: float  # the space before it, at 1 pt
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Metrics:
     """Vertical font metrics per point of size (ascent above, descent below the baseline)."""
 
@@ -36,7 +36,7 @@ class Metrics:
         return (self.ascent + self.descent) * size
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Line:
     """Words on one printed line; ``last`` when it ends its paragraph (never justified)."""
 
@@ -47,8 +47,10 @@ class Line:
         return line_width(self.words, size)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class FittedText:
+    """A text fitted to its box: the size it is printed at and its lines."""
+
     size: float
     lines: tuple[Line, ...]
 

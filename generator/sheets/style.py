@@ -31,7 +31,7 @@ LARGEST_PAPER = 200 * 72.0
 """PDF pages may be at most 200 inches (5080 mm) a side; larger pages do not display or print."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class Paper:
     """A sheet of paper as it lies on the page: width and height in points."""
 
@@ -55,7 +55,7 @@ class Paper:
         return f"{self.label} {self.orientation}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class LineStyle:
     """How a kind of line is stroked: width in points, gray level, dash pattern."""
 
@@ -64,7 +64,7 @@ class LineStyle:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class MarkStyle:
     """Crop marks: their longest and shortest length, distances, and stroke."""
 
@@ -75,8 +75,10 @@ class MarkStyle:
     line: LineStyle
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class FooterStyle:
+    """The footer under each sheet: its type size, baseline and gray, and the draft label."""
+
     size: float
     baseline: float
     gray: float
@@ -89,7 +91,7 @@ class FooterStyle:
         return self.baseline + self.size
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
 class SheetStyle:
     """Everything ``sheets.yaml`` says, in points."""
 

@@ -18,11 +18,13 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from generator.deck.model import Card
 from generator.deck.selectors import field_value
+
+if TYPE_CHECKING:  # fractions (and the decimal module it loads) only when odds are worked out
+    from fractions import Fraction
 
 MAX_DICE = 20
 """Dice in one roll. Exact odds convolve every die, so their work grows with the count;
@@ -60,6 +62,8 @@ class DiceFormula:
 
     def distribution(self) -> dict[int, Fraction]:
         """The exact probability of each total."""
+        from fractions import Fraction
+
         outcomes = self.outcomes
         return {total: Fraction(n, outcomes) for total, n in self.ways().items()}
 

@@ -35,15 +35,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from fractions import Fraction
 from math import comb
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from generator.deck.model import Card
 from generator.errors import InputError
 from generator.deck.selectors import field_value
 from generator.stats.pools import Pool
 from generator.stats.spec import Condition, Question
+
+if TYPE_CHECKING:  # fractions (and the decimal module it loads) only when odds are worked out
+    from fractions import Fraction
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ Conjunction = tuple[Requirement, ...]  # every requirement must hold
 
 def probability(question: Question, pool: Pool) -> Fraction:
     """The exact chance that ``question.draw`` random cards from ``pool`` answer yes."""
+    from fractions import Fraction
+
     entries, conjunctions = prepare(question, pool)
     favourable = count_hands(entries, question.draw, conjunctions)
     return Fraction(favourable, comb(sum(copies for _, copies in entries), question.draw))
