@@ -266,7 +266,8 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
             known = key = None
         if known is not None:
             op = known[0]
-            overflows.extend(known[1])
+            if known[1]:
+                overflows.extend(known[1])
         else:
             start = len(overflows)
             op = _plan_element(element, context, resources, layout)

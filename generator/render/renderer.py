@@ -103,13 +103,15 @@ class Renderer:
     def face_key(self, card: Card, side: str) -> str:
         """Equal keys mean identical drawings: the layout plus every value it reads."""
         facts = self._facts(card, side)
-        if "key" not in facts:
-            context = self._context(card, side)
-            read = {name: context.get(name) for name in self._read_names[side]}
-            digest = hashlib.sha1(KEY_JSON.encode(read).encode("utf-8")).hexdigest()
-            # letters, digits, '-' and '_': safe as a PDF name
-            facts["key"] = f"{self.layouts[side].name}_{digest[:20]}"
-        return facts["key"]
+        key = facts.get("key")
+        if key is not None:  # asked for several times a face: made once
+            return key
+        context = self._context(card, side)
+        read = {name: context.get(name) for name in self._read_names[side]}
+        digest = hashlib.sha1(KEY_JSON.encode(read).encode("utf-8")).hexdigest()
+        # letters, digits, '-' and '_': safe as a PDF name
+        key = facts["key"] = f"{self.layouts[side].name}_{digest[:20]}"
+        return key
 
     def title(self, card: Card, side: str) -> str:
         """The title printed on that face ('' if it has none), as a reader sees it: a title
@@ -201,7 +203,7 @@ class Renderer:
                 tried.add(key)
                 self.tried_faces += 1
                 try:
-                    self._plan(card, side)
+                    self._plan(card, side, key)
                     self.title(card, side)
                 except (LayoutError, InputError) as error:
                     broken_file = getattr(error, "broken_file", None)
@@ -257,8 +259,9 @@ class Renderer:
         if "title" in facts and facts.get("key") in self._plans:
             facts.pop("context", None)
 
-    def _plan(self, card: Card, side: str) -> tuple[Op, ...]:
-        key = self.face_key(card, side)
+    def _plan(self, card: Card, side: str, key: str | None = None) -> tuple[Op, ...]:
+        """The face's plan, made once per face key (``key``, when the caller has it already)."""
+        key = key or self.face_key(card, side)
         plan = self._plans.get(key)
         if plan is None:
             layout = self.layouts[side]
