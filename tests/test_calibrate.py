@@ -170,3 +170,12 @@ def test_out_without_pdf_is_named_as_a_pdf(tmp_path, name, written):
     assert [path.name for path in tmp_path.iterdir()] == [written]
     assert result.output.startswith(f"wrote {tmp_path / written}:")
     assert (tmp_path / written).read_bytes().startswith(b"%PDF")
+
+
+def test_an_empty_out_is_a_usage_error_that_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["calibrate", "--out", ""])
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Invalid value for '--out': needs a file name, such as build/calibration.pdf." in result.output
+    assert list(tmp_path.iterdir()) == []

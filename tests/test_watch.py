@@ -11,7 +11,10 @@ from pathlib import Path
 from typing import Iterator
 
 import pdfplumber
+import pytest
+from click.testing import CliRunner
 
+from generator.cli import cli
 from generator.scaffold import create_deck
 
 TIMEOUT = 60  # seconds; generous for a busy CI machine, never reached when it works
@@ -112,3 +115,19 @@ def test_ctrl_c_during_the_first_build_stops_cleanly(tmp_path: Path):
         wait_for(lines, "watching")  # printed before the first build starts
         seen = stop_with_ctrl_c(process, lines)
         assert not any("Aborted" in line or "Traceback" in line for line in seen), seen
+
+
+@pytest.mark.parametrize("interval, message", [
+    ("nan", "'nan' is not a number of seconds."),
+    ("inf", "inf is not in the range 0.05<=x<=3600.0."),
+    ("1e308", "1e+308 is not in the range 0.05<=x<=3600.0."),
+    ("0.01", "0.01 is not in the range 0.05<=x<=3600.0."),
+    ("soon", "'soon' is not a valid number."),
+])
+def test_an_interval_that_is_no_usable_number_of_seconds_is_a_usage_error(tmp_path: Path, interval, message):
+    deck = create_deck(tmp_path / "cards", "pace")
+    result = CliRunner().invoke(cli, ["watch", str(deck), "--interval", interval, "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"Invalid value for '--interval': {message}" in result.output
+    assert not (tmp_path / "out").exists()

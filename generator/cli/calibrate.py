@@ -12,6 +12,13 @@ from generator.sheets.calibration import CALIBRATION_MODES, write_calibration
 from generator.sheets.style import MM, load_style
 
 
+def _named_file(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    """``--out`` as given, refused if it names no file (``--out ""`` is the folder ``.``)."""
+    if not value.name:
+        raise click.BadParameter("needs a file name, such as build/calibration.pdf.", ctx, param)
+    return value
+
+
 @click.command()
 @paper_options
 @click.option("--duplex", type=click.Choice(CALIBRATION_MODES), default="long", show_default=True,
@@ -19,7 +26,7 @@ from generator.sheets.style import MM, load_style
 @click.option("--back-offset", default="0,0", callback=parse_offset, metavar="X,Y",
               help="Print the back with this offset (mm) already applied, to check a correction.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("build/calibration.pdf"), show_default=True,
+              default=Path("build/calibration.pdf"), show_default=True, callback=_named_file,
               help="Where to write the sheet; .pdf is added to a name without it.")
 @reports_errors
 def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tuple[float, float],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
@@ -17,6 +18,23 @@ from generator.render.renderer import BUILTIN_LAYOUTS_DIR, layout_search_path
 from generator.watching import Watcher
 
 RULES_FILENAME = "rules.md"
+MIN_INTERVAL = 0.05
+"""Seconds: looking at the files more often than this only burns the processor."""
+MAX_INTERVAL = 3600.0
+"""Seconds: a watch that looks less than once an hour is not watching; a much larger
+pause would overflow the clock the watcher sleeps on."""
+
+
+class Seconds(click.FloatRange):
+    """Seconds within a range; click's range lets ``nan`` through (it compares false)."""
+
+    name = "number"
+
+    def convert(self, value, param, ctx):
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds.", param, ctx)
+        return seconds
 
 
 @click.command()
@@ -25,7 +43,7 @@ RULES_FILENAME = "rules.md"
               show_default=True, help="Folder for the PDFs.")
 @click.option("--booklet/--no-booklet", "with_booklet", default=True, show_default=True,
               help="Also rebuild the rules booklet when the deck has a rules.md.")
-@click.option("--interval", type=click.FloatRange(min=0.05), default=0.5, show_default=True,
+@click.option("--interval", type=Seconds(MIN_INTERVAL, MAX_INTERVAL), default=0.5, metavar="SECONDS", show_default=True,
               help="Seconds between looks at the files.")
 @lang_option
 @reports_errors
