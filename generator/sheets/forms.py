@@ -235,10 +235,13 @@ class FormLibrary:
                 key = (corners, tuple(map(type, corners)))  # 1 and 1.0 may format apart
                 form.BBox = boxes.get(key) or boxes.setdefault(key, pdfdoc.PDFArray(corners))
             form.Matrix = form.Matrix or matrix
-            forms.append(form)
+            forms.append((name, form))
+        shapes: dict[tuple, tuple[bytes, bytes]] = {}
         # Deflated all at once, on every core, before reportlab formats them one by one.
-        for form, deflated in zip(forms, deflate_all([form.stream for form in forms])):
+        for (name, form), deflated in zip(forms, deflate_all([form.stream for _, form in forms])):
             form.Contents = _FormStream(form.stream, templates, deflated)
+            if form.Resources is not None:
+                doc.idToObject[name] = _FaceForm(form, shapes)
 
 
 _PDFDOC_GAPS = [bytes([code]) for code in range(24, 32)]
@@ -274,14 +277,21 @@ class _FormStream(pdfdoc.PDFStream):
         self._deflated = deflated
         """``content`` as PDFZCompress writes it (:func:`~generator.sheets.deflate.deflate`)."""
 
+    template: tuple[bytes, bytes] | None = None
+    """The dictionary before and after its length, once formatted that way."""
+
     def format(self, document) -> bytes:
         entries = self.dictionary.dict
         if (list(self.filters or ()) != [pdfdoc.PDFZCompress] or "Filter" in entries or "Length" in entries
                 or not isinstance(document.encrypt, pdfdoc.NoEncryption)):
             return super().format(document)
+        self.template = self._template(entries, document)
+        return self.formatted(self.template)
+
+    def formatted(self, template: tuple[bytes, bytes]) -> bytes:
+        """The stream with its dictionary ``template`` (before and after its length)."""
         content = self._deflated
-        before, after = self._template(entries, document)
-        return b"%s%d%s\nstream\n%sendstream\n" % (before, len(content), after, content)
+        return b"%s%d%s\nstream\n%sendstream\n" % (template[0], len(content), template[1], content)
 
     def _template(self, entries: dict, document) -> tuple[bytes, bytes]:
         """The formatted dictionary before and after its length.
@@ -303,6 +313,32 @@ class _FormStream(pdfdoc.PDFStream):
             if key is not None:
                 self._templates[key] = found
         return found
+
+
+class _FaceForm(pdfdoc.PDFObject):
+    """Stands for a form in the document's table of objects, and writes it as reportlab would.
+
+    reportlab's form builds its dictionary afresh each time (arrays, names,
+    entries) before its stream formats it. What the dictionary holds comes from
+    the form's bounding box, matrix and resources objects and its compression
+    alone, so the first form of each such shape is written by reportlab and
+    the rest reuse the dictionary it wrote (:attr:`_FormStream.template`).
+    """
+
+    def __init__(self, form: pdfdoc.PDFFormXObject, shapes: dict[tuple, tuple[bytes, bytes]]):
+        self._form = form
+        self._shapes = shapes
+        self._shape = (id(form.BBox), id(form.Matrix), id(form.Resources), bool(form.compression))
+        """The objects stay alive with the form, so their ids name them."""
+
+    def format(self, document) -> bytes:
+        template = self._shapes.get(self._shape)
+        if template is not None and isinstance(document.encrypt, pdfdoc.NoEncryption):
+            return self._form.Contents.formatted(template)
+        formatted = self._form.format(document)
+        if self._form.Contents.template is not None:
+            self._shapes[self._shape] = self._form.Contents.template
+        return formatted
 
 
 def _shadings(doc: pdfdoc.PDFDocument):
