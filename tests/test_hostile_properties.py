@@ -56,7 +56,8 @@ NUMBERS = st.sampled_from([0, -1, 1, 3, 0.0001, 1e308, -1e308, float("inf"), flo
 LENGTHS = st.sampled_from(["0mm", "-5mm", "1e400mm", "999999999999mm", "50%", "1000%", "-100%", "1in",
                            "9pt", "1" * 400, "5 mm", "", "12.5.3mm", "%", "mm"])
 TEMPLATES = st.sampled_from([
-    "{{ 1/0 }}", "{{ lipsum(1000000) }}", "{{ 'x'|center(999999999) }}", "{{ '%999999999d' % 1 }}",
+    "{{ 1/0 }}", "{{ lipsum(1000000) }}", "{{ 1e999 }}", "{{ name|truncate(2) }}", "{{ [1, 2]|random }}",
+    "{{ text|wordwrap }}", "{{ 'x'|center(999999999) }}", "{{ '%999999999d' % 1 }}",
     "{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}{% endfor %}",
     "{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}",
     "{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}", "{{ ''.__class__.__mro__ }}",
@@ -68,7 +69,7 @@ PATHS = st.sampled_from(["../../../etc/passwd", "/etc/passwd", "/dev/zero", ".."
                          "truncated.png", "damaged.png", "not-a-picture.png", "bomb.png", "a" * 300,
                          "nul\x00l.png", "good.png/", "~/x.png"])
 COLOURS = st.sampled_from(["#fff", "#12345", "red", "nosuch", "#ffffff00", "ink", "none", "accent",
-                           "#" + "f" * 400])
+                           "#" + "f" * 400, "{{ 'panel' }}"])
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
 SCALARS = st.one_of(NUMBERS, LENGTHS, TEMPLATES, PATHS, COLOURS, TEXT, st.none(), st.booleans(),
                     st.integers(), st.floats())

@@ -195,6 +195,14 @@ class PaintCompiler:
             template = compile_text(self.environment, source)
         except TemplateError as error:
             raise PaintError(f"template error: {error}") from None
+        if template.is_constant:
+            # Its colour is known now; naming it here also catches one that names itself
+            # (``panel: "{{ 'panel' }}"``), as a plain name does, instead of looping at draw time.
+            try:
+                name = str(template.render({})).strip()
+            except TemplateError as error:
+                raise PaintError(f"template error: {error}") from None
+            return self.named(name)
 
         def resolve(context: dict[str, Any]) -> Color | None:
             paint = self.named(str(template.render(context)).strip())

@@ -12,18 +12,17 @@ comparisons pass through small filters with names no template can write.
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any, Callable, Iterator, NamedTuple
 
 from jinja2 import StrictUndefined, Template, TemplateSyntaxError, nodes, pass_context
 from jinja2.compiler import CodeGenerator
 from jinja2.environment import TemplateExpression
-from jinja2.exceptions import TemplateAssertionError
+from jinja2.exceptions import TemplateAssertionError, TemplateRuntimeError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.utils import generate_lorem_ipsum
 from jinja2.visitor import NodeTransformer
 
-from generator.sandbox.guards import (FILTER_GUARDS, check_binop, check_brace_format, check_lipsum,
-                                      check_method)
+from generator.sandbox.guards import FILTER_GUARDS, check_binop, check_brace_format, check_method
 from generator.sandbox.limits import LAYOUT_LIMITS, Limits, current, running
 
 MAX_TEMPLATE_SOURCE = 20_000
@@ -35,6 +34,12 @@ LOOP_FILTER = "bounded loop"
 OUTPUT_FILTER = "bounded output"
 FIXED_OUTPUT_FILTER = "bounded fixed output"
 READ_FILTER = "bounded read"
+
+UNREPEATABLE_FILTERS = frozenset({"random"})
+"""Jinja2's filters and globals whose result changes from run to run: a card drawn with them
+would differ between two builds of the same deck, and ``check`` could pass a face that
+``build`` then refuses. Templates cannot use them."""
+UNREPEATABLE_GLOBALS = frozenset({"lipsum"})
 
 
 class BoundedSandbox(ImmutableSandboxedEnvironment):
@@ -49,10 +54,12 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         options.setdefault("undefined", StrictUndefined)
         super().__init__(**options)
         self.limits = limits
-        self.filters = BoundedFilters(self.filters)
+        self.filters = BoundedFilters({name: function for name, function in self.filters.items()
+                                       if name not in UNREPEATABLE_FILTERS})
         self.filters.update({LOOP_FILTER: _loop, OUTPUT_FILTER: _output, FIXED_OUTPUT_FILTER: _fixed_output,
                              READ_FILTER: _read})
-        self.globals["lipsum"] = _lipsum
+        for name in UNREPEATABLE_GLOBALS:
+            del self.globals[name]
 
     # compiling ----------------------------------------------------------------------------
 
@@ -207,6 +214,15 @@ class BoundedCodeGenerator(CodeGenerator):
         _Metered(self.name, self.filename, _binds_names(node)).visit(node)
         super().visit_Template(node, frame)
 
+    def visit_Const(self, node: nodes.Const, frame: Any) -> None:
+        """Every constant, written or folded from others (``1e308 - -1e308``), passes here on
+        its way into the compiled code. Jinja2 writes a float as ``str(value)``, and an
+        infinite one as ``inf``, a name the compiled template does not have: refuse it now."""
+        if not _finite(node.value):
+            raise TemplateSyntaxError("a number in the template is too large (the largest is about "
+                                      "1.8e308)", node.lineno or 1, self.name, self.filename)
+        super().visit_Const(node, frame)
+
 
 class _Metered(NodeTransformer):
     """Rewrites a template's tree so the work Jinja2 does inline passes the budget."""
@@ -272,6 +288,18 @@ def _binds_names(template: nodes.Template) -> bool:
                for assign in template.find_all(nodes.Assign))
 
 
+def _finite(value: Any) -> bool:
+    """Whether no float in a constant (or in the lists, tuples and mappings Jinja2 folds into
+    one) is infinite or not a number."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return _finite(tuple(value)) and _finite(tuple(value.values()))
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return all(_finite(item) for item in value)
+    return True
+
+
 def _given(node: nodes.Expr) -> bool:
     """A name, or a field or item of one picked by a literal (``card.id``, ``fields[0]``)."""
     while isinstance(node, (nodes.Getattr, nodes.Getitem)):
@@ -319,11 +347,6 @@ def _read(context: Any, value: Any) -> Any:
     return value
 
 
-def _lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
-    check_lipsum(n, html, min, max)
-    return generate_lorem_ipsum(n, html, min, max)
-
-
 class BoundedFilters(dict):
     """The environment's filters, each one wrapped on the way in so it charges the budget
     (filters added later, such as the card filters, are wrapped too)."""
@@ -361,7 +384,13 @@ def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
         if guard is not None:
             guard(budget, value, *args, **kwargs)
         leading = (PASSED[passes](context),) if passes in PASSED else ()
-        result = function(*leading, value, *args, **kwargs)
+        try:
+            result = function(*leading, value, *args, **kwargs)
+        except (TypeError, AttributeError):
+            if value is None:  # Python's message would speak of 'NoneType'
+                raise TemplateRuntimeError(f"{name} was given no value: the field is empty or "
+                                           "missing") from None
+            raise
         budget.touch(budget.size(result))
         return result
 

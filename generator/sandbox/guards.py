@@ -23,10 +23,6 @@ MAX_FORMAT_WIDTH = 1000
 """Widths and precisions in ``'%5d'``, ``'{:>8}'`` and ``percent(digits=...)``. A card lines
 up a few columns; ``'%999999999d'`` would print a gigabyte of spaces."""
 
-MAX_LIPSUM_WORDS = 10_000
-"""``lipsum(n, max=m)`` placeholder text: at most this many words (n paragraphs of up to
-m words); a few pages of filler is all a draft card can show."""
-
 _PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.S)
 
 
@@ -169,6 +165,17 @@ def _sum(budget: Budget, value: Any, attribute: Any = None, start: Any = 0, **na
                                  "in a template")
 
 
+def _truncate(budget: Budget, value: Any, length: Any = 255, killwords: Any = False, end: Any = "...",
+              leeway: Any = None, **named: Any) -> None:
+    # Jinja2 asserts these, and an AssertionError is no message for a designer.
+    length, end, leeway = named.get("length", length), named.get("end", end), named.get("leeway", leeway)
+    if isinstance(length, int) and isinstance(end, str) and length < len(end):
+        raise TemplateLimitError(f"truncate({length}) is shorter than its end {end!r}: "
+                                   f"give a length of at least {len(end)}")
+    if isinstance(leeway, int) and leeway < 0:
+        raise TemplateLimitError(f"truncate's leeway cannot be negative ({leeway})")
+
+
 FILTER_GUARDS: dict[str, Callable[..., None]] = {
     "center": _center,
     "indent": _indent,
@@ -180,6 +187,7 @@ FILTER_GUARDS: dict[str, Callable[..., None]] = {
     "tojson": _tojson,
     "urlize": _urlize,
     "sum": _sum,
+    "truncate": _truncate,
 }
 """Filters that can make more than they read, by name, with the check made before each."""
 
@@ -209,11 +217,6 @@ def check_method(budget: Budget, method: Any, args: tuple, kwargs: dict) -> tupl
     elif isinstance(owner, int) and name == "to_bytes":
         check_width(budget, args[0] if args else kwargs.get("length", 1), name)
     return args
-
-
-def check_lipsum(n: Any = 5, html: Any = True, min: Any = 20, max: Any = 100) -> None:
-    if isinstance(n, int) and isinstance(max, int) and n * max > MAX_LIPSUM_WORDS:
-        raise TemplateLimitError(f"lipsum({n}, max={max}) asks for more than {MAX_LIPSUM_WORDS:,} words")
 
 
 def _is_number(value: Any) -> bool:
