@@ -82,10 +82,23 @@ def test_the_good_deck_loads(tmp_path):
     # missing required parts
     ("{id: eel, name: Eel,", "{id: eel,", "9:5", "missing required field 'name' (name)"),
     ("  name: Small Deck\n", "  designer: Someone\n", "1:1", "missing required value (name)"),
+    # a required field written empty is as missing as one left out
+    ("name: Eel,", "name: null,", "9:15", "missing required field 'name' (name)"),
+    ("name: Eel,", "name: ~,", "9:15", "missing required field 'name' (name)"),
+    ("name: Eel,", 'name: "",', "9:15", "missing required field 'name' (name)"),
+    ("name: Eel,", 'name: "  ",', "9:15", "missing required field 'name' (name)"),
     # references to cards that do not exist
     ("{imp: 2, eel: 1}", "{imp: 2, eels: 1}", "12:21", "no card with id 'eels'; did you mean 'eel'? (eels)"),
     # ids and shapes
     ("{id: eel,", "{id: Big Eel,", "9:6", "card id 'Big Eel' may use only a-z, 0-9, '-' and '_' (id)"),
+    # ids become file names: one a file system cannot hold is refused where it is written
+    ("{id: eel,", "{id: " + "e" * 129 + ",", "9:6",
+     "card id '" + "e" * 20 + "...' is 129 bytes long; ids name output files, so at most 128 bytes (id)"),
+    ("{id: eel, name: Eel,", "{name: " + "Eel " * 40 + ",", "9:5",
+     "card id '" + "eel-" * 5 + "...' is 159 bytes long; ids name output files, so at most 128 bytes; "
+     "give the card a shorter 'id:' than its name (id)"),
+    ("  name: Small Deck\n", "  name: Small Deck\n  id: " + "d" * 240 + "\n", "3:3",
+     "deck id '" + "d" * 20 + "...' is 240 bytes long; ids name output files, so at most 128 bytes (id)"),
     ("  - {id: eel, name: Eel, cost: 2, colour: blue}", "  - eel", "9:5",
      "a card must be a mapping of 'key: value' lines, found 'eel' (cards)"),
 ])
@@ -251,3 +264,12 @@ def test_a_field_bound_refuses_nan(tmp_path):
     path = write(tmp_path, NUMBER_DECK.replace("weight: number", "weight: {type: number, max: .nan}")
                  .replace("WEIGHT", "2"))
     assert single_error(path) == f"{path}:5:26: expected a number, found the number nan (max)"
+
+
+def test_a_deck_named_by_a_folder_too_long_for_its_output_files_is_refused(tmp_path):
+    folder = tmp_path / ("f" * 129)
+    folder.mkdir()
+    path = write(folder, GOOD)
+    assert single_error(path) == (f"{path}:1:1: deck id (its folder's or file's name) '{'f' * 20}...' is 129 bytes "
+                                  "long; ids name output files, so at most 128 bytes; give the deck a shorter "
+                                  "'id:' under 'deck:' (id)")

@@ -76,9 +76,31 @@ def test_new_keeps_accents_quotes_and_backslashes_in_the_title(tmp_path: Path):
     result = run("new", "y", "--dir", str(tmp_path), "--title", title)
     assert result.exit_code == 0, result.output
     deck = load_deck(tmp_path / "y")
-    assert deck.name == title and deck.shared_back["name"] == title
+    assert deck.name == title and load_renderer(deck).title(deck.cards[0], "back") == title
     built = run("build", str(tmp_path / "y"), "--out", str(tmp_path / "out"), "--quiet")
     assert built.exit_code == 0, built.output
+
+
+@pytest.mark.parametrize("title", ["Cats & *Dogs", "2 * 3 :sword: [x]{.keyword} \\*"])
+def test_a_title_with_markup_characters_prints_as_written_and_passes_check(tmp_path: Path, title: str):
+    result = run("new", "y", "--dir", str(tmp_path), "--title", title)
+    assert result.exit_code == 0, result.output
+    check = run("check", str(tmp_path / "y"))
+    assert check.exit_code == 0, check.output
+    deck = load_deck(tmp_path / "y")
+    assert deck.name == title and load_renderer(deck).title(deck.cards[0], "back") == title
+
+
+def test_a_title_too_long_for_the_card_back_is_refused_before_any_file_is_made(tmp_path: Path):
+    title = "Supercalifragilisticexpialidocious Championship"
+    result = CliRunner().invoke(cli, ["new", "y", "--dir", str(tmp_path / "cards"), "--title", title])
+    assert result.exit_code == 2
+    assert result.output == (f"error: title '{title}' does not fit on the card back, even in the smallest type "
+                             "the layout allows; choose a shorter title, or one with shorter words (--title)\n")
+    assert not (tmp_path / "cards").exists()  # nor the folder it would have gone in
+    result = run("new", "y", "--dir", str(tmp_path / "cards"), "--title", "Super Championship of the Whole Wide World")
+    assert result.exit_code == 0, result.output
+    assert run("check", str(tmp_path / "cards" / "y")).exit_code == 0
 
 
 @pytest.mark.parametrize("size", ["poker", "bridge", "tarot", "mini", "euro", "square"])

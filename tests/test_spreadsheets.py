@@ -162,3 +162,36 @@ def test_a_deck_reading_a_sheet_refuses_cells_outside_named_columns(tmp_path, cs
 def test_blank_trailing_cells_and_unnamed_empty_columns_are_fine(tmp_path):
     folder = make_deck(tmp_path / "sprites", "name,count,,type,\nFire Imp,3,,creature,,\nHeal,6,,spell\n")
     assert run("check", str(folder)).exit_code == 0
+
+
+def test_a_formula_the_workbook_holds_no_value_for_is_refused_at_its_cell(tmp_path):
+    """A workbook written by a script keeps ``=2+4`` but not its result; read for values the
+    cell would be blank and the card silently one copy. Saved by a spreadsheet program (the
+    result kept beside the formula), the result is the value."""
+    openpyxl = pytest.importorskip("openpyxl")
+    import zipfile
+
+    from cli_run import deckpress
+
+    folder = tmp_path / "sprites"
+    folder.mkdir()
+    book = openpyxl.Workbook()
+    for row in [["name", "count", "type", "power"], ["Fire Imp", 3, "creature", 2], ["Heal", "=2+4", "spell", 1]]:
+        book.active.append(row)
+    book.save(folder / "cards.xlsx")
+    (folder / "deck.yaml").write_text(DECK.replace("cards.csv", "cards.xlsx"))
+    run = deckpress("check", folder)
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert run.error_lines == [f"error: {folder / 'cards.xlsx'}:3:2: cell holds a formula with no saved value; "
+                               f"open and save it in a spreadsheet program [from {folder / 'deck.yaml'}:6]"]
+
+    with zipfile.ZipFile(folder / "cards.xlsx") as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    sheet = "xl/worksheets/sheet1.xml"
+    assert b"<f>2+4</f><v></v>" in parts[sheet]
+    parts[sheet] = parts[sheet].replace(b"<f>2+4</f><v></v>", b"<f>2+4</f><v>6</v>")
+    with zipfile.ZipFile(folder / "cards.xlsx", "w") as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+    assert deckpress("check", folder).exit_code == 0
+    assert load_deck(folder).card("heal").count == 6

@@ -8,6 +8,7 @@ from textwrap import dedent
 
 import pytest
 
+from cli_run import deckpress
 from generator.deck import load_deck
 from generator.errors import InputError
 from generator.stats.odds import probability
@@ -183,3 +184,22 @@ def test_drawing_more_cards_than_the_pool_holds_is_an_input_error(tmp_path):
     assert raised.value.exit_code == 2
     assert "draws 13 cards, but Small has only 12" in str(raised.value)
     assert str(raised.value).startswith(f"{path}:")
+
+
+def test_a_question_too_costly_to_count_is_refused_by_check_and_stats_at_its_line(tmp_path):
+    """Three kinds of 80,000 cards, a draw of 1,000 and a need on each kind: counting it
+    exactly would run for minutes. check refuses it, and stats refuses it the same way
+    instead of starting."""
+    kinds = range(3)
+    path = write_deck(tmp_path, "deck: {name: Many}\nfields:\n  name: {type: text, required: true}\n"
+                                f"  kind: {{choices: [{', '.join(f'k{i}' for i in kinds)}]}}\ncards:\n"
+                      + "".join(f"  - {{id: c{i}, count: 80000, kind: k{i}, name: C{i}}}\n" for i in kinds)
+                      + "stats:\n  draw: 1000\n  questions:\n    - name: all\n      need:\n"
+                      + "".join(f"        - {{where: {{kind: k{i}}}, at_least: {i + 1}}}\n" for i in kinds))
+    line = (f"error: {path}:12:7: question 'all' would take 10,070,060 steps to count exactly (a draw of 1000 "
+            "from 240,000 cards, 3 conditions); at most 2,000,000: draw fewer cards or ask fewer conditions "
+            "at once (draw)")
+    check = deckpress("check", path)
+    assert check.exit_code == 2 and line in check.error_lines, check.stdout + check.stderr
+    stats = deckpress("stats", path)
+    assert (stats.exit_code, stats.error_lines) == (2, [line])

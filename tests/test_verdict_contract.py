@@ -15,6 +15,7 @@ from typing import Callable
 import pytest
 
 from cli_run import CARDS, Run, deckpress
+from generator.deck.model import MAX_ID_BYTES
 from hostile_support import new_deck
 
 LONG_TEXT = " ".join(["This sentence is far too long for the body of a card."] * 12)
@@ -226,3 +227,15 @@ def test_when_check_passes_no_other_command_refuses_the_deck(tmp_path, folder, l
     refused = {name: run.stderr for name, words in every_command(folder, tmp_path / "out", lang).items()
                if (run := deckpress(*words, "--quiet")).exit_code != 0}
     assert not refused, refused
+
+
+def test_ids_of_the_longest_length_check_allows_name_every_output_file(tmp_path):
+    folder = new_deck(tmp_path)
+    edit(folder / "deck.yaml", "{id: knight,", f"{{id: {'k' * MAX_ID_BYTES},")
+    edit(folder / "deck.yaml", 'deck:\n  name: "Demo"', f'deck:\n  name: "Demo"\n  id: {"d" * MAX_ID_BYTES}')
+    check = deckpress("check", folder)
+    assert check.exit_code == 0, check.stdout + check.stderr
+    refused = {name: run.stderr for name, words in every_command(folder, tmp_path / "out").items()
+               if (run := deckpress(*words, "--quiet")).exit_code != 0}
+    assert not refused, refused
+    assert (tmp_path / "out" / "png" / f"{'k' * MAX_ID_BYTES}-front.png").is_file()

@@ -52,6 +52,12 @@ benchmarks build. Past this, a PDF or an export would exhaust memory long before
 anyone could print it, so the deck is refused at load time instead."""
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+MAX_ID_BYTES = 128
+"""Bytes (UTF-8) in a card or deck id. Ids become file names and a file name holds at
+most 255 bytes; the longest a command makes around an id adds about 65 to a deck id
+(an export's hidden ``..deckpress-<id>.<lang>-tts.json.<pid>-xxxxxxxx.tmp``, a booklet's
+``.<id>-rules-booklet.<lang>.pdf.<pid>-xxxxxxxx.tmp``, with a language code of up to 21
+characters) and 11 to a card id (``<id>-front.png``). 128 leaves room for every one."""
 KIND_PATTERN = re.compile(r"^[a-z][a-z-]*$")
 ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 """What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
@@ -223,6 +229,10 @@ def build_deck(document: Document) -> Deck:
         problems.attempt(lambda: reader.known_keys(("deck",), DECK_KEYS, "deck setting"), None)
         name = problems.attempt(lambda: reader.string(("deck", "name"), required=True), "")
         problems.attempt(lambda: _read_id(reader), None)
+    if not info.get("id"):
+        problems.attempt(lambda: _check_id_length(reader, (), "deck id (its folder's or file's name)",
+                                                  deck_id(document.path),
+                                                  hint="; give the deck a shorter 'id:' under 'deck:'"), None)
     before = len(problems.errors)
     fields = _read_fields(reader, problems)
     fields_sound = len(problems.errors) == before
@@ -272,7 +282,17 @@ def _read_id(reader: Reader) -> str | None:
     value = reader.string(("deck", "id"))
     if value is not None and not ID_PATTERN.match(value):
         raise reader.fail(("deck", "id"), f"deck id '{value}' may use only a-z, 0-9, '-' and '_'")
+    if value is not None:
+        _check_id_length(reader, ("deck", "id"), "deck id", value)
     return value
+
+
+def _check_id_length(reader: Reader, keys: tuple, what: str, value: str, hint: str = "") -> None:
+    """Refuse an id too long to name the files made from it (see :data:`MAX_ID_BYTES`)."""
+    size = len(value.encode("utf-8"))
+    if size > MAX_ID_BYTES:
+        raise reader.fail(keys, f"{what} '{value[:20]}...' is {size} bytes long; ids name output files, "
+                                f"so at most {MAX_ID_BYTES} bytes{hint}", field_name="id")
 
 
 def _read_title_field(reader: Reader, fields: dict[str, FieldSpec]) -> str:
@@ -396,6 +416,10 @@ def _read_face(reader: Reader, keys: tuple, fields: dict[str, FieldSpec],
         elif name not in fields:
             unknown = True
             own.add(reader.fail(keys + (name,), f"unknown field '{name}'{did_you_mean(str(name), set(fields))}"))
+        elif front and fields[name].required and _blank(value):
+            # 'name: ~' or 'name: ""' leaves the field as empty as leaving it out does
+            own.add(reader.fail(keys + (name,), f"missing required field '{name}'"))
+            face[name] = None
         else:
             try:  # not own.attempt: a closure for every field of every card shows in large decks
                 face[name] = _check_value(reader, keys + (name,), fields[name], value)
@@ -415,6 +439,11 @@ def _read_face(reader: Reader, keys: tuple, fields: dict[str, FieldSpec],
     elif len(own.errors) > before:
         raise _Reported()
     return face
+
+
+def _blank(value: Any) -> bool:
+    """Whether a written value holds nothing: null, or text of only spaces."""
+    return value is None or isinstance(value, str) and not value.strip()
 
 
 class _Reported(Exception):
@@ -487,8 +516,11 @@ def _read_card(reader: Reader, fields: dict[str, FieldSpec], index: int, row: An
     card_id = reader.string(keys + ("id",))
     if card_id is None:
         card_id = slugify(str(fronts.get("name", "") or f"card-{index + 1}"))
+        _check_id_length(reader, keys, "card id", card_id, hint="; give the card a shorter 'id:' than its name")
     elif not ID_PATTERN.match(card_id):
         raise reader.fail(keys + ("id",), f"card id '{card_id}' may use only a-z, 0-9, '-' and '_'")
+    else:
+        _check_id_length(reader, keys + ("id",), "card id", card_id)
     if card_id in seen:
         raise reader.fail(keys + ("id",) if "id" in row else keys,
                           f"duplicate card id '{card_id}' (first at line {seen[card_id].line})")

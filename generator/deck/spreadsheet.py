@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,8 @@ def _read_xlsx(path: Path, sheet: str | None, named_at: Position) -> Sheet:
     try:
         worksheet = workbook[_pick_sheet(path, workbook.sheetnames, sheet, named_at)]
         lines = _worksheet_rows(path, worksheet)
+        if _holds_formulas(path):
+            _refuse_unsaved_formulas(path, worksheet.title, lines)
     except InputError:
         raise
     except Exception as error:  # a damaged sheet fails inside openpyxl's parser while it is read
@@ -152,6 +155,44 @@ def _check_unpacked_size(path: Path) -> None:
         bomb = " (a zip bomb)" if unpacked > 100 * path.stat().st_size else ""
         raise InputError(f"the workbook unpacks to {unpacked:,} bytes{bomb}, more than {MAX_XLSX_UNPACKED:,}; "
                          "a sheet of cards is a few megabytes", Position(path))
+
+
+_FORMULA_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
+"""A cell's formula element in a worksheet's XML (``<f>2+4</f>``, or ``<x:f ...>`` prefixed)."""
+
+
+def _holds_formulas(path: Path) -> bool:
+    """Whether any worksheet of the workbook has a formula: a quick look at its XML, so a
+    workbook without one (most sheets of cards) is never read a second time."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive:
+        for part in archive.infolist():
+            if part.filename.startswith("xl/worksheets/") and part.filename.endswith(".xml"):
+                if _FORMULA_TAG.search(archive.read(part)):  # sizes already bounded by MAX_XLSX_UNPACKED
+                    return True
+    return False
+
+
+def _refuse_unsaved_formulas(path: Path, title: str, lines: list[tuple[int, list[str]]]) -> None:
+    """Refuse a formula whose result the file does not hold. A workbook saved by a program
+    that does not calculate (a script writing it with openpyxl) keeps only the formula, and
+    read for its values the cell would be blank: a card silently one copy, or nameless."""
+    import openpyxl
+
+    read = dict(lines)
+    workbook = openpyxl.load_workbook(path, read_only=True, data_only=False)
+    try:
+        for row in workbook[title].iter_rows():
+            for cell in row:
+                if getattr(cell, "data_type", None) != "f":
+                    continue
+                cells = read.get(cell.row, [])
+                if cell.column > len(cells) or not cells[cell.column - 1]:
+                    raise InputError("cell holds a formula with no saved value; open and save it in a "
+                                     "spreadsheet program", Position(path, cell.row, cell.column))
+    finally:
+        workbook.close()
 
 
 def _worksheet_rows(path: Path, worksheet: Any) -> list[tuple[int, list[str]]]:

@@ -41,6 +41,12 @@ WORDS = {("italic",): "italic ('*')", ("bold",): "bold ('**')", ("bold", "italic
 STAR_HINT = " (write \\* for a star)"
 
 
+def escape_markup(text: str) -> str:
+    """``text`` written so that markup prints it as it is: a backslash before every
+    character markup would read (``Cats & *Dogs`` becomes ``Cats & \\*Dogs``)."""
+    return "".join("\\" + char if char in ESCAPABLE else char for char in text)
+
+
 class MarkupError(ValueError):
     """Markup that cannot be read; ``token`` is the offending text, ``offset`` where it starts,
     ``hint`` how to mend it."""

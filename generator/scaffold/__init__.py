@@ -12,9 +12,12 @@ refused here, when it is easy to change, rather than by the first build.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import shutil
+import tempfile
 import unicodedata
 from importlib import resources
 from pathlib import Path
@@ -22,6 +25,7 @@ from pathlib import Path
 from generator.errors import InputError, Position
 from generator.outputs import write_text_atomic
 from generator.render.fonts import DEFAULT_FONT, FACE_SUFFIXES, load_font_registry
+from generator.render.markup import escape_markup
 
 SCAFFOLD_FILES = ("deck.yaml", "layout.yaml", "rules.md", "icons/hero.svg", "icons/monster.svg",
                   "icons/spell.svg", "icons/sword.svg")
@@ -46,11 +50,31 @@ def create_deck(cards_dir: Path, name: str, title: str | None = None) -> Path:
     markers = {
         # A JSON string is a valid YAML double-quoted one: quotes and backslashes survive.
         "@@TITLE_YAML@@": json.dumps(title, ensure_ascii=False),
+        # The back prints its name as markup: 'Cats & *Dogs' must not open an italic.
+        "@@BACK_TITLE_YAML@@": json.dumps(escape_markup(title), ensure_ascii=False),
         "@@TITLE@@": title,
         "@@FOLDER@@": str(folder),
         "@@DECK_SCHEMA@@": _relative(schema_dir / "deck.schema.json", folder),
         "@@LAYOUT_SCHEMA@@": _relative(schema_dir / "layout.schema.json", folder),
     }
+    made = [parent for parent in (cards_dir, *cards_dir.parents) if not parent.exists()]
+    cards_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", suffix=".tmp", dir=cards_dir))
+    try:
+        _write_scaffold(staging / name, markers)
+        _refuse_a_title_the_back_cannot_show(staging / name, title)
+        os.rename(staging / name, folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        for parent in made:  # deepest first: only the folders this call made, and only if empty
+            with contextlib.suppress(OSError):
+                parent.rmdir()
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+    return folder
+
+
+def _write_scaffold(folder: Path, markers: dict[str, str]) -> None:
     scaffold = resources.files(__package__)
     for file_name in SCAFFOLD_FILES:
         text = scaffold.joinpath(file_name).read_text(encoding="utf-8")
@@ -58,7 +82,24 @@ def create_deck(cards_dir: Path, name: str, title: str | None = None) -> Path:
             text = text.replace(marker, value)
         (folder / file_name).parent.mkdir(parents=True, exist_ok=True)
         write_text_atomic(folder / file_name, text)
-    return folder
+
+
+def _refuse_a_title_the_back_cannot_show(folder: Path, title: str) -> None:
+    """Lay out the new deck's back, the one face its title is printed on, before the deck
+    is put in place: ``new`` promises a deck that passes check, so a title too long for the
+    card back is refused here, while it is easy to change, not by the first build."""
+    from generator.deck import load_deck
+    from generator.render import load_renderer
+
+    deck = load_deck(folder)
+    problems = [problem for problem in load_renderer(deck).problems()
+                if getattr(problem, "side", None) == "back"]
+    if any(getattr(problem, "kind", None) == "fit" for problem in problems):
+        raise InputError(f"title '{title}' does not fit on the card back, even in the smallest type the "
+                         "layout allows; choose a shorter title, or one with shorter words", field="--title")
+    if problems:
+        raise InputError(f"title '{title}' cannot be printed on the card back: {problems[0].message}",
+                         field="--title")
 
 
 def _check_title(title: str) -> None:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from math import comb
+from math import comb, lgamma, log
 from typing import TYPE_CHECKING, Iterable
 
 from generator.deck.model import Card
@@ -46,6 +46,15 @@ from generator.stats.spec import Condition, Question
 
 if TYPE_CHECKING:  # fractions (and the decimal module it loads) only when odds are worked out
     from fractions import Fraction
+
+
+MAX_COUNTING_WORK = 2_000_000
+"""Steps (see :func:`counting_work`) the exact count of one question may take: a few
+seconds. The count grows with the cards drawn times the counts each group of cards can
+give, times the values of the tallies kept open, times the numbers' size; a question
+drawing 1,000 of 960,000 cards under 12 conditions would run for hours, so ``check``
+refuses it before ``stats`` or ``serve`` start counting. Every bundled question takes
+under a thousand steps."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +88,15 @@ def prepare(question: Question, pool: Pool) -> tuple[list[tuple[Card, int]], lis
         source = "" if not question.source.wanted else f" matching {question.source.describe()}"
         raise InputError(f"question '{question.name}' draws {question.draw} cards, but "
                          f"{pool.label} has only {available}{source}", question.position, field="draw")
-    return entries, requirements(question, entries)
+    conjunctions = requirements(question, entries)
+    work = counting_work(entries, question.draw, conjunctions)
+    if work > MAX_COUNTING_WORK:
+        parts = sum(len(conjunction) for conjunction in conjunctions)
+        raise InputError(f"question '{question.name}' would take {work:,} steps to count exactly (a draw of "
+                         f"{question.draw} from {available:,} cards, {parts} condition{'s' if parts != 1 else ''}); "
+                         f"at most {MAX_COUNTING_WORK:,}: draw fewer cards or ask fewer conditions at once",
+                         question.position, field="draw")
+    return entries, conjunctions
 
 
 def requirements(question: Question, entries: list[tuple[Card, int]]) -> list[Conjunction]:
@@ -147,26 +164,11 @@ def count_hands(entries: Iterable[tuple[Card, int]], draw: int, conjunctions: li
     """How many ``draw``-card hands from ``entries`` satisfy at least one conjunction."""
     if not conjunctions:
         return 0
-    tallies = sorted({req.card_ids for conj in conjunctions for req in conj}, key=sorted)
-    index = {ids: i for i, ids in enumerate(tallies)}
-    caps = [0] * len(tallies)
-    for conj in conjunctions:
-        for req in conj:
-            i = index[req.card_ids]
-            caps[i] = max(caps[i], req.low if req.high is None else req.high + 1)
-
-    categories: dict[tuple[int, ...], int] = defaultdict(int)
-    for card, copies in entries:
-        signature = tuple(i for i, ids in enumerate(tallies) if card.id in ids)
-        categories[signature] += copies
-    # Cards no requirement looks at go last: by then they only fill the hand up.
-    ordered = sorted(categories.items(), key=lambda item: (not item[0], item[0]))
-    last_feed = {i: k for k, (signature, _) in enumerate(ordered) for i in signature}
-
+    tallies, index, caps, ordered, last_feed = _plan(entries, conjunctions)
     alive = frozenset(frozenset((index[req.card_ids], req.low, req.high) for req in conj)
                       for conj in conjunctions)
     states: dict[tuple, int] = {(0, (0,) * len(tallies), alive): 1}
-    remaining = sum(categories.values())
+    remaining = sum(size for _, size in ordered)
     favourable = 0
     for k, (signature, size) in enumerate(ordered):
         remaining -= size
@@ -184,6 +186,66 @@ def count_hands(entries: Iterable[tuple[Card, int]], draw: int, conjunctions: li
                 next_states[(drawn, new_tally, new_alive)] += ways
         states = next_states
     return favourable
+
+
+def _plan(entries: Iterable[tuple[Card, int]], conjunctions: list[Conjunction]):
+    """How the count walks the deck: the tallies requirements read (and the index of each),
+    the cap of each tally, the categories in the order they are taken (each a signature of
+    the tallies it feeds, and its copies) and the last category feeding each tally."""
+    tallies = sorted({req.card_ids for conj in conjunctions for req in conj}, key=sorted)
+    index = {ids: i for i, ids in enumerate(tallies)}
+    caps = [0] * len(tallies)
+    for conj in conjunctions:
+        for req in conj:
+            i = index[req.card_ids]
+            caps[i] = max(caps[i], req.low if req.high is None else req.high + 1)
+
+    categories: dict[tuple[int, ...], int] = defaultdict(int)
+    for card, copies in entries:
+        signature = tuple(i for i, ids in enumerate(tallies) if card.id in ids)
+        categories[signature] += copies
+    # Cards no requirement looks at go last: by then they only fill the hand up.
+    ordered = sorted(categories.items(), key=lambda item: (not item[0], item[0]))
+    last_feed = {i: k for k, (signature, _) in enumerate(ordered) for i in signature}
+    return tallies, index, caps, ordered, last_feed
+
+
+def counting_work(entries: list[tuple[Card, int]], draw: int, conjunctions: list[Conjunction]) -> int:
+    """What :func:`count_hands` would cost, worked out without counting, in steps: partial
+    hands extended by one count of one category's cards.
+
+    For each category: the hand sizes reachable so far, times the values of the tallies
+    still open (fed before it, read after it), times the counts it can give (no more than
+    the categories after it can make up for); all that
+    times the ORed conjunctions (each can keep partial hands apart, and each is looked at
+    for every one), and times the size of the numbers multiplied (a step on numbers of
+    ``comb(deck, draw)``'s size costs one more step per kilobit).
+    """
+    if not conjunctions:
+        return 0
+    _, _, caps, ordered, last_feed = _plan(entries, conjunctions)
+    first_feed: dict[int, int] = {}
+    for k, (signature, _) in enumerate(ordered):
+        for i in signature:
+            first_feed.setdefault(i, k)
+    steps, drawn_before, remaining = 0, 0, sum(size for _, size in ordered)
+    for k, (_, size) in enumerate(ordered):
+        remaining -= size
+        hands = min(draw, drawn_before) + 1
+        for i, first in first_feed.items():
+            if first < k <= last_feed[i]:
+                hands *= caps[i] + 1
+        # A hand takes what the categories after this one cannot fill: the last has one choice.
+        steps += hands * (min(size, draw, remaining) + 1) + min(size, draw) + 1  # and its comb() table
+        drawn_before += size
+    return steps * len(conjunctions) * (1 + _hand_count_bits(drawn_before, draw) // 1024)
+
+
+def _hand_count_bits(total: int, draw: int) -> int:
+    """About how many bits ``comb(total, draw)`` has, from log-gamma (no big number made)."""
+    if draw <= 0 or draw >= total:
+        return 1
+    return int((lgamma(total + 1) - lgamma(draw + 1) - lgamma(total - draw + 1)) / log(2)) + 1
 
 
 def _settle(tally: tuple[int, ...], alive: frozenset, final: tuple[bool, ...]):
