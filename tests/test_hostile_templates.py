@@ -252,3 +252,33 @@ def test_a_filter_given_a_missing_field_says_so(tmp_path):
     assert checked.exit_code == 1 and message in checked.stdout and "NoneType" not in checked.stdout
     line = refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (1,), message)
     assert line.startswith("error: ") and "deck.yaml:" in line and "NoneType" not in line
+
+
+@pytest.mark.parametrize("source", ["{{ name.upper }}", "{{ cycler('a', 'b') }}", "{{ range }}",
+                                    "{{ [name.upper] }}", "{{ 'at ' ~ joiner() }}"])
+def test_printing_an_object_instead_of_a_value_is_refused(source):
+    """Python prints such objects with their memory address, different in every run."""
+    template = compile_text(make_layout_environment(), source)
+    with pytest.raises(TemplateLimitError, match=r"prints a function or an object where a value belongs"):
+        template.render({"name": "Knight"})
+
+
+def test_a_method_printed_without_brackets_is_one_error_at_the_element(tmp_path):
+    deck = new_deck(tmp_path)
+    set_layout_text(deck, "body", "{{ name.upper }}")
+    for command in commands(deck, tmp_path):
+        line = refused(deckpress(*command), (2,), "prints a function or an object where a value belongs")
+        assert line.startswith(f"error: {deck / 'layout.yaml'}:") and "element 'body'" in line
+        assert "0x" not in line
+
+
+def test_a_deck_using_cycler_and_joiner_builds_the_same_bytes_twice(tmp_path):
+    deck = new_deck(tmp_path)
+    set_layout_text(deck, "body", "{% set c = cycler('odd', 'even') %}{% set j = joiner(' / ') %}"
+                                  "{{ j() }}{{ c.next() }}{{ j() }}{{ c.next() }} at 0x12 {{ name.upper() }}")
+    builds = []
+    for out in ("one", "two"):
+        run = deckpress("build", deck, "--out", tmp_path / out, "--quiet")
+        assert run.exit_code == 0, run.stderr
+        builds.append((tmp_path / out / "demo.pdf").read_bytes())
+    assert builds[0] == builds[1]

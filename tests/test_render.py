@@ -336,3 +336,20 @@ def test_every_bundled_deck_validates(deck_file):
     renderer = load_renderer(load_deck(deck_file))
     renderer.validate()
     assert renderer.card_size[0] > 0
+
+
+def test_faces_drawn_alike_keep_their_own_titles_when_the_drawing_does_not_show_them(tmp_path):
+    # The fronts print only the kind: the ogre's and the imp's are one drawing, with two titles.
+    deck = make_deck(tmp_path, "elements:\n  - {name: kind, text: '{{ kind }}', box: [5, 5, 50, 10]}\n")
+    renderer = load_renderer(deck)
+    ogre, imp = deck.card("ogre"), deck.card("imp")
+    assert renderer.face_key(ogre, "front") == renderer.face_key(imp, "front")
+    assert [renderer.title(ogre, "front"), renderer.title(imp, "front")] == ["Ogre", "Imp"]
+
+
+def test_a_title_template_gives_faces_drawn_alike_one_title(tmp_path):
+    deck = make_deck(tmp_path, "title: '{{ kind | upper }}'\n"
+                               "elements:\n  - {name: kind, text: '{{ kind }}', box: [5, 5, 50, 10]}\n")
+    renderer = load_renderer(deck)
+    assert [renderer.title(deck.card(card), "front") for card in ("ogre", "imp", "zap")] == \
+        ["MONSTER", "MONSTER", "SPELL"]

@@ -255,16 +255,19 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
     """
     ops: list[Op] = []
     planned, overflows = resources.planned, resources.overflows
+    layout_id, value = id(layout), context.get
     for index, (element, names) in enumerate(zip(layout.elements, resources.element_reads(layout))):
-        # What planning the element depends on: the layout, the element and the values it reads.
-        key: tuple | None = (id(layout), index, tuple([context.get(name) for name in names]))
+        # What planning the element depends on: the layout, the element and the values it reads
+        # (read with map: a face reads some twenty elements' values, and a comprehension costs a call).
+        key: tuple | None = (layout_id, index, tuple(map(value, names)))
         try:
             known = planned.get(key)  # hashed once, here (a tuple does not keep its hash)
         except TypeError:  # a dict or list value (``card``, ``fields``): planned afresh on every face
             known = key = None
         if known is not None:
             op = known[0]
-            overflows.extend(known[1])
+            if known[1]:
+                overflows.extend(known[1])
         else:
             start = len(overflows)
             op = _plan_element(element, context, resources, layout)

@@ -45,6 +45,10 @@ DATA_DIR = Path(__file__).parent / "data"
 BUILTIN_LAYOUTS_DIR = Path(__file__).parent / "layouts"
 GENERIC_LAYOUT = "generic"
 CARD_SIZES_FILE = DATA_DIR / "card_sizes.yaml"
+KEY_JSON = json.JSONEncoder(sort_keys=True, default=str, ensure_ascii=False)
+"""How a face's values are written down to be hashed into its key: what ``json.dumps`` with
+these options writes, by an encoder made once (``json.dumps`` makes one a call, most of its
+cost for a small face). Keys name forms in the PDF, so this must not change."""
 
 
 @dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
@@ -63,12 +67,19 @@ class Renderer:
     _resources: PlanResources | None = field(default=None, repr=False)
     _faces: dict[tuple[int, str], tuple[Card, dict[str, Any]]] = field(default_factory=dict, repr=False)
     _read_names: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
+    _titled_by_key: dict[str, bool] = field(default_factory=dict, repr=False)
+    """Per side, whether the face key holds every value the title reads."""
+    _titles: dict[str, str] = field(default_factory=dict, repr=False)
+    """Titles by face key, for the sides whose key holds what the title reads."""
     _drawn: WeakKeyDictionary = field(default_factory=WeakKeyDictionary, repr=False)
     """What drawing on each canvas remembers (a :class:`_CanvasMemory`)."""
 
     def __post_init__(self) -> None:
         self._resources = PlanResources(self.font_registry, self.deck.folder, draft=self.draft)
         self._read_names = {side: tuple(sorted(layout.names)) for side, layout in self.layouts.items()}
+        # The title reads the layout's title template, else the title field ("title" in a context).
+        self._titled_by_key = {side: layout.title is not None or "title" in layout.names
+                               for side, layout in self.layouts.items()}
 
     # the interface the sheet writer relies on ---------------------------------------------
 
@@ -92,35 +103,47 @@ class Renderer:
     def face_key(self, card: Card, side: str) -> str:
         """Equal keys mean identical drawings: the layout plus every value it reads."""
         facts = self._facts(card, side)
-        if "key" not in facts:
-            context = self._context(card, side)
-            read = {name: context.get(name) for name in self._read_names[side]}
-            digest = hashlib.sha1(json.dumps(read, sort_keys=True, default=str,
-                                             ensure_ascii=False).encode("utf-8")).hexdigest()
-            # letters, digits, '-' and '_': safe as a PDF name
-            facts["key"] = f"{self.layouts[side].name}_{digest[:20]}"
-        return facts["key"]
+        key = facts.get("key")
+        if key is not None:  # asked for several times a face: made once
+            return key
+        context = self._context(card, side)
+        read = {name: context.get(name) for name in self._read_names[side]}
+        digest = hashlib.sha1(KEY_JSON.encode(read).encode("utf-8")).hexdigest()
+        # letters, digits, '-' and '_': safe as a PDF name
+        key = facts["key"] = f"{self.layouts[side].name}_{digest[:20]}"
+        return key
 
     def title(self, card: Card, side: str) -> str:
         """The title printed on that face ('' if it has none), as a reader sees it: a title
         written with markup ("Gold **Rush**") reads "Gold Rush" in manifests and lists."""
         facts = self._facts(card, side)
         if "title" not in facts:
-            layout, context = self.layouts[side], self._context(card, side)
-            if layout.title is None:
-                facts["title"] = str(context["title"] or "")
-            else:
-                try:
-                    facts["title"] = str(layout.title.render(context)).strip()
-                except TemplateLimitError as error:  # more work than a title may take: the layout is at fault
-                    raise _as_input(self._error(card, side, f"its title cannot be made: {error}", layout,
-                                                None, Position(layout.path))) from None
-                except (TemplateError, TypeError, ValueError) as error:
-                    raise self._error(card, side, f"its title cannot be made: {error}", layout,
-                                      None) from None
-            facts["title"] = readable(facts["title"], self._resources.parse)  # parsed once per string
+            # Faces with one key show one title when the key holds what the title reads: a shared
+            # back's title is then made once, not once a card.
+            key = self.face_key(card, side) if self._titled_by_key[side] else None
+            title = self._titles.get(key) if key is not None else None
+            if title is None:
+                title = self._make_title(card, side)
+                if key is not None:
+                    self._titles[key] = title
+            facts["title"] = title
             self._settle(facts)
         return facts["title"]
+
+    def _make_title(self, card: Card, side: str) -> str:
+        layout, context = self.layouts[side], self._context(card, side)
+        if layout.title is None:
+            title = str(context["title"] or "")
+        else:
+            try:
+                title = str(layout.title.render(context)).strip()
+            except TemplateLimitError as error:  # more work than a title may take: the layout is at fault
+                raise _as_input(self._error(card, side, f"its title cannot be made: {error}", layout,
+                                            None, Position(layout.path))) from None
+            except (TemplateError, TypeError, ValueError) as error:
+                raise self._error(card, side, f"its title cannot be made: {error}", layout,
+                                  None) from None
+        return readable(title, self._resources.parse)  # parsed once per string
 
     def draw(self, canvas, card: Card, side: str, bleed: bool = False) -> None:
         """Draw the face with its trim box at (0, 0)-(width, height) of the current coordinates."""
@@ -180,7 +203,7 @@ class Renderer:
                 tried.add(key)
                 self.tried_faces += 1
                 try:
-                    self._plan(card, side)
+                    self._plan(card, side, key)
                     self.title(card, side)
                 except (LayoutError, InputError) as error:
                     broken_file = getattr(error, "broken_file", None)
@@ -236,8 +259,9 @@ class Renderer:
         if "title" in facts and facts.get("key") in self._plans:
             facts.pop("context", None)
 
-    def _plan(self, card: Card, side: str) -> tuple[Op, ...]:
-        key = self.face_key(card, side)
+    def _plan(self, card: Card, side: str, key: str | None = None) -> tuple[Op, ...]:
+        """The face's plan, made once per face key (``key``, when the caller has it already)."""
+        key = key or self.face_key(card, side)
         plan = self._plans.get(key)
         if plan is None:
             layout = self.layouts[side]

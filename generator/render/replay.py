@@ -53,7 +53,8 @@ class Replay:
     def __init__(self) -> None:
         self._drawn: dict[tuple[int, int], tuple[object, Any]] = {}
         """By the ids of an operation and of the remembered state it was drawn in: the operation,
-        and its operators with the state it left (or DRAW_AGAIN)."""
+        and its operators with the state it left and what changed (see :func:`_changes`), or
+        DRAW_AGAIN."""
         self._states: dict[tuple, tuple] = {}
         """Each distinct state remembered once: a deck's faces pass through the same few states,
         so the thousands of drawings remembered share them, and a state is known by its id."""
@@ -75,10 +76,11 @@ class Replay:
                     continue
             found = self._drawn.get((id(operation), id(state)))
             if found is not None and found[0] is operation and found[1] is not DRAW_AGAIN:
-                code, state = found[1]
+                code, state, changed, transparency = found[1]
                 canvas._code.extend(code)
-                canvas.__dict__.update(zip(GRAPHICS_STATE, state[0]))
-                canvas._extgstate._d = dict(state[1])
+                canvas.__dict__.update(changed)
+                if transparency is not None:
+                    canvas._extgstate._d = dict(transparency)
             elif found is None and replayable(operation):
                 state = self._record(canvas, operation, state, draw)
             else:
@@ -99,7 +101,7 @@ class Replay:
         if after is None or _resources(canvas) != resources or any(TRANSPARENCY.search(part) for part in code):
             self._drawn[key] = (operation, DRAW_AGAIN)
             return None
-        self._drawn[key] = (operation, (code, after))
+        self._drawn[key] = (operation, (code, after, *_changes(before, after)))
         return after
 
     def _state(self, canvas: Canvas) -> tuple | None:
@@ -110,6 +112,15 @@ class Replay:
             return self._states.setdefault(values, values)
         except TypeError:
             return None
+
+
+def _changes(before: tuple, after: tuple) -> tuple[tuple[tuple[str, Any], ...], tuple | None]:
+    """What a replay sets to take the canvas from state ``before`` to ``after``: the graphics
+    state's values that the drawing changed (most change a colour or two of some twenty), and the
+    transparency states if they changed (else None)."""
+    changed = tuple((name, value) for name, old, value in zip(GRAPHICS_STATE, before[0], after[0])
+                    if value is not old)
+    return changed, (after[1] if after[1] != before[1] else None)
 
 
 def _resources(canvas: Canvas) -> tuple[int, ...]:

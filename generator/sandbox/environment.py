@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from typing import Any, Callable, Iterator, NamedTuple
 
 from jinja2 import StrictUndefined, Template, TemplateSyntaxError, nodes, pass_context
@@ -23,7 +24,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
 from generator.sandbox.guards import FILTER_GUARDS, check_binop, check_brace_format, check_method
-from generator.sandbox.limits import LAYOUT_LIMITS, Limits, current, running
+from generator.sandbox.limits import LAYOUT_LIMITS, Limits, TemplateLimitError, current, running
 
 MAX_TEMPLATE_SOURCE = 20_000
 """Characters in one template or expression. Layout texts and rule expressions are a line
@@ -40,6 +41,10 @@ UNREPEATABLE_FILTERS = frozenset({"random"})
 would differ between two builds of the same deck, and ``check`` could pass a face that
 ``build`` then refuses. Templates cannot use them."""
 UNREPEATABLE_GLOBALS = frozenset({"lipsum"})
+
+_MEMORY_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+"""How Python prints an object that has no text of its own (``{{ name.upper }}``, a method
+not called; ``{{ cycler(1, 2) }}``): with where it lies in memory, which differs every run."""
 
 
 class BoundedSandbox(ImmutableSandboxedEnvironment):
@@ -329,7 +334,11 @@ def _loop(context: Any, iterable: Any) -> Iterator[Any]:
 def _output(context: Any, value: Any) -> Any:
     budget = current()
     budget.read(value)
-    budget.printed(len(value) if type(value) is str else len(str(value)))
+    text = value if type(value) is str else str(value)
+    budget.printed(len(text))
+    if " at 0x" in text and _MEMORY_ADDRESS.search(text):
+        raise TemplateLimitError("prints a function or an object where a value belongs (a method "
+                                 "needs its brackets: name.upper()); its text would change from run to run")
     return value
 
 

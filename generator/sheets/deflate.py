@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 import zlib
-from concurrent.futures import ThreadPoolExecutor
 
 LEVEL = 6
 """zlib's default compression level, which PDF streams here have always used."""
@@ -65,9 +65,24 @@ def deflate_all(streams: list[bytes]) -> list[bytes]:
     if threads <= 1:
         return [deflate(stream) for stream in streams]
     shares = [streams[start::threads] for start in range(threads)]  # interleaved: sizes even out
-    with ThreadPoolExecutor(threads - 1) as pool:
-        others = [pool.submit(_deflate_each, share) for share in shares[1:]]
-        done = [_deflate_each(shares[0])] + [other.result() for other in others]
+    done: list[list[bytes] | None] = [None] * threads
+
+    def deflate_share(start: int) -> None:
+        try:
+            done[start] = _deflate_each(shares[start])
+        except Exception:  # left undone: deflated again below, so the error is raised here, not in a thread
+            pass
+
+    # Plain threads: concurrent.futures would import logging, a start-up cost every build pays.
+    helpers = [threading.Thread(target=deflate_share, args=(start,), daemon=True) for start in range(1, threads)]
+    for helper in helpers:
+        helper.start()
+    deflate_share(0)
+    for helper in helpers:
+        helper.join()
+    for start in range(threads):
+        if done[start] is None:
+            done[start] = _deflate_each(shares[start])
     deflated: list[bytes] = [b""] * len(streams)
     for start, share in enumerate(done):
         deflated[start::threads] = share

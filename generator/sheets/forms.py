@@ -132,12 +132,13 @@ class FormLibrary:
         """
         canvas = self._canvas
         operators = "\n".join([canvas._preamble, *canvas._code])
-        if not _PDFDOC_IDENTITY.fullmatch(operators):
+        encoded = operators.encode("ascii") if operators.isascii() else None
+        if encoded is None or any(code in encoded for code in _PDFDOC_GAPS):
             canvas.endForm()
             return
         canvas._code = []
         canvas.endForm()
-        canvas._doc.idToObject[pdfdoc.xObjectName(form)].stream = operators.encode("ascii")
+        canvas._doc.idToObject[pdfdoc.xObjectName(form)].stream = encoded
 
     def add_lines(self, key: str, lines: Iterable[Line], style: LineStyle,
                   bbox: tuple[float, float, float, float]) -> str:
@@ -219,7 +220,9 @@ class FormLibrary:
         :class:`_FormStream`) and gives the same bytes.
         """
         plain = _plain_form_resources()
-        templates: dict[tuple, tuple[bytes, bytes, dict]] = {}
+        templates: dict[tuple, tuple[bytes, bytes]] = {}
+        boxes: dict[tuple, pdfdoc.PDFArray] = {}
+        matrix = pdfdoc.PDFArray([1, 0, 0, 1, 0, 0])  # what reportlab gives a form without one
         forms = []
         for name in self._names.values():
             form = doc.idToObject[name]
@@ -227,14 +230,23 @@ class FormLibrary:
                 continue  # reportlab's own way for anything unusual
             if form.Resources is None and not form.XObjects:
                 form.Resources = plain
-            forms.append(form)
+            if form.BBox is None:  # the array reportlab would make, one for every form of a size
+                corners = (form.lowerx, form.lowery, form.upperx, form.uppery)
+                key = (corners, tuple(map(type, corners)))  # 1 and 1.0 may format apart
+                form.BBox = boxes.get(key) or boxes.setdefault(key, pdfdoc.PDFArray(corners))
+            form.Matrix = form.Matrix or matrix
+            forms.append((name, form))
+        shapes: dict[tuple, tuple[bytes, bytes]] = {}
         # Deflated all at once, on every core, before reportlab formats them one by one.
-        for form, deflated in zip(forms, deflate_all([form.stream for form in forms])):
+        for (name, form), deflated in zip(forms, deflate_all([form.stream for _, form in forms])):
             form.Contents = _FormStream(form.stream, templates, deflated)
+            if form.Resources is not None:
+                doc.idToObject[name] = _FaceForm(form, shapes)
 
 
-_PDFDOC_IDENTITY = re.compile(r"[\x00-\x17\x20-\x7f]*")
-"""Text that PDFDocEncoding encodes byte for byte as ASCII (it has no codes 24 to 31)."""
+_PDFDOC_GAPS = [bytes([code]) for code in range(24, 32)]
+"""The ASCII codes PDFDocEncoding lacks: ASCII text without them it encodes byte for byte.
+(Looked for one by one, at C speed: a regular expression took a fifth of a distinct face's writing.)"""
 
 
 def _plain_form_resources() -> pdfdoc.PDFResourceDictionary:
@@ -259,43 +271,74 @@ class _FormStream(pdfdoc.PDFStream):
     with the dictionary (which reportlab fills in before formatting) formatted once per distinct
     content and the stream's length put in its place."""
 
-    def __init__(self, content: bytes, templates: dict[tuple, tuple[bytes, bytes, dict]], deflated: bytes):
+    def __init__(self, content: bytes, templates: dict[tuple, tuple[bytes, bytes]], deflated: bytes):
         super().__init__(content=content)
         self._templates = templates
         self._deflated = deflated
         """``content`` as PDFZCompress writes it (:func:`~generator.sheets.deflate.deflate`)."""
+
+    template: tuple[bytes, bytes] | None = None
+    """The dictionary before and after its length, once formatted that way."""
 
     def format(self, document) -> bytes:
         entries = self.dictionary.dict
         if (list(self.filters or ()) != [pdfdoc.PDFZCompress] or "Filter" in entries or "Length" in entries
                 or not isinstance(document.encrypt, pdfdoc.NoEncryption)):
             return super().format(document)
+        self.template = self._template(entries, document)
+        return self.formatted(self.template)
+
+    def formatted(self, template: tuple[bytes, bytes]) -> bytes:
+        """The stream with its dictionary ``template`` (before and after its length)."""
         content = self._deflated
-        before, after = self._template(entries, document)
-        return b"%s%d%s\nstream\n%sendstream\n" % (before, len(content), after, content)
+        return b"%s%d%s\nstream\n%sendstream\n" % (template[0], len(content), template[1], content)
 
     def _template(self, entries: dict, document) -> tuple[bytes, bytes]:
-        """The formatted dictionary before and after its length."""
-        key = tuple((name, _value_key(value)) for name, value in sorted(entries.items()))
-        found = self._templates.get(key)
+        """The formatted dictionary before and after its length.
+
+        Dictionaries are told apart by their entries, names and values with the values' types
+        (1, 1.0 and True format apart). reportlab's arrays and dictionaries compare as objects,
+        so forms share their bounding box and matrix arrays to share a template (see
+        :meth:`FormLibrary._share_form_dictionaries`); the key keeps the objects it holds alive.
+        """
+        try:
+            key = (tuple(entries.items()), tuple(map(type, entries.values())))
+            found = self._templates.get(key)
+        except TypeError:  # a value that cannot be a key: formatted for this form alone
+            key, found = None, None
         if found is None:
             filters = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
             dictionary = pdfdoc.PDFDictionary({**entries, "Filter": filters, "Length": _LengthMark()})
-            before, after = pdfdoc.format(dictionary, document).split(_LengthMark.MARK)
-            # the entries are kept so that the objects whose ids make the key stay alive
-            found = self._templates[key] = (before, after, dict(entries))
-        return found[0], found[1]
+            found = tuple(pdfdoc.format(dictionary, document).split(_LengthMark.MARK))
+            if key is not None:
+                self._templates[key] = found
+        return found
 
 
-def _value_key(value: object) -> tuple:
-    """What decides how a dictionary value formats: plain values and arrays of them by value,
-    anything else by identity."""
-    if isinstance(value, (str, bytes, int, float)):
-        return (type(value), value)
-    if isinstance(value, pdfdoc.PDFArray) and all(isinstance(item, (str, bytes, int, float))
-                                                  for item in value.sequence):
-        return (type(value), tuple((type(item), item) for item in value.sequence))
-    return (object, id(value))
+class _FaceForm(pdfdoc.PDFObject):
+    """Stands for a form in the document's table of objects, and writes it as reportlab would.
+
+    reportlab's form builds its dictionary afresh each time (arrays, names,
+    entries) before its stream formats it. What the dictionary holds comes from
+    the form's bounding box, matrix and resources objects and its compression
+    alone, so the first form of each such shape is written by reportlab and
+    the rest reuse the dictionary it wrote (:attr:`_FormStream.template`).
+    """
+
+    def __init__(self, form: pdfdoc.PDFFormXObject, shapes: dict[tuple, tuple[bytes, bytes]]):
+        self._form = form
+        self._shapes = shapes
+        self._shape = (id(form.BBox), id(form.Matrix), id(form.Resources), bool(form.compression))
+        """The objects stay alive with the form, so their ids name them."""
+
+    def format(self, document) -> bytes:
+        template = self._shapes.get(self._shape)
+        if template is not None and isinstance(document.encrypt, pdfdoc.NoEncryption):
+            return self._form.Contents.formatted(template)
+        formatted = self._form.format(document)
+        if self._form.Contents.template is not None:
+            self._shapes[self._shape] = self._form.Contents.template
+        return formatted
 
 
 def _shadings(doc: pdfdoc.PDFDocument):
