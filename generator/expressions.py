@@ -61,7 +61,8 @@ def run_guarded(run: Callable[[], Any]) -> Any:
         raise
     except RecursionError:
         raise TemplateLimitError("the template nests calls too deeply") from None
-    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as error:
+    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RuntimeError,
+            AssertionError) as error:  # RuntimeError: cycler() with nothing to cycle through
         raise TemplateRuntimeError(str(error) or type(error).__name__) from None
 
 

@@ -282,3 +282,15 @@ def test_a_deck_using_cycler_and_joiner_builds_the_same_bytes_twice(tmp_path):
         assert run.exit_code == 0, run.stderr
         builds.append((tmp_path / out / "demo.pdf").read_bytes())
     assert builds[0] == builds[1]
+
+
+def test_a_cycler_with_nothing_to_cycle_is_an_error_line_not_a_traceback(tmp_path):
+    deck = new_deck(tmp_path)
+    set_layout_text(deck, "body", "{{ cycler().next() }}")
+    line = refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (1,),
+                   "card 'knight', front: at least one item has to be provided", "element 'body'")
+    assert f"{deck / 'deck.yaml'}:" in line
+    rules = new_deck(tmp_path / "rules")
+    add_rule(rules, "  - expr: 'cycler() == 1'\n    message: a cycle")
+    line = refused(deckpress("check", rules), (2,), "'cycler() == 1' failed: at least one item has to be provided")
+    assert line.startswith(f"error: {rules / 'deck.yaml'}:")
