@@ -294,3 +294,15 @@ def test_a_cycler_with_nothing_to_cycle_is_an_error_line_not_a_traceback(tmp_pat
     add_rule(rules, "  - expr: 'cycler() == 1'\n    message: a cycle")
     line = refused(deckpress("check", rules), (2,), "'cycler() == 1' failed: at least one item has to be provided")
     assert line.startswith(f"error: {rules / 'deck.yaml'}:")
+
+
+def test_an_unknown_filter_inside_a_condition_is_one_error_when_the_layout_loads(tmp_path):
+    deck = new_deck(tmp_path)
+    set_layout_text(deck, "body", "{{ text or '' }}{{ ' x' if ([1, 2]|random) > 1 }}")
+    for command in commands(deck, tmp_path):
+        run = deckpress(*command)
+        line = refused(run, (2,), "template error: No filter named 'random'.")
+        assert line.startswith(f"error: {deck / 'layout.yaml'}:")
+        assert "card '" not in run.stdout + run.stderr  # once, not on every card
+    with pytest.raises(TemplateError, match="No test named 'nosuch'"):
+        compile_condition(make_layout_environment(), "x if x is nosuch else 1")

@@ -216,6 +216,14 @@ class BoundedCodeGenerator(CodeGenerator):
     """Compiles templates whose loops, printing, joining and comparing charge the budget."""
 
     def visit_Template(self, node: nodes.Template, frame: Any = None) -> None:
+        # Jinja2 leaves an unknown filter or test inside an ``if`` to fail when it runs, on
+        # every card that reaches it; no deck's template can ask which filters exist, so it
+        # is a typo (or one taken out, like ``random``) to report once, now.
+        for used in node.find_all((nodes.Filter, nodes.Test)):
+            kind, known = ("filter", self.environment.filters) if isinstance(used, nodes.Filter) \
+                else ("test", self.environment.tests)
+            if used.name not in known:
+                self.fail(f"No {kind} named {used.name!r}.", used.lineno)
         _Metered(self.name, self.filename, _binds_names(node)).visit(node)
         super().visit_Template(node, frame)
 
