@@ -156,6 +156,16 @@ def commands(deck, tmp_path):
     return (("check", deck), ("build", deck, "--out", tmp_path / "out", "--quiet"))
 
 
+def refused_rule(root, expression: str, *fragments: str) -> str:
+    """A new deck with one more rule, ``expr: expression``, fails ``check`` with exit 2 and an
+    error line at deck.yaml holding ``fragments``; returns the line."""
+    deck = new_deck(root)
+    add_rule(deck, f"  - expr: {expression!r}\n    message: a hostile rule")
+    line = refused(deckpress("check", deck), (2,), *fragments)
+    assert line.startswith(f"error: {deck / 'deck.yaml'}:")
+    return line
+
+
 def test_a_colour_template_naming_its_own_colour_is_told_as_a_plain_name_is(tmp_path):
     plain = new_deck(tmp_path / "plain")
     set_colour(plain, "panel", "panel")
@@ -201,10 +211,7 @@ def test_truncate_shorter_than_its_end_is_a_template_error_at_the_element(tmp_pa
 
 
 def test_truncate_shorter_than_its_end_in_a_rule_is_an_error_at_the_rule(tmp_path):
-    deck = new_deck(tmp_path)
-    add_rule(deck, '  - expr: \'("abc" | truncate(-5)) == 1\'\n    message: short names')
-    line = refused(deckpress("check", deck), (2,), "truncate(-5) is shorter than its end '...'")
-    assert line.startswith(f"error: {deck / 'deck.yaml'}:")
+    refused_rule(tmp_path, '("abc" | truncate(-5)) == 1', "truncate(-5) is shorter than its end '...'")
     with pytest.raises(TemplateError, match="leeway cannot be negative"):
         compile_text(make_layout_environment(), "{{ 'abcdef'|truncate(4, leeway=-1) }}").render({})
 
@@ -224,10 +231,7 @@ def test_a_number_too_large_for_a_float_is_one_error_line_in_layouts_and_rules(t
         with within():
             line = refused(deckpress(*command), (2,), "template error: a number in the template is too large")
         assert line.startswith(f"error: {deck / 'layout.yaml'}:")
-    rules = new_deck(tmp_path / "rules")
-    add_rule(rules, "  - expr: 'total < 1e309'\n    message: a sane total")
-    line = refused(deckpress("check", rules), (2,), "a number in the template is too large")
-    assert line.startswith(f"error: {rules / 'deck.yaml'}:")
+    refused_rule(tmp_path / "rules", "total < 1e309", "a number in the template is too large")
 
 
 def test_random_and_lipsum_are_not_offered_so_builds_repeat(tmp_path):
@@ -238,9 +242,7 @@ def test_random_and_lipsum_are_not_offered_so_builds_repeat(tmp_path):
     set_layout_text(deck, "body", "{{ lipsum(1) }}")
     for command in commands(deck, tmp_path):
         refused(deckpress(*command), (2,), "reads 'lipsum', which is not a field")
-    rules = new_deck(tmp_path / "rules")
-    add_rule(rules, "  - expr: '[true, false] | random'\n    message: a coin")
-    refused(deckpress("check", rules), (2,), "No filter named 'random'")
+    refused_rule(tmp_path / "rules", "[true, false] | random", "No filter named 'random'")
     assert not (tmp_path / "out").exists()
 
 
@@ -290,10 +292,7 @@ def test_a_cycler_with_nothing_to_cycle_is_an_error_line_not_a_traceback(tmp_pat
     line = refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (1,),
                    "card 'knight', front: at least one item has to be provided", "element 'body'")
     assert f"{deck / 'deck.yaml'}:" in line
-    rules = new_deck(tmp_path / "rules")
-    add_rule(rules, "  - expr: 'cycler() == 1'\n    message: a cycle")
-    line = refused(deckpress("check", rules), (2,), "'cycler() == 1' failed: at least one item has to be provided")
-    assert line.startswith(f"error: {rules / 'deck.yaml'}:")
+    refused_rule(tmp_path / "rules", "cycler() == 1", "'cycler() == 1' failed: at least one item has to be provided")
 
 
 def test_an_unknown_filter_inside_a_condition_is_one_error_when_the_layout_loads(tmp_path):
