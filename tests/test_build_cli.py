@@ -94,6 +94,15 @@ def test_a_paper_too_small_for_one_card_is_a_usage_error_reported_once(tmp_path)
     assert not (tmp_path / "out").exists()
 
 
+def test_a_card_that_fits_only_without_its_bleed_says_so(tmp_path):
+    result = run(deck(tmp_path, "alpha"), "--out", tmp_path / "out", "--paper", "75x100", "--bleed")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "error: a 63.0 x 88.0 mm card with 3 mm of bleed around it does not fit on 75x100 portrait with "
+        "5 mm margins; choose a larger paper or a smaller margin, or print without --bleed"]
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("options, message", [
     (["--paper", "a9"], "unknown paper 'a9'"),
     (["--back-offset", "1mm"], "expected two numbers in millimetres"),

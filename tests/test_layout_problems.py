@@ -245,3 +245,19 @@ def test_a_sound_layout_loads_as_before(tmp_path):
     renderer = load_renderer(load_deck(path))
     assert [element.name for element in renderer.layouts["front"].elements] == ["title"]
     assert deckpress("check", path).exit_code == 0
+
+
+def test_a_bleed_past_ten_millimetres_is_refused_at_its_line(tmp_path):
+    layout = "size: [63mm, 88mm]\nbleed: 11mm\nelements:\n  - {rect: card, fill: white, bleed: true}\n"
+    path = project(tmp_path, {"main": layout})
+    assert malformed_lines(path) == [
+        f"error: {place_of(path.parent / 'main.yaml', 'bleed: 11mm')}: bleed must be at most 10 mm, "
+        "found '11mm' (bleed)"]
+
+
+def test_a_bleed_of_ten_millimetres_written_in_mm_or_cm_is_accepted(tmp_path):
+    for bleed in ("10mm", "1cm"):
+        layout = f"size: [63mm, 88mm]\nbleed: {bleed}\nelements:\n  - {{rect: card, fill: white, bleed: true}}\n"
+        path = project(tmp_path / bleed, {"main": layout})
+        run = deckpress("check", path)
+        assert run.exit_code == 0, run.output

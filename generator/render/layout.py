@@ -7,7 +7,7 @@ top-left corner, in real units (see :mod:`generator.render.units`)::
     extends: frame                 # start from layouts/frame.yaml, then change it
     size: poker                    # or [63.5mm, 88.9mm]; see data/card_sizes.yaml
     units: mm                      # bare numbers below are millimetres
-    bleed: 3mm                     # how far background art runs past the cut
+    bleed: 3mm                     # how far background art runs past the cut (at most 10mm)
     safe: 3mm                      # text stays this far inside the cut
     title: "{{ name }}"            # the face's title in manifests (default: the title field)
     defaults: {font: Vera, size: 9, colour: ink}   # for text elements
@@ -100,7 +100,7 @@ from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI
 from generator.render.paint import Gradient, Paint, PaintCompiler, PaintError
 from generator.render.runs import NamedStyle
 from generator.render.templating import Template, TemplateError, compile_condition, compile_text
-from generator.render.units import UnitError, check_unit, to_points
+from generator.render.units import POINTS_PER_UNIT, UnitError, check_unit, to_points
 
 K = TypeVar("K")
 T = TypeVar("T")
@@ -139,6 +139,9 @@ CHOICES = {
 WHOLE_CARD = "card"
 """``rect: card`` covers the whole card (with ``bleed: true``, the bleed too)."""
 DEFAULT_BLEED = "3mm"
+MAX_BLEED_MM = 10.0
+"""The widest bleed (mm): print shops ask for 3 mm, a few for 5. Art run further past the cut
+is never seen, and a larger bleed only crowds the sheet until no card fits on it."""
 DEFAULT_SAFE = "3mm"
 DEFAULT_SIZE = "poker"
 MAX_FONT_SIZE = 1000.0
@@ -507,7 +510,7 @@ def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -
     size = problems.attempt(lambda: _card_size(raw.settings.get("size"), raw.path, context), None)
     width, height = size or _card_size(None, raw.path, context)
     compiler = _ElementCompiler(raw, context, width, height)
-    bleed = problems.attempt(lambda: compiler.length(raw.settings.get("bleed"), DEFAULT_BLEED, "bleed"), 0.0)
+    bleed = problems.attempt(lambda: compiler.bleed(raw.settings.get("bleed")), 0.0)
     safe = problems.attempt(lambda: compiler.length(raw.settings.get("safe"), DEFAULT_SAFE, "safe"), None)
     title = raw.settings.get("title")
     layout = Layout(
@@ -596,6 +599,14 @@ class _ElementCompiler:
             raise InputError(str(error), position, field=what) from None
         if points < 0:
             raise InputError(f"{what} cannot be negative, found {data!r}", position, field=what)
+        return points
+
+    def bleed(self, value: Value | None) -> float:
+        """The layout's bleed in points, at most :data:`MAX_BLEED_MM`."""
+        points = self.length(value, DEFAULT_BLEED, "bleed")
+        if points > MAX_BLEED_MM * POINTS_PER_UNIT["mm"] + 1e-9:  # 10mm itself, however rounded
+            raise InputError(f"bleed must be at most {MAX_BLEED_MM:g} mm, found {value.data!r}",
+                             value.position, field="bleed")
         return points
 
     def font_size(self, value: Value | None, default: Any, what: str) -> float:

@@ -262,9 +262,11 @@ def plan_layout(settings: SheetSettings, card_size: tuple[float, float], bleed: 
         slots, axis = grid(area), mirror_axis(paper, settings.duplex)
     if not slots:
         where = f"half of {paper.describe()} (fold)" if settings.duplex == "fold" else paper.describe()
+        with_bleed = f" with {printed_bleed / MM:g} mm of bleed around it" if printed_bleed else ""
         raise SheetSettingsError(
-            f"a {card_width / MM:.1f} x {card_height / MM:.1f} mm card does not fit on {where} "
-            f"with {settings.margin / MM:g} mm margins; choose a larger paper or a smaller margin")
+            f"a {card_width / MM:.1f} x {card_height / MM:.1f} mm card{with_bleed} does not fit on {where} "
+            f"with {settings.margin / MM:g} mm margins; choose a larger paper or a smaller margin"
+            + (", or print without --bleed" if printed_bleed else ""))
     layout = SheetLayout(settings=settings, card_width=card_width, card_height=card_height,
                          bleed=printed_bleed, slots=slots, front_area=area, mirror=axis)
     _check_backs_stay_home(layout)
