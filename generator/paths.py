@@ -16,6 +16,8 @@ def resolve_inside(folder: Path, reference: str, position: Position, field: str 
     """
     if not isinstance(reference, str) or not reference.strip():
         raise InputError("expected a file name", position, field=field)
+    if "\0" in reference:  # the system refuses such a name before any check could run
+        raise InputError(f"{reference!r} holds a NUL character, which no file name can", position, field=field)
     candidate = Path(reference)
     if candidate.is_absolute():
         raise InputError(f"'{reference}' must be a path inside the deck folder, not an absolute path",

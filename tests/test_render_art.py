@@ -119,6 +119,14 @@ def test_svg_icons_stay_inside_the_layout_folder(tmp_path, reference, found):
     assert found in str(caught.value) and "main.yaml:2:" in str(caught.value)
 
 
+def test_a_file_name_holding_a_nul_character_is_refused_at_its_line(tmp_path):
+    layout = 'icons:\n  coin: {svg: "icons/co\\0in.svg"}\nelements: []\n'  # YAML's \0 is NUL
+    with pytest.raises(InputError) as caught:
+        load_renderer(make_deck(tmp_path, layout))
+    assert "'icons/co\\x00in.svg' holds a NUL character, which no file name can" in str(caught.value)
+    assert "main.yaml:2:" in str(caught.value) and "embedded null byte" not in str(caught.value)
+
+
 def test_an_svg_icon_symlinked_out_of_the_layout_folder_is_refused(tmp_path):
     write(tmp_path / "secret.svg", ONE_COLOUR)
     (tmp_path / "layouts").mkdir()
