@@ -45,6 +45,21 @@ def test_deck_reads_typed_cards_from_csv(tmp_path):
     assert run("check", str(tmp_path / "sprites")).exit_code == 0
 
 
+@pytest.mark.parametrize("line_end", ["\r", "\r\n"], ids=["old-mac", "windows"])
+def test_a_csv_with_other_line_ends_reads_alike_and_names_the_same_cells(tmp_path, line_end):
+    folder = tmp_path / "sprites"
+    make_deck(folder)
+    (folder / "cards.csv").write_bytes(CSV.replace("\n", line_end).encode("utf-8"))
+    deck = load_deck(folder)
+    assert [(c.id, c.count, c.fields.get("power")) for c in deck.cards] == [
+        ("fire-imp", 3, 2), ("water-sprite", 2, 1), ("heal", 4, None)]
+    (folder / "cards.csv").write_bytes(CSV.replace("Heal,4,spell,,", "Heal,4,spell,lots,")
+                                       .replace("\n", line_end).encode("utf-8"))
+    result = CliRunner().invoke(cli, ["check", str(folder)])
+    assert result.exit_code == 2
+    assert "cards.csv:4:4: expected a whole number, found 'lots' (power)" in result.output
+
+
 def test_bad_cell_names_csv_row_and_column(tmp_path):
     folder = make_deck(tmp_path / "sprites", CSV.replace("Heal,4,spell,,", "Heal,4,spell,lots,"))
     result = CliRunner().invoke(cli, ["check", str(folder)])

@@ -91,7 +91,8 @@ def _read_csv(path: Path) -> Sheet:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
+    # newline="" as the csv module asks: rows may end in \n, \r\n or an old Mac's lone \r
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
     bounds = _Bounds(path)
     try:
         # line_num is the line where a row ends; rows with quoted newlines start earlier,
