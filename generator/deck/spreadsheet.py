@@ -125,7 +125,7 @@ def _read_xlsx(path: Path, sheet: str | None, named_at: Position) -> Sheet:
     try:
         worksheet = workbook[_pick_sheet(path, workbook.sheetnames, sheet, named_at)]
         lines = _worksheet_rows(path, worksheet)
-        if _holds_formulas(path):
+        if _holds_formulas(path, worksheet._worksheet_path):
             _refuse_unsaved_formulas(path, worksheet)
     except InputError:
         raise
@@ -164,17 +164,13 @@ _FORMULA_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
 """A cell's formula element in a worksheet's XML (``<f>2+4</f>``, or ``<x:f ...>`` prefixed)."""
 
 
-def _holds_formulas(path: Path) -> bool:
-    """Whether any worksheet of the workbook has a formula: a quick look at its XML, so a
-    workbook without one (most sheets of cards) is never read a second time."""
+def _holds_formulas(path: Path, part: str) -> bool:
+    """Whether the worksheet stored as ``part`` has a formula: a quick look at its XML, so a
+    sheet without one (most sheets of cards) is never parsed a second time."""
     import zipfile
 
-    with zipfile.ZipFile(path) as archive:
-        for part in archive.infolist():
-            if part.filename.startswith("xl/worksheets/") and part.filename.endswith(".xml"):
-                if _FORMULA_TAG.search(archive.read(part)):  # sizes already bounded by MAX_XLSX_UNPACKED
-                    return True
-    return False
+    with zipfile.ZipFile(path) as archive:  # sizes already bounded by MAX_XLSX_UNPACKED
+        return _FORMULA_TAG.search(archive.read(part)) is not None
 
 
 def _refuse_unsaved_formulas(path: Path, worksheet: Any) -> None:
