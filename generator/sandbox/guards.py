@@ -168,7 +168,6 @@ def _sum(budget: Budget, value: Any, attribute: Any = None, start: Any = 0, **na
 def _truncate(budget: Budget, value: Any, length: Any = 255, killwords: Any = False, end: Any = "...",
               leeway: Any = None, **named: Any) -> None:
     # Jinja2 asserts these, and an AssertionError is no message for a designer.
-    length, end, leeway = named.get("length", length), named.get("end", end), named.get("leeway", leeway)
     if isinstance(length, int) and isinstance(end, str) and length < len(end):
         raise TemplateLimitError(f"truncate({length}) is shorter than its end {end!r}: "
                                    f"give a length of at least {len(end)}")
