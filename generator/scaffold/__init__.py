@@ -23,7 +23,6 @@ from importlib import resources
 from pathlib import Path
 
 from generator.errors import InputError, Position
-from generator.outputs import write_text_atomic
 from generator.render.fonts import DEFAULT_FONT, FACE_SUFFIXES, load_font_registry
 from generator.render.markup import escape_markup
 
@@ -81,7 +80,8 @@ def _write_scaffold(folder: Path, markers: dict[str, str]) -> None:
         for marker, value in markers.items():
             text = text.replace(marker, value)
         (folder / file_name).parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(folder / file_name, text)
+        # the staging folder as a whole is put in place with one rename, so a plain write is safe
+        (folder / file_name).write_text(text, encoding="utf-8")
 
 
 def _refuse_a_title_the_back_cannot_show(folder: Path, title: str) -> None:
