@@ -91,10 +91,6 @@ def backdrops(region: Corners, below: tuple[Op, ...], images: "ImageSamples",
     return _Walk(region, below, images, bounds).under(len(below))
 
 
-def region_bounds(region: Corners) -> Box:
-    """The upright box around a region's corners."""
-    return _bounds(region)
-
 
 def reaching(below: tuple[Op, ...], area: Box) -> tuple[Op, ...]:
     """The operations of ``below`` (in order) that may paint inside ``area``: what a walk
@@ -154,7 +150,7 @@ class _Walk:
         self.images = images
         self.known: dict[int, list[Backdrop]] = {}
         # an upright op's view of the region: worked out once a walk
-        self.bounds = _bounds(region) if bounds is None else bounds
+        self.bounds = region_bounds(region) if bounds is None else bounds
 
     def under(self, level: int) -> list[Backdrop]:
         """The colours under the region from the operations ``below[:level]``."""
@@ -186,7 +182,7 @@ class _Walk:
         """(colour, alpha) of what ``op`` paints under the region, and whether it covers it all."""
         if op.frame is not None and op.frame.rotate:
             local = tuple(_turn(point, op.frame.centre, op.frame.rotate) for point in self.region)
-            bounds = _bounds(local)
+            bounds = region_bounds(local)
         else:
             local, bounds = self.region, self.bounds
         if isinstance(op, ShapeOp):
@@ -220,7 +216,8 @@ def _turn(point: tuple[float, float], centre: tuple[float, float], degrees: floa
             centre[1] + dx * math.sin(radians) + dy * math.cos(radians))
 
 
-def _bounds(points: Corners) -> Box:
+def region_bounds(points: Corners) -> Box:
+    """The upright box around a region's corners."""
     xs, ys = [x for x, _ in points], [y for _, y in points]
     return Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
