@@ -63,7 +63,7 @@ def deflate_all(streams: list[bytes]) -> list[bytes]:
     """
     threads = min(MOST_THREADS, _cores(), len(streams) // SHARED_FROM)
     if threads <= 1:
-        return [deflate(stream) for stream in streams]
+        return _deflate_each(streams)
     shares = [streams[start::threads] for start in range(threads)]  # interleaved: sizes even out
     done: list[list[bytes] | None] = [None] * threads
 
