@@ -35,11 +35,11 @@ OVERFLOW_FLAG = 7.0
 
 
 def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: PreparedImages,
-              replay: Replay | None = None, texts: TextObjects | None = None) -> None:
+              replay: Replay, texts: TextObjects) -> None:
     """Draw ``ops`` with the trim box at ``trim``; ``bleed`` > 0 paints past the cut.
 
     Everything is clipped to the trim box (plus bleed), so a face never paints
-    over its neighbours on a sheet. With ``replay`` (one per canvas, trim and
+    over its neighbours on a sheet. Through ``replay`` (one per canvas, trim and
     bleed), an operation drawn there before in the same state is replayed
     (see :mod:`~generator.render.replay`); images, SVG art and gradients, which
     name resources of the form they are drawn in, are always drawn. ``texts``
@@ -52,11 +52,7 @@ def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: Prep
     def draw(op: Op) -> None:
         _draw_op(canvas, op, trim, bleed, images, texts)
 
-    if replay is not None:
-        replay.draw(canvas, ops, draw, _replayable)
-    else:
-        for op in ops:
-            draw(op)
+    replay.draw(canvas, ops, draw, _replayable)
     canvas.restoreState()
 
 
@@ -65,7 +61,7 @@ def _replayable(op: Op) -> bool:
 
 
 def _draw_op(canvas, op: Op, trim: Box, bleed: float, images: PreparedImages,
-             texts: TextObjects | None = None) -> None:
+             texts: TextObjects) -> None:
     frame = op.frame
     if frame is not None:
         canvas.saveState()
@@ -149,7 +145,7 @@ def _gradient(canvas, op: ShapeOp, box: Box, gradient: Gradient, opacity: float)
     canvas.restoreState()
 
 
-def _text(canvas, op: TextOp, opacity: float, texts: TextObjects | None) -> None:
+def _text(canvas, op: TextOp, opacity: float, texts: TextObjects) -> None:
     if op.overflow is None:
         _text_lines(canvas, op, opacity, texts)
         return
@@ -182,7 +178,7 @@ def _overflow_mark(canvas, box: Box) -> None:
     canvas.restoreState()
 
 
-def _text_lines(canvas, op: TextOp, opacity: float, texts: TextObjects | None) -> None:
+def _text_lines(canvas, op: TextOp, opacity: float, texts: TextObjects) -> None:
     """Each line as text objects (runs switch font and colour inside them), then its icons.
 
     reportlab's text objects cannot change transparency, so runs of one alpha
@@ -194,7 +190,7 @@ def _text_lines(canvas, op: TextOp, opacity: float, texts: TextObjects | None) -
         for alpha, same in groupby(glyphs, key=lambda piece: _alpha(piece.colour or op.colour, opacity)):
             canvas.setFillAlpha(alpha)
             same = list(same)
-            code = texts.code(canvas, same, op.size) if texts is not None else None
+            code = texts.code(canvas, same, op.size)
             if code is not None:
                 canvas._code.append(code)  # what canvas.drawText appends
                 continue
