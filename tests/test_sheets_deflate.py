@@ -6,7 +6,7 @@ import zlib
 import pytest
 
 import generator.sheets.deflate as deflate_module
-from generator.sheets.deflate import MIN_LOOKAHEAD, deflate, deflate_all
+from generator.sheets.deflate import MIN_LOOKAHEAD, StreamDeflater, deflate, deflate_all
 
 OPERATORS = [b"q ", b"1 0 0 1 ", b"cm ", b"/FormXob.f", b"Do Q\n", b"0.5 g ", b"BT ", b"Tj ET", b"(", b")",
              b"\\", b"123", b"28.346 ", b"586.441 "]
@@ -42,3 +42,43 @@ def test_streams_deflated_by_several_threads_come_back_in_order_as_zlib_writes_t
     streams = list(_samples(seed=5, count=300))
     monkeypatch.setattr(deflate_module, "_cores", lambda: 3)  # three threads, whatever this machine has
     assert deflate_all(streams) == [zlib.compress(data, 6) for data in streams]
+
+
+def test_a_helper_process_deflates_streams_as_they_come_and_they_come_back_in_order(monkeypatch):
+    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)  # a core to lend, whatever this machine has
+    streams = list(_samples(seed=7, count=200))
+    late = b"q 1 0 0 1 0 0 cm Q\n" * 30  # never submitted: deflated at the end, in its place
+    with StreamDeflater(helper_from=50) as deflater:
+        for stream in streams:
+            deflater.submit(stream)
+        assert deflater._helper is not None and deflater._sent == 200
+        deflated = deflater.deflated(streams[:100] + [late] + streams[100:])
+    assert deflated == [zlib.compress(data, 6) for data in streams[:100] + [late] + streams[100:]]
+
+
+def test_streams_a_helper_did_not_finish_are_deflated_here(monkeypatch):
+    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
+    streams = list(_samples(seed=8, count=120))
+    with StreamDeflater(helper_from=10) as deflater:
+        for stream in streams[:60]:
+            deflater.submit(stream)
+        deflater._helper.kill()  # the helper dies half way (out of memory, say)
+        deflater._helper.wait()
+        for stream in streams[60:]:
+            deflater.submit(stream)
+        assert deflater.deflated(streams) == [zlib.compress(data, 6) for data in streams]
+
+
+def test_no_helper_is_started_without_a_core_to_spare_or_for_a_few_streams(monkeypatch):
+    streams = list(_samples(seed=9, count=40))
+    with StreamDeflater(helper_from=100) as few:
+        for stream in streams:
+            few.submit(stream)
+        assert few._helper is None
+        assert few.deflated(streams) == [zlib.compress(data, 6) for data in streams]
+    monkeypatch.setattr(deflate_module, "_cores", lambda: 1)
+    with StreamDeflater(helper_from=10) as one_core:
+        for stream in streams:
+            one_core.submit(stream)
+        assert one_core._helper is None
+        assert one_core.deflated(streams) == [zlib.compress(data, 6) for data in streams]

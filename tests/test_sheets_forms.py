@@ -8,6 +8,8 @@ face: text in a subset font, transparency, gradients, images, marks.
 from PIL import Image
 from reportlab.lib.utils import ImageReader
 
+import generator.sheets.deflate as deflate_module
+from generator.sheets.deflate import StreamDeflater
 from generator.sheets.forms import FormLibrary, sheet_font
 from generator.sheets.style import LineStyle
 
@@ -47,8 +49,8 @@ def _image(canvas) -> None:
     canvas.drawImage(ImageReader(Image.new("RGB", (4, 3), (200, 30, 30))), 10, 10, 40, 30)
 
 
-def _compiled(library_class: type[FormLibrary], faces) -> object:
-    library = library_class(title="Forms")
+def _compiled(library_class: type[FormLibrary], faces, deflater: StreamDeflater | None = None) -> object:
+    library = library_class(title="Forms", deflater=deflater)
     for key, bbox, draw in faces:
         library.add(key, bbox, draw)
     library.add_lines("marks", [(0, 10, 20, 10), (10, 0, 10, 20)], LineStyle(0.25, 0.0), PAGE)
@@ -76,3 +78,13 @@ def test_faces_of_two_sizes_keep_their_own_bounding_boxes():
     assert compiled == _compiled(ReportlabFormLibrary, faces)
     boxes = [chunk.split(b"/BBox ", 1)[1].split(b" ]", 1)[0] for _, chunk in compiled.objects if b"/BBox" in chunk]
     assert boxes[:3] == [b"[ -9 -9 189 261", b"[ 0 0 100 140", b"[ -9 -9 189 261"]
+
+
+def test_faces_deflated_by_a_helper_process_while_drawn_are_written_as_reportlab_writes_them(monkeypatch):
+    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)  # a core to lend, whatever this machine has
+    faces = [(f"card {n}", CARD, _text(f"Card number {n}")) for n in range(40)]
+    faces.insert(20, ("alpha", CARD, _transparent))
+    with StreamDeflater(helper_from=5) as deflater:
+        compiled = _compiled(FormLibrary, faces, deflater)
+        assert deflater._sent == 42  # the helper was given every face and the marks
+    assert compiled == _compiled(ReportlabFormLibrary, faces)

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
 import zlib
+from pathlib import Path
+from typing import IO, Any, BinaryIO
 
 LEVEL = 6
 """zlib's default compression level, which PDF streams here have always used."""
@@ -30,6 +33,11 @@ MOST_THREADS = 4
 interpreter between streams more than they gain."""
 SHARED_FROM = 64
 """Streams worth sharing out between threads: fewer are deflated here, sooner than a thread starts."""
+HELPER_FROM = 128
+"""Streams drawn before a helper process is started to deflate them (see :class:`StreamDeflater`):
+below this, deflating them here at the end costs less than starting one."""
+FRAME_HEADER_BYTES = 8
+"""Each stream crosses to and from the helper after its length, as this many big-endian bytes."""
 
 
 def deflate(data: bytes) -> bytes:
@@ -99,3 +107,140 @@ def _cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+class StreamDeflater:
+    """Deflates streams while they are still being drawn, in a helper process on another core.
+
+    A build of many different faces spends about a tenth of its time deflating their
+    streams (some 80 us each), and drawing them keeps one core busy while the others
+    idle. So, once :data:`HELPER_FROM` streams have been drawn, each one is handed as
+    soon as it is drawn to a helper: a bare Python running this module (``-I -S``, so
+    it imports nothing but zlib's neighbours and starts in a few milliseconds), which
+    deflates it while this process draws the next faces. :meth:`deflated` then takes
+    the helper's work and deflates here whatever the helper did not do, so the bytes
+    are :func:`deflate`'s either way, whether or not a helper ran or finished.
+
+    The helper writes into an unnamed temporary file, never into a pipe this process
+    would have to keep reading, so neither side can wait on the other for ever. Use it
+    as a context manager: leaving the block stops a helper that is still running.
+    """
+
+    def __init__(self, helper_from: int = HELPER_FROM):
+        self._helper_from = helper_from
+        self._streams: list[bytes] = []
+        """Every stream submitted, in order; kept so that identities stay valid until the end."""
+        self._sent = 0
+        """How many of them (the first ones) the helper was given."""
+        self._helper: Any = None  # a subprocess.Popen while the helper runs
+        self._results: IO[bytes] | None = None
+        self._gave_up = False
+
+    def __enter__(self) -> StreamDeflater:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def submit(self, stream: bytes) -> None:
+        """Hand over a drawn stream; :meth:`deflated` will return it deflated."""
+        self._streams.append(stream)
+        if self._helper is None and not self._gave_up and len(self._streams) >= self._helper_from:
+            self._start_helper()
+        if self._helper is not None:
+            self._send()
+
+    def deflated(self, streams: list[bytes]) -> list[bytes]:
+        """:func:`deflate` of each of ``streams``, in order: the helper's work for the streams it
+        was submitted (the very same objects), the rest deflated here."""
+        done = self._finish_helper()
+        missing = [stream for stream in streams if id(stream) not in done]
+        local = iter(deflate_all(missing))
+        return [done[id(stream)] if id(stream) in done else next(local) for stream in streams]
+
+    def close(self) -> None:
+        """Stop the helper if it still runs, and let go of its results."""
+        if self._helper is not None:
+            self._helper.kill()
+            self._helper.wait()
+            self._helper = None
+        if self._results is not None:
+            self._results.close()
+            self._results = None
+
+    def _start_helper(self) -> None:
+        if _cores() < 2:  # no idle core to lend the work to
+            self._gave_up = True
+            return
+        import subprocess  # only builds with many faces start a helper
+        import tempfile
+
+        try:
+            self._results = tempfile.TemporaryFile()
+            self._helper = subprocess.Popen([sys.executable, "-I", "-S", str(Path(__file__).resolve())],
+                                            stdin=subprocess.PIPE, stdout=self._results,
+                                            stderr=subprocess.DEVNULL, bufsize=1 << 16)
+        except OSError:  # no way to start one (a frozen executable, no processes left): deflate here
+            self._give_up()
+
+    def _send(self) -> None:
+        try:
+            for stream in self._streams[self._sent:]:
+                self._helper.stdin.write(len(stream).to_bytes(FRAME_HEADER_BYTES, "big"))
+                self._helper.stdin.write(stream)
+                self._sent += 1
+        except OSError:  # the helper stopped: the rest is deflated here
+            self._give_up()
+
+    def _finish_helper(self) -> dict[int, bytes]:
+        """The helper's results by the id of the stream they deflate; empty if it failed."""
+        if self._helper is None:
+            return {}
+        helper = self._helper
+        try:
+            helper.stdin.close()
+        except OSError:
+            pass
+        if helper.wait() != 0:
+            self._give_up()
+            return {}
+        self._helper = None
+        self._results.seek(0)
+        results = _read_frames(self._results, self._sent)
+        if results is None:
+            return {}
+        return {id(stream): deflated for stream, deflated in zip(self._streams, results)}
+
+    def _give_up(self) -> None:
+        self._gave_up = True
+        self.close()
+
+
+def _read_frames(source: BinaryIO, count: int) -> list[bytes] | None:
+    """``count`` length-prefixed frames from ``source``; None if it holds anything else."""
+    frames = []
+    for _ in range(count):
+        header = source.read(FRAME_HEADER_BYTES)
+        if len(header) < FRAME_HEADER_BYTES:
+            return None
+        size = int.from_bytes(header, "big")
+        frame = source.read(size)
+        if len(frame) < size:
+            return None
+        frames.append(frame)
+    return frames if not source.read(1) else None
+
+
+def serve(source: BinaryIO, sink: BinaryIO) -> None:
+    """The helper's side: deflate each length-prefixed stream of ``source`` into ``sink``."""
+    while True:
+        header = source.read(FRAME_HEADER_BYTES)
+        if not header:
+            break
+        deflated = deflate(source.read(int.from_bytes(header, "big")))
+        sink.write(len(deflated).to_bytes(FRAME_HEADER_BYTES, "big") + deflated)
+    sink.flush()
+
+
+if __name__ == "__main__":  # the helper process of StreamDeflater
+    serve(sys.stdin.buffer, sys.stdout.buffer)

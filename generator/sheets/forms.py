@@ -26,7 +26,7 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.sheets.deflate import deflate_all
+from generator.sheets.deflate import StreamDeflater, deflate_all
 from generator.sheets.marks import Line
 from generator.sheets.style import LineStyle
 
@@ -88,8 +88,11 @@ class FormLibrary:
     :meth:`name` and :meth:`text` give the operators pages use.
     """
 
-    def __init__(self, title: str, font: str | None = None):
+    def __init__(self, title: str, font: str | None = None, deflater: StreamDeflater | None = None):
         self._font = font or sheet_font()
+        self._deflater = deflater
+        """Deflates each form's stream as soon as it is drawn, if given; else all are deflated at
+        :meth:`compile`."""
         # A TrueType starting font keeps reportlab from adding an unembedded Helvetica.
         self._canvas = Canvas(BytesIO(), invariant=1, pageCompression=1, initialFontName=self._font)
         self._canvas.setTitle(title)
@@ -139,6 +142,8 @@ class FormLibrary:
         canvas._code = []
         canvas.endForm()
         canvas._doc.idToObject[pdfdoc.xObjectName(form)].stream = encoded
+        if self._deflater is not None:
+            self._deflater.submit(encoded)
 
     def add_lines(self, key: str, lines: Iterable[Line], style: LineStyle,
                   bbox: tuple[float, float, float, float]) -> str:
@@ -237,8 +242,11 @@ class FormLibrary:
             form.Matrix = form.Matrix or matrix
             forms.append((name, form))
         shapes: dict[tuple, tuple[bytes, bytes]] = {}
-        # Deflated all at once, on every core, before reportlab formats them one by one.
-        for (name, form), deflated in zip(forms, deflate_all([form.stream for _, form in forms])):
+        # Deflated all at once, before reportlab formats them one by one: on every core here, or
+        # mostly already, while they were drawn, by the deflater's helper.
+        streams = [form.stream for _, form in forms]
+        deflated_streams = self._deflater.deflated(streams) if self._deflater else deflate_all(streams)
+        for (name, form), deflated in zip(forms, deflated_streams):
             form.Contents = _FormStream(form.stream, templates, deflated)
             if form.Resources is not None:
                 doc.idToObject[name] = _FaceForm(form, shapes)
