@@ -12,7 +12,7 @@ from jinja2 import TemplateError
 
 from generator.expressions import evaluate
 from generator.render.templating import compile_condition, compile_text, make_layout_environment
-from generator.sandbox import (MAX_CALL_DEPTH, MAX_FORMAT_WIDTH, MAX_TEMPLATE_OUTPUT,
+from generator.sandbox import (MAX_CALL_DEPTH, MAX_FORMAT_WIDTH, MAX_RANGE, MAX_TEMPLATE_OUTPUT,
                                MAX_TEMPLATE_SOURCE, MAX_TEMPLATE_STEPS, MAX_TEMPLATE_VALUE,
                                TemplateLimitError)
 
@@ -42,6 +42,8 @@ RUNAWAY_TEMPLATES = {
     "huge integer": ("{% set x = 10 ** 4000 %}{{ x * x }}", "too large a number"),
     "many slices": ("{{ range(3)|slice(999999999)|list }}", "slice would make a value"),
     "percent digits": ("{{ 0.5|percent(999999999) }}", f"more than {MAX_FORMAT_WIDTH} digits"),
+    "huge range": ("{{ range(100000000)|list }}", f"range(100000000) would make more than {MAX_RANGE:,} numbers"),
+    "range past any size": ("{{ range(10 ** 30)|length }}", f"would make more than {MAX_RANGE:,} numbers"),
 }
 
 
@@ -101,7 +103,7 @@ def test_a_runaway_rule_expression_is_refused(source, message):
 # -- as a designer meets them ---------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["nested loops", "format width", "center filter", "indent",
-                                  "printing in a loop", "macro recursion"])
+                                  "printing in a loop", "macro recursion", "huge range"])
 def test_check_and_build_name_the_layout_element_of_a_runaway_template(tmp_path, name):
     source, message = RUNAWAY_TEMPLATES[name]
     deck = new_deck(tmp_path)
@@ -112,6 +114,15 @@ def test_check_and_build_name_the_layout_element_of_a_runaway_template(tmp_path,
         assert line.startswith(f"error: {deck / 'layout.yaml'}:") and "element 'body'" in line
         assert "Error:" not in line  # no Python exception names
     assert not (tmp_path / "out").exists()
+
+
+def test_a_range_is_bounded_like_any_other_value_in_layouts_and_rules(tmp_path):
+    template = compile_text(make_layout_environment(), "{{ range(n)|length }}")
+    assert template.render({"n": MAX_RANGE}) == str(MAX_RANGE)
+    with pytest.raises(TemplateLimitError, match=f"range\\({MAX_RANGE + 1}\\) would make more than"):
+        template.render({"n": MAX_RANGE + 1})
+    assert evaluate(f"range({MAX_RANGE})|length", {}) == MAX_RANGE  # a rule's larger budget keeps it
+    refused_rule(tmp_path, "range(100000000)|length > 0", "range(100000000) would make more than 100,000 numbers")
 
 
 def test_a_title_that_divides_by_zero_is_an_error_line(tmp_path):
