@@ -16,6 +16,7 @@ from generator.sandbox import (MAX_CALL_DEPTH, MAX_FORMAT_WIDTH, MAX_RANGE, MAX_
                                MAX_TEMPLATE_SOURCE, MAX_TEMPLATE_STEPS, MAX_TEMPLATE_VALUE,
                                TemplateLimitError)
 
+from cli_run import place_of
 from hostile_support import add_rule, add_to_layout, deckpress, new_deck, refused, set_layout_text, within
 
 RUNAWAY_TEMPLATES = {
@@ -123,6 +124,18 @@ def test_a_range_is_bounded_like_any_other_value_in_layouts_and_rules(tmp_path):
         template.render({"n": MAX_RANGE + 1})
     assert evaluate(f"range({MAX_RANGE})|length", {}) == MAX_RANGE  # a rule's larger budget keeps it
     refused_rule(tmp_path, "range(100000000)|length > 0", "range(100000000) would make more than 100,000 numbers")
+
+
+def test_a_syntax_error_in_a_condition_is_malformed_input_at_its_line(tmp_path):
+    deck = new_deck(tmp_path)
+    path = deck / "layout.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("when: \"side == 'front'\"", "when: \"side ==\"", 1),
+                    encoding="utf-8")
+    at = place_of(path, 'when: "side =="')
+    for command in commands(deck, tmp_path):
+        line = refused(deckpress(*command), (2,), "expression error: unexpected ')' (when)")
+        assert line.startswith(f"error: {at}: ")
+    refused_rule(tmp_path / "rules", "total >", "rule 'expr' expression 'total >' failed: unexpected 'end of template'")
 
 
 def test_a_title_that_divides_by_zero_is_an_error_line(tmp_path):
