@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from reportlab.lib.colors import Color
@@ -35,6 +35,7 @@ from reportlab.lib.colors import Color
 from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, distances, hex_of, rgb_of
 from generator.access.contrast import Face, distinct_plans
 from generator.errors import Position
+from generator.records import record
 from generator.render.layout import Element, IconElement, TextElement
 from generator.render.paint import Paint, PaintError
 from generator.render.renderer import Renderer, face_context
@@ -47,7 +48,7 @@ Nobody reads two dozen colours as a code (a card's own art colour, say), and com
 every pair of hundreds of them would make check slow for nothing."""
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class ColourPairProblem:
     """Two values of a field (or two groups of values sharing their colours) whose colours
     look alike to players with ``deficiency``."""
@@ -76,7 +77,7 @@ class ColourPairProblem:
         return f"{text}; nothing else on the card tells them apart"
 
 
-@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
+@record
 class _FieldColours:
     """What the faces show for one field: its values' colours by paint, and other cues."""
 

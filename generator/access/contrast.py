@@ -11,7 +11,6 @@ card with nine copies is one check.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Iterator
 
@@ -25,6 +24,7 @@ from generator.access.colours import (BOLD_WEIGHT, RGB, contrast_ratio, hex_of, 
 from generator.boxes import Box
 from generator.deck.model import Card
 from generator.errors import DeckpressError, Position
+from generator.records import record
 from generator.render.plan import Frame, Glyphs, Op, TextOp
 from generator.render.renderer import SIDES, Renderer
 
@@ -39,7 +39,7 @@ OVERHANG = 0.25
 """Part of the type size an italic glyph may reach past its advance on either side."""
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class ContrastProblem:
     """One text element of one face that does not stand out enough from its backdrop."""
 

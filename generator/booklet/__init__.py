@@ -14,7 +14,6 @@ PDFs; writing them to disk is the command line's job.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from typing import TYPE_CHECKING
@@ -23,6 +22,7 @@ from generator.paths import resolve_inside
 from generator.deck.loading import read_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
+from generator.records import record
 from generator.words import words_for
 
 if TYPE_CHECKING:  # the drawing modules (platypus, pypdf) load only when a booklet is made
@@ -38,7 +38,7 @@ seconds."""
 PAPERS = ("a4", "letter")
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Booklet:
     """Both PDFs of one deck's rules, ready to write."""
 

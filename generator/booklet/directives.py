@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -38,12 +38,13 @@ from generator.booklet.components import group_values, players_label
 from generator.deck.model import Card, Deck, Decklist
 from generator.deck.selectors import Selector, parse_selector
 from generator.errors import InputError, Position
+from generator.records import record
 from generator.words import words_for
 
 DIRECTIVE = re.compile(r"\{\{(.*?)\}\}")
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Directive:
     """One ``{{ ... }}`` as written: its name, arguments and where it stands."""
 
@@ -58,7 +59,7 @@ class Directive:
         return InputError(message, self.position, field=self.name)
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Spec:
     """What a directive accepts: its own options and whether it also picks cards."""
 
@@ -196,7 +197,7 @@ def find_decklist(directive: Directive, deck: Deck, list_id: str) -> Decklist:
     return decklist
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Column:
     """One column of a card table: its default header and how to read a card's value."""
 
@@ -329,7 +330,7 @@ INLINE: dict[str, Callable[[Directive, Deck], str]] = {
 }
 
 
-@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
+@record
 class ExpandedSource:
     """A rules file with inline directives replaced by their text.
 

@@ -35,7 +35,6 @@ The checker returns findings; it never prints or exits. The CLI decides that.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from jinja2 import TemplateError
@@ -45,6 +44,7 @@ from generator.deck.selectors import Selector, field_value, known_fields, parse_
 from generator.errors import EXIT_RULES, InputError, Position
 from generator.findings import Finding, exit_status, findings_from
 from generator.expressions import evaluate
+from generator.records import record
 
 Pool = list[tuple[Card, int]]  # the cards a rule looks at, with their copy counts
 
@@ -69,7 +69,7 @@ def rule_finding(rule: RuleSpec, expected: str, found: str, cards: tuple[str, ..
     )
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Report:
     """The outcome of checking one deck: broken rules, and rules too malformed to run."""
 
@@ -129,7 +129,7 @@ def _pools(deck: Deck, rule: RuleSpec) -> list[tuple[str | None, Pool]]:
 
 # --- amounts -------------------------------------------------------------------------
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Amount:
     """How many a rule allows: exactly, at least and/or at most."""
 

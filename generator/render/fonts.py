@@ -54,6 +54,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from generator.deck.loading import load_yaml
 from generator.deck.reading import Problems
 from generator.errors import InputError, Position
+from generator.records import record
 
 REGISTRY_FILENAME = "fonts.yaml"
 FONTS_FOLDER = "fonts"
@@ -103,7 +104,7 @@ class Face:
     italic: bool = False
 
 
-@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class FontRegistry:
     """Font names -> TrueType files, registered with reportlab on first use."""
 
@@ -285,7 +286,7 @@ def _internal_name(name: str, path: Path) -> str:
     return f"{name}-{digest}"
 
 
-@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
+@record
 class _Table:
     """What the folders read so far say: names, where they were written, families."""
 

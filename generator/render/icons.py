@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
+from generator.records import record
 from generator.render.paint import faded
 from generator.render.svg import SvgArt, SvgError, draw_svg, load_svg
 
@@ -70,7 +71,7 @@ points in one icon, drawn on every card that shows it, is not an icon."""
 Segment = tuple
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Shape:
     """One shape of an icon, in icon box units."""
 
@@ -85,7 +86,7 @@ class Shape:
     evenodd: bool
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Icon:
     """An icon: shapes drawn from data, or SVG art; with colours of its own when the layout
     gives them (``colour``/``accent`` as written; ``ink``/``accent_ink`` once resolved)."""

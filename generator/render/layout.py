@@ -85,7 +85,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
@@ -94,6 +94,7 @@ from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems
 from generator.errors import InputError, LayoutError, Position, did_you_mean
 from generator.paths import resolve_inside
+from generator.records import record
 from generator.render.fonts import DEFAULT_FONT, FontRegistry
 from generator.render.icons import Icon, parse_icons
 from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI
@@ -156,7 +157,7 @@ MAX_DASH_LENGTHS = 16
 
 # Elements are told apart by identity (plans are keyed by id()), never by value: eq=False
 # spares each class the __eq__ and __hash__ that dataclass would generate at every start.
-@dataclass(frozen=True, kw_only=True, eq=False)
+@record(kw_only=True)
 class Element:
     """What every element has: a name for errors and overrides, and a condition."""
 
@@ -189,7 +190,7 @@ class Element:
         return frozenset(found)
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
+@record(kw_only=True)
 class TextElement(Element):
     """Text in a box: a template, its font and size, and how it fits and aligns."""
 
@@ -213,7 +214,7 @@ class TextElement(Element):
         return [self.colour]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
+@record(kw_only=True)
 class ShapeElement(Element):
     """A rectangle (optionally rounded: a frame) or an ellipse."""
 
@@ -229,7 +230,7 @@ class ShapeElement(Element):
         return [self.fill, self.stroke]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
+@record(kw_only=True)
 class LineElement(Element):
     """A straight line from ``start`` to ``end``, stroked."""
 
@@ -248,7 +249,7 @@ class LineElement(Element):
         return Box(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
+@record(kw_only=True)
 class IconElement(Element):
     """An icon, or a row/column of ``repeat`` icons, fitted into ``box``."""
 
@@ -268,7 +269,7 @@ class IconElement(Element):
         return [self.colour, self.accent]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)
+@record(kw_only=True)
 class ImageElement(Element):
     """A raster image (downsampled to ``dpi`` at its drawn size) or SVG art (drawn as paths)."""
 
@@ -282,7 +283,7 @@ class ImageElement(Element):
         return [*super().templates(), self.path]
 
 
-@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Layout:
     """A loaded, compiled layout: everything in points, ready to plan faces with."""
 
@@ -320,7 +321,7 @@ class Layout:
 # --- finding and merging layout files -------------------------------------------------
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Value:
     """A raw value from a layout file, with where it was written and that file's units."""
 
@@ -329,7 +330,7 @@ class Value:
     units: str
 
 
-@dataclass(eq=False)
+@record
 class RawElement:
     """One element of a layout file as written, its values not yet compiled."""
 
@@ -338,7 +339,7 @@ class RawElement:
     position: Position
 
 
-@dataclass(eq=False)
+@record
 class RawLayout:
     """A layout file merged with everything it extends, before compiling."""
 
@@ -489,7 +490,7 @@ def _mapping(document: Document, keys: tuple) -> dict:
 # --- compiling a merged layout ---------------------------------------------------------
 
 
-@dataclass(eq=False)
+@record
 class LayoutContext:
     """What compiling a layout needs from outside: tables, fonts, icons, Jinja."""
 

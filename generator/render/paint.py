@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -34,6 +34,7 @@ from reportlab.lib.colors import Color, HexColor
 
 from generator.deck.loading import load_yaml
 from generator.errors import Position
+from generator.records import record
 from generator.render.templating import TemplateError, compile_text
 
 COLOURS_FILE = Path(__file__).parent / "data" / "colours.yaml"
@@ -47,7 +48,7 @@ class PaintError(ValueError):
     """A colour that cannot be resolved; the caller adds where it was written."""
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Gradient:
     """A linear gradient: colours evenly spaced along a line at ``angle`` degrees (clockwise
     from left-to-right, as seen on the card)."""
@@ -65,7 +66,7 @@ class Gradient:
         return cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Paint:
     """A colour that may depend on the face: ``resolve(context)`` gives a Color, a Gradient
     (for fills) or None."""

@@ -9,7 +9,7 @@ bottom-left corner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from reportlab.lib.colors import Color
 
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
+from generator.records import record
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon
 from generator.render.images import DEFAULT_DPI, ImageProblem, image_pixels
@@ -57,7 +58,7 @@ class PlanProblem(Exception):
         self.kind = kind
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Frame:
     """An element's turn (degrees clockwise about ``centre``) and opacity (0 to 1)."""
 
@@ -66,7 +67,7 @@ class Frame:
     opacity: float
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class ShapeOp:
     """A rectangle (rounded by ``radius``) or an ellipse filling ``box``."""
 
@@ -82,7 +83,7 @@ class ShapeOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class LineOp:
     """A straight line from ``start`` to ``end``."""
 
@@ -95,7 +96,7 @@ class LineOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Glyphs:
     """Text in one font and colour, its baseline starting at (x, y)."""
 
@@ -106,7 +107,7 @@ class Glyphs:
     colour: Color | None
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class InlineIcon:
     """An icon set in a line of text, in the square (x, y, side)."""
 
@@ -118,7 +119,7 @@ class InlineIcon:
     accent: Color | None
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class TextLine:
     """One printed line of a text: where its baseline starts and its pieces in order."""
 
@@ -128,7 +129,7 @@ class TextLine:
     pieces: tuple[Glyphs | InlineIcon, ...]
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class TextOp:
     """A text element laid out: its lines, at the size it fits."""
 
@@ -146,7 +147,7 @@ class TextOp:
         return tuple((line.x, line.baseline, line.text) for line in self.text_lines)
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class IconOp:
     """An icon drawn at each of ``squares`` (repeated icons have several)."""
 
@@ -158,7 +159,7 @@ class IconOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class ImageOp:
     """A raster image placed in ``box`` as ``fit`` says."""
 
@@ -172,7 +173,7 @@ class ImageOp:
     dpi: int = DEFAULT_DPI  # larger images are downsampled to this resolution at their drawn size
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class ArtOp:
     """SVG art, drawn as vector paths."""
 
@@ -187,7 +188,7 @@ class ArtOp:
 Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp | ArtOp
 
 
-@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class PlanResources:
     """What planning needs besides the layout: fonts, the deck folder for images, and what
     planning earlier faces learnt (image sizes, each distinct string's markup, each

@@ -25,6 +25,7 @@ from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
 from generator.deck.reading import Problems
 from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
+from generator.records import record
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
 from generator.render.images import PreparedImages
@@ -51,7 +52,7 @@ these options writes, by an encoder made once (``json.dumps`` makes one a call, 
 cost for a small face). Keys name forms in the PDF, so this must not change."""
 
 
-@dataclass(eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Renderer:
     """Draws the faces of one deck's cards (see the module docstring)."""
 

@@ -21,13 +21,14 @@ from __future__ import annotations
 import copy
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import Color
 
 from generator.boxes import Box
+from generator.records import record
 from generator.render.images import drawn_rectangle
 
 MAX_SVG_BYTES = 2_000_000
@@ -56,7 +57,7 @@ class SvgError(ValueError):
         self.line = line or 0
 
 
-@dataclass(eq=False)
+@record
 class SvgArt:
     """A loaded SVG: its drawing, its size in points, and the colours it paints."""
 

@@ -16,7 +16,6 @@ Filters for card text, so numbers are computed rather than typed by hand:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
 from typing import Any, Callable
@@ -25,6 +24,7 @@ from jinja2 import TemplateError, meta, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from generator.expressions import make_environment, run_guarded
+from generator.records import record
 from generator.sandbox import MAX_FORMAT_WIDTH, BoundedSandbox, PrintedField, TemplateLimitError
 
 SPECIAL_NAMES = {"card", "side", "deck", "fields", "title"}
@@ -81,7 +81,7 @@ def make_layout_environment() -> BoundedSandbox:
     return environment
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Template:
     """A layout string: plain text, or a compiled Jinja2 template or expression."""
 

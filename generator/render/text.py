@@ -11,8 +11,9 @@ in a draft, draws :func:`overflowing` text and marks it).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Protocol, Sequence
+
+from generator.records import record
 
 SIZE_STEP = 0.25
 """Font sizes step down by this much (points) while wrapped text is fitted."""
@@ -24,7 +25,7 @@ class Measured(Protocol):
     space: float  # the space before it, at 1 pt
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Metrics:
     """Vertical font metrics per point of size (ascent above, descent below the baseline)."""
 
@@ -36,7 +37,7 @@ class Metrics:
         return (self.ascent + self.descent) * size
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Line:
     """Words on one printed line; ``last`` when it ends its paragraph (never justified)."""
 
@@ -47,7 +48,7 @@ class Line:
         return line_width(self.words, size)
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class FittedText:
     """A text fitted to its box: the size it is printed at and its lines."""
 

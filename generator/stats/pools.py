@@ -7,14 +7,14 @@ per pool: the deck itself when it has no decklists, otherwise each decklist.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from generator.deck.model import Card, Deck
 from generator.errors import InputError, Position
 from generator.errors import did_you_mean
+from generator.records import record
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Pool:
     """Physical cards to deal from: each distinct card with its number of copies."""
 

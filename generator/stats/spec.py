@@ -38,7 +38,7 @@ Every mistake is reported with the file, line, column and key.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -47,6 +47,7 @@ from generator.deck.reading import Problems, Reader
 from generator.deck.selectors import Selector, known_fields, parse_selector
 from generator.errors import Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
+from generator.records import record
 from generator.stats.dice import DiceFormula, parse_dice
 
 SECTION_KEYS = {"composition", "draw", "questions", "dice", "simulate"}
@@ -66,7 +67,7 @@ MAX_DRAW = 1000
 deals a thousand cards at once."""
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class CountBy:
     """A composition table: count cards by ``field``, among the cards ``where`` selects."""
 
@@ -74,7 +75,7 @@ class CountBy:
     where: Selector = Selector(())
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Condition:
     """'At least 2 of the drawn cards are treasures of the monster's type.'
 
@@ -103,7 +104,7 @@ class Condition:
         return f"{amount} {what}"
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Question:
     """A named draw-odds question: draw ``draw`` cards; do all ``needs`` hold?"""
 
@@ -125,7 +126,7 @@ class Question:
         return text
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class DiceSpec:
     """Which card field is a dice roll, on which dice, and which field is its reward."""
 
@@ -135,7 +136,7 @@ class DiceSpec:
     where: Selector = Selector(())
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class SimulationSpec:
     """The deck's game plugin and how to run it."""
 
@@ -147,7 +148,7 @@ class SimulationSpec:
     position: Position | None = None
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class StatsSpec:
     """Everything the ``stats:`` section asks for; empty when the deck has none."""
 

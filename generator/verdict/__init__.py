@@ -14,19 +14,20 @@ default options.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from generator.errors import DeckpressError
 from generator.findings import WARNING, Finding, exit_status, findings_from, in_order
+from generator.records import record
 
 if TYPE_CHECKING:
     from generator.deck.model import Deck
     from generator.render.renderer import Renderer
 
 
-@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
+@record
 class Subject:
     """The deck being judged, and what the checks build on the way for later ones."""
 
@@ -48,7 +49,7 @@ class Subject:
 Check = Callable[[Subject], Iterable[Finding]]
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Verdict:
     """Everything found about one deck, in file and line order."""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -34,6 +34,7 @@ from generator.booklet.style import TextBounds
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
 from generator.findings import Finding, findings_from
+from generator.records import record
 
 if TYPE_CHECKING:  # platypus and the card layouts load only when a block must be measured
     from generator.booklet.cards import Renderer
@@ -187,7 +188,7 @@ def _cells_could_outgrow_page(cells, bounds: TextBounds) -> bool:
     return any((len(str(cell).split()) + 2) * leading > bounds.page_height for cell in cells)
 
 
-@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
+@record
 class _Walk:
     """One pass over a rules file's blocks, keeping every problem it meets."""
 
@@ -414,7 +415,7 @@ class _Walk:
         self.glyphs(text, _Lines([line - 1, line]))
 
 
-@dataclass(eq=False)  # never compared: identity will do, without a generated __eq__
+@record
 class _Lines:
     """A stand-in node for text a directive brings in: its position is the directive's line."""
 

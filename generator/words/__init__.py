@@ -14,13 +14,13 @@ which are untrusted, so no format language (``{0.__class__}``) is interpreted.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
 from generator.deck.loading import Document, load_yaml
 from generator.errors import InputError, Position, describe_value, did_you_mean
+from generator.records import record
 
 WORDS_DIR = Path(__file__).parent
 SOURCE_LANGUAGE = "en"
@@ -32,7 +32,7 @@ MAX_PHRASE_CHARS = 500
 overflow the page it is printed on."""
 
 
-@dataclass(frozen=True, eq=False)  # never compared by value: no __eq__ or __hash__ to make at start-up
+@record
 class Words:
     """The phrases of one language, ready to fill in."""
 
