@@ -38,3 +38,24 @@ def test_unbalanced_markup_printed_as_the_title_is_reported_at_the_title_field(t
     assert checked.exit_code == 1
     assert [line.split(": deck ")[0] for line in checked.stdout.splitlines() if "unbalanced '**'" in line] == [
         place_of(source, "name: '**Knight'")]
+
+
+def test_a_translation_that_is_a_named_pipe_is_refused_as_one_without_waiting(tmp_path):
+    import os
+
+    deck = new_deck(tmp_path)
+    (deck / "lang").mkdir()
+    translation = deck / "lang" / "fr.yaml"
+    os.mkfifo(translation)
+    said = f"error: {translation}: is a named pipe, not a file that can be read"
+    for command in (("check", deck, "--lang", "fr"), ("check", deck, "--lang", "all"),
+                    ("build", deck, "--lang", "fr", "--out", tmp_path / "out", "--quiet")):
+        with within():
+            run = deckpress(*command)
+        assert run.exit_code == 2 and said in run.error_lines, (command, run.stderr)
+        assert "no translation" not in run.stdout + run.stderr
+    assert not (tmp_path / "out").exists()
+    translation.unlink()
+    run = deckpress("check", deck, "--lang", "fr")  # a translation that is missing is still told so
+    assert run.exit_code == 2 and f"error: {translation}: no translation 'fr' (translations: none); write it " \
+        f"in {translation} (lang)" in run.error_lines
