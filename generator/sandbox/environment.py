@@ -21,6 +21,7 @@ from jinja2.compiler import CodeGenerator
 from jinja2.environment import TemplateExpression
 from jinja2.exceptions import TemplateAssertionError, TemplateRuntimeError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.utils import Cycler
 from jinja2.visitor import NodeTransformer
 
 from generator.sandbox.guards import FILTER_GUARDS, check_binop, check_brace_format, check_method
@@ -66,6 +67,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         for name in UNREPEATABLE_GLOBALS:
             del self.globals[name]
         self.globals["range"] = _bounded_range
+        self.globals["cycler"] = _cycler
 
     # compiling ----------------------------------------------------------------------------
 
@@ -339,6 +341,14 @@ def _bounded_range(*args: Any) -> range:
         raise TemplateLimitError(f"range({', '.join(map(str, args))}) would make more than "
                                  f"{MAX_RANGE:,} numbers")
     return numbers
+
+
+def _cycler(*items: Any) -> Cycler:
+    """Jinja2's ``cycler()``, told in our words when it is given nothing to cycle through."""
+    if not items:
+        raise TemplateRuntimeError("cycler() was given nothing to cycle through: give it the values, "
+                                   "as in cycler('odd', 'even')")
+    return Cycler(*items)
 
 
 @pass_context  # context-passing filters are never run at compile time, outside a budget
