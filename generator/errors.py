@@ -8,6 +8,7 @@ exceptions; only the CLI prints them and picks the exit code.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, datetime
 from pathlib import Path
 from typing import Iterable
 
@@ -141,6 +142,8 @@ def describe_value(value: object) -> str:
         return "a list"
     if isinstance(value, (int, float)):
         return f"the number {value}"
+    if isinstance(value, (date, datetime)):
+        return f"the date {value}"  # YAML reads 2024-01-01 as a date unless it is quoted
     return f"'{value}'"
 
 

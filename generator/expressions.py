@@ -62,7 +62,7 @@ def run_guarded(run: Callable[[], Any]) -> Any:
     except RecursionError:
         raise TemplateLimitError("the template nests calls too deeply") from None
     except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RuntimeError,
-            AssertionError) as error:  # RuntimeError: cycler() with nothing to cycle through
+            AssertionError) as error:  # RuntimeError: raised by some of Jinja2's own helpers
         raise TemplateRuntimeError(str(error) or type(error).__name__) from None
 
 

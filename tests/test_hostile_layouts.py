@@ -154,6 +154,28 @@ def test_svg_art_with_numbers_pdf_cannot_hold_is_refused_by_check_and_build(tmp_
         assert "_fp_one" not in error
 
 
+BAD_STOP = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">\n<linearGradient id="g">\n'
+            '  <stop offset="0" {colour}/>\n  <stop offset="1" stop-color="#000"/>\n</linearGradient>\n'
+            '<rect width="100" height="100" fill="url(#g)"/>\n</svg>\n')
+
+
+@pytest.mark.parametrize("colour", ['stop-color="#zzzzzz"', 'style="stop-color: #12g"'])
+def test_a_gradient_stop_that_is_not_a_colour_is_named_in_our_words(tmp_path, colour):
+    deck = new_deck(tmp_path)
+    (deck / "art.svg").write_text(BAD_STOP.format(colour=colour))
+    bad = colour.split('"')[1].split(": ")[-1]
+    said = f"has a gradient stop coloured '{bad}', which is not a colour: write it as #rrggbb"
+    with_element(deck, "  - name: art\n    image: art.svg\n    box: [10, 20, 40, 30]")
+    for command in (("check", deck), ("build", deck, "--out", tmp_path / "out", "--quiet")):
+        error = refused(deckpress(*command), (2,), f"{deck / 'art.svg'}:3:", said)
+        assert "int()" not in error and "base 16" not in error
+    (deck / "icons" / "hero.svg").write_text(BAD_STOP.format(colour=colour))
+    (deck / "art.svg").write_text(BAD_STOP.format(colour='stop-color="#aabbcc"'))
+    error = refused(deckpress("check", deck), (2,), "icon 'hero': 'icons/hero.svg' (line 3) " + said)
+    assert error.startswith(f"error: {deck / 'layout.yaml'}:")
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("picture", ["bomb", "damaged"])
 def test_a_broken_picture_on_every_face_is_one_error_line(tmp_path, picture):
     from hostile_support import broken_pngs, png_declaring

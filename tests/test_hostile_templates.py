@@ -12,10 +12,11 @@ from jinja2 import TemplateError
 
 from generator.expressions import evaluate
 from generator.render.templating import compile_condition, compile_text, make_layout_environment
-from generator.sandbox import (MAX_CALL_DEPTH, MAX_FORMAT_WIDTH, MAX_TEMPLATE_OUTPUT,
+from generator.sandbox import (MAX_CALL_DEPTH, MAX_FORMAT_WIDTH, MAX_RANGE, MAX_TEMPLATE_OUTPUT,
                                MAX_TEMPLATE_SOURCE, MAX_TEMPLATE_STEPS, MAX_TEMPLATE_VALUE,
                                TemplateLimitError)
 
+from cli_run import place_of
 from hostile_support import add_rule, add_to_layout, deckpress, new_deck, refused, set_layout_text, within
 
 RUNAWAY_TEMPLATES = {
@@ -42,6 +43,8 @@ RUNAWAY_TEMPLATES = {
     "huge integer": ("{% set x = 10 ** 4000 %}{{ x * x }}", "too large a number"),
     "many slices": ("{{ range(3)|slice(999999999)|list }}", "slice would make a value"),
     "percent digits": ("{{ 0.5|percent(999999999) }}", f"more than {MAX_FORMAT_WIDTH} digits"),
+    "huge range": ("{{ range(100000000)|list }}", f"range(100000000) would make more than {MAX_RANGE:,} numbers"),
+    "range past any size": ("{{ range(10 ** 30)|length }}", f"would make more than {MAX_RANGE:,} numbers"),
 }
 
 
@@ -101,7 +104,7 @@ def test_a_runaway_rule_expression_is_refused(source, message):
 # -- as a designer meets them ---------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["nested loops", "format width", "center filter", "indent",
-                                  "printing in a loop", "macro recursion"])
+                                  "printing in a loop", "macro recursion", "huge range"])
 def test_check_and_build_name_the_layout_element_of_a_runaway_template(tmp_path, name):
     source, message = RUNAWAY_TEMPLATES[name]
     deck = new_deck(tmp_path)
@@ -112,6 +115,27 @@ def test_check_and_build_name_the_layout_element_of_a_runaway_template(tmp_path,
         assert line.startswith(f"error: {deck / 'layout.yaml'}:") and "element 'body'" in line
         assert "Error:" not in line  # no Python exception names
     assert not (tmp_path / "out").exists()
+
+
+def test_a_range_is_bounded_like_any_other_value_in_layouts_and_rules(tmp_path):
+    template = compile_text(make_layout_environment(), "{{ range(n)|length }}")
+    assert template.render({"n": MAX_RANGE}) == str(MAX_RANGE)
+    with pytest.raises(TemplateLimitError, match=f"range\\({MAX_RANGE + 1}\\) would make more than"):
+        template.render({"n": MAX_RANGE + 1})
+    assert evaluate(f"range({MAX_RANGE})|length", {}) == MAX_RANGE  # a rule's larger budget keeps it
+    refused_rule(tmp_path, "range(100000000)|length > 0", "range(100000000) would make more than 100,000 numbers")
+
+
+def test_a_syntax_error_in_a_condition_is_malformed_input_at_its_line(tmp_path):
+    deck = new_deck(tmp_path)
+    path = deck / "layout.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("when: \"side == 'front'\"", "when: \"side ==\"", 1),
+                    encoding="utf-8")
+    at = place_of(path, 'when: "side =="')
+    for command in commands(deck, tmp_path):
+        line = refused(deckpress(*command), (2,), "expression error: unexpected ')' (when)")
+        assert line.startswith(f"error: {at}: ")
+    refused_rule(tmp_path / "rules", "total >", "rule 'expr' expression 'total >' failed: unexpected 'end of template'")
 
 
 def test_a_title_that_divides_by_zero_is_an_error_line(tmp_path):
@@ -286,13 +310,15 @@ def test_a_deck_using_cycler_and_joiner_builds_the_same_bytes_twice(tmp_path):
     assert builds[0] == builds[1]
 
 
-def test_a_cycler_with_nothing_to_cycle_is_an_error_line_not_a_traceback(tmp_path):
+def test_a_cycler_with_nothing_to_cycle_is_an_error_line_in_our_words(tmp_path):
+    said = "cycler() was given nothing to cycle through: give it the values, as in cycler('odd', 'even')"
     deck = new_deck(tmp_path)
     set_layout_text(deck, "body", "{{ cycler().next() }}")
     line = refused(deckpress("build", deck, "--out", tmp_path / "out", "--quiet"), (1,),
-                   "card 'knight', front: at least one item has to be provided", "element 'body'")
-    assert f"{deck / 'deck.yaml'}:" in line
-    refused_rule(tmp_path / "rules", "cycler() == 1", "'cycler() == 1' failed: at least one item has to be provided")
+                   f"card 'knight', front: {said}", "element 'body'")
+    assert f"{deck / 'deck.yaml'}:" in line and "at least one item" not in line
+    line = refused_rule(tmp_path / "rules", "cycler() == 1", f"'cycler() == 1' failed: {said}")
+    assert "at least one item" not in line
 
 
 def test_an_unknown_filter_inside_a_condition_is_one_error_when_the_layout_loads(tmp_path):

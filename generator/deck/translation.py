@@ -135,7 +135,7 @@ def translate_deck(deck: Deck, code: str | None) -> Deck:
     if code is None:
         return deck
     path = translation_path(deck, code)
-    if not path.is_file() and not path.is_symlink():
+    if not path.exists() and not path.is_symlink():  # a pipe or folder of that name is refused when read
         known = ", ".join(languages(deck.folder)) or "none"
         raise InputError(f"no translation '{code}' (translations: {known}); write it in {path}",
                          Position(path), field="lang")
@@ -432,6 +432,7 @@ class _Texts:
         return _text(self.reader, keys)
 
     def _check_translatable(self, keys: tuple, name: str, source: dict[str, Any], what: str) -> None:
+        self.reader.text_key(keys, "field names")
         spec = self.deck.fields.get(name)
         if self.deck.fields and spec is None:
             raise TranslationError(f"unknown field '{name}'{did_you_mean(str(name), self.deck.fields)}",

@@ -314,19 +314,26 @@ class Renderer:
     def _translated_field(self, card: Card, side: str, problem: PlanProblem) -> str | None:
         """The field a translation gives that the problem's element prints (a translated title
         that does not fit is the translation's to shorten), if there is one."""
-        names = sorted(getattr(getattr(problem.element, "text", None), "names", ()))
-        if "title" in names:  # {{ title }} prints the deck's title field
-            names.append(self.deck.title_field)
+        names = [self._printed_field(card, side, name)
+                 for name in sorted(getattr(getattr(problem.element, "text", None), "names", ()))]
         owner = None if side == "back" and card.back is None else card.id
         from generator.deck.translation import text_position
 
         return next((name for name in names if text_position(self.deck, owner, side, name) is not None), None)
+
+    def _printed_field(self, card: Card, side: str, name: str) -> str:
+        """The field a layout's name prints on this face: ``title`` prints the deck's title
+        field (unless the face has a field of that name); any other name is its own field."""
+        if name == "title" and name not in (card.face(side, self.deck.shared_back) or {}):
+            return self.deck.title_field
+        return name
 
     def _field_position(self, card: Card, side: str, name: str | None) -> Position | None:
         """Where the deck file (or, for a translated text, its translation) sets ``name`` on this
         face of the card (None: not a field of it)."""
         if name is None:
             return None
+        name = self._printed_field(card, side, name)
         owner = None if side == "back" and card.back is None else card.id
         from generator.deck.translation import text_position
 

@@ -46,6 +46,9 @@ REFUSED_ELEMENTS = {
 _URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"\s]*)", re.IGNORECASE)
 _ENTITY = re.compile(rb"<!ENTITY", re.IGNORECASE)
 _HREFS = ("href", "{http://www.w3.org/1999/xlink}href")
+_HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+_HEX_LENGTHS = (4, 5, 7, 9)
+"""Lengths of the ``#`` colours svglib reads as hex digits (#rgb, #rgba, #rrggbb, #rrggbbaa)."""
 
 
 class SvgError(ValueError):
@@ -162,11 +165,26 @@ def _check_tree(root) -> None:
                 raise SvgError(f"links to '{value}'; SVG art may only refer to its own parts (#id)",
                                element.sourceline)
             _check_urls(value, element.sourceline)
+        if name == "stop":
+            _check_stop_colour(element)
         if name == "style" and element.text:
             if "@import" in element.text:
                 raise SvgError("imports a style sheet; keep styles in the file", element.sourceline)
             _check_urls(element.text, element.sourceline)
     _expanded_count(root)
+
+
+def _check_stop_colour(stop) -> None:
+    """A gradient stop's colour, read where svglib reads it (its style, else its attribute):
+    svglib fails on a '#' colour of a hex colour's length that is not hex digits ("#zzzzzz")
+    with Python's words, so it is refused here in ours. (Any other colour it cannot read it
+    draws black, as a browser does.)"""
+    style = dict(part.partition(":")[::2] for part in stop.get("style", "").split(";"))
+    colour = {key.strip(): value.strip() for key, value in style.items()}.get("stop-color",
+                                                                            stop.get("stop-color", ""))
+    if colour.startswith("#") and len(colour) in _HEX_LENGTHS and not _HEX_COLOUR.fullmatch(colour):
+        raise SvgError(f"has a gradient stop coloured '{colour}', which is not a colour: write it as "
+                       "#rrggbb with the digits 0-9 and a-f, or name it (red, navy ...)", stop.sourceline)
 
 
 def _expanded_count(root) -> int:

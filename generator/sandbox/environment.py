@@ -21,10 +21,11 @@ from jinja2.compiler import CodeGenerator
 from jinja2.environment import TemplateExpression
 from jinja2.exceptions import TemplateAssertionError, TemplateRuntimeError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.utils import Cycler
 from jinja2.visitor import NodeTransformer
 
 from generator.sandbox.guards import FILTER_GUARDS, check_binop, check_brace_format, check_method
-from generator.sandbox.limits import LAYOUT_LIMITS, Limits, TemplateLimitError, current, running
+from generator.sandbox.limits import LAYOUT_LIMITS, MAX_RANGE, Limits, TemplateLimitError, current, running
 
 MAX_TEMPLATE_SOURCE = 20_000
 """Characters in one template or expression. Layout texts and rule expressions are a line
@@ -65,6 +66,8 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
                              READ_FILTER: _read})
         for name in UNREPEATABLE_GLOBALS:
             del self.globals[name]
+        self.globals["range"] = _bounded_range
+        self.globals["cycler"] = _cycler
 
     # compiling ----------------------------------------------------------------------------
 
@@ -328,6 +331,24 @@ BoundedSandbox.template_class = BoundedTemplate
 
 def _through(filter_name: str, node: nodes.Expr) -> nodes.Filter:
     return nodes.Filter(node, filter_name, [], [], None, None, lineno=node.lineno)
+
+
+def _bounded_range(*args: Any) -> range:
+    """``range()`` refused past MAX_RANGE numbers as every other limit is (Jinja2's sandbox
+    raises an OverflowError in its own words, which read as a card's fault, not a limit)."""
+    numbers = range(*args)
+    if numbers[MAX_RANGE:]:  # not len(): a range past the machine's largest size has none
+        raise TemplateLimitError(f"range({', '.join(map(str, args))}) would make more than "
+                                 f"{MAX_RANGE:,} numbers")
+    return numbers
+
+
+def _cycler(*items: Any) -> Cycler:
+    """Jinja2's ``cycler()``, told in our words when it is given nothing to cycle through."""
+    if not items:
+        raise TemplateRuntimeError("cycler() was given nothing to cycle through: give it the values, "
+                                   "as in cycler('odd', 'even')")
+    return Cycler(*items)
 
 
 @pass_context  # context-passing filters are never run at compile time, outside a budget

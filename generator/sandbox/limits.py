@@ -53,6 +53,11 @@ MAX_CALL_DEPTH = 40
 """Macro calls nested inside each other. Deeper is a macro calling itself without end;
 Python would stop it with a RecursionError a little further on, after a long wait."""
 
+MAX_RANGE = 100_000
+"""Numbers one ``range()`` may give, in a layout or a rule: Jinja2's own sandbox bound,
+kept for rules too. A card counts to a few dozen; ``range(20000000) | list`` in a rule
+would hold most of a gigabyte before its size could be weighed."""
+
 MAX_VALUE_DEPTH = 100
 """Lists and mappings nested inside each other in one value. Deck files are capped at 50
 levels by the loader; deeper values come from a template wrapping a list in a loop."""
