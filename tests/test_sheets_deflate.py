@@ -1,6 +1,7 @@
 """Streams deflated in a window sized to them are the bytes zlib.compress writes."""
 
 import random
+import sys
 import zlib
 
 import pytest
@@ -56,16 +57,24 @@ def _deflated_here(monkeypatch) -> list[bytes]:
     return here
 
 
+def _zlib(streams: list[bytes]) -> list[bytes]:
+    return [zlib.compress(data, 6) for data in streams]
+
+
+def _submit_all(deflater: StreamDeflater, streams: list[bytes]) -> None:
+    for stream in streams:
+        deflater.submit(stream)
+
+
 def test_a_helper_process_deflates_streams_as_they_come_and_they_come_back_in_order(monkeypatch):
     monkeypatch.setattr(deflate_module, "_cores", lambda: 2)  # a core to lend, whatever this machine has
     here = _deflated_here(monkeypatch)
     streams = list(_samples(seed=7, count=200))
     late = b"q 1 0 0 1 0 0 cm Q\n" * 30  # never submitted: deflated at the end, in its place
     with StreamDeflater(helper_from=50) as deflater:
-        for stream in streams:
-            deflater.submit(stream)
+        _submit_all(deflater, streams)
         deflated = deflater.deflated(streams[:100] + [late] + streams[100:])
-    assert deflated == [zlib.compress(data, 6) for data in streams[:100] + [late] + streams[100:]]
+    assert deflated == _zlib(streams[:100] + [late] + streams[100:])
     assert here == [late]  # the helper did all the rest
 
 
@@ -78,9 +87,8 @@ def test_what_a_helper_writes_is_used_only_if_it_is_each_stream_deflated(monkeyp
     here = _deflated_here(monkeypatch)
     streams = list(_samples(seed=11, count=60))
     with StreamDeflater(helper_from=10) as deflater:
-        for stream in streams:
-            deflater.submit(stream)
-        assert deflater.deflated(streams) == [zlib.compress(data, 6) for data in streams]
+        _submit_all(deflater, streams)
+        assert deflater.deflated(streams) == _zlib(streams)
     assert here == streams
 
 
@@ -88,14 +96,12 @@ def test_streams_submitted_after_the_helper_finished_are_deflated_here(monkeypat
     monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
     streams = list(_samples(seed=12, count=40))
     with StreamDeflater(helper_from=10) as deflater:
-        for stream in streams[:20]:
-            deflater.submit(stream)
-        assert deflater.deflated(streams[:20]) == [zlib.compress(data, 6) for data in streams[:20]]
+        _submit_all(deflater, streams[:20])
+        assert deflater.deflated(streams[:20]) == _zlib(streams[:20])
         here = _deflated_here(monkeypatch)
-        for stream in streams[20:]:
-            deflater.submit(stream)
+        _submit_all(deflater, streams[20:])
         assert deflater._helper is None  # no second helper
-        assert deflater.deflated(streams[20:]) == [zlib.compress(data, 6) for data in streams[20:]]
+        assert deflater.deflated(streams[20:]) == _zlib(streams[20:])
     assert here == streams[20:]
 
 
@@ -103,35 +109,27 @@ def test_streams_a_helper_did_not_finish_are_deflated_here(monkeypatch):
     monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
     streams = list(_samples(seed=8, count=120))
     with StreamDeflater(helper_from=10) as deflater:
-        for stream in streams[:60]:
-            deflater.submit(stream)
+        _submit_all(deflater, streams[:60])
         deflater._helper.kill()  # the helper dies half way (out of memory, say)
         deflater._helper.wait()
-        for stream in streams[60:]:
-            deflater.submit(stream)
-        assert deflater.deflated(streams) == [zlib.compress(data, 6) for data in streams]
+        _submit_all(deflater, streams[60:])
+        assert deflater.deflated(streams) == _zlib(streams)
 
 
-def test_no_helper_is_started_without_a_core_to_spare_or_for_a_few_streams(monkeypatch):
+@pytest.mark.parametrize("helper_from, cores, executable", [
+    (100, 2, sys.executable),  # too few streams to be worth a helper
+    (10, 1, sys.executable),   # no core to spare
+    (10, 2, ""),               # embedded: no Python to start
+], ids=["few streams", "one core", "no executable"])
+def test_no_helper_is_started_for_a_few_streams_without_a_core_to_spare_or_a_python(
+        monkeypatch, helper_from, cores, executable):
+    monkeypatch.setattr(deflate_module, "_cores", lambda: cores)
+    monkeypatch.setattr(deflate_module.sys, "executable", executable)
     streams = list(_samples(seed=9, count=40))
-    with StreamDeflater(helper_from=100) as few:
-        for stream in streams:
-            few.submit(stream)
-        assert few._helper is None
-        assert few.deflated(streams) == [zlib.compress(data, 6) for data in streams]
-    monkeypatch.setattr(deflate_module, "_cores", lambda: 1)
-    with StreamDeflater(helper_from=10) as one_core:
-        for stream in streams:
-            one_core.submit(stream)
-        assert one_core._helper is None
-        assert one_core.deflated(streams) == [zlib.compress(data, 6) for data in streams]
-    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
-    monkeypatch.setattr(deflate_module.sys, "executable", "")  # embedded: no Python to start
-    with StreamDeflater(helper_from=10) as embedded:
-        for stream in streams:
-            embedded.submit(stream)
-        assert embedded._helper is None
-        assert embedded.deflated(streams) == [zlib.compress(data, 6) for data in streams]
+    with StreamDeflater(helper_from=helper_from) as deflater:
+        _submit_all(deflater, streams)
+        assert deflater._helper is None
+        assert deflater.deflated(streams) == _zlib(streams)
 
 
 def test_a_helper_that_cannot_be_started_leaves_the_deflating_here(monkeypatch):
@@ -139,7 +137,6 @@ def test_a_helper_that_cannot_be_started_leaves_the_deflating_here(monkeypatch):
     monkeypatch.setattr(deflate_module.sys, "executable", "/nonexistent/python")
     streams = list(_samples(seed=10, count=30))
     with StreamDeflater(helper_from=5) as deflater:
-        for stream in streams:
-            deflater.submit(stream)
+        _submit_all(deflater, streams)
         assert deflater._helper is None
-        assert deflater.deflated(streams) == [zlib.compress(data, 6) for data in streams]
+        assert deflater.deflated(streams) == _zlib(streams)
