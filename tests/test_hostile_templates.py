@@ -218,8 +218,9 @@ def test_colour_templates_that_go_round_in_a_circle_are_one_error(tmp_path, colo
 
 def test_a_fixed_colour_template_still_gives_its_colour():
     from generator.render.paint import PaintCompiler, load_colour_table
+    from generator.render.templating import TemplateMemo
     compiler = PaintCompiler({"panel": "{{ 'gold' }}", "edge": "{{ 'panel' }}"}, load_colour_table(),
-                             make_layout_environment())
+                             TemplateMemo(make_layout_environment()))
     assert compiler.compile("edge").resolve({}) == compiler.compile("gold").resolve({})
 
 
