@@ -79,6 +79,17 @@ def test_loading_a_command_leaves_the_garbage_collector_as_it_found_it():
         gc.enable()
 
 
+@pytest.mark.parametrize("name, full_collection_every", [("check", 1000), ("build", 1000), ("watch", 10),
+                                                         ("serve", 10)])
+def test_only_commands_that_end_make_full_collections_rarely(name, full_collection_every):
+    """A build keeps what it makes to its end; watch and serve let each save's work go."""
+    probe = ("import gc; from generator.cli import COMMANDS, load_command; "
+             f"load_command(next(entry for entry in COMMANDS if entry.name == {name!r})); "
+             "print(gc.get_threshold()[2])")
+    finished = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert finished.stdout.split() == [str(full_collection_every)], finished.stderr
+
+
 def test_help_imports_no_command_and_no_drawing_library():
     loaded = loaded_modules("--help")
     assert not {name for name in loaded if name.startswith(("generator.cli.", "reportlab"))} - \

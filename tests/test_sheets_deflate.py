@@ -82,3 +82,21 @@ def test_no_helper_is_started_without_a_core_to_spare_or_for_a_few_streams(monke
             one_core.submit(stream)
         assert one_core._helper is None
         assert one_core.deflated(streams) == [zlib.compress(data, 6) for data in streams]
+    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
+    monkeypatch.setattr(deflate_module.sys, "executable", "")  # embedded: no Python to start
+    with StreamDeflater(helper_from=10) as embedded:
+        for stream in streams:
+            embedded.submit(stream)
+        assert embedded._helper is None
+        assert embedded.deflated(streams) == [zlib.compress(data, 6) for data in streams]
+
+
+def test_a_helper_that_cannot_be_started_leaves_the_deflating_here(monkeypatch):
+    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
+    monkeypatch.setattr(deflate_module.sys, "executable", "/nonexistent/python")
+    streams = list(_samples(seed=10, count=30))
+    with StreamDeflater(helper_from=5) as deflater:
+        for stream in streams:
+            deflater.submit(stream)
+        assert deflater._helper is None
+        assert deflater.deflated(streams) == [zlib.compress(data, 6) for data in streams]

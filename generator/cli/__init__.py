@@ -29,6 +29,9 @@ class CommandEntry(NamedTuple):
     """``module:function`` of the click command."""
     summary: str
     """The first sentence of the command's help, shown by ``deckpress --help``."""
+    runs_until_stopped: bool = False
+    """True for ``watch`` and ``serve``: they remake their work on every save and let the old
+    go, so Python's collector keeps its usual rhythm for them (see :func:`load_command`)."""
 
 
 # In the order a designer meets them: start, check, print, then the extras.
@@ -50,9 +53,10 @@ COMMANDS = (
     CommandEntry("import", "generator.cli.import_cmd:import_command",
                  "Turn a CSV or XLSX card list into a deck file."),
     CommandEntry("watch", "generator.cli.watch:watch",
-                 "Rebuild DECK's print PDF (and rules booklet) whenever its files change."),
+                 "Rebuild DECK's print PDF (and rules booklet) whenever its files change.",
+                 runs_until_stopped=True),
     CommandEntry("serve", "generator.cli.serve:serve",
-                 "Show DECKS in the browser and update the page on every save."),
+                 "Show DECKS in the browser and update the page on every save.", runs_until_stopped=True),
     CommandEntry("schema", "generator.cli.schema:schema",
                  "Print the JSON Schema for deck files (or layout files)."),
 )
@@ -74,7 +78,9 @@ def load_command(entry: CommandEntry) -> click.Command:
 
     A command's own work then keeps most of what it makes to its end (the deck, its
     plans, the PDF's forms), so full collections, which walk all of it, are made rarely
-    (:data:`FULL_COLLECTION_EVERY`); young objects are collected as usual.
+    (:data:`FULL_COLLECTION_EVERY`); young objects are collected as usual. Commands that
+    run until stopped (``watch``, ``serve``) drop what each save made when the next one
+    comes, and keep Python's usual full collections.
     """
     module_name, attribute = entry.target.split(":")
     if module_name in sys.modules:  # imported before: nothing new to leave be
@@ -87,8 +93,9 @@ def load_command(entry: CommandEntry) -> click.Command:
         if collecting:
             gc.enable()
     gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
+    if not entry.runs_until_stopped:
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
     return getattr(module, attribute)
 
 

@@ -169,7 +169,7 @@ class StreamDeflater:
             self._results = None
 
     def _start_helper(self) -> None:
-        if _cores() < 2:  # no idle core to lend the work to
+        if _cores() < 2 or not sys.executable:  # no idle core to lend the work to, or no Python to run
             self._gave_up = True
             return
         import subprocess  # only builds with many faces start a helper
