@@ -44,16 +44,59 @@ def test_streams_deflated_by_several_threads_come_back_in_order_as_zlib_writes_t
     assert deflate_all(streams) == [zlib.compress(data, 6) for data in streams]
 
 
+def _deflated_here(monkeypatch) -> list[bytes]:
+    """Every stream deflate_all is asked to deflate in this process, from now on."""
+    here: list[bytes] = []
+
+    def recording(streams):
+        here.extend(streams)
+        return deflate_all(streams)
+
+    monkeypatch.setattr(deflate_module, "deflate_all", recording)
+    return here
+
+
 def test_a_helper_process_deflates_streams_as_they_come_and_they_come_back_in_order(monkeypatch):
     monkeypatch.setattr(deflate_module, "_cores", lambda: 2)  # a core to lend, whatever this machine has
+    here = _deflated_here(monkeypatch)
     streams = list(_samples(seed=7, count=200))
     late = b"q 1 0 0 1 0 0 cm Q\n" * 30  # never submitted: deflated at the end, in its place
     with StreamDeflater(helper_from=50) as deflater:
         for stream in streams:
             deflater.submit(stream)
-        assert deflater._helper is not None and deflater._sent == 200
         deflated = deflater.deflated(streams[:100] + [late] + streams[100:])
     assert deflated == [zlib.compress(data, 6) for data in streams[:100] + [late] + streams[100:]]
+    assert here == [late]  # the helper did all the rest
+
+
+def test_what_a_helper_writes_is_used_only_if_it_is_each_stream_deflated(monkeypatch, tmp_path):
+    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
+    echo = tmp_path / "echo-python"  # answers every frame with the stream itself, not deflated
+    echo.write_text("#!/bin/sh\nexec cat\n")
+    echo.chmod(0o755)
+    monkeypatch.setattr(deflate_module.sys, "executable", str(echo))
+    here = _deflated_here(monkeypatch)
+    streams = list(_samples(seed=11, count=60))
+    with StreamDeflater(helper_from=10) as deflater:
+        for stream in streams:
+            deflater.submit(stream)
+        assert deflater.deflated(streams) == [zlib.compress(data, 6) for data in streams]
+    assert here == streams
+
+
+def test_streams_submitted_after_the_helper_finished_are_deflated_here(monkeypatch):
+    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
+    streams = list(_samples(seed=12, count=40))
+    with StreamDeflater(helper_from=10) as deflater:
+        for stream in streams[:20]:
+            deflater.submit(stream)
+        assert deflater.deflated(streams[:20]) == [zlib.compress(data, 6) for data in streams[:20]]
+        here = _deflated_here(monkeypatch)
+        for stream in streams[20:]:
+            deflater.submit(stream)
+        assert deflater._helper is None  # no second helper
+        assert deflater.deflated(streams[20:]) == [zlib.compress(data, 6) for data in streams[20:]]
+    assert here == streams[20:]
 
 
 def test_streams_a_helper_did_not_finish_are_deflated_here(monkeypatch):

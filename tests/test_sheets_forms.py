@@ -9,7 +9,7 @@ from PIL import Image
 from reportlab.lib.utils import ImageReader
 
 import generator.sheets.deflate as deflate_module
-from generator.sheets.deflate import StreamDeflater
+from generator.sheets.deflate import StreamDeflater, deflate_all
 from generator.sheets.forms import FormLibrary, sheet_font
 from generator.sheets.style import LineStyle
 
@@ -84,7 +84,30 @@ def test_faces_deflated_by_a_helper_process_while_drawn_are_written_as_reportlab
     monkeypatch.setattr(deflate_module, "_cores", lambda: 2)  # a core to lend, whatever this machine has
     faces = [(f"card {n}", CARD, _text(f"Card number {n}")) for n in range(40)]
     faces.insert(20, ("alpha", CARD, _transparent))
+    deflated_here = []
+
+    def recording(streams):
+        deflated_here.extend(streams)
+        return deflate_all(streams)
+
+    monkeypatch.setattr(deflate_module, "deflate_all", recording)
     with StreamDeflater(helper_from=5) as deflater:
         compiled = _compiled(FormLibrary, faces, deflater)
-        assert deflater._sent == 42  # the helper was given every face and the marks
+    assert deflated_here == []  # the helper deflated every face and the marks
+    assert compiled == _compiled(ReportlabFormLibrary, faces)
+
+
+def test_a_face_left_to_reportlab_is_deflated_here_beside_the_helpers_work(monkeypatch):
+    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
+    def commented(comment: str):
+        def draw(canvas) -> None:
+            _text(comment)(canvas)
+            canvas.addLiteral(f"% {comment}")  # operators that are not plain ASCII: reportlab encodes them
+        return draw
+
+    faces = [(f"card {n}", CARD, _text(f"Card number {n}")) for n in range(20)]
+    faces.insert(5, ("accent", CARD, commented("crème brûlée")))
+    with StreamDeflater(helper_from=5) as deflater:
+        compiled = _compiled(FormLibrary, faces, deflater)
+        assert len(deflater._streams) == len(faces)  # every face but the accented one, and the marks
     assert compiled == _compiled(ReportlabFormLibrary, faces)

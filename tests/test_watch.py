@@ -66,6 +66,14 @@ def stop_with_ctrl_c(process: subprocess.Popen, lines: "queue.Queue[str]") -> li
     return wait_for(lines, "stopped")
 
 
+def save(path: Path, text: str) -> None:
+    """Save as an editor that writes a new file and renames it does: the watcher never sees the
+    file half written (which it would report, then rebuild from the whole file a poll later)."""
+    staged = path.with_name(path.name + ".saving")
+    staged.write_text(text)
+    staged.replace(path)
+
+
 def page_text(pdf: Path) -> str:
     with pdfplumber.open(pdf) as document:
         return document.pages[0].extract_text()
@@ -80,12 +88,12 @@ def test_watch_rebuilds_on_save_and_reports_broken_edits(tmp_path: Path):
         assert (out / "space-race-rules.pdf").is_file()
 
         deck_file = folder / "deck.yaml"
-        deck_file.write_text(deck_file.read_text().replace("name: Knight", "name: Paladin"))
+        save(deck_file, deck_file.read_text().replace("name: Knight", "name: Paladin"))
         seen = wait_for(lines, "rebuilt in")
         assert "changed: deck.yaml" in seen
         assert "Paladin" in page_text(out / "space-race.pdf")
 
-        deck_file.write_text(deck_file.read_text().replace("count: 4, type: hero, name: Paladin",
+        save(deck_file, deck_file.read_text().replace("count: 4, type: hero, name: Paladin",
                                                            "count: four, type: hero, name: Paladin"))
         seen = wait_for(lines, "build failed")
         errors = [line for line in seen if "deck.yaml" in line and "expected a whole number" in line]

@@ -38,6 +38,10 @@ HELPER_FROM = 128
 below this, deflating them here at the end costs less than starting one."""
 FRAME_HEADER_BYTES = 8
 """Each stream crosses to and from the helper after its length, as this many big-endian bytes."""
+HELPER_WAIT_SECONDS = 60
+"""The longest the helper may take to finish once every stream is drawn (it is then behind by a
+pipe's worth at most, milliseconds of work): past it, a stopped or stuck helper is killed and
+its work done here."""
 
 
 def deflate(data: bytes) -> bytes:
@@ -122,7 +126,9 @@ class StreamDeflater:
     are :func:`deflate`'s either way, whether or not a helper ran or finished.
 
     The helper writes into an unnamed temporary file, never into a pipe this process
-    would have to keep reading, so neither side can wait on the other for ever. Use it
+    would have to keep reading. Handing a stream over waits only while the helper is
+    behind by a pipe's worth (a busy machine then costs speed, never the result), and
+    the wait for the helper to finish is bounded by :data:`HELPER_WAIT_SECONDS`. Use it
     as a context manager: leaving the block stops a helper that is still running.
     """
 
@@ -134,7 +140,8 @@ class StreamDeflater:
         """How many of them (the first ones) the helper was given."""
         self._helper: Any = None  # a subprocess.Popen while the helper runs
         self._results: IO[bytes] | None = None
-        self._gave_up = False
+        self._no_helper = False
+        """Set once no helper may be started: none could be, one failed, or the work is done."""
 
     def __enter__(self) -> StreamDeflater:
         return self
@@ -145,32 +152,39 @@ class StreamDeflater:
     def submit(self, stream: bytes) -> None:
         """Hand over a drawn stream; :meth:`deflated` will return it deflated."""
         self._streams.append(stream)
-        if self._helper is None and not self._gave_up and len(self._streams) >= self._helper_from:
+        if self._helper is None and not self._no_helper and len(self._streams) >= self._helper_from:
             self._start_helper()
         if self._helper is not None:
             self._send()
 
     def deflated(self, streams: list[bytes]) -> list[bytes]:
         """:func:`deflate` of each of ``streams``, in order: the helper's work for the streams it
-        was submitted (the very same objects), the rest deflated here."""
+        was submitted (the very same objects), the rest deflated here. Ends the helper's work:
+        streams submitted afterwards are deflated here."""
         done = self._finish_helper()
         missing = [stream for stream in streams if id(stream) not in done]
         local = iter(deflate_all(missing))
         return [done[id(stream)] if id(stream) in done else next(local) for stream in streams]
 
     def close(self) -> None:
-        """Stop the helper if it still runs, and let go of its results."""
+        """Stop the helper if it still runs, and let go of its pipe and its results."""
         if self._helper is not None:
-            self._helper.kill()
-            self._helper.wait()
-            self._helper = None
+            helper, self._helper = self._helper, None
+            helper.kill()
+            try:
+                helper.stdin.close()
+            except OSError:  # its unsent part cannot go anywhere now
+                pass
+            helper.wait()
         if self._results is not None:
             self._results.close()
             self._results = None
 
     def _start_helper(self) -> None:
-        if _cores() < 2 or not sys.executable:  # no idle core to lend the work to, or no Python to run
-            self._gave_up = True
+        # No idle core to lend the work to, or no Python to run: a frozen application's
+        # executable is the application itself.
+        if _cores() < 2 or not sys.executable or getattr(sys, "frozen", False):
+            self._no_helper = True
             return
         import subprocess  # only builds with many faces start a helper
         import tempfile
@@ -180,7 +194,7 @@ class StreamDeflater:
             self._helper = subprocess.Popen([sys.executable, "-I", "-S", str(Path(__file__).resolve())],
                                             stdin=subprocess.PIPE, stdout=self._results,
                                             stderr=subprocess.DEVNULL, bufsize=1 << 16)
-        except OSError:  # no way to start one (a frozen executable, no processes left): deflate here
+        except OSError:  # no way to start one (no processes or temporary space left): deflate here
             self._give_up()
 
     def _send(self) -> None:
@@ -194,26 +208,37 @@ class StreamDeflater:
 
     def _finish_helper(self) -> dict[int, bytes]:
         """The helper's results by the id of the stream they deflate; empty if it failed."""
+        import subprocess
+
+        self._no_helper = True
         if self._helper is None:
             return {}
         helper = self._helper
         try:
             helper.stdin.close()
-        except OSError:
-            pass
-        if helper.wait() != 0:
-            self._give_up()
+            finished = helper.wait(HELPER_WAIT_SECONDS) == 0
+        except (OSError, subprocess.TimeoutExpired):
+            finished = False
+        if not finished:
+            self.close()
             return {}
         self._helper = None
         self._results.seek(0)
         results = _read_frames(self._results, self._sent)
-        if results is None:
+        streams = self._streams[:self._sent]
+        if results is None or not all(map(_deflates, streams, results)):
             return {}
-        return {id(stream): deflated for stream, deflated in zip(self._streams, results)}
+        return {id(stream): deflated for stream, deflated in zip(streams, results)}
 
     def _give_up(self) -> None:
-        self._gave_up = True
+        self._no_helper = True
         self.close()
+
+
+def _deflates(stream: bytes, deflated: bytes) -> bool:
+    """Whether ``deflated`` is a zlib stream of ``stream``: its header and its checksum. Cheap
+    (a thirtieth of deflating), and enough to refuse anything but a helper's real work."""
+    return deflated.startswith(ZLIB_HEADER) and deflated[-4:] == zlib.adler32(stream).to_bytes(4, "big")
 
 
 def _read_frames(source: BinaryIO, count: int) -> list[bytes] | None:
