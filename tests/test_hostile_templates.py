@@ -218,8 +218,9 @@ def test_colour_templates_that_go_round_in_a_circle_are_one_error(tmp_path, colo
 
 def test_a_fixed_colour_template_still_gives_its_colour():
     from generator.render.paint import PaintCompiler, load_colour_table
+    from generator.render.templating import TemplateMemo
     compiler = PaintCompiler({"panel": "{{ 'gold' }}", "edge": "{{ 'panel' }}"}, load_colour_table(),
-                             make_layout_environment())
+                             TemplateMemo(make_layout_environment()))
     assert compiler.compile("edge").resolve({}) == compiler.compile("gold").resolve({})
 
 
@@ -281,7 +282,7 @@ def test_a_filter_given_a_missing_field_says_so(tmp_path):
 
 
 @pytest.mark.parametrize("source", ["{{ name.upper }}", "{{ cycler('a', 'b') }}", "{{ range }}",
-                                    "{{ [name.upper] }}", "{{ 'at ' ~ joiner() }}"])
+                                    "{{ [name.upper] }}"])
 def test_printing_an_object_instead_of_a_value_is_refused(source):
     """Python prints such objects with their memory address, different in every run."""
     template = compile_text(make_layout_environment(), source)
@@ -296,6 +297,65 @@ def test_a_method_printed_without_brackets_is_one_error_at_the_element(tmp_path)
         line = refused(deckpress(*command), (2,), "prints a function or an object where a value belongs")
         assert line.startswith(f"error: {deck / 'layout.yaml'}:") and "element 'body'" in line
         assert "0x" not in line
+
+
+OBJECTS_MADE_TEXT = {
+    "string filter": "(cycler('a', 'b')|string) < 'x'",
+    "string filter of a method": "(name.upper|string) == 'x'",
+    "string filter of a generator": "(fields|map('upper')|string) < 'x'",
+    "concatenation": "(joiner() ~ '') < 'x'",
+    "concatenation of a method": "('at ' ~ name.upper) < 'x'",
+    "concatenation of a global": "(range ~ '') < 'x'",
+    "format filter": "('%s'|format(cycler('a'))) < 'x'",
+    "percent format": "('%s' % joiner()) < 'x'",
+    "percent format by name": "('%(a)s' % {'a': joiner()}) < 'x'",
+    "brace format": "('{}'.format(cycler('a'))) < 'x'",
+    "join of objects": "([cycler('a'), 'b']|join) < 'x'",
+    "join of methods": "([name.upper]|join(', ')) < 'x'",
+    "text filter": "(cycler('a')|upper) < 'x'",
+    "replace filter": "(cycler('a')|replace('0x', '')) < 'x'",
+}
+
+
+@pytest.mark.parametrize("expression", OBJECTS_MADE_TEXT.values(), ids=OBJECTS_MADE_TEXT)
+def test_turning_an_object_into_text_is_refused_even_when_nothing_prints_it(expression):
+    """A comparison prints nothing, but its verdict would follow the object's memory address."""
+    environment = make_layout_environment()
+    for template in (compile_text(environment, "{{ " + expression + " }}"), compile_condition(environment, expression)):
+        with pytest.raises(TemplateLimitError, match=r"turns a function or an object into text where a value belongs"):
+            template.render({"name": "Knight", "fields": ["a", "b"]})
+
+
+@pytest.mark.parametrize("source, text", [
+    ("{{ name|string }}", "Knight"), ("{{ power|string ~ '/' ~ none|string }}", "3/None"),
+    ("{{ name ~ ' at 0x12 ' ~ [1, 2] }}", "Knight at 0x12 [1, 2]"), ("{{ fields|map('upper')|join(', ') }}", "A, B"),
+    ("{{ fields|map('upper')|first }}", "A"), ("{{ '%s-%d'|format(name, power) }}", "Knight-3"),
+    ("{{ '{} {}'.format(name, power) }}", "Knight 3"), ("{{ '%s' % (fields,) }}", "['a', 'b']"),
+    ("{{ cycler('a', 'b').next() ~ joiner('/')() }}", "a"), ("{{ name.upper()|string }}", "KNIGHT"),
+])
+def test_values_still_become_text(source, text):
+    assert compile_text(make_layout_environment(), source).render({"name": "Knight", "power": 3,
+                                                                   "fields": ["a", "b"]}) == text
+
+
+@pytest.mark.parametrize("text", ["{{ cycler('a', 'b')|string }}", "{{ name ~ joiner() }}",
+                                  "{{ 'Hit %s'|format(name.upper) }}", "{{ [name, cycler(1)]|join(' ') }}"])
+def test_text_made_from_an_object_is_one_error_at_the_element(tmp_path, text):
+    deck = new_deck(tmp_path)
+    set_layout_text(deck, "body", text)
+    for command in commands(deck, tmp_path):
+        line = refused(deckpress(*command), (2,), "turns a function or an object into text where a value belongs",
+                       "its text would change from run to run")
+        assert line.startswith(f"error: {deck / 'layout.yaml'}:") and "element 'body'" in line
+        assert "0x" not in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_rule_comparing_text_made_from_an_object_is_one_error_at_the_rule(tmp_path):
+    line = refused_rule(tmp_path, "(cycler('a', 'b')|string) < 'x'",
+                        "turns a function or an object into text where a value belongs")
+    assert "0x" not in line
+    refused_rule(tmp_path / "joined", "(total ~ joiner()) != ''", "turns a function or an object into text")
 
 
 def test_a_deck_using_cycler_and_joiner_builds_the_same_bytes_twice(tmp_path):

@@ -77,7 +77,7 @@ def test_a_drawing_that_adds_to_the_form_s_resources_is_never_replayed():
         canvas._code.append("/FormXob.photo Do")
 
     for _ in range(3):
-        replay.draw(canvas, [operation], lambda _: draw_image())
+        replay.draw(canvas, [operation], lambda _: draw_image(), replayable=lambda _: True)
     assert len(drawn) == 3 and canvas._formsinuse.count("FormXob.photo") == 3
 
 
@@ -92,10 +92,10 @@ def test_a_plain_drawing_is_replayed_with_its_operators_and_state():
         canvas.setFillColorRGB(1, 0, 0)
         canvas.rect(0, 0, 10, 10, fill=1, stroke=0)
 
-    replay.draw(canvas, [operation], lambda _: draw_red_box())
+    replay.draw(canvas, [operation], lambda _: draw_red_box(), replayable=lambda _: True)
     canvas.setFillColorRGB(0, 0, 0)  # back to the state the first drawing started in
     first = list(canvas._code)
-    replay.draw(canvas, [operation], lambda _: draw_red_box())
+    replay.draw(canvas, [operation], lambda _: draw_red_box(), replayable=lambda _: True)
     assert len(drawn) == 1  # the second time is a replay
     assert canvas._code[len(first):] == first[first.index("1 0 0 rg"):-1]
     assert canvas._fillColorObj == (1, 0, 0)

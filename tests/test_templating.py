@@ -2,6 +2,8 @@
 are rendered without compiling them: the text, the errors and the sandbox's bounds must be
 exactly the compiled template's."""
 
+import json
+
 import pytest
 from jinja2 import TemplateError, meta
 
@@ -107,3 +109,30 @@ def test_an_attribute_printed_without_compiling_is_still_refused_by_the_sandbox(
     context = {"name": "Knight", "card": {"id": "knight"}}
     with pytest.raises(TemplateError, match="unsafe"):
         compile_text(environment, source).render(context)
+
+
+def test_a_colour_template_two_layouts_share_is_compiled_once(tmp_path, monkeypatch):
+    """The front's and the back's layouts pick a fill by the same template, as a text and a
+    condition they share are: each distinct source costs one compile, however many layouts."""
+    from generator.deck import load_deck
+    from generator.render import load_renderer, paint, templating
+    from hostile_support import add_to_layout, new_deck
+
+    colour = "{{ 'gold' if type == 'hero' else 'grey' }}"
+    compiled = []
+
+    def counted(environment, source):
+        compiled.append(source)
+        return compile_text(environment, source)
+
+    for module in (templating, paint):  # wherever the colour's template is compiled from
+        monkeypatch.setattr(module, "compile_text", counted, raising=False)
+    deck = new_deck(tmp_path)
+    add_to_layout(deck, f"elements:\n  - {{rect: [1, 1, 5, 5], fill: {json.dumps(colour)}}}")
+    (deck / "back.yaml").write_text((deck / "layout.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    deck_file = deck / "deck.yaml"
+    deck_file.write_text(deck_file.read_text(encoding="utf-8").replace(
+        "layout: layout ", "layout: {front: layout, back: back} "), encoding="utf-8")
+    renderer = load_renderer(load_deck(deck))
+    assert renderer.layouts["front"] is not renderer.layouts["back"]
+    assert compiled.count(colour) == 1

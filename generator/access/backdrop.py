@@ -245,13 +245,8 @@ def _shape_covers(op: ShapeOp, corners: Corners) -> bool:
                    <= 1.0 + EPSILON for x, y in corners)
     radius = _corner_radius(op)
     inner = _inner(box, radius)
-    # Both shapes are convex: the region is inside when its four corners are. Written out
-    # (the sums of _distance_to_point, done once): every text run on a panel asks this.
-    left, bottom, right, top, reach = inner.x, inner.y, inner.right, inner.top, radius + EPSILON
-    for x, y in corners:
-        if math.hypot(max(left - x, 0.0, x - right), max(bottom - y, 0.0, y - top)) > reach:
-            return False
-    return True
+    # Both shapes are convex: the region is inside when its four corners are.
+    return all(_distance_to_point(inner, x, y) <= radius + EPSILON for x, y in corners)
 
 
 def _corner_radius(op: ShapeOp) -> float:

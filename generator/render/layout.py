@@ -100,7 +100,7 @@ from generator.render.icons import Icon, parse_icons
 from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI
 from generator.render.paint import Gradient, Paint, PaintCompiler, PaintError
 from generator.render.runs import NamedStyle
-from generator.render.templating import Template, TemplateError, compile_condition, compile_text
+from generator.render.templating import Template, TemplateError, TemplateMemo
 from generator.render.units import POINTS_PER_UNIT, UnitError, check_unit, to_points
 
 K = TypeVar("K")
@@ -499,9 +499,8 @@ class LayoutContext:
     colour_table: dict
     icons: dict[str, Icon]
     fonts: FontRegistry
-    templates: dict[tuple[str, str], Template] = field(default_factory=dict)
-    """Each distinct text and condition compiled so far ("text"/"when", source): a front and
-    a back that extend one frame share its templates, compiled once (a millisecond each)."""
+    templates: TemplateMemo
+    """Every template compiled so far, by all the layouts loaded together."""
 
 
 def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -> Layout:
@@ -581,9 +580,8 @@ class _ElementCompiler:
         self.context = context
         self.width = width
         self.height = height
-        self.environment = context.environment
         self.paints = PaintCompiler({key: value.data for key, value in raw.colours.items()},
-                                    context.colour_table, context.environment,
+                                    context.colour_table, context.templates,
                                     {key: value.position for key, value in raw.colours.items()})
         self.text_defaults = {**TEXT_DEFAULTS, **{key: value.data for key, value in raw.defaults.items()}}
 
@@ -644,7 +642,7 @@ class _ElementCompiler:
         if not isinstance(value.data, (str, int, float)) or isinstance(value.data, bool):
             raise InputError(f"expected text, found {value.data!r}", value.position, field=what)
         try:
-            return self._compiled("text", str(value.data), compile_text)
+            return self.context.templates.text(str(value.data))
         except TemplateError as error:
             raise InputError(f"template error: {error}", value.position, field=what) from None
 
@@ -660,17 +658,9 @@ class _ElementCompiler:
             raise InputError("'when' is an expression such as \"type == 'monster'\"",
                              value.position, field="when")
         try:
-            return self._compiled("when", data, compile_condition)
+            return self.context.templates.condition(data)
         except TemplateError as error:
             raise InputError(f"expression error: {error}", value.position, field="when") from None
-
-    def _compiled(self, kind: str, source: str, compile_source: Callable[[Any, str], Template]) -> Template:
-        """``compile_source(environment, source)``, once per source and kind for all the layouts
-        loaded together (a source that fails is compiled again, and fails again, each time)."""
-        key = (kind, source)
-        if key not in self.context.templates:
-            self.context.templates[key] = compile_source(self.environment, source)
-        return self.context.templates[key]
 
     @staticmethod
     def _equalities(data: dict, value: Value) -> Template:

@@ -35,7 +35,7 @@ from reportlab.lib.colors import Color, HexColor
 from generator.deck.loading import load_yaml
 from generator.errors import Position
 from generator.records import record
-from generator.render.templating import TemplateError, compile_text
+from generator.render.templating import TemplateError, TemplateMemo
 
 COLOURS_FILE = Path(__file__).parent / "data" / "colours.yaml"
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
@@ -105,12 +105,12 @@ def constant(colour: Color | None) -> Paint:
 class PaintCompiler:
     """Compiles colour values of one layout, resolving its ``colours:`` names once."""
 
-    def __init__(self, layout_colours: dict[str, Any], table: dict[str, Color], environment,
+    def __init__(self, layout_colours: dict[str, Any], table: dict[str, Color], templates: TemplateMemo,
                  positions: dict[str, Position] | None = None):
         self.raw = layout_colours
         self.positions = positions or {}
         self.table = table
-        self.environment = environment
+        self.templates = templates
         self.compiled: dict[str, Paint] = {}
         self.in_progress: set[str] = set()
 
@@ -193,7 +193,7 @@ class PaintCompiler:
 
     def _template(self, source: str) -> Paint:
         try:
-            template = compile_text(self.environment, source)
+            template = self.templates.text(source)
         except TemplateError as error:
             raise PaintError(f"template error: {error}") from None
         if template.is_constant:

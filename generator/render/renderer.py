@@ -34,7 +34,7 @@ from generator.render.layout import (Layout, LayoutContext, RawLayout, Value, co
                                      find_layout, read_raw_layout)
 from generator.render.paint import load_colour_table
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
-from generator.render.templating import SPECIAL_NAMES, TemplateError, make_layout_environment
+from generator.render.templating import SPECIAL_NAMES, TemplateError, TemplateMemo, make_layout_environment
 from generator.sandbox import TemplateLimitError
 
 if TYPE_CHECKING:  # drawing needs reportlab's canvas; checking faces does not import it
@@ -404,7 +404,8 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
     environment = make_layout_environment()
     card_sizes, colour_table, icons = builtin_tables()
     context = LayoutContext(environment=environment, card_sizes=dict(card_sizes),
-                            colour_table=dict(colour_table), icons=dict(icons), fonts=registry)
+                            colour_table=dict(colour_table), icons=dict(icons), fonts=registry,
+                            templates=TemplateMemo(environment))
     search = layout_search_path(deck, Path(layouts_dir) if layouts_dir is not None else None)
     layouts = load_deck_layouts(deck, search, context)
     front, back = layouts["front"], layouts["back"]

@@ -60,7 +60,7 @@ class Replay:
         so the thousands of drawings remembered share them, and a state is known by its id."""
 
     def draw(self, canvas: Canvas, operations: Iterable[T], draw: Callable[[T], None],
-             replayable: Callable[[T], bool] = lambda operation: True) -> None:
+             replayable: Callable[[T], bool]) -> None:
         """Draw each of ``operations`` in turn by calling ``draw`` on it, or, when it is
         ``replayable``, by replaying its first drawing in the state the canvas is in."""
         # The state the canvas is in is read and looked up once, then followed from drawing to

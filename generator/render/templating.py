@@ -142,5 +142,28 @@ def _single_expression(ast: nodes.Template) -> bool:
     return len(ast.body) == 1 and isinstance(ast.body[0], nodes.Output)
 
 
-__all__ = ["CARD_FILTERS", "SPECIAL_NAMES", "Template", "TemplateError", "compile_condition",
+class TemplateMemo:
+    """Each distinct text (``text:``, a colour, a title ...) and condition (``when:``) compiled
+    so far, for all the layouts loaded together: a front and a back that extend one frame, or
+    that pick a colour by the same template, share it, compiled once (a millisecond each). A
+    source that fails is compiled again, and fails again, each time it is asked for."""
+
+    def __init__(self, environment: BoundedSandbox):
+        self.environment = environment
+        self.compiled: dict[tuple[str, str], Template] = {}
+
+    def text(self, source: str) -> Template:
+        return self._once("text", source, compile_text)
+
+    def condition(self, source: str) -> Template:
+        return self._once("when", source, compile_condition)
+
+    def _once(self, kind: str, source: str, compile_source: Callable[[Any, str], Template]) -> Template:
+        key = (kind, source)
+        if key not in self.compiled:
+            self.compiled[key] = compile_source(self.environment, source)
+        return self.compiled[key]
+
+
+__all__ = ["CARD_FILTERS", "SPECIAL_NAMES", "Template", "TemplateError", "TemplateMemo", "compile_condition",
            "compile_text", "make_layout_environment", "odds", "percent", "ways", "chance"]

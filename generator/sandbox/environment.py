@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from typing import Any, Callable, Iterator, NamedTuple
 
 from jinja2 import StrictUndefined, Template, TemplateSyntaxError, nodes, pass_context
@@ -24,7 +23,8 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Cycler
 from jinja2.visitor import NodeTransformer
 
-from generator.sandbox.guards import FILTER_GUARDS, check_binop, check_brace_format, check_method
+from generator.sandbox.guards import (FILTER_GUARDS, MEMORY_ADDRESS, TEXT_FILTERS, check_binop,
+                                     check_brace_format, check_made_text, check_method, check_text_of)
 from generator.sandbox.limits import LAYOUT_LIMITS, MAX_RANGE, Limits, TemplateLimitError, current, running
 
 MAX_TEMPLATE_SOURCE = 20_000
@@ -36,16 +36,13 @@ LOOP_FILTER = "bounded loop"
 OUTPUT_FILTER = "bounded output"
 FIXED_OUTPUT_FILTER = "bounded fixed output"
 READ_FILTER = "bounded read"
+TEXT_FILTER = "bounded text"
 
 UNREPEATABLE_FILTERS = frozenset({"random"})
 """Jinja2's filters and globals whose result changes from run to run: a card drawn with them
 would differ between two builds of the same deck, and ``check`` could pass a face that
 ``build`` then refuses. Templates cannot use them."""
 UNREPEATABLE_GLOBALS = frozenset({"lipsum"})
-
-_MEMORY_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
-"""How Python prints an object that has no text of its own (``{{ name.upper }}``, a method
-not called; ``{{ cycler(1, 2) }}``): with where it lies in memory, which differs every run."""
 
 
 class BoundedSandbox(ImmutableSandboxedEnvironment):
@@ -63,7 +60,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         self.filters = BoundedFilters({name: function for name, function in self.filters.items()
                                        if name not in UNREPEATABLE_FILTERS})
         self.filters.update({LOOP_FILTER: _loop, OUTPUT_FILTER: _output, FIXED_OUTPUT_FILTER: _fixed_output,
-                             READ_FILTER: _read})
+                             READ_FILTER: _read, TEXT_FILTER: _text})
         for name in UNREPEATABLE_GLOBALS:
             del self.globals[name]
         self.globals["range"] = _bounded_range
@@ -164,6 +161,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         @functools.wraps(sandboxed)
         def checked(*args: Any, **kwargs: Any) -> str:
             check_brace_format(template)
+            check_text_of(*args, *kwargs.values())
             return sandboxed(*args, **kwargs)
 
         return checked
@@ -276,8 +274,10 @@ class _Metered(NodeTransformer):
         return node
 
     def visit_Concat(self, node: nodes.Concat) -> nodes.Concat:
+        """``~`` reads its operands, and makes text of each: through the text filter."""
         self.generic_visit(node)
-        node.nodes = [self.read(child) for child in node.nodes]
+        node.nodes = [child if isinstance(child, nodes.Const) else _through(TEXT_FILTER, self.read(child))
+                      for child in node.nodes]
         return node
 
     def visit_Compare(self, node: nodes.Compare) -> nodes.Compare:
@@ -365,7 +365,7 @@ def _output(context: Any, value: Any) -> Any:
     budget.read(value)
     text = value if type(value) is str else str(value)
     budget.printed(len(text))
-    if " at 0x" in text and _MEMORY_ADDRESS.search(text):
+    if " at 0x" in text and MEMORY_ADDRESS.search(text):
         raise TemplateLimitError("prints a function or an object where a value belongs (a method "
                                  "needs its brackets: name.upper()); its text would change from run to run")
     return value
@@ -382,6 +382,12 @@ def _fixed_output(context: Any, length: int) -> str:
 @pass_context
 def _read(context: Any, value: Any) -> Any:
     current().read(value)
+    return value
+
+
+@pass_context
+def _text(context: Any, value: Any) -> Any:
+    check_text_of(value)
     return value
 
 
@@ -410,9 +416,11 @@ PASSED: dict[str, Callable[[Any], Any]] = {
 
 
 def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-    if getattr(function, "metered", False) or name in (LOOP_FILTER, OUTPUT_FILTER, FIXED_OUTPUT_FILTER, READ_FILTER):
+    if getattr(function, "metered", False) or name in (LOOP_FILTER, OUTPUT_FILTER, FIXED_OUTPUT_FILTER, READ_FILTER,
+                                                       TEXT_FILTER):
         return function
     guard = FILTER_GUARDS.get(name)
+    makes_text = name in TEXT_FILTERS
     passes = getattr(getattr(function, "jinja_pass_arg", None), "name", None)
 
     @pass_context
@@ -421,6 +429,8 @@ def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
         budget.read(value, *args, *kwargs.values())
         if guard is not None:
             guard(budget, value, *args, **kwargs)
+        if makes_text:
+            check_text_of(value, *args, *kwargs.values())
         leading = (PASSED[passes](context),) if passes in PASSED else ()
         try:
             result = function(*leading, value, *args, **kwargs)
@@ -429,6 +439,8 @@ def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
                 raise TemplateRuntimeError(f"{name} was given no value: the field is empty or "
                                            "missing") from None
             raise
+        if name == "join":  # the text of every item is in what it makes, whole
+            check_made_text(result)
         budget.touch(budget.size(result))
         return result
 

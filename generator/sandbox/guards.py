@@ -23,6 +23,16 @@ MAX_FORMAT_WIDTH = 1000
 """Widths and precisions in ``'%5d'``, ``'{:>8}'`` and ``percent(digits=...)``. A card lines
 up a few columns; ``'%999999999d'`` would print a gigabyte of spaces."""
 
+MEMORY_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+"""How Python prints an object that has no text of its own (``{{ name.upper }}``, a method
+not called; ``{{ cycler(1, 2) }}``): with where it lies in memory, which differs every run."""
+
+TEXT_FILTERS = frozenset({"string", "format", "upper", "lower", "capitalize", "title", "trim", "striptags",
+                          "center", "indent", "truncate", "wordwrap", "wordcount", "replace", "urlize",
+                          "escape", "e", "forceescape", "urlencode", "pprint", "safe", "xmlattr"})
+"""Filters that make text of the value and arguments they are given (``join`` makes text of
+the items it is given, and is checked by what it makes)."""
+
 _PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.S)
 
 
@@ -48,6 +58,23 @@ def check_binop(budget: Budget, operator: str, left: Any, right: Any) -> None:
                 budget.expect(budget.size(sequence) * max(times, 0), "repeating")
     if operator == "%" and isinstance(left, (str, bytes)):
         check_percent_format(left)
+        check_text_of(right)
+
+
+def check_text_of(*values: Any) -> None:
+    """Refuse to turn a function or an object that has no text of its own into text (with
+    ``string``, ``~``, ``format``, ``%`` ...): its text holds its memory address, so a card,
+    a name or a rule's verdict made from it would change from run to run."""
+    for value in values:
+        if value is not None and not isinstance(value, (str, int, float)):
+            check_made_text(str(value))
+
+
+def check_made_text(text: str) -> None:
+    """Refuse text that holds a memory address (see :func:`check_text_of`)."""
+    if " at 0x" in text and MEMORY_ADDRESS.search(text):
+        raise TemplateLimitError("turns a function or an object into text where a value belongs (a method "
+                                 "needs its brackets: name.upper()); its text would change from run to run")
 
 
 def check_percent_format(template: str | bytes) -> None:

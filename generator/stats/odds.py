@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Iterable
 from generator.deck.model import Card
 from generator.errors import InputError
 from generator.deck.selectors import field_value
+from generator.records import record
 from generator.stats.pools import Pool
 from generator.stats.spec import Condition, Question
 
@@ -69,18 +70,41 @@ class Requirement:
 Conjunction = tuple[Requirement, ...]  # every requirement must hold
 
 
+@record
+class Plan:
+    """How the count walks the deck: the tallies requirements read (and the index of each),
+    the cap of each tally, the categories in the order they are taken (each a signature of
+    the tallies it feeds, and its copies) and the last category feeding each tally."""
+
+    tallies: list[frozenset[str]]
+    index: dict[frozenset[str], int]
+    caps: list[int]
+    ordered: list[tuple[tuple[int, ...], int]]
+    last_feed: dict[int, int]
+
+
+@record
+class PreparedQuestion:
+    """A question ready to count: the cards it draws from (with their copies), what it asks
+    of them, and the plan the count follows (made once: bounding the work reads it too)."""
+
+    entries: list[tuple[Card, int]]
+    conjunctions: list[Conjunction]
+    plan: Plan
+
+
 def probability(question: Question, pool: Pool) -> Fraction:
     """The exact chance that ``question.draw`` random cards from ``pool`` answer yes."""
     from fractions import Fraction
 
-    entries, conjunctions = prepare(question, pool)
-    favourable = count_hands(entries, question.draw, conjunctions)
-    return Fraction(favourable, comb(sum(copies for _, copies in entries), question.draw))
+    prepared = prepare(question, pool)
+    favourable = count_hands(prepared.plan, question.draw, prepared.conjunctions)
+    return Fraction(favourable, comb(sum(copies for _, copies in prepared.entries), question.draw))
 
 
-def prepare(question: Question, pool: Pool) -> tuple[list[tuple[Card, int]], list[Conjunction]]:
-    """The cards ``question`` draws from in ``pool`` and what it asks of them: everything
-    that can refuse the question, without the counting (``check`` stops here)."""
+def prepare(question: Question, pool: Pool) -> PreparedQuestion:
+    """The cards ``question`` draws from in ``pool``, what it asks of them and how to count
+    it: everything that can refuse the question, without the counting (``check`` stops here)."""
     entries = [(card, copies) for card, copies in pool.entries
                if copies and question.source.matches(card)]
     available = sum(copies for _, copies in entries)
@@ -89,14 +113,15 @@ def prepare(question: Question, pool: Pool) -> tuple[list[tuple[Card, int]], lis
         raise InputError(f"question '{question.name}' draws {question.draw} cards, but "
                          f"{pool.label} has only {available}{source}", question.position, field="draw")
     conjunctions = requirements(question, entries)
-    work = counting_work(entries, question.draw, conjunctions)
+    plan = _plan(entries, conjunctions)
+    work = counting_work(plan, question.draw, conjunctions)
     if work > MAX_COUNTING_WORK:
         parts = sum(len(conjunction) for conjunction in conjunctions)
         raise InputError(f"question '{question.name}' would take {work:,} steps to count exactly (a draw of "
                          f"{question.draw} from {available:,} cards, {parts} condition{'s' if parts != 1 else ''}); "
                          f"at most {MAX_COUNTING_WORK:,}: draw fewer cards or ask fewer conditions at once",
                          question.position, field="draw")
-    return entries, conjunctions
+    return PreparedQuestion(entries, conjunctions, plan)
 
 
 def requirements(question: Question, entries: list[tuple[Card, int]]) -> list[Conjunction]:
@@ -160,11 +185,11 @@ Check = tuple[int, int, "int | None"]  # (tally index, low, high): one requireme
 Residual = frozenset  # the requirements of one conjunction that are not yet settled
 
 
-def count_hands(entries: Iterable[tuple[Card, int]], draw: int, conjunctions: list[Conjunction]) -> int:
-    """How many ``draw``-card hands from ``entries`` satisfy at least one conjunction."""
+def count_hands(plan: Plan, draw: int, conjunctions: list[Conjunction]) -> int:
+    """How many ``draw``-card hands from the cards ``plan`` walks satisfy at least one conjunction."""
     if not conjunctions:
         return 0
-    tallies, index, caps, ordered, last_feed = _plan(entries, conjunctions)
+    tallies, index, caps, ordered, last_feed = plan.tallies, plan.index, plan.caps, plan.ordered, plan.last_feed
     alive = frozenset(frozenset((index[req.card_ids], req.low, req.high) for req in conj)
                       for conj in conjunctions)
     states: dict[tuple, int] = {(0, (0,) * len(tallies), alive): 1}
@@ -188,10 +213,8 @@ def count_hands(entries: Iterable[tuple[Card, int]], draw: int, conjunctions: li
     return favourable
 
 
-def _plan(entries: Iterable[tuple[Card, int]], conjunctions: list[Conjunction]):
-    """How the count walks the deck: the tallies requirements read (and the index of each),
-    the cap of each tally, the categories in the order they are taken (each a signature of
-    the tallies it feeds, and its copies) and the last category feeding each tally."""
+def _plan(entries: Iterable[tuple[Card, int]], conjunctions: list[Conjunction]) -> Plan:
+    """The :class:`Plan` for counting hands from ``entries`` against ``conjunctions``."""
     tallies = sorted({req.card_ids for conj in conjunctions for req in conj}, key=sorted)
     index = {ids: i for i, ids in enumerate(tallies)}
     caps = [0] * len(tallies)
@@ -207,10 +230,10 @@ def _plan(entries: Iterable[tuple[Card, int]], conjunctions: list[Conjunction]):
     # Cards no requirement looks at go last: by then they only fill the hand up.
     ordered = sorted(categories.items(), key=lambda item: (not item[0], item[0]))
     last_feed = {i: k for k, (signature, _) in enumerate(ordered) for i in signature}
-    return tallies, index, caps, ordered, last_feed
+    return Plan(tallies, index, caps, ordered, last_feed)
 
 
-def counting_work(entries: list[tuple[Card, int]], draw: int, conjunctions: list[Conjunction]) -> int:
+def counting_work(plan: Plan, draw: int, conjunctions: list[Conjunction]) -> int:
     """What :func:`count_hands` would cost, worked out without counting, in steps: partial
     hands extended by one count of one category's cards.
 
@@ -223,7 +246,7 @@ def counting_work(entries: list[tuple[Card, int]], draw: int, conjunctions: list
     """
     if not conjunctions:
         return 0
-    _, _, caps, ordered, last_feed = _plan(entries, conjunctions)
+    caps, ordered, last_feed = plan.caps, plan.ordered, plan.last_feed
     first_feed: dict[int, int] = {}
     for k, (signature, _) in enumerate(ordered):
         for i in signature:
