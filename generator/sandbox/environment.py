@@ -346,10 +346,12 @@ def _bounded_range(*args: Any) -> range:
 
 
 def _cycler(*items: Any) -> Cycler:
-    """Jinja2's ``cycler()``, told in our words when it is given nothing to cycle through."""
+    """Jinja2's ``cycler()``, told in our words when it is given nothing to cycle through: a
+    mistake in the template itself, whatever card it draws, so reported where the template
+    is written, as a ``range()`` too long is."""
     if not items:
-        raise TemplateRuntimeError("cycler() was given nothing to cycle through: give it the values, "
-                                   "as in cycler('odd', 'even')")
+        raise TemplateLimitError("cycler() was given nothing to cycle through: give it the values, "
+                                 "as in cycler('odd', 'even')")
     return Cycler(*items)
 
 
