@@ -363,7 +363,7 @@ def _read_fields(reader: Reader, problems: Problems) -> dict[str, FieldSpec]:
 
 def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
     keys = ("fields", name)
-    reader.text_key(keys, "field names")
+    reader.require_text_key(keys, "field names")
     if name in RESERVED_CARD_KEYS:
         raise reader.fail(keys, f"'{name}' is reserved and cannot be a field name")
     if isinstance(spec, str):
@@ -414,7 +414,7 @@ def _read_face(reader: Reader, keys: tuple, fields: dict[str, FieldSpec],
             continue
         if not isinstance(name, str):  # YAML's unquoted 7 or yes: no field has such a name
             unknown = True
-            own.attempt(lambda: reader.text_key(keys + (name,), "field names"), None)
+            own.add(reader.key_not_text(keys + (name,), "field names"))
         elif not fields:  # an undeclared database keeps values as written
             face[name] = value
         elif name not in fields:
@@ -623,7 +623,7 @@ def _read_rule(reader: Reader, index: int, entry: Any) -> RuleSpec:
     keys = ("rules", index)
     entry = reader.mapping(keys, "a rule", required=True)  # an empty '- ' item is no rule
     for key in entry:
-        reader.text_key(keys + (key,), "rule settings")
+        reader.require_text_key(keys + (key,), "rule settings")
     kinds = [key for key in entry if key not in RULE_OPTION_KEYS]
     if len(kinds) != 1:
         found = ", ".join(map(str, kinds)) or "none"
