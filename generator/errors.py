@@ -8,7 +8,7 @@ exceptions; only the CLI prints them and picks the exit code.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Iterable
 
@@ -142,7 +142,7 @@ def describe_value(value: object) -> str:
         return "a list"
     if isinstance(value, (int, float)):
         return f"the number {value}"
-    if isinstance(value, (date, datetime)):
+    if isinstance(value, date):  # a datetime is one too
         return f"the date {value}"  # YAML reads 2024-01-01 as a date unless it is quoted
     return f"'{value}'"
 
