@@ -147,6 +147,20 @@ def describe_value(value: object) -> str:
     return f"'{value}'"
 
 
+def quoting_hint(value: object) -> str:
+    """'; write it in quotes' for a value YAML read as something other than text only because
+    it was left unquoted (7, yes, 2024-01-01) where text was wanted; nothing for a missing
+    value, a list or a mapping, which quotes would not mend."""
+    if value is None or isinstance(value, (str, dict, list)):
+        return ""
+    return "; write it in quotes"
+
+
+def not_text(value: object) -> str:
+    """'expected text, found ...' for ``value`` where text was wanted, with the quoting hint."""
+    return f"expected text, found {describe_value(value)}{quoting_hint(value)}"
+
+
 def did_you_mean(word: str, choices: Iterable[object]) -> str:
     """'; did you mean X?' for a near miss, else '; expected one of: ...'."""
     import difflib  # only a mistake needs it: a deck without one never loads it

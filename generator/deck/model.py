@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from generator.access.kinds import ACCEPTABLE_KINDS
 from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems, Reader
-from generator.errors import InputError, Position, describe_value, did_you_mean
+from generator.errors import InputError, Position, describe_value, did_you_mean, not_text
 from generator.paths import resolve_inside
 
 if TYPE_CHECKING:
@@ -454,8 +454,9 @@ class _Reported(Exception):
     """A card's problems are already kept; skip the rest of the card."""
 
 
-FIELD_TYPE_WANTED = {"text": "text", "int": "a whole number", "number": "a number", "bool": "yes/no (true or false)"}
-"""What each field type asks for, as an error says it (a choice lists its choices)."""
+FIELD_TYPE_WANTED = {"int": "a whole number", "number": "a number", "bool": "yes/no (true or false)"}
+"""What each field type asks for, as an error says it (a choice lists its choices; text is
+worded by :func:`~generator.errors.not_text`)."""
 
 
 def _fits(spec: FieldSpec, value: Any) -> bool:
@@ -475,6 +476,8 @@ def _check_value(reader: Reader, keys: tuple, spec: FieldSpec, value: Any) -> An
     if value is None:
         return None
     if not _fits(spec, value):
+        if spec.type == "text":  # says how to write an unquoted date or yes/no as text
+            raise reader.fail(keys, not_text(value))
         wanted = ("one of " + ", ".join(map(str, spec.choices)) if spec.type == "choice"
                   else FIELD_TYPE_WANTED[spec.type])  # worded only on failure: choices join slowly
         raise reader.fail(keys, f"expected {wanted}, found {describe_value(value)}")

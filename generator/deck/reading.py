@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar
 
 from generator.deck.loading import Document
-from generator.errors import DeckpressError, InputError, Position, describe_value, did_you_mean, together
+from generator.errors import (DeckpressError, InputError, Position, describe_value, did_you_mean, not_text,
+                              quoting_hint, together)
 
 T = TypeVar("T")
 
@@ -90,8 +91,7 @@ class Reader:
     def key_not_text(self, keys: tuple, names: str) -> InputError:
         """The error at the line of the last key of ``keys``, a key that is not text."""
         key = keys[-1]
-        hint = "" if key is None else "; write it in quotes"
-        return self.fail(keys, f"{names} are text, found {describe_value(key)}{hint}")
+        return self.fail(keys, f"{names} are text, found {describe_value(key)}{quoting_hint(key)}")
 
     def sequence(self, keys: tuple, what: str) -> list:
         """A list; a missing one is empty."""
@@ -110,7 +110,7 @@ class Reader:
         if value is None:
             raise self.fail(keys, "missing required value")
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(keys, f"expected text, found {describe_value(value)}")
+            raise self.fail(keys, not_text(value))
         return value
 
     def integer(self, keys: tuple, minimum: int | None = None, maximum: int | None = None) -> int | None:
