@@ -302,7 +302,6 @@ def test_a_method_printed_without_brackets_is_one_error_at_the_element(tmp_path)
 OBJECTS_MADE_TEXT = {
     "string filter": "(cycler('a', 'b')|string) < 'x'",
     "string filter of a method": "(name.upper|string) == 'x'",
-    "string filter of a generator": "(fields|map('upper')|string) < 'x'",
     "concatenation": "(joiner() ~ '') < 'x'",
     "concatenation of a method": "('at ' ~ name.upper) < 'x'",
     "concatenation of a global": "(range ~ '') < 'x'",
@@ -326,7 +325,23 @@ def test_turning_an_object_into_text_is_refused_even_when_nothing_prints_it(expr
             template.render({"name": "Knight", "fields": ["a", "b"]})
 
 
+@pytest.mark.parametrize("expression", ["(fields|map('upper')|string) < 'x'", "(fields|reverse ~ '') < 'x'",
+                                        "('%s'|format(fields|select)) < 'x'", "(fields|map('upper')) ~ ''"])
+def test_making_text_of_a_sequence_not_yet_listed_says_to_list_it(expression):
+    environment = make_layout_environment()
+    for template in (compile_text(environment, "{{ " + expression + " }}"), compile_condition(environment, expression)):
+        with pytest.raises(TemplateLimitError, match=r"turns a sequence that is not yet a list .*add \| list"):
+            template.render({"name": "Knight", "fields": ["a", "b"]})
+
+
+def test_printing_a_sequence_not_yet_listed_says_to_list_it():
+    with pytest.raises(TemplateLimitError, match=r"^prints a sequence that is not yet a list .*add \| list"):
+        compile_text(make_layout_environment(), "{{ fields|map('upper') }}").render({"fields": ["a", "b"]})
+
+
 @pytest.mark.parametrize("source, text", [
+    ("{{ 'Jump at 0x1F>' }}", "Jump at 0x1F>"), ("{{ (['Jump at 0x1F>']|string)|length }}", "17"),
+    ("{{ ['Jump at 0x1F>', 'b']|join(' ') }}", "Jump at 0x1F> b"),
     ("{{ name|string }}", "Knight"), ("{{ power|string ~ '/' ~ none|string }}", "3/None"),
     ("{{ name ~ ' at 0x12 ' ~ [1, 2] }}", "Knight at 0x12 [1, 2]"), ("{{ fields|map('upper')|join(', ') }}", "A, B"),
     ("{{ fields|map('upper')|first }}", "A"), ("{{ '%s-%d'|format(name, power) }}", "Knight-3"),

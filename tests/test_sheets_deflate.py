@@ -73,7 +73,7 @@ def test_a_helper_process_deflates_streams_as_they_come_and_they_come_back_in_or
     late = b"q 1 0 0 1 0 0 cm Q\n" * 30  # never submitted: deflated at the end, in its place
     with StreamDeflater(helper_from=50) as deflater:
         _submit_all(deflater, streams)
-        deflated = deflater.deflated(streams[:100] + [late] + streams[100:])
+        deflated = deflater.finish(streams[:100] + [late] + streams[100:])
     assert deflated == _zlib(streams[:100] + [late] + streams[100:])
     assert here == [late]  # the helper did all the rest
 
@@ -88,7 +88,7 @@ def test_what_a_helper_writes_is_used_only_if_it_is_each_stream_deflated(monkeyp
     streams = list(_samples(seed=11, count=60))
     with StreamDeflater(helper_from=10) as deflater:
         _submit_all(deflater, streams)
-        assert deflater.deflated(streams) == _zlib(streams)
+        assert deflater.finish(streams) == _zlib(streams)
     assert here == streams
 
 
@@ -97,11 +97,11 @@ def test_streams_submitted_after_the_helper_finished_are_deflated_here(monkeypat
     streams = list(_samples(seed=12, count=40))
     with StreamDeflater(helper_from=10) as deflater:
         _submit_all(deflater, streams[:20])
-        assert deflater.deflated(streams[:20]) == _zlib(streams[:20])
+        assert deflater.finish(streams[:20]) == _zlib(streams[:20])
         here = _deflated_here(monkeypatch)
         _submit_all(deflater, streams[20:])
         assert deflater._helper is None  # no second helper
-        assert deflater.deflated(streams[20:]) == _zlib(streams[20:])
+        assert deflater.finish(streams[20:]) == _zlib(streams[20:])
     assert here == streams[20:]
 
 
@@ -113,7 +113,7 @@ def test_streams_a_helper_did_not_finish_are_deflated_here(monkeypatch):
         deflater._helper.kill()  # the helper dies half way (out of memory, say)
         deflater._helper.wait()
         _submit_all(deflater, streams[60:])
-        assert deflater.deflated(streams) == _zlib(streams)
+        assert deflater.finish(streams) == _zlib(streams)
 
 
 @pytest.mark.parametrize("helper_from, cores, executable", [
@@ -129,7 +129,7 @@ def test_no_helper_is_started_for_a_few_streams_without_a_core_to_spare_or_a_pyt
     with StreamDeflater(helper_from=helper_from) as deflater:
         _submit_all(deflater, streams)
         assert deflater._helper is None
-        assert deflater.deflated(streams) == _zlib(streams)
+        assert deflater.finish(streams) == _zlib(streams)
 
 
 def test_a_helper_that_cannot_be_started_leaves_the_deflating_here(monkeypatch):
@@ -139,4 +139,4 @@ def test_a_helper_that_cannot_be_started_leaves_the_deflating_here(monkeypatch):
     with StreamDeflater(helper_from=5) as deflater:
         _submit_all(deflater, streams)
         assert deflater._helper is None
-        assert deflater.deflated(streams) == _zlib(streams)
+        assert deflater.finish(streams) == _zlib(streams)

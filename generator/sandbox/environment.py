@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Iterator, NamedTuple
 
 from jinja2 import StrictUndefined, Template, TemplateSyntaxError, nodes, pass_context
@@ -23,8 +24,9 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Cycler
 from jinja2.visitor import NodeTransformer
 
-from generator.sandbox.guards import (FILTER_GUARDS, MEMORY_ADDRESS, TEXT_FILTERS, check_binop,
-                                     check_brace_format, check_made_text, check_method, check_text_of)
+from generator.sandbox.guards import (FILTER_GUARDS, MEMORY_ADDRESS, OBJECT_AS_TEXT, TEXT_FILTERS, check_binop,
+                                     check_brace_format, check_method, check_text_of, unrepeatable_message,
+                                     unrepeatable_text)
 from generator.sandbox.limits import LAYOUT_LIMITS, MAX_RANGE, Limits, TemplateLimitError, current, running
 
 MAX_TEMPLATE_SOURCE = 20_000
@@ -363,11 +365,13 @@ def _loop(context: Any, iterable: Any) -> Iterator[Any]:
 def _output(context: Any, value: Any) -> Any:
     budget = current()
     budget.read(value)
-    text = value if type(value) is str else str(value)
-    budget.printed(len(text))
-    if " at 0x" in text and MEMORY_ADDRESS.search(text):
-        raise TemplateLimitError("prints a function or an object where a value belongs (a method "
-                                 "needs its brackets: name.upper()); its text would change from run to run")
+    if type(value) is str:
+        budget.printed(len(value))
+        return value
+    problem = unrepeatable_text(value)
+    if problem is not None:
+        raise TemplateLimitError(unrepeatable_message("prints", problem))
+    budget.printed(len(str(value)))
     return value
 
 
@@ -431,6 +435,9 @@ def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
             guard(budget, value, *args, **kwargs)
         if makes_text:
             check_text_of(value, *args, *kwargs.values())
+        if name == "join":  # makes text of every item: a sequence not yet listed is read once, here
+            value = value if isinstance(value, (str, Sequence, Mapping)) else list(value)
+            check_text_of(*args, *kwargs.values(), value if "attribute" not in kwargs else None)
         leading = (PASSED[passes](context),) if passes in PASSED else ()
         try:
             result = function(*leading, value, *args, **kwargs)
@@ -439,8 +446,9 @@ def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
                 raise TemplateRuntimeError(f"{name} was given no value: the field is empty or "
                                            "missing") from None
             raise
-        if name == "join":  # the text of every item is in what it makes, whole
-            check_made_text(result)
+        if name == "join" and "attribute" in kwargs and MEMORY_ADDRESS.search(result):
+            # join looked the attributes up itself: the text it made tells whether one was an object
+            raise TemplateLimitError(unrepeatable_message("turns", OBJECT_AS_TEXT))
         budget.touch(budget.size(result))
         return result
 

@@ -1,16 +1,25 @@
-"""Checks made before an operation that could turn small input into a huge value.
+"""Checks made before an operation that could turn small input into a huge value, or
+into text that differs from run to run.
 
 Most operations make a value no bigger than what they read, and the budget
 weighs every value as it is read. A few multiply instead: ``'x' * n``,
 ``'%999999999d' % 1``, ``'x' | center(n)``, ``sep.join(items)`` with a long
 separator, ``s.replace('', s)``. Each of those is sized here from its
 arguments and refused before Python spends the time and memory to build it.
+
+Builds are reproducible, so nothing may be made into text whose text holds a memory
+address (a function, an object without text of its own, a sequence not yet listed):
+:func:`unrepeatable_text` finds such a value by its type, for printing, ``~``,
+``string``, ``format``, ``join`` and the other filters that make text.
 """
 
 from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterator, Mapping, MappingView, Sequence
+from collections.abc import Set as AbstractSet
+from datetime import date
 from typing import Any, Callable, Iterable
 
 from generator.sandbox.limits import Budget, TemplateLimitError
@@ -26,6 +35,13 @@ up a few columns; ``'%999999999d'`` would print a gigabyte of spaces."""
 MEMORY_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 """How Python prints an object that has no text of its own (``{{ name.upper }}``, a method
 not called; ``{{ cycler(1, 2) }}``): with where it lies in memory, which differs every run."""
+
+OBJECT_AS_TEXT = ("a function or an object", "where a value belongs (a method needs its brackets: "
+                  "name.upper()); its text would change from run to run")
+"""What a value whose text holds a memory address is, and what to do, for the messages
+"prints ..." and "turns ... into text ..."."""
+SEQUENCE_AS_TEXT = ("a sequence that is not yet a list (what map, select or reverse give)",
+                    "; its text would change from run to run: add | list after it, or | join(', ')")
 
 TEXT_FILTERS = frozenset({"string", "format", "upper", "lower", "capitalize", "title", "trim", "striptags",
                           "center", "indent", "truncate", "wordwrap", "wordcount", "replace", "urlize",
@@ -62,19 +78,40 @@ def check_binop(budget: Budget, operator: str, left: Any, right: Any) -> None:
 
 
 def check_text_of(*values: Any) -> None:
-    """Refuse to turn a function or an object that has no text of its own into text (with
-    ``string``, ``~``, ``format``, ``%`` ...): its text holds its memory address, so a card,
-    a name or a rule's verdict made from it would change from run to run."""
+    """Refuse to turn into text (with ``string``, ``~``, ``format``, ``%`` ...) a value whose
+    text would change from run to run (see :func:`unrepeatable_text`): a card, a name or a
+    rule's verdict made from it would too."""
     for value in values:
-        if value is not None and not isinstance(value, (str, int, float)):
-            check_made_text(str(value))
+        problem = unrepeatable_text(value)
+        if problem is not None:
+            raise TemplateLimitError(unrepeatable_message("turns", problem))
 
 
-def check_made_text(text: str) -> None:
-    """Refuse text that holds a memory address (see :func:`check_text_of`)."""
-    if " at 0x" in text and MEMORY_ADDRESS.search(text):
-        raise TemplateLimitError("turns a function or an object into text where a value belongs (a method "
-                                 "needs its brackets: name.upper()); its text would change from run to run")
+def unrepeatable_message(verb: str, problem: tuple[str, str]) -> str:
+    """``prints ...`` or ``turns ... into text ...`` for a value :func:`unrepeatable_text` found."""
+    what, rest = problem
+    made = what if verb == "prints" else f"{what} into text"
+    return f"{verb} {made}{'' if rest.startswith(';') else ' '}{rest}"
+
+
+def unrepeatable_text(value: Any) -> tuple[str, str] | None:
+    """What in ``value`` has text holding a memory address (:data:`OBJECT_AS_TEXT` or
+    :data:`SEQUENCE_AS_TEXT`), or None. Looked for by type, through lists, tuples, sets and
+    dicts, so a designer's own words are never taken for an address."""
+    pending, seen = [value], set()
+    while pending:
+        value = pending.pop()
+        if value is None or isinstance(value, (str, int, float, date)):  # bool is an int
+            continue
+        if isinstance(value, (Mapping, Sequence, AbstractSet, MappingView)):
+            if id(value) not in seen:  # shared (never circular: the sandbox changes nothing)
+                seen.add(id(value))
+                pending.extend(value.items() if isinstance(value, Mapping) else value)
+        elif isinstance(value, Iterator):
+            return SEQUENCE_AS_TEXT
+        elif " at 0x" in (text := repr(value)) and MEMORY_ADDRESS.search(text):
+            return OBJECT_AS_TEXT
+    return None
 
 
 def check_percent_format(template: str | bytes) -> None:

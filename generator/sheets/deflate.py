@@ -17,7 +17,6 @@ import os
 import sys
 import threading
 import zlib
-from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 LEVEL = 6
@@ -86,12 +85,12 @@ def deflate_all(streams: list[bytes]) -> list[bytes]:
             pass
 
     # Plain threads: concurrent.futures would import logging, a start-up cost every build pays.
-    helpers = [threading.Thread(target=deflate_share, args=(start,), daemon=True) for start in range(1, threads)]
-    for helper in helpers:
-        helper.start()
+    workers = [threading.Thread(target=deflate_share, args=(start,), daemon=True) for start in range(1, threads)]
+    for worker in workers:
+        worker.start()
     deflate_share(0)
-    for helper in helpers:
-        helper.join()
+    for worker in workers:
+        worker.join()
     for start in range(threads):
         if done[start] is None:
             done[start] = _deflate_each(shares[start])
@@ -119,9 +118,9 @@ class StreamDeflater:
     A build of many different faces spends about a tenth of its time deflating their
     streams (some 80 us each), and drawing them keeps one core busy while the others
     idle. So, once :data:`HELPER_FROM` streams have been drawn, each one is handed as
-    soon as it is drawn to a helper: a bare Python running this module (``-I -S``, so
-    it imports nothing but zlib's neighbours and starts in a few milliseconds), which
-    deflates it while this process draws the next faces. :meth:`deflated` then takes
+    soon as it is drawn to a helper: a bare Python running this module (``-I -S``: no
+    site-packages and nothing of deckpress's, so it starts in some 50 ms, on the other
+    core), which deflates it while this process draws the next faces. :meth:`finish` then takes
     the helper's work and deflates here whatever the helper did not do, so the bytes
     are :func:`deflate`'s either way, whether or not a helper ran or finished.
 
@@ -150,14 +149,14 @@ class StreamDeflater:
         self.close()
 
     def submit(self, stream: bytes) -> None:
-        """Hand over a drawn stream; :meth:`deflated` will return it deflated."""
+        """Hand over a drawn stream; :meth:`finish` will return it deflated."""
         self._streams.append(stream)
         if self._helper is None and not self._no_helper and len(self._streams) >= self._helper_from:
             self._start_helper()
         if self._helper is not None:
             self._send()
 
-    def deflated(self, streams: list[bytes]) -> list[bytes]:
+    def finish(self, streams: list[bytes]) -> list[bytes]:
         """:func:`deflate` of each of ``streams``, in order: the helper's work for the streams it
         was submitted (the very same objects), the rest deflated here. Ends the helper's work:
         streams submitted afterwards are deflated here."""
@@ -191,7 +190,7 @@ class StreamDeflater:
 
         try:
             self._results = tempfile.TemporaryFile()
-            self._helper = subprocess.Popen([sys.executable, "-I", "-S", str(Path(__file__).resolve())],
+            self._helper = subprocess.Popen([sys.executable, "-I", "-S", os.path.abspath(__file__)],
                                             stdin=subprocess.PIPE, stdout=self._results,
                                             stderr=subprocess.DEVNULL, bufsize=1 << 16)
         except OSError:  # no way to start one (no processes or temporary space left): deflate here
@@ -256,7 +255,7 @@ def _read_frames(source: BinaryIO, count: int) -> list[bytes] | None:
     return frames if not source.read(1) else None
 
 
-def serve(source: BinaryIO, sink: BinaryIO) -> None:
+def run_helper(source: BinaryIO, sink: BinaryIO) -> None:
     """The helper's side: deflate each length-prefixed stream of ``source`` into ``sink``."""
     while True:
         header = source.read(FRAME_HEADER_BYTES)
@@ -268,4 +267,4 @@ def serve(source: BinaryIO, sink: BinaryIO) -> None:
 
 
 if __name__ == "__main__":  # the helper process of StreamDeflater
-    serve(sys.stdin.buffer, sys.stdout.buffer)
+    run_helper(sys.stdin.buffer, sys.stdout.buffer)

@@ -245,7 +245,7 @@ class FormLibrary:
         # Deflated all at once, before reportlab formats them one by one: on every core here, or
         # mostly already, while they were drawn, by the deflater's helper.
         streams = [form.stream for _, form in forms]
-        deflated_streams = self._deflater.deflated(streams) if self._deflater else deflate_all(streams)
+        deflated_streams = self._deflater.finish(streams) if self._deflater else deflate_all(streams)
         for (name, form), deflated in zip(forms, deflated_streams):
             form.Contents = _FormStream(form.stream, templates, deflated)
             if form.Resources is not None:
