@@ -8,7 +8,7 @@ exceptions; only the CLI prints them and picks the exit code.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Iterable
 
@@ -142,9 +142,23 @@ def describe_value(value: object) -> str:
         return "a list"
     if isinstance(value, (int, float)):
         return f"the number {value}"
-    if isinstance(value, (date, datetime)):
+    if isinstance(value, date):  # a datetime is one too
         return f"the date {value}"  # YAML reads 2024-01-01 as a date unless it is quoted
     return f"'{value}'"
+
+
+def quoting_hint(value: object) -> str:
+    """'; write it in quotes' for a value YAML read as something other than text only because
+    it was left unquoted (7, yes, 2024-01-01) where text was wanted; nothing for a missing
+    value, a list or a mapping, which quotes would not mend."""
+    if value is None or isinstance(value, (str, dict, list)):
+        return ""
+    return "; write it in quotes"
+
+
+def not_text(value: object) -> str:
+    """'expected text, found ...' for ``value`` where text was wanted, with the quoting hint."""
+    return f"expected text, found {describe_value(value)}{quoting_hint(value)}"
 
 
 def did_you_mean(word: str, choices: Iterable[object]) -> str:

@@ -1,6 +1,7 @@
 """Names YAML does not read as text: an unquoted ``1``, ``yes``, ``~`` or ``2024-01-01`` where a
 field or a setting is named is one error at that key's line (exit 2), not a failure of every
-face that the name reaches as a template keyword."""
+face that the name reaches as a template keyword. A value YAML does not read as text, in a
+text field, is told the same way to write it in quotes."""
 
 from __future__ import annotations
 
@@ -76,4 +77,18 @@ def test_a_translated_field_whose_name_is_a_number_is_one_input_error_in_the_tra
     run = deckpress("check", deck, "--lang", "fr")
     line = refused(run, (2,), "field names are text, found the number 1; write it in quotes (knight)")
     assert line.startswith(f"error: {deck / 'lang' / 'fr.yaml'}:2:")
+    assert line == the_only_error(run)
+
+
+@pytest.mark.parametrize("written, found", [
+    ("2024-01-01", "the date 2024-01-01"),
+    ("yes", "'true' (yes/no)"),
+])
+def test_a_text_field_holding_an_unquoted_date_or_yes_is_told_to_write_it_in_quotes(tmp_path, written, found):
+    deck = new_deck(tmp_path)
+    edit(deck / "deck.yaml", "  text: text\n", "  text: text\n  released: text\n")
+    edit(deck / "deck.yaml", "name: Dragon, power: 5}", f"name: Dragon, power: 5, released: {written}}}")
+    run = deckpress("check", deck)
+    line = refused(run, (2,), f"expected text, found {found}; write it in quotes (released)")
+    assert line.startswith(f"error: {deck / 'deck.yaml'}:{line_of(deck / 'deck.yaml', 'released: ' + written)}:")
     assert line == the_only_error(run)

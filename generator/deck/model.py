@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from generator.access.kinds import ACCEPTABLE_KINDS
 from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems, Reader
-from generator.errors import InputError, Position, describe_value, did_you_mean
+from generator.errors import InputError, Position, describe_value, did_you_mean, not_text
 from generator.paths import resolve_inside
 
 if TYPE_CHECKING:
@@ -363,7 +363,7 @@ def _read_fields(reader: Reader, problems: Problems) -> dict[str, FieldSpec]:
 
 def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
     keys = ("fields", name)
-    reader.text_key(keys, "field names")
+    reader.require_text_key(keys, "field names")
     if name in RESERVED_CARD_KEYS:
         raise reader.fail(keys, f"'{name}' is reserved and cannot be a field name")
     if isinstance(spec, str):
@@ -414,7 +414,7 @@ def _read_face(reader: Reader, keys: tuple, fields: dict[str, FieldSpec],
             continue
         if not isinstance(name, str):  # YAML's unquoted 7 or yes: no field has such a name
             unknown = True
-            own.attempt(lambda: reader.text_key(keys + (name,), "field names"), None)
+            own.add(reader.key_not_text(keys + (name,), "field names"))
         elif not fields:  # an undeclared database keeps values as written
             face[name] = value
         elif name not in fields:
@@ -454,8 +454,9 @@ class _Reported(Exception):
     """A card's problems are already kept; skip the rest of the card."""
 
 
-FIELD_TYPE_WANTED = {"text": "text", "int": "a whole number", "number": "a number", "bool": "yes/no (true or false)"}
-"""What each field type asks for, as an error says it (a choice lists its choices)."""
+FIELD_TYPE_WANTED = {"int": "a whole number", "number": "a number", "bool": "yes/no (true or false)"}
+"""What each field type asks for, as an error says it (a choice lists its choices; text is
+worded by :func:`~generator.errors.not_text`)."""
 
 
 def _fits(spec: FieldSpec, value: Any) -> bool:
@@ -475,6 +476,8 @@ def _check_value(reader: Reader, keys: tuple, spec: FieldSpec, value: Any) -> An
     if value is None:
         return None
     if not _fits(spec, value):
+        if spec.type == "text":  # says how to write an unquoted date or yes/no as text
+            raise reader.fail(keys, not_text(value))
         wanted = ("one of " + ", ".join(map(str, spec.choices)) if spec.type == "choice"
                   else FIELD_TYPE_WANTED[spec.type])  # worded only on failure: choices join slowly
         raise reader.fail(keys, f"expected {wanted}, found {describe_value(value)}")
@@ -623,7 +626,7 @@ def _read_rule(reader: Reader, index: int, entry: Any) -> RuleSpec:
     keys = ("rules", index)
     entry = reader.mapping(keys, "a rule", required=True)  # an empty '- ' item is no rule
     for key in entry:
-        reader.text_key(keys + (key,), "rule settings")
+        reader.require_text_key(keys + (key,), "rule settings")
     kinds = [key for key in entry if key not in RULE_OPTION_KEYS]
     if len(kinds) != 1:
         found = ", ".join(map(str, kinds)) or "none"

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar
 
 from generator.deck.loading import Document
-from generator.errors import DeckpressError, InputError, Position, describe_value, did_you_mean, together
+from generator.errors import (DeckpressError, InputError, Position, describe_value, did_you_mean, not_text,
+                              quoting_hint, together)
 
 T = TypeVar("T")
 
@@ -80,15 +81,17 @@ class Reader:
                                   f"found {describe_value(value)}")
         return value
 
-    def text_key(self, keys: tuple, names: str) -> str:
-        """The last key of ``keys``, when it is text. YAML reads an unquoted ``1``, ``yes``,
-        ``~`` or ``2024-01-01`` as a number, yes/no, nothing or a date, none of which can name
-        a field or a setting (templates take names as keywords): an error at that key's line."""
+    def require_text_key(self, keys: tuple, names: str) -> None:
+        """Refuse the last key of ``keys`` unless it is text. YAML reads an unquoted ``1``,
+        ``yes``, ``~`` or ``2024-01-01`` as a number, yes/no, nothing or a date, none of which
+        can name a field or a setting (templates take names as keywords)."""
+        if not isinstance(keys[-1], str):
+            raise self.key_not_text(keys, names)
+
+    def key_not_text(self, keys: tuple, names: str) -> InputError:
+        """The error at the line of the last key of ``keys``, a key that is not text."""
         key = keys[-1]
-        if isinstance(key, str):
-            return key
-        hint = "" if key is None else "; write it in quotes"
-        raise self.fail(keys, f"{names} are text, found {describe_value(key)}{hint}")
+        return self.fail(keys, f"{names} are text, found {describe_value(key)}{quoting_hint(key)}")
 
     def sequence(self, keys: tuple, what: str) -> list:
         """A list; a missing one is empty."""
@@ -107,7 +110,7 @@ class Reader:
         if value is None:
             raise self.fail(keys, "missing required value")
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(keys, f"expected text, found {describe_value(value)}")
+            raise self.fail(keys, not_text(value))
         return value
 
     def integer(self, keys: tuple, minimum: int | None = None, maximum: int | None = None) -> int | None:

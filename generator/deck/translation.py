@@ -432,7 +432,7 @@ class _Texts:
         return _text(self.reader, keys)
 
     def _check_translatable(self, keys: tuple, name: str, source: dict[str, Any], what: str) -> None:
-        self.reader.text_key(keys, "field names")
+        self.reader.require_text_key(keys, "field names")
         spec = self.deck.fields.get(name)
         if self.deck.fields and spec is None:
             raise TranslationError(f"unknown field '{name}'{did_you_mean(str(name), self.deck.fields)}",

@@ -92,7 +92,7 @@ from typing import Any, Callable, Iterable, TypeVar
 from generator.boxes import Box
 from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems
-from generator.errors import InputError, LayoutError, Position, did_you_mean
+from generator.errors import InputError, LayoutError, Position, did_you_mean, not_text
 from generator.paths import resolve_inside
 from generator.records import record
 from generator.render.fonts import DEFAULT_FONT, FontRegistry
@@ -640,7 +640,7 @@ class _ElementCompiler:
 
     def text_template(self, value: Value, what: str) -> Template:
         if not isinstance(value.data, (str, int, float)) or isinstance(value.data, bool):
-            raise InputError(f"expected text, found {value.data!r}", value.position, field=what)
+            raise InputError(not_text(value.data), value.position, field=what)
         try:
             return self.context.templates.text(str(value.data))
         except TemplateError as error:

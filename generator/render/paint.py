@@ -38,7 +38,9 @@ from generator.records import record
 from generator.render.templating import TemplateError, TemplateMemo
 
 COLOURS_FILE = Path(__file__).parent / "data" / "colours.yaml"
-_HEX = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+HEX_DIGIT_COUNTS = (3, 4, 6, 8)
+"""How many hex digits a ``#`` colour has: #rgb, #rgba, #rrggbb, #rrggbbaa (svglib reads the same)."""
+HEX_COLOUR = re.compile("#(?:" + "|".join(f"[0-9a-fA-F]{{{count}}}" for count in HEX_DIGIT_COUNTS) + ")")
 NO_PAINT = "none"
 MAX_GRADIENT_STOPS = 16
 """Colours in one gradient: enough for any sky or sheen, few enough to read at a glance."""
@@ -84,7 +86,7 @@ def load_colour_table(path: Path = COLOURS_FILE) -> dict[str, Color]:
 
 
 def parse_hex(text: str) -> Color:
-    if not _HEX.match(text):
+    if not HEX_COLOUR.fullmatch(text):
         raise PaintError(f"'{text}' is not a colour: use a name or a hex code like #c62f2a")
     if len(text) in (4, 5):
         text = "#" + "".join(char * 2 for char in text[1:])

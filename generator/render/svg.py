@@ -30,6 +30,7 @@ from reportlab.lib.colors import Color
 from generator.boxes import Box
 from generator.records import record
 from generator.render.images import drawn_rectangle
+from generator.render.paint import HEX_COLOUR, HEX_DIGIT_COUNTS
 
 MAX_SVG_BYTES = 2_000_000
 """An icon is a few kilobytes and detailed card art a few hundred; more is not art for a card."""
@@ -46,9 +47,6 @@ REFUSED_ELEMENTS = {
 _URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"\s]*)", re.IGNORECASE)
 _ENTITY = re.compile(rb"<!ENTITY", re.IGNORECASE)
 _HREFS = ("href", "{http://www.w3.org/1999/xlink}href")
-_HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-_HEX_LENGTHS = (4, 5, 7, 9)
-"""Lengths of the ``#`` colours svglib reads as hex digits (#rgb, #rgba, #rrggbb, #rrggbbaa)."""
 
 
 class SvgError(ValueError):
@@ -182,7 +180,7 @@ def _check_stop_colour(stop) -> None:
     style = dict(part.partition(":")[::2] for part in stop.get("style", "").split(";"))
     colour = {key.strip(): value.strip() for key, value in style.items()}.get("stop-color",
                                                                             stop.get("stop-color", ""))
-    if colour.startswith("#") and len(colour) in _HEX_LENGTHS and not _HEX_COLOUR.fullmatch(colour):
+    if colour.startswith("#") and len(colour) - 1 in HEX_DIGIT_COUNTS and not HEX_COLOUR.fullmatch(colour):
         raise SvgError(f"has a gradient stop coloured '{colour}', which is not a colour: write it as "
                        "#rrggbb with the digits 0-9 and a-f, or name it (red, navy ...)", stop.sourceline)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from generator.deck.loading import Document, load_yaml
-from generator.errors import InputError, Position, describe_value, did_you_mean
+from generator.errors import InputError, Position, describe_value, did_you_mean, not_text
 from generator.records import record
 
 WORDS_DIR = Path(__file__).parent
@@ -131,7 +131,7 @@ def _phrase(key: str, value: Any, english: Any, where: Position) -> Any:
                              f"\"{english['other']}\"}}", where, field=key)
         return {form: _phrase(key, value[form], english[form], where) for form in PLURAL_FORMS}
     if not isinstance(value, str) or not value.strip():
-        raise InputError(f"expected text, found {describe_value(value)}", where, field=key)
+        raise InputError(not_text(value), where, field=key)
     if len(value) > MAX_PHRASE_CHARS:
         raise InputError(f"a phrase of {len(value):,} characters; at most {MAX_PHRASE_CHARS}", where, field=key)
     allowed = set(PLACEHOLDER.findall(english)) if isinstance(english, str) else set()
