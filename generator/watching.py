@@ -14,6 +14,14 @@ from typing import Callable, Iterable
 
 Snapshot = dict[Path, tuple[int, int]]  # file -> (modification time in ns, size)
 
+SETTLE_SECONDS = 0.05
+"""How long files must stay as they are after a change before the change is acted on. An
+editor that writes a file in place (emptying it, then writing) can be caught in between,
+and the rebuild would report the half-written file before the next look rebuilt the whole."""
+MAX_SETTLE_LOOKS = 20
+"""Looks made while files keep changing (a second at :data:`SETTLE_SECONDS`): a file that
+something writes all the time is rebuilt from as it is then, rather than never."""
+
 IGNORED_PARTS = {"__pycache__", ".git", "build"}
 IGNORED_PREFIXES = (".", "~")  # editor swap files, temporary files of atomic writes
 
@@ -59,8 +67,9 @@ class Watcher:
     """Calls ``on_change`` with the changed files whenever something under ``roots`` changes.
 
     ``skipped`` folders (the rebuild's output) are never looked at, so a rebuild
-    cannot trigger itself. ``sleep`` and ``keep_going`` are parameters so the loop
-    can be driven in tests without real waiting.
+    cannot trigger itself. A change is acted on once the files have stayed as they
+    are for ``settle`` seconds (see :data:`SETTLE_SECONDS`). ``sleep`` and
+    ``keep_going`` are parameters so the loop can be driven in tests without real waiting.
     """
 
     roots: list[Path]
@@ -68,15 +77,28 @@ class Watcher:
     interval: float = 0.5
     sleep: Callable[[float], None] = time.sleep
     skipped: tuple[Path, ...] = ()
+    settle: float = SETTLE_SECONDS
 
     def run(self, keep_going: Callable[[], bool] = lambda: True) -> None:
         previous = snapshot(self.roots, self.skipped)
         while keep_going():
             self.sleep(self.interval)
             current = snapshot(self.roots, self.skipped)
+            if current != previous:
+                current = self._settled(current)
             changes = changed_files(previous, current)
             if changes:
                 self.on_change(changes)
             # The baseline is the files as they were before the rebuild read them: a save
             # made while it ran differs from it and is seen at the next look.
             previous = current
+
+    def _settled(self, current: Snapshot) -> Snapshot:
+        """The files once they have stayed unchanged for one settle (or after the last look)."""
+        for _ in range(MAX_SETTLE_LOOKS):
+            self.sleep(self.settle)
+            later = snapshot(self.roots, self.skipped)
+            if later == current:
+                break
+            current = later
+        return current

@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from generator.watching import Watcher, changed_files, snapshot
+from generator.watching import MAX_SETTLE_LOOKS, Watcher, changed_files, snapshot
 
 
 def touch(path: Path, text: str, bump: int) -> None:
@@ -41,12 +41,48 @@ def test_watcher_calls_back_once_per_change(tmp_path: Path):
 
     def fake_sleep(seconds: float) -> None:
         ticks.append(seconds)
-        next(edits)()
+        if seconds == 0.25:  # the looks between settles; a settle look finds the files as they were
+            next(edits)()
 
-    watcher = Watcher([tmp_path], calls.append, interval=0.25, sleep=fake_sleep)
-    watcher.run(keep_going=lambda: len(ticks) < 3)
+    watcher = Watcher([tmp_path], calls.append, interval=0.25, sleep=fake_sleep, settle=0.01)
+    watcher.run(keep_going=lambda: ticks.count(0.25) < 3)
     assert calls == [[deck], [deck]]
-    assert ticks == [0.25, 0.25, 0.25]
+    assert ticks == [0.25, 0.01, 0.25, 0.25, 0.01]  # one settle look after each change
+
+
+def test_a_file_caught_half_written_is_rebuilt_from_once_it_is_whole(tmp_path: Path):
+    deck = tmp_path / "deck.yaml"
+    touch(deck, "deck: {id: demo}\ncards: []\n", 0)
+    whole = "deck: {id: demo, name: Demo}\ncards: [{id: knight}]\n"
+    writes = iter([lambda: touch(deck, whole[:10], 1),  # the editor has emptied it and written a part
+                   lambda: touch(deck, whole, 1)])      # ... and the rest, a moment later
+    seen: list[str] = []
+    ticks = []
+
+    def fake_sleep(seconds: float) -> None:
+        ticks.append(seconds)
+        next(writes, lambda: None)()
+
+    Watcher([tmp_path], lambda changes: seen.append(deck.read_text()), interval=0.25, sleep=fake_sleep,
+            settle=0.01).run(keep_going=lambda: ticks.count(0.25) < 2)
+    assert seen == [whole]
+    assert ticks == [0.25, 0.01, 0.01, 0.25]
+
+
+def test_a_file_that_never_stops_changing_is_rebuilt_from_after_the_last_settle_look(tmp_path: Path):
+    deck = tmp_path / "deck.yaml"
+    touch(deck, "a", 0)
+    calls: list[list[Path]] = []
+    ticks = []
+
+    def fake_sleep(seconds: float) -> None:
+        ticks.append(seconds)
+        touch(deck, "x" * len(ticks), len(ticks))  # a log, say, written all the time
+
+    Watcher([tmp_path], calls.append, interval=0.25, sleep=fake_sleep, settle=0.01).run(
+        keep_going=lambda: not calls)
+    assert calls == [[deck]]
+    assert ticks == [0.25] + [0.01] * MAX_SETTLE_LOOKS
 
 
 def test_a_save_made_during_a_rebuild_is_seen_at_the_next_look(tmp_path: Path):
