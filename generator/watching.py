@@ -15,12 +15,13 @@ from typing import Callable, Iterable
 Snapshot = dict[Path, tuple[int, int]]  # file -> (modification time in ns, size)
 
 SETTLE_SECONDS = 0.05
-"""How long files must stay as they are after a change before the change is acted on. An
-editor that writes a file in place (emptying it, then writing) can be caught in between,
-and the rebuild would report the half-written file before the next look rebuilt the whole."""
-MAX_SETTLE_LOOKS = 20
-"""Looks made while files keep changing (a second at :data:`SETTLE_SECONDS`): a file that
-something writes all the time is rebuilt from as it is then, rather than never."""
+"""How long files must stay as they are after a change before the change is acted on, by
+``watch`` and by the live preview. An editor that writes a file in place (emptying it,
+then writing) can be caught in between, and the half-written file would be reported as
+a broken deck before the next look read the whole."""
+MAX_SETTLE_LOOKS = 10
+"""Looks made while files keep changing (half a second at :data:`SETTLE_SECONDS`): a file
+that something writes all the time is read as it is then, rather than never."""
 
 IGNORED_PARTS = {"__pycache__", ".git", "build"}
 IGNORED_PREFIXES = (".", "~")  # editor swap files, temporary files of atomic writes

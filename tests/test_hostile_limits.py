@@ -24,7 +24,6 @@ NOT_INPUT_LIMITS = {
     "MAX_REMEMBERED": "drawings remembered per canvas; past it they are drawn afresh",
     "MAX_COLUMNS": "columns of the contact sheet, and of a Tabletop Simulator sheet",
     "MAX_ROWS": "rows of a Tabletop Simulator sheet (its format, not a limit on the deck)",
-    "MAX_SETTLE_WAITS": "how long the preview waits for a file to stand still",
     "MAX_CHOICES": "when import takes a column for a choice",
     "MAX_IMAGE_HEIGHT_SHARE": "how tall a booklet picture is drawn",
 }

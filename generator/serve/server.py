@@ -30,18 +30,10 @@ from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopb
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
-from generator.watching import Snapshot, changed_files
+from generator.watching import MAX_SETTLE_LOOKS, SETTLE_SECONDS, Snapshot, changed_files
 
 WATCH_INTERVAL = 0.25
 """Seconds between looks at the decks' files: a save shows on the page well within a second."""
-
-SETTLE_TIME = 0.05
-"""A change is read once the files have stood still this long, so a save an editor writes in
-two steps (emptying the file, then filling it) is not shown half-done as a broken deck."""
-
-MAX_SETTLE_WAITS = 10
-"""Looks for the files to stand still before reading them anyway: a file written without
-pause still gets shown, at most half a second late."""
 
 SHUTDOWN_GRACE = 1.0
 """Seconds a request still running at Ctrl-C gets to finish before it is cut off. Requests
@@ -116,9 +108,9 @@ class PreviewWatcher:
         self._stop.set()
 
     def _settled(self, preview: DeckPreview, now: Snapshot) -> Snapshot:
-        """The deck's files' times once they stand still for SETTLE_TIME (at most MAX_SETTLE_WAITS looks)."""
-        for _ in range(MAX_SETTLE_WAITS):
-            if self._stop.wait(SETTLE_TIME):
+        """The deck's files' times once they stand still for SETTLE_SECONDS (at most MAX_SETTLE_LOOKS looks)."""
+        for _ in range(MAX_SETTLE_LOOKS):
+            if self._stop.wait(SETTLE_SECONDS):
                 break
             again = preview.watched_files()
             if again == now:
