@@ -492,9 +492,9 @@ def _mapping(document: Document, keys: tuple) -> dict:
 
 @record
 class LayoutContext:
-    """What compiling a layout needs from outside: tables, fonts, icons, Jinja."""
+    """What compiling a layout needs from outside: tables, fonts, icons, and the templates
+    compiled so far (with the Jinja environment they are compiled in)."""
 
-    environment: Any
     card_sizes: dict[str, tuple[str, str]]
     colour_table: dict
     icons: dict[str, Icon]

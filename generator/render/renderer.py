@@ -401,11 +401,9 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
     ``draft`` prints text that does not fit instead of refusing it (see :attr:`Renderer.draft`)."""
     fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
     registry = load_font_registry(fonts_path, deck.folder)
-    environment = make_layout_environment()
     card_sizes, colour_table, icons = builtin_tables()
-    context = LayoutContext(environment=environment, card_sizes=dict(card_sizes),
-                            colour_table=dict(colour_table), icons=dict(icons), fonts=registry,
-                            templates=TemplateMemo(environment))
+    context = LayoutContext(card_sizes=dict(card_sizes), colour_table=dict(colour_table), icons=dict(icons),
+                            fonts=registry, templates=TemplateMemo(make_layout_environment()))
     search = layout_search_path(deck, Path(layouts_dir) if layouts_dir is not None else None)
     layouts = load_deck_layouts(deck, search, context)
     front, back = layouts["front"], layouts["back"]
@@ -434,7 +432,7 @@ def load_deck_layouts(deck: Deck, search: list[Path], context: LayoutContext) ->
     loaded: dict[str, Layout] = {}
     for name, raw in raws.items():
         loaded[name] = compile_layout(raw, context, problems)
-        _check_names(deck, loaded[name], context.environment, problems)
+        _check_names(deck, loaded[name], context.templates.environment, problems)
     problems.errors = in_file_order(problems.errors)
     problems.raise_any()
     return {side: loaded[name] for side, name in names.items()}
