@@ -36,18 +36,18 @@ MEMORY_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 """How Python prints an object that has no text of its own (``{{ name.upper }}``, a method
 not called; ``{{ cycler(1, 2) }}``): with where it lies in memory, which differs every run."""
 
-OBJECT_AS_TEXT = ("a function or an object", "where a value belongs (a method needs its brackets: "
+OBJECT_AS_TEXT = ("a function or an object", " where a value belongs (a method needs its brackets: "
                   "name.upper()); its text would change from run to run")
-"""What a value whose text holds a memory address is, and what to do, for the messages
-"prints ..." and "turns ... into text ..."."""
+"""What a value whose text holds a memory address is, and the rest of the message (with its
+own leading space or semicolon), for "prints ..." and "turns ... into text ..."."""
 SEQUENCE_AS_TEXT = ("a sequence that is not yet a list (what map, select or reverse give)",
                     "; its text would change from run to run: add | list after it, or | join(', ')")
 
 TEXT_FILTERS = frozenset({"string", "format", "upper", "lower", "capitalize", "title", "trim", "striptags",
                           "center", "indent", "truncate", "wordwrap", "wordcount", "replace", "urlize",
                           "escape", "e", "forceescape", "urlencode", "pprint", "safe", "xmlattr"})
-"""Filters that make text of the value and arguments they are given (``join`` makes text of
-the items it is given, and is checked by what it makes)."""
+"""Filters that make text of the value and arguments they are given (``join``, which makes
+text of the items it is given, has its items checked instead)."""
 
 _PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?(.)", re.S)
 
@@ -90,8 +90,7 @@ def check_text_of(*values: Any) -> None:
 def unrepeatable_message(verb: str, problem: tuple[str, str]) -> str:
     """``prints ...`` or ``turns ... into text ...`` for a value :func:`unrepeatable_text` found."""
     what, rest = problem
-    made = what if verb == "prints" else f"{what} into text"
-    return f"{verb} {made}{'' if rest.startswith(';') else ' '}{rest}"
+    return f"{verb} {what}{'' if verb == 'prints' else ' into text'}{rest}"
 
 
 def unrepeatable_text(value: Any) -> tuple[str, str] | None:

@@ -239,10 +239,10 @@ def counting_work(plan: Plan, draw: int, conjunctions: list[Conjunction]) -> int
 
     For each category: the hand sizes reachable so far, times the values of the tallies
     still open (fed before it, read after it), times the counts it can give (no more than
-    the categories after it can make up for); all that
-    times the ORed conjunctions (each can keep partial hands apart, and each is looked at
-    for every one), and times the size of the numbers multiplied (a step on numbers of
-    ``comb(deck, draw)``'s size costs one more step per kilobit).
+    the categories after it can make up for); all that times the ORed conjunctions (each
+    can keep partial hands apart, and each is looked at for every one), and times the size
+    of the numbers multiplied (a step on numbers of ``comb(deck, draw)``'s size costs one
+    more step per kilobit).
     """
     if not conjunctions:
         return 0
