@@ -334,6 +334,17 @@ def test_making_text_of_a_sequence_not_yet_listed_says_to_list_it(expression):
             template.render({"name": "Knight", "fields": ["a", "b"]})
 
 
+@pytest.mark.parametrize("attribute", ["'{}'", "attribute='{}'"], ids=["by position", "by name"])
+def test_join_of_an_attribute_judges_the_attribute_however_it_is_given(attribute):
+    """What join makes text of is each item's attribute: a plain one passes, an object does not."""
+    environment = make_layout_environment()
+    plain = "{{ [cycler('odd', 'even')]|join(', ', " + attribute.format("current") + ") }}"
+    assert compile_text(environment, plain).render({}) == "odd"
+    method = "{{ [cycler('odd', 'even')]|join(', ', " + attribute.format("next") + ") }}"
+    with pytest.raises(TemplateLimitError, match=r"^turns a function or an object into text"):
+        compile_text(environment, method).render({})
+
+
 def test_printing_a_sequence_not_yet_listed_says_to_list_it():
     with pytest.raises(TemplateLimitError, match=r"^prints a sequence that is not yet a list .*add \| list"):
         compile_text(make_layout_environment(), "{{ fields|map('upper') }}").render({"fields": ["a", "b"]})

@@ -437,9 +437,12 @@ def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
             guard(budget, value, *args, **kwargs)
         if makes_text:
             check_text_of(value, *args, *kwargs.values())
-        if name == "join":  # makes text of every item: a sequence not yet listed is read once, here
+        # join makes text of every item (or of one attribute of each, which it looks up itself):
+        # a sequence not yet listed is read once, here, so its items can be looked at
+        by_attribute = name == "join" and (kwargs.get("attribute") is not None or len(args) > 1)
+        if name == "join":
             value = value if isinstance(value, (str, Sequence, Mapping)) else list(value)
-            check_text_of(*args, *kwargs.values(), value if "attribute" not in kwargs else None)
+            check_text_of(*args, *kwargs.values(), None if by_attribute else value)
         leading = (PASSED[passes](context),) if passes in PASSED else ()
         try:
             result = function(*leading, value, *args, **kwargs)
@@ -448,8 +451,7 @@ def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
                 raise TemplateRuntimeError(f"{name} was given no value: the field is empty or "
                                            "missing") from None
             raise
-        if name == "join" and "attribute" in kwargs and MEMORY_ADDRESS.search(result):
-            # join looked the attributes up itself: the text it made tells whether one was an object
+        if by_attribute and MEMORY_ADDRESS.search(result):  # the text it made tells if one was an object
             raise TemplateLimitError(unrepeatable_message("turns", OBJECT_AS_TEXT))
         budget.touch(budget.size(result))
         return result
