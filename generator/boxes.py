@@ -7,13 +7,14 @@ speaks in these boxes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from generator.records import value
+
 
 EPSILON = 1e-6
 """Points closer than this are the same point: floating-point sums of mm never land exactly."""
 
 
-@dataclass(frozen=True)
+@value
 class Box:
     """A rectangle: lower-left corner (x, y), width and height, in points."""
 

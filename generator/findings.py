@@ -9,17 +9,18 @@ one a line, in file and line order, and picks the exit status from them;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable
 
 from generator.errors import EXIT_INPUT, EXIT_OK, EXIT_RULES, DeckpressError, Position, each_error
+from generator.records import value
 
 ERROR = "error"
 WARNING = "warning"
 SEVERITIES = (ERROR, WARNING)
 
 
-@dataclass(frozen=True)
+@value
 class Finding:
     """One thing a check found: what is wrong, where, and how serious it is."""
 

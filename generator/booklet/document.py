@@ -13,7 +13,6 @@ same rules and deck give the same bytes.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from typing import Callable
 
 from reportlab.lib.enums import TA_CENTER
@@ -26,13 +25,14 @@ from generator.booklet.markdown import Heading
 from generator.booklet.paragraphs import Paragraph
 from generator.booklet.style import BookletStyle, Paper, derive, paragraph_text
 from generator.deck.model import Deck
+from generator.records import value
 from generator.words import words_for
 
 TOC_LEVELS = 2
 """Headings down to this level (## ) appear in the contents and the outline."""
 
 
-@dataclass(frozen=True)
+@value
 class Body:
     """A fresh set of body flowables, plus what the cover needs from the rules file."""
 

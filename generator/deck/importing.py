@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from generator.deck.loading import parse_yaml
 from generator.deck.model import absolute_folder, build_deck
 from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, Sheet, check_columns, sheet_to_cards
 from generator.errors import InputError, Position
+from generator.records import value
 
 RESERVED_COLUMNS = {"id"}  # and the column of copies (Sheet.copies)
 MAX_CHOICES = 8
@@ -77,7 +77,7 @@ def _is_number(text: str) -> bool:
         return False
 
 
-@dataclass(frozen=True)
+@value
 class Imported:
     """A deck file's text made from a spreadsheet, and what it holds."""
 

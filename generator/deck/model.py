@@ -31,6 +31,7 @@ from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems, Reader
 from generator.errors import InputError, Position, describe_value, did_you_mean, not_text
 from generator.paths import resolve_inside
+from generator.records import value
 
 if TYPE_CHECKING:
     from generator.deck.translation import Translation
@@ -63,7 +64,7 @@ ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 """What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
 
 
-@dataclass(frozen=True)
+@value
 class FieldSpec:
     """One column of the card database: its type and what values it allows."""
 
@@ -76,7 +77,7 @@ class FieldSpec:
     max: float | None = None
 
 
-@dataclass(frozen=True)
+@value
 class Card:
     """A distinct card: its front fields, its own back (if double-sided) and its copies."""
 
@@ -93,7 +94,7 @@ class Card:
         return self.back if self.back is not None else shared_back
 
 
-@dataclass(frozen=True)
+@value
 class Decklist:
     """A named selection of cards from the pool, with its own copy counts."""
 
@@ -104,7 +105,7 @@ class Decklist:
     description: str = ""
 
 
-@dataclass(frozen=True)
+@value
 class RuleSpec:
     """One composition rule as written: its kind, its parameters and its message."""
 
@@ -116,7 +117,7 @@ class RuleSpec:
     index: int
 
 
-@dataclass(frozen=True)
+@value
 class Acceptance:
     """A warning the deck accepts: its kind, what it must match, and why it is fine.
 

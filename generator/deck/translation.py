@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -39,6 +38,7 @@ from generator.deck.model import Card, Deck, Decklist, load_deck
 from generator.deck.reading import Problems, Reader
 from generator.errors import EXIT_RULES, DeckpressError, InputError, Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
+from generator.records import value
 from generator.words import read_phrases
 
 LANG_FOLDER = "lang"
@@ -56,7 +56,7 @@ MAX_LANGUAGES = 100
 folder stuffed with thousands of files would make one command run for hours."""
 
 
-@dataclass(frozen=True)
+@value
 class Untranslated:
     """A text the deck prints that its translation leaves out."""
 
@@ -70,7 +70,7 @@ class Untranslated:
         return f"{self.what} has no translation in {translation_path}"
 
 
-@dataclass(frozen=True)
+@value
 class LayoutText:
     """A layout element's text in the translation's language, and where it is written."""
 
@@ -78,7 +78,7 @@ class LayoutText:
     position: Position
 
 
-@dataclass(frozen=True)
+@value
 class Translation:
     """What a translated deck carries besides its translated texts."""
 

@@ -11,7 +11,6 @@ removed from the deck are deleted (see :mod:`~generator.exports.staging`).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -22,6 +21,7 @@ from generator.errors import InputError, Position
 from generator.exports.raster import (MAX_RASTER_PIXELS, PRINT_BLEED, Raster, Transform, fitting_dpi, png_bytes,
                                       too_many_pixels)
 from generator.exports.staging import StagedFolder
+from generator.records import value
 from generator.render import Renderer
 
 SHARED_BACK_FILENAME = "back.png"
@@ -29,7 +29,7 @@ CONTACT_SHEET_FILENAME = "contact-sheet.png"
 DEFAULT_DPI = 300
 
 
-@dataclass(frozen=True)
+@value
 class FaceFile:
     """One PNG to write: a face of a card and the file name it goes under."""
 
@@ -38,7 +38,7 @@ class FaceFile:
     side: str
 
 
-@dataclass(frozen=True)
+@value
 class PngExport:
     """Everything a PNG export writes, decided before anything is drawn."""
 

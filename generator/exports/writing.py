@@ -15,7 +15,6 @@ The TTS faces come first, sheet by sheet, so only one sheet's faces wait in memo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -27,9 +26,10 @@ from generator.exports.raster import FaceOrder, raster_tasks, run_raster_task
 from generator.exports.staging import StagedFolder, all_or_nothing
 from generator.exports.tts import SheetWriter, TtsExport, tts_faces, tts_staging
 from generator.exports.workers import Workers
+from generator.records import value
 
 
-@dataclass(frozen=True)
+@value
 class ExportRun:
     """What one ``export`` command writes: PNGs, a TTS deck, or both, with their staging folders."""
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
 
@@ -54,7 +54,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from generator.deck.loading import load_yaml
 from generator.deck.reading import Problems
 from generator.errors import InputError, Position
-from generator.records import record
+from generator.records import record, value
 
 REGISTRY_FILENAME = "fonts.yaml"
 FONTS_FOLDER = "fonts"
@@ -95,7 +95,7 @@ class MissingFace(ValueError):
     """A family has no face for the bold/italic combination asked for."""
 
 
-@dataclass(frozen=True)
+@value
 class Face:
     """Where one font name stands in its family."""
 

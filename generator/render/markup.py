@@ -24,8 +24,9 @@ its face, colour and width.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Callable
+
+from generator.records import value
 
 ESCAPABLE = "*:[]{}\\"
 """Characters a backslash prints literally."""
@@ -59,7 +60,7 @@ class MarkupError(ValueError):
         self.hint = hint
 
 
-@dataclass(frozen=True)
+@value
 class Span:
     """A stretch of text in one style, or one inline icon (``icon`` set, ``text`` empty)."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,6 +21,7 @@ from generator.booklet import booklet_paths, rules_path
 from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
+from generator.records import value
 from generator.render import Renderer, load_renderer
 from generator.serve.dependencies import Dependencies, deck_dependencies
 from generator.serve.faces import FaceView, distinct_faces
@@ -44,7 +45,7 @@ already tell when card values change; a change to these alone leaves every other
 face's image as it was."""
 
 
-@dataclass(frozen=True)
+@value
 class Drawable:
     """A good state of the deck: loaded, laid out, ready to draw."""
 
@@ -70,7 +71,7 @@ class Drawable:
         return f"{face.key}-{self.look}"
 
 
-@dataclass(frozen=True)
+@value
 class Snapshot:
     """What the page shows for one deck at one moment."""
 

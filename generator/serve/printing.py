@@ -7,11 +7,11 @@ the print PDF and its manifest have.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from generator.boxes import Box
 from generator.deck.model import Deck
+from generator.records import value
 from generator.render import Renderer
 from generator.sheets.geometry import SheetLayout, SheetSettings, plan_layout, plan_pages
 from generator.sheets.press import CopyIndex
@@ -21,7 +21,7 @@ MAX_LISTED_COPIES = 50
 this is shown with its first positions and a count, so the page stays small."""
 
 
-@dataclass(frozen=True)
+@value
 class Spot:
     """One face of one copy on the sheets: which page, which cell of its grid, its trim box."""
 
@@ -31,7 +31,7 @@ class Spot:
     box: Box
 
 
-@dataclass(frozen=True)
+@value
 class PrintPlan:
     """The sheet grid and, per card id, where its first copies land (copy, front, back)."""
 

@@ -19,7 +19,6 @@ value to pass to ``deckpress build``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import InputError
 from generator.outputs import write_bytes_atomic
+from generator.records import value
 from generator.sheets.forms import sheet_font
 from generator.boxes import Box
 from generator.sheets.geometry import back_box, mirror_axis, mirror_box
@@ -52,7 +52,7 @@ SCALE_BAR = 100 * MM
 CALIBRATION_MODES = ("long", "short")
 
 
-@dataclass(frozen=True)
+@value
 class Label:
     """A piece of text: its baseline start (x, y) and whether it runs upwards."""
 
@@ -64,7 +64,7 @@ class Label:
     align: str = "left"
 
 
-@dataclass(frozen=True)
+@value
 class Ladder:
     """One axis's ticks (front page), the line they are read against (back page), and labels."""
 
@@ -77,7 +77,7 @@ class Ladder:
     labels: tuple[Label, ...]
 
 
-@dataclass(frozen=True)
+@value
 class CalibrationPlan:
     paper: Paper
     duplex: str

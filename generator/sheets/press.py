@@ -24,6 +24,7 @@ from typing import BinaryIO, Callable, Iterator, TextIO
 
 from generator.deck.model import Card, Deck
 from generator.outputs import atomic_outputs
+from generator.records import value
 from generator.sheets.deflate import StreamDeflater
 from generator.sheets.forms import FormLibrary, font_for, joined_runs, number
 from generator.boxes import Box
@@ -54,7 +55,7 @@ MODE_LABELS = {
 FOOTER_SEPARATOR = "  ·  "
 
 
-@dataclass(frozen=True)
+@value
 class PressResult:
     """What a build wrote."""
 

@@ -7,11 +7,12 @@ that the text, JSON and PDF reports all draw from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Callable
 
 from generator.deck.model import Deck
+from generator.records import value
 from generator.stats.composition import Breakdown, breakdown, default_fields
 from generator.stats.dice import DiceReport, dice_report
 from generator.stats.odds import probability
@@ -20,7 +21,7 @@ from generator.stats.simulation import SimulationResult, load_plugin, run
 from generator.stats.spec import CountBy, Question, StatsSpec, read_stats_spec
 
 
-@dataclass(frozen=True)
+@value
 class Request:
     """What the user asked for on top of the deck file."""
 
@@ -33,7 +34,7 @@ class Request:
     policy: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class Answer:
     """A question's exact chance in one pool."""
 
@@ -41,7 +42,7 @@ class Answer:
     chance: Fraction
 
 
-@dataclass(frozen=True)
+@value
 class PoolStats:
     """Composition and draw odds for one pool (the deck, or one decklist)."""
 
@@ -50,7 +51,7 @@ class PoolStats:
     answers: tuple[Answer, ...]
 
 
-@dataclass(frozen=True)
+@value
 class DeckStats:
     """Everything ``deckpress stats`` reports about one deck."""
 

@@ -34,14 +34,13 @@ only the cheapest per type is kept.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from math import comb, lgamma, log
 from typing import TYPE_CHECKING, Iterable
 
 from generator.deck.model import Card
 from generator.errors import InputError
 from generator.deck.selectors import field_value
-from generator.records import record
+from generator.records import record, value
 from generator.stats.pools import Pool
 from generator.stats.spec import Condition, Question
 
@@ -58,7 +57,7 @@ refuses it before ``stats`` or ``serve`` start counting. Every bundled question 
 under a thousand steps."""
 
 
-@dataclass(frozen=True)
+@value
 class Requirement:
     """Between ``low`` and ``high`` (None: no limit) drawn cards are among ``card_ids``."""
 

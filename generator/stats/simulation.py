@@ -30,7 +30,7 @@ import statistics
 import sys
 import traceback
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
@@ -39,6 +39,7 @@ from generator.deck.model import Deck
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
 from generator.errors import did_you_mean
+from generator.records import value
 from generator.stats.spec import SimulationSpec
 
 MAX_TURNS = 10_000
@@ -54,7 +55,7 @@ Z_95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
 
 
-@dataclass(frozen=True)
+@value
 class Outcome:
     """How one game ended: won or not, after how many turns, and why it ended."""
 
@@ -63,7 +64,7 @@ class Outcome:
     ending: str = ""
 
 
-@dataclass(frozen=True)
+@value
 class Plugin:
     """A loaded game plugin."""
 
@@ -78,7 +79,7 @@ class Plugin:
         return next(iter(self.policies))
 
 
-@dataclass(frozen=True)
+@value
 class Interval:
     """An estimate with its 95% confidence interval."""
 
@@ -87,7 +88,7 @@ class Interval:
     high: float
 
 
-@dataclass(frozen=True)
+@value
 class SimulationResult:
     """The outcomes of a run and their summary statistics."""
 
