@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import struct
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
-from PIL import ImageFont
 from reportlab.pdfbase import pdfmetrics
 
 from generator.access.backdrop import (PAINTING_OPS, Backdrop, Corners, ImageSamples, backdrops, blend, corners_of,
@@ -27,6 +26,9 @@ from generator.errors import DeckpressError, Position
 from generator.records import record
 from generator.render.plan import Frame, Glyphs, Op, TextOp
 from generator.render.renderer import SIDES, Renderer
+
+if TYPE_CHECKING:
+    from PIL import ImageFont
 
 MEASURING_SIZE = 200
 """Pixels per em at which glyph outlines are measured, then scaled to the printed size:
@@ -224,6 +226,9 @@ def _ink_extent(font: str, text: str) -> tuple[int, int, int, int]:
 
 @lru_cache(maxsize=64)
 def _measuring_font(path: str) -> ImageFont.FreeTypeFont:
+    # Only a line straddling shapes is measured: most checks never load FreeType's binding.
+    from PIL import ImageFont
+
     return ImageFont.truetype(path, MEASURING_SIZE)
 
 
