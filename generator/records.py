@@ -67,9 +67,7 @@ def value(cls: DataClass | None = None, /, **options: Any) -> Any:
     def make(cls: DataClass) -> DataClass:
         made = _made(cls, options, frozen=True)
         compared = [field.name for field in fields(made) if field.compare]
-        # attrgetter, unlike a function, stays unbound when read through an instance.
-        made._compared_fields = (attrgetter(*compared) if compared  # type: ignore[attr-defined]
-                                 else staticmethod(_no_fields))
+        made._compared_fields = _fields_getter(compared)  # type: ignore[attr-defined]
         _set_unless_defined(made, "__eq__", _value_eq)
         _set_unless_defined(made, "__hash__", _value_hash)
         _set_unless_defined(made, "__setattr__", _refuse_change)
@@ -114,8 +112,15 @@ def _value_hash(self: Any) -> int:
     return hash(self._compared_fields(self))
 
 
-def _no_fields(_: Any) -> tuple:
-    return ()
+def _fields_getter(names: list[str]) -> Any:
+    """A function of an instance giving the tuple of these fields, which a frozen
+    dataclass compares and hashes (so a value's hash is the dataclass's)."""
+    if len(names) > 1:
+        return attrgetter(*names)  # unlike a function, it stays unbound on the class
+    if names:
+        one = attrgetter(names[0])
+        return staticmethod(lambda instance: (one(instance),))
+    return staticmethod(lambda instance: ())
 
 
 def _refuse_change(self: Any, name: str, _: Any) -> None:

@@ -197,3 +197,15 @@ def test_a_value_with_one_field_or_none_is_compared_by_them():
 
     assert One("a") == One("a") != One("b") and hash(One("a")) == hash(One("a"))
     assert Empty() == Empty() and len({Empty(), Empty()}) == 1
+
+
+def test_a_value_hashes_as_the_same_frozen_dataclass():
+    @value
+    class One:
+        number: int
+
+    @dataclass(frozen=True)
+    class PlainOne:
+        number: int
+
+    assert hash(One(7)) == hash(PlainOne(7)) and hash(Spot("a", 2.0)) == hash(PlainSpot("a", 2.0))
