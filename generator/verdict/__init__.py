@@ -14,17 +14,18 @@ default options.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from generator.errors import DeckpressError
-from generator.findings import WARNING, Finding, exit_status, findings_from, in_order
+from generator.findings import WARNING, Finding, exit_status, in_order
 from generator.records import record
 
 if TYPE_CHECKING:
     from generator.deck.model import Deck
     from generator.render.renderer import Renderer
+    from generator.verdict.beside import Outcome
 
 
 @record
@@ -83,17 +84,31 @@ class Verdict:
 def verdict(deck_path: Path | str, *, lang: str | None = None, checks: Iterable[Check] | None = None,
             load_renderer: Callable[[Deck], Renderer] | None = None) -> Verdict:
     """Run ``checks`` (every check by default) on the deck at ``deck_path``; ``load_renderer``
-    makes the card renderer the face checks lay out (by default the deck's own)."""
+    makes the card renderer the face checks lay out (by default the deck's own).
+
+    The checks that may run beside the others (:data:`~generator.verdict.checks.BESIDE_FACES`)
+    wait for the layouts and run in a forked copy of this process where that can help
+    (:mod:`generator.verdict.beside`); their findings keep their places all the same."""
     from generator.access.accepting import apply_acceptances
-    from generator.verdict.checks import CHECKS
+    from generator.verdict.beside import Beside, can_fork, outcome_of
+    from generator.verdict.checks import BESIDE_FACES, CHECKS, check_layouts
 
     subject = Subject(path=Path(deck_path), lang=lang, load_renderer=load_renderer)
-    found: list[Finding] = []
-    for check in CHECKS if checks is None else checks:
-        try:
-            found.extend(check(subject))
-        except DeckpressError as error:  # a check that stops short still reports why
-            found.extend(findings_from(error))
+    chosen = tuple(CHECKS if checks is None else checks)
+    waiting = [index for index, check in enumerate(chosen) if check in BESIDE_FACES] \
+        if check_layouts in chosen and can_fork() else []
+    outcomes: dict[int, Outcome] = {}
+    with ExitStack() as stack:
+        beside = None
+        for index, check in enumerate(chosen):
+            if index in waiting:
+                continue
+            outcomes[index] = outcome_of(check, subject)
+            if check is check_layouts and waiting and subject.deck is not None:
+                beside = stack.enter_context(Beside([chosen[index] for index in waiting], subject))
+        late = beside.outcomes() if beside else [outcome_of(chosen[index], subject) for index in waiting]
+        outcomes.update(zip(waiting, late))
+    found = [finding for index in range(len(chosen)) for finding in outcomes[index].findings]
     found = apply_acceptances(subject.deck, found)  # the deck's accept: entries mark warnings
     return Verdict(path=subject.path, deck=subject.deck, findings=tuple(in_order(found)),
                    counts=dict(subject.counts), renderer=subject.renderer, lang=lang,

@@ -190,6 +190,11 @@ PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
 DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRAWING_CHECKS
 """What ``build --draft`` runs: untranslated texts are listed and printed marked."""
 
+BESIDE_FACES = (check_rules, check_sheets, check_stats, check_booklet)
+"""Checks that read the deck and its renderer and change nothing of the subject but its
+counts: once the layouts are loaded they may run beside the face and access checks, in a
+forked copy of the process (see :func:`generator.verdict.verdict`)."""
+
 CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats, check_booklet)
           + ACCESS_CHECKS)
 """Everything ``deckpress check`` runs."""

@@ -1,0 +1,178 @@
+"""Checks run beside the others, in a forked copy of this process, on another core.
+
+Once a verdict has loaded the deck and its layouts, what is left splits in two:
+laying out every face and measuring its contrast, and checks that only read the
+deck and the renderer (the rules, the sheets, the stats questions, the rules
+booklet). On a machine with a second core, the second lot runs in a fork of this
+process, which starts with everything already loaded and imported, while this one
+goes on with the first. What the copy finds comes back pickled through a pipe and
+takes its place in the checks' order, so the verdict is the one the checks make
+one after the other: the same findings in the same order, the same counts.
+
+Nothing depends on the copy. Where a fork cannot help or cannot be trusted (one
+core; a system other than Linux, where forking a process that has loaded libraries is
+not always safe; other threads running, whose locks a fork would copy held),
+or when the copy fails in any way (it crashes, is killed, finds something that
+cannot be pickled), the checks simply run here, after the others.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import signal
+import sys
+import threading
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from generator.records import record
+
+if TYPE_CHECKING:
+    from generator.findings import Finding
+    from generator.verdict import Check, Subject
+
+MOST_RESULT_BYTES = 256 * 1024 * 1024
+"""What the copy may send back. Findings are a few hundred bytes each; past this the
+copy's answer is not read, and its checks run here instead."""
+
+
+@record
+class Outcome:
+    """What one check found, and the counts it set on the subject."""
+
+    findings: list[Finding]
+    counts: dict[str, int]
+
+
+def outcome_of(check: Check, subject: Subject) -> Outcome:
+    """Run ``check``; a check that stops short with a ``DeckpressError`` still reports why."""
+    from generator.errors import DeckpressError
+    from generator.findings import findings_from
+
+    counted = dict(subject.counts)
+    try:
+        found = list(check(subject))
+    except DeckpressError as error:
+        found = findings_from(error)
+    return Outcome(found, {name: count for name, count in subject.counts.items() if counted.get(name) != count})
+
+
+class Beside:
+    """``checks`` running on ``subject`` in a forked copy of this process (a context manager).
+
+    ``outcomes()`` waits for the copy and gives each check's :class:`Outcome`, in order;
+    each check the copy could not report on is run here then. Leaving the ``with`` block
+    stops a copy still running (an error, Ctrl-C) and waits for it to end.
+    """
+
+    def __init__(self, checks: Sequence[Check], subject: Subject):
+        self.checks = list(checks)
+        self.subject = subject
+        self._pid: int | None = None
+        self._answer: int | None = None  # the pipe's end this process reads
+
+    def __enter__(self) -> Beside:
+        if self.checks and can_fork():
+            self._start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop()
+
+    def outcomes(self) -> list[Outcome]:
+        answered = self._collect() if self._pid is not None else None
+        if answered is None:
+            return [outcome_of(check, self.subject) for check in self.checks]
+        for outcome in answered:
+            self.subject.counts.update(outcome.counts)
+        return answered
+
+    def _start(self) -> None:
+        answer, sink = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:  # no memory or process left for a copy: the checks run here
+            os.close(answer)
+            os.close(sink)
+            return
+        if pid == 0:
+            os.close(answer)
+            _answer_in_copy(self.checks, self.subject, sink)  # never returns
+        os.close(sink)
+        self._pid, self._answer = pid, answer
+
+    def _collect(self) -> list[Outcome] | None:
+        """The copy's outcomes, or None when it did not finish and say them all."""
+        data = _read_all(self._answer, MOST_RESULT_BYTES)
+        if data is None:  # it says too much: stop it
+            self._stop()
+            return None
+        os.close(self._answer)
+        self._answer = None
+        pid, self._pid = self._pid, None
+        _, status = os.waitpid(pid, 0)  # it closed the pipe: it is ending
+        if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
+            return None
+        try:
+            answered = pickle.loads(data)
+        except Exception:  # a truncated answer: the copy died while writing it
+            return None
+        if not (isinstance(answered, list) and len(answered) == len(self.checks)
+                and all(isinstance(outcome, Outcome) for outcome in answered)):
+            return None
+        return answered
+
+    def _stop(self) -> None:
+        """Close the pipe, stop the copy if it is still running, and wait for it to end."""
+        if self._answer is not None:
+            os.close(self._answer)
+            self._answer = None
+        if self._pid is not None:
+            pid, self._pid = self._pid, None
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
+
+
+def can_fork() -> bool:
+    """Whether a forked copy could run beside this process, safely and on a core of its own."""
+    if not hasattr(os, "fork") or sys.platform != "linux" or threading.active_count() > 1:
+        return False
+    try:
+        return len(os.sched_getaffinity(0)) > 1
+    except OSError:
+        return False
+
+
+def _answer_in_copy(checks: Iterable[Check], subject: Subject, sink: int) -> None:
+    """In the copy: run the checks, write their pickled outcomes, and end without running
+    anything of the parent's (no exit handlers, no buffered output written twice)."""
+    status = 1
+    try:
+        # The copy's life is short; collecting could run finalisers of the parent's objects.
+        gc.disable()
+        data = pickle.dumps([outcome_of(check, subject) for check in checks], protocol=pickle.HIGHEST_PROTOCOL)
+        with os.fdopen(sink, "wb") as pipe:
+            pipe.write(data)
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _read_all(source: int, most: int) -> bytes | None:
+    """Everything written to the pipe until it closes, or None past ``most`` bytes."""
+    chunks, size = [], 0
+    while True:
+        chunk = os.read(source, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > most:
+            return None
+        chunks.append(chunk)
+
+
+__all__ = ["Beside", "Outcome", "can_fork", "outcome_of"]
