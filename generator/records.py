@@ -23,6 +23,10 @@ four more compilations for a frozen class. Together that was a seventh of a whol
   an ``InitVar``) is refused when the class is defined.
 - ``__repr__``, and a value's ``__eq__``, ``__hash__``, ``__setattr__`` and
   ``__delattr__``, are functions shared by every class; they read the class's fields.
+- The fields are collected as ``dataclass`` collects them, without its search of every
+  annotation for ``ClassVar``, ``InitVar`` and ``KW_ONLY`` (:func:`_keep_books`), so
+  records and values stay dataclasses: ``fields()``, ``replace()`` and ``asdict()``
+  work on them.
 
 A record is not frozen: a frozen class's ``__init__`` sets every field through
 ``object.__setattr__``, which makes it three times slower to create, and a face makes
@@ -32,6 +36,7 @@ many records. Read-only is kept by convention: nothing assigns a shared record's
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import sys
 from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
 from functools import cache
@@ -81,11 +86,60 @@ def _made(cls: DataClass, options: dict[str, Any], frozen: bool) -> DataClass:
     """``cls`` with the dataclass bookkeeping (its fields, ``fields()``, ``replace()``),
     a templated ``__init__`` and the shared ``__repr__``."""
     wants_init = options.get("init", True)
-    made = dataclass(cls, **{**options, "eq": False, "repr": False, "init": False, "frozen": False})
+    if set(options) <= {"kw_only"} and _can_keep_books(cls):
+        made = _keep_books(cls, kw_only=options.get("kw_only", False))
+    else:
+        made = dataclass(cls, **{**options, "eq": False, "repr": False, "init": False, "frozen": False})
     if wants_init:
         _set_unless_defined(made, "__init__", _templated_init(made, frozen))
     _set_unless_defined(made, "__repr__", _record_repr)
     return made
+
+
+# The marks dataclass leaves on a class and on each of its fields. Where a later Python
+# keeps them elsewhere, dataclass itself does the bookkeeping (see _can_keep_books).
+_PARAMS = dataclass(type("_Record", (), {}), eq=False, repr=False).__dataclass_params__
+_FIELD_KIND = getattr(dataclasses, "_FIELD", None)
+_NOT_PLAIN = ("ClassVar", "InitVar", "KW_ONLY")
+
+
+def _can_keep_books(cls: type) -> bool:
+    return _FIELD_KIND is not None and "__annotations__" in cls.__dict__
+
+
+def _keep_books(cls: DataClass, kw_only: bool) -> DataClass:
+    """What ``dataclass(cls, init=False, repr=False, eq=False)`` does, for plain fields.
+
+    ``dataclass`` looks up every field's annotation, three times, in case it names
+    ``ClassVar``, ``InitVar`` or ``KW_ONLY``: with over a hundred classes defined at
+    each start, that was most of a record's cost. A record names none of them, which
+    is checked once here, in the annotation's text."""
+    collected: dict[str, Field] = {}
+    for base in reversed(cls.__mro__[1:]):
+        collected.update(getattr(base, "__dataclass_fields__", {}))
+    for name, annotation in cls.__dict__["__annotations__"].items():
+        if any(marker in str(annotation) for marker in _NOT_PLAIN):
+            raise TypeError(f"{cls.__qualname__}.{name}: records and values take plain fields only; "
+                            "make the class a @dataclass")
+        default = getattr(cls, name, MISSING)
+        made = default if isinstance(default, Field) else dataclasses.field(default=default)
+        made.name, made.type = name, annotation
+        made._field_type = _FIELD_KIND  # type: ignore[attr-defined]
+        if made.kw_only is MISSING:
+            made.kw_only = kw_only
+        if made.default is not MISSING and type(made.default).__hash__ is None:
+            raise ValueError(f"mutable default {type(made.default)} for field {name} is not allowed: "
+                             "use default_factory")
+        if isinstance(default, Field):  # the class keeps the plain default, as with dataclass
+            if made.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, made.default)
+        collected[name] = made
+    cls.__dataclass_fields__ = collected  # type: ignore[attr-defined]
+    cls.__dataclass_params__ = _PARAMS  # type: ignore[attr-defined]
+    cls.__match_args__ = tuple(name for name, made in collected.items() if made.init and not made.kw_only)
+    return cls
 
 
 def _set_unless_defined(cls: type, name: str, method: Callable) -> None:

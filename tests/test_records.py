@@ -209,3 +209,30 @@ def test_a_value_hashes_as_the_same_frozen_dataclass():
         number: int
 
     assert hash(One(7)) == hash(PlainOne(7)) and hash(Spot("a", 2.0)) == hash(PlainSpot("a", 2.0))
+
+
+def test_records_and_values_are_dataclasses_to_the_dataclasses_module():
+    import dataclasses
+
+    assert dataclasses.is_dataclass(Slot) and dataclasses.is_dataclass(Spot("a"))
+    assert [(each.name, each.default, each.repr) for each in fields(Slot)] == [
+        ("name", dataclasses.MISSING, True), ("size", 1.0, True), ("hidden", dataclasses.MISSING, False),
+        ("inside", None, True)]
+    assert fields(Slot)[2].default_factory is list
+    assert replace(Slot("a", inside=1), size=3.0).size == 3.0
+    assert dataclasses.asdict(Spot("a", note="n")) == {"name": "a", "size": 1.0, "note": "n"}
+    assert Slot.size == 1.0 and "hidden" not in Slot.__dict__  # class defaults as dataclass leaves them
+
+
+def test_a_record_refuses_what_is_not_a_plain_field():
+    from typing import ClassVar
+
+    with pytest.raises(TypeError, match="records and values take plain fields only"):
+        @record
+        class Counted:
+            total: ClassVar[int] = 0
+
+    with pytest.raises(ValueError, match="mutable default"):
+        @record
+        class Shared:
+            items: list = []
