@@ -65,7 +65,14 @@ COMMANDS = (
 FULL_COLLECTION_EVERY = 1000
 """Collections of the middle generation between two full ones (Python's default is 10).
 A build of 10,000 distinct cards otherwise spends about 6% of its time in six full
-collections that free next to nothing; young garbage is still collected as often."""
+collections that free next to nothing."""
+
+YOUNG_COLLECTION_EVERY = 100_000
+"""New objects between two collections of the youngest generation (Python's default is 700).
+Nearly all of a command's garbage is freed as soon as it is dropped, without the
+collector; each young collection walks what has not been, most of it kept to the end.
+Collecting a hundred times less often takes 1.5% off ``check``, and no command's peak
+memory moved (a build of 10,000 different cards, an export of 1,520, a check of 100,000)."""
 
 
 def load_command(entry: CommandEntry) -> click.Command:
@@ -77,10 +84,10 @@ def load_command(entry: CommandEntry) -> click.Command:
     about a tenth of the time ``check`` takes on a 152-card deck.
 
     A command's own work then keeps most of what it makes to its end (the deck, its
-    plans, the PDF's forms), so full collections, which walk all of it, are made rarely
-    (:data:`FULL_COLLECTION_EVERY`); young objects are collected as usual. Commands that
-    run until stopped (``watch``, ``serve``) drop what each save made when the next one
-    comes, and keep Python's usual full collections.
+    plans, the PDF's forms), so collections, which walk what is kept, are made rarely
+    (:data:`YOUNG_COLLECTION_EVERY`, :data:`FULL_COLLECTION_EVERY`). Commands that run
+    until stopped (``watch``, ``serve``) drop what each save made when the next one
+    comes, and keep Python's usual collections.
     """
     module_name, attribute = entry.target.split(":")
     if module_name in sys.modules:  # imported before: nothing new to leave be
@@ -94,8 +101,8 @@ def load_command(entry: CommandEntry) -> click.Command:
             gc.enable()
     gc.freeze()
     if not entry.runs_until_stopped:
-        young, middle, _ = gc.get_threshold()
-        gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
+        _, middle, _ = gc.get_threshold()
+        gc.set_threshold(YOUNG_COLLECTION_EVERY, middle, FULL_COLLECTION_EVERY)
     return getattr(module, attribute)
 
 
@@ -149,4 +156,9 @@ def cli() -> None:
 
 
 def main() -> None:
-    cli(prog_name="deckpress")
+    try:
+        cli(prog_name="deckpress")
+    finally:
+        # Python's last collection as it exits walks everything still alive, all of it
+        # about to be freed anyway: 1% of a 152-card check. Frozen objects are not walked.
+        gc.freeze()
