@@ -16,10 +16,10 @@ processes cannot be forked, the tasks simply run here, one after the other.
 from __future__ import annotations
 
 import multiprocessing
-import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Iterator
 
+from generator.machine import usable_cores
 from generator.render import Renderer
 
 Task = Callable[[Renderer, Any], Any]
@@ -31,10 +31,7 @@ _WORKER_RENDERER: list[Renderer] = []
 
 def default_jobs() -> int:
     """Every core this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()
 
 
 class Workers:

@@ -106,10 +106,10 @@ def _deflate_each(streams: list[bytes]) -> list[bytes]:
 
 def _cores() -> int:
     """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    # Imported here, not at the top: the helper process runs this file on its own.
+    from generator.machine import usable_cores
+
+    return usable_cores()
 
 
 class StreamDeflater:

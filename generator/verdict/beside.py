@@ -26,6 +26,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from generator.machine import usable_cores
 from generator.records import record
 
 if TYPE_CHECKING:
@@ -139,12 +140,8 @@ class Beside:
 
 def can_fork() -> bool:
     """Whether a forked copy could run beside this process, safely and on a core of its own."""
-    if not hasattr(os, "fork") or sys.platform != "linux" or threading.active_count() > 1:
-        return False
-    try:
-        return len(os.sched_getaffinity(0)) > 1
-    except OSError:
-        return False
+    return (hasattr(os, "fork") and sys.platform == "linux" and threading.active_count() == 1
+            and usable_cores() > 1)
 
 
 def _answer_in_copy(checks: Iterable[Check], subject: Subject, sink: int) -> None:
