@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import inspect
 import sys
 from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, fields
 from functools import cache
@@ -48,32 +49,35 @@ from typing import Any, Callable, TypeVar
 DataClass = TypeVar("DataClass", bound=type)
 
 
-def record(cls: DataClass | None = None, /, **options: Any) -> Any:
+def record(cls: DataClass | None = None, /, *, kw_only: bool = False) -> Any:
     """Make ``cls`` a record: a dataclass compared by identity, with the shared repr.
 
-    Use it bare (``@record``) or with dataclass options (``@record(kw_only=True)``).
+    Use it bare (``@record``) or with keyword-only fields (``@record(kw_only=True)``).
     """
-    if options.get("frozen"):
-        raise TypeError("a record is not frozen; make the class a @value")
 
     def make(cls: DataClass) -> DataClass:
-        return _made(cls, options, frozen=False)
+        return _made(cls, kw_only, _RECORD_PARAMS, frozen=False)
 
     return make if cls is None else make(cls)
 
 
-def value(cls: DataClass | None = None, /, **options: Any) -> Any:
+def value(cls: DataClass | None = None, /, *, kw_only: bool = False) -> Any:
     """Make ``cls`` a value: a frozen dataclass, equal to another of its class whose
     compared fields are equal, hashed by those fields, printed as a dataclass prints.
 
-    Use it bare (``@value``) or with dataclass options (``@value(kw_only=True)``).
+    Use it bare (``@value``) or with keyword-only fields (``@value(kw_only=True)``).
     """
 
     def make(cls: DataClass) -> DataClass:
-        made = _made(cls, options, frozen=True)
-        compared = [field.name for field in fields(made) if field.compare]
-        made._compared_fields = _fields_getter(compared)  # type: ignore[attr-defined]
+        made = _made(cls, kw_only, _VALUE_PARAMS, frozen=True)
+        every = fields(made)
+        made._compared_fields = _fields_getter(  # type: ignore[attr-defined]
+            [field.name for field in every if field.compare])
+        made._hashed_fields = _fields_getter(  # type: ignore[attr-defined]
+            [field.name for field in every if (field.compare if field.hash is None else field.hash)])
         _set_unless_defined(made, "__eq__", _value_eq)
+        if made.__dict__.get("__hash__", _value_hash) is None and "__eq__" in made.__dict__:
+            del made.__hash__  # the None Python gives a class that writes __eq__, as dataclass replaces it
         _set_unless_defined(made, "__hash__", _value_hash)
         _set_unless_defined(made, "__setattr__", _refuse_change)
         _set_unless_defined(made, "__delattr__", _refuse_deletion)
@@ -82,23 +86,27 @@ def value(cls: DataClass | None = None, /, **options: Any) -> Any:
     return make if cls is None else make(cls)
 
 
-def _made(cls: DataClass, options: dict[str, Any], frozen: bool) -> DataClass:
+def _made(cls: DataClass, kw_only: bool, params: Any, frozen: bool) -> DataClass:
     """``cls`` with the dataclass bookkeeping (its fields, ``fields()``, ``replace()``),
     a templated ``__init__`` and the shared ``__repr__``."""
-    wants_init = options.get("init", True)
-    if set(options) <= {"kw_only"} and _can_keep_books(cls):
-        made = _keep_books(cls, kw_only=options.get("kw_only", False))
+    if _can_keep_books(cls):
+        made = _keep_books(cls, kw_only)
     else:
-        made = dataclass(cls, **{**options, "eq": False, "repr": False, "init": False, "frozen": False})
-    if wants_init:
-        _set_unless_defined(made, "__init__", _templated_init(made, frozen))
+        made = dataclass(cls, init=False, repr=False, eq=False, kw_only=kw_only)
+    made.__dataclass_params__ = params  # type: ignore[attr-defined]
+    _set_unless_defined(made, "__init__", _templated_init(made, frozen))
     _set_unless_defined(made, "__repr__", _record_repr)
+    if not made.__doc__:  # as dataclass documents a class that does not
+        made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
     return made
 
 
 # The marks dataclass leaves on a class and on each of its fields. Where a later Python
 # keeps them elsewhere, dataclass itself does the bookkeeping (see _can_keep_books).
-_PARAMS = dataclass(type("_Record", (), {}), eq=False, repr=False).__dataclass_params__
+# A record's say it is neither compared nor frozen; a value's say it is both, so a
+# dataclass may not inherit from a value without being frozen too.
+_RECORD_PARAMS = dataclass(type("_Record", (), {}), eq=False, repr=False).__dataclass_params__
+_VALUE_PARAMS = dataclass(type("_Value", (), {}), frozen=True).__dataclass_params__
 _FIELD_KIND = getattr(dataclasses, "_FIELD", None)
 _NOT_PLAIN = ("ClassVar", "InitVar", "KW_ONLY")
 
@@ -137,7 +145,6 @@ def _keep_books(cls: DataClass, kw_only: bool) -> DataClass:
                 setattr(cls, name, made.default)
         collected[name] = made
     cls.__dataclass_fields__ = collected  # type: ignore[attr-defined]
-    cls.__dataclass_params__ = _PARAMS  # type: ignore[attr-defined]
     cls.__match_args__ = tuple(name for name, made in collected.items() if made.init and not made.kw_only)
     return cls
 
@@ -163,7 +170,7 @@ def _value_eq(self: Any, other: Any) -> Any:
 
 
 def _value_hash(self: Any) -> int:
-    return hash(self._compared_fields(self))
+    return hash(self._hashed_fields(self))
 
 
 def _fields_getter(names: list[str]) -> Any:

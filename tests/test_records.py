@@ -148,7 +148,7 @@ def test_what_no_record_template_covers_is_refused_when_the_class_is_defined():
             shown: int
             kept: list = field(default_factory=list, init=False)
 
-    with pytest.raises(TypeError, match="a record is not frozen; make the class a @value"):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'frozen'"):  # that is a @value
         @record(frozen=True)
         class Fixed:
             name: str
@@ -236,3 +236,51 @@ def test_a_record_refuses_what_is_not_a_plain_field():
         @record
         class Shared:
             items: list = []
+
+
+def test_a_value_survives_pickling_and_copying():
+    import copy
+    import pickle
+
+    spot = Spot("a", 2.0, "n")
+    for again in (pickle.loads(pickle.dumps(spot)), copy.copy(spot), copy.deepcopy(spot)):
+        assert again == spot and again.note == "n" and again is not spot
+
+
+def test_a_value_hashes_the_fields_a_frozen_dataclass_would():
+    @value
+    class Tagged:
+        name: str
+        tag: str = field(default="", hash=False)
+
+    @dataclass(frozen=True)
+    class PlainTagged:
+        name: str
+        tag: str = field(default="", hash=False)
+
+    assert hash(Tagged("a", "x")) == hash(Tagged("a", "y")) == hash(PlainTagged("a", "x"))
+    assert Tagged("a", "x") != Tagged("a", "y")  # still compared
+
+
+def test_a_value_that_writes_its_own_equality_stays_hashable_as_a_frozen_dataclass_does():
+    @value
+    class Loose:
+        name: str
+
+        def __eq__(self, other):
+            return isinstance(other, Loose) and self.name.lower() == other.name.lower()
+
+    assert Loose("A") == Loose("a") and hash(Loose("a")) == hash(Loose("a"))
+
+
+def test_a_dataclass_may_inherit_from_a_value_only_frozen():
+    with pytest.raises(TypeError, match="cannot inherit non-frozen dataclass from a frozen one"):
+        @dataclass
+        class Looser(Spot):
+            extra: int = 0
+
+    @dataclass(frozen=True)
+    class Firmer(Spot):
+        extra: int = 0
+
+    assert Firmer("a", extra=2).extra == 2
