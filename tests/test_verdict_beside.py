@@ -4,13 +4,17 @@ whether the copy answers, dies, cannot say what it found, or cannot be started."
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
 from cli_run import CARDS
+from generator.errors import Position
 from generator.findings import Finding
 from generator.verdict import beside, checks, verdict
 from generator.verdict.beside import Beside, can_fork
@@ -23,10 +27,10 @@ BROKEN = (DECK.replace("text: Regrows.", f"text: {LONG_TEXT}").replace("total: 6
 """A deck whose faces, rules and stats questions each have a problem."""
 
 
-def _verdict_one_after_another(path, monkeypatch):
+def _verdict_one_after_another(path, monkeypatch, **options):
     with monkeypatch.context() as patched:
         patched.setattr(beside, "can_fork", lambda: False)
-        return verdict(path)
+        return verdict(path, **options)
 
 
 def _same(found, expected):
@@ -133,3 +137,85 @@ def test_no_copy_is_made_where_it_could_not_help(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "fork", lambda: forks.append(1) or pytest.fail("forked on one core"))
     found = verdict(project(tmp_path, BROKEN))
     assert not forks and found.counts == {"rules": 1, "faces": 4}
+
+
+def _tie(label: str):
+    def check(subject):
+        return [Finding(kind="test", message=label, position=Position(subject.path, 1, 1))]
+    check.__name__ = f"check_{label}"
+    return check
+
+
+@needs_fork
+def test_findings_at_one_place_keep_the_order_of_their_checks(tmp_path, monkeypatch):
+    first, second = _tie("first"), _tie("second")  # the first runs in the copy, and answers last
+    monkeypatch.setattr(checks, "BESIDE_FACES", checks.BESIDE_FACES + (first,))
+    found = verdict(project(tmp_path), checks=(checks.check_model, first, checks.check_layouts, second))
+    assert [finding.message for finding in found.findings if finding.kind == "test"] == ["first", "second"]
+
+
+@needs_fork
+def test_an_answer_past_its_limit_leaves_the_checks_to_this_process(tmp_path, monkeypatch):
+    path = project(tmp_path, BROKEN)
+    monkeypatch.setattr(beside, "MOST_RESULT_BYTES", 10)
+    monkeypatch.setattr(checks, "BESIDE_FACES", checks.BESIDE_FACES + (_pid_check,))
+    found = verdict(path, checks=checks.CHECKS + (_pid_check,))
+    assert f"checked in {os.getpid()}" in [finding.message for finding in found.findings]
+    _same(found, _verdict_one_after_another(path, monkeypatch, checks=checks.CHECKS + (_pid_check,)))
+    _no_copy_left()
+
+
+def test_no_copy_is_made_beside_other_threads_or_with_children_ignored(monkeypatch):
+    import threading
+
+    if not can_fork():
+        pytest.skip("no second core to fork a copy onto")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not can_fork()
+    finally:
+        stop.set()
+        other.join()
+    monkeypatch.setattr(signal, "getsignal", lambda number: signal.SIG_IGN if number == signal.SIGCHLD else None)
+    assert not can_fork()
+
+
+@needs_fork
+def test_check_passes_when_started_with_children_ignored(tmp_path):
+    """A process started with SIGCHLD ignored has its children reaped for it."""
+    path = project(tmp_path)
+    probe = ("import signal, sys; signal.signal(signal.SIGCHLD, signal.SIG_IGN); "
+             f"sys.argv = ['deckpress', 'check', {str(path)!r}]; "
+             "from generator.__main__ import main; main()")
+    finished = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    assert finished.stdout == "ok    game: Verdict Test, 6 cards, 1 rule checked, 4 faces laid out\n"
+
+
+@needs_fork
+def test_ctrl_c_as_the_copy_starts_stops_it_and_runs_nothing_of_ours_in_it(tmp_path, monkeypatch):
+    marker = tmp_path / "exit-handler-ran-in-the-copy"
+    parent = os.getpid()
+
+    def handler():
+        if os.getpid() != parent:
+            marker.write_text("ran")
+
+    atexit.register(handler)
+    real_fork = os.fork
+
+    def fork_then_interrupt():
+        pid = real_fork()
+        os.kill(os.getpid(), signal.SIGINT)  # held back until each side knows its part
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork_then_interrupt)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            verdict(project(tmp_path))
+        _no_copy_left()
+        assert not marker.exists()
+    finally:
+        atexit.unregister(handler)

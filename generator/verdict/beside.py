@@ -11,7 +11,8 @@ one after the other: the same findings in the same order, the same counts.
 
 Nothing depends on the copy. Where a fork cannot help or cannot be trusted (one
 core; a system other than Linux, where forking a process that has loaded libraries is
-not always safe; other threads running, whose locks a fork would copy held),
+not always safe; other threads running, whose locks a fork would copy held; SIGCHLD
+ignored, which leaves no copy to wait for),
 or when the copy fails in any way (it crashes, is killed, finds something that
 cannot be pickled), the checks simply run here, after the others.
 """
@@ -32,6 +33,9 @@ from generator.records import record
 if TYPE_CHECKING:
     from generator.findings import Finding
     from generator.verdict import Check, Subject
+
+_STOP_SIGNALS = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)}
+"""What stops a command (Ctrl-C, ``kill``, a closed terminal): held back while the copy starts."""
 
 MOST_RESULT_BYTES = 256 * 1024 * 1024
 """What the copy may send back. Findings are a few hundred bytes each; past this the
@@ -75,7 +79,11 @@ class Beside:
 
     def __enter__(self) -> Beside:
         if self.checks and can_fork():
-            self._start()
+            try:
+                self._start()
+            except BaseException:  # Ctrl-C as the copy starts: it is stopped at once
+                self._stop()
+                raise
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -91,17 +99,23 @@ class Beside:
 
     def _start(self) -> None:
         answer, sink = os.pipe()
+        # Stop signals wait until each process knows its part: the copy must never run this
+        # process's own handlers (its cleanup, its "Aborted!"), and this one must never lose
+        # track of a copy it has made.
+        masked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
         try:
-            pid = os.fork()
-        except OSError:  # no memory or process left for a copy: the checks run here
-            os.close(answer)
+            try:
+                pid = os.fork()
+            except OSError:  # no memory or process left for a copy: the checks run here
+                os.close(answer)
+                os.close(sink)
+                return
+            if pid == 0:
+                _answer_in_copy(self.checks, self.subject, answer, sink, masked)  # never returns
+            self._pid, self._answer = pid, answer
             os.close(sink)
-            return
-        if pid == 0:
-            os.close(answer)
-            _answer_in_copy(self.checks, self.subject, sink)  # never returns
-        os.close(sink)
-        self._pid, self._answer = pid, answer
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, masked)
 
     def _collect(self) -> list[Outcome] | None:
         """The copy's outcomes, or None when it did not finish and say them all."""
@@ -111,9 +125,8 @@ class Beside:
             return None
         os.close(self._answer)
         self._answer = None
-        pid, self._pid = self._pid, None
-        _, status = os.waitpid(pid, 0)  # it closed the pipe: it is ending
-        if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
+        ended_well = self._wait()  # it closed the pipe: it is ending
+        if not ended_well:
             return None
         try:
             answered = pickle.loads(data)
@@ -124,33 +137,46 @@ class Beside:
             return None
         return answered
 
+    def _wait(self) -> bool:
+        """Wait for the copy to end; False if it ended on an error or a signal. The copy is
+        forgotten only once it has ended, so an interrupted wait still stops it."""
+        try:
+            _, status = os.waitpid(self._pid, 0)
+        except ChildProcessError:  # reaped already (SIGCHLD ignored): its answer tells
+            status = 0
+        self._pid = None
+        return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
     def _stop(self) -> None:
         """Close the pipe, stop the copy if it is still running, and wait for it to end."""
         if self._answer is not None:
             os.close(self._answer)
             self._answer = None
         if self._pid is not None:
-            pid, self._pid = self._pid, None
             try:
-                os.kill(pid, signal.SIGKILL)
+                os.kill(self._pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-            os.waitpid(pid, 0)
+            self._wait()
 
 
 def can_fork() -> bool:
     """Whether a forked copy could run beside this process, safely and on a core of its own."""
     return (hasattr(os, "fork") and sys.platform == "linux" and threading.active_count() == 1
-            and usable_cores() > 1)
+            and usable_cores() > 1 and signal.getsignal(signal.SIGCHLD) != signal.SIG_IGN)
 
 
-def _answer_in_copy(checks: Iterable[Check], subject: Subject, sink: int) -> None:
+def _answer_in_copy(checks: Iterable[Check], subject: Subject, answer: int, sink: int,
+                    masked: set[signal.Signals]) -> None:
     """In the copy: run the checks, write their pickled outcomes, and end without running
-    anything of the parent's (no exit handlers, no buffered output written twice)."""
+    anything of the parent's (no exit handlers, no buffered output written twice), even
+    when a signal stops it."""
     status = 1
     try:
+        os.close(answer)
         # The copy's life is short; collecting could run finalisers of the parent's objects.
         gc.disable()
+        signal.pthread_sigmask(signal.SIG_SETMASK, masked)
         data = pickle.dumps([outcome_of(check, subject) for check in checks], protocol=pickle.HIGHEST_PROTOCOL)
         with os.fdopen(sink, "wb") as pipe:
             pipe.write(data)

@@ -193,7 +193,9 @@ DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRA
 BESIDE_FACES = (check_rules, check_sheets, check_stats, check_booklet)
 """Checks that read the deck and its renderer and change nothing of the subject but its
 counts: once the layouts are loaded they may run beside the face and access checks, in a
-forked copy of the process (see :func:`generator.verdict.verdict`)."""
+forked copy of the process (see :func:`generator.verdict.verdict`). That holds only while
+no check after ``check_layouts`` changes ``subject.deck`` or ``subject.renderer``: one
+that did would have to come before the layouts, or the copy would judge another deck."""
 
 CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats, check_booklet)
           + ACCESS_CHECKS)
