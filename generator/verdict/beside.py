@@ -9,12 +9,12 @@ goes on with the first. What the copy finds comes back pickled through a pipe an
 takes its place in the checks' order, so the verdict is the one the checks make
 one after the other: the same findings in the same order, the same counts.
 
-Nothing depends on the copy. Where a fork cannot help or cannot be trusted (one
-core; a system other than Linux, where forking a process that has loaded libraries is
-not always safe; other threads running, whose locks a fork would copy held; SIGCHLD
-ignored, which leaves no copy to wait for),
-or when the copy fails in any way (it crashes, is killed, finds something that
-cannot be pickled), the checks simply run here, after the others.
+Nothing depends on the copy. The checks simply run here, after the others, where a
+fork cannot help or cannot be trusted, or when the copy fails in any way (it
+crashes, is killed, finds something that cannot be pickled). A fork cannot help on
+one core. It cannot be trusted on a system other than Linux, where forking a process
+that has loaded libraries is not always safe; with other threads running, whose
+locks a fork would copy held; or with SIGCHLD ignored, which leaves no copy to wait for.
 """
 
 from __future__ import annotations
