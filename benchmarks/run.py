@@ -2,7 +2,7 @@
 
 Run by hand from the repository root (never part of the test suite)::
 
-    .venv/bin/python benchmarks/run.py               # every case, about ten minutes
+    .venv/bin/python benchmarks/run.py               # every case, about fifteen minutes
     .venv/bin/python benchmarks/run.py --quick       # the 152-card cases only
     .venv/bin/python benchmarks/run.py --only "build 152" --only "check 152" --pairs 9
 
@@ -84,6 +84,12 @@ CASES = (
     Case("export --tts 100,000 copies", "copies-100000", ("export", "{deck}", "--quiet", "--tts", "{out}"),
          large=True),
 )
+PAIRS = 15
+"""Pairs for each case. On a virtual machine a case's median moved by a tenth (1.4x to
+1.5x) from one run of 7 pairs to the next; the 152-card cases take about a second a pair."""
+LARGE_PAIRS = 3
+"""Pairs for the largest decks, whose runs take 10 to 30 seconds each."""
+
 MEMORY_CASES = ("build 1,000 copies", "build 100,000 copies")
 """Peak memory must stay within MEMORY_GROWTH from the first of these to the second."""
 MEMORY_GROWTH = 0.10
@@ -215,7 +221,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="only the 152-card cases")
     parser.add_argument("--only", action="append", metavar="CASE", help="run only this case (repeatable)")
     parser.add_argument("--pairs", type=int, default=None,
-                        help="pairs per case [default: 7, and 3 for the largest decks]")
+                        help=f"pairs per case [default: {PAIRS}, and {LARGE_PAIRS} for the largest decks]")
     arguments = parser.parse_args()
     cases = [case for case in CASES
              if (not arguments.only or case.name in arguments.only)
@@ -229,7 +235,7 @@ def main() -> None:
         for case in cases:
             if case.deck not in decks:
                 decks[case.deck] = make_deck(case.deck, scratch / "project")
-            pairs = arguments.pairs or (3 if case.large else 7)
+            pairs = arguments.pairs or (LARGE_PAIRS if case.large else PAIRS)
             result = Result(case, measure(case, decks[case.deck], pairs, scratch))
             results.append(result)
             print(f"{case.name}: {result.ratio:.2f}x {result.verdict}", file=sys.stderr, flush=True)
