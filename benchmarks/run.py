@@ -2,7 +2,7 @@
 
 Run by hand from the repository root (never part of the test suite)::
 
-    .venv/bin/python benchmarks/run.py               # every case, about fifteen minutes
+    .venv/bin/python benchmarks/run.py               # every case, about twenty minutes
     .venv/bin/python benchmarks/run.py --quick       # the 152-card cases only
     .venv/bin/python benchmarks/run.py --only "build 152" --only "check 152" --pairs 9
 
