@@ -36,6 +36,7 @@ many records. Read-only is kept by convention: nothing assigns a shared record's
 from __future__ import annotations
 
 import builtins
+import copy
 import dataclasses
 import inspect
 import sys
@@ -94,7 +95,8 @@ def _made(cls: DataClass, kw_only: bool, params: Any, frozen: bool) -> DataClass
     else:
         made = dataclass(cls, init=False, repr=False, eq=False, kw_only=kw_only)
     made.__dataclass_params__ = params  # type: ignore[attr-defined]
-    _set_unless_defined(made, "__init__", _templated_init(made, frozen))
+    if "__init__" not in made.__dict__:  # as dataclass does: a class's own __init__ is kept
+        made.__init__ = _templated_init(made, frozen)
     _set_unless_defined(made, "__repr__", _record_repr)
     if not made.__doc__:  # as dataclass documents a class that does not
         made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
@@ -105,8 +107,12 @@ def _made(cls: DataClass, kw_only: bool, params: Any, frozen: bool) -> DataClass
 # keeps them elsewhere, dataclass itself does the bookkeeping (see _can_keep_books).
 # A record's say it is neither compared nor frozen; a value's say it is both, so a
 # dataclass may not inherit from a value without being frozen too.
-_RECORD_PARAMS = dataclass(type("_Record", (), {}), eq=False, repr=False).__dataclass_params__
-_VALUE_PARAMS = dataclass(type("_Value", (), {}), frozen=True).__dataclass_params__
+# (The class has a docstring, or dataclass would write it one from inspect.signature: 6 ms.)
+_RECORD_PARAMS = dataclass(type("_Record", (), {"__doc__": "A record."}), init=False, repr=False,
+                           eq=False).__dataclass_params__
+_RECORD_PARAMS.init = True  # taken from a class made without compiling an __init__ it does not need
+_VALUE_PARAMS = copy.copy(_RECORD_PARAMS)
+_VALUE_PARAMS.repr = _VALUE_PARAMS.eq = _VALUE_PARAMS.frozen = True
 _FIELD_KIND = getattr(dataclasses, "_FIELD", None)
 _NOT_PLAIN = ("ClassVar", "InitVar", "KW_ONLY")
 
@@ -127,8 +133,7 @@ def _keep_books(cls: DataClass, kw_only: bool) -> DataClass:
         collected.update(getattr(base, "__dataclass_fields__", {}))
     for name, annotation in cls.__dict__["__annotations__"].items():
         if any(marker in str(annotation) for marker in _NOT_PLAIN):
-            raise TypeError(f"{cls.__qualname__}.{name}: records and values take plain fields only; "
-                            "make the class a @dataclass")
+            raise _not_plain(cls, name)
         default = getattr(cls, name, MISSING)
         made = default if isinstance(default, Field) else dataclasses.field(default=default)
         made.name, made.type = name, annotation
@@ -147,6 +152,11 @@ def _keep_books(cls: DataClass, kw_only: bool) -> DataClass:
     cls.__dataclass_fields__ = collected  # type: ignore[attr-defined]
     cls.__match_args__ = tuple(name for name, made in collected.items() if made.init and not made.kw_only)
     return cls
+
+
+def _not_plain(cls: type, name: str) -> TypeError:
+    return TypeError(f"{cls.__qualname__}.{name}: records and values take plain fields only; "
+                     "make the class a @dataclass")
 
 
 def _set_unless_defined(cls: type, name: str, method: Callable) -> None:
@@ -246,8 +256,7 @@ def _check_templates_cover(cls: type, in_init: list[Field]) -> None:
     does, a positional field without a default after one with."""
     for field in in_init:
         if not field.init or "InitVar" in str(field.type) or field.name in ("self", _NO_VALUE_NAME, _SET_NAME):
-            raise TypeError(f"{cls.__qualname__}.{field.name}: records and values take plain "
-                            "fields only; make the class a @dataclass")
+            raise _not_plain(cls, field.name)
     seen_default = False
     for field in in_init:
         if field.kw_only:
