@@ -105,8 +105,8 @@ def verdict(deck_path: Path | str, *, lang: str | None = None, checks: Iterable[
                 continue
             outcomes[index] = outcome_of(check, subject)
             if check is check_layouts and waiting and subject.deck is not None:
-                beside = stack.enter_context(Beside([chosen[index] for index in waiting], subject))
-        late = beside.outcomes() if beside else [outcome_of(chosen[index], subject) for index in waiting]
+                beside = stack.enter_context(Beside([chosen[later] for later in waiting], subject))
+        late = beside.outcomes() if beside else [outcome_of(chosen[later], subject) for later in waiting]
         outcomes.update(zip(waiting, late))
     found = [finding for index in range(len(chosen)) for finding in outcomes[index].findings]
     found = apply_acceptances(subject.deck, found)  # the deck's accept: entries mark warnings

@@ -27,6 +27,8 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from generator.errors import DeckpressError
+from generator.findings import findings_from
 from generator.machine import usable_cores
 from generator.records import record
 
@@ -52,9 +54,6 @@ class Outcome:
 
 def outcome_of(check: Check, subject: Subject) -> Outcome:
     """Run ``check``; a check that stops short with a ``DeckpressError`` still reports why."""
-    from generator.errors import DeckpressError
-    from generator.findings import findings_from
-
     counted = dict(subject.counts)
     try:
         found = list(check(subject))
