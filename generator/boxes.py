@@ -7,14 +7,13 @@ speaks in these boxes.
 
 from __future__ import annotations
 
-from generator.records import value
-
+from dataclasses import dataclass
 
 EPSILON = 1e-6
 """Points closer than this are the same point: floating-point sums of mm never land exactly."""
 
 
-@value
+@dataclass(frozen=True)
 class Box:
     """A rectangle: lower-left corner (x, y), width and height, in points."""
 

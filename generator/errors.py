@@ -7,11 +7,10 @@ exceptions; only the CLI prints them and picks the exit code.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Iterable
-
-from generator.records import value
 
 EXIT_OK = 0
 EXIT_RULES = 1
@@ -20,7 +19,7 @@ EXIT_INPUT = 2
 """A file is unreadable or malformed, or the command line is wrong."""
 
 
-@value
+@dataclass(frozen=True)
 class Position:
     """Where something stands in a source file (1-based line and column)."""
 

@@ -16,7 +16,13 @@ from typing import Any, Callable
 from jinja2 import TemplateError, Undefined
 from jinja2.exceptions import TemplateRuntimeError
 
-from generator.sandbox import LAYOUT_LIMITS, RULE_LIMITS, BoundedSandbox, Limits, TemplateLimitError
+from generator.sandbox import (
+    LAYOUT_LIMITS,
+    RULE_LIMITS,
+    BoundedSandbox,
+    Limits,
+    TemplateLimitError,
+)
 
 
 def make_environment(limits: Limits = LAYOUT_LIMITS) -> BoundedSandbox:

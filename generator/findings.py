@@ -9,18 +9,24 @@ one a line, in file and line order, and picks the exit status from them;
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from generator.errors import EXIT_INPUT, EXIT_OK, EXIT_RULES, DeckpressError, Position, each_error
-from generator.records import value
+from generator.errors import (
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_RULES,
+    DeckpressError,
+    Position,
+    each_error,
+)
 
 ERROR = "error"
 WARNING = "warning"
 SEVERITIES = (ERROR, WARNING)
 
 
-@value
+@dataclass(frozen=True)
 class Finding:
     """One thing a check found: what is wrong, where, and how serious it is."""
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
@@ -32,7 +33,6 @@ from reportlab.lib.colors import Color, white
 
 from generator.access.colours import RGB, rgb_of
 from generator.boxes import EPSILON, Box
-from generator.records import record
 from generator.render.images import drawn_rectangle
 from generator.render.paint import Gradient
 from generator.render.plan import ArtOp, Frame, IconOp, ImageOp, Op, ShapeOp
@@ -56,7 +56,7 @@ VISIBLE = 16
 almost are (a soft edge's last pixels)."""
 
 
-@record
+@dataclass(eq=False)
 class Backdrop:
     """One colour found under the text, and which element painted it ('' for the paper)."""
 

@@ -27,20 +27,25 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.lib.colors import Color
 
-from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, distances, hex_of, rgb_of
+from generator.access.colours import (
+    DEFICIENCIES,
+    DISTINCT_COLOURS,
+    RGB,
+    distances,
+    hex_of,
+    rgb_of,
+)
 from generator.access.contrast import Face, distinct_plans
 from generator.errors import Position
-from generator.records import record
 from generator.render.layout import Element, IconElement, TextElement
 from generator.render.paint import Paint, PaintError
 from generator.render.renderer import Renderer, face_context
 from generator.render.templating import SPECIAL_NAMES, Template, TemplateError
-
 
 MAX_CODE_COLOURS = 24
 """Different colours one map may give a field's values and still be checked pair by pair.
@@ -48,7 +53,7 @@ Nobody reads two dozen colours as a code (a card's own art colour, say), and com
 every pair of hundreds of them would make check slow for nothing."""
 
 
-@record
+@dataclass(eq=False)
 class ColourPairProblem:
     """Two values of a field (or two groups of values sharing their colours) whose colours
     look alike to players with ``deficiency``."""
@@ -77,7 +82,7 @@ class ColourPairProblem:
         return f"{text}; nothing else on the card tells them apart"
 
 
-@record
+@dataclass(eq=False)
 class _FieldColours:
     """What the faces show for one field: its values' colours by paint, and other cues."""
 

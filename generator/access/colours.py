@@ -85,7 +85,10 @@ def shown_ratio(ratio: float) -> float:
     decimals, never rounded up, so 4.499 shows as 4.49 and not as the 4.5 it fails to
     reach (as the WebAIM checker shows it). Cut from the ratio's shortest decimal form,
     so a ratio of 4.14 is not shown as 4.13 for a float a hair below it."""
-    from decimal import ROUND_FLOOR, Decimal  # only a text that fails shows its ratio: most checks never load it
+    from decimal import (  # only a text that fails shows its ratio: most checks never load it
+        ROUND_FLOOR,
+        Decimal,
+    )
 
     return float(Decimal(repr(ratio)).quantize(Decimal("0.01"), rounding=ROUND_FLOOR))
 

@@ -11,19 +11,37 @@ card with nine copies is one check.
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from reportlab.pdfbase import pdfmetrics
 
-from generator.access.backdrop import (PAINTING_OPS, Backdrop, Corners, ImageSamples, backdrops, blend, corners_of,
-                                       reaching, region_bounds, sole_cover)
-from generator.access.colours import (BOLD_WEIGHT, RGB, contrast_ratio, hex_of, is_large_text,
-                                      required_contrast, rgb_of, shown_ratio)
+from generator.access.backdrop import (
+    PAINTING_OPS,
+    Backdrop,
+    Corners,
+    ImageSamples,
+    backdrops,
+    blend,
+    corners_of,
+    reaching,
+    region_bounds,
+    sole_cover,
+)
+from generator.access.colours import (
+    BOLD_WEIGHT,
+    RGB,
+    contrast_ratio,
+    hex_of,
+    is_large_text,
+    required_contrast,
+    rgb_of,
+    shown_ratio,
+)
 from generator.boxes import Box
 from generator.deck.model import Card
 from generator.errors import DeckpressError, Position
-from generator.records import record
 from generator.render.plan import Frame, Glyphs, Op, TextOp
 from generator.render.renderer import SIDES, Renderer
 
@@ -41,7 +59,7 @@ OVERHANG = 0.25
 """Part of the type size an italic glyph may reach past its advance on either side."""
 
 
-@record
+@dataclass(eq=False)
 class ContrastProblem:
     """One text element of one face that does not stand out enough from its backdrop."""
 

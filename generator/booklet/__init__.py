@@ -14,15 +14,14 @@ PDFs; writing them to disk is the command line's job.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
-from generator.paths import resolve_inside
 from generator.deck.loading import read_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
-from generator.records import record
+from generator.paths import resolve_inside
 from generator.words import words_for
 
 if TYPE_CHECKING:  # the drawing modules (platypus, pypdf) load only when a booklet is made
@@ -38,7 +37,7 @@ seconds."""
 PAPERS = ("a4", "letter")
 
 
-@record
+@dataclass(eq=False)
 class Booklet:
     """Both PDFs of one deck's rules, ready to write."""
 
@@ -91,14 +90,15 @@ def read_rules(deck: Deck) -> str:
 def build_booklet(deck: Deck, paper: str = "a4",
                   renderer_factory: RendererFactory | None = None) -> Booklet:
     """Lay out ``deck``'s rules booklet on ``paper`` ("a4" or "letter")."""
+    from reportlab.platypus.doctemplate import LayoutError
+
     from generator.booklet import cards
     from generator.booklet.directives import expand_inline
     from generator.booklet.document import Body, build_reading_pdf
     from generator.booklet.imposition import impose, printing_note_pdf
-    from generator.booklet.markdown import Converter
     from generator.booklet.limits import cover_problems
+    from generator.booklet.markdown import Converter
     from generator.booklet.style import font_has_glyph, load_style
-    from reportlab.platypus.doctemplate import LayoutError
 
     style = load_style()
     if paper not in style.papers:

@@ -13,8 +13,8 @@ from typing import Any, Callable, Iterable, Protocol
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
 
-from generator.deck.model import Card, Deck
 from generator.booklet.paragraphs import Paragraph
+from generator.deck.model import Card, Deck
 from generator.errors import LayoutError
 from generator.words import words_for
 

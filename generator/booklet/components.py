@@ -6,14 +6,14 @@ the cards: change a count in ``deck.yaml`` and the next booklet says so.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from generator.deck.model import Card, Deck
-from generator.records import record
 from generator.words import Words, words_for
 
 
-@record
+@dataclass(eq=False)
 class ComponentGroup:
     """Cards sharing one value of the grouping field, e.g. every ``category: Shelf`` card."""
 
@@ -39,7 +39,7 @@ class ComponentGroup:
         return self.words("group_cards", self.count, label=self.label)
 
 
-@record
+@dataclass(eq=False)
 class Components:
     """The deck's contents: a headline ("152 cards"), its groups, and anything else needed."""
 

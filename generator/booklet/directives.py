@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -38,13 +38,12 @@ from generator.booklet.components import group_values, players_label
 from generator.deck.model import Card, Deck, Decklist
 from generator.deck.selectors import Selector, parse_selector
 from generator.errors import InputError, Position
-from generator.records import record
 from generator.words import words_for
 
 DIRECTIVE = re.compile(r"\{\{(.*?)\}\}")
 
 
-@record
+@dataclass(eq=False)
 class Directive:
     """One ``{{ ... }}`` as written: its name, arguments and where it stands."""
 
@@ -59,7 +58,7 @@ class Directive:
         return InputError(message, self.position, field=self.name)
 
 
-@record
+@dataclass(eq=False)
 class Spec:
     """What a directive accepts: its own options and whether it also picks cards."""
 
@@ -197,7 +196,7 @@ def find_decklist(directive: Directive, deck: Deck, list_id: str) -> Decklist:
     return decklist
 
 
-@record
+@dataclass(eq=False)
 class Column:
     """One column of a card table: its default header and how to read a card's value."""
 
@@ -330,7 +329,7 @@ INLINE: dict[str, Callable[[Directive, Deck], str]] = {
 }
 
 
-@record
+@dataclass(eq=False)
 class ExpandedSource:
     """A rules file with inline directives replaced by their text.
 

@@ -13,11 +13,20 @@ same rules and deck give the same bytes.
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from typing import Callable
 
 from reportlab.lib.enums import TA_CENTER
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, HRFlowable, NextPageTemplate,
-                                PageBreak, PageTemplate, Spacer)
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    HRFlowable,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Spacer,
+)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.booklet import components as comp
@@ -25,14 +34,13 @@ from generator.booklet.markdown import Heading
 from generator.booklet.paragraphs import Paragraph
 from generator.booklet.style import BookletStyle, Paper, derive, paragraph_text
 from generator.deck.model import Deck
-from generator.records import value
 from generator.words import words_for
 
 TOC_LEVELS = 2
 """Headings down to this level (## ) appear in the contents and the outline."""
 
 
-@value
+@dataclass(frozen=True)
 class Body:
     """A fresh set of body flowables, plus what the cover needs from the rules file."""
 

@@ -16,18 +16,23 @@ on its own; pypdf then places the pages.
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
 from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (ArrayObject, DictionaryObject, FloatObject, IndirectObject, NameObject,
-                           StreamObject)
-
-from generator.records import value
+from pypdf.generic import (
+    ArrayObject,
+    DictionaryObject,
+    FloatObject,
+    IndirectObject,
+    NameObject,
+    StreamObject,
+)
 
 PAGES_PER_SHEET = 4
 """A folded sheet makes four booklet pages: two on each side."""
 
 
-@value
+@dataclass(frozen=True)
 class Side:
     """One printed side of a sheet: the page numbers (from 1) on its left and right halves.
 

@@ -22,23 +22,61 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, Image, KeepTogether,
-                                ListFlowable, ListItem, PageBreak, Spacer, Table,
-                                TableStyle, XPreformatted)
+from reportlab.platypus import (
+    CondPageBreak,
+    Flowable,
+    HRFlowable,
+    Image,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    PageBreak,
+    Spacer,
+    Table,
+    TableStyle,
+    XPreformatted,
+)
 
 from generator.booklet import components as comp
-from generator.booklet.cards import Renderer, SIDES, card_grid, distinct_faces, face_problems
-from generator.booklet.directives import (Directive, ExpandedSource, check_field, column_formats,
-                                          component_labels, picked_cards, place_in, table_column)
-from generator.booklet.limits import check_glyphs, check_heading, check_table_rows, check_words, plain_text
-from generator.booklet.paths import resolve_image
+from generator.booklet.cards import (
+    SIDES,
+    Renderer,
+    card_grid,
+    distinct_faces,
+    face_problems,
+)
+from generator.booklet.directives import (
+    Directive,
+    ExpandedSource,
+    check_field,
+    column_formats,
+    component_labels,
+    picked_cards,
+    place_in,
+    table_column,
+)
+from generator.booklet.limits import (
+    check_glyphs,
+    check_heading,
+    check_table_rows,
+    check_words,
+    plain_text,
+)
 from generator.booklet.paragraphs import Paragraph
-from generator.booklet.style import MM, BookletStyle, derive, font_has_glyph, paragraph_text, to_points
+from generator.booklet.paths import resolve_image
+from generator.booklet.style import (
+    MM,
+    BookletStyle,
+    derive,
+    font_has_glyph,
+    paragraph_text,
+    to_points,
+)
 from generator.deck.model import Deck
 from generator.deck.translation import choice_label
-from generator.render.markup import readable
 from generator.errors import InputError, Position, together
 from generator.render.images import ImageProblem, image_pixels
+from generator.render.markup import readable
 from generator.words import Words, words_for
 
 IMAGE_DPI = 150

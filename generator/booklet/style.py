@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import groupby
 from pathlib import Path
@@ -28,7 +29,6 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.deck.loading import load_yaml
 from generator.errors import InputError
-from generator.records import record
 
 STYLE_FILE = Path(__file__).with_name("style.yaml")
 
@@ -52,7 +52,7 @@ UNITS = {"pt": 1.0, "mm": MM, "cm": 10 * MM, "in": 72.0}
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(pt|mm|cm|in)?\s*$")
 
 
-@record
+@dataclass(eq=False)
 class Paper:
     """A reading page size and the landscape sheet two of them are imposed on."""
 
@@ -61,7 +61,7 @@ class Paper:
     sheet: tuple[float, float]
 
 
-@record
+@dataclass(eq=False)
 class Margins:
     """The reading page's margins in points (inner at the fold)."""
 
@@ -71,7 +71,7 @@ class Margins:
     outer: float
 
 
-@record
+@dataclass(eq=False)
 class BookletStyle:
     """Everything the booklet stages need to know about the look, in points."""
 
@@ -139,7 +139,7 @@ def text_measures(paper: str, path: Path = STYLE_FILE) -> tuple[float, float]:
     return _text_frame(data, paper)[0], 2 * to_points(data["example_box"]["padding"], "example_box.padding")
 
 
-@record
+@dataclass(eq=False)
 class TextBounds:
     """The largest a line of text can be in each kind of block, read without registering the
     booklet's fonts: enough for ``check`` to tell that a block surely fits a page. Each kind is

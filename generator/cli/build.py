@@ -10,16 +10,37 @@ from typing import Callable, Iterator
 
 import click
 
-from generator.cli.common import (claim_output_name, echo_error, error_line, find_decks, lang_option, plural, print_problems,
-                                  reports_errors)
+from generator.cli.common import (
+    claim_output_name,
+    echo_error,
+    error_line,
+    find_decks,
+    lang_option,
+    plural,
+    print_problems,
+    reports_errors,
+)
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
-from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError, sheet_layout
+from generator.findings import Finding
+from generator.sheets.geometry import (
+    DUPLEX_MODES,
+    SheetLayout,
+    SheetSettings,
+    SheetSettingsError,
+    sheet_layout,
+)
 from generator.sheets.press import press_deck
 from generator.sheets.renderer import CardRenderer, load_renderer
-from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, SheetStyle, find_paper, load_style
+from generator.sheets.style import (
+    LARGEST_PAPER,
+    MM,
+    ORIENTATIONS,
+    SheetStyle,
+    find_paper,
+    load_style,
+)
 from generator.verdict import verdict
-from generator.findings import Finding
 from generator.verdict.checks import DRAFT_CHECKS, PRINT_CHECKS, check_rules
 
 DUPLEX_HELP = ("long: backs follow each front page, columns mirrored (flip on long edge); "

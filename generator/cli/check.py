@@ -7,7 +7,13 @@ import sys
 
 import click
 
-from generator.cli.common import echo_error, find_decks, lang_option, plural, reports_errors
+from generator.cli.common import (
+    echo_error,
+    find_decks,
+    lang_option,
+    plural,
+    reports_errors,
+)
 from generator.errors import EXIT_INPUT, EXIT_OK
 from generator.verdict import Verdict, verdict
 

@@ -10,7 +10,13 @@ from typing import Callable, Iterable
 import click
 
 from generator.deck.model import DECK_FILENAME, deck_id
-from generator.errors import EXIT_INPUT, DeckpressError, InputError, Position, each_error
+from generator.errors import (
+    EXIT_INPUT,
+    DeckpressError,
+    InputError,
+    Position,
+    each_error,
+)
 
 DEFAULT_DECKS_DIR = Path("cards")
 

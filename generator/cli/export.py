@@ -13,8 +13,14 @@ from click.core import ParameterSource
 from generator.access.simulation import SIMULATIONS
 from generator.cli.common import find_decks, lang_option, reports_errors
 from generator.deck.translation import load_translated_deck, require_translated
-from generator.exports import (ExportRun, default_jobs, load_export_renderer, plan_png_export, plan_tts_export,
-                               write_exports)
+from generator.exports import (
+    ExportRun,
+    default_jobs,
+    load_export_renderer,
+    plan_png_export,
+    plan_tts_export,
+    write_exports,
+)
 from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI, png_staging
 from generator.exports.tts import tts_staging
 

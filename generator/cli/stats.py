@@ -11,11 +11,22 @@ from typing import Any, Iterator
 
 import click
 
-from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors
+from generator.cli.common import (
+    echo_error,
+    error_line,
+    find_decks,
+    lang_option,
+    reports_errors,
+)
 from generator.deck import load_deck
-from generator.deck.translation import translate_deck
 from generator.deck.model import Deck, deck_id
-from generator.deck.selectors import choice_problem, known_fields, parse_selector, type_problem
+from generator.deck.selectors import (
+    choice_problem,
+    known_fields,
+    parse_selector,
+    type_problem,
+)
+from generator.deck.translation import translate_deck
 from generator.errors import EXIT_OK, DeckpressError, InputError, Position, did_you_mean
 from generator.stats.analysis import DeckStats, Request, analyse, planned_games
 from generator.stats.spec import MAX_DRAW, MAX_GAMES, Condition, Question
@@ -186,7 +197,9 @@ def _report_targets(report: str | None, paths: list[Path], lang: str | None = No
 
 
 def _write_report(deck_stats: DeckStats, stem: Path) -> None:
-    from generator.stats.report import write_report  # reportlab and pdfium load only when needed
+    from generator.stats.report import (
+        write_report,  # reportlab and pdfium load only when needed
+    )
 
     # Appended, not swapped in: 'stats.v2' gives 'stats.v2.pdf', not 'stats.pdf'.
     write_report(deck_stats, stem.parent / f"{stem.name}.pdf", stem.parent / f"{stem.name}.png")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,14 @@ import yaml
 
 from generator.deck.loading import parse_yaml
 from generator.deck.model import absolute_folder, build_deck
-from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, Sheet, check_columns, sheet_to_cards
+from generator.deck.spreadsheet import (
+    FALSE_WORDS,
+    TRUE_WORDS,
+    Sheet,
+    check_columns,
+    sheet_to_cards,
+)
 from generator.errors import InputError, Position
-from generator.records import value
 
 RESERVED_COLUMNS = {"id"}  # and the column of copies (Sheet.copies)
 MAX_CHOICES = 8
@@ -77,7 +83,7 @@ def _is_number(text: str) -> bool:
         return False
 
 
-@value
+@dataclass(frozen=True)
 class Imported:
     """A deck file's text made from a spreadsheet, and what it holds."""
 

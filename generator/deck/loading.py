@@ -13,7 +13,6 @@ Every value keeps the place it came from, so later stages can say
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path

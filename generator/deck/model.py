@@ -29,9 +29,14 @@ from typing import TYPE_CHECKING, Any, Iterator
 from generator.access.kinds import ACCEPTABLE_KINDS
 from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems, Reader
-from generator.errors import InputError, Position, describe_value, did_you_mean, not_text
+from generator.errors import (
+    InputError,
+    Position,
+    describe_value,
+    did_you_mean,
+    not_text,
+)
 from generator.paths import resolve_inside
-from generator.records import value
 
 if TYPE_CHECKING:
     from generator.deck.translation import Translation
@@ -64,7 +69,7 @@ ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 """What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
 
 
-@value
+@dataclass(frozen=True)
 class FieldSpec:
     """One column of the card database: its type and what values it allows."""
 
@@ -77,7 +82,7 @@ class FieldSpec:
     max: float | None = None
 
 
-@value
+@dataclass(frozen=True)
 class Card:
     """A distinct card: its front fields, its own back (if double-sided) and its copies."""
 
@@ -94,7 +99,7 @@ class Card:
         return self.back if self.back is not None else shared_back
 
 
-@value
+@dataclass(frozen=True)
 class Decklist:
     """A named selection of cards from the pool, with its own copy counts."""
 
@@ -105,7 +110,7 @@ class Decklist:
     description: str = ""
 
 
-@value
+@dataclass(frozen=True)
 class RuleSpec:
     """One composition rule as written: its kind, its parameters and its message."""
 
@@ -117,7 +122,7 @@ class RuleSpec:
     index: int
 
 
-@value
+@dataclass(frozen=True)
 class Acceptance:
     """A warning the deck accepts: its kind, what it must match, and why it is fine.
 
@@ -562,7 +567,10 @@ def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Pro
     path = document.path.parent / reference  # inside the folder, checked; named as the deck names it
     named_at = document.at("cards", "sheet" if sheet_name is not None else "from")
     cell_problems: list[InputError] = []
-    from generator.deck.spreadsheet import read_sheet, sheet_to_cards  # only decks kept in a spreadsheet
+    from generator.deck.spreadsheet import (  # only decks kept in a spreadsheet
+        read_sheet,
+        sheet_to_cards,
+    )
 
     try:
         rows, positions = sheet_to_cards(read_sheet(path, sheet_name, named_at), fields, cell_problems)

@@ -11,8 +11,16 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar
 
 from generator.deck.loading import Document
-from generator.errors import (DeckpressError, InputError, Position, describe_value, did_you_mean, not_text,
-                              quoting_hint, together)
+from generator.errors import (
+    DeckpressError,
+    InputError,
+    Position,
+    describe_value,
+    did_you_mean,
+    not_text,
+    quoting_hint,
+    together,
+)
 
 T = TypeVar("T")
 

@@ -35,6 +35,7 @@ The checker returns findings; it never prints or exits. The CLI decides that.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from jinja2 import TemplateError
@@ -42,9 +43,8 @@ from jinja2 import TemplateError
 from generator.deck.model import Card, Deck, RuleSpec
 from generator.deck.selectors import Selector, field_value, known_fields, parse_selector
 from generator.errors import EXIT_RULES, InputError, Position
-from generator.findings import Finding, exit_status, findings_from
 from generator.expressions import evaluate
-from generator.records import record
+from generator.findings import Finding, exit_status, findings_from
 
 Pool = list[tuple[Card, int]]  # the cards a rule looks at, with their copy counts
 
@@ -69,7 +69,7 @@ def rule_finding(rule: RuleSpec, expected: str, found: str, cards: tuple[str, ..
     )
 
 
-@record
+@dataclass(eq=False)
 class Report:
     """The outcome of checking one deck: broken rules, and rules too malformed to run."""
 
@@ -129,7 +129,7 @@ def _pools(deck: Deck, rule: RuleSpec) -> list[tuple[str | None, Pool]]:
 
 # --- amounts -------------------------------------------------------------------------
 
-@record
+@dataclass(eq=False)
 class Amount:
     """How many a rule allows: exactly, at least and/or at most."""
 

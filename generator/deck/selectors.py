@@ -12,14 +12,14 @@ All entries must hold. An empty or missing selector picks every card.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from generator.deck.model import Card, Deck
 from generator.errors import InputError, Position, describe_value, did_you_mean
-from generator.records import record
 
 
-@record
+@dataclass(eq=False)
 class Selector:
     """A checked ``where:`` mapping, ready to test cards against."""
 

@@ -182,7 +182,9 @@ def _refuse_unsaved_formulas(path: Path, worksheet: Any) -> None:
     import zipfile
 
     from openpyxl.utils.cell import coordinate_to_tuple
-    from openpyxl.xml.functions import iterparse  # openpyxl's own: defusedxml when installed
+    from openpyxl.xml.functions import (
+        iterparse,  # openpyxl's own: defusedxml when installed
+    )
 
     with zipfile.ZipFile(path) as archive, archive.open(worksheet._worksheet_path) as stream:
         for _, element in iterparse(stream):

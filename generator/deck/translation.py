@@ -30,15 +30,22 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
 from generator.deck.loading import Document, load_yaml
 from generator.deck.model import Card, Deck, Decklist, load_deck
 from generator.deck.reading import Problems, Reader
-from generator.errors import EXIT_RULES, DeckpressError, InputError, Position, describe_value, did_you_mean
+from generator.errors import (
+    EXIT_RULES,
+    DeckpressError,
+    InputError,
+    Position,
+    describe_value,
+    did_you_mean,
+)
 from generator.paths import resolve_inside
-from generator.records import value
 from generator.words import read_phrases
 
 LANG_FOLDER = "lang"
@@ -56,7 +63,7 @@ MAX_LANGUAGES = 100
 folder stuffed with thousands of files would make one command run for hours."""
 
 
-@value
+@dataclass(frozen=True)
 class Untranslated:
     """A text the deck prints that its translation leaves out."""
 
@@ -70,7 +77,7 @@ class Untranslated:
         return f"{self.what} has no translation in {translation_path}"
 
 
-@value
+@dataclass(frozen=True)
 class LayoutText:
     """A layout element's text in the translation's language, and where it is written."""
 
@@ -78,7 +85,7 @@ class LayoutText:
     position: Position
 
 
-@value
+@dataclass(frozen=True)
 class Translation:
     """What a translated deck carries besides its translated texts."""
 

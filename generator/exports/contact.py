@@ -10,6 +10,7 @@ is one vector page (faces keep their real fonts), rasterised once.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from PIL import Image
 from reportlab.lib.colors import HexColor
@@ -19,7 +20,6 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.deck.model import Card
 from generator.exports.printed import printed_cards
 from generator.exports.raster import fitting_dpi, pixels, rasterise
-from generator.records import value
 from generator.render import Renderer
 
 CONTACT_DPI = 96
@@ -46,7 +46,7 @@ HEADER_FONT, HEADER_SIZE = "Vera-Bold", 14.0
 NOTE_FONT, NOTE_SIZE, NOTE_MIN_SIZE = "Vera", 9.0, 6.0
 
 
-@value
+@dataclass(frozen=True)
 class Tile:
     """One cell of the sheet: the faces to draw (left to right) and the two caption lines under them."""
 
@@ -56,7 +56,7 @@ class Tile:
     count: str
 
 
-@value
+@dataclass(frozen=True)
 class Grid:
     """Where the tiles go, in points from the sheet's top-left corner."""
 

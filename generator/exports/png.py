@@ -11,17 +11,24 @@ removed from the deck are deleted (see :mod:`~generator.exports.staging`).
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from generator.deck.model import Card
+from generator.errors import InputError, Position
 from generator.exports.contact import contact_sheet
 from generator.exports.printed import printed_cards
-from generator.errors import InputError, Position
-from generator.exports.raster import (MAX_RASTER_PIXELS, PRINT_BLEED, Raster, Transform, fitting_dpi, png_bytes,
-                                      too_many_pixels)
+from generator.exports.raster import (
+    MAX_RASTER_PIXELS,
+    PRINT_BLEED,
+    Raster,
+    Transform,
+    fitting_dpi,
+    png_bytes,
+    too_many_pixels,
+)
 from generator.exports.staging import StagedFolder
-from generator.records import value
 from generator.render import Renderer
 
 SHARED_BACK_FILENAME = "back.png"
@@ -29,7 +36,7 @@ CONTACT_SHEET_FILENAME = "contact-sheet.png"
 DEFAULT_DPI = 300
 
 
-@value
+@dataclass(frozen=True)
 class FaceFile:
     """One PNG to write: a face of a card and the file name it goes under."""
 
@@ -38,7 +45,7 @@ class FaceFile:
     side: str
 
 
-@value
+@dataclass(frozen=True)
 class PngExport:
     """Everything a PNG export writes, decided before anything is drawn."""
 

@@ -18,7 +18,7 @@ import io
 import itertools
 import math
 import zlib
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
 import pypdfium2
@@ -26,7 +26,6 @@ from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card
-from generator.records import value
 from generator.render import Renderer
 
 POINTS_PER_INCH = 72.0
@@ -42,7 +41,7 @@ Draw = Callable[[Canvas], None]
 """Draws onto a canvas whose coordinates run over the drawing's own size in points."""
 
 
-@value
+@dataclass(frozen=True)
 class Raster:
     """How one face becomes pixels: the card's trim size, the bleed around it and the image size."""
 
@@ -213,7 +212,7 @@ Transform = Callable[[Image.Image], Image.Image]
 """Changes a rasterised face before it is used (a module-level function, so workers can run it)."""
 
 
-@value
+@dataclass(frozen=True)
 class FaceOrder:
     """One face to rasterise, and what to make of it."""
 
@@ -223,7 +222,7 @@ class FaceOrder:
     tts: bool   # raw RGB pixels at the task's TTS raster (for a sheet)
 
 
-@value
+@dataclass(frozen=True)
 class RasterTask:
     """Faces drawn into one document and rasterised together (a unit of work for a worker)."""
 
@@ -234,7 +233,7 @@ class RasterTask:
     """Applied to the PNGs' images (a module-level function, so a worker can run it)."""
 
 
-@value
+@dataclass(frozen=True)
 class FaceResult:
     png: bytes | None
     pixels: bytes | None

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -36,7 +37,6 @@ from generator.deck.model import Card
 from generator.exports.printed import printed_cards
 from generator.exports.raster import POINTS_PER_INCH, Raster, png_bytes
 from generator.exports.staging import StagedFolder
-from generator.records import value
 from generator.render import Renderer
 
 MAX_COLUMNS, MAX_ROWS = 10, 7
@@ -85,7 +85,7 @@ LIST_ITEM_INDENT, LIST_END_INDENT = " " * 8, " " * 6
 (``ObjectStates`` -> the deck -> its lists: four and three levels of two spaces)."""
 
 
-@value
+@dataclass(frozen=True)
 class Sheet:
     """One deck sheet: a grid of faces, its back, and the TTS deck number they go under."""
 
@@ -104,7 +104,7 @@ class Sheet:
         return self.number * SLOT_NUMBER_BASE + slot
 
 
-@value
+@dataclass(frozen=True)
 class TtsExport:
     """Everything a TTS export writes, decided before anything is drawn."""
 

@@ -15,21 +15,29 @@ The TTS faces come first, sheet by sheet, so only one sheet's faces wait in memo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from PIL import Image
 
-from generator.exports.png import (FaceFile, PngExport, distinct_faces, png_staging,
-                                   run_contact_sheet, simulation, stage_contact_sheet, stage_face)
+from generator.exports.png import (
+    FaceFile,
+    PngExport,
+    distinct_faces,
+    png_staging,
+    run_contact_sheet,
+    simulation,
+    stage_contact_sheet,
+    stage_face,
+)
 from generator.exports.raster import FaceOrder, raster_tasks, run_raster_task
 from generator.exports.staging import StagedFolder, all_or_nothing
 from generator.exports.tts import SheetWriter, TtsExport, tts_faces, tts_staging
 from generator.exports.workers import Workers
-from generator.records import value
 
 
-@value
+@dataclass(frozen=True)
 class ExportRun:
     """What one ``export`` command writes: PNGs, a TTS deck, or both, with their staging folders."""
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from dataclasses import field
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -54,7 +54,6 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from generator.deck.loading import load_yaml
 from generator.deck.reading import Problems
 from generator.errors import InputError, Position
-from generator.records import record, value
 
 REGISTRY_FILENAME = "fonts.yaml"
 FONTS_FOLDER = "fonts"
@@ -95,7 +94,7 @@ class MissingFace(ValueError):
     """A family has no face for the bold/italic combination asked for."""
 
 
-@value
+@dataclass(frozen=True)
 class Face:
     """Where one font name stands in its family."""
 
@@ -104,7 +103,7 @@ class Face:
     italic: bool = False
 
 
-@record
+@dataclass(eq=False)
 class FontRegistry:
     """Font names -> TrueType files, registered with reportlab on first use."""
 
@@ -286,7 +285,7 @@ def _internal_name(name: str, path: Path) -> str:
     return f"{name}-{digest}"
 
 
-@record
+@dataclass(eq=False)
 class _Table:
     """What the folders read so far say: names, where they were written, families."""
 

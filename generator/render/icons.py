@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,6 @@ from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
-from generator.records import record
 from generator.render.paint import faded
 from generator.render.svg import SvgArt, SvgError, draw_svg, load_svg
 
@@ -71,7 +70,7 @@ points in one icon, drawn on every card that shows it, is not an icon."""
 Segment = tuple
 
 
-@record
+@dataclass(eq=False)
 class Shape:
     """One shape of an icon, in icon box units."""
 
@@ -86,7 +85,7 @@ class Shape:
     evenodd: bool
 
 
-@record
+@dataclass(eq=False)
 class Icon:
     """An icon: shapes drawn from data, or SVG art; with colours of its own when the layout
     gives them (``colour``/``accent`` as written; ``ink``/``accent_ink`` once resolved)."""
@@ -428,7 +427,10 @@ def _draw_shape(canvas, shape: Shape, colours: dict[str, Color]) -> None:
         canvas.setLineWidth(shape.width)
         canvas.setLineJoin(1)
         canvas.setLineCap(1)
-    from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO  # only drawing needs the canvas
+    from reportlab.pdfgen.canvas import (  # only drawing needs the canvas
+        FILL_EVEN_ODD,
+        FILL_NON_ZERO,
+    )
 
     mode = FILL_EVEN_ODD if shape.evenodd else FILL_NON_ZERO
     canvas.drawPath(path, fill=int(fill), stroke=int(stroke), fillMode=mode)

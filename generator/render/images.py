@@ -17,13 +17,13 @@ from __future__ import annotations
 import math
 import warnings
 from collections import OrderedDict
+from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 
 from PIL import Image
 
 from generator.boxes import Box
-from generator.records import value
 
 MAX_IMAGE_PIXELS = 40_000_000
 """40 megapixels: an A4 page at 600 dpi is 35. Pillow's own bomb limit is 89 (warning) and
@@ -98,7 +98,7 @@ def drawn_rectangle(box: Box, pixels: tuple[int, int], fit: str) -> Box:
     return Box(box.x + (box.width - width) / 2, box.y + (box.height - height) / 2, width, height)
 
 
-@value
+@dataclass(frozen=True)
 class Resampling:
     """What to embed for one drawing of an image: the source pixels shown, and their new size."""
 

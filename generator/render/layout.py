@@ -85,7 +85,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
@@ -94,7 +94,6 @@ from generator.deck.loading import Document, load_yaml
 from generator.deck.reading import Problems
 from generator.errors import InputError, LayoutError, Position, did_you_mean, not_text
 from generator.paths import resolve_inside
-from generator.records import record
 from generator.render.fonts import DEFAULT_FONT, FontRegistry
 from generator.render.icons import Icon, parse_icons
 from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI
@@ -157,7 +156,7 @@ MAX_DASH_LENGTHS = 16
 
 # Elements are told apart by identity (plans are keyed by id()), never by value: eq=False
 # spares each class the __eq__ and __hash__ that dataclass would generate at every start.
-@record(kw_only=True)
+@dataclass(eq=False, kw_only=True)
 class Element:
     """What every element has: a name for errors and overrides, and a condition."""
 
@@ -190,7 +189,7 @@ class Element:
         return frozenset(found)
 
 
-@record(kw_only=True)
+@dataclass(eq=False, kw_only=True)
 class TextElement(Element):
     """Text in a box: a template, its font and size, and how it fits and aligns."""
 
@@ -214,7 +213,7 @@ class TextElement(Element):
         return [self.colour]
 
 
-@record(kw_only=True)
+@dataclass(eq=False, kw_only=True)
 class ShapeElement(Element):
     """A rectangle (optionally rounded: a frame) or an ellipse."""
 
@@ -230,7 +229,7 @@ class ShapeElement(Element):
         return [self.fill, self.stroke]
 
 
-@record(kw_only=True)
+@dataclass(eq=False, kw_only=True)
 class LineElement(Element):
     """A straight line from ``start`` to ``end``, stroked."""
 
@@ -249,7 +248,7 @@ class LineElement(Element):
         return Box(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
 
 
-@record(kw_only=True)
+@dataclass(eq=False, kw_only=True)
 class IconElement(Element):
     """An icon, or a row/column of ``repeat`` icons, fitted into ``box``."""
 
@@ -269,7 +268,7 @@ class IconElement(Element):
         return [self.colour, self.accent]
 
 
-@record(kw_only=True)
+@dataclass(eq=False, kw_only=True)
 class ImageElement(Element):
     """A raster image (downsampled to ``dpi`` at its drawn size) or SVG art (drawn as paths)."""
 
@@ -283,7 +282,7 @@ class ImageElement(Element):
         return [*super().templates(), self.path]
 
 
-@record
+@dataclass(eq=False)
 class Layout:
     """A loaded, compiled layout: everything in points, ready to plan faces with."""
 
@@ -321,7 +320,7 @@ class Layout:
 # --- finding and merging layout files -------------------------------------------------
 
 
-@record
+@dataclass(eq=False)
 class Value:
     """A raw value from a layout file, with where it was written and that file's units."""
 
@@ -330,7 +329,7 @@ class Value:
     units: str
 
 
-@record
+@dataclass(eq=False)
 class RawElement:
     """One element of a layout file as written, its values not yet compiled."""
 
@@ -339,7 +338,7 @@ class RawElement:
     position: Position
 
 
-@record
+@dataclass(eq=False)
 class RawLayout:
     """A layout file merged with everything it extends, before compiling."""
 
@@ -490,7 +489,7 @@ def _mapping(document: Document, keys: tuple) -> dict:
 # --- compiling a merged layout ---------------------------------------------------------
 
 
-@record
+@dataclass(eq=False)
 class LayoutContext:
     """What compiling a layout needs from outside: tables, fonts, icons, and the templates
     compiled so far (with the Jinja environment they are compiled in)."""

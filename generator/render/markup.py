@@ -24,9 +24,8 @@ its face, colour and width.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Callable
-
-from generator.records import value
 
 ESCAPABLE = "*:[]{}\\"
 """Characters a backslash prints literally."""
@@ -60,7 +59,7 @@ class MarkupError(ValueError):
         self.hint = hint
 
 
-@value
+@dataclass(frozen=True)
 class Span:
     """A stretch of text in one style, or one inline icon (``icon`` set, ``text`` empty)."""
 

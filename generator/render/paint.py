@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -34,7 +34,6 @@ from reportlab.lib.colors import Color, HexColor
 
 from generator.deck.loading import load_yaml
 from generator.errors import Position
-from generator.records import record
 from generator.render.templating import TemplateError, TemplateMemo
 
 COLOURS_FILE = Path(__file__).parent / "data" / "colours.yaml"
@@ -50,7 +49,7 @@ class PaintError(ValueError):
     """A colour that cannot be resolved; the caller adds where it was written."""
 
 
-@record
+@dataclass(eq=False)
 class Gradient:
     """A linear gradient: colours evenly spaced along a line at ``angle`` degrees (clockwise
     from left-to-right, as seen on the card)."""
@@ -68,7 +67,7 @@ class Gradient:
         return cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half
 
 
-@record
+@dataclass(eq=False)
 class Paint:
     """A colour that may depend on the face: ``resolve(context)`` gives a Color, a Gradient
     (for fills) or None."""

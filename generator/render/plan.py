@@ -9,28 +9,46 @@ bottom-left corner.
 
 from __future__ import annotations
 
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from jinja2 import TemplateError
 from reportlab.lib.colors import Color
 
+from generator.boxes import Box
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
-from generator.records import record
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon
 from generator.render.images import DEFAULT_DPI, ImageProblem, image_pixels
-from generator.boxes import Box
-from generator.render.layout import (Element, IconElement, ImageElement, Layout, LineElement,
-                                     ShapeElement, TextElement)
-from generator.render.paint import Gradient, PaintError
+from generator.render.layout import (
+    Element,
+    IconElement,
+    ImageElement,
+    Layout,
+    LineElement,
+    ShapeElement,
+    TextElement,
+)
 from generator.render.markup import Markup, MarkupError, parse_markup, plain_text
+from generator.render.paint import Gradient, PaintError
+from generator.render.runs import (
+    ICON_MARGIN,
+    MeasuredWords,
+    ShapeError,
+    TextSettings,
+    icon_side,
+    shape_text,
+)
 from generator.render.svg import SvgArt, SvgError, load_svg
-from generator.render.runs import (ICON_MARGIN, MeasuredWords, ShapeError, TextSettings, icon_side,
-                                   shape_text)
-from generator.render.text import Metrics, block_height, fit_line, fit_wrapped, overflowing
+from generator.render.text import (
+    Metrics,
+    block_height,
+    fit_line,
+    fit_wrapped,
+    overflowing,
+)
 from generator.sandbox import TemplateLimitError
 
 MAX_REPEAT = 50
@@ -58,7 +76,7 @@ class PlanProblem(Exception):
         self.kind = kind
 
 
-@record
+@dataclass(eq=False)
 class Frame:
     """An element's turn (degrees clockwise about ``centre``) and opacity (0 to 1)."""
 
@@ -67,7 +85,7 @@ class Frame:
     opacity: float
 
 
-@record
+@dataclass(eq=False)
 class ShapeOp:
     """A rectangle (rounded by ``radius``) or an ellipse filling ``box``."""
 
@@ -83,7 +101,7 @@ class ShapeOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@record
+@dataclass(eq=False)
 class LineOp:
     """A straight line from ``start`` to ``end``."""
 
@@ -96,7 +114,7 @@ class LineOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@record
+@dataclass(eq=False)
 class Glyphs:
     """Text in one font and colour, its baseline starting at (x, y)."""
 
@@ -107,7 +125,7 @@ class Glyphs:
     colour: Color | None
 
 
-@record
+@dataclass(eq=False)
 class InlineIcon:
     """An icon set in a line of text, in the square (x, y, side)."""
 
@@ -119,7 +137,7 @@ class InlineIcon:
     accent: Color | None
 
 
-@record
+@dataclass(eq=False)
 class TextLine:
     """One printed line of a text: where its baseline starts and its pieces in order."""
 
@@ -129,7 +147,7 @@ class TextLine:
     pieces: tuple[Glyphs | InlineIcon, ...]
 
 
-@record
+@dataclass(eq=False)
 class TextOp:
     """A text element laid out: its lines, at the size it fits."""
 
@@ -147,7 +165,7 @@ class TextOp:
         return tuple((line.x, line.baseline, line.text) for line in self.text_lines)
 
 
-@record
+@dataclass(eq=False)
 class IconOp:
     """An icon drawn at each of ``squares`` (repeated icons have several)."""
 
@@ -159,7 +177,7 @@ class IconOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@record
+@dataclass(eq=False)
 class ImageOp:
     """A raster image placed in ``box`` as ``fit`` says."""
 
@@ -173,7 +191,7 @@ class ImageOp:
     dpi: int = DEFAULT_DPI  # larger images are downsampled to this resolution at their drawn size
 
 
-@record
+@dataclass(eq=False)
 class ArtOp:
     """SVG art, drawn as vector paths."""
 
@@ -188,7 +206,7 @@ class ArtOp:
 Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp | ArtOp
 
 
-@record
+@dataclass(eq=False)
 class PlanResources:
     """What planning needs besides the layout: fonts, the deck folder for images, and what
     planning earlier faces learnt (image sizes, each distinct string's markup, each

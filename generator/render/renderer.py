@@ -24,17 +24,35 @@ from weakref import WeakKeyDictionary
 from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
 from generator.deck.reading import Problems
-from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
-from generator.records import record
+from generator.errors import (
+    DeckpressError,
+    InputError,
+    LayoutError,
+    LayoutErrors,
+    Position,
+    in_file_order,
+)
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
 from generator.render.images import PreparedImages
+from generator.render.layout import (
+    Layout,
+    LayoutContext,
+    RawLayout,
+    Value,
+    compile_layout,
+    find_layout,
+    read_raw_layout,
+)
 from generator.render.markup import readable
-from generator.render.layout import (Layout, LayoutContext, RawLayout, Value, compile_layout,
-                                     find_layout, read_raw_layout)
 from generator.render.paint import load_colour_table
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
-from generator.render.templating import SPECIAL_NAMES, TemplateError, TemplateMemo, make_layout_environment
+from generator.render.templating import (
+    SPECIAL_NAMES,
+    TemplateError,
+    TemplateMemo,
+    make_layout_environment,
+)
 from generator.sandbox import TemplateLimitError
 
 if TYPE_CHECKING:  # drawing needs reportlab's canvas; checking faces does not import it
@@ -52,7 +70,7 @@ these options writes, by an encoder made once (``json.dumps`` makes one a call, 
 cost for a small face). Keys name forms in the PDF, so this must not change."""
 
 
-@record
+@dataclass(eq=False)
 class Renderer:
     """Draws the faces of one deck's cards (see the module docstring)."""
 

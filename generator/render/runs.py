@@ -14,10 +14,10 @@ font of the element's fallback list (``font: [Vera, DejaVuSans]``) that has it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import did_you_mean
-from generator.records import record
 from generator.render.fonts import FontRegistry, MissingFace
 from generator.render.markup import Markup, Span
 
@@ -40,7 +40,7 @@ class ShapeError(ValueError):
         self.hint = hint
 
 
-@record
+@dataclass(eq=False)
 class NamedStyle:
     """A layout's ``styles:`` entry, used in text as ``[Burn]{.burn}``."""
 
@@ -51,7 +51,7 @@ class NamedStyle:
     fallback: tuple[str, ...] = ()  # fonts for characters ``font`` lacks
 
 
-@record
+@dataclass(eq=False)
 class Run:
     """Text in one font and colour, or one inline icon (``icon`` set, ``text`` empty)."""
 
@@ -63,7 +63,7 @@ class Run:
     icon_name: str = ""
 
 
-@record
+@dataclass(eq=False)
 class Word:
     """Runs with no space between them; ``space`` is the space before the word (width at 1 pt)."""
 
@@ -75,7 +75,7 @@ class Word:
 Paragraph = tuple[Word, ...]
 
 
-@record
+@dataclass(eq=False)
 class TextSettings:
     """What an element and its layout say about setting its text."""
 

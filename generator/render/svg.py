@@ -21,14 +21,13 @@ from __future__ import annotations
 import copy
 import io
 import re
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from reportlab.lib.colors import Color
 
 from generator.boxes import Box
-from generator.records import record
 from generator.render.images import drawn_rectangle
 from generator.render.paint import HEX_COLOUR, HEX_DIGIT_COUNTS
 
@@ -58,7 +57,7 @@ class SvgError(ValueError):
         self.line = line or 0
 
 
-@record
+@dataclass(eq=False)
 class SvgArt:
     """A loaded SVG: its drawing, its size in points, and the colours it paints."""
 

@@ -16,6 +16,7 @@ Filters for card text, so numbers are computed rather than typed by hand:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
 from typing import Any, Callable
@@ -24,8 +25,12 @@ from jinja2 import TemplateError, meta, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from generator.expressions import make_environment, run_guarded
-from generator.records import record
-from generator.sandbox import MAX_FORMAT_WIDTH, BoundedSandbox, PrintedField, TemplateLimitError
+from generator.sandbox import (
+    MAX_FORMAT_WIDTH,
+    BoundedSandbox,
+    PrintedField,
+    TemplateLimitError,
+)
 
 SPECIAL_NAMES = {"card", "side", "deck", "fields", "title"}
 """Names every face offers besides its fields (a field of the same name wins)."""
@@ -81,7 +86,7 @@ def make_layout_environment() -> BoundedSandbox:
     return environment
 
 
-@record
+@dataclass(eq=False)
 class Template:
     """A layout string: plain text, or a compiled Jinja2 template or expression."""
 

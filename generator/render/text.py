@@ -11,9 +11,8 @@ in a draft, draws :func:`overflowing` text and marks it).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Protocol, Sequence
-
-from generator.records import record
 
 SIZE_STEP = 0.25
 """Font sizes step down by this much (points) while wrapped text is fitted."""
@@ -25,7 +24,7 @@ class Measured(Protocol):
     space: float  # the space before it, at 1 pt
 
 
-@record
+@dataclass(eq=False)
 class Metrics:
     """Vertical font metrics per point of size (ascent above, descent below the baseline)."""
 
@@ -37,7 +36,7 @@ class Metrics:
         return (self.ascent + self.descent) * size
 
 
-@record
+@dataclass(eq=False)
 class Line:
     """Words on one printed line; ``last`` when it ends its paragraph (never justified)."""
 
@@ -48,7 +47,7 @@ class Line:
         return line_width(self.words, size)
 
 
-@record
+@dataclass(eq=False)
 class FittedText:
     """A text fitted to its box: the size it is printed at and its lines."""
 

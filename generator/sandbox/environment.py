@@ -24,10 +24,26 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Cycler
 from jinja2.visitor import NodeTransformer
 
-from generator.sandbox.guards import (FILTER_GUARDS, MEMORY_ADDRESS, OBJECT_AS_TEXT, TEXT_FILTERS, check_binop,
-                                     check_brace_format, check_method, check_text_of, unrepeatable_message,
-                                     unrepeatable_text)
-from generator.sandbox.limits import LAYOUT_LIMITS, MAX_RANGE, Limits, TemplateLimitError, current, running
+from generator.sandbox.guards import (
+    FILTER_GUARDS,
+    MEMORY_ADDRESS,
+    OBJECT_AS_TEXT,
+    TEXT_FILTERS,
+    check_binop,
+    check_brace_format,
+    check_method,
+    check_text_of,
+    unrepeatable_message,
+    unrepeatable_text,
+)
+from generator.sandbox.limits import (
+    LAYOUT_LIMITS,
+    MAX_RANGE,
+    Limits,
+    TemplateLimitError,
+    current,
+    running,
+)
 
 MAX_TEMPLATE_SOURCE = 20_000
 """Characters in one template or expression. Layout texts and rule expressions are a line

@@ -11,12 +11,11 @@ clear error long before it would hang or exhaust memory.
 from __future__ import annotations
 
 import contextvars
+from dataclasses import dataclass
 from typing import Any
 
 from jinja2.exceptions import SecurityError
 from jinja2.utils import Namespace
-
-from generator.records import record
 
 MAX_TEMPLATE_STEPS = 10_000
 """Loop steps, calls, filters and operators in one run of a layout template. A card's text
@@ -63,7 +62,7 @@ MAX_VALUE_DEPTH = 100
 levels by the loader; deeper values come from a template wrapping a list in a loop."""
 
 
-@record
+@dataclass(eq=False)
 class Limits:
     """The bounds of one template run (see the constants above for the reasons)."""
 

@@ -12,17 +12,22 @@ watched.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator.deck.loading import load_yaml
 from generator.deck.model import Deck
 from generator.errors import DeckpressError
-from generator.records import value
 from generator.render.layout import LAYOUT_SUFFIX, find_layout
-from generator.render.renderer import BUILTIN_LAYOUTS_DIR, GENERIC_LAYOUT, SIDES, layout_search_path
+from generator.render.renderer import (
+    BUILTIN_LAYOUTS_DIR,
+    GENERIC_LAYOUT,
+    SIDES,
+    layout_search_path,
+)
 
 
-@value
+@dataclass(frozen=True)
 class Dependencies:
     """The layouts a deck reads, and the shared folders they are looked up in."""
 

@@ -21,6 +21,7 @@ from generator.sheets.geometry import SheetSettings
 from generator.sheets.press import press_deck
 from generator.sheets.style import load_style
 
+
 class Downloads:
     """Builds a snapshot's files into ``folder`` on first request (one build at a time)."""
 

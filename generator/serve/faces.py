@@ -8,11 +8,11 @@ its own back beside it, and backs shared by many cards at the end.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from generator.deck.model import Card, Deck
 from generator.errors import DeckpressError
-from generator.records import value
 from generator.render import Renderer
 
 MAX_PREVIEW_FACES = 5000
@@ -20,7 +20,7 @@ MAX_PREVIEW_FACES = 5000
 an image; a deck past this shows its first faces and says how many it left out."""
 
 
-@value
+@dataclass(frozen=True)
 class FaceView:
     """One distinct face: how it is drawn (its key), what it shows and who carries it."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,7 +21,6 @@ from generator.booklet import booklet_paths, rules_path
 from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
-from generator.records import value
 from generator.render import Renderer, load_renderer
 from generator.serve.dependencies import Dependencies, deck_dependencies
 from generator.serve.faces import FaceView, distinct_faces
@@ -45,7 +44,7 @@ already tell when card values change; a change to these alone leaves every other
 face's image as it was."""
 
 
-@value
+@dataclass(frozen=True)
 class Drawable:
     """A good state of the deck: loaded, laid out, ready to draw."""
 
@@ -71,7 +70,7 @@ class Drawable:
         return f"{face.key}-{self.look}"
 
 
-@value
+@dataclass(frozen=True)
 class Snapshot:
     """What the page shows for one deck at one moment."""
 

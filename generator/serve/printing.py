@@ -7,13 +7,18 @@ the print PDF and its manifest have.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from generator.boxes import Box
 from generator.deck.model import Deck
-from generator.records import value
 from generator.render import Renderer
-from generator.sheets.geometry import SheetLayout, SheetSettings, plan_layout, plan_pages
+from generator.sheets.geometry import (
+    SheetLayout,
+    SheetSettings,
+    plan_layout,
+    plan_pages,
+)
 from generator.sheets.press import CopyIndex
 
 MAX_LISTED_COPIES = 50
@@ -21,7 +26,7 @@ MAX_LISTED_COPIES = 50
 this is shown with its first positions and a count, so the page stays small."""
 
 
-@value
+@dataclass(frozen=True)
 class Spot:
     """One face of one copy on the sheets: which page, which cell of its grid, its trim box."""
 
@@ -31,7 +36,7 @@ class Spot:
     box: Box
 
 
-@value
+@dataclass(frozen=True)
 class PrintPlan:
     """The sheet grid and, per card id, where its first copies land (copy, front, back)."""
 

@@ -18,6 +18,7 @@ import tempfile
 import threading
 import time
 import webbrowser
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -25,8 +26,13 @@ import click
 import uvicorn
 
 from generator.errors import InputError
-from generator.records import value
-from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopback, url_host
+from generator.serve.app import (
+    Broadcaster,
+    allowed_hosts,
+    create_app,
+    is_loopback,
+    url_host,
+)
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
@@ -46,7 +52,7 @@ deck it is reloading then is dropped half read (it is a daemon thread, and says 
 once stopped): the preview is stopping, and nobody will look at that snapshot."""
 
 
-@value
+@dataclass(frozen=True)
 class Listening:
     """Where the server listens."""
 

@@ -19,17 +19,17 @@ value to pass to ``deckpress build``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.boxes import Box
 from generator.errors import InputError
 from generator.outputs import write_bytes_atomic
-from generator.records import value
 from generator.sheets.forms import sheet_font
-from generator.boxes import Box
 from generator.sheets.geometry import back_box, mirror_axis, mirror_box
 from generator.sheets.marks import Line
 from generator.sheets.style import MM, Paper
@@ -52,7 +52,7 @@ SCALE_BAR = 100 * MM
 CALIBRATION_MODES = ("long", "short")
 
 
-@value
+@dataclass(frozen=True)
 class Label:
     """A piece of text: its baseline start (x, y) and whether it runs upwards."""
 
@@ -64,7 +64,7 @@ class Label:
     align: str = "left"
 
 
-@value
+@dataclass(frozen=True)
 class Ladder:
     """One axis's ticks (front page), the line they are read against (back page), and labels."""
 
@@ -77,7 +77,7 @@ class Ladder:
     labels: tuple[Label, ...]
 
 
-@value
+@dataclass(frozen=True)
 class CalibrationPlan:
     paper: Paper
     duplex: str

@@ -16,6 +16,7 @@ import contextlib
 import functools
 import itertools
 import re
+from dataclasses import dataclass
 from io import BytesIO
 from operator import itemgetter
 from typing import Callable, Iterable, Iterator
@@ -25,7 +26,6 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.records import value
 from generator.sheets.deflate import StreamDeflater, deflate_all
 from generator.sheets.marks import Line
 from generator.sheets.style import LineStyle
@@ -62,7 +62,7 @@ def font_for(text: str, candidates: Iterable[str]) -> str:
     return sheet_font()
 
 
-@value
+@dataclass(frozen=True)
 class CompiledForms:
     """The objects reportlab wrote, ready to be copied into a streamed PDF."""
 

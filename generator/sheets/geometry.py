@@ -38,11 +38,11 @@ seen looking at the back page.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from generator.boxes import EPSILON, Box
 from generator.errors import InputError
-from generator.records import record
 from generator.sheets.style import MM, Paper, SheetStyle, find_paper
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ DUPLEX_MODES = ("long", "short", "fold", "none")
 DEFAULT_DUPLEX = "long"
 
 
-@record
+@dataclass(eq=False)
 class SheetSettings:
     """The choices a user makes about printing, in points."""
 
@@ -76,7 +76,7 @@ class SheetSettings:
                    gutter=style.default_gutter)
 
 
-@record
+@dataclass(eq=False)
 class SheetLayout:
     """A grid fitted on the paper: where each front goes, and how backs mirror it."""
 
@@ -156,7 +156,7 @@ class Placement(NamedTuple):
     """Degrees the face is turned about the centre of ``box``: 0 or 180."""
 
 
-@record
+@dataclass(eq=False)
 class PagePlan:
     """One page of the PDF: its number (from 1), what it holds, and its placements."""
 

@@ -9,17 +9,17 @@ every card edge across the grid.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 from generator.boxes import Box
-from generator.records import value
 from generator.sheets.style import MarkStyle
 
 Line = tuple[float, float, float, float]
 """A straight line from (x0, y0) to (x1, y1), in points."""
 
 
-@value
+@dataclass(frozen=True)
 class Room:
     """The part of the page a grid may put marks in: its area less the edges kept clear."""
 

@@ -22,14 +22,19 @@ from itertools import accumulate
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator, TextIO
 
+from generator.boxes import Box
 from generator.deck.model import Card, Deck
 from generator.outputs import atomic_outputs
-from generator.records import value
 from generator.sheets.deflate import StreamDeflater
 from generator.sheets.forms import FormLibrary, font_for, joined_runs, number
-from generator.boxes import Box
-from generator.sheets.geometry import (DEFAULT_DUPLEX, PagePlan, SheetLayout, SheetSettings, plan_pages,
-                                      sheet_layout)
+from generator.sheets.geometry import (
+    DEFAULT_DUPLEX,
+    PagePlan,
+    SheetLayout,
+    SheetSettings,
+    plan_pages,
+    sheet_layout,
+)
 from generator.sheets.manifest import ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, mark_room
 from generator.sheets.pdf import PdfPageWriter
@@ -55,7 +60,7 @@ MODE_LABELS = {
 FOOTER_SEPARATOR = "  ·  "
 
 
-@value
+@dataclass(frozen=True)
 class PressResult:
     """What a build wrote."""
 

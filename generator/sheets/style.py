@@ -8,11 +8,11 @@ beside this module; this module turns it into dataclasses in points.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator.deck.loading import Document, load_yaml
 from generator.errors import InputError, Position
-from generator.records import record
 
 MM = 72 / 25.4
 """Points in one millimetre (a point is 1/72 inch)."""
@@ -31,7 +31,7 @@ LARGEST_PAPER = 200 * 72.0
 """PDF pages may be at most 200 inches (5080 mm) a side; larger pages do not display or print."""
 
 
-@record
+@dataclass(eq=False)
 class Paper:
     """A sheet of paper as it lies on the page: width and height in points."""
 
@@ -55,7 +55,7 @@ class Paper:
         return f"{self.label} {self.orientation}"
 
 
-@record
+@dataclass(eq=False)
 class LineStyle:
     """How a kind of line is stroked: width in points, gray level, dash pattern."""
 
@@ -64,7 +64,7 @@ class LineStyle:
     dash: tuple[float, ...] = ()
 
 
-@record
+@dataclass(eq=False)
 class MarkStyle:
     """Crop marks: their longest and shortest length, distances, and stroke."""
 
@@ -75,7 +75,7 @@ class MarkStyle:
     line: LineStyle
 
 
-@record
+@dataclass(eq=False)
 class FooterStyle:
     """The footer under each sheet: its type size, baseline and gray, and the draft label."""
 
@@ -91,7 +91,7 @@ class FooterStyle:
         return self.baseline + self.size
 
 
-@record
+@dataclass(eq=False)
 class SheetStyle:
     """Everything ``sheets.yaml`` says, in points."""
 

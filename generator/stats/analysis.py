@@ -7,12 +7,11 @@ that the text, JSON and PDF reports all draw from.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
 from generator.deck.model import Deck
-from generator.records import value
 from generator.stats.composition import Breakdown, breakdown, default_fields
 from generator.stats.dice import DiceReport, dice_report
 from generator.stats.odds import probability
@@ -21,7 +20,7 @@ from generator.stats.simulation import SimulationResult, load_plugin, run
 from generator.stats.spec import CountBy, Question, StatsSpec, read_stats_spec
 
 
-@value
+@dataclass(frozen=True)
 class Request:
     """What the user asked for on top of the deck file."""
 
@@ -34,7 +33,7 @@ class Request:
     policy: str | None = None
 
 
-@value
+@dataclass(frozen=True)
 class Answer:
     """A question's exact chance in one pool."""
 
@@ -42,7 +41,7 @@ class Answer:
     chance: Fraction
 
 
-@value
+@dataclass(frozen=True)
 class PoolStats:
     """Composition and draw odds for one pool (the deck, or one decklist)."""
 
@@ -51,7 +50,7 @@ class PoolStats:
     answers: tuple[Answer, ...]
 
 
-@value
+@dataclass(frozen=True)
 class DeckStats:
     """Everything ``deckpress stats`` reports about one deck."""
 

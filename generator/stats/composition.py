@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from generator.deck.model import Deck
 from generator.deck.selectors import BACK_PREFIX, field_value
-from generator.records import value
 from generator.stats.pools import Pool
 from generator.stats.spec import CountBy
 
@@ -17,7 +17,7 @@ MAX_DEFAULT_VALUES = 12
 """Undeclared fields are broken down by default only if they take this few values."""
 
 
-@value
+@dataclass(frozen=True)
 class Share:
     """One value of a field: its cards (copies), distinct cards and share of the pool."""
 
@@ -27,7 +27,7 @@ class Share:
     share: Fraction
 
 
-@value
+@dataclass(frozen=True)
 class Breakdown:
     """A field's values across a pool, in a natural order (declared choices, or numbers ascending)."""
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 
 from generator.deck.model import Card
 from generator.deck.selectors import field_value
-from generator.records import record
 
 if TYPE_CHECKING:  # fractions (and the decimal module it loads) only when odds are worked out
     from fractions import Fraction
@@ -35,7 +35,7 @@ MAX_SIDES = 100
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))\s*")
 
 
-@record
+@dataclass(eq=False)
 class DiceFormula:
     """A sum of dice and a constant, like ``2d6`` or ``1d6+1d4+2``."""
 
@@ -107,7 +107,7 @@ def parse_dice(text: Any) -> DiceFormula:
     return DiceFormula(text=source, dice=tuple(dice), constant=constant)
 
 
-@record
+@dataclass(eq=False)
 class DiceRow:
     """One roll total printed on cards, with its odds and (optionally) its reward."""
 
@@ -124,7 +124,7 @@ class DiceRow:
         return None if self.reward is None else float(self.reward * self.chance)
 
 
-@record
+@dataclass(eq=False)
 class Mismatch:
     """A roll that pays less than an easier one, or differently from an equally hard one."""
 
@@ -144,7 +144,7 @@ class Mismatch:
                 f"less than the easier {easy.roll} ({_odds(easy.chance, denominator)}) at {_num(easy.reward)}")
 
 
-@record
+@dataclass(eq=False)
 class DiceReport:
     """Every total of a dice formula against the cards that print it."""
 

@@ -34,13 +34,13 @@ only the cheapest per type is kept.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from math import comb, lgamma, log
 from typing import TYPE_CHECKING, Iterable
 
 from generator.deck.model import Card
-from generator.errors import InputError
 from generator.deck.selectors import field_value
-from generator.records import record, value
+from generator.errors import InputError
 from generator.stats.pools import Pool
 from generator.stats.spec import Condition, Question
 
@@ -57,7 +57,7 @@ refuses it before ``stats`` or ``serve`` start counting. Every bundled question 
 under a thousand steps."""
 
 
-@value
+@dataclass(frozen=True)
 class Requirement:
     """Between ``low`` and ``high`` (None: no limit) drawn cards are among ``card_ids``."""
 
@@ -69,7 +69,7 @@ class Requirement:
 Conjunction = tuple[Requirement, ...]  # every requirement must hold
 
 
-@record
+@dataclass(eq=False)
 class Plan:
     """How the count walks the deck: the tallies requirements read (and the index of each),
     the cap of each tally, the categories in the order they are taken (each a signature of
@@ -82,7 +82,7 @@ class Plan:
     last_feed: dict[int, int]
 
 
-@record
+@dataclass(eq=False)
 class PreparedQuestion:
     """A question ready to count: the cards it draws from (with their copies), what it asks
     of them, and the plan the count follows (made once: bounding the work reads it too)."""

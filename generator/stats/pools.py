@@ -7,14 +7,13 @@ per pool: the deck itself when it has no decklists, otherwise each decklist.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 from generator.deck.model import Card, Deck
-from generator.errors import InputError, Position
-from generator.errors import did_you_mean
-from generator.records import record
+from generator.errors import InputError, Position, did_you_mean
 
 
-@record
+@dataclass(eq=False)
 class Pool:
     """Physical cards to deal from: each distinct card with its number of copies."""
 

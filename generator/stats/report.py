@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Callable
@@ -28,7 +29,6 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.outputs import write_files_atomic
-from generator.records import value
 from generator.stats.analysis import DeckStats
 from generator.stats.composition import Breakdown, Share
 from generator.stats.dice import DiceReport, odds_text
@@ -55,7 +55,7 @@ SECOND = colors.HexColor("#e0a030")
 WIN = colors.HexColor("#4c9a5b")
 
 
-@value
+@dataclass(frozen=True)
 class Panel:
     """A chart with its title, drawn at a size known before placing it."""
 
@@ -418,7 +418,7 @@ def _label(value) -> str:
     return str(value)
 
 
-@value
+@dataclass(frozen=True)
 class AxisLabels:
     """Category names as printed, and the width (points) they take beside the bars."""
 

@@ -30,16 +30,14 @@ import statistics
 import sys
 import traceback
 from collections import Counter
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
 from generator.deck.model import Deck
-from generator.errors import InputError, Position
+from generator.errors import InputError, Position, did_you_mean
 from generator.paths import resolve_inside
-from generator.errors import did_you_mean
-from generator.records import value
 from generator.stats.spec import SimulationSpec
 
 MAX_TURNS = 10_000
@@ -55,7 +53,7 @@ Z_95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
 
 
-@value
+@dataclass(frozen=True)
 class Outcome:
     """How one game ended: won or not, after how many turns, and why it ended."""
 
@@ -64,7 +62,7 @@ class Outcome:
     ending: str = ""
 
 
-@value
+@dataclass(frozen=True)
 class Plugin:
     """A loaded game plugin."""
 
@@ -79,7 +77,7 @@ class Plugin:
         return next(iter(self.policies))
 
 
-@value
+@dataclass(frozen=True)
 class Interval:
     """An estimate with its 95% confidence interval."""
 
@@ -88,7 +86,7 @@ class Interval:
     high: float
 
 
-@value
+@dataclass(frozen=True)
 class SimulationResult:
     """The outcomes of a run and their summary statistics."""
 

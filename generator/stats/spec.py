@@ -38,7 +38,7 @@ Every mistake is reported with the file, line, column and key.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -47,7 +47,6 @@ from generator.deck.reading import Problems, Reader
 from generator.deck.selectors import Selector, known_fields, parse_selector
 from generator.errors import Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
-from generator.records import record
 from generator.stats.dice import DiceFormula, parse_dice
 
 SECTION_KEYS = {"composition", "draw", "questions", "dice", "simulate"}
@@ -67,7 +66,7 @@ MAX_DRAW = 1000
 deals a thousand cards at once."""
 
 
-@record
+@dataclass(eq=False)
 class CountBy:
     """A composition table: count cards by ``field``, among the cards ``where`` selects."""
 
@@ -75,7 +74,7 @@ class CountBy:
     where: Selector = Selector(())
 
 
-@record
+@dataclass(eq=False)
 class Condition:
     """'At least 2 of the drawn cards are treasures of the monster's type.'
 
@@ -104,7 +103,7 @@ class Condition:
         return f"{amount} {what}"
 
 
-@record
+@dataclass(eq=False)
 class Question:
     """A named draw-odds question: draw ``draw`` cards; do all ``needs`` hold?"""
 
@@ -126,7 +125,7 @@ class Question:
         return text
 
 
-@record
+@dataclass(eq=False)
 class DiceSpec:
     """Which card field is a dice roll, on which dice, and which field is its reward."""
 
@@ -136,7 +135,7 @@ class DiceSpec:
     where: Selector = Selector(())
 
 
-@record
+@dataclass(eq=False)
 class SimulationSpec:
     """The deck's game plugin and how to run it."""
 
@@ -148,7 +147,7 @@ class SimulationSpec:
     position: Position | None = None
 
 
-@record
+@dataclass(eq=False)
 class StatsSpec:
     """Everything the ``stats:`` section asks for; empty when the deck has none."""
 

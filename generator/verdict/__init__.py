@@ -15,12 +15,11 @@ default options.
 from __future__ import annotations
 
 from contextlib import ExitStack
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from generator.findings import WARNING, Finding, exit_status, in_order
-from generator.records import record
 
 if TYPE_CHECKING:
     from generator.deck.model import Deck
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
     from generator.verdict.beside import Outcome
 
 
-@record
+@dataclass(eq=False)
 class Subject:
     """The deck being judged, and what the checks build on the way for later ones."""
 
@@ -50,7 +49,7 @@ class Subject:
 Check = Callable[[Subject], Iterable[Finding]]
 
 
-@record
+@dataclass(eq=False)
 class Verdict:
     """Everything found about one deck, in file and line order."""
 

@@ -25,12 +25,12 @@ import pickle
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from generator.errors import DeckpressError
 from generator.findings import findings_from
 from generator.machine import usable_cores
-from generator.records import record
 
 if TYPE_CHECKING:
     from generator.findings import Finding
@@ -44,7 +44,7 @@ MOST_RESULT_BYTES = 256 * 1024 * 1024
 copy's answer is not read, and its checks run here instead."""
 
 
-@record
+@dataclass(eq=False)
 class Outcome:
     """What one check found, and the counts it set on the subject."""
 

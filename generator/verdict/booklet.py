@@ -19,22 +19,38 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from generator.booklet import read_rules, rules_path
-from generator.booklet.directives import (Directive, ExpandedSource, card_value, check_field, column_formats,
-                                          component_labels, expand_inline, picked_cards, place_in,
-                                          table_column)
-from generator.booklet.limits import (MAX_HEADING_LENGTH, MAX_WORD_LENGTH, check_glyphs, check_heading,
-                                      check_table_rows, check_words, cover_problems, plain_text)
+from generator.booklet.directives import (
+    Directive,
+    ExpandedSource,
+    card_value,
+    check_field,
+    column_formats,
+    component_labels,
+    expand_inline,
+    picked_cards,
+    place_in,
+    table_column,
+)
+from generator.booklet.limits import (
+    MAX_HEADING_LENGTH,
+    MAX_WORD_LENGTH,
+    check_glyphs,
+    check_heading,
+    check_table_rows,
+    check_words,
+    cover_problems,
+    plain_text,
+)
 from generator.booklet.paths import resolve_image
 from generator.booklet.style import TextBounds
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
 from generator.findings import Finding, findings_from
-from generator.records import record
 
 if TYPE_CHECKING:  # platypus and the card layouts load only when a block must be measured
     from generator.booklet.cards import Renderer
@@ -188,7 +204,7 @@ def _cells_could_outgrow_page(cells, bounds: TextBounds) -> bool:
     return any((len(str(cell).split()) + 2) * leading > bounds.page_height for cell in cells)
 
 
-@record
+@dataclass(eq=False)
 class _Walk:
     """One pass over a rules file's blocks, keeping every problem it meets."""
 
@@ -415,7 +431,7 @@ class _Walk:
         self.glyphs(text, _Lines([line - 1, line]))
 
 
-@record
+@dataclass(eq=False)
 class _Lines:
     """A stand-in node for text a directive brings in: its position is the directive's line."""
 

@@ -14,13 +14,19 @@ which are untrusted, so no format language (``{0.__class__}``) is interpreted.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
 from generator.deck.loading import Document, load_yaml
-from generator.errors import InputError, Position, describe_value, did_you_mean, not_text
-from generator.records import record
+from generator.errors import (
+    InputError,
+    Position,
+    describe_value,
+    did_you_mean,
+    not_text,
+)
 
 WORDS_DIR = Path(__file__).parent
 SOURCE_LANGUAGE = "en"
@@ -32,7 +38,7 @@ MAX_PHRASE_CHARS = 500
 overflow the page it is printed on."""
 
 
-@record
+@dataclass(eq=False)
 class Words:
     """The phrases of one language, ready to fill in."""
 
