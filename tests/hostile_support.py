@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Iterator
 
 from cli_run import Run, deckpress
+
 from generator.scaffold import create_deck
 
 SECONDS_PER_CASE = 20

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from access_support import write_deck
+
 from generator.access.colourblind import colour_pair_problems
 from generator.access.colours import DISTINCT_COLOURS, distances
 from generator.deck import load_deck

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from access_support import write_deck
 from PIL import Image
 
-from access_support import write_deck
 from generator.access.colours import contrast_ratio
 from generator.access.contrast import contrast_problems
 from generator.deck import load_deck

@@ -4,8 +4,8 @@ some faces and not on others must still be found where they are reached."""
 from __future__ import annotations
 
 import pytest
-
 from access_support import write_deck
+
 from generator.access.contrast import contrast_problems
 from generator.deck import load_deck
 from generator.render.renderer import load_renderer

@@ -84,9 +84,9 @@ def test_simulate_goes_with_png_images_only(tmp_path):
 
 
 def test_the_simulated_contact_sheet_says_which_deficiency_it_shows(tmp_path):
+    from cli_run import CARDS, deckpress
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from cli_run import CARDS, deckpress
     from generator.exports.contact import CONTACT_DPI, MARGIN, NOTE_SIZE
 
     plain, seen = tmp_path / "plain", tmp_path / "deutan"

@@ -6,11 +6,10 @@ import json
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
+from sheets_support import FrameRenderer, write_deck
 
 from generator.cli import cli
 from generator.sheets.style import MM
-
-from sheets_support import FrameRenderer, write_deck
 
 RULES = """rules:
   - total: {exact: 3}

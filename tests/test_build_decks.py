@@ -6,12 +6,11 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
+from sheets_support import embedded_fonts, read_manifest
 
 from generator.cli import cli
 from generator.deck.model import load_deck
 from generator.sheets.style import MM
-
-from sheets_support import embedded_fonts, read_manifest
 
 CARDS = Path(__file__).resolve().parent.parent / "cards"
 DECKS = sorted(path.name for path in CARDS.iterdir() if (path / "deck.yaml").is_file())

@@ -4,11 +4,10 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
+from sheets_support import embedded_fonts
 
 from generator.cli import cli
 from generator.sheets.style import MM
-
-from sheets_support import embedded_fonts
 
 
 def calibrate(tmp_path, *args):

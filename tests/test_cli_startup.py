@@ -13,10 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import CARDS, REPO, deckpress
 
 from generator.cli import COMMANDS, cli, load_command
-
-from cli_run import CARDS, REPO, deckpress
 
 HEAVY = ("reportlab.platypus", "pypdf", "markdown_it", "pypdfium2", "openpyxl", "numpy", "colorspacious",
          "starlette", "uvicorn")

@@ -10,8 +10,8 @@ from collections import Counter
 from itertools import permutations
 
 import pytest
-
 from cli_run import CARDS, deckpress
+
 from generator.deck import load_deck
 
 

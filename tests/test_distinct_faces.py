@@ -10,11 +10,12 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from generator.deck.model import load_deck
-from generator.render import load_renderer, renderer as renderer_module
-
 from cli_run import deckpress
 from test_render import make_deck
+
+from generator.deck.model import load_deck
+from generator.render import load_renderer
+from generator.render import renderer as renderer_module
 
 LAYOUT = """\
 title: "{{ name }}"

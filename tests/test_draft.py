@@ -9,7 +9,6 @@ import json
 
 import pdfplumber
 import pytest
-
 from cli_run import deckpress, line_of
 from test_verdict import DECK, LAYOUT, LONG_TEXT, project
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cli_run import CARDS, deckpress
 from PIL import Image
 
-from cli_run import CARDS, deckpress
 from generator.deck.model import load_deck
 from generator.exports.contact import contact_tiles, plan_grid
 from generator.exports.raster import PRINT_BLEED, Raster, rasterise_face, with_bleed

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cli_run import deckpress
-from generator.render import Renderer
 from test_export import DOUBLE_SIDED_CARDS, make_deck, png_names
 from test_export_many_copies import drawn_pages as rasterised  # noqa: F401 (a fixture)
+
+from generator.render import Renderer
 
 MANY_FACES = "cards:\n" + "".join(
     f"  - {{id: card-{number}, count: {number % 3 + 1}, name: Card {number}, "

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_run import deckpress
+from test_export import DOUBLE_SIDED_CARDS, SHARED_BACK_CARDS, make_deck, png_names
 
 import generator.exports.raster as raster_module
 import generator.exports.tts as tts_module
-from cli_run import deckpress
 from generator.deck.model import load_deck
 from generator.exports import load_export_renderer, plan_png_export, write_png_export
-from test_export import DOUBLE_SIDED_CARDS, SHARED_BACK_CARDS, make_deck, png_names
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -7,18 +7,30 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from PIL import Image
-
 from cli_run import CARDS, deckpress
+from PIL import Image
+from test_export import BLUE, DOUBLE_SIDED_CARDS, GREEN, RED, make_deck, png_names
+
 from generator.deck.model import load_deck
-from generator.exports import load_export_renderer, plan_png_export, write_png_export, write_tts_export
+from generator.exports import (
+    load_export_renderer,
+    plan_png_export,
+    write_png_export,
+    write_tts_export,
+)
 from generator.exports.raster import Raster, rasterise_face
-from generator.exports.tts import (MAX_COLUMNS, MAX_ROWS, MAX_SHEET_PIXELS, card_pixels, choose_grid,
-                                   plan_tts_export, saved_object)
+from generator.exports.tts import (
+    MAX_COLUMNS,
+    MAX_ROWS,
+    MAX_SHEET_PIXELS,
+    card_pixels,
+    choose_grid,
+    plan_tts_export,
+    saved_object,
+)
 from generator.render import load_renderer
 from generator.render.renderer import builtin_tables
 from generator.render.units import to_points
-from test_export import BLUE, DOUBLE_SIDED_CARDS, GREEN, RED, make_deck, png_names
 
 
 def export_tts(tmp_path: Path, deck: Path) -> tuple[Path, dict]:

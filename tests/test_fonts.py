@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from reportlab import __file__ as reportlab_file
-
 from cli_run import deckpress
+from reportlab import __file__ as reportlab_file
 
 VERA = Path(reportlab_file).parent / "fonts"
 BUNDLED = Path(__file__).resolve().parent.parent / "generator" / "render" / "data" / "fonts"

@@ -15,12 +15,11 @@ import time
 from pathlib import Path
 
 import pytest
+from hostile_support import deckpress, new_deck, refused, within
+from test_stats_simulation import PLUGIN_DECK
 
 import generator.outputs as outputs
 from generator.outputs import STALE_TEMPORARY_AGE, write_bytes_atomic
-
-from hostile_support import deckpress, new_deck, refused, within
-from test_stats_simulation import PLUGIN_DECK
 
 REPO = Path(__file__).resolve().parent.parent
 DECKPRESS = Path(sys.executable).with_name("deckpress")

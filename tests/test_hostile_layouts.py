@@ -7,13 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hostile_support import add_to_layout, deckpress, new_deck, refused, within
 
 from generator.exports.raster import MAX_RASTER_PIXELS
 from generator.render.icons import MAX_SHAPE_REPEAT
 from generator.render.layout import MAX_DASH_LENGTHS, MAX_FONT_SIZE
 from generator.render.units import MAX_LENGTH
-
-from hostile_support import add_to_layout, deckpress, new_deck, refused, within
 
 HUGE = "1" * 400
 BIG = "1.0e+308"

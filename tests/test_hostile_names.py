@@ -6,7 +6,6 @@ text field, is told the same way to write it in quotes."""
 from __future__ import annotations
 
 import pytest
-
 from cli_run import line_of
 from hostile_support import deckpress, new_deck, refused, within
 

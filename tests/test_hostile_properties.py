@@ -27,12 +27,11 @@ from typing import Iterator
 
 import pytest
 import yaml
+from hostile_support import broken_pngs, deckpress, png_declaring, within
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.scaffold import create_deck
-
-from hostile_support import broken_pngs, deckpress, png_declaring, within
 
 BY_HAND = int(os.environ.get("DECKPRESS_HOSTILE_EXAMPLES", "0"))
 """Examples per property when set (a run by hand); CI uses each property's own small count."""

@@ -8,11 +8,15 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-from generator.deck.spreadsheet import (MAX_SHEET_CELLS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_PARTS,
-                                        MAX_XLSX_UNPACKED)
-
 from hostile_support import deckpress, refused, within, workbook
+
+from generator.deck.spreadsheet import (
+    MAX_SHEET_CELLS,
+    MAX_SHEET_COLUMNS,
+    MAX_SHEET_ROWS,
+    MAX_XLSX_PARTS,
+    MAX_XLSX_UNPACKED,
+)
 
 DECK = "deck:\n  name: Demo\nfields:\n  name: {type: text, required: true}\ncards: {from: cards.FORMAT}\n"
 

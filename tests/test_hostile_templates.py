@@ -8,16 +8,34 @@ These are the cases that used to hang or crash, and neighbours of each.
 from __future__ import annotations
 
 import pytest
+from cli_run import place_of
+from hostile_support import (
+    add_rule,
+    add_to_layout,
+    deckpress,
+    new_deck,
+    refused,
+    set_layout_text,
+    within,
+)
 from jinja2 import TemplateError
 
 from generator.expressions import evaluate
-from generator.render.templating import compile_condition, compile_text, make_layout_environment
-from generator.sandbox import (MAX_CALL_DEPTH, MAX_FORMAT_WIDTH, MAX_RANGE, MAX_TEMPLATE_OUTPUT,
-                               MAX_TEMPLATE_SOURCE, MAX_TEMPLATE_STEPS, MAX_TEMPLATE_VALUE,
-                               TemplateLimitError)
-
-from cli_run import place_of
-from hostile_support import add_rule, add_to_layout, deckpress, new_deck, refused, set_layout_text, within
+from generator.render.templating import (
+    compile_condition,
+    compile_text,
+    make_layout_environment,
+)
+from generator.sandbox import (
+    MAX_CALL_DEPTH,
+    MAX_FORMAT_WIDTH,
+    MAX_RANGE,
+    MAX_TEMPLATE_OUTPUT,
+    MAX_TEMPLATE_SOURCE,
+    MAX_TEMPLATE_STEPS,
+    MAX_TEMPLATE_VALUE,
+    TemplateLimitError,
+)
 
 RUNAWAY_TEMPLATES = {
     "nested loops": ("{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}{% endfor %}",

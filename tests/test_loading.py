@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cli_run import deckpress
-from generator.deck.loading import MAX_FILE_BYTES
+
+from generator.loading import MAX_FILE_BYTES
 
 GOOD = """\
 deck:

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from cli_run import deckpress
-from generator.deck.loading import _load_full, _load_plain, parse_yaml
+
 from generator.errors import InputError, Position
+from generator.loading import _load_full, _load_plain, parse_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted(path for folder in ("cards", "layouts", "generator", "fonts")

@@ -4,7 +4,6 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-
 from click.testing import CliRunner
 
 from generator.cli import cli

@@ -3,10 +3,16 @@ no run of 8 words repeats the seed drafts, ignoring case and punctuation."""
 
 from pathlib import Path
 
-import pytest
-
 import own_words
-from own_words import WINDOW, draft_fingerprints, fingerprint_file_text, our_texts, read_fingerprints, repeats
+import pytest
+from own_words import (
+    WINDOW,
+    draft_fingerprints,
+    fingerprint_file_text,
+    our_texts,
+    read_fingerprints,
+    repeats,
+)
 
 SEEDS = own_words.find_seeds()
 needs_seeds = pytest.mark.skipif(SEEDS is None, reason="the seed drafts are not on this machine")

@@ -7,13 +7,13 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from PIL import Image
-
 from cli_run import deckpress
+from PIL import Image
+from test_render import MM, make_deck, render_page
+
 from generator.errors import EXIT_INPUT, InputError
 from generator.render import load_renderer
 from generator.render.svg import MAX_SVG_BYTES
-from test_render import MM, make_deck, render_page
 
 ONE_COLOUR = """\
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">

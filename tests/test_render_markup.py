@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from reportlab import __file__ as reportlab_file
-
 from cli_run import deckpress
+from reportlab import __file__ as reportlab_file
+from test_render import MM, make_deck, render_page
+
 from generator.errors import EXIT_RULES, LayoutError
 from generator.render import load_renderer
 from generator.render.markup import MarkupError, Span, parse_markup, plain_text
-from test_render import MM, make_deck, render_page
 
 BUNDLED_FONTS = Path(reportlab_file).parent / "fonts"
 BODY = """\

@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 
 import pytest
-from pypdf import PdfReader
-
 from cli_run import deckpress
+from pypdf import PdfReader
+from test_render import MM, make_deck, render_page
+
 from generator.errors import InputError, LayoutError
 from generator.render import load_renderer
-from test_render import MM, make_deck, render_page
 
 
 def face_of(tmp_path, layout: str, card_id: str = "ogre"):

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cli_run import deckpress
 from PIL import Image
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
+from test_render import make_deck
 
 import generator.render.replay as replay_module
-from cli_run import deckpress
-from test_render import make_deck
 
 FLAG = """\
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100">

@@ -13,7 +13,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from cli_run import deckpress, line_of
 
 HEADER = """\

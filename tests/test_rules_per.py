@@ -10,7 +10,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from cli_run import deckpress, line_of
 
 HANABI_COLOURS = ("white", "yellow", "green", "blue", "red")

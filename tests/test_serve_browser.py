@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
-
 from cli_run import CARDS, deckpress
+from serve_support import edit, line_of, running_server
+
 from generator.deck import load_deck
 from generator.render import load_renderer
 from generator.scaffold import create_deck
-from serve_support import edit, line_of, running_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -4,14 +4,14 @@ import io
 import json
 from pathlib import Path
 
-from PIL import Image
-
 from cli_run import CARDS, deckpress
+from PIL import Image
+from serve_support import edit, line_of
+
 from generator.cli.watch import watched_roots
 from generator.scaffold import create_deck
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
-from serve_support import edit, line_of
 
 
 def new_preview(tmp_path: Path) -> tuple[DeckPreview, Path]:

@@ -11,11 +11,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from pypdf import PdfReader
-
 from cli_run import CARDS, deckpress
-from generator.scaffold import create_deck
+from pypdf import PdfReader
 from serve_support import TIMEOUT, running_server
+
+from generator.scaffold import create_deck
 
 OUTSIDE_PATHS = [
     "/../../etc/passwd",

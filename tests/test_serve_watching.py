@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-
 from cli_run import CARDS
+from serve_support import TIMEOUT
+
 from generator.cli.watch import watched_roots
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
 from generator.serve.server import WATCH_INTERVAL, PreviewWatcher
-from serve_support import TIMEOUT
 
 PROJECT = CARDS.parent
 

@@ -7,14 +7,20 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from pypdf import PdfReader
+from sheets_support import (
+    FrameRenderer,
+    embedded_fonts,
+    numbered_deck,
+    placed_forms,
+    read_manifest,
+    write_deck,
+)
 
 from generator.deck.model import load_deck
 from generator.errors import LayoutError
 from generator.sheets.geometry import SheetSettings
 from generator.sheets.press import CopyIndex, press_deck
 from generator.sheets.style import MM, find_paper, load_style
-
-from sheets_support import FrameRenderer, embedded_fonts, numbered_deck, placed_forms, read_manifest, write_deck
 
 STYLE = load_style()
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cli_run import deckpress, line_of
-from generator.deck import load_deck
 from test_spreadsheets import DECK
 
+from generator.deck import load_deck
 
 ROWS = [("name", "type", "power"), ("Fire Imp", "creature", 2), ("Water Sprite", "creature", 1),
         ("Heal", "spell", None)]

@@ -7,8 +7,8 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
-
 from cli_run import deckpress
+
 from generator.deck import load_deck
 from generator.errors import InputError
 from generator.stats.odds import probability

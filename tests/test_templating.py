@@ -114,9 +114,10 @@ def test_an_attribute_printed_without_compiling_is_still_refused_by_the_sandbox(
 def test_a_colour_template_two_layouts_share_is_compiled_once(tmp_path, monkeypatch):
     """The front's and the back's layouts pick a fill by the same template, as a text and a
     condition they share are: each distinct source costs one compile, however many layouts."""
+    from hostile_support import add_to_layout, new_deck
+
     from generator.deck import load_deck
     from generator.render import load_renderer, paint, templating
-    from hostile_support import add_to_layout, new_deck
 
     colour = "{{ 'gold' if type == 'hero' else 'grey' }}"
     compiled = []

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-
 from cli_run import CARDS, deckpress
 
 DECK = """\

@@ -12,13 +12,13 @@ import sys
 import time
 
 import pytest
-
 from cli_run import CARDS
+from test_verdict import DECK, LONG_TEXT, project
+
 from generator.errors import Position
 from generator.findings import Finding
 from generator.verdict import beside, checks, verdict
 from generator.verdict.beside import Beside, can_fork
-from test_verdict import DECK, LONG_TEXT, project
 
 needs_fork = pytest.mark.skipif(not can_fork(), reason="no second core to fork a copy onto")
 

@@ -7,10 +7,8 @@ file below is refused by both, and check names the same file, line, column and p
 from __future__ import annotations
 
 import pytest
-
 from cli_run import deckpress
 from test_booklet import DECK, WIDE_TABLE, make_deck
-
 
 LONG_TEXT = " ".join(f"word{number}" for number in range(2500))
 """A cell or quote of 2,500 words: taller than a page however wide it is."""
@@ -174,6 +172,7 @@ def test_rules_without_markdown_structure_skip_the_parse_and_find_the_same(tmp_p
 @pytest.mark.parametrize("game", ["cereal-killer", "goblins", "gold-rush", "tiki"])
 def test_bundled_rules_pass_either_way(monkeypatch, game):
     from cli_run import CARDS
+
     from generator.deck import load_deck
     from generator.verdict import booklet
 

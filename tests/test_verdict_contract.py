@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-
 from cli_run import CARDS, Run, deckpress
-from generator.deck.model import MAX_ID_BYTES
 from hostile_support import new_deck
+
+from generator.deck.model import MAX_ID_BYTES
 
 LONG_TEXT = " ".join(["This sentence is far too long for the body of a card."] * 12)
 

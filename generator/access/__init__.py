@@ -6,7 +6,7 @@
 - :mod:`~generator.access.colourblind`: colours a layout picks by a card's
   field, compared pair by pair as protanopes, deuteranopes and tritanopes see
   them (Machado et al. 2009; CAM02-UCS distance);
-- :mod:`~generator.access.checks`: both as warnings in the verdict ``check`` gives;
+- :mod:`~generator.verdict.access`: both as warnings in the verdict ``check`` gives;
 - :mod:`~generator.access.accepting`: a deck's ``accept:`` entries applied to warnings;
 - :mod:`~generator.access.simulation`: images recoloured as those players see
   them, for ``export --png --simulate``;

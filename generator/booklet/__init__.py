@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.deck.loading import read_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
+from generator.loading import read_text
 from generator.paths import resolve_inside
 from generator.words import words_for
 

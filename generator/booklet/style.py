@@ -27,8 +27,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from generator.deck.loading import load_yaml
 from generator.errors import InputError
+from generator.loading import load_yaml
 
 STYLE_FILE = Path(__file__).with_name("style.yaml")
 

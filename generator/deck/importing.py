@@ -23,7 +23,6 @@ from typing import Any
 
 import yaml
 
-from generator.deck.loading import parse_yaml
 from generator.deck.model import absolute_folder, build_deck
 from generator.deck.spreadsheet import (
     FALSE_WORDS,
@@ -33,6 +32,7 @@ from generator.deck.spreadsheet import (
     sheet_to_cards,
 )
 from generator.errors import InputError, Position
+from generator.loading import parse_yaml
 
 RESERVED_COLUMNS = {"id"}  # and the column of copies (Sheet.copies)
 MAX_CHOICES = 8

@@ -27,8 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from generator.access.kinds import ACCEPTABLE_KINDS
-from generator.deck.loading import Document, load_yaml
-from generator.deck.reading import Problems, Reader
 from generator.errors import (
     InputError,
     Position,
@@ -36,7 +34,9 @@ from generator.errors import (
     did_you_mean,
     not_text,
 )
+from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
+from generator.reading import Problems, Reader
 
 if TYPE_CHECKING:
     from generator.deck.translation import Translation

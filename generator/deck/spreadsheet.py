@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.deck.loading import MAX_FILE_BYTES, read_text
 from generator.errors import InputError, Position, did_you_mean
+from generator.loading import MAX_FILE_BYTES, read_text
 from generator.paths import special_kind
 
 SPREADSHEET_SUFFIXES = (".csv", ".xlsx")

@@ -34,9 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from generator.deck.loading import Document, load_yaml
 from generator.deck.model import Card, Deck, Decklist, load_deck
-from generator.deck.reading import Problems, Reader
 from generator.errors import (
     EXIT_RULES,
     DeckpressError,
@@ -45,7 +43,9 @@ from generator.errors import (
     describe_value,
     did_you_mean,
 )
+from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
+from generator.reading import Problems, Reader
 from generator.words import read_phrases
 
 LANG_FOLDER = "lang"

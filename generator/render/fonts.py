@@ -51,9 +51,9 @@ import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from generator.deck.loading import load_yaml
-from generator.deck.reading import Problems
 from generator.errors import InputError, Position
+from generator.loading import load_yaml
+from generator.reading import Problems
 
 REGISTRY_FILENAME = "fonts.yaml"
 FONTS_FOLDER = "fonts"

@@ -42,10 +42,10 @@ from typing import Any
 from reportlab.lib.colors import Color
 
 from generator.boxes import Box
-from generator.deck.loading import Document, load_yaml
-from generator.deck.reading import Problems
 from generator.errors import InputError, Position
+from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
+from generator.reading import Problems
 from generator.render.paint import faded
 from generator.render.svg import SvgArt, SvgError, draw_svg, load_svg
 

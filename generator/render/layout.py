@@ -73,7 +73,7 @@ Loading compiles every template once; the result is a :class:`Layout` in PDF
 points with the origin at the bottom-left corner of the trim box.
 
 Loading finds every mistake in one pass: reading and compiling take a
-:class:`~generator.deck.reading.Problems` collector, give it each mistake
+:class:`~generator.reading.Problems` collector, give it each mistake
 (an unknown top-level setting, a section that is not a mapping, an element, icon
 or style that cannot be read) and carry on without the part at fault, each
 element on its own. Only a mistake that leaves nothing sound to read on from (a
@@ -90,10 +90,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
 from generator.boxes import Box
-from generator.deck.loading import Document, load_yaml
-from generator.deck.reading import Problems
 from generator.errors import InputError, LayoutError, Position, did_you_mean, not_text
+from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
+from generator.reading import Problems
 from generator.render.fonts import DEFAULT_FONT, FontRegistry
 from generator.render.icons import Icon, parse_icons
 from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI

@@ -32,8 +32,8 @@ from typing import Any, Callable
 
 from reportlab.lib.colors import Color, HexColor
 
-from generator.deck.loading import load_yaml
 from generator.errors import Position
+from generator.loading import load_yaml
 from generator.render.templating import TemplateError, TemplateMemo
 
 COLOURS_FILE = Path(__file__).parent / "data" / "colours.yaml"

@@ -21,9 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from generator.deck.loading import load_yaml
 from generator.deck.model import Card, Deck
-from generator.deck.reading import Problems
 from generator.errors import (
     DeckpressError,
     InputError,
@@ -32,6 +30,8 @@ from generator.errors import (
     Position,
     in_file_order,
 )
+from generator.loading import load_yaml
+from generator.reading import Problems
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import load_icons
 from generator.render.images import PreparedImages

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.deck.loading import load_yaml
 from generator.deck.model import Deck
 from generator.errors import DeckpressError
+from generator.loading import load_yaml
 from generator.render.layout import LAYOUT_SUFFIX, find_layout
 from generator.render.renderer import (
     BUILTIN_LAYOUTS_DIR,

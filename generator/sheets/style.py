@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.deck.loading import Document, load_yaml
 from generator.errors import InputError, Position
+from generator.loading import Document, load_yaml
 
 MM = 72 / 25.4
 """Points in one millimetre (a point is 1/72 inch)."""

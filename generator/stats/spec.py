@@ -43,10 +43,10 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from generator.deck.model import Deck
-from generator.deck.reading import Problems, Reader
 from generator.deck.selectors import Selector, known_fields, parse_selector
 from generator.errors import Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
+from generator.reading import Problems, Reader
 from generator.stats.dice import DiceFormula, parse_dice
 
 SECTION_KEYS = {"composition", "draw", "questions", "dice", "simulate"}

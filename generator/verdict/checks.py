@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from generator.access.checks import ACCESS_CHECKS
 from generator.deck.model import load_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
 from generator.verdict import Subject
+from generator.verdict.access import ACCESS_CHECKS
 
 
 def check_model(subject: Subject) -> Iterable[Finding]:

@@ -19,7 +19,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from generator.deck.loading import Document, load_yaml
 from generator.errors import (
     InputError,
     Position,
@@ -27,6 +26,7 @@ from generator.errors import (
     did_you_mean,
     not_text,
 )
+from generator.loading import Document, load_yaml
 
 WORDS_DIR = Path(__file__).parent
 SOURCE_LANGUAGE = "en"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
-from generator.deck.loading import Document
 from generator.errors import (
     DeckpressError,
     InputError,
@@ -21,6 +20,7 @@ from generator.errors import (
     quoting_hint,
     together,
 )
+from generator.loading import Document
 
 T = TypeVar("T")
 
