@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: build test check clean browser
+.PHONY: build test lint check clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +34,13 @@ build: $(STAMP)
 check: $(STAMP)
 	$(BIN)/deckpress check
 
-test: $(TEST_STAMP) browser
+test: lint browser
 	$(BIN)/python -m pytest
+
+# Lint and types: a new finding fails `make test` like a failing test.
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check generator tests benchmarks
+	$(BIN)/mypy
 
 # The preview's tests drive a real browser: Debian's chromium, through Playwright (installed
 # with the test extras; it never downloads a browser of its own). Installed here when we may
