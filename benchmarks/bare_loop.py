@@ -36,7 +36,7 @@ def draw_deck(cards: int, path: str) -> int:
         batch = range(first, min(first + CARDS_PER_PAGE, cards))
         for side in ("front", "back"):
             canvas.setFont("BareVera", 9)
-            for slot, number in zip(slots, batch):
+            for slot, number in zip(slots, batch, strict=False):
                 x, y = slot if side == "front" else (A4[0] - slot[0] - width, slot[1])
                 canvas.rect(x + 4, y + 4, width - 8, height - 8)
                 canvas.drawCentredString(x + width / 2, y + height - 20, f"Card {number + 1}")

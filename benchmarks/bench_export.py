@@ -37,8 +37,13 @@ GAMES = ("cereal-killer", "goblins", "gold-rush", "tiki")
 def measure_deck(game: str) -> dict:
     """One deck's export, stage by stage (runs inside a child process)."""
     from generator.deck import load_deck
-    from generator.exports import (load_export_renderer, plan_png_export, plan_tts_export, write_png_export,
-                                   write_tts_export)
+    from generator.exports import (
+        load_export_renderer,
+        plan_png_export,
+        plan_tts_export,
+        write_png_export,
+        write_tts_export,
+    )
     from generator.exports.contact import contact_sheet
     from generator.exports.raster import png_bytes
 

@@ -73,7 +73,7 @@ def measure(folder: Path, saves: int, browser) -> tuple[list[float], list[float]
     process = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(folder), "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                cwd=folder.parent.parent)
-    lines: "queue.Queue[str]" = queue.Queue()
+    lines: queue.Queue[str] = queue.Queue()
     try:
         url = re.search(r"http://\S+?/", process.stdout.readline()).group(0)
         threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()

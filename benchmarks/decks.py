@@ -19,39 +19,43 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 SOURCE_DECK = REPOSITORY / "cards" / "cereal-killer" / "deck.yaml"
 
 
-def _source() -> dict:
-    data = yaml.safe_load(SOURCE_DECK.read_text(encoding="utf-8"))
+def _source(repository: Path) -> dict:
+    source = repository / SOURCE_DECK.relative_to(REPOSITORY)
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
     data.pop("rules", None)  # the game's rules count the real deck's cards
     data.pop("stats", None)
     return data
 
 
-def _write(project: Path, name: str, data: dict) -> Path:
+def _write(project: Path, name: str, data: dict, repository: Path) -> Path:
     layouts = project / "layouts"
     if not layouts.exists():
         project.mkdir(parents=True, exist_ok=True)
-        layouts.symlink_to(REPOSITORY / "layouts", target_is_directory=True)
+        layouts.symlink_to(repository / "layouts", target_is_directory=True)
     path = project / "cards" / name / "deck.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return path
 
 
-def copies_deck(project: Path, total: int) -> Path:
-    """The Cereal Killer cards with their counts scaled so the deck holds ``total`` cards."""
-    data = _source()
+def copies_deck(project: Path, total: int, repository: Path = REPOSITORY) -> Path:
+    """The Cereal Killer cards with their counts scaled so the deck holds ``total`` cards.
+
+    ``repository`` is the checkout whose deck and layouts are used (another revision's,
+    for ``run.py --against``)."""
+    data = _source(repository)
     cards = data["cards"]
     original = sum(card.get("count", 1) for card in cards)
     for card in cards:
         card["count"] = max(1, round(card.get("count", 1) * total / original))
     cards[0]["count"] += total - sum(card["count"] for card in cards)
-    return _write(project, f"copies-{total}", data)
+    return _write(project, f"copies-{total}", data, repository)
 
 
-def distinct_deck(project: Path, total: int) -> Path:
+def distinct_deck(project: Path, total: int, repository: Path = REPOSITORY) -> Path:
     """``total`` cards, one copy each, all different: the Cereal Killer cards in turn, each
     numbered in its name (``Frankenflakes 17``) so that no two fronts are drawn alike."""
-    data = _source()
+    data = _source(repository)
     pool = data["cards"]
     cards = []
     for index in range(total):
@@ -62,4 +66,4 @@ def distinct_deck(project: Path, total: int) -> Path:
         card["count"] = 1
         cards.append(card)
     data["cards"] = cards
-    return _write(project, f"distinct-{total}", data)
+    return _write(project, f"distinct-{total}", data, repository)

@@ -15,12 +15,12 @@ import time
 from pathlib import Path
 
 from generator.deck import load_deck
+from generator.deck.selectors import parse_selector
+from generator.errors import Position
 from generator.stats.odds import probability
 from generator.stats.pools import decklist_pool
 from generator.stats.simulation import load_plugin, run
 from generator.stats.spec import Condition, Question, read_stats_spec
-from generator.deck.selectors import parse_selector
-from generator.errors import Position
 
 ROOT = Path(__file__).resolve().parents[1]
 TYPES = ["dragon", "ghost", "sorcerer", "sea", "angel", "demon"]
@@ -35,7 +35,8 @@ def summoning_deck(folder: Path) -> Path:
     decklist = {}
     for kind in TYPES:
         for cost in range(1, 5):
-            lines.append(f"  - {{id: {kind}-{cost}, name: {kind} {cost}, type: monster, monster_type: {kind}, cost: {cost}}}")
+            lines.append(f"  - {{id: {kind}-{cost}, name: {kind} {cost}, type: monster, "
+                         f"monster_type: {kind}, cost: {cost}}}")
         for n in (1, 2):
             lines.append(f"  - {{id: {kind}-gold-{n}, name: {kind} gold {n}, type: treasure, summons: {kind}}}")
     for n in range(1, 8):
