@@ -539,7 +539,7 @@ def test_bundled_rules_build_and_their_components_match_the_deck(game, by):
     # Printed as a booklet, at most two pages of the last sheet are left blank.
     assert booklet.sheets * 4 - booklet.pages <= 2, f"{booklet.pages} pages waste a sheet"
     chapters = [entry.title for entry in reader.outline if not isinstance(entry, list)]
-    for chapter in ("Overview", "Components", "Card reference", "Clarifications"):
+    for chapter in ("Overview", "Components", "Card reference", "Questions at the table"):
         assert chapter in chapters
     # The components table sits within the first pages; only those are read back.
     with pdfplumber.open(io.BytesIO(booklet.reading_pdf), pages=[2, 3, 4]) as document:
