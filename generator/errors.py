@@ -7,10 +7,10 @@ exceptions; only the CLI prints them and picks the exit code.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Iterable
 
 EXIT_OK = 0
 EXIT_RULES = 1

@@ -24,8 +24,9 @@ import shutil
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from generator.errors import InputError, Position
 from generator.paths import special_kind

@@ -35,8 +35,9 @@ The checker returns findings; it never prints or exits. The CLI decides that.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from jinja2 import TemplateError
 

@@ -12,8 +12,9 @@ All entries must hold. An empty or missing selector picks every card.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from generator.deck.model import Card, Deck
 from generator.errors import InputError, Position, describe_value, did_you_mean

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterator, Mapping, MappingView, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MappingView, Sequence
 from collections.abc import Set as AbstractSet
 from datetime import date
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from generator.sandbox.limits import Budget, TemplateLimitError
 

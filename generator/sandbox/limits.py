@@ -160,7 +160,7 @@ class Budget:
         self._sizes[id(value)] = (total, value)  # the value is kept, so its id stays its own
         return total
 
-    def call(self) -> "_Deeper":
+    def call(self) -> _Deeper:
         """One call deeper (a macro inside a macro), for as long as the call runs."""
         return _Deeper(self)
 
