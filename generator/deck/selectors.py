@@ -24,7 +24,7 @@ from generator.errors import InputError, Position, describe_value, did_you_mean
 class Selector:
     """A checked ``where:`` mapping, ready to test cards against."""
 
-    wanted: tuple[tuple[str, tuple], ...]
+    wanted: tuple[tuple[str, tuple[Any, ...]], ...]
 
     def matches(self, card: Card) -> bool:
         return all(field_value(card, key) in values for key, values in self.wanted)
