@@ -17,15 +17,16 @@ Two things happen before the command line is even imported:
 import os
 import signal
 import sys
+from types import FrameType
 
 STOPPING_SIGNALS = ("SIGTERM", "SIGHUP")
 
 
 def main() -> None:
-    if not sys.flags.safe_path:
+    if not getattr(sys.flags, "safe_path", False):  # the flag (-P, PYTHONSAFEPATH) is new in Python 3.11
         forget_working_directory(sys.path)
     stop_like_ctrl_c(STOPPING_SIGNALS)
-    from generator.cli import main as run_command_line
+    from generator.cli import main as run_command_line  # noqa: PLC0415  (it imports reportlab: not before the path is safe)
 
     run_command_line()
 
@@ -44,7 +45,7 @@ def stop_like_ctrl_c(names: tuple[str, ...]) -> None:
             signal.signal(number, _interrupt)
 
 
-def _interrupt(number: int, frame) -> None:
+def _interrupt(number: int, frame: FrameType | None) -> None:
     signal.signal(number, signal.SIG_DFL)  # a second signal ends the process at once
     raise KeyboardInterrupt(signal.Signals(number).name)
 

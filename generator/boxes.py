@@ -30,19 +30,19 @@ class Box:
     def top(self) -> float:
         return self.y + self.height
 
-    def shifted(self, dx: float, dy: float) -> "Box":
+    def shifted(self, dx: float, dy: float) -> Box:
         return Box(self.x + dx, self.y + dy, self.width, self.height)
 
-    def grown(self, margin: float) -> "Box":
+    def grown(self, margin: float) -> Box:
         """The box with ``margin`` added on every side (negative shrinks it)."""
         return Box(self.x - margin, self.y - margin, self.width + 2 * margin, self.height + 2 * margin)
 
-    def inside(self, other: "Box", tolerance: float = 0.01) -> bool:
+    def inside(self, other: Box, tolerance: float = 0.01) -> bool:
         """True when this box lies within ``other``, give or take ``tolerance``."""
         return (self.x >= other.x - tolerance and self.y >= other.y - tolerance
                 and self.right <= other.right + tolerance and self.top <= other.top + tolerance)
 
-    def overlaps(self, other: "Box") -> bool:
+    def overlaps(self, other: Box) -> bool:
         """True when the two boxes share some area (touching edges do not count)."""
         return (self.x < other.right - EPSILON and other.x < self.right - EPSILON
                 and self.y < other.top - EPSILON and other.y < self.top - EPSILON)

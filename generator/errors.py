@@ -7,10 +7,11 @@ exceptions; only the CLI prints them and picks the exit code.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Iterable
 
 EXIT_OK = 0
 EXIT_RULES = 1
@@ -163,8 +164,6 @@ def not_text(value: object) -> str:
 
 def did_you_mean(word: str, choices: Iterable[object]) -> str:
     """'; did you mean X?' for a near miss, else '; expected one of: ...'."""
-    import difflib  # only a mistake needs it: a deck without one never loads it
-
     names = sorted(map(str, choices))
     close = difflib.get_close_matches(word, names, n=1)
     if close:

@@ -10,8 +10,9 @@ an empty card.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from jinja2 import TemplateError, Undefined
 from jinja2.exceptions import TemplateRuntimeError

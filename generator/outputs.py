@@ -24,8 +24,9 @@ import shutil
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from generator.errors import InputError, Position
 from generator.paths import special_kind
@@ -49,7 +50,7 @@ def atomic_outputs(*targets: Path | str) -> Iterator[list[BinaryIO]]:
     made = _missing_folders(paths)
     staged: list[tuple[Path, Path]] = []
     try:
-        streams = []
+        streams: list[BinaryIO] = []
         for path in paths:
             temp = _temporary_file(path)
             staged.append((path, temp))
@@ -59,7 +60,7 @@ def atomic_outputs(*targets: Path | str) -> Iterator[list[BinaryIO]]:
             # (or, when several are written at once, the folder they go to).
             with naming_failures(paths[0] if len(paths) == 1 else _common_folder(paths)):
                 yield streams
-            for path, stream in zip(paths, streams):
+            for path, stream in zip(paths, streams, strict=True):
                 with naming_failures(path):
                     _flush_to_disk(stream)
         finally:
@@ -91,7 +92,7 @@ def write_text_atomic(target: Path | str, text: str) -> None:
 def write_files_atomic(contents: dict[Path, bytes]) -> None:
     """Write several files that only make sense together: all of them, or none."""
     with atomic_outputs(*contents) as streams:
-        for stream, (path, data) in zip(streams, contents.items()):
+        for stream, (path, data) in zip(streams, contents.items(), strict=True):
             with naming_failures(path):
                 stream.write(data)
                 stream.flush()
@@ -145,7 +146,7 @@ def remove_stale_temporaries(folder: Path, prefix: str) -> None:
                     os.unlink(entry.path)
 
 
-def _is_stale(entry: os.DirEntry, rest: str) -> bool:
+def _is_stale(entry: os.DirEntry[str], rest: str) -> bool:
     tagged = _TAGGED.fullmatch(rest)
     if tagged is not None:
         return not _process_exists(int(tagged.group(1)))

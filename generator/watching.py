@@ -8,9 +8,9 @@ and costs nothing noticeable for a deck folder's handful of files.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 Snapshot = dict[Path, tuple[int, int]]  # file -> (modification time in ns, size)
 

@@ -156,7 +156,10 @@ rules:
     message: a hundred and eight cards
   - count: {where: {colour: [red, yellow, green, blue]}, per: colour, exact: 25}
     message: twenty-five cards of each colour
-  - copies: {where: {kind: number}, per: number, exact: {number: {0: 1, 1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2}}}
+  - copies:
+      where: {kind: number}
+      per: number
+      exact: {number: {0: 1, 1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2}}
     message: one zero and two of every other number in each colour
   - count: {where: {kind: [skip, reverse, draw-two], colour: [red, yellow, green, blue]}, per: [colour, kind], exact: 2}
     message: two of each action in each colour

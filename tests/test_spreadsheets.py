@@ -127,8 +127,8 @@ def test_import_refuses_to_overwrite_without_force(tmp_path):
 @pytest.mark.parametrize("cell", ["nan", "inf", "-Infinity"])
 def test_a_number_cell_refuses_nan_and_infinity(tmp_path, cell):
     deck = DECK.replace("  power: {type: int, min: 0}", "  power: number")
-    folder = make_deck(tmp_path / "sprites", CSV.replace("Water Sprite,2,creature,1", f"Water Sprite,2,creature,{cell}"),
-                       deck)
+    folder = make_deck(tmp_path / "sprites",
+                       CSV.replace("Water Sprite,2,creature,1", f"Water Sprite,2,creature,{cell}"), deck)
     result = CliRunner().invoke(cli, ["check", str(folder)])
     assert result.exit_code == 2
     assert f"cards.csv:3:4: expected a finite number, found {float(cell)} (power)" in result.output

@@ -21,7 +21,7 @@ COPIES = (3, 2, 4)
 def csv_text(count_column: str = "count") -> str:
     header = f"name,{count_column},type,power\n"
     rows = "".join(f"{name},{copies},{kind},{'' if power is None else power}\n"
-                   for (name, kind, power), copies in zip(ROWS[1:], COPIES))
+                   for (name, kind, power), copies in zip(ROWS[1:], COPIES, strict=True))
     return header + rows
 
 
@@ -49,7 +49,7 @@ def workbook(path: Path, sheets: dict[str, list[tuple]]) -> Path:
 
 
 CARD_ROWS = [("name", "qty", "type", "power")] + [(name, copies, kind, power)
-                                                 for (name, kind, power), copies in zip(ROWS[1:], COPIES)]
+                                                 for (name, kind, power), copies in zip(ROWS[1:], COPIES, strict=True)]
 
 
 @pytest.mark.parametrize("column", ["count", "qty", "quantity", "copies", "Qty", "QUANTITY"])

@@ -6,9 +6,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import pdfplumber
 import pytest
@@ -50,7 +50,7 @@ def watching(arguments: list[str], cwd: Path) -> Iterator[tuple[subprocess.Popen
     process = subprocess.Popen([sys.executable, "-m", "generator", "watch", *arguments],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    lines: "queue.Queue[str]" = queue.Queue()
+    lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=read_lines, args=(process.stdout, lines), daemon=True).start()
     try:
         yield process, lines

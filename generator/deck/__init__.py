@@ -5,7 +5,8 @@ The public surface is small: :func:`load_deck` gives a :class:`Deck`,
 """
 
 from generator.deck.model import Card, Deck, Decklist, FieldSpec, RuleSpec, load_deck
-from generator.deck.rules import Finding, Report, check_deck
+from generator.deck.rules import Report, check_deck
+from generator.findings import Finding
 
 __all__ = ["Card", "Deck", "Decklist", "FieldSpec", "Finding", "Report", "RuleSpec",
            "check_deck", "load_deck"]

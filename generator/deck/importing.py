@@ -27,6 +27,7 @@ from generator.deck.model import absolute_folder, build_deck
 from generator.deck.spreadsheet import (
     FALSE_WORDS,
     TRUE_WORDS,
+    CardKeys,
     Sheet,
     check_columns,
     sheet_to_cards,
@@ -138,7 +139,7 @@ def _linked_source(sheet: Sheet, target: Path) -> dict[str, str]:
     return source
 
 
-def _load_as_deck(text: str, target: Path, sheet: Sheet, positions: dict[tuple, Position]) -> None:
+def _load_as_deck(text: str, target: Path, sheet: Sheet, positions: dict[CardKeys, Position]) -> None:
     """Load ``text`` as the deck file ``target`` would be, errors pointing into the sheet.
 
     The card entries' YAML positions are replaced by their cells' positions (a card

@@ -35,8 +35,9 @@ The checker returns findings; it never prints or exits. The CLI decides that.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from jinja2 import TemplateError
 
@@ -47,6 +48,8 @@ from generator.expressions import evaluate
 from generator.findings import Finding, exit_status, findings_from
 
 Pool = list[tuple[Card, int]]  # the cards a rule looks at, with their copy counts
+Violation = tuple[str, str, list[str]]  # what a rule expected, what it found, and the card ids involved
+Check = Callable[[Deck, RuleSpec, Pool], Iterator[Violation]]
 
 MAX_SETUP_PLAYERS = 100
 """A setup rule tries every player count in its range; no table game seats more."""
@@ -159,13 +162,13 @@ class Amount:
         return f"{self.describe()} {singular if single else plural}"
 
 
-def _amount(params: Any, rule: RuleSpec, allowed_extra: set[str] = frozenset()) -> Amount:
+def _amount(params: Any, rule: RuleSpec, allowed_extra: Iterable[str] = frozenset()) -> Amount:
     if isinstance(params, int) and not isinstance(params, bool):
         return Amount(exact=params)
     if not isinstance(params, dict):
         raise _malformed(rule, "expects a number or a mapping with exact, min or max")
     _known(params, rule, {"exact", "min", "max"} | set(allowed_extra))
-    values = {}
+    values: dict[str, int | None] = {}
     for key in ("exact", "min", "max"):
         value = params.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
@@ -183,10 +186,10 @@ MAX_GROUPS = 10_000
 past any real deck (Hanabi has 25); a product beyond it is a rule over a free-text field,
 whose report no one could read."""
 
-Group = tuple  # one value of each of a per: rule's fields, in its order
+Group = tuple[Any, ...]  # one value of each of a per: rule's fields, in its order
 
 
-def _per_fields(deck: Deck, rule: RuleSpec, params: dict) -> list[str]:
+def _per_fields(deck: Deck, rule: RuleSpec, params: dict[Any, Any]) -> list[str]:
     """``per: colour`` or ``per: [colour, value]``: the fields a rule groups cards by."""
     per = params.get("per")
     if per is None:
@@ -242,7 +245,7 @@ def _group_key(card: Card, per: list[str]) -> Group:
 
 def _group_label(per: list[str], group: Group) -> str:
     """``colour=blue value=5``."""
-    return " ".join(f"{name}={_value_text(value)}" for name, value in zip(per, group))
+    return " ".join(f"{name}={_value_text(value)}" for name, value in zip(per, group, strict=True))
 
 
 def _value_text(value: Any) -> str:
@@ -251,7 +254,8 @@ def _value_text(value: Any) -> str:
     return "none" if value is None else str(value)
 
 
-def _amounts(params: Any, rule: RuleSpec, per: list[str], allowed_extra: set[str]) -> Callable[[Group], Amount]:
+def _amounts(params: Any, rule: RuleSpec, per: list[str], allowed_extra: Iterable[str]
+             ) -> Callable[[Group], Amount]:
     """The amount for each group. With ``per``, each of exact/min/max may be a number or a
     table by one of the per: fields, ``exact: {value: {1: 3, 2: 2, 5: 1}}``."""
     if not per:
@@ -259,7 +263,7 @@ def _amounts(params: Any, rule: RuleSpec, per: list[str], allowed_extra: set[str
         return lambda group: amount
     _known(params, rule, set(AMOUNT_KEYS) | set(allowed_extra) | {"per"})
     fixed: dict[str, int | None] = {}
-    tables: dict[str, tuple[int, dict]] = {}
+    tables: dict[str, tuple[int, dict[Any, int]]] = {}
     for key in AMOUNT_KEYS:
         value = params.get(key)
         if isinstance(value, dict):
@@ -287,7 +291,7 @@ def _amounts(params: Any, rule: RuleSpec, per: list[str], allowed_extra: set[str
     return amount_for
 
 
-def _amount_table(rule: RuleSpec, key: str, raw: dict, per: list[str]) -> tuple[int, dict]:
+def _amount_table(rule: RuleSpec, key: str, raw: dict[Any, Any], per: list[str]) -> tuple[int, dict[Any, int]]:
     """``{value: {1: 3, 2: 2}}`` -> (index of 'value' in per, {1: 3, 2: 2})."""
     if len(raw) != 1 or next(iter(raw)) not in per:
         raise _malformed(rule, f"'{key}' as a table names one of the 'per' fields ({', '.join(per)}) "
@@ -299,7 +303,7 @@ def _amount_table(rule: RuleSpec, key: str, raw: dict, per: list[str]) -> tuple[
     return per.index(name), {_hashable(value): amount for value, amount in table.items()}
 
 
-def _known(params: dict, rule: RuleSpec, allowed: set[str]) -> None:
+def _known(params: dict[Any, Any], rule: RuleSpec, allowed: set[str]) -> None:
     for key in params:
         if key not in allowed:
             raise _malformed(rule, f"unknown setting '{key}'; expected one of: {', '.join(sorted(allowed))}")
@@ -321,7 +325,7 @@ def _ids(pool: Pool, limit: int = 12) -> list[str]:
 # --- the checks ----------------------------------------------------------------------
 # Each check takes (deck, rule, pool) and yields (expected, found, card ids) per violation.
 
-def _check_total(deck: Deck, rule: RuleSpec, pool: Pool):
+def _check_total(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
     amount = _amount(rule.params, rule)
     total = sum(n for _, n in pool)
     if not amount.allows(total):
@@ -333,7 +337,7 @@ def _matching(selector: Selector) -> str:
     return f" matching {selector.describe()}" if selector.wanted else ""
 
 
-def _check_count(deck: Deck, rule: RuleSpec, pool: Pool):
+def _check_count(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
     params = rule.params if isinstance(rule.params, dict) else {}
     per = _per_fields(deck, rule, params)
     amount_for = _amounts(rule.params, rule, per, {"where"})
@@ -358,7 +362,7 @@ def _check_count(deck: Deck, rule: RuleSpec, pool: Pool):
                    _ids(members.get(group, [])))
 
 
-def _check_copies(deck: Deck, rule: RuleSpec, pool: Pool):
+def _check_copies(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
     params = rule.params if isinstance(rule.params, dict) else {}
     per = _per_fields(deck, rule, params)
     amount_for = _amounts(rule.params, rule, per, {"where"})
@@ -405,15 +409,15 @@ def _hashable(value: Any) -> Any:
     return value
 
 
-def _check_unique(deck: Deck, rule: RuleSpec, pool: Pool):
+def _check_unique(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
     if isinstance(rule.params, dict):
         _known(rule.params, rule, {"fields", "where"})
         selector = _where(deck, rule, rule.params.get("where"))
     else:
         selector = Selector(())
     fields = _field_list(deck, rule, rule.params)
-    groups: dict[tuple, list[Card]] = {}
-    for card, n in pool:
+    groups: dict[tuple[Any, ...], list[Card]] = {}
+    for card, _ in pool:
         if not selector.matches(card):
             continue
         # Copies of one card share its values by design: uniqueness is between distinct cards.
@@ -426,7 +430,7 @@ def _check_unique(deck: Deck, rule: RuleSpec, pool: Pool):
             yield f"each {label} on one card only", f"'{shown}' on {len(cards)} cards", [c.id for c in cards]
 
 
-def _check_faces(deck: Deck, rule: RuleSpec, pool: Pool):
+def _check_faces(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
     params = rule.params
     if not isinstance(params, dict):
         raise _malformed(rule, "needs a mapping with 'field' and 'map' or 'relation'")
@@ -465,7 +469,7 @@ def _check_faces(deck: Deck, rule: RuleSpec, pool: Pool):
         yield expected, found, [card.id for card, _, _ in wrong]
 
 
-def _check_backed_by(deck: Deck, rule: RuleSpec, pool: Pool):
+def _check_backed_by(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
     params = rule.params
     if not isinstance(params, dict):
         raise _malformed(rule, "needs cards, field, by and by_field")
@@ -487,7 +491,7 @@ def _check_backed_by(deck: Deck, rule: RuleSpec, pool: Pool):
                "none", ids)
 
 
-def _check_setup(deck: Deck, rule: RuleSpec, pool: Pool):
+def _check_setup(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
     params = rule.params
     if not isinstance(params, dict):
         raise _malformed(rule, "needs 'needs': a list of {where, count} entries")
@@ -516,7 +520,7 @@ def _check_setup(deck: Deck, rule: RuleSpec, pool: Pool):
                 yield (f"{wanted} cards for {label} with {count} players", f"{available}", [])
 
 
-def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool):
+def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
     if not isinstance(rule.params, str):
         raise _malformed(rule, "must be a Jinja2 expression in a string")
     if not rule.message:
@@ -532,7 +536,7 @@ def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool):
         yield f"'{rule.params}' to hold", "false", []
 
 
-def _evaluate(rule: RuleSpec, source: str, context: dict, truth: bool = False) -> Any:
+def _evaluate(rule: RuleSpec, source: str, context: dict[str, Any], truth: bool = False) -> Any:
     """The expression's value (or, with ``truth``, whether it holds), any failure
     becoming one positioned error. The truth test sits inside the ``try`` because
     taking it can itself run code of the sandbox that fails."""
@@ -545,7 +549,7 @@ def _evaluate(rule: RuleSpec, source: str, context: dict, truth: bool = False) -
         raise _malformed(rule, f"expression '{source}' failed: {error}") from None
 
 
-_CHECKS: dict[str, Callable] = {
+_CHECKS: dict[str, Check] = {
     "total": _check_total,
     "count": _check_count,
     "copies": _check_copies,

@@ -12,8 +12,9 @@ All entries must hold. An empty or missing selector picks every card.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from generator.deck.model import Card, Deck
 from generator.errors import InputError, Position, describe_value, did_you_mean
@@ -23,7 +24,7 @@ from generator.errors import InputError, Position, describe_value, did_you_mean
 class Selector:
     """A checked ``where:`` mapping, ready to test cards against."""
 
-    wanted: tuple[tuple[str, tuple], ...]
+    wanted: tuple[tuple[str, tuple[Any, ...]], ...]
 
     def matches(self, card: Card) -> bool:
         return all(field_value(card, key) in values for key, values in self.wanted)

@@ -22,9 +22,11 @@ from __future__ import annotations
 import csv
 import io
 import re
+import zipfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from generator.errors import InputError, Position, did_you_mean
 from generator.loading import MAX_FILE_BYTES, read_text
@@ -36,8 +38,8 @@ COUNT_COLUMNS = ("count", "qty", "quantity", "copies")
 BYTE_ORDER_MARK = "\ufeff"
 MAX_SHEET_ROWS = 10_000
 """Rows of cards in one spreadsheet, each a distinct card. The largest card games have a
-few hundred; every distinct card is a face ``check`` lays out (a few milliseconds each),
-so ten thousand already take half a minute, and a million would take an hour."""
+few hundred; every distinct card is a face ``check`` lays out, so a sheet far past that
+would keep every check busy for no game's sake."""
 MAX_SHEET_COLUMNS = 100
 """Columns: a card's fields, its id, count and back. A cell further right is a stray."""
 MAX_SHEET_CELLS = 200_000
@@ -50,6 +52,20 @@ MAX_XLSX_PARTS = 1_000
 """Files inside one XLSX: a workbook has a few dozen (sheets, styles, strings)."""
 TRUE_WORDS = {"true", "yes", "y", "1", "x"}
 FALSE_WORDS = {"false", "no", "n", "0", ""}
+
+CardKeys = tuple[int | str, ...]
+"""Where a value stands among the cards, keyed as a YAML document's positions are:
+``(row index,)``, ``(row index, column)`` or ``(row index, "back", field)``."""
+
+
+class FieldKind(Protocol):
+    """What typing a cell needs of its field's declaration (a deck's FieldSpec has it)."""
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def choices(self) -> tuple[Any, ...]: ...
 
 
 @dataclass
@@ -105,7 +121,7 @@ def _read_csv(path: Path) -> Sheet:
 
 def _read_xlsx(path: Path, sheet: str | None, named_at: Position) -> Sheet:
     try:
-        import openpyxl
+        import openpyxl  # noqa: PLC0415  (a third of a second to import; only .xlsx decks need it)
     except ImportError:  # pragma: no cover - openpyxl is a declared dependency
         raise InputError("reading .xlsx needs the openpyxl package", Position(path)) from None
     try:
@@ -141,8 +157,6 @@ def _read_xlsx(path: Path, sheet: str | None, named_at: Position) -> Sheet:
 def _check_unpacked_size(path: Path) -> None:
     """Refuse a workbook whose parts would unpack past MAX_XLSX_UNPACKED, from the sizes the
     zip declares (Python's zip reader never unpacks more than a part declares)."""
-    import zipfile  # only for workbooks; a deck without one never loads it
-
     try:
         with zipfile.ZipFile(path) as archive:
             parts = archive.infolist()
@@ -167,8 +181,6 @@ _FORMULA_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
 def _holds_formulas(path: Path, part: str) -> bool:
     """Whether the worksheet stored as ``part`` has a formula: a quick look at its XML, so a
     sheet without one (most sheets of cards) is never parsed a second time."""
-    import zipfile
-
     with zipfile.ZipFile(path) as archive:  # sizes already bounded by MAX_XLSX_UNPACKED
         return _FORMULA_TAG.search(archive.read(part)) is not None
 
@@ -179,12 +191,8 @@ def _refuse_unsaved_formulas(path: Path, worksheet: Any) -> None:
     read for its values the cell would be blank: a card silently one copy, or nameless. A
     formula whose saved result is empty text (``=IF(A2, "x", "")``) is marked as text, and
     stays a blank cell."""
-    import zipfile
-
-    from openpyxl.utils.cell import coordinate_to_tuple
-    from openpyxl.xml.functions import (
-        iterparse,  # openpyxl's own: defusedxml when installed
-    )
+    from openpyxl.utils.cell import coordinate_to_tuple  # noqa: PLC0415  (only .xlsx decks need openpyxl)
+    from openpyxl.xml.functions import iterparse  # noqa: PLC0415  (as above; openpyxl's own: defusedxml when installed)
 
     with zipfile.ZipFile(path) as archive, archive.open(worksheet._worksheet_path) as stream:
         for _, element in iterparse(stream):
@@ -209,7 +217,7 @@ def _worksheet_rows(path: Path, worksheet: Any) -> list[tuple[int, list[str]]]:
                          f"{MAX_SHEET_COLUMNS} columns", Position(path))
     worksheet.reset_dimensions()  # read what is there, not what the file says is there
     bounds = _Bounds(path)
-    lines = []
+    lines: list[tuple[int, list[str]]] = []
     for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
         if any(value is not None for value in row):  # rows between filled ones come empty: skip them
             lines.append((number, bounds.row(number, ["" if value is None else _cell_text(value)
@@ -278,8 +286,8 @@ def _cell_text(value: Any) -> str:
     return str(value)
 
 
-def sheet_to_cards(sheet: Sheet, fields: dict[str, Any],
-                   problems: list[InputError] | None = None) -> tuple[list[dict], dict[tuple, Position]]:
+def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list[InputError] | None = None
+                   ) -> tuple[list[dict[str, Any]], dict[CardKeys, Position]]:
     """Turn rows into card mappings typed by the deck's ``fields`` (name -> FieldSpec).
 
     Returns the cards and the position of every cell, keyed like a YAML document's
@@ -289,12 +297,12 @@ def sheet_to_cards(sheet: Sheet, fields: dict[str, Any],
     """
     check_columns(sheet)
     copies = sheet.copies
-    cards: list[dict] = []
-    positions: dict[tuple, Position] = {}
+    cards: list[dict[str, Any]] = []
+    positions: dict[CardKeys, Position] = {}
     for line, cells in sheet.rows:
         index = len(cards)
         card: dict[str, Any] = {}
-        row_positions = {(index,): Position(sheet.path, line, 1)}
+        row_positions: dict[CardKeys, Position] = {(index,): Position(sheet.path, line, 1)}
         bad = False
         for column, name in enumerate(sheet.header):
             text = cells[column].strip() if column < len(cells) else ""
@@ -304,9 +312,9 @@ def sheet_to_cards(sheet: Sheet, fields: dict[str, Any],
             key = "count" if name == copies else name
             field_name = key.removeprefix("back.")
             spec = fields.get(field_name)
-            kind = "int" if key == "count" else getattr(spec, "type", "text")
+            kind = "int" if key == "count" else spec.type if spec is not None else "text"
             try:
-                value = _typed(text, kind, getattr(spec, "choices", ()), position, name)
+                value = _typed(text, kind, spec.choices if spec is not None else (), position, name)
             except InputError as error:
                 if problems is None:
                     raise
@@ -358,7 +366,7 @@ def check_columns(sheet: Sheet) -> None:
                              Position(sheet.path, line, column + 1))
 
 
-def _typed(text: str, kind: str, choices: tuple, position: Position, column: str) -> Any:
+def _typed(text: str, kind: str, choices: tuple[Any, ...], position: Position, column: str) -> Any:
     """A cell's text as the value its field's type wants; the model checks ranges."""
     if kind in ("int", "number"):
         try:
@@ -366,7 +374,7 @@ def _typed(text: str, kind: str, choices: tuple, position: Position, column: str
         except ValueError:
             wanted = "a whole number" if kind == "int" else "a number"
             raise InputError(f"expected {wanted}, found '{text}'", position, field=column) from None
-        return int(number) if kind == "number" and number.is_integer() else number
+        return int(number) if isinstance(number, float) and number.is_integer() else number
     if kind == "bool":
         word = text.lower()
         if word in TRUE_WORDS:

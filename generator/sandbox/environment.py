@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Iterator, NamedTuple
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from jinja2 import StrictUndefined, Template, TemplateSyntaxError, nodes, pass_context
 from jinja2.compiler import CodeGenerator
@@ -68,8 +68,9 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
     ``limits`` (see :mod:`generator.sandbox.limits`)."""
 
     intercepted_binops = frozenset({"*", "**", "%", "+"})
-    code_generator_class = None  # set below, once the generator class exists
-    template_class = None
+    # BoundedCodeGenerator and BoundedTemplate, set below once those classes exist
+    code_generator_class: type[CodeGenerator]
+    template_class: type[Template]
 
     def __init__(self, limits: Limits = LAYOUT_LIMITS, **options: Any):
         options.setdefault("undefined", StrictUndefined)
@@ -91,8 +92,9 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
 
     def compile(self, source: Any, name: str | None = None, filename: str | None = None,
                 raw: bool = False, defer_init: bool = False) -> Any:
-        return _compiling(lambda: super(BoundedSandbox, self).compile(source, name, filename, raw,
-                                                                      defer_init), source)
+        # jinja2 types raw by its two literal values; it is passed on as the caller gave it
+        return _compiling(lambda: super(BoundedSandbox, self).compile(  # type: ignore[call-overload]
+            source, name, filename, raw, defer_init), source)
 
     def compile_expression(self, source: str, undefined_to_none: bool = True) -> TemplateExpression:
         expression = _compiling(lambda: super(BoundedSandbox, self).compile_expression(
@@ -111,7 +113,9 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         if len(printed) != 1:
             return None
         index = printed[0]
-        node, filters, attributes = parts[index], [], []
+        node: nodes.Node | None = parts[index]
+        filters: list[str] = []
+        attributes: list[str] = []
         while isinstance(node, nodes.Filter) and not (node.args or node.kwargs or node.dyn_args or node.dyn_kwargs):
             filters.insert(0, node.name)
             node = node.node
@@ -122,15 +126,14 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         if not isinstance(node, nodes.Name) or node.name == "self" or not all(
                 getattr(self.filters.get(name), "passes", "unknown") is None for name in filters):
             return None
-        return PrintedField("".join(part.data for part in parts[:index]), node.name, tuple(attributes),
-                            tuple(filters), "".join(part.data for part in parts[index + 1:]))
+        return PrintedField(_fixed_text(parts[:index]), node.name, tuple(attributes), tuple(filters),
+                            _fixed_text(parts[index + 1:]))
 
     def print_field(self, field: PrintedField, context: dict[str, Any]) -> str:
         """What the compiled template of ``field`` prints when its name is a key of
         ``context``, charged to a budget just as the compiled template charges it.
-        Compiling costs a millisecond or more a template; the plain ``{{ name }}`` texts of
-        a layout need none of it. (``finalize`` must be a plain function, as the layout
-        environment's is, or None.)"""
+        It lets the plain ``{{ name }}`` texts of a layout print without compiling a template.
+        (``finalize`` must be a plain function, as the layout environment's is, or None.)"""
         with running(self.limits):
             fixed = len(field.before) + len(field.after)
             if fixed:  # the compiled template charges its fixed text first, in one go
@@ -215,6 +218,8 @@ def _compiling(compile_step: Callable[[], Any], source: Any) -> Any:
 class BoundedTemplate(Template):
     """A template whose every rendering runs within its environment's limits."""
 
+    environment: BoundedSandbox
+
     def render(self, *args: Any, **kwargs: Any) -> str:
         with running(self.environment.limits):
             return super().render(*args, **kwargs)
@@ -225,6 +230,8 @@ class BoundedTemplate(Template):
 
 class BoundedExpression(TemplateExpression):
     """An expression (``compile_expression``) evaluated within its environment's limits."""
+
+    _template: BoundedTemplate
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         with running(self._template.environment.limits):
@@ -284,8 +291,8 @@ class _Metered(NodeTransformer):
         go, through an empty constant that also passes it."""
         self.generic_visit(node)
         fixed = sum(len(child.data) for child in node.nodes if isinstance(child, nodes.TemplateData))
-        printed = [child if isinstance(child, nodes.TemplateData) else _through(OUTPUT_FILTER, child)
-                   for child in node.nodes]
+        printed: list[nodes.Expr] = [child if isinstance(child, nodes.TemplateData)
+                                     else _through(OUTPUT_FILTER, child) for child in node.nodes]
         if fixed:
             printed.insert(0, _through(FIXED_OUTPUT_FILTER, nodes.Const(fixed, lineno=node.lineno)))
         node.nodes = printed
@@ -310,6 +317,11 @@ class _Metered(NodeTransformer):
         node.node = self.read(node.node)
         node.args = [self.read(argument) for argument in node.args]
         return node
+
+
+def _fixed_text(parts: list[nodes.Expr]) -> str:
+    """The text of an output's fixed parts (every part around its one printed value)."""
+    return "".join(part.data for part in parts if isinstance(part, nodes.TemplateData))
 
 
 def _binds_names(template: nodes.Template) -> bool:
@@ -347,7 +359,7 @@ BoundedSandbox.code_generator_class = BoundedCodeGenerator
 BoundedSandbox.template_class = BoundedTemplate
 
 
-def _through(filter_name: str, node: nodes.Expr) -> nodes.Filter:
+def _through(filter_name: str, node: nodes.Node) -> nodes.Filter:
     return nodes.Filter(node, filter_name, [], [], None, None, lineno=node.lineno)
 
 
@@ -472,6 +484,7 @@ def _metered_filter(name: str, function: Callable[..., Any]) -> Callable[..., An
         budget.touch(budget.size(result))
         return result
 
-    metered.metered = True
-    metered.passes = passes  # what the filter is given first, if anything: see printed_field
+    # marks on the function, read back with getattr: it is metered, and what it is given first (see printed_field)
+    metered.metered = True  # type: ignore[attr-defined]
+    metered.passes = passes  # type: ignore[attr-defined]
     return metered

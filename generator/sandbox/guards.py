@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterator, Mapping, MappingView, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, ValuesView
 from collections.abc import Set as AbstractSet
 from datetime import date
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from generator.sandbox.limits import Budget, TemplateLimitError
 
@@ -102,7 +102,7 @@ def unrepeatable_text(value: Any) -> tuple[str, str] | None:
         value = pending.pop()
         if value is None or isinstance(value, (str, int, float, date)):  # bool is an int
             continue
-        if isinstance(value, (Mapping, Sequence, AbstractSet, MappingView)):
+        if isinstance(value, (Mapping, Sequence, AbstractSet, ValuesView)):  # a mapping's keys and items are sets
             if id(value) not in seen:  # shared (never circular: the sandbox changes nothing)
                 seen.add(id(value))
                 pending.extend(value.items() if isinstance(value, Mapping) else value)
@@ -150,7 +150,7 @@ def check_growth(budget: Budget, text: Any, old: Any, new: Any, count: Any = -1)
     """``text.replace(old, new)``: how long the result could be, before making it."""
     if not (isinstance(text, (str, bytes)) and isinstance(old, type(text)) and isinstance(new, type(text))):
         return
-    found = len(text) + 1 if not old else text.count(old)
+    found = len(text) + 1 if not old else text.count(old)  # type: ignore[arg-type]  # old is of text's own type
     if isinstance(count, int) and count >= 0:
         found = min(found, count)
     budget.expect(len(text) + found * max(len(new) - len(old), 0), "replace")
@@ -267,8 +267,8 @@ def check_method(budget: Budget, method: Any, args: tuple, kwargs: dict) -> tupl
         elif name == "expandtabs":
             tab = args[0] if args else kwargs.get("tabsize", 8)
             if isinstance(tab, int):
-                budget.expect(len(owner) + owner.count(b"\t" if isinstance(owner, bytes) else "\t")
-                              * max(tab, 0), name)
+                tabs = owner.count(b"\t") if isinstance(owner, (bytes, bytearray)) else owner.count("\t")
+                budget.expect(len(owner) + tabs * max(tab, 0), name)
         elif name == "replace" and len(args) >= 2:
             check_growth(budget, owner, args[0], args[1], args[2] if len(args) > 2 else -1)
         elif name == "join" and len(args) == 1:

@@ -19,8 +19,8 @@ from jinja2.utils import Namespace
 
 MAX_TEMPLATE_STEPS = 10_000
 """Loop steps, calls, filters and operators in one run of a layout template. A card's text
-needs a few dozen; ten thousand take about a tenth of a second at worst, so even a deck of
-many distinct faces cannot be made to run for hours."""
+needs a few dozen; a run stopped at ten thousand stops soon, so even a deck of many
+distinct faces cannot be made to run for hours."""
 
 MAX_RULE_STEPS = 100_000
 """Steps in one evaluation of a deck rule's expression. A rule reads the whole deck, but
@@ -30,7 +30,7 @@ it reads; ten times a layout's budget leaves room for ``map`` over every card.""
 MAX_TEMPLATE_DATA = 1_000_000
 """Characters and items a layout template may read and make in one run (each filter, call
 and operator is charged for the data it touches). A card's run touches a few thousand; a
-million is a tenth of a second of work, far short of a run copying its output in a loop."""
+million leaves room to spare and stops a run copying its output in a loop long before memory does."""
 
 MAX_RULE_DATA = 50_000_000
 """Data one rule evaluation may touch: it reads the whole deck (at most 8 MB of YAML) a few
@@ -160,7 +160,7 @@ class Budget:
         self._sizes[id(value)] = (total, value)  # the value is kept, so its id stays its own
         return total
 
-    def call(self) -> "_Deeper":
+    def call(self) -> _Deeper:
         """One call deeper (a macro inside a macro), for as long as the call runs."""
         return _Deeper(self)
 
