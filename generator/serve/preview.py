@@ -29,7 +29,7 @@ from generator.serve.printing import PrintPlan, plan_print, sheet_dict, spots_di
 from generator.sheets.geometry import SheetSettings, SheetSettingsError
 from generator.sheets.press import output_paths
 from generator.sheets.style import load_style
-from generator.stats import analyse
+from generator.stats.analysis import analyse
 from generator.stats.tables import as_dict as stats_dict
 from generator.verdict import verdict
 from generator.watching import Snapshot as FileTimes
