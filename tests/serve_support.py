@@ -12,9 +12,9 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 TIMEOUT = 60  # seconds; generous for a busy CI machine, never reached when it works
 
@@ -22,7 +22,7 @@ TIMEOUT = 60  # seconds; generous for a busy CI machine, never reached when it w
 @dataclass
 class Server:
     process: subprocess.Popen
-    lines: "queue.Queue[str]"
+    lines: queue.Queue[str]
     seen: list[str] = field(default_factory=list)
     _url: str = ""
 
@@ -65,7 +65,8 @@ class Server:
             if deck["version"] > after and not deck["stale"] and not deck["errors"]:
                 return deck
             time.sleep(0.05)
-        raise AssertionError(f"{deck_id} was not reloaded without errors: {deck['version']}, {deck['stale']}, {deck['problems']}")
+        raise AssertionError(f"{deck_id} was not reloaded without errors: {deck['version']}, {deck['stale']}, "
+                             f"{deck['problems']}")
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -80,7 +81,7 @@ def line_of(path: Path, text: str) -> int:
     return next(number for number, line in enumerate(path.read_text().splitlines(), 1) if text in line)
 
 
-def _read_lines(stream, lines: "queue.Queue[str]") -> None:
+def _read_lines(stream, lines: queue.Queue[str]) -> None:
     for line in stream:
         lines.put(line.rstrip("\n"))
 
@@ -94,7 +95,7 @@ def running_server(*decks: Path | str, cwd: Path, options: tuple[str, ...] = ())
     process = subprocess.Popen(
         [sys.executable, "-m", "generator", "serve", *map(str, decks), "--port", "0", *options],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=cwd)
-    lines: "queue.Queue[str]" = queue.Queue()
+    lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True).start()
     server = Server(process, lines)
     try:

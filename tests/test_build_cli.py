@@ -30,7 +30,7 @@ def run(*args):
 
 def deck(tmp_path, name="alpha", counts=(1, 2), rules=RULES, titles=None):
     titles = titles or [f"Card {n}" for n in range(1, len(counts) + 1)]
-    cards = [{"name": title, "count": count} for title, count in zip(titles, counts)]
+    cards = [{"name": title, "count": count} for title, count in zip(titles, counts, strict=True)]
     return write_deck(tmp_path / "cards" / name, cards, rules=rules).parent
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from cli_run import deckpress
 from test_export import DOUBLE_SIDED_CARDS, make_deck, png_names
-from test_export_many_copies import drawn_pages as rasterised  # noqa: F401 (a fixture)
+from test_export_many_copies import count_rasterised_pages
 
 from generator.render import Renderer
 
@@ -37,6 +37,12 @@ def test_the_files_are_the_same_bytes_whatever_the_number_of_jobs(tmp_path, card
     assert written[0] == written[1] == written[2]
     png, tts = written[0]
     assert "contact-sheet.png" in png and "test-backs-1.png" in tts and "test.json" in tts
+
+
+@pytest.fixture
+def rasterised(monkeypatch) -> list[tuple[int, int]]:
+    """The pixel size of every page rasterised in this process from here on."""
+    return count_rasterised_pages(monkeypatch)
 
 
 @pytest.fixture

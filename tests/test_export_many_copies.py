@@ -32,6 +32,11 @@ cards:
 @pytest.fixture
 def drawn_pages(monkeypatch) -> list[tuple[int, int]]:
     """The pixel size of every page rasterised from here on, one entry a page."""
+    return count_rasterised_pages(monkeypatch)
+
+
+def count_rasterised_pages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """A list that gets the pixel size of every page rasterised from now on."""
     pages: list[tuple[int, int]] = []
     original = raster_module.render_pdf
 

@@ -171,7 +171,7 @@ def test_ctrl_c_during_downloads_stops_at_once_without_a_traceback(tmp_path):
             except urllib.error.HTTPError as error:
                 answers.append((error.code, error.read()))
 
-        server.url  # serving
+        assert server.url  # waits until it is serving
         requests = [threading.Thread(target=download, args=(f"/download/{deck}/{deck}-rules-booklet.pdf",))
                     for deck in ("gold-rush", "tiki")]
         for request in requests:

@@ -3,8 +3,8 @@
 import shutil
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from cli_run import CARDS

@@ -68,7 +68,8 @@ def test_rewards_that_rise_with_difficulty_track_it(tmp_path):
     path = tmp_path / "deck.yaml"
     cards = "\n".join(f"  - {{id: r{roll}, name: R{roll}, roll: {roll}, reward: {100 // (6 - abs(7 - roll))}}}"
                       for roll in range(2, 13))
-    path.write_text("deck: {name: Rolls}\ncards:\n" + cards + "\nstats:\n  dice: {field: roll, dice: 2d6, value: reward}\n")
+    path.write_text("deck: {name: Rolls}\ncards:\n" + cards
+                    + "\nstats:\n  dice: {field: roll, dice: 2d6, value: reward}\n")
     report = analyse(load_deck(path)).dice
     assert report.tracks_difficulty is True
     assert report.mismatches == ()

@@ -64,15 +64,14 @@ COMMANDS = (
 
 FULL_COLLECTION_EVERY = 1000
 """Collections of the middle generation between two full ones (Python's default is 10).
-A build of 10,000 distinct cards otherwise spends about 6% of its time in six full
-collections that free next to nothing."""
+A large build otherwise spends a noticeable share of its time in full collections that
+free next to nothing."""
 
 YOUNG_COLLECTION_EVERY = 100_000
 """New objects between two collections of the youngest generation (Python's default is 700).
 Nearly all of a command's garbage is freed as soon as it is dropped, without the
-collector; each young collection walks what has not been, most of it kept to the end.
-Collecting a hundred times less often takes 1.5% off ``check``, and no command's peak
-memory moved (a build of 10,000 different cards, an export of 1,520, a check of 100,000)."""
+collector; each young collection walks what has not been, most of it kept to the end,
+so collecting rarely leaves almost nothing unfreed that collecting often would free."""
 
 
 def load_command(entry: CommandEntry) -> click.Command:
@@ -80,8 +79,7 @@ def load_command(entry: CommandEntry) -> click.Command:
 
     Importing a command makes tens of thousands of objects that live as long as the
     process. The garbage collector is paused while they are made, then told to leave
-    them be (``gc.freeze``), so that no later collection walks them again: that saves
-    about a tenth of the time ``check`` takes on a 152-card deck.
+    them be (``gc.freeze``), so that no later collection walks them again.
 
     A command's own work then keeps most of what it makes to its end (the deck, its
     plans, the PDF's forms), so collections, which walk what is kept, are made rarely
@@ -160,5 +158,5 @@ def main() -> None:
         cli(prog_name="deckpress")
     finally:
         # Python's last collection as it exits walks everything still alive, all of it
-        # about to be freed anyway: 1% of a 152-card check. Frozen objects are not walked.
+        # about to be freed anyway. Frozen objects are not walked.
         gc.freeze()

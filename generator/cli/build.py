@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import math
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import click
 
@@ -23,6 +23,7 @@ from generator.cli.common import (
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
 from generator.findings import Finding
+from generator.render import Renderer, load_renderer
 from generator.sheets.geometry import (
     DUPLEX_MODES,
     SheetLayout,
@@ -31,7 +32,6 @@ from generator.sheets.geometry import (
     sheet_layout,
 )
 from generator.sheets.press import press_deck
-from generator.sheets.renderer import CardRenderer, load_renderer
 from generator.sheets.style import (
     LARGEST_PAPER,
     MM,
@@ -181,7 +181,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
 
 
 def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
-                  lang: str | None = None) -> tuple[list[tuple[Deck, CardRenderer, SheetLayout]], int]:
+                  lang: str | None = None) -> tuple[list[tuple[Deck, Renderer, SheetLayout]], int]:
     """Load, check and lay out every deck (every face of it, in translation ``lang``) before
     any file is written. A draft (``settings.draft``) goes ahead despite broken rules, text
     that does not fit and untranslated texts, listing them.
@@ -189,8 +189,7 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
     Returns the decks ready to build and the exit status: anything but 0
     means at least one deck failed and all its problems were printed.
     """
-    checks = DRAFT_CHECKS if settings.draft else PRINT_CHECKS
-    checks = [each for each in checks if check or each is not check_rules]
+    checks = [each for each in (DRAFT_CHECKS if settings.draft else PRINT_CHECKS) if check or each is not check_rules]
     ready = []
     exit_code = EXIT_OK
     claimed: dict[str, Path] = {}
@@ -201,12 +200,13 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
             print_problems(outcome, "nothing was built")
             exit_code = max(exit_code, outcome.exit_code)
             continue
+        deck, renderer = outcome.deck, outcome.renderer
+        assert deck is not None and renderer is not None, "a deck whose checks let it print is loaded and laid out"
         if outcome.errors:
-            echo_error(f"note: deck '{outcome.deck.id}' has {plural(len(outcome.errors), 'problem')}; "
+            echo_error(f"note: deck '{deck.id}' has {plural(len(outcome.errors), 'problem')}; "
                        "printing a draft all the same")
             for finding in outcome.findings:
                 echo_error(finding.line())
-        deck, renderer = outcome.deck, outcome.renderer
         claim_output_name(deck, claimed)
         try:
             ready.append((deck, renderer, sheet_layout(deck, renderer, settings)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -14,6 +15,7 @@ from generator.cli.common import (
     plural,
     reports_errors,
 )
+from generator.deck.model import Deck
 from generator.errors import EXIT_INPUT, EXIT_OK
 from generator.verdict import Verdict, verdict
 
@@ -73,11 +75,11 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
     sys.exit(exit_code)
 
 
-def _languages(path, lang: str | None) -> list[str | None]:
+def _languages(path: Path, lang: str | None) -> list[str | None]:
     """What to check of one deck: as written (None), one translation, or all of them."""
     if lang is None:  # as written: the translations' module is not even loaded
         return [None]
-    from generator.deck.translation import ALL_LANGUAGES, languages
+    from generator.deck.translation import ALL_LANGUAGES, languages  # noqa: PLC0415  (only --lang reads translations)
 
     if lang == ALL_LANGUAGES:
         return [None, *languages(path.parent)]
@@ -88,17 +90,18 @@ def _print(outcome: Verdict) -> None:
     """A summary line for each deck that loads (or whose translation cannot be applied), then
     one line a finding: malformed input on stderr as ``error: ...``, the rest on stdout, all in
     file and line order."""
-    if outcome.deck is None and outcome.name is not None:
+    deck = outcome.deck
+    if deck is None and outcome.name is not None:
         click.echo(f"FAIL  {outcome.name}: {plural(len(outcome.errors), 'problem')}")
-    elif outcome.deck is not None:
+    elif deck is not None:
         errors, warnings = len(outcome.errors), len(outcome.warnings)
         accepted = sum(1 for finding in outcome.warnings if finding.accepted is not None)
         noted = f", {plural(warnings, 'warning')}" if warnings else ""
         noted += f" ({accepted} accepted)" if accepted else ""
         if errors:
-            click.echo(f"FAIL  {_summary(outcome)}: {plural(errors, 'problem')}{noted}")
+            click.echo(f"FAIL  {_summary(deck, outcome.counts)}: {plural(errors, 'problem')}{noted}")
         else:
-            click.echo(f"ok    {_summary(outcome)}{noted}")
+            click.echo(f"ok    {_summary(deck, outcome.counts)}{noted}")
     for finding in outcome.findings:
         if finding.is_error and finding.exit_code == EXIT_INPUT:
             echo_error(f"error: {finding.line()}")
@@ -106,9 +109,7 @@ def _print(outcome: Verdict) -> None:
             click.echo(finding.line())
 
 
-def _summary(outcome: Verdict) -> str:
-    deck = outcome.deck
-    counts = outcome.counts
+def _summary(deck: Deck, counts: dict[str, int]) -> str:
     checked = [f"{plural(counts.get('rules', 0), 'rule')} checked"]
     if "faces" in counts:
         checked.append(f"{plural(counts['faces'], 'face')} laid out")

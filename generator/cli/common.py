@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 import click
 
@@ -87,7 +87,7 @@ def lang_option(command: Callable | None = None, *, allow_all: bool = False) -> 
     def check(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
         if value is None:  # no --lang: the translations' module is not even loaded
             return None
-        from generator.deck.translation import ALL_LANGUAGES, CODE_PATTERN
+        from generator.deck.translation import ALL_LANGUAGES, CODE_PATTERN  # noqa: PLC0415  (only --lang needs it)
 
         if value == ALL_LANGUAGES and not allow_all:
             raise click.BadParameter("--lang all is for check only; name one language here")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator
 
 import click
 from click.core import ParameterSource

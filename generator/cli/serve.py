@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from generator.cli.common import find_decks, lang_option, reports_errors
+from generator.cli.watch import watched_roots
+from generator.serve import serve_decks
 
 
 @click.command()
@@ -36,8 +38,4 @@ def serve(decks: tuple[str, ...], port: int, host: str, open_browser: bool, lang
       deckpress serve cards/goblins --port 8080
       deckpress serve cards/tiki --lang fr
     """
-    # The web stack, and the drawing libraries the preview shares with watch, load only here.
-    from generator.cli.watch import watched_roots
-    from generator.serve import serve_decks
-
     serve_decks(find_decks(decks), host, port, watched_roots, lang=lang, open_browser=open_browser, quiet=quiet)

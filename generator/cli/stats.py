@@ -6,8 +6,9 @@ import contextlib
 import dataclasses
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import click
 
@@ -173,7 +174,7 @@ def _typed(deck: Deck, name: str, text: str) -> Any:
                 return convert(text)
             except ValueError:
                 pass
-    if kind == "choice":
+    if spec is not None and spec.type == "choice":
         for choice in spec.choices:
             if str(choice) == text:
                 return choice
@@ -197,9 +198,7 @@ def _report_targets(report: str | None, paths: list[Path], lang: str | None = No
 
 
 def _write_report(deck_stats: DeckStats, stem: Path) -> None:
-    from generator.stats.report import (
-        write_report,  # reportlab and pdfium load only when needed
-    )
+    from generator.stats.report import write_report  # noqa: PLC0415  (reportlab's charts and pdfium: --report only)
 
     # Appended, not swapped in: 'stats.v2' gives 'stats.v2.pdf', not 'stats.pdf'.
     write_report(deck_stats, stem.parent / f"{stem.name}.pdf", stem.parent / f"{stem.name}.png")

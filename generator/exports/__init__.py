@@ -19,7 +19,7 @@ The files are put in place together only when all are drawn
 (:mod:`~generator.exports.staging`).
 """
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from generator.deck.model import Deck
 from generator.exports.png import PngExport, plan_png_export

@@ -11,10 +11,11 @@ removed from the deck are deleted (see :mod:`~generator.exports.staging`).
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
+from generator.access.simulation import simulate_image
 from generator.deck.model import Card
 from generator.errors import InputError, Position
 from generator.exports.contact import contact_sheet
@@ -103,8 +104,6 @@ def simulation(deficiency: str | None) -> Transform | None:
     """Images recoloured as seen with ``deficiency``; None for no deficiency."""
     if deficiency is None:
         return None
-    from generator.access.simulation import simulate_image
-
     return functools.partial(simulate_image, deficiency=deficiency)
 
 

@@ -18,8 +18,8 @@ import io
 import itertools
 import math
 import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator, Sequence
 
 import pypdfium2
 from PIL import Image
@@ -51,7 +51,7 @@ class Raster:
     dpi: float                      # stored in the PNG; size_px is what counts
 
     @classmethod
-    def at_dpi(cls, card_size: tuple[float, float], bleed: float, dpi: float) -> "Raster":
+    def at_dpi(cls, card_size: tuple[float, float], bleed: float, dpi: float) -> Raster:
         """The card plus bleed at ``dpi``, each side rounded to the nearest pixel."""
         width, height = card_size
         return cls(card_size, bleed, (pixels(width + 2 * bleed, dpi), pixels(height + 2 * bleed, dpi)), dpi)
@@ -107,8 +107,7 @@ def rasterise_pages(draws: Iterable[Draw], size_pt: tuple[float, float],
                     size_px: tuple[int, int]) -> Iterator[Image.Image]:
     """Each drawing on its own page of one PDF in memory, rendered page by page.
 
-    One document for many drawings embeds each font once instead of once per
-    face, which makes a deck's worth of faces several times faster.
+    One document for many drawings embeds each font once instead of once per face.
     """
     width_pt, height_pt = size_pt
     width_px, height_px = size_px
@@ -201,7 +200,7 @@ def png_bytes(image: Image.Image, dpi: float | None = None, strategy: int = zlib
     see the intended print size; ``strategy`` is zlib's (see :data:`FACE_STRATEGY`).
     """
     buffer = io.BytesIO()
-    options = {"optimize": False, "compress_level": 6, "compress_type": strategy}
+    options: dict[str, int | tuple[float, float]] = {"optimize": False, "compress_level": 6, "compress_type": strategy}
     if dpi:
         options["dpi"] = (dpi, dpi)
     image.save(buffer, format="PNG", **options)
@@ -235,15 +234,31 @@ class RasterTask:
 
 @dataclass(frozen=True)
 class FaceResult:
+    """What a worker made of one :class:`FaceOrder`: each of the two it was asked for."""
+
     png: bytes | None
     pixels: bytes | None
+
+    @property
+    def png_data(self) -> bytes:
+        """The PNG file's bytes; an error if the order asked for none."""
+        if self.png is None:
+            raise ValueError("this face was not rasterised as a PNG")
+        return self.png
+
+    @property
+    def sheet_pixels(self) -> bytes:
+        """The raw RGB pixels for a TTS sheet; an error if the order asked for none."""
+        if self.pixels is None:
+            raise ValueError("this face was not rasterised for a TTS sheet")
+        return self.pixels
 
 
 FACE_STRATEGY = zlib.Z_RLE
 """How a face at print resolution is compressed: its art is mostly runs of flat colour, which
-zlib's run-length strategy packs twice as fast as the default, for files about 9% larger.
+zlib's run-length strategy packs faster than the default, for slightly larger files.
 (Shrunk images, the contact sheet and TTS sheets, keep the default: their soft edges
-would grow by half.)"""
+would grow much larger.)"""
 FACES_PER_TASK = 8
 """Faces drawn into one document by one worker: enough that fonts are embedded once for
 several faces, few enough that every core gets work from a small deck. Fixed, so the
@@ -260,18 +275,29 @@ def raster_tasks(orders: Sequence[FaceOrder], png: Raster | None = None, tts: Ra
 def run_raster_task(renderer: Renderer, task: RasterTask) -> list[FaceResult]:
     """Rasterise the task's faces; for each, its PNG and/or its pixels for a sheet, as asked."""
     cards = renderer.deck.cards
-    wanted = [[raster for raster, asked in ((task.png, order.png), (task.tts, order.tts)) if asked]
-              for order in task.orders]
-    faces = [(cards[order.card], order.side, rasters) for order, rasters in zip(task.orders, wanted)]
+    wanted = [wanted_rasters(task, order) for order in task.orders]
+    faces = [(cards[order.card], order.side, rasters) for order, rasters in zip(task.orders, wanted, strict=True)]
     results = []
-    for order, images in zip(task.orders, rasterise_faces_at(renderer, faces)):
-        images = list(images)
+    for order, rasters, images in zip(task.orders, wanted, rasterise_faces_at(renderer, faces), strict=True):
+        remaining = iter(images)
         png = pixels = None
         if order.png:
-            image = images.pop(0)
+            image = next(remaining)
             image = task.transform(image) if task.transform is not None else image
-            png = png_bytes(image, task.png.dpi, FACE_STRATEGY)
+            png = png_bytes(image, rasters[0].dpi, FACE_STRATEGY)
         if order.tts:
-            pixels = images.pop(0).tobytes()
+            pixels = next(remaining).tobytes()
         results.append(FaceResult(png, pixels))
     return results
+
+
+def wanted_rasters(task: RasterTask, order: FaceOrder) -> list[Raster]:
+    """The rasters ``order`` asks of its task, the PNG's first."""
+    wanted = []
+    for kind, raster, asked in (("PNG", task.png, order.png), ("TTS", task.tts, order.tts)):
+        if not asked:
+            continue
+        if raster is None:
+            raise ValueError(f"a face asks for a {kind} image, but its task has no {kind} raster")
+        wanted.append(raster)
+    return wanted

@@ -26,9 +26,10 @@ import contextlib
 import json
 import os
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from generator.outputs import naming_failures, temporary_folder, write_text_atomic
 
@@ -64,20 +65,21 @@ class StagedFolder:
         """A binary stream staging the file ``name``, for content too large to hold in memory at once."""
         if Path(name).name != name or name.startswith("."):
             raise ValueError(f"an export file name must be a plain name, not {name!r}")
-        if self.temp is None:
-            self._open()
-        with naming_failures(self.folder / name), open(self.temp / name, "wb") as stream:
+        temp = self.temp if self.temp is not None else self._open()
+        with naming_failures(self.folder / name), open(temp / name, "wb") as stream:
             yield stream
             stream.flush()
             os.fsync(stream.fileno())
         if name not in self.staged:
             self.staged.append(name)
 
-    def _open(self) -> None:
+    def _open(self) -> Path:
+        """Make the staging folder (and the target folder if need be); returns the staging folder."""
         missing = [folder for folder in (self.folder, *self.folder.parents) if not folder.exists()]
         self.folder.mkdir(parents=True, exist_ok=True)
         self.made_folders = missing
         self.temp = temporary_folder(self.folder, f"{self.deck_id}-{self.kind}")
+        return self.temp
 
     def commit(self) -> None:
         """Move every staged file into place, then delete this deck's files the run no longer writes."""

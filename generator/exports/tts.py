@@ -27,9 +27,10 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from PIL import Image
 
@@ -279,7 +280,7 @@ def _copies(export: TtsExport) -> Iterator[tuple[str, Card]]:
     """(GUID, card) for every physical card, in deck order."""
     deck = export.renderer.deck
     guids = _unique_guids(deck.id, taken={_guid(deck.id, "deck")})
-    return ((guid, card) for guid, (card, _copy) in zip(guids, deck.copies()))
+    return ((guid, card) for guid, (card, _copy) in zip(guids, deck.copies(), strict=False))  # the GUIDs never end
 
 
 def _entry_template(entry: dict[str, Any]) -> str:
@@ -351,9 +352,10 @@ class SheetWriter:
     def add(self, face: Image.Image) -> list[Path]:
         """One more face; the paths of the images it completed (staged, to be committed)."""
         export = self._export
-        if not export.unique_back and self._shared_back is None:
+        shared_back = export.shared_back_path
+        if shared_back is not None and self._shared_back is None:
             self._shared_back = face
-            return [self._staged.write_bytes(export.shared_back_path.name, png_bytes(face))]
+            return [self._staged.write_bytes(shared_back.name, png_bytes(face))]
         self._faces.append(face)
         sheet, side = self._waiting[0]
         if len(self._faces) < len(sheet.cards):
@@ -391,7 +393,7 @@ def tts_staging(export: TtsExport) -> StagedFolder:
 
 def _guid(deck_id: str, what: object) -> str:
     """A stable six-hex-digit GUID, as TTS writes them."""
-    return hashlib.sha1(f"{deck_id}/{what}".encode("utf-8")).hexdigest()[:6]
+    return hashlib.sha1(f"{deck_id}/{what}".encode()).hexdigest()[:6]
 
 
 def _unique_guids(deck_id: str, taken: set[str]) -> Iterator[str]:

@@ -16,8 +16,9 @@ processes cannot be forked, the tasks simply run here, one after the other.
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from generator.machine import usable_cores
 from generator.render import Renderer
@@ -42,7 +43,7 @@ class Workers:
         self.jobs = jobs
         self._executor: Executor | None = None
 
-    def __enter__(self) -> "Workers":
+    def __enter__(self) -> Workers:
         if self.jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
             self._executor = ProcessPoolExecutor(max_workers=self.jobs,
                                                  mp_context=multiprocessing.get_context("fork"),

@@ -22,7 +22,9 @@ import unicodedata
 from importlib import resources
 from pathlib import Path
 
+from generator.deck import load_deck
 from generator.errors import InputError, Position
+from generator.render import load_renderer
 from generator.render.fonts import DEFAULT_FONT, FACE_SUFFIXES, load_font_registry
 from generator.render.markup import escape_markup
 
@@ -88,9 +90,6 @@ def _refuse_a_title_the_back_cannot_show(folder: Path, title: str) -> None:
     """Lay out the new deck's back, the one face its title is printed on, before the deck
     is put in place: ``new`` promises a deck that passes check, so a title too long for the
     card back is refused here, while it is easy to change, not by the first build."""
-    from generator.deck import load_deck
-    from generator.render import load_renderer
-
     deck = load_deck(folder)
     problems = [problem for problem in load_renderer(deck).problems()
                 if getattr(problem, "side", None) == "back"]

@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import threading
+from collections.abc import AsyncIterator, Callable
 from importlib.resources import files
-from typing import Any, AsyncIterator, Callable, TypeVar
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Callable
+from collections.abc import Callable
 
 from generator.deck.model import Card
 from generator.exports.raster import Raster, png_bytes, rasterise_face
@@ -19,7 +19,7 @@ from generator.render import Renderer
 
 PREVIEW_DPI = 160
 """Pixels per inch of preview images: a poker card is 440 px wide, sharp in the detail
-view and on high-density screens, yet drawn in a few hundredths of a second."""
+view and on high-density screens, yet quick to draw."""
 
 MAX_CACHED_IMAGES = 4000
 """Images kept in memory (about 40 kB each, so some 160 MB at most); the least recently

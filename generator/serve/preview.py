@@ -13,9 +13,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from generator.booklet import booklet_paths, rules_path
 from generator.deck.model import Card, Deck, deck_id
@@ -28,7 +29,7 @@ from generator.serve.printing import PrintPlan, plan_print, sheet_dict, spots_di
 from generator.sheets.geometry import SheetSettings, SheetSettingsError
 from generator.sheets.press import output_paths
 from generator.sheets.style import load_style
-from generator.stats import analyse
+from generator.stats.analysis import analyse
 from generator.stats.tables import as_dict as stats_dict
 from generator.verdict import verdict
 from generator.watching import Snapshot as FileTimes
@@ -279,7 +280,7 @@ def card_written_at(deck: Deck, position: Position) -> str | None:
     if not starts:
         return None
     ends = [line for line, _ in starts[1:]] + [starts[-1][0] + 1]
-    for (start, card_id), end in zip(starts, ends):
+    for (start, card_id), end in zip(starts, ends, strict=True):
         if start <= position.line < end:
             return card_id
     return None

@@ -18,9 +18,9 @@ import tempfile
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import click
 import uvicorn
@@ -41,10 +41,10 @@ from generator.watching import MAX_SETTLE_LOOKS, SETTLE_SECONDS, Snapshot, chang
 WATCH_INTERVAL = 0.25
 """Seconds between looks at the decks' files: a save shows on the page well within a second."""
 
-SHUTDOWN_GRACE = 1.0
-"""Seconds a request still running at Ctrl-C gets to finish before it is cut off. Requests
-waiting on a drawing or a download answer at once that the server is stopping, so only a
-client slow to read its answer is ever waited for this long."""
+SHUTDOWN_GRACE = 1
+"""Seconds (whole, as uvicorn takes them) a request still running at Ctrl-C gets to finish
+before it is cut off. Requests waiting on a drawing or a download answer at once that the
+server is stopping, so only a client slow to read its answer is ever waited for this long."""
 
 WATCHER_GRACE = 0.2
 """Seconds the file watcher gets at Ctrl-C to end before the process exits without it. A

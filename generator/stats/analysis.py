@@ -7,9 +7,9 @@ that the text, JSON and PDF reports all draw from.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable
 
 from generator.deck.model import Deck
 from generator.stats.composition import Breakdown, breakdown, default_fields

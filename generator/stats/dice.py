@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from fractions import Fraction
+from typing import Any
 
 from generator.deck.model import Card
 from generator.deck.selectors import field_value
-
-if TYPE_CHECKING:  # fractions (and the decimal module it loads) only when odds are worked out
-    from fractions import Fraction
 
 MAX_DICE = 20
 """Dice in one roll. Exact odds convolve every die, so their work grows with the count;
@@ -62,8 +61,6 @@ class DiceFormula:
 
     def distribution(self) -> dict[int, Fraction]:
         """The exact probability of each total."""
-        from fractions import Fraction
-
         outcomes = self.outcomes
         return {total: Fraction(n, outcomes) for total, n in self.ways().items()}
 
@@ -190,14 +187,14 @@ def dice_report(formula: DiceFormula, field: str, value_field: str | None,
             roll=roll, chance=chance, cards=sum(n for _, n in members),
             card_ids=tuple(card.id for card, _ in members), reward=reward,
             even_reward=None if reward is None or average is None else average / float(chance)))
-    rewarded = [row for row in rows if row.reward is not None]
+    rewarded = [(row, row.reward) for row in rows if row.reward is not None]
     return DiceReport(
         formula=formula, field=field, value_field=value_field, distribution=distribution,
         rows=tuple(rows),
         unreachable=tuple((value, tuple(ids)) for value, ids in sorted(unreachable.items(), key=lambda i: str(i[0]))),
         mismatches=tuple(_mismatches(rewarded)),
-        rank_correlation=_spearman([float(1 / r.chance) for r in rewarded],
-                                   [float(r.reward) for r in rewarded]) if len(rewarded) > 2 else None,
+        rank_correlation=_spearman([float(1 / row.chance) for row, _ in rewarded],
+                                   [float(reward) for _, reward in rewarded]) if len(rewarded) > 2 else None,
     )
 
 
@@ -206,12 +203,14 @@ def _sort_key(key: tuple) -> tuple:
     return (roll, reward if reward is not None else float("-inf"))
 
 
-def _mismatches(rows: list[DiceRow]) -> list[Mismatch]:
-    """Pairs where the harder (or equally hard) roll pays less: each pair once, hardest first."""
+def _mismatches(rewarded: list[tuple[DiceRow, float]]) -> list[Mismatch]:
+    """Pairs of (row, its reward) where the harder (or equally hard) roll pays less: each pair
+    once, hardest first."""
     found = []
-    for harder in sorted(rows, key=lambda r: (r.chance, r.roll)):
-        for easier in sorted(rows, key=lambda r: (r.chance, r.roll)):
-            if easier is harder or easier.reward <= harder.reward:
+    hardest_first = sorted(rewarded, key=lambda pair: (pair[0].chance, pair[0].roll))
+    for harder, harder_reward in hardest_first:
+        for easier, easier_reward in hardest_first:
+            if easier is harder or easier_reward <= harder_reward:
                 continue
             if harder.chance < easier.chance or (harder.chance == easier.chance and harder.roll != easier.roll):
                 found.append(Mismatch(harder=harder, easier=easier))
@@ -238,7 +237,7 @@ def _spearman(xs: list[float], ys: list[float]) -> float | None:
     rx, ry = _ranks(xs), _ranks(ys)
     n = len(rx)
     mean = (n + 1) / 2
-    cov = sum((a - mean) * (b - mean) for a, b in zip(rx, ry))
+    cov = sum((a - mean) * (b - mean) for a, b in zip(rx, ry, strict=True))
     var_x = sum((a - mean) ** 2 for a in rx)
     var_y = sum((b - mean) ** 2 for b in ry)
     if not var_x or not var_y:

@@ -34,19 +34,16 @@ only the cheapest per type is kept.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 from math import comb, lgamma, log
-from typing import TYPE_CHECKING, Iterable
 
 from generator.deck.model import Card
 from generator.deck.selectors import field_value
 from generator.errors import InputError
 from generator.stats.pools import Pool
 from generator.stats.spec import Condition, Question
-
-if TYPE_CHECKING:  # fractions (and the decimal module it loads) only when odds are worked out
-    from fractions import Fraction
-
 
 MAX_COUNTING_WORK = 2_000_000
 """Steps (see :func:`counting_work`) the exact count of one question may take: a few
@@ -94,8 +91,6 @@ class PreparedQuestion:
 
 def probability(question: Question, pool: Pool) -> Fraction:
     """The exact chance that ``question.draw`` random cards from ``pool`` answer yes."""
-    from fractions import Fraction
-
     prepared = prepare(question, pool)
     favourable = count_hands(prepared.plan, question.draw, prepared.conjunctions)
     return Fraction(favourable, comb(sum(copies for _, copies in prepared.entries), question.draw))
@@ -166,6 +161,8 @@ def _conjunction(question: Question, entries: list[tuple[Card, int]],
 def _counts_for(need: Condition, card: Card, chosen: Card | None) -> bool:
     if not need.where.matches(card):
         return False
+    if chosen is None:  # 'match' compares with a chosen card; the spec refuses it without one
+        return not need.match
     return all(field_value(card, mine) == field_value(chosen, theirs) for mine, theirs in need.match)
 
 
@@ -173,6 +170,9 @@ def _amount(question: Question, need: Condition, amount: int | str | None, chose
     """A number as written, or the number the chosen card holds in the named field."""
     if amount is None or isinstance(amount, int):
         return amount
+    if chosen is None:
+        raise InputError(f"question '{question.name}': '{amount}' names a field of the chosen card, but the "
+                         "question chooses none (add 'for_some' or 'for_every')", question.position, field=amount)
     value = field_value(chosen, amount)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InputError(f"question '{question.name}': card '{chosen.id}' has no whole number "

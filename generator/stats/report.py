@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable
 
+import pypdfium2
+from PIL import Image
 from reportlab.graphics import renderPDF
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
 from reportlab.graphics.charts.legends import Legend
@@ -88,9 +90,6 @@ def render_pdf(stats: DeckStats) -> bytes:
 
 def render_png(pdf: bytes) -> bytes:
     """Every page of ``pdf`` rasterised and stacked into one PNG."""
-    import pypdfium2
-    from PIL import Image
-
     document = pypdfium2.PdfDocument(pdf)
     try:
         images = [page.render(scale=PNG_SCALE).to_pil().convert("RGB") for page in document]

@@ -30,10 +30,11 @@ import statistics
 import sys
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, did_you_mean

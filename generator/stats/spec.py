@@ -38,6 +38,7 @@ Every mistake is reported with the file, line, column and key.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -140,11 +141,11 @@ class SimulationSpec:
     """The deck's game plugin and how to run it."""
 
     plugin: str  # a path relative to the deck folder
+    position: Position  # where the deck names the plugin
     games: int = DEFAULT_GAMES
     seed: int = DEFAULT_SEED
     policy: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    position: Position | None = None
 
 
 @dataclass(eq=False)
@@ -186,8 +187,13 @@ class _Reader(Reader):
         self.deck = deck
         self.fields = known_fields(deck)
 
-    def text(self, keys: tuple, required: bool = False) -> str | None:
-        return self.string(keys, required)
+    def text(self, keys: tuple) -> str | None:
+        return self.string(keys)
+
+    def required_text(self, keys: tuple) -> str:
+        text = self.string(keys, required=True)
+        assert text is not None, "string() refuses a missing required value"
+        return text
 
     def field_name(self, keys: tuple, value: Any = None) -> str:
         """A card field named in the stats section; unknown names are refused with a hint."""
@@ -237,21 +243,22 @@ def _read_questions(reader: _Reader, default_draw: int | None, problems: Problem
     questions = []
     seen: dict[str, int] = {}
     for index in range(len(raw)):
-        question = problems.attempt(lambda: _read_question(reader, ("questions", index), default_draw), None)
+        question = problems.attempt(functools.partial(_read_question, reader, ("questions", index), default_draw),
+                                    None)
         if question is None:
             continue
         if question.name in seen:
             problems.add(reader.fail(("questions", index, "name"), f"question '{question.name}' is asked twice "
                                                                    f"(first at line {seen[question.name]})"))
             continue
-        seen[question.name] = question.position.line
+        seen[question.name] = reader.position(("questions", index)).line
         questions.append(question)
     return tuple(questions)
 
 
 def _read_question(reader: _Reader, keys: tuple, default_draw: int | None) -> Question:
     reader.known_keys(keys, QUESTION_KEYS, "question setting")
-    name = reader.text(keys + ("name",), required=True)
+    name = reader.required_text(keys + ("name",))
     draw = reader.integer(keys + ("draw",), minimum=1, maximum=MAX_DRAW) or default_draw
     if draw is None:
         raise reader.fail(keys, "question needs 'draw' (how many cards), or set 'draw' for all questions")
@@ -266,6 +273,7 @@ def _read_question(reader: _Reader, keys: tuple, default_draw: int | None) -> Qu
         raise reader.fail(keys + (quantifiers[1],), "a question takes 'for_some' or 'for_every', not both")
     chosen = reader.selector(keys + (quantifiers[0],)) if quantifiers else None
     needs_raw = reader.get(keys + ("need",))
+    needs: tuple[Condition, ...]
     if needs_raw is None:
         raise reader.fail(keys, "question needs 'need': a condition or a list of conditions")
     if isinstance(needs_raw, dict):
@@ -274,15 +282,17 @@ def _read_question(reader: _Reader, keys: tuple, default_draw: int | None) -> Qu
         needs = tuple(_read_condition(reader, keys + ("need", i), chosen is not None)
                       for i in range(len(needs_raw)))
     else:
-        raise reader.fail(keys + ("need",), f"expected a condition or a list of them, found {describe_value(needs_raw)}")
+        raise reader.fail(keys + ("need",),
+                          f"expected a condition or a list of them, found {describe_value(needs_raw)}")
     return Question(name=name.strip(), draw=draw, needs=needs, source=reader.selector(keys + ("from",)),
-                    chosen=chosen, every=quantifiers == ["for_every"], decklist=decklist, position=reader.position(keys))
+                    chosen=chosen, every=quantifiers == ["for_every"], decklist=decklist,
+                    position=reader.position(keys))
 
 
 def _read_condition(reader: _Reader, keys: tuple, chosen_card: bool) -> Condition:
     reader.known_keys(keys, CONDITION_KEYS, "condition setting")
     raw = reader.get(keys)
-    match = ()
+    match: tuple[tuple[str, str], ...] = ()
     if "match" in raw:
         if not chosen_card:
             raise reader.fail(keys + ("match",), "'match' compares with the card chosen by 'for_some' "
@@ -293,6 +303,8 @@ def _read_condition(reader: _Reader, keys: tuple, chosen_card: bool) -> Conditio
     if "where" not in raw and not match:
         raise reader.fail(keys, "a condition needs 'where' (which cards count) or 'match'")
     amounts = {key: _amount(reader, keys + (key,), chosen_card) for key in ("at_least", "at_most", "exactly")}
+    low: int | str | None
+    high: int | str | None
     if amounts["exactly"] is not None:
         if amounts["at_least"] is not None or amounts["at_most"] is not None:
             raise reader.fail(keys + ("exactly",), "'exactly' cannot be combined with 'at_least' or 'at_most'")
@@ -335,7 +347,7 @@ def _read_dice(reader: _Reader) -> DiceSpec:
 def _read_simulation(reader: _Reader) -> SimulationSpec:
     keys = ("simulate",)
     reader.known_keys(keys, SIMULATE_KEYS, "simulate setting")
-    plugin = reader.text(keys + ("plugin",), required=True)
+    plugin = reader.required_text(keys + ("plugin",))
     resolve_inside(reader.deck.folder, plugin, reader.position(keys + ("plugin",)), field="plugin")
     path = PurePosixPath(plugin)
     if path.suffix != ".py":

@@ -200,7 +200,7 @@ def _dice_dict(report: DiceReport) -> dict[str, Any]:
     }
 
 
-def _interval_dict(interval: Interval | None) -> dict[str, float] | None:
+def _interval_dict(interval: Interval | None) -> dict[str, float | list[float]] | None:
     if interval is None:
         return None
     return {"estimate": interval.estimate, "ci95": [interval.low, interval.high]}

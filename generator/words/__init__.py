@@ -14,10 +14,11 @@ which are untrusted, so no format language (``{0.__class__}``) is interpreted.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from generator.errors import (
     InputError,
@@ -86,7 +87,7 @@ def shipped_languages() -> list[str]:
     return sorted(path.stem for path in WORDS_DIR.glob("*.yaml"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shipped(code: str) -> Words:
     document = load_yaml(WORDS_DIR / f"{code}.yaml")
     reference = document.data if code == SOURCE_LANGUAGE else _shipped(SOURCE_LANGUAGE).phrases
