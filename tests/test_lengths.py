@@ -7,7 +7,6 @@ are tried here through their loaders, on edited copies."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
