@@ -305,6 +305,8 @@ def test_icon_path_data_draws_as_the_same_path_in_an_svg_file(tmp_path, data):
     ("L 10 10", "path data starts with M"),
     ("M 10", "'M' needs 2 numbers"),
     ("M 0 0 C 1 2 3 4 5", "'C' needs 6 numbers"),
+    ("M 0 0 L 5 5 Z 5 5", "'Z' takes no numbers"),
+    ("M 0 0 L 5 5 z 5", "'z' takes no numbers"),
     ("M 0 0 L 20001 5", "20001 is not a number from -10,000 to 10,000"),
     ("M 0 0 A 5 5 0 1e5 1 3 3", "expected a number, found 'e5'"),
     ("M 0 0" + " L 1 1" * 7_000, "more than 20,000"),

@@ -277,6 +277,8 @@ def parse_path(data: str) -> list[Segment]:
         if tokens[index].isalpha():
             command = tokens[index]
             index += 1
+        elif command in "Zz":  # a close takes no numbers: repeating it would read none, for ever
+            raise ValueError(f"'{command}' takes no numbers; begin what follows it with M or L")
         upper, relative = command.upper(), command.islower()
         count = _ARGUMENTS[upper]
         args: list[float] = []
