@@ -271,6 +271,9 @@ def test_layouts_and_fonts_do_not_depend_on_the_working_directory(tmp_path, monk
     ("elements:\n  - {text: hi, box: [5, .nan, 20, 5]}\n", "main.yaml:2:16", "box"),
     ("elements:\n  - {line: [5, 5, .inf, 5]}\n", "main.yaml:2:6", "line"),
     ("size: [63.5, .nan]\nelements: []\n", "main.yaml:1:1", "size"),
+    ("bleed: nan\nelements: []\n", "main.yaml:1:1", "bleed"),
+    ("elements:\n  - {rect: [5, 5, inf, 5]}\n", "main.yaml:2:6", "rect"),
+    ("elements:\n  - {text: hi, box: [5, 5, 20, 5], size: -Infinity}\n", "main.yaml:2:36", "size"),
 ])
 def test_negative_and_non_finite_lengths_are_refused_with_file_line_and_field(tmp_path, layout, where, field):
     deck_folder = write_project(tmp_path, {"main": layout})

@@ -4,15 +4,21 @@ and image and SVG files that are broken, huge or hostile."""
 from __future__ import annotations
 
 import hashlib
+import io
 from pathlib import Path
 
 import pytest
+import yaml
 from cli_run import deckpress
 from PIL import Image
+from reportlab.graphics.shapes import _CLOSEPATH, _CURVETO, _LINETO, _MOVETO
+from reportlab.pdfgen.canvas import Canvas
+from svglib.svglib import svg2rlg
 from test_render import MM, make_deck, render_page
 
 from generator.errors import EXIT_INPUT, InputError
 from generator.render import load_renderer
+from generator.render.icons import ICONS_FILE, parse_path
 from generator.render.svg import MAX_SVG_BYTES
 
 ONE_COLOUR = """\
@@ -141,7 +147,7 @@ BILLION_LAUGHS = """<?xml version="1.0"?>
 """
 USE_BOMB = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><g id="a"><rect width="1" height="1"/>'
             + "".join(f'</g><g id="{name}">' + f'<use href="#{previous}"/>' * 10
-                      for previous, name in zip("abcde", "bcdef"))
+                      for previous, name in zip("abcde", "bcdef", strict=True))
             + '</g></defs><use href="#f"/></svg>')
 
 
@@ -248,3 +254,66 @@ def test_a_corrupt_image_is_one_line_naming_file_card_and_element(tmp_path):
     line, = run.error_lines
     assert line.startswith(f"error: {path}: ") and "card 'ogre'" in line and "element 'art'" in line
     assert "not a readable image" in line and "ImageReader" not in line
+
+
+# --- icon path data -------------------------------------------------------------------------
+
+BUILT_IN_PATHS = [shape["path"] for icon in yaml.safe_load(ICONS_FILE.read_text()).values()
+                  for shape in icon if "path" in shape]
+TRICKY_PATHS = [
+    "M10 10 h 5 v 5 H 1 V 2 z m 3 3 l 1 1 2 2 c 1 1 2 2 3 3 s 4 4 5 5 S 1 1 2 2 q 1 2 3 4 t 5 5 T 9 9 Q 1 1 2 2 Z",
+    "m 5 5 10 10 20 20",                                      # pairs after a move are lines
+    "M 1 1 C 1 2 3 4 5 6 S 7 8 9 10 Z M 20 20 Q 25 25 30 20 T 40 20",
+    "M0,0L1e2,2.5e1-3-4.5.5.5",                               # exponents, signs and dots run together
+    "M 0 0 A 10 5 30 0 1 20 20 a 10 10 0 1 0 -5 -5 A 0 5 0 0 1 3 3 A 5 5 0 0 0 3 3",
+    "M 50 50 A 30 20 45 1 1 60 60 A 1 1 0 0 1 100 0",         # radii too small grow to reach
+    "M10 50a40 40 0 1140 40a40 40 0 0 1-40-40a5 5 0 01.5.5",  # flags run on, as minifiers write them
+]
+
+
+def pdf_path_code(segments) -> str:
+    """What a PDF gets for a path of (kind, numbers) segments."""
+    path = Canvas(io.BytesIO()).beginPath()
+    for kind, numbers in segments:
+        {"M": path.moveTo, "L": path.lineTo, "C": path.curveTo, "Z": lambda: path.close()}[kind](*numbers)
+    return path.getCode()
+
+
+def svglib_path_code(folder: Path, data: str) -> str:
+    """What svglib draws for ``data`` as the path of an SVG file."""
+    svg = write(folder / "path.svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+                                      f'<path fill="none" stroke="#000" d="{data}"/></svg>')
+    drawing = svg2rlg(str(svg))
+    shape = drawing
+    while hasattr(shape, "contents"):
+        shape = shape.contents[0]
+    points, segments = list(shape.points), []
+    for operator in shape.operators:
+        kind, count = {_MOVETO: ("M", 2), _LINETO: ("L", 2), _CURVETO: ("C", 6), _CLOSEPATH: ("Z", 0)}[operator]
+        segments.append((kind, points[:count]))
+        del points[:count]
+    return pdf_path_code(segments)
+
+
+@pytest.mark.parametrize("data", BUILT_IN_PATHS + TRICKY_PATHS)
+def test_icon_path_data_draws_as_the_same_path_in_an_svg_file(tmp_path, data):
+    """Path data pasted into an icon's shapes draws exactly what it draws in an SVG icon."""
+    assert pdf_path_code(parse_path(data)) == svglib_path_code(tmp_path, data)
+
+
+@pytest.mark.parametrize("data, found", [
+    ("L 10 10", "path data starts with M"),
+    ("M 10", "'M' needs 2 numbers"),
+    ("M 0 0 C 1 2 3 4 5", "'C' needs 6 numbers"),
+    ("M 0 0 L 5 5 Z 5 5", "'Z' takes no numbers"),
+    ("M 0 0 L 5 5 z 5", "'z' takes no numbers"),
+    ("M 0 0 L 20001 5", "20001 is not a number from -10,000 to 10,000"),
+    ("M 0 0 A 5 5 0 1e5 1 3 3", "expected a number, found 'e5'"),
+    ("M 0 0" + " L 1 1" * 7_000, "more than 20,000"),
+])
+def test_malformed_icon_path_data_is_refused_at_its_line(tmp_path, data, found):
+    layout = f"icons:\n  spark:\n    - path: '{data}'\nelements: []\n"
+    with pytest.raises(InputError) as caught:
+        load_renderer(make_deck(tmp_path, layout))
+    line = str(caught.value)
+    assert line.startswith(f"{tmp_path / 'layouts' / 'main.yaml'}:3:") and "bad path: " in line and found in line

@@ -14,12 +14,13 @@ gives them the bold or italic face their place asks for).
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from html import escape
 from itertools import groupby
 from pathlib import Path
+from typing import Any
 
 import reportlab
 from reportlab.lib import colors
@@ -27,8 +28,11 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from generator.errors import InputError
-from generator.loading import load_yaml
+from generator.errors import InputError, Position
+from generator.loading import Document, load_yaml
+from generator.render.fonts import FontRegistry, load_font_registry
+from generator.render.units import MM as MM  # booklet sizes are checked in it; imported from here by callers
+from generator.render.units import read_length
 
 STYLE_FILE = Path(__file__).with_name("style.yaml")
 
@@ -46,11 +50,6 @@ stages share one registration in reportlab's process-wide font table."""
 BUNDLED_FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
 
 FONT_FAMILY = "Vera"
-
-MM = 72 / 25.4
-UNITS = {"pt": 1.0, "mm": MM, "cm": 10 * MM, "in": 72.0}
-_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(pt|mm|cm|in)?\s*$")
-
 
 @dataclass(eq=False)
 class Paper:
@@ -96,15 +95,10 @@ class BookletStyle:
         return width - margins.inner - margins.outer, height - margins.top - margins.bottom
 
 
-def to_points(value, where: str) -> float:
-    """``"13mm"`` -> 36.85; plain numbers are points already."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    match = _LENGTH.match(str(value))
-    if not match:
-        raise InputError(f"'{value}' is not a length such as 12, 4mm or 0.5in", field=where)
-    number, unit = match.groups()
-    return float(number) * UNITS[unit or "pt"]
+def to_points(value: object, where: str, position: Position | None = None) -> float:
+    """A booklet length in points (``"13mm"`` -> 36.85; a bare number is points), read as
+    :mod:`generator.render.units` reads every length; an :class:`InputError` naming ``where``."""
+    return read_length(value, "pt", position, where)
 
 
 def register_fonts() -> None:
@@ -119,24 +113,38 @@ def register_fonts() -> None:
 
 
 @lru_cache(maxsize=1)
-def _style_data(path: Path) -> dict:
-    return load_yaml(path).data
+def _style_document(path: Path) -> Document:
+    return load_yaml(path)
 
 
-def _text_frame(data: dict, paper: str) -> tuple[float, float]:
-    """The width and height of the text on a page of ``paper``, from the style file's data
+def _setting(document: Document, *keys: str) -> Any:
+    """The style file's setting at ``keys``; one that is missing is an :class:`InputError`."""
+    node = document.data
+    for key in keys:
+        if not isinstance(node, dict) or key not in node:
+            raise InputError("missing setting", document.at(*keys[:-1]), ".".join(keys))
+        node = node[key]
+    return node
+
+
+def _length(document: Document, *keys: str) -> float:
+    """The length setting at ``keys``, in points."""
+    return to_points(_setting(document, *keys), ".".join(keys), document.at(*keys))
+
+
+def _text_frame(document: Document, paper: str) -> tuple[float, float]:
+    """The width and height of the text on a page of ``paper``, from the style file
     (as :meth:`BookletStyle.text_frame` gives them once the style is loaded)."""
-    width, height = _pair(data["paper"][paper]["page"], f"paper.{paper}.page")
-    inner, outer, top, bottom = (to_points(data["margins"][side], f"margins.{side}")
-                                 for side in ("inner", "outer", "top", "bottom"))
+    width, height = _pair(document, "paper", paper, "page")
+    inner, outer, top, bottom = (_length(document, "margins", side) for side in ("inner", "outer", "top", "bottom"))
     return width - inner - outer, height - top - bottom
 
 
 def text_measures(paper: str, path: Path = STYLE_FILE) -> tuple[float, float]:
     """The text width of a page on ``paper`` and what an example box's padding takes from it,
     in points, read without registering the booklet's fonts (all ``check`` needs of the style)."""
-    data = _style_data(path)
-    return _text_frame(data, paper)[0], 2 * to_points(data["example_box"]["padding"], "example_box.padding")
+    document = _style_document(path)
+    return _text_frame(document, paper)[0], 2 * _length(document, "example_box", "padding")
 
 
 @dataclass(eq=False)
@@ -157,17 +165,16 @@ class TextBounds:
 
 def text_bounds(paper: str, path: Path = STYLE_FILE) -> TextBounds:
     """The :class:`TextBounds` of a page on ``paper``."""
-    data = _style_data(path)
+    document = _style_document(path)
 
     def largest(*names: str) -> tuple[float, float, float]:
-        styles = [_paragraph_style(name, data["text"][name], defaultdict(lambda: colors.black))
-                  for name in names]
+        styles = [_paragraph_style(document, name, defaultdict(lambda: colors.black)) for name in names]
         return (max(style.fontSize for style in styles), max(style.leading for style in styles),
                 max(style.spaceBefore + style.spaceAfter for style in styles))
 
-    return TextBounds(page_height=_text_frame(data, paper)[1],
-                      list_indent=to_points(data["lists"]["indent"], "lists.indent"),
-                      card_width=to_points(data["cards"]["width"], "cards.width"), body=largest("body"),
+    return TextBounds(page_height=_text_frame(document, paper)[1],
+                      list_indent=_length(document, "lists", "indent"),
+                      card_width=_length(document, "cards", "width"), body=largest("body"),
                       heading=largest("h1", "h2", "h3", "h4"), table=largest("table", "table_head"))
 
 
@@ -175,35 +182,31 @@ def text_bounds(paper: str, path: Path = STYLE_FILE) -> TextBounds:
 def load_style(path: Path = STYLE_FILE) -> BookletStyle:
     """Read the style file (cached: it is the same for every booklet of a run)."""
     register_fonts()
-    data = _style_data(path)
+    document = _style_document(path)
+    data = document.data
     palette = {name: colors.HexColor(value) for name, value in data["colours"].items()}
-    margins = data["margins"]
     return BookletStyle(
-        papers={name: Paper(name, _pair(spec["page"], f"paper.{name}.page"),
-                            _pair(spec["sheet"], f"paper.{name}.sheet"))
-                for name, spec in data["paper"].items()},
-        margins=Margins(**{side: to_points(margins[side], f"margins.{side}")
-                           for side in ("top", "bottom", "inner", "outer")}),
+        papers={name: Paper(name, _pair(document, "paper", name, "page"), _pair(document, "paper", name, "sheet"))
+                for name in data["paper"]},
+        margins=Margins(**{side: _length(document, "margins", side) for side in ("top", "bottom", "inner", "outer")}),
         colours=palette,
-        text={name: _paragraph_style(name, spec, palette) for name, spec in data["text"].items()},
-        list_indent=to_points(data["lists"]["indent"], "lists.indent"),
+        text={name: _paragraph_style(document, name, palette) for name in data["text"]},
+        list_indent=_length(document, "lists", "indent"),
         bullets=tuple(data["lists"]["bullets"]),
-        box_padding=to_points(data["example_box"]["padding"], "example_box.padding"),
-        box_space_after=to_points(data["example_box"]["space_after"], "example_box.space_after"),
-        card_width=to_points(data["cards"]["width"], "cards.width"),
-        card_gap=to_points(data["cards"]["gap"], "cards.gap"),
-        cover_card_width=to_points(data["cards"]["cover_width"], "cards.cover_width"),
+        box_padding=_length(document, "example_box", "padding"),
+        box_space_after=_length(document, "example_box", "space_after"),
+        card_width=_length(document, "cards", "width"),
+        card_gap=_length(document, "cards", "gap"),
+        cover_card_width=_length(document, "cards", "cover_width"),
         toc_after_pages=int(data["toc_after_pages"]),
         fallback_fonts=tuple(data.get("fallback_fonts", ())),
     )
 
 
 @lru_cache(maxsize=1)
-def bundled_fonts():
+def bundled_fonts() -> FontRegistry:
     """The card stage's registry of the fonts deckpress ships: the fallback families' faces,
     each loaded (and registered with reportlab) the first time a character needs it."""
-    from generator.render.fonts import load_font_registry
-
     return load_font_registry(None)
 
 
@@ -213,20 +216,34 @@ def fallback_face(family: str, bold: bool, italic: bool) -> str:
     return fonts.font(fonts.styled(family, bold, italic)).fontName
 
 
-def _pair(values, where: str) -> tuple[float, float]:
-    width, height = values
-    return (to_points(width, where), to_points(height, where))
+def _pair(document: Document, *keys: str) -> tuple[float, float]:
+    """A [width, height] setting, in points."""
+    values = _setting(document, *keys)
+    where = ".".join(keys)
+    if not isinstance(values, list) or len(values) != 2:
+        raise InputError("expected [width, height], such as [148mm, 210mm]", document.at(*keys), where)
+    return (to_points(values[0], where, document.at(*keys, 0)), to_points(values[1], where, document.at(*keys, 1)))
 
 
-def _paragraph_style(name: str, spec: dict, palette: dict) -> ParagraphStyle:
-    font_name = FONT_FILES[spec.get("font", "body")][0]
+def _paragraph_style(document: Document, name: str, palette: dict[str, colors.Color]) -> ParagraphStyle:
+    """The type style ``text.<name>``: its font, size and leading, space around it and colour."""
+    spec = _setting(document, "text", name)
+    if not isinstance(spec, dict):
+        raise InputError("a type style is a mapping such as {font: body, size: 9.5}", document.at("text", name),
+                         f"text.{name}")
+
+    def length(key: str, default: object) -> float:
+        keys = ("text", name, key)
+        return to_points(spec.get(key, default), ".".join(keys), document.at(*keys))
+
+    size = _length(document, "text", name, "size")
     return ParagraphStyle(
         name,
-        fontName=font_name,
-        fontSize=float(spec["size"]),
-        leading=float(spec.get("leading", spec["size"] * 1.25)),
-        spaceBefore=to_points(spec.get("space_before", 0), f"text.{name}.space_before"),
-        spaceAfter=to_points(spec.get("space_after", 0), f"text.{name}.space_after"),
+        fontName=FONT_FILES[spec.get("font", "body")][0],
+        fontSize=size,
+        leading=length("leading", size * 1.25),
+        spaceBefore=length("space_before", 0),
+        spaceAfter=length("space_after", 0),
         textColor=palette[spec.get("colour", "text")],
     )
 
@@ -243,7 +260,7 @@ def font_has_glyph(character: str) -> bool:
     return _font_for(character) is not None
 
 
-@lru_cache(maxsize=None)  # once a character: every booklet text asks of each of its characters
+@cache  # once a character: every booklet text asks of each of its characters
 def _font_for(character: str) -> str | None:
     """'' for Vera itself, a fallback font's name, or None when no font has ``character``."""
     code = ord(character)
@@ -259,12 +276,10 @@ def paragraph_text(text: str) -> str:
     """``text`` escaped for a reportlab paragraph, each run of characters Vera lacks wrapped
     in ``<font name=...>`` for the first fallback font that has them (bold and italic carry
     over to its faces). Characters no font has are left for the caller to have refused."""
-    from xml.sax.saxutils import escape
-
     pieces = ((font, "".join(characters))
               for font, characters in groupby(text, key=lambda character: _font_for(character) or ""))
-    return "".join(escape(part) if not font else f'<font name="{font}">{escape(part)}</font>'
-                   for font, part in pieces)
+    escaped = ((font, escape(part, quote=False)) for font, part in pieces)
+    return "".join(part if not font else f'<font name="{font}">{part}</font>' for font, part in escaped)
 
 
 def derive(style: ParagraphStyle, **changes) -> ParagraphStyle:

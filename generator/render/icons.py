@@ -36,8 +36,9 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from reportlab.lib.colors import Color
 
@@ -48,6 +49,9 @@ from generator.paths import resolve_inside
 from generator.reading import Problems
 from generator.render.paint import faded
 from generator.render.svg import SvgArt, SvgError, draw_svg, load_svg
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 ICONS_FILE = Path(__file__).parent / "data" / "icons.yaml"
 ICON_BOX = 100.0
@@ -66,8 +70,16 @@ MAX_PATH_NUMBERS = 20_000
 """Numbers in one shape's path data. A detailed icon path has a few hundred; ten thousand
 points in one icon, drawn on every card that shows it, is not an icon."""
 
-# A path segment after parsing: ("M", x, y) | ("L", x, y) | ("C", x1, y1, x2, y2, x, y) | ("Z",)
-Segment = tuple
+KeyPath = tuple[str | int, ...]
+"""Where in a YAML document a part of an icon is (as :meth:`Document.at` takes it)."""
+
+
+class Segment(NamedTuple):
+    """One piece of a path, in absolute icon box units: a move or a line to a point (``M``,
+    ``L``: x, y), a cubic curve (``C``: two control points, then its end) or a close (``Z``)."""
+
+    kind: str
+    numbers: tuple[float, ...] = ()
 
 
 @dataclass(eq=False)
@@ -117,7 +129,7 @@ def load_icons(path: Path = ICONS_FILE) -> dict[str, Icon]:
     return icons
 
 
-def parse_icons(data: Any, document: Document, keys: tuple, problems: Problems,
+def parse_icons(data: Any, document: Document, keys: KeyPath, problems: Problems,
                 folder: Path | None = None) -> dict[str, Icon]:
     """Icon definitions (name -> list of shapes, or {svg|shapes, colour, accent}), checked and
     parsed. SVG files are looked up in ``folder`` and may not lead out of it.
@@ -128,38 +140,37 @@ def parse_icons(data: Any, document: Document, keys: tuple, problems: Problems,
     if not isinstance(data, dict):
         problems.add(InputError("icons must map icon names to lists of shapes", document.at(*keys)))
         return {}
-    return {str(name): problems.attempt(lambda: _parse_icon(str(name), entry, document, keys + (name,), folder),
+    return {str(name): problems.attempt(partial(_parse_icon, str(name), entry, document, (*keys, name), folder),
                                         Icon())
             for name, entry in data.items()}
 
 
-def _parse_icon(name: str, entry: Any, document: Document, keys: tuple, folder: Path | None) -> Icon:
+def _parse_icon(name: str, entry: Any, document: Document, keys: KeyPath, folder: Path | None) -> Icon:
     if isinstance(entry, dict):
         return _parse_entry(name, entry, document, keys, folder)
     return Icon(_parse_shapes(name, entry, document, keys))
 
 
-def _parse_shapes(name: str, shapes: Any, document: Document, keys: tuple) -> tuple[Shape, ...]:
+def _parse_shapes(name: str, shapes: Any, document: Document, keys: KeyPath) -> tuple[Shape, ...]:
     if not isinstance(shapes, list) or not shapes:
         raise InputError(f"icon '{name}' needs a list of shapes, or {{svg: file.svg}}", document.at(*keys))
-    return tuple(_parse_shape(shape, document, keys + (index,)) for index, shape in enumerate(shapes))
+    return tuple(_parse_shape(shape, document, (*keys, index)) for index, shape in enumerate(shapes))
 
 
-def _parse_entry(name: str, entry: dict, document: Document, keys: tuple, folder: Path | None) -> Icon:
+def _parse_entry(name: str, entry: dict[Any, Any], document: Document, keys: KeyPath, folder: Path | None) -> Icon:
     unknown = sorted(str(key) for key in entry if key not in ICON_KEYS)
     kinds = [key for key in ("svg", "shapes") if key in entry]
     if unknown or len(kinds) != 1:
         raise InputError(f"icon '{name}' has svg (a file) or shapes (a list), and may have colour and "
                          "accent", document.at(*keys, *unknown[:1]), field=name)
-    colours = {}
     for key in ("colour", "accent"):
         value = entry.get(key)
         if value is not None and not isinstance(value, str):
             raise InputError(f"icon '{name}' {key} is a colour name or hex code", document.at(*keys, key),
                              field=key)
-        colours[key] = value
+    colour, accent = entry.get("colour"), entry.get("accent")
     if "shapes" in entry:
-        return Icon(_parse_shapes(name, entry["shapes"], document, keys + ("shapes",)), **colours,
+        return Icon(_parse_shapes(name, entry["shapes"], document, (*keys, "shapes")), colour=colour, accent=accent,
                     position=document.at(*keys))
     position = document.at(*keys, "svg")
     if folder is None:
@@ -169,13 +180,13 @@ def _parse_entry(name: str, entry: dict, document: Document, keys: tuple, folder
     if not path.is_file():
         raise InputError(f"icon '{name}': '{reference}' not found in {folder}", position, field="svg")
     try:
-        return Icon(art=load_svg(path), **colours, position=document.at(*keys))
+        return Icon(art=load_svg(path), colour=colour, accent=accent, position=document.at(*keys))
     except SvgError as error:
         where = f" (line {error.line})" if error.line else ""
         raise InputError(f"icon '{name}': '{reference}'{where} {error}", position, field="svg") from None
 
 
-def _parse_shape(raw: Any, document: Document, keys: tuple) -> Shape:
+def _parse_shape(raw: Any, document: Document, keys: KeyPath) -> Shape:
     where = document.at(*keys)
     if not isinstance(raw, dict):
         raise InputError("an icon shape is a mapping such as {circle: [50, 50, 20]}", where)
@@ -204,7 +215,7 @@ def _parse_shape(raw: Any, document: Document, keys: tuple) -> Shape:
     for option, value in (("fill", fill), ("stroke", stroke)):
         if value not in PAINT_CHOICES:
             raise InputError(f"{option} is one of {', '.join(PAINT_CHOICES)}", document.at(*keys, option))
-    options = {}
+    options: dict[str, float] = {}
     for option, default in (("width", 4.0), ("rotate", 0.0)):
         value = raw.get(option, default)
         try:
@@ -230,6 +241,8 @@ def _icon_number(value: Any) -> float:
         number = float(value)
     except OverflowError:
         number = math.inf
+    except ValueError:
+        raise ValueError(f"expected a number, found '{value}'"[:80]) from None
     if not abs(number) <= MAX_ICON_NUMBER:  # also false for nan
         raise ValueError(f"{str(value)[:20]} is not a number from -{MAX_ICON_NUMBER:,.0f} to "
                          f"{MAX_ICON_NUMBER:,.0f}")
@@ -238,10 +251,17 @@ def _icon_number(value: Any) -> float:
 
 _TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
+_ARC_FLAGS = (3, 4)
+"""Which of an arc's numbers are its large-arc and sweep flags: one digit each, which SVG
+lets run on into what follows ("a5 5 0 0110 10" is flags 0 and 1, then 10 10)."""
 
 
 def parse_path(data: str) -> list[Segment]:
-    """SVG path data -> absolute segments of moves, lines, cubic curves and closes."""
+    """SVG path data -> absolute segments of moves, lines, cubic curves and closes, as svglib
+    draws the same data in an SVG file (quadratic curves raised to cubic ones, arcs cut into
+    curves of at most a quarter turn). Read here rather than by svglib because every ``check``
+    and ``build`` reads the built-in icons, and svglib brings reportlab's graphics and
+    platypus with it, which neither command otherwise loads."""
     tokens = _TOKEN.findall(data)
     if not tokens or tokens[0] not in "Mm":
         raise ValueError("path data starts with M")
@@ -257,23 +277,30 @@ def parse_path(data: str) -> list[Segment]:
         if tokens[index].isalpha():
             command = tokens[index]
             index += 1
-        elif not command:
-            raise ValueError("path data starts with M")
+        elif command in "Zz":  # a close takes no numbers: repeating it would read none, for ever
+            raise ValueError(f"'{command}' takes no numbers; begin what follows it with M or L")
         upper, relative = command.upper(), command.islower()
         count = _ARGUMENTS[upper]
-        args = [_icon_number(t) for t in tokens[index:index + count] if not t.isalpha()]
+        args: list[float] = []
+        while len(args) < count and index < len(tokens) and not tokens[index].isalpha():
+            token = tokens[index]
+            if upper == "A" and len(args) in _ARC_FLAGS and len(token) > 1 and token[0] in "01":
+                args.append(float(token[0]))
+                tokens[index] = token[1:]  # the rest is the next number
+                continue
+            args.append(_icon_number(token))
+            index += 1
         if len(args) < count:
             raise ValueError(f"'{command}' needs {count} numbers")
-        index += count
         base_x, base_y = (x, y) if relative else (0.0, 0.0)
         control, quad = None, None
         if upper == "Z":
-            segments.append(("Z",))
+            segments.append(Segment("Z"))
             x, y = start_x, start_y
         elif upper == "M":
             x, y = base_x + args[0], base_y + args[1]
             start_x, start_y = x, y
-            segments.append(("M", x, y))
+            segments.append(Segment("M", (x, y)))
             command = "l" if relative else "L"  # further pairs are lines, as SVG says
         elif upper in "LHV":
             if upper == "H":
@@ -282,7 +309,7 @@ def parse_path(data: str) -> list[Segment]:
                 y = base_y + args[0]
             else:
                 x, y = base_x + args[0], base_y + args[1]
-            segments.append(("L", x, y))
+            segments.append(Segment("L", (x, y)))
         elif upper in "CS":
             if upper == "C":
                 x1, y1 = base_x + args[0], base_y + args[1]
@@ -292,7 +319,7 @@ def parse_path(data: str) -> list[Segment]:
                 rest = args
             x2, y2 = base_x + rest[0], base_y + rest[1]
             x, y = base_x + rest[2], base_y + rest[3]
-            segments.append(("C", x1, y1, x2, y2, x, y))
+            segments.append(Segment("C", (x1, y1, x2, y2, x, y)))
             control = (x2, y2)
         elif upper in "QT":
             if upper == "Q":
@@ -301,8 +328,8 @@ def parse_path(data: str) -> list[Segment]:
             else:
                 qx, qy = (2 * x - last_quad[0], 2 * y - last_quad[1]) if last_quad else (x, y)
                 end_x, end_y = base_x + args[0], base_y + args[1]
-            segments.append(("C", x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
-                             end_x + 2 / 3 * (qx - end_x), end_y + 2 / 3 * (qy - end_y), end_x, end_y))
+            segments.append(Segment("C", (x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y),
+                                          end_x + 2 / 3 * (qx - end_x), end_y + 2 / 3 * (qy - end_y), end_x, end_y)))
             x, y = end_x, end_y
             quad = (qx, qy)
         elif upper == "A":
@@ -317,8 +344,10 @@ def parse_path(data: str) -> list[Segment]:
 def _arc(x1: float, y1: float, rx: float, ry: float, angle: float, large: bool, sweep: bool,
          x2: float, y2: float) -> list[Segment]:
     """An SVG elliptical arc as cubic curves (the SVG specification's endpoint conversion)."""
-    if rx == 0 or ry == 0 or (x1, y1) == (x2, y2):
-        return [("L", x2, y2)]
+    if (x1, y1) == (x2, y2):  # SVG leaves such an arc out
+        return []
+    if rx == 0 or ry == 0:
+        return [Segment("L", (x2, y2))]
     rx, ry = abs(rx), abs(ry)
     phi = math.radians(angle)
     cos_phi, sin_phi = math.cos(phi), math.sin(phi)
@@ -336,12 +365,8 @@ def _arc(x1: float, y1: float, rx: float, ry: float, angle: float, large: bool, 
     cxp, cyp = factor * rx * y1p / ry, -factor * ry * x1p / rx
     cx = cos_phi * cxp - sin_phi * cyp + (x1 + x2) / 2
     cy = sin_phi * cxp + cos_phi * cyp + (y1 + y2) / 2
-
-    def angle_of(ux: float, uy: float) -> float:
-        return math.atan2(uy, ux)
-
-    theta1 = angle_of((x1p - cxp) / rx, (y1p - cyp) / ry)
-    delta = angle_of((-x1p - cxp) / rx, (-y1p - cyp) / ry) - theta1
+    theta1 = math.atan2((y1p - cyp) / ry, (x1p - cxp) / rx)
+    delta = math.atan2((-y1p - cyp) / ry, (-x1p - cxp) / rx) - theta1
     if sweep and delta < 0:
         delta += 2 * math.pi
     elif not sweep and delta > 0:
@@ -349,7 +374,6 @@ def _arc(x1: float, y1: float, rx: float, ry: float, angle: float, large: bool, 
     pieces = max(1, math.ceil(abs(delta) / (math.pi / 2)))
     step = delta / pieces
     handle = 4 / 3 * math.tan(step / 4)
-    segments: list[Segment] = []
 
     def point(theta: float) -> tuple[float, float]:
         px, py = rx * math.cos(theta), ry * math.sin(theta)
@@ -359,16 +383,17 @@ def _arc(x1: float, y1: float, rx: float, ry: float, angle: float, large: bool, 
         tx, ty = -rx * math.sin(theta), ry * math.cos(theta)
         return cos_phi * tx - sin_phi * ty, sin_phi * tx + cos_phi * ty
 
+    segments: list[Segment] = []
     for piece in range(pieces):
         a, b = theta1 + piece * step, theta1 + (piece + 1) * step
         (ax, ay), (bx, by) = point(a), point(b)
         (tax, tay), (tbx, tby) = tangent(a), tangent(b)
-        segments.append(("C", ax + handle * tax, ay + handle * tay,
-                         bx - handle * tbx, by - handle * tby, bx, by))
+        segments.append(Segment("C", (ax + handle * tax, ay + handle * tay,
+                                      bx - handle * tbx, by - handle * tby, bx, by)))
     return segments
 
 
-def draw_icon(canvas, icon: Icon, x: float, y: float, size: float, ink: Color, accent: Color,
+def draw_icon(canvas: Canvas, icon: Icon, x: float, y: float, size: float, ink: Color, accent: Color,
               opacity: float = 1.0) -> None:
     """Draw ``icon`` in the square (x, y, size, size), in PDF coordinates; its own colours,
     when it has them, win over ``ink`` and ``accent``."""
@@ -394,7 +419,10 @@ def draw_icon(canvas, icon: Icon, x: float, y: float, size: float, ink: Color, a
     canvas.restoreState()
 
 
-def _draw_shape(canvas, shape: Shape, colours: dict[str, Color]) -> None:
+def _draw_shape(canvas: Canvas, shape: Shape, colours: dict[str, Color]) -> None:
+    # check lays faces out without reportlab's canvas; whatever draws has it loaded already
+    from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO  # noqa: PLC0415
+
     path = canvas.beginPath()
     numbers = shape.numbers
     if shape.kind == "circle":
@@ -409,13 +437,12 @@ def _draw_shape(canvas, shape: Shape, colours: dict[str, Color]) -> None:
             path.rect(*numbers[:4])
     else:
         for segment in shape.segments:
-            kind = segment[0]
-            if kind == "M":
-                path.moveTo(*segment[1:])
-            elif kind == "L":
-                path.lineTo(*segment[1:])
-            elif kind == "C":
-                path.curveTo(*segment[1:])
+            if segment.kind == "M":
+                path.moveTo(*segment.numbers)
+            elif segment.kind == "L":
+                path.lineTo(*segment.numbers)
+            elif segment.kind == "C":
+                path.curveTo(*segment.numbers)
             else:
                 path.close()
     fill = shape.fill != "none"
@@ -427,10 +454,5 @@ def _draw_shape(canvas, shape: Shape, colours: dict[str, Color]) -> None:
         canvas.setLineWidth(shape.width)
         canvas.setLineJoin(1)
         canvas.setLineCap(1)
-    from reportlab.pdfgen.canvas import (  # only drawing needs the canvas
-        FILL_EVEN_ODD,
-        FILL_NON_ZERO,
-    )
-
     mode = FILL_EVEN_ODD if shape.evenodd else FILL_NON_ZERO
     canvas.drawPath(path, fill=int(fill), stroke=int(stroke), fillMode=mode)

@@ -20,16 +20,27 @@ from __future__ import annotations
 
 import copy
 import io
+import logging
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import Color
 
 from generator.boxes import Box
 from generator.render.images import drawn_rectangle
 from generator.render.paint import HEX_COLOUR, HEX_DIGIT_COUNTS
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+Element = Any
+"""An element of the file's XML tree (lxml's, which has no type information)."""
+Drawing = Any
+"""svglib's drawing of a file: a reportlab Drawing, its groups and shapes (reportlab has no
+type information)."""
 
 MAX_SVG_BYTES = 2_000_000
 """An icon is a few kilobytes and detailed card art a few hundred; more is not art for a card."""
@@ -62,14 +73,14 @@ class SvgArt:
     """A loaded SVG: its drawing, its size in points, and the colours it paints."""
 
     path: Path
-    drawing: Any  # a reportlab Drawing
+    drawing: Drawing
     width: float
     height: float
     colours: tuple[Color, ...]  # every flat colour it paints
     one_colour: bool  # one flat colour and no gradient: it takes the colour of what draws it
-    _recoloured: dict[str, Any] = field(default_factory=dict, repr=False)
+    _recoloured: dict[tuple[str, float], Drawing] = field(default_factory=dict, repr=False)
 
-    def drawing_in(self, ink: Color | None, opacity: float = 1.0) -> Any:
+    def drawing_in(self, ink: Color | None, opacity: float = 1.0) -> Drawing:
         """The drawing, painted in ``ink`` when the art is one colour (else in its own colours),
         every alpha multiplied by ``opacity``; each variant made once."""
         ink = ink if self.one_colour else None
@@ -94,7 +105,7 @@ class SvgArt:
 
 def load_svg(path: Path) -> SvgArt:
     """Read, check and convert the SVG file at ``path``; raises :class:`SvgError`."""
-    from lxml import etree  # svglib's parser: loaded only when a deck has SVG art
+    from lxml import etree  # noqa: PLC0415  (svglib's parser, with svglib: only a deck with SVG art needs them)
 
     try:
         size = path.stat().st_size
@@ -127,12 +138,13 @@ def load_svg(path: Path) -> SvgArt:
                   one_colour=len(colours) == 1 and not gradients)
 
 
-def _check_drawable(drawing: Any) -> None:
+def _check_drawable(drawing: Drawing) -> None:
     """Draw the art once into a scratch PDF: a number PDF cannot hold (``1e308`` in a path, a
     stroke width or the size) fails here, with the file named, instead of in the middle of
     a build. The drawing is only replayed later, scaled to its box, so it draws then too."""
-    from reportlab.graphics import renderPDF
-    from reportlab.pdfgen.canvas import Canvas
+    # reportlab's graphics bring its platypus, and its canvas, which check otherwise never loads
+    from reportlab.graphics import renderPDF  # noqa: PLC0415
+    from reportlab.pdfgen.canvas import Canvas  # noqa: PLC0415
 
     try:
         renderPDF.draw(drawing, Canvas(io.BytesIO()), 0, 0)
@@ -143,11 +155,11 @@ def _check_drawable(drawing: Any) -> None:
         raise SvgError(f"cannot be drawn: {detail}") from None
 
 
-def _local(tag: Any) -> str:
+def _local(tag: object) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
-def _check_tree(root) -> None:
+def _check_tree(root: Element) -> None:
     """Refuse what could read outside the file or cannot be drawn faithfully."""
     count = 0
     for element in root.iter():
@@ -171,7 +183,7 @@ def _check_tree(root) -> None:
     _expanded_count(root)
 
 
-def _check_stop_colour(stop) -> None:
+def _check_stop_colour(stop: Element) -> None:
     """A gradient stop's colour, read where svglib reads it (its style, else its attribute):
     svglib fails on a '#' colour of a hex colour's length that is not hex digits ("#zzzzzz")
     with Python's words, so it is refused here in ours. (Any other colour it cannot read it
@@ -184,13 +196,13 @@ def _check_stop_colour(stop) -> None:
                        "#rrggbb with the digits 0-9 and a-f, or name it (red, navy ...)", stop.sourceline)
 
 
-def _expanded_count(root) -> int:
+def _expanded_count(root: Element) -> int:
     """Elements once every ``<use>`` is copied out, refused past :data:`MAX_SVG_SHAPES`
     before svglib spends minutes making them (ten uses of ten uses of ... grow fast)."""
     targets = {element.get("id"): element for element in root.iter() if element.get("id") is not None}
     expanded: dict[str, int] = {}
 
-    def count(element, expanding: frozenset[str]) -> int:
+    def count(element: Element, expanding: frozenset[str]) -> int:
         total = 1 + sum(count(child, expanding) for child in element)
         if _local(element.tag) == "use":
             reference = next((element.get(name) for name in _HREFS if element.get(name)), "")[1:]
@@ -213,11 +225,9 @@ def _check_urls(value: str, line: int) -> None:
             raise SvgError(f"refers to '{target}'; SVG art may only refer to its own parts (#id)", line)
 
 
-def _render(path: Path, root) -> Any:
+def _render(path: Path, root: Element) -> Drawing:
     """svglib's drawing of the checked tree; its complaints about the file become an error."""
-    import logging  # only to hear svglib's complaints, when a deck has SVG art
-
-    from svglib.svglib import SvgRenderer
+    from svglib.svglib import SvgRenderer  # noqa: PLC0415  (with reportlab's graphics: only SVG art needs it)
 
     complaints: list[str] = []
 
@@ -242,7 +252,7 @@ def _render(path: Path, root) -> Any:
     return drawing
 
 
-def _shapes(node) -> Any:
+def _shapes(node: Drawing) -> Iterator[Drawing]:
     """Every leaf shape of a drawing."""
     for child in getattr(node, "contents", ()):
         if hasattr(child, "contents"):
@@ -251,7 +261,7 @@ def _shapes(node) -> Any:
             yield child
 
 
-def _colours(shapes: list) -> tuple[Color, ...]:
+def _colours(shapes: list[Drawing]) -> tuple[Color, ...]:
     """The distinct visible flat colours the shapes fill and stroke with (alpha aside)."""
     found: dict[str, Color] = {}
     for shape in shapes:
@@ -264,11 +274,11 @@ def _colours(shapes: list) -> tuple[Color, ...]:
     return tuple(found.values())
 
 
-def draw_svg(canvas, art: SvgArt, box: Box, fit: str, ink: Color | None = None,
+def draw_svg(canvas: Canvas, art: SvgArt, box: Box, fit: str, ink: Color | None = None,
              opacity: float = 1.0) -> None:
     """Draw ``art`` into ``box``: ``contain`` (whole, centred), ``cover`` (filling it, clipped)
     or ``stretch``; one-colour art is painted in ``ink`` when it is given."""
-    from reportlab.graphics import renderPDF
+    from reportlab.graphics import renderPDF  # noqa: PLC0415  (brings platypus: only SVG art needs it)
 
     drawn = drawn_rectangle(box, (art.width, art.height), fit)
     canvas.saveState()

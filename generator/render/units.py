@@ -1,16 +1,21 @@
-"""Lengths in real units, turned into PDF points.
+"""Lengths in real units, turned into PDF points: the one reader of lengths for layouts,
+``sheets.yaml`` and the booklet's ``style.yaml``.
 
-Layouts are written the way a designer measures a card: ``63.5mm``, ``0.25in``,
-``9pt``. A bare number uses the layout's default unit (``units:``, millimetres
-unless the layout says otherwise). Box coordinates may also be percentages of
-the card (``50%`` of its width for x and widths, of its height for y and
-heights), which lets one layout serve every card size.
+Lengths are written the way a designer measures a card: ``63.5mm``, ``0.25in``,
+``9pt``. What a bare number means is the caller's to say: a layout's default unit
+(``units:``, millimetres unless the layout says otherwise), points in the sheet and
+booklet styles and for type sizes. Box coordinates may also be percentages of the
+card (``50%`` of its width for x and widths, of its height for y and heights), which
+lets one layout serve every card size. Whatever the file, a length is a finite number
+no longer than the largest page a PDF can have.
 """
 
 from __future__ import annotations
 
 import math
 import re
+
+from generator.errors import InputError, Position
 
 POINTS_PER_UNIT = {
     "pt": 1.0,
@@ -20,10 +25,19 @@ POINTS_PER_UNIT = {
 }
 """How many PDF points (1/72 inch) one of each unit is."""
 
+MM = POINTS_PER_UNIT["mm"]
+"""Points in one millimetre."""
+
 MAX_LENGTH = 14_400.0
-"""The longest length (points) a layout may give: 200 inches (5.08 m), the largest page
-PDF readers open. No card, box, gap or line is longer; past it (``1.0e+308``, a
-400-digit number) the drawing arithmetic overflows to infinity."""
+"""The longest length (points) a file may give: 200 inches (5.08 m), the largest page
+PDF readers open. No card, box, gap, line, paper or margin is longer; past it
+(``1.0e+308``, a 400-digit number) the drawing arithmetic overflows to infinity."""
+
+MAX_LENGTH_TEXT = 40
+"""Characters in a written length ('63.5mm'); a longer one is not a length but a number
+too long to be one."""
+
+EXAMPLES = "expected a length such as 3mm, 0.5in or 9pt"
 
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt|%)?\s*$")
 
@@ -32,24 +46,25 @@ class UnitError(ValueError):
     """A length that cannot be read; the caller adds the file position."""
 
 
-def to_points(value: object, default_unit: str = "mm", reference: float | None = None) -> float:
-    """Convert one length to points.
+def to_points(value: object, bare_unit: str = "mm", reference: float | None = None) -> float:
+    """One length in points. A bare number is in ``bare_unit``; a percentage is of
+    ``reference`` and refused without one. Raises :class:`UnitError`.
 
     >>> round(to_points("25.4mm"), 3), to_points(1, "in"), to_points("50%", reference=200)
     (72.0, 72.0, 100.0)
     """
     if isinstance(value, bool) or value is None:
-        raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found {value!r}")
+        raise UnitError(f"{EXAMPLES}, found {value!r}")
     if isinstance(value, (int, float)):
         if isinstance(value, float) and not math.isfinite(value):  # YAML's .nan and .inf are floats too
-            raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found {value!r}, "
-                            "which is not a finite number")
-        return _bounded(_number(value) * POINTS_PER_UNIT[default_unit], value)
+            raise UnitError(f"{EXAMPLES}, found {value!r}, which is not a finite number")
+        return _bounded(_number(value) * POINTS_PER_UNIT[bare_unit], value)
     text = str(value)
     match = _LENGTH.match(text) if len(text) <= MAX_LENGTH_TEXT else None
     if not match:
-        raise UnitError(f"expected a length such as 3mm, 0.5in or 9pt, found '{text[:40]}'")
-    number, unit = _number(match.group(1)), match.group(2) or default_unit
+        why = ", which is not a finite number" if _names_non_finite(text) else ""
+        raise UnitError(f"{EXAMPLES}, found '{text[:40]}'{why}")
+    number, unit = _number(match.group(1)), match.group(2) or bare_unit
     if unit == "%":
         if reference is None:
             raise UnitError(f"a percentage ('{value}') is not allowed here")
@@ -57,9 +72,19 @@ def to_points(value: object, default_unit: str = "mm", reference: float | None =
     return _bounded(number * POINTS_PER_UNIT[unit], value)
 
 
-MAX_LENGTH_TEXT = 40
-"""Characters in a written length ('63.5mm'); a longer one is not a length but a number
-too long to be one."""
+def read_length(value: object, bare_unit: str, position: Position | None, field: str) -> float:
+    """:func:`to_points` for a setting of a file: what is wrong with it becomes an
+    :class:`InputError` at ``position``, naming ``field``."""
+    try:
+        return to_points(value, bare_unit)
+    except UnitError as error:
+        raise InputError(str(error), position, field) from None
+
+
+def _names_non_finite(text: str) -> bool:
+    """Whether ``text`` is a word for an infinite or undefined number ('nan', 'inf',
+    '-.inf', 'Infinity'), which a designer may have meant as a number."""
+    return text.strip().lower().lstrip("+-").lstrip(".") in {"nan", "inf", "infinity"}
 
 
 def _number(written: int | float | str) -> float:
@@ -72,8 +97,8 @@ def _number(written: int | float | str) -> float:
 
 def _bounded(points: float, written: object) -> float:
     if not abs(points) <= MAX_LENGTH:  # also false for nan
-        written = str(written)
-        shown = written if len(written) <= 20 else f"{written[:12]}... ({len(written)} characters)"
+        shown = str(written)
+        shown = shown if len(shown) <= 20 else f"{shown[:12]}... ({len(shown)} characters)"
         raise UnitError(f"{shown} is too long a length: at most {MAX_LENGTH * 25.4 / 72:,.0f} mm "
                         f"({MAX_LENGTH / 72:.0f} in), the largest page a PDF can have")
     return points

@@ -1,8 +1,9 @@
-"""Paper sizes, lengths with units, and the look of print sheets, read from ``sheets.yaml``.
+"""Paper sizes and the look of print sheets, read from ``sheets.yaml``.
 
 Everything a person printing cards might want to change (which papers exist,
 how long a crop mark is, how small the footer is) lives in ``sheets.yaml``
-beside this module; this module turns it into dataclasses in points.
+beside this module; this module turns it into dataclasses in points. Its lengths
+are read as a layout's are (:mod:`generator.render.units`), a bare number in points.
 """
 
 from __future__ import annotations
@@ -13,21 +14,17 @@ from pathlib import Path
 
 from generator.errors import InputError, Position
 from generator.loading import Document, load_yaml
-
-MM = 72 / 25.4
-"""Points in one millimetre (a point is 1/72 inch)."""
-
-UNITS = {"pt": 1.0, "mm": MM, "cm": 10 * MM, "in": 72.0}
+from generator.render.units import MAX_LENGTH, POINTS_PER_UNIT, read_length
+from generator.render.units import MM as MM  # sheets measure in it; imported from here by their callers
 
 STYLE_FILE = Path(__file__).with_name("sheets.yaml")
 
-LENGTH_PATTERN = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(pt|mm|cm|in)?\s*$")
 PAPER_SIZE_PATTERN = re.compile(
     r"^\s*(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)\s*(pt|mm|cm|in)?\s*$", re.IGNORECASE)
 
 ORIENTATIONS = ("portrait", "landscape")
 
-LARGEST_PAPER = 200 * 72.0
+LARGEST_PAPER = MAX_LENGTH
 """PDF pages may be at most 200 inches (5080 mm) a side; larger pages do not display or print."""
 
 
@@ -45,7 +42,7 @@ class Paper:
         """Portrait when the sides are upright or square, landscape when wider than tall."""
         return "landscape" if self.width > self.height else "portrait"
 
-    def turned(self, orientation: str) -> "Paper":
+    def turned(self, orientation: str) -> Paper:
         """The same paper turned to ``orientation`` ("portrait" or "landscape")."""
         if orientation == self.orientation:
             return self
@@ -105,46 +102,43 @@ class SheetStyle:
     footer: FooterStyle
 
 
-def parse_length(text: object, position: Position | None = None, field: str | None = None) -> float:
-    """A length such as ``5mm``, ``0.25in`` or ``6pt`` in points; a bare number is points."""
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        return float(text)
-    match = LENGTH_PATTERN.match(str(text))
-    if not match:
-        raise InputError(f"expected a length such as 5mm, 0.25in or 6pt, found '{text}'",
-                         position, field)
-    return float(match.group(1)) * UNITS[match.group(2) or "pt"]
-
-
 def load_style(path: Path = STYLE_FILE) -> SheetStyle:
-    """Read ``sheets.yaml`` (or another file of the same shape)."""
+    """Read ``sheets.yaml`` (or another file of the same shape). Lengths without a unit are
+    points; a setting missing or malformed is an :class:`InputError` at its line."""
     document = load_yaml(path)
     data = document.data
 
-    def length(*keys: str) -> float:
+    def setting(*keys: str) -> object:
         node = data
         for key in keys:
             if not isinstance(node, dict) or key not in node:
                 raise InputError("missing setting", document.at(*keys[:-1]), keys[-1])
             node = node[key]
-        return parse_length(node, document.at(*keys), keys[-1])
+        return node
 
-    def number(*keys: str) -> float:
-        value = data[keys[0]][keys[1]]
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise InputError(f"expected a number, found '{value}'", document.at(*keys), keys[-1])
+    def length(*keys: str) -> float:
+        return read_length(setting(*keys), "pt", document.at(*keys), keys[-1])
+
+    def gray(*keys: str) -> float:
+        value = setting(*keys)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise InputError(f"expected a gray level from 0 (black) to 1 (white), found '{value}'",
+                             document.at(*keys), keys[-1])
         return float(value)
 
     def line(section: str) -> LineStyle:
         dash = data[section].get("dash", [])
+        if not isinstance(dash, list):
+            raise InputError("expected a list of lengths such as [3pt, 2pt]", document.at(section, "dash"), "dash")
         return LineStyle(
             width=length(section, "width"),
-            gray=number(section, "gray"),
-            dash=tuple(parse_length(step, document.at(section, "dash"), "dash") for step in dash),
+            gray=gray(section, "gray"),
+            dash=tuple(read_length(step, "pt", document.at(section, "dash", index), "dash")
+                       for index, step in enumerate(dash)),
         )
 
     papers = {name: _read_paper(document, name) for name in data["papers"]}
-    default_paper = str(data["defaults"]["paper"])
+    default_paper = str(setting("defaults", "paper"))
     if default_paper not in papers:
         raise InputError(f"no paper named '{default_paper}'", document.at("defaults", "paper"), "paper")
     return SheetStyle(
@@ -164,14 +158,14 @@ def load_style(path: Path = STYLE_FILE) -> SheetStyle:
         footer=FooterStyle(
             size=length("footer", "size"),
             baseline=length("footer", "baseline"),
-            gray=number("footer", "gray"),
+            gray=gray("footer", "gray"),
             draft_label=str(data["footer"].get("draft_label", "DRAFT")),
             draft_rgb=_rgb(data["footer"].get("draft_rgb", [0.8, 0.1, 0.1]), document.at("footer", "draft_rgb")),
         ),
     )
 
 
-def _rgb(value, position: Position) -> tuple[float, float, float]:
+def _rgb(value: object, position: Position) -> tuple[float, float, float]:
     """A colour as three numbers from 0 to 1."""
     if not (isinstance(value, list) and len(value) == 3 and all(
             isinstance(part, (int, float)) and not isinstance(part, bool) and 0 <= part <= 1 for part in value)):
@@ -184,8 +178,8 @@ def _read_paper(document: Document, name: str) -> Paper:
     keys = ("papers", name)
     if not isinstance(spec, dict):
         raise InputError("a paper is a mapping with width and height", document.at(*keys), name)
-    width = parse_length(spec.get("width"), document.at(*keys, "width"), "width")
-    height = parse_length(spec.get("height"), document.at(*keys, "height"), "height")
+    width = read_length(spec.get("width"), "pt", document.at(*keys, "width"), "width")
+    height = read_length(spec.get("height"), "pt", document.at(*keys, "height"), "height")
     return Paper(name=name, label=str(spec.get("label", name)), width=width, height=height)
 
 
@@ -204,7 +198,7 @@ def find_paper(spec: str, orientation: str, style: SheetStyle) -> Paper:
             known = ", ".join(sorted(style.papers))
             raise ValueError(f"unknown paper '{spec}'; use one of {known} "
                              "or a size such as 200x280mm or 8.5x14in")
-        unit = UNITS[(match.group(3) or "mm").lower()]
+        unit = POINTS_PER_UNIT[(match.group(3) or "mm").lower()]
         width, height = float(match.group(1)) * unit, float(match.group(2)) * unit
         if width <= 0 or height <= 0:
             raise ValueError(f"paper sides must be longer than zero, found '{spec}'")
