@@ -154,8 +154,8 @@ def _single_expression(ast: nodes.Template) -> bool:
 class TemplateMemo:
     """Each distinct text (``text:``, a colour, a title ...) and condition (``when:``) compiled
     so far, for all the layouts loaded together: a front and a back that extend one frame, or
-    that pick a colour by the same template, share it, compiled once (a millisecond each). A
-    source that fails is compiled again, and fails again, each time it is asked for."""
+    that pick a colour by the same template, share it, compiled once. A source that fails is
+    compiled again, and fails again, each time it is asked for."""
 
     def __init__(self, environment: BoundedSandbox):
         self.environment = environment
