@@ -8,15 +8,20 @@ refused before parsing.
 
 Every value keeps the place it came from, so later stages can say
 ``cards/tiki/deck.yaml:42:11: expected a whole number (strength)``.
+
+The node tree is composed from the parser's events here, iteratively, rather than
+by PyYAML's C composer, because that one recurses without a bound wherever libyaml
+is older than 0.2.6 (a 50,000-deep ``[[[`` document crashes the process) and
+checking the depth from the events before it would parse every file twice.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
 
@@ -34,7 +39,7 @@ MAX_DEPTH = 50
 
 MERGE_TAG = "tag:yaml.org,2002:merge"
 
-KeyPath = tuple  # a path of mapping keys and list indexes from the document root
+KeyPath = tuple[Any, ...]  # a path of mapping keys and list indexes from the document root
 
 
 @dataclass
@@ -44,9 +49,8 @@ class Document:
     path: Path
     data: Any
     positions: dict[KeyPath, Position | tuple[int, int]] = field(default_factory=dict)
-    """Where each key path starts. Loading keeps a (line, column) pair in this file and
-    :meth:`at` makes the Position: a large deck has a hundred thousand of them, few are
-    ever asked for, and a Position costs ten times a pair to make."""
+    """Where each key path starts. Loading keeps a (line, column) pair in this file, and
+    :meth:`at` makes the Position only for the few that are ever asked for."""
 
     def at(self, *keys: Any) -> Position:
         """Position of the node at ``keys``, or of its nearest known ancestor."""
@@ -103,7 +107,7 @@ def _byte_position(path: Path, raw: bytes, offset: int) -> Position:
 _INLINE_ICON = re.compile(r":[A-Za-z][A-Za-z0-9_-]*: ")
 
 
-def _icon_hint(text: str, mark) -> str:
+def _icon_hint(text: str, mark: yaml.Mark | None) -> str:
     """Card text with an inline icon (``Pay 2 :coin: to draw``) must be quoted: YAML reads
     ': ' as a key. Say so when that is what tripped the parser."""
     if mark is None:
@@ -116,21 +120,8 @@ def _icon_hint(text: str, mark) -> str:
 
 
 def parse_yaml(text: str, path: Path) -> Document:
-    """Parse YAML ``text`` (named ``path`` in errors) into a :class:`Document`.
-
-    A deck as designers write it (no anchors, aliases, tags or merge keys, and
-    nothing wrong with it) is built straight from the parser's events; anything
-    else takes the full path, which words every error exactly.
-    """
-    try:
-        return _load_plain(text, path)
-    except (_Unusual, yaml.YAMLError, ValueError):  # unusual or broken: the full path words it
-        pass
-    return _load_full(text, path)
-
-
-def _load_full(text: str, path: Path) -> Document:
-    """Compose the node tree, bound what its aliases expand to, then build the data."""
+    """Parse YAML ``text`` (named ``path`` in errors) into a :class:`Document`: compose the
+    node tree, bound what its aliases expand to, then build the data."""
     try:
         root = compose(text, path)
     except yaml.MarkedYAMLError as error:
@@ -157,107 +148,12 @@ def _load_full(text: str, path: Path) -> Document:
 EVENT_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """Whose parser makes the events: libyaml's where PyYAML has it (see :func:`compose`)."""
 
-_NO_KEY = object()
-"""Stands for a mapping's pending key while none is pending (no key can be this object)."""
-
-
-class _Unusual(Exception):
-    """The document uses what only the full path handles (aliases, tags, merges, errors)."""
-
-
-_MAYBE_NOT_TEXT = frozenset(yaml.resolver.Resolver.yaml_implicit_resolvers)
-"""First characters ('' for an empty value) of plain scalars that may resolve to
-something other than a string; any other plain scalar is a string, as the
-resolver would say after trying no pattern at all."""
-
-
-@lru_cache(maxsize=4096)
-def _resolved_plain(value: str) -> Any:
-    """A plain scalar that may be a number, bool, null or date, resolved and built
-    exactly as SafeLoader does. Cached because decks repeat the same few numbers
-    and words thousands of times (each result is immutable, so sharing is safe)."""
-    tag = yaml.resolver.Resolver().resolve(yaml.ScalarNode, value, (True, False))
-    return yaml.constructor.SafeConstructor().construct_object(yaml.ScalarNode(tag, value), deep=True)
-
-
-def _load_plain(text: str, path: Path) -> Document:
-    """Build the data straight from libyaml's events, with the same positions as the
-    full path, raising (for :func:`parse_yaml` to fall back) on anything unusual.
-
-    Skipping the node tree and the constructor halves loading a large deck. Without
-    aliases each node is built once, so counting nodes as they come bounds the
-    document exactly as the full path's expansion check would.
-    """
-    positions: dict[KeyPath, tuple[int, int]] = {}
-    open_frames: list[list] = []  # [open list or dict, its key path, pending mapping key]
-    root: Any = None
-    nodes = documents = 0
-    no_key = _NO_KEY
-    for event in yaml.parse(text, Loader=EVENT_LOADER):
-        kind = type(event)
-        if kind is yaml.ScalarEvent:
-            if event.anchor is not None or event.tag is not None:
-                raise _Unusual
-            value = event.value
-            if event.implicit[0] and (not value or value[0] in _MAYBE_NOT_TEXT):
-                value = _resolved_plain(value)
-            opens = False
-        elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-            if event.anchor is not None or event.tag is not None or len(open_frames) >= MAX_DEPTH:
-                raise _Unusual
-            value = {} if kind is yaml.MappingStartEvent else []
-            opens = True
-        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-            open_frames.pop()
-            continue
-        elif kind is yaml.DocumentStartEvent:
-            documents += 1
-            if documents > 1:
-                raise _Unusual
-            continue
-        elif kind is yaml.AliasEvent:
-            raise _Unusual
-        else:  # stream start and end, document end
-            continue
-        nodes += 1
-        if nodes > MAX_NODES:
-            raise _Unusual
-        if not open_frames:
-            root, keypath = value, ()
-            positions[keypath] = _line_column(event.start_mark)
-        else:
-            frame = open_frames[-1]
-            parent = frame[0]
-            if type(parent) is list:
-                keypath = frame[1] + (len(parent),)
-                positions[keypath] = _line_column(event.start_mark)
-                parent.append(value)
-            elif frame[2] is no_key:  # a mapping key: its position stands for its value's
-                if opens or value in parent:
-                    raise _Unusual  # a collection as key, or a duplicate key
-                frame[2] = value
-                positions[frame[1] + (value,)] = _line_column(event.start_mark)
-                continue
-            else:
-                key = frame[2]
-                frame[2] = no_key
-                parent[key] = value
-                keypath = frame[1] + (key,)
-        if opens:
-            open_frames.append([value, keypath, no_key])
-    document = Document(path=path, data=root, positions=positions)
-    if nodes == 0:
-        document.data = {}
-    return document
-
 
 def compose(text: str, path: Path) -> yaml.Node | None:
-    """YAML text -> one node tree, parsed by libyaml where PyYAML has it.
+    """YAML text -> one node tree, from the events of libyaml's parser where PyYAML has it.
 
-    libyaml parses about fifteen times faster than the pure-Python parser, which
-    matters because every build reads the deck and its layouts. Only its events are
-    used: the tree is composed here without recursion, so nesting depth is checked
-    as it grows rather than by overflowing a stack.
+    The tree is composed here without recursion, so nesting depth is checked as it
+    grows rather than by overflowing a stack.
     """
     try:
         return _compose_events(yaml.parse(text, Loader=EVENT_LOADER), path)
@@ -272,7 +168,7 @@ def _compose_events(events: Iterator[yaml.Event], path: Path) -> yaml.Node | Non
     """Build the node tree from parser events, as PyYAML's composer would, iteratively."""
     resolver = yaml.resolver.Resolver()
     anchors: dict[str, yaml.Node] = {}
-    open_nodes: list[list] = []  # [collection node, pending mapping key or None]
+    open_nodes: list[list[Any]] = []  # [collection node, pending mapping key or None]
     root: yaml.Node | None = None
     documents = 0
 
@@ -306,7 +202,9 @@ def _compose_events(events: Iterator[yaml.Event], path: Path) -> yaml.Node | Non
             tag = event.tag
             if tag is None or tag == "!":
                 tag = resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
-            node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+            # (the stubs' nodes take only PyYAML's own Mark; libyaml's has the same fields)
+            node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark,  # type: ignore[arg-type]
+                                   style=event.style)
             if event.anchor is not None:
                 anchors[event.anchor] = node
             attach(node)
@@ -317,11 +215,12 @@ def _compose_events(events: Iterator[yaml.Event], path: Path) -> yaml.Node | Non
             tag = event.tag
             if tag is None or tag == "!":
                 tag = resolver.resolve(kind, None, event.implicit)
-            node = kind(tag, [], event.start_mark, None, flow_style=event.flow_style)
+            collection = kind(tag, [], event.start_mark, None,  # type: ignore[arg-type]  # as above
+                              flow_style=event.flow_style)
             if event.anchor is not None:
-                anchors[event.anchor] = node
-            attach(node)
-            open_nodes.append([node, None])
+                anchors[event.anchor] = collection
+            attach(collection)
+            open_nodes.append([collection, None])
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             open_nodes.pop()[0].end_mark = event.end_mark
     return root
@@ -341,7 +240,7 @@ def _line_column(mark: Any) -> tuple[int, int]:
 class _Builder:
     """Turns composed YAML nodes into Python data, counting every node it builds."""
 
-    def __init__(self, path: Path, positions: dict[KeyPath, Position | tuple[int, int]]):
+    def __init__(self, path: Path, positions: dict[KeyPath, Position | tuple[int, int]]) -> None:
         self.path = path
         self.positions = positions
         self.constructor = yaml.constructor.SafeConstructor()
@@ -398,6 +297,7 @@ class _Builder:
         try:
             if isinstance(node, yaml.SequenceNode):
                 return [self.build(item, keypath + (index,)) for index, item in enumerate(node.value)]
+            assert isinstance(node, yaml.MappingNode)  # the one kind of node left
             return self._mapping(node, keypath)
         finally:
             self.in_progress.discard(id(node))
@@ -412,9 +312,9 @@ class _Builder:
             raise InputError(f"invalid value: {str(error).split(';')[0]}",
                              _position(self.path, node.start_mark)) from None
 
-    def _mapping(self, node: yaml.MappingNode, keypath: KeyPath) -> dict:
-        result: dict = {}
-        merged: dict = {}
+    def _mapping(self, node: yaml.MappingNode, keypath: KeyPath) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        merged: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if key_node.tag == MERGE_TAG:
                 merged.update(self._merge_sources(value_node, keypath))
@@ -432,9 +332,9 @@ class _Builder:
             result.setdefault(key, value)
         return result
 
-    def _merge_sources(self, node: yaml.Node, keypath: KeyPath) -> dict:
+    def _merge_sources(self, node: yaml.Node, keypath: KeyPath) -> dict[Any, Any]:
         sources = node.value if isinstance(node, yaml.SequenceNode) else [node]
-        merged: dict = {}
+        merged: dict[Any, Any] = {}
         for source in reversed(sources):  # earlier sources win, as YAML specifies
             value = self.build(source, keypath)
             if not isinstance(value, dict):

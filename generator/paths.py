@@ -8,7 +8,8 @@ from pathlib import Path
 from generator.errors import InputError, Position
 
 
-def resolve_inside(folder: Path, reference: str, position: Position, field: str | None = None) -> Path:
+def resolve_inside(folder: Path, reference: str, position: Position | None,
+                   field: str | None = None) -> Path:
     """The file ``reference`` names relative to ``folder``, refusing anything outside it.
 
     Absolute paths, ``..`` escapes and symlinks pointing elsewhere are all refused, so a

@@ -8,7 +8,8 @@ get either that value or an :class:`InputError` that says
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from generator.errors import (
     DeckpressError,
@@ -20,7 +21,7 @@ from generator.errors import (
     quoting_hint,
     together,
 )
-from generator.loading import Document
+from generator.loading import Document, KeyPath
 
 T = TypeVar("T")
 
@@ -53,11 +54,11 @@ class Problems:
 class Reader:
     """Reads the part of ``document`` under ``root`` (a key path; the whole file by default)."""
 
-    def __init__(self, document: Document, root: tuple = ()):
+    def __init__(self, document: Document, root: KeyPath = ()) -> None:
         self.document = document
         self.root = root
 
-    def get(self, keys: tuple) -> Any:
+    def get(self, keys: KeyPath) -> Any:
         """The value at ``keys``, or None when any step is missing."""
         node = self.document.data
         for key in self.root + keys:
@@ -69,17 +70,17 @@ class Reader:
                 return None
         return node
 
-    def position(self, keys: tuple) -> Position:
+    def position(self, keys: KeyPath) -> Position:
         return self.document.at(*self.root, *keys)
 
-    def fail(self, keys: tuple, message: str, field_name: str | None = None) -> InputError:
+    def fail(self, keys: KeyPath, message: str, field_name: str | None = None) -> InputError:
         """An error at ``keys``, named after the innermost mapping key unless told otherwise."""
         if field_name is None:
             path = self.root + keys
             field_name = next((str(key) for key in reversed(path) if isinstance(key, str)), None)
         return InputError(message, self.position(keys), field=field_name)
 
-    def mapping(self, keys: tuple, what: str, required: bool = False) -> dict:
+    def mapping(self, keys: KeyPath, what: str, required: bool = False) -> dict[Any, Any]:
         """A mapping; a missing one is empty unless ``required``."""
         value = self.get(keys)
         if value is None and not required:
@@ -89,19 +90,19 @@ class Reader:
                                   f"found {describe_value(value)}")
         return value
 
-    def require_text_key(self, keys: tuple, names: str) -> None:
+    def require_text_key(self, keys: KeyPath, names: str) -> None:
         """Refuse the last key of ``keys`` unless it is text. YAML reads an unquoted ``1``,
         ``yes``, ``~`` or ``2024-01-01`` as a number, yes/no, nothing or a date, none of which
         can name a field or a setting (templates take names as keywords)."""
         if not isinstance(keys[-1], str):
             raise self.key_not_text(keys, names)
 
-    def key_not_text(self, keys: tuple, names: str) -> InputError:
+    def key_not_text(self, keys: KeyPath, names: str) -> InputError:
         """The error at the line of the last key of ``keys``, a key that is not text."""
         key = keys[-1]
         return self.fail(keys, f"{names} are text, found {describe_value(key)}{quoting_hint(key)}")
 
-    def sequence(self, keys: tuple, what: str) -> list:
+    def sequence(self, keys: KeyPath, what: str) -> list[Any]:
         """A list; a missing one is empty."""
         value = self.get(keys)
         if value is None:
@@ -110,7 +111,7 @@ class Reader:
             raise self.fail(keys, f"{what} must be a list ('- ' items), found {describe_value(value)}")
         return value
 
-    def string(self, keys: tuple, required: bool = False) -> str | None:
+    def string(self, keys: KeyPath, required: bool = False) -> str | None:
         """Non-blank text, or None when missing and not ``required``."""
         value = self.get(keys)
         if value is None and not required:
@@ -121,7 +122,7 @@ class Reader:
             raise self.fail(keys, not_text(value))
         return value
 
-    def integer(self, keys: tuple, minimum: int | None = None, maximum: int | None = None) -> int | None:
+    def integer(self, keys: KeyPath, minimum: int | None = None, maximum: int | None = None) -> int | None:
         """A whole number within bounds, or None when missing."""
         value = self.get(keys)
         if value is None:
@@ -134,7 +135,7 @@ class Reader:
             raise self.fail(keys, f"must be at most {maximum:,}, found {value:,}")
         return value
 
-    def known_keys(self, keys: tuple, allowed: set, what: str) -> None:
+    def known_keys(self, keys: KeyPath, allowed: set[str], what: str) -> None:
         """Refuse keys outside ``allowed``, suggesting the nearest one."""
         for key in self.mapping(keys, what):
             if key not in allowed:

@@ -22,8 +22,8 @@ import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 import yaml
@@ -86,7 +86,7 @@ def baseline() -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="deckpress-hostile-") as folder:
         root = Path(folder)
         deck = create_deck(root / "cards", "demo")
-        for name, path in broken_pngs(root / "pictures").items():
+        for path in broken_pngs(root / "pictures").values():
             shutil.copy(path, deck / path.name)
         shutil.copy(root / "pictures" / "good.png", deck / "good.png")
         png_declaring(deck / "bomb.png", 30_000, 30_000)

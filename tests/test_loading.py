@@ -257,7 +257,8 @@ cards:
 def test_a_number_field_refuses_nan_and_infinity(tmp_path, value):
     # Otherwise they would reach stats and exports and be written as invalid JSON.
     path = write(tmp_path, NUMBER_DECK.replace("WEIGHT", value))
-    assert single_error(path) == f"{path}:8:13: expected a finite number, found {float(value.replace('.', ''))} (weight)"
+    found = float(value.replace(".", ""))
+    assert single_error(path) == f"{path}:8:13: expected a finite number, found {found} (weight)"
 
 
 def test_a_field_bound_refuses_nan(tmp_path):

@@ -1,11 +1,11 @@
-"""Loading builds a plain deck straight from the parser's events: the data, types and
-positions must be exactly what PyYAML's SafeLoader and the full node-tree path give.
+"""Loading gives exactly the data and types PyYAML's SafeLoader gives, with a position
+for every key and list item.
 
 Every bundled YAML file, a generated all-distinct deck and a list of scalars YAML reads
-in surprising ways (yes/no, 0x1F, 1_000, .inf, ~, dates) are loaded both ways; documents
-the direct path leaves alone (anchors, merge keys, tags, duplicate keys, broken values)
-must reach the full path and give its data or its error. A value the resolver takes for
-a date or a number that cannot be one (a 13th month, 5,000 digits) is an error line.
+in surprising ways (yes/no, 0x1F, 1_000, .inf, ~, dates) are loaded and compared with
+``yaml.safe_load``; anchors, merge keys and tags build what a designer wrote, and what
+deckpress refuses (duplicate keys, recursive or undefined aliases, a second document,
+deep nesting, a value that cannot be built) is one error naming its line and column.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import yaml
 from cli_run import deckpress
 
 from generator.errors import InputError, Position
-from generator.loading import _load_full, _load_plain, parse_yaml
+from generator.loading import parse_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLED = sorted(path for folder in ("cards", "layouts", "generator", "fonts")
@@ -49,21 +49,17 @@ def typed(value):
     return (type(value).__name__, value)
 
 
-def both_ways(text: str, path: Path = Path("deck.yaml")):
-    direct, full = _load_plain(text, path), _load_full(text, path)
-    assert typed(direct.data) == typed(full.data)
-    assert list(direct.positions.items()) == list(full.positions.items())
-    return direct
+def loaded(text: str, path: Path = Path("deck.yaml")):
+    return parse_yaml(text, path)
 
 
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda path: str(path.relative_to(ROOT)))
-def test_bundled_files_load_directly_as_safe_load_reads_them(path):
+def test_bundled_files_load_as_safe_load_reads_them(path):
     text = path.read_text(encoding="utf-8")
-    document = both_ways(text, path)
-    assert typed(document.data) == typed(yaml.safe_load(text) or {})
+    assert typed(loaded(text, path).data) == typed(yaml.safe_load(text) or {})
 
 
-def test_an_all_distinct_deck_loads_directly_with_every_position(tmp_path):
+def test_an_all_distinct_deck_loads_with_every_position(tmp_path):
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
         from decks import distinct_deck
@@ -71,7 +67,7 @@ def test_an_all_distinct_deck_loads_directly_with_every_position(tmp_path):
         sys.path.remove(str(ROOT / "benchmarks"))
     path = distinct_deck(tmp_path, 300)
     text = path.read_text(encoding="utf-8")
-    document = both_ways(text, path)
+    document = loaded(text, path)
     assert typed(document.data) == typed(yaml.safe_load(text))
     lines = text.splitlines()
     card = document.data["cards"][17]
@@ -86,10 +82,11 @@ def test_tricky_plain_scalars_resolve_as_safe_loader_does(scalar):
     text = f"value: {scalar}\nlist: [{scalar}, x]\n{scalar}: key\n"
     try:
         expected = yaml.safe_load(text)
-    except ValueError:  # a date-looking scalar that is no date: both paths must agree on it too
-        pytest.skip("not a value SafeLoader can build")
-    document = both_ways(text)
-    assert typed(document.data) == typed(expected)
+    except ValueError:  # a date-looking scalar that is no date: refused as SafeLoader refuses it
+        with pytest.raises(InputError, match="invalid value"):
+            loaded(text)
+        return
+    assert typed(loaded(text).data) == typed(expected)
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -103,7 +100,7 @@ def test_tricky_plain_scalars_resolve_as_safe_loader_does(scalar):
     ("# only a comment\n", {}),
 ])
 def test_quoted_block_and_odd_documents(text, expected):
-    assert typed(both_ways(text).data) == typed(expected)
+    assert typed(loaded(text).data) == typed(expected)
 
 
 def test_positions_are_those_of_keys_and_list_items():
@@ -117,39 +114,44 @@ def test_positions_are_those_of_keys_and_list_items():
     assert document.at("cards", 1, "id", "missing") == Position(Path("deck.yaml"), 5, 7)
 
 
-UNUSUAL = [
-    "base: &b {cost: 1}\ncard: {<<: *b, name: Imp}\n",
-    "card: {name: Imp, <<: [{cost: 1}, {cost: 2, colour: red}]}\n",
-    "a: &x 1\nb: *x\n",
-    "a: !!str 1\nb: !!binary aGk=\nc: !!set {x, y}\nd: ! 12\n",
-    "a: 1\na: 2\n",
-    "? [1, 2]\n: list key\n",
-    "a: =\n",
-    "a: <<\n",
-    "a: *nowhere\n",
-    "a: 1\n---\nb: 2\n",
-    "a: &r [*r]\n",
-    "a: 2024-13-45\n",
-    "a: [\n",
-    "x: " + "[" * 60 + "]" * 60 + "\n",
-]
+@pytest.mark.parametrize("text, expected", [
+    ("base: &b {cost: 1}\ncard: {<<: *b, name: Imp}\n", {"base": {"cost": 1}, "card": {"name": "Imp", "cost": 1}}),
+    # earlier sources of a merge win, as YAML specifies; a key written out wins over all
+    ("card: {name: Imp, <<: [{cost: 1}, {cost: 2, colour: red}]}\n",
+     {"card": {"name": "Imp", "cost": 1, "colour": "red"}}),
+    ("card: {cost: 3, <<: {cost: 1, name: Imp}}\n", {"card": {"cost": 3, "name": "Imp"}}),
+    ("a: &x 1\nb: *x\n", {"a": 1, "b": 1}),
+    ("a: &x 1\nb: &x 2\nc: *x\n", {"a": 1, "b": 2, "c": 2}),  # an alias names the latest anchor of its name
+    ("a: !!str 1\nb: !!binary aGk=\nd: ! 12\n", {"a": "1", "b": b"hi", "d": 12}),
+])
+def test_anchors_merge_keys_and_tags_build_what_was_written(text, expected):
+    assert typed(loaded(text).data) == typed(expected)
 
 
-@pytest.mark.parametrize("text", UNUSUAL)
-def test_anything_unusual_takes_the_full_path(text):
-    path = Path("deck.yaml")
-    with pytest.raises(Exception):
-        _load_plain(text, path)
-    try:
-        expected = _load_full(text, path)
-    except (InputError, ValueError) as error:
-        with pytest.raises(type(error)) as raised:
-            parse_yaml(text, path)
-        assert str(raised.value) == str(error)
-    else:
-        document = parse_yaml(text, path)
-        assert typed(document.data) == typed(expected.data)
-        assert document.positions == expected.positions
+def test_merged_keys_are_placed_where_they_were_written():
+    document = loaded("base: &b {cost: 1}\ncard: {<<: *b, name: Imp}\n")
+    assert document.at("card", "cost") == Position(Path("deck.yaml"), 1, 11)
+    assert document.at("card", "name") == Position(Path("deck.yaml"), 2, 16)
+
+
+@pytest.mark.parametrize("text, error", [
+    ("a: 1\na: 2\n", "deck.yaml:2:1: duplicate key 'a' (a)"),
+    ("? [1, 2]\n: list key\n", "deck.yaml:1:3: mapping keys must be plain values"),
+    ("a: =\n", "deck.yaml:1:4: invalid value: could not determine a constructor for the tag "
+               "'tag:yaml.org,2002:value'"),
+    ("a: *nowhere\n", "deck.yaml:1:4: alias '*nowhere' names no anchor defined before it"),
+    ("a: 1\n---\nb: 2\n", "deck.yaml:2:1: a deck file holds one YAML document; found a second '---'"),
+    ("a: &r [*r]\n", "deck.yaml:1:4: recursive alias"),
+    ("a: 2024-13-45\n", "deck.yaml:1:4: invalid value: month must be in 1..12"),
+    ("a: [\n", "deck.yaml:2:1: YAML syntax error: did not find expected node content"),
+    ("x: " + "[" * 60 + "]" * 60 + "\n", "deck.yaml:1:53: nested more than 50 levels deep"),
+    ("x:\n" + "".join("  " * level + f"- k{level}:\n" for level in range(1, 60)),
+     "deck.yaml:26:53: nested more than 50 levels deep"),
+])
+def test_what_loading_refuses_is_one_error_at_its_place(text, error):
+    with pytest.raises(InputError) as raised:
+        loaded(text)
+    assert str(raised.value) == error
 
 
 @pytest.mark.parametrize("value, column, reason", [

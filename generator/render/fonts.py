@@ -44,15 +44,16 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
+from typing import Any
 
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from generator.errors import InputError, Position
-from generator.loading import load_yaml
+from generator.loading import Document, load_yaml
 from generator.reading import Problems
 
 REGISTRY_FILENAME = "fonts.yaml"
@@ -347,7 +348,7 @@ def _read_folder(folder: Path, table: _Table, problems: Problems, confined: Path
         raise InputError(f"{len(found):,} font files; a fonts folder may offer at most {MAX_FONT_FILES}",
                          Position(folder))
     for path in found:
-        target = problems.attempt(lambda: _inside(path, confined, Position(path)) if confined else path.resolve(),
+        target = problems.attempt(partial(_inside, path, confined, Position(path)) if confined else path.resolve,
                                   None)
         if target is not None and target.is_file():
             table.add(path.stem, target, Position(path))
@@ -360,10 +361,10 @@ def _read_folder(folder: Path, table: _Table, problems: Problems, confined: Path
     if not isinstance(document.data, dict):
         raise InputError("the font registry must map font names to .ttf files", document.at())
     for name, entry in document.data.items():
-        problems.attempt(lambda: _register_entry(folder, name, entry, document, table, confined), None)
+        problems.attempt(partial(_register_entry, folder, name, entry, document, table, confined), None)
 
 
-def _register_entry(folder: Path, key: object, entry: object, document, table: _Table,
+def _register_entry(folder: Path, key: object, entry: object, document: Document, table: _Table,
                     confined: Path | None) -> None:
     """One ``fonts.yaml`` entry: a name for a file, or a family of faces."""
     if isinstance(entry, dict):
@@ -373,7 +374,7 @@ def _register_entry(folder: Path, key: object, entry: object, document, table: _
     table.add(str(key), _font_file(folder, entry, position, str(key), confined), position)
 
 
-def _declare_family(folder: Path, family: str, entry: dict, document, table: _Table,
+def _declare_family(folder: Path, family: str, entry: dict[Any, Any], document: Document, table: _Table,
                     confined: Path | None) -> None:
     """``Family: {regular: a.ttf, bold: b.ttf, ...}``: each face registered as Family, Family-Bold, ..."""
     unknown = [key for key in entry if key not in FACE_KEYS]

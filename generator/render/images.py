@@ -22,6 +22,7 @@ from io import BytesIO
 from pathlib import Path
 
 from PIL import Image
+from reportlab.lib.utils import ImageReader
 
 from generator.boxes import Box
 
@@ -129,14 +130,12 @@ def resampling(pixels: tuple[int, int], box: Box, fit: str, dpi: int) -> Resampl
 class PreparedImages:
     """Images ready for reportlab, resampled once per (file, crop, size) and kept a while."""
 
-    def __init__(self, capacity: int = PREPARED_CACHE_SIZE):
+    def __init__(self, capacity: int = PREPARED_CACHE_SIZE) -> None:
         self.capacity = capacity
-        self._kept: OrderedDict[tuple, object] = OrderedDict()
+        self._kept: OrderedDict[tuple[Path, Resampling | None], ImageReader] = OrderedDict()
 
-    def reader(self, path: Path, resample: Resampling | None):
+    def reader(self, path: Path, resample: Resampling | None) -> ImageReader:
         """A reportlab ImageReader for ``path`` as ``resample`` says (as it is when None)."""
-        from reportlab.lib.utils import ImageReader
-
         key = (path, resample)
         if key in self._kept:
             self._kept.move_to_end(key)
@@ -148,7 +147,7 @@ class PreparedImages:
         return reader
 
 
-def _resampled(path: Path, resample: Resampling):
+def _resampled(path: Path, resample: Resampling) -> BytesIO | Image.Image:
     """The resampled image: JPEG art stays JPEG (embedded as such), the rest a Pillow image."""
     with Image.open(path) as image:
         is_jpeg = image.format == "JPEG"
@@ -162,7 +161,7 @@ def _resampled(path: Path, resample: Resampling):
         box = (left * factor_x, top * factor_y, right * factor_x, bottom * factor_y)
         if image.mode not in ("RGB", "RGBA", "L", "LA", "CMYK"):
             image = image.convert("RGBA" if "transparency" in image.info or "A" in image.mode else "RGB")
-        result = image.resize(resample.size, Image.LANCZOS, box=box)
+        result: Image.Image = image.resize(resample.size, Image.Resampling.LANCZOS, box=box)
     if is_jpeg and result.mode in ("RGB", "L", "CMYK"):
         data = BytesIO()
         result.save(data, "JPEG", quality=JPEG_QUALITY)

@@ -85,13 +85,17 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, TypeVar
+
+from reportlab.lib.colors import Color
 
 from generator.boxes import Box
 from generator.errors import InputError, LayoutError, Position, did_you_mean, not_text
-from generator.loading import Document, load_yaml
+from generator.loading import Document, KeyPath, load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Problems
 from generator.render.fonts import DEFAULT_FONT, FontRegistry
@@ -122,7 +126,7 @@ KIND_KEYS = {
 }
 BOXED_KINDS = ("text", "icon", "image")
 TEXT_DEFAULT_KEYS = KIND_KEYS["text"] - {"box"}
-TEXT_DEFAULTS = {"font": DEFAULT_FONT, "size": 9, "min_size": 6, "fit": "line", "align": "left",
+TEXT_DEFAULTS: dict[str, Any] = {"font": DEFAULT_FONT, "size": 9, "min_size": 6, "fit": "line", "align": "left",
                  "valign": "middle", "colour": "ink", "leading": 1.2, "icon_scale": 1.0}
 STYLE_KEYS = {"font", "bold", "italic", "colour"}
 MAX_FALLBACK_FONTS = 8
@@ -170,7 +174,7 @@ class Element:
     @property
     def frame(self) -> Box:
         """The box the element turns about (its own box; a line's bounding box)."""
-        return getattr(self, "box")
+        raise NotImplementedError
 
     def templates(self) -> Iterable[Template]:
         return [self.when] if self.when else []
@@ -190,11 +194,21 @@ class Element:
 
 
 @dataclass(eq=False, kw_only=True)
-class TextElement(Element):
+class BoxedElement(Element):
+    """An element drawn in a box of its own (every kind but a line)."""
+
+    box: Box
+
+    @property
+    def frame(self) -> Box:
+        return self.box
+
+
+@dataclass(eq=False, kw_only=True)
+class TextElement(BoxedElement):
     """Text in a box: a template, its font and size, and how it fits and aligns."""
 
     text: Template
-    box: Box
     font: str
     size: float
     min_size: float
@@ -206,18 +220,17 @@ class TextElement(Element):
     icon_scale: float
     fallback: tuple[str, ...] = ()  # fonts for characters ``font`` lacks, in order
 
-    def templates(self):
+    def templates(self) -> Iterable[Template]:
         return [*super().templates(), self.text]
 
-    def paints(self):
+    def paints(self) -> Iterable[Paint]:
         return [self.colour]
 
 
 @dataclass(eq=False, kw_only=True)
-class ShapeElement(Element):
+class ShapeElement(BoxedElement):
     """A rectangle (optionally rounded: a frame) or an ellipse."""
 
-    box: Box
     radius: float
     fill: Paint
     stroke: Paint
@@ -225,7 +238,7 @@ class ShapeElement(Element):
     dash: tuple[float, ...]
     bleed: bool
 
-    def paints(self):
+    def paints(self) -> Iterable[Paint]:
         return [self.fill, self.stroke]
 
 
@@ -239,7 +252,7 @@ class LineElement(Element):
     width: float
     dash: tuple[float, ...]
 
-    def paints(self):
+    def paints(self) -> Iterable[Paint]:
         return [self.stroke]
 
     @property
@@ -249,11 +262,10 @@ class LineElement(Element):
 
 
 @dataclass(eq=False, kw_only=True)
-class IconElement(Element):
+class IconElement(BoxedElement):
     """An icon, or a row/column of ``repeat`` icons, fitted into ``box``."""
 
     icon: Template
-    box: Box
     colour: Paint
     accent: Paint
     repeat: Template | None
@@ -261,24 +273,23 @@ class IconElement(Element):
     gap: float
     align: str
 
-    def templates(self):
+    def templates(self) -> Iterable[Template]:
         return [*super().templates(), self.icon] + ([self.repeat] if self.repeat else [])
 
-    def paints(self):
+    def paints(self) -> Iterable[Paint]:
         return [self.colour, self.accent]
 
 
 @dataclass(eq=False, kw_only=True)
-class ImageElement(Element):
+class ImageElement(BoxedElement):
     """A raster image (downsampled to ``dpi`` at its drawn size) or SVG art (drawn as paths)."""
 
     path: Template
-    box: Box
     fit: str
     bleed: bool
     dpi: int
 
-    def templates(self):
+    def templates(self) -> Iterable[Template]:
         return [*super().templates(), self.path]
 
 
@@ -410,7 +421,7 @@ def read_raw_layout(path: Path, search: list[Path], problems: Problems, chain: t
             raw.settings[key] = Value(data[key], document.at(key), units)
     for section, target in (("defaults", raw.defaults), ("colours", raw.colours), ("styles", raw.styles)):
         if section in data:
-            mapping = problems.attempt(lambda: _mapping(document, (section,)), {})
+            mapping: dict[Any, Any] = problems.attempt(partial(_mapping, document, (section,)), {})
             for key, value in mapping.items():
                 if section == "defaults" and key not in TEXT_DEFAULT_KEYS:
                     problems.add(InputError(f"unknown text default '{key}'"
@@ -435,11 +446,11 @@ def _merge_elements(raw: RawLayout, document: Document, units: str, problems: Pr
     by_name = {element.name: element for element in raw.elements if element.name}
     named_here: set[str] = set()
     for index, entry in enumerate(elements):
-        problems.attempt(lambda: _merge_element(raw, document, ("elements", index), entry, units, by_name,
-                                                named_here), None)
+        problems.attempt(partial(_merge_element, raw, document, ("elements", index), entry, units, by_name,
+                                 named_here), None)
 
 
-def _merge_element(raw: RawLayout, document: Document, keys: tuple, entry: Any, units: str,
+def _merge_element(raw: RawLayout, document: Document, keys: KeyPath, entry: Any, units: str,
                    by_name: dict[str, RawElement], named_here: set[str]) -> None:
     """One element of the file: a new one, or changes to the inherited one of its name."""
     if not isinstance(entry, dict):
@@ -476,7 +487,7 @@ def _units(document: Document) -> str:
         raise InputError(str(error), document.at("units"), field="units") from None
 
 
-def _mapping(document: Document, keys: tuple) -> dict:
+def _mapping(document: Document, keys: KeyPath) -> dict[Any, Any]:
     node = document.data
     for key in keys:
         node = node[key]
@@ -495,7 +506,7 @@ class LayoutContext:
     compiled so far (with the Jinja environment they are compiled in)."""
 
     card_sizes: dict[str, tuple[str, str]]
-    colour_table: dict
+    colour_table: dict[str, Color]
     icons: dict[str, Icon]
     fonts: FontRegistry
     templates: TemplateMemo
@@ -540,9 +551,9 @@ def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -
 def _each_compiled(written: dict[K, Any], compile_one: Callable[[K, Any], T], problems: Problems) -> dict[K, T]:
     """``compile_one(key, value)`` for each entry on its own: an entry that fails is left out,
     its mistake in ``problems``."""
-    compiled = {}
+    compiled: dict[K, T] = {}
     for key, value in written.items():
-        result = problems.attempt(lambda: compile_one(key, value), None)
+        result = problems.attempt(partial(compile_one, key, value), None)
         if result is not None:
             compiled[key] = result
     return compiled
@@ -574,7 +585,7 @@ def _card_size(value: Value | None, path: Path, context: LayoutContext) -> tuple
 class _ElementCompiler:
     """Turns raw element mappings into compiled elements, in points, bottom-left origin."""
 
-    def __init__(self, raw: RawLayout, context: LayoutContext, width: float, height: float):
+    def __init__(self, raw: RawLayout, context: LayoutContext, width: float, height: float) -> None:
         self.raw = raw
         self.context = context
         self.width = width
@@ -602,7 +613,7 @@ class _ElementCompiler:
     def bleed(self, value: Value | None) -> float:
         """The layout's bleed in points, at most :data:`MAX_BLEED_MM`."""
         points = self.length(value, DEFAULT_BLEED, "bleed")
-        if points > MAX_BLEED_MM * POINTS_PER_UNIT["mm"] + 1e-9:  # 10mm itself, however rounded
+        if value is not None and points > MAX_BLEED_MM * POINTS_PER_UNIT["mm"] + 1e-9:  # 10mm itself, however rounded
             raise InputError(f"bleed must be at most {MAX_BLEED_MM:g} mm, found {value.data!r}",
                              value.position, field="bleed")
         return points
@@ -630,7 +641,7 @@ class _ElementCompiler:
         references = (self.width, self.height, self.width, self.height)
         try:
             x, y, width, height = (to_points(part, value.units, reference)
-                                   for part, reference in zip(data, references))
+                                   for part, reference in zip(data, references, strict=True))
         except UnitError as error:
             raise InputError(str(error), value.position, field=what) from None
         if width <= 0 or height <= 0:
@@ -650,7 +661,8 @@ class _ElementCompiler:
             return None
         data = value.data
         if isinstance(data, bool):
-            return Template(str(data), frozenset(), lambda context, result=data: result)
+            answer = data
+            return Template(str(data), frozenset(), lambda context: answer)
         if isinstance(data, dict):  # {field: value or [values]}: all must hold
             return self._equalities(data, value)
         if not isinstance(data, str):
@@ -662,10 +674,10 @@ class _ElementCompiler:
             raise InputError(f"expression error: {error}", value.position, field="when") from None
 
     @staticmethod
-    def _equalities(data: dict, value: Value) -> Template:
+    def _equalities(data: dict[Any, Any], value: Value) -> Template:
         wanted = {str(key): tuple(v) if isinstance(v, list) else (v,) for key, v in data.items()}
 
-        def holds(context: dict) -> bool:
+        def holds(context: dict[str, Any]) -> bool:
             return all(context.get(key) in values for key, values in wanted.items())
 
         return Template(repr(data), frozenset(wanted), holds)
@@ -751,7 +763,8 @@ class _ElementCompiler:
                       when=self.condition(raw.values.get("when")),
                       rotate=self.angle(raw.values.get("rotate")),
                       opacity=self.fraction(raw.values.get("opacity"), "opacity"))
-        return getattr(self, f"_{kind}")(raw.values, common)
+        compile_kind: Callable[[dict[str, Value], dict[str, Any]], Element] = getattr(self, f"_{kind}")
+        return compile_kind(raw.values, common)
 
     def font(self, value: Value | None, position: Position) -> tuple[str, ...]:
         """``font: Vera`` or a fallback list ``font: [Vera, DejaVuSans]``: the names, in order."""
@@ -797,7 +810,7 @@ class _ElementCompiler:
 
     def icon_colours(self, name: str, icon: Icon) -> Icon:
         """The icon with its own colours (if it names any) resolved; they must not depend on a field."""
-        resolved = {}
+        resolved: dict[str, Color] = {}
         for key, written in (("ink", icon.colour), ("accent_ink", icon.accent)):
             if written is None:
                 continue
@@ -809,7 +822,7 @@ class _ElementCompiler:
             resolved[key] = paint.resolve({})
         return replace(icon, **resolved) if resolved else icon
 
-    def _text(self, values: dict[str, Value], common: dict) -> TextElement:
+    def _text(self, values: dict[str, Value], common: dict[str, Any]) -> TextElement:
         def setting(key: str) -> Value | None:
             if key in values:
                 return values[key]
@@ -836,7 +849,7 @@ class _ElementCompiler:
             icon_scale=self.number(setting("icon_scale"), TEXT_DEFAULTS["icon_scale"], "icon_scale"),
         )
 
-    def _shape(self, values: dict[str, Value], common: dict, shape: str) -> ShapeElement:
+    def _shape(self, values: dict[str, Value], common: dict[str, Any], shape: str) -> ShapeElement:
         return ShapeElement(
             **common,
             box=self.box(None if values[shape].data == WHOLE_CARD else values[shape], shape),
@@ -848,13 +861,13 @@ class _ElementCompiler:
             bleed=bool(values["bleed"].data) if "bleed" in values else False,
         )
 
-    def _rect(self, values, common):
+    def _rect(self, values: dict[str, Value], common: dict[str, Any]) -> ShapeElement:
         return self._shape(values, common, "rect")
 
-    def _ellipse(self, values, common):
+    def _ellipse(self, values: dict[str, Value], common: dict[str, Any]) -> ShapeElement:
         return self._shape(values, common, "ellipse")
 
-    def _line(self, values: dict[str, Value], common: dict) -> LineElement:
+    def _line(self, values: dict[str, Value], common: dict[str, Any]) -> LineElement:
         value = values["line"]
         if not isinstance(value.data, list) or len(value.data) != 4:
             raise InputError("line is [x1, y1, x2, y2] from the card's top-left corner",
@@ -862,7 +875,7 @@ class _ElementCompiler:
         references = (self.width, self.height, self.width, self.height)
         try:
             x1, y1, x2, y2 = (to_points(part, value.units, reference)
-                              for part, reference in zip(value.data, references))
+                              for part, reference in zip(value.data, references, strict=True))
         except UnitError as error:
             raise InputError(str(error), value.position, field="line") from None
         return LineElement(**common, start=(x1, self.height - y1), end=(x2, self.height - y2),
@@ -870,7 +883,7 @@ class _ElementCompiler:
                            width=self.length(values.get("width"), "0.5pt", "width"),
                            dash=self.dash(values.get("dash")))
 
-    def _icon(self, values: dict[str, Value], common: dict) -> IconElement:
+    def _icon(self, values: dict[str, Value], common: dict[str, Any]) -> IconElement:
         repeat = values.get("repeat")
         return IconElement(
             **common,
@@ -884,7 +897,7 @@ class _ElementCompiler:
             align=self.choice(values.get("align"), "center", "align", CHOICES["icon_align"]),
         )
 
-    def _image(self, values: dict[str, Value], common: dict) -> ImageElement:
+    def _image(self, values: dict[str, Value], common: dict[str, Any]) -> ImageElement:
         return ImageElement(
             **common,
             path=self.text_template(values["image"], "image"),
@@ -906,7 +919,7 @@ class _ElementCompiler:
 
 def _flat(paint: Paint, what: str) -> Paint:
     """``paint``, refusing a gradient when it resolves to one: only fills take gradients."""
-    def resolve(context: dict[str, Any]):
+    def resolve(context: dict[str, Any]) -> Color | None:
         colour = paint.resolve(context)
         if isinstance(colour, Gradient):
             raise PaintError(f"{what} cannot be a gradient: only a fill can")

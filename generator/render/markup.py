@@ -24,8 +24,8 @@ its face, colour and width.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 ESCAPABLE = "*:[]{}\\"
 """Characters a backslash prints literally."""

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 
@@ -107,7 +108,7 @@ class PaintCompiler:
     """Compiles colour values of one layout, resolving its ``colours:`` names once."""
 
     def __init__(self, layout_colours: dict[str, Any], table: dict[str, Color], templates: TemplateMemo,
-                 positions: dict[str, Position] | None = None):
+                 positions: dict[str, Position] | None = None) -> None:
         self.raw = layout_colours
         self.positions = positions or {}
         self.table = table
@@ -149,7 +150,7 @@ class PaintCompiler:
         known = ", ".join(sorted(set(self.raw) | set(self.table)))
         raise PaintError(f"unknown colour '{name}' (known: {known}; or a hex code like #c62f2a)")
 
-    def _field_map(self, spec: dict) -> Paint:
+    def _field_map(self, spec: dict[Any, Any]) -> Paint:
         unknown = set(spec) - {"field", "map", "default"}
         if unknown or "field" not in spec or not isinstance(spec.get("map"), dict):
             raise PaintError("a colour chosen by a field reads {field: name, map: {value: colour}, "
@@ -170,7 +171,7 @@ class PaintCompiler:
 
         return Paint(names, resolve)
 
-    def _gradient(self, spec: dict) -> Paint:
+    def _gradient(self, spec: dict[Any, Any]) -> Paint:
         unknown = set(spec) - {"linear", "angle"}
         stops = spec.get("linear")
         angle = spec.get("angle", 0)

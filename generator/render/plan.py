@@ -9,9 +9,10 @@ bottom-left corner.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from jinja2 import TemplateError
 from reportlab.lib.colors import Color
@@ -38,11 +39,13 @@ from generator.render.runs import (
     MeasuredWords,
     ShapeError,
     TextSettings,
+    Word,
     icon_side,
     shape_text,
 )
 from generator.render.svg import SvgArt, SvgError, load_svg
 from generator.render.text import (
+    FittedText,
     Metrics,
     block_height,
     fit_line,
@@ -53,6 +56,10 @@ from generator.sandbox import TemplateLimitError
 
 MAX_REPEAT = 50
 """More icons than this in one row is a typo, not a card."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+E = TypeVar("E", bound=Exception)
 
 
 class PlanProblem(Exception):
@@ -66,7 +73,7 @@ class PlanProblem(Exception):
     """
 
     def __init__(self, element: Element, message: str, field: str | None = None,
-                 in_layout: bool = False, file: Position | None = None, kind: str = "layout"):
+                 in_layout: bool = False, file: Position | None = None, kind: str = "layout") -> None:
         super().__init__(message)
         self.element = element
         self.message = message
@@ -222,7 +229,7 @@ class PlanResources:
     markup: dict[str, Markup | MarkupError] = field(default_factory=dict)
     words: MeasuredWords = field(default_factory=dict)
     """Each word's measured runs (see :func:`~generator.render.runs.shape_text`)."""
-    planned: dict[tuple, tuple[Op | None, tuple[PlanProblem, ...]]] = field(default_factory=dict)
+    planned: dict[tuple[Any, ...], tuple[Op | None, tuple[PlanProblem, ...]]] = field(default_factory=dict)
     """Each element's operation (and a draft's overflows) by the values it read."""
     reads: dict[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
@@ -246,16 +253,17 @@ class PlanResources:
         return reads
 
 
-def _remembered(known: dict, key, make, failure: type[Exception]):
+def _remembered(known: dict[K, V | E], key: K, make: Callable[[], V], failure: type[E]) -> V:
     """``make()`` once per key: its result, or the error it raised, raised again each time."""
     if key not in known:
         try:
             known[key] = make()
         except failure as error:
             known[key] = error
-    if isinstance(known[key], Exception):
-        raise known[key]
-    return known[key]
+    remembered = known[key]
+    if isinstance(remembered, Exception):
+        raise remembered
+    return remembered
 
 
 def element_reads(layout: Layout) -> tuple[tuple[str, ...], ...]:
@@ -275,10 +283,11 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
     ops: list[Op] = []
     planned, overflows = resources.planned, resources.overflows
     layout_id, value = id(layout), context.get
-    for index, (element, names) in enumerate(zip(layout.elements, resources.element_reads(layout))):
+    key: tuple[Any, ...] | None
+    for index, (element, names) in enumerate(zip(layout.elements, resources.element_reads(layout), strict=True)):
         # What planning the element depends on: the layout, the element and the values it reads
         # (read with map: a face reads some twenty elements' values, and a comprehension costs a call).
-        key: tuple | None = (layout_id, index, tuple(map(value, names)))
+        key = (layout_id, index, tuple(map(value, names)))
         try:
             known = planned.get(key)  # hashed once, here (a tuple does not keep its hash)
         except TypeError:  # a dict or list value (``card``, ``fields``): planned afresh on every face
@@ -319,7 +328,7 @@ def _frame(element: Element) -> Frame | None:
     return Frame(element.rotate, (box.x + box.width / 2, box.y + box.height / 2), element.opacity)
 
 
-def _shape(element: ShapeElement, context, resources, layout) -> ShapeOp | None:
+def _shape(element: ShapeElement, context: dict[str, Any], resources: PlanResources, layout: Layout) -> ShapeOp | None:
     fill, stroke = element.fill.resolve(context), element.stroke.resolve(context)
     if fill is None and stroke is None:
         return None
@@ -327,7 +336,7 @@ def _shape(element: ShapeElement, context, resources, layout) -> ShapeOp | None:
                    element.width, element.dash, element.bleed)
 
 
-def _line(element: LineElement, context, resources, layout) -> LineOp | None:
+def _line(element: LineElement, context: dict[str, Any], resources: PlanResources, layout: Layout) -> LineOp | None:
     stroke = element.stroke.resolve(context)
     if stroke is None:
         return None
@@ -340,7 +349,8 @@ def font_metrics(fonts: FontRegistry, name: str) -> Metrics:
                    cap_height=face.capHeight / 1000)
 
 
-def _text(element: TextElement, context, resources: PlanResources, layout: Layout) -> TextOp | None:
+def _text(element: TextElement, context: dict[str, Any], resources: PlanResources,
+          layout: Layout) -> TextOp | None:
     rendered = str(element.text.render(context)).replace("\t", " ").replace("\r\n", "\n")
     text = "\n".join(line.rstrip() for line in rendered.strip().split("\n"))
     if not text:
@@ -388,7 +398,7 @@ def _line_metrics(fonts: FontRegistry, element: TextElement, has_icons: bool) ->
                    cap_height=metrics.cap_height)
 
 
-def _set_lines(element: TextElement, fitted, metrics: Metrics, fonts: FontRegistry,
+def _set_lines(element: TextElement, fitted: FittedText[Word], metrics: Metrics, fonts: FontRegistry,
                colour: Color | None) -> tuple[TextLine, ...]:
     """Every line of fitted text placed in the box: baselines, alignment, each run's position."""
     box, size = element.box, fitted.size
@@ -419,7 +429,7 @@ def _set_lines(element: TextElement, fitted, metrics: Metrics, fonts: FontRegist
     return tuple(lines)
 
 
-def _place_words(words, x: float, y: float, size: float, gap_extra: float, side: float,
+def _place_words(words: Sequence[Word], x: float, y: float, size: float, gap_extra: float, side: float,
                  metrics: Metrics, colour: Color | None) -> TextLine:
     """One line's runs at their positions. A space between two words is printed as part of the
     word before it (when that ends in text), so the PDF's text reads with its spaces."""
@@ -445,7 +455,7 @@ def _place_words(words, x: float, y: float, size: float, gap_extra: float, side:
     return TextLine(x, y, "".join(reading).strip(), tuple(pieces))
 
 
-def _markup_problem(element: TextElement, error: MarkupError | ShapeError, text: str, context,
+def _markup_problem(element: TextElement, error: MarkupError | ShapeError, text: str, context: dict[str, Any],
                     resources: PlanResources) -> PlanProblem:
     """The problem, blaming the card's field that holds the bad markup when one does, else the
     layout's template."""
@@ -460,7 +470,7 @@ def _markup_problem(element: TextElement, error: MarkupError | ShapeError, text:
     return PlanProblem(element, message, in_layout=True)
 
 
-def _field_at_fault(value: str, error, resources: PlanResources) -> bool:
+def _field_at_fault(value: str, error: MarkupError | ShapeError, resources: PlanResources) -> bool:
     """Whether ``value`` alone shows the fault: bad stars in it, or the unknown name itself."""
     if isinstance(error, MarkupError):
         try:
@@ -471,7 +481,7 @@ def _field_at_fault(value: str, error, resources: PlanResources) -> bool:
     return True
 
 
-def _icon(element: IconElement, context, resources, layout: Layout) -> IconOp | None:
+def _icon(element: IconElement, context: dict[str, Any], resources: PlanResources, layout: Layout) -> IconOp | None:
     name = str(element.icon.render(context)).strip()
     if not name:
         return None
@@ -509,7 +519,8 @@ def _icon_squares(element: IconElement, count: int) -> tuple[tuple[float, float,
     return tuple(squares)
 
 
-def _image(element: ImageElement, context, resources: PlanResources, layout) -> ImageOp | ArtOp | None:
+def _image(element: ImageElement, context: dict[str, Any], resources: PlanResources,
+           layout: Layout) -> ImageOp | ArtOp | None:
     relative = str(element.path.render(context)).strip()
     if not relative:
         return None
@@ -541,7 +552,10 @@ def _mm(points: float) -> str:
     return f"{points * 25.4 / 72:.1f} mm"
 
 
-_PLANNERS = {
+Planner = Callable[[Any, dict[str, Any], PlanResources, Layout], Op | None]
+"""Plans one kind of element (the first argument is an element of that kind)."""
+
+_PLANNERS: dict[type[Element], Planner] = {
     ShapeElement: _shape,
     LineElement: _line,
     TextElement: _text,

@@ -14,8 +14,11 @@ font of the element's fallback list (``font: [Vera, DejaVuSans]``) that has it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.errors import did_you_mean
 from generator.render.fonts import FontRegistry, MissingFace
@@ -33,7 +36,7 @@ class ShapeError(ValueError):
     tell whether it came from a card's field or from the layout.
     """
 
-    def __init__(self, message: str, token: str | None = None, hint: str = ""):
+    def __init__(self, message: str, token: str | None = None, hint: str = "") -> None:
         super().__init__(message + hint)
         self.message = message
         self.token = token
@@ -95,7 +98,7 @@ class SpanFonts:
     face is no error until bold text needs a character from it.
     """
 
-    def __init__(self, fonts: FontRegistry, settings: TextSettings, span: Span):
+    def __init__(self, fonts: FontRegistry, settings: TextSettings, span: Span) -> None:
         style = settings.styles.get(span.style) if span.style else None
         if style and style.font:
             self.families = (style.font, *style.fallback)
@@ -146,10 +149,11 @@ class SpanFonts:
 
 def icon_side(fonts: FontRegistry, font: str, icon_scale: float) -> float:
     """Side of an inline icon's square at 1 pt: the font's cap height, scaled by ``icon_scale``."""
-    return fonts.font(font).face.capHeight / 1000 * icon_scale
+    cap_height: float = fonts.font(font).face.capHeight
+    return cap_height / 1000 * icon_scale
 
 
-MeasuredWords = dict[tuple, tuple[Run, ...]]
+MeasuredWords = dict[tuple[Any, ...], tuple[Run, ...]]
 """Runs of each word already measured, by its fonts, styles, colour and text (see :func:`shape_text`)."""
 
 
@@ -198,7 +202,7 @@ def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegis
     return tuple(words)
 
 
-def _word_runs(text: str, span_fonts: SpanFonts, colour, fonts: FontRegistry,
+def _word_runs(text: str, span_fonts: SpanFonts, colour: Any, fonts: FontRegistry,
                measured: MeasuredWords) -> tuple[Run, ...]:
     """The runs of one word (``text``, no spaces) in the span's fonts and colour, measured once."""
     key = (span_fonts.families, span_fonts.bold, span_fonts.italic, colour, text)
@@ -209,11 +213,11 @@ def _word_runs(text: str, span_fonts: SpanFonts, colour, fonts: FontRegistry,
     return runs
 
 
-def _measured_run(text: str, font, colour) -> Run:
+def _measured_run(text: str, font: TTFont, colour: Any) -> Run:
     return Run(text, font.fontName, colour, font.stringWidth(text, 1.0))
 
 
-def _icon_run(name: str, settings: TextSettings, colour, side: float) -> Run:
+def _icon_run(name: str, settings: TextSettings, colour: Any, side: float) -> Run:
     icon = settings.icons.get(name)
     if icon is None:
         raise ShapeError(f"unknown icon ':{name}:'", f":{name}:", did_you_mean(name, settings.icons))
@@ -225,6 +229,6 @@ def check_styles(markup: Markup, settings: TextSettings) -> None:
     for line in markup:
         for span in line:
             if span.style and span.style not in settings.styles:
-                known = settings.styles or {"(none: add styles: to the layout)": None}
+                known: Iterable[str] = settings.styles or ("(none: add styles: to the layout)",)
                 raise ShapeError(f"unknown style '.{span.style}'", f"{{.{span.style}}}",
                                  did_you_mean(span.style, known))

@@ -16,10 +16,11 @@ Filters for card text, so numbers are computed rather than typed by hand:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from itertools import product
-from typing import Any, Callable
+from typing import Any
 
 from jinja2 import TemplateError, meta, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -36,7 +37,7 @@ SPECIAL_NAMES = {"card", "side", "deck", "fields", "title"}
 """Names every face offers besides its fields (a field of the same name wins)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def roll_counts(dice: int, sides: int) -> dict[int, int]:
     """For every total of ``dice`` dice with ``sides`` sides, how many rolls give it."""
     counts: dict[int, int] = {}
@@ -51,7 +52,8 @@ def ways(total: Any, dice: int = 2, sides: int = 6) -> int:
 
 
 def chance(total: Any, dice: int = 2, sides: int = 6) -> float:
-    return ways(total, dice, sides) / sides ** dice
+    rolls: int = sides ** dice
+    return ways(total, dice, sides) / rolls
 
 
 def odds(total: Any, dice: int = 2, sides: int = 6) -> str:
@@ -127,8 +129,10 @@ def _field_printer(environment: BoundedSandbox, source: str, field: PrintedField
 
     def render(context: dict[str, Any]) -> str:
         if field.name in context:
-            return run_guarded(lambda: environment.print_field(field, context))
-        return run_guarded(lambda: compiled().render(context))
+            printed: str = run_guarded(lambda: environment.print_field(field, context))
+        else:
+            printed = run_guarded(lambda: compiled().render(context))
+        return printed
 
     return render
 
@@ -150,8 +154,8 @@ def _single_expression(ast: nodes.Template) -> bool:
 class TemplateMemo:
     """Each distinct text (``text:``, a colour, a title ...) and condition (``when:``) compiled
     so far, for all the layouts loaded together: a front and a back that extend one frame, or
-    that pick a colour by the same template, share it, compiled once (a millisecond each). A
-    source that fails is compiled again, and fails again, each time it is asked for."""
+    that pick a colour by the same template, share it, compiled once. A source that fails is
+    compiled again, and fails again, each time it is asked for."""
 
     def __init__(self, environment: BoundedSandbox):
         self.environment = environment

@@ -11,8 +11,9 @@ in a draft, draws :func:`overflowing` text and marks it).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Generic, Protocol, TypeVar
 
 SIZE_STEP = 0.25
 """Font sizes step down by this much (points) while wrapped text is fitted."""
@@ -22,6 +23,10 @@ EPSILON = 1e-9
 class Measured(Protocol):
     width: float  # at 1 pt
     space: float  # the space before it, at 1 pt
+
+
+W = TypeVar("W", bound=Measured)
+"""The kind of word fitted (a card's text fits :class:`generator.render.runs.Word`)."""
 
 
 @dataclass(eq=False)
@@ -37,10 +42,10 @@ class Metrics:
 
 
 @dataclass(eq=False)
-class Line:
+class Line(Generic[W]):
     """Words on one printed line; ``last`` when it ends its paragraph (never justified)."""
 
-    words: tuple
+    words: tuple[W, ...]
     last: bool
 
     def width(self, size: float) -> float:
@@ -48,11 +53,11 @@ class Line:
 
 
 @dataclass(eq=False)
-class FittedText:
+class FittedText(Generic[W]):
     """A text fitted to its box: the size it is printed at and its lines."""
 
     size: float
-    lines: tuple[Line, ...]
+    lines: tuple[Line[W], ...]
 
 
 def line_width(words: Sequence[Measured], size: float) -> float:
@@ -61,8 +66,8 @@ def line_width(words: Sequence[Measured], size: float) -> float:
     return size * (sum(word.width for word in words) + sum(word.space for word in words[1:]))
 
 
-def fit_line(paragraphs: Sequence[Sequence[Measured]], width: float, height: float, size: float,
-             min_size: float, leading: float, metrics: Metrics) -> FittedText | None:
+def fit_line(paragraphs: Sequence[Sequence[W]], width: float, height: float, size: float,
+             min_size: float, leading: float, metrics: Metrics) -> FittedText[W] | None:
     """Each paragraph on one line (no wrapping), at the largest size up to ``size`` that fits."""
     lines = tuple(Line(tuple(words), True) for words in paragraphs)
     limit = size
@@ -80,8 +85,8 @@ def fit_line(paragraphs: Sequence[Sequence[Measured]], width: float, height: flo
     return FittedText(fitting, lines)
 
 
-def fit_wrapped(paragraphs: Sequence[Sequence[Measured]], width: float, height: float, size: float,
-                min_size: float, leading: float, metrics: Metrics) -> FittedText | None:
+def fit_wrapped(paragraphs: Sequence[Sequence[W]], width: float, height: float, size: float,
+                min_size: float, leading: float, metrics: Metrics) -> FittedText[W] | None:
     """Paragraphs wrapped at spaces, at the largest size that fits the box."""
     current = size
     while current >= min_size - EPSILON:
@@ -92,12 +97,14 @@ def fit_wrapped(paragraphs: Sequence[Sequence[Measured]], width: float, height: 
     return None
 
 
-def overflowing(paragraphs: Sequence[Sequence[Measured]], width: float, min_size: float,
-                wrapped: bool) -> FittedText:
+def overflowing(paragraphs: Sequence[Sequence[W]], width: float, min_size: float,
+                wrapped: bool) -> FittedText[W]:
     """What a draft prints when nothing fits: the minimum size, wrapped as well as it goes."""
     if not wrapped:
         return FittedText(min_size, tuple(Line(tuple(words), True) for words in paragraphs))
-    return FittedText(min_size, wrap(paragraphs, width, min_size, allow_overflow=True))
+    lines = wrap(paragraphs, width, min_size, allow_overflow=True)
+    assert lines is not None  # allowed to overflow, every word finds a line
+    return FittedText(min_size, lines)
 
 
 def block_height(line_count: int, size: float, leading: float, metrics: Metrics) -> float:
@@ -107,17 +114,17 @@ def block_height(line_count: int, size: float, leading: float, metrics: Metrics)
     return metrics.line_height(size) + (line_count - 1) * leading * size
 
 
-def wrap(paragraphs: Sequence[Sequence[Measured]], width: float, size: float,
-         allow_overflow: bool = False) -> tuple[Line, ...] | None:
+def wrap(paragraphs: Sequence[Sequence[W]], width: float, size: float,
+         allow_overflow: bool = False) -> tuple[Line[W], ...] | None:
     """Greedy word wrap keeping line breaks; None when one word is wider than the box
     (unless ``allow_overflow``, when it stands alone on a line)."""
     limit = width / size + EPSILON
-    lines: list[Line] = []
+    lines: list[Line[W]] = []
     for words in paragraphs:
         if not words:
             lines.append(Line((), True))
             continue
-        current: list = []
+        current: list[W] = []
         used = 0.0
         for word in words:
             if word.width > limit and not allow_overflow:
