@@ -16,7 +16,7 @@ from generator.findings import WARNING, Finding
 if TYPE_CHECKING:
     from generator.access.contrast import Face
     from generator.render.renderer import Renderer
-    from generator.verdict import Subject
+    from generator.verdict.subject import Subject
 
 def check_access(subject: Subject) -> Iterable[Finding]:
     """Contrast and colour-blind warnings, from one pass over the distinct faces."""

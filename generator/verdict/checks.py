@@ -1,7 +1,7 @@
 """The checks a verdict runs, in order, each a function ``Subject -> findings``.
 
 To add a check (contrast, translations ...), write a function that takes the
-:class:`~generator.verdict.Subject` and returns findings, and add it to the
+:class:`~generator.verdict.subject.Subject` and returns findings, and add it to the
 tuple where it belongs:
 
 - :data:`MODEL_CHECKS` build or change the model (loading; a translation
@@ -23,8 +23,8 @@ from typing import Iterable
 from generator.deck.model import load_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
-from generator.verdict import Subject
 from generator.verdict.access import ACCESS_CHECKS
+from generator.verdict.subject import Subject
 
 
 def check_model(subject: Subject) -> Iterable[Finding]:
@@ -189,13 +189,6 @@ PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
 
 DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRAWING_CHECKS
 """What ``build --draft`` runs: untranslated texts are listed and printed marked."""
-
-BESIDE_FACES = (check_rules, check_sheets, check_stats, check_booklet)
-"""Checks that read the deck and its renderer and change nothing of the subject but its
-counts: once the layouts are loaded they may run beside the face and access checks, in a
-forked copy of the process (see :func:`generator.verdict.verdict`). That holds only while
-no check after ``check_layouts`` changes ``subject.deck`` or ``subject.renderer``: one
-that did would have to come before the layouts, or the copy would judge another deck."""
 
 CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats, check_booklet)
           + ACCESS_CHECKS)
