@@ -25,6 +25,13 @@ ERROR = "error"
 WARNING = "warning"
 SEVERITIES = (ERROR, WARNING)
 
+CONTRAST = "contrast"
+"""The kind of a warning about text too faint against what is behind it."""
+COLOUR_BLIND = "colour-blind"
+"""The kind of a warning about colours that look alike with a colour-vision deficiency."""
+ACCEPTABLE_KINDS = (CONTRAST, COLOUR_BLIND)
+"""The warnings a deck can accept with a reason (its ``accept:`` entries name them); errors never can."""
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -122,5 +129,5 @@ def exit_status(findings: Iterable[Finding], strict: bool = False) -> int:
     return status
 
 
-__all__ = ["ERROR", "EXIT_INPUT", "EXIT_RULES", "Finding", "WARNING", "exit_status", "findings_from",
-           "in_order", "sort_key"]
+__all__ = ["ACCEPTABLE_KINDS", "COLOUR_BLIND", "CONTRAST", "ERROR", "EXIT_INPUT", "EXIT_RULES", "Finding",
+           "WARNING", "exit_status", "findings_from", "in_order", "sort_key"]

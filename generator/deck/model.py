@@ -26,7 +26,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from generator.access.kinds import ACCEPTABLE_KINDS
 from generator.errors import (
     InputError,
     Position,
@@ -34,6 +33,7 @@ from generator.errors import (
     did_you_mean,
     not_text,
 )
+from generator.findings import ACCEPTABLE_KINDS
 from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from generator.access.colours import hex_of, shown_ratio
-from generator.access.kinds import COLOUR_BLIND, CONTRAST
-from generator.findings import WARNING, Finding
+from generator.findings import COLOUR_BLIND, CONTRAST, WARNING, Finding
 
 if TYPE_CHECKING:
     from generator.access.contrast import Face
