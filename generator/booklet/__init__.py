@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.deck.model import Deck
+from generator.deck.model import RULES_FILENAME, Deck, rules_path
 from generator.errors import InputError, Position, together
 from generator.loading import read_text
 from generator.paths import resolve_inside
@@ -27,7 +27,6 @@ from generator.words import words_for
 if TYPE_CHECKING:  # the drawing modules (platypus, pypdf) load only when a booklet is made
     from generator.booklet.cards import CardFace, Renderer, RendererFactory
 
-RULES_FILENAME = "rules.md"
 MAX_RULES_BYTES = 64 * 1024
 """Card games' rulebooks run to 32 pages at most, and a page holds about 1.5 KB of Markdown:
 64 KB is some 45 pages, laid out in under ten seconds even when every paragraph is a
@@ -51,11 +50,6 @@ class Booklet:
         from generator.booklet.imposition import padded_count
 
         return padded_count(self.pages) // 4
-
-
-def rules_path(deck: Deck) -> Path:
-    """``rules.md`` beside the deck, or ``rules.<lang>.md`` for a translated deck."""
-    return deck.folder / (f"rules.{deck.lang}.md" if deck.lang else RULES_FILENAME)
 
 
 def booklet_paths(deck: Deck, out_dir: Path) -> tuple[Path, Path]:

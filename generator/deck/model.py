@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from generator.deck.translation import Translation
 
 DECK_FILENAME = "deck.yaml"
+RULES_FILENAME = "rules.md"
+"""The rules the booklet is made of, beside the deck file (see :func:`rules_path`)."""
 
 SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats", "accept"}
 DECK_KEYS = {"id", "name", "players", "layout", "title_field", "designer", "version",
@@ -205,6 +207,11 @@ def find_deck_file(target: Path) -> Path:
     if target.is_dir():
         return target / DECK_FILENAME
     return target
+
+
+def rules_path(deck: Deck) -> Path:
+    """``rules.md`` beside the deck, or ``rules.<lang>.md`` for a translated deck."""
+    return deck.folder / (f"rules.{deck.lang}.md" if deck.lang else RULES_FILENAME)
 
 
 def load_deck(target: Path | str) -> Deck:

@@ -267,22 +267,6 @@ def text_position(deck: Deck, card: str | None, side: str, name: str) -> Positio
     return deck.translation.positions.get((card, side, name))
 
 
-def missing_rules(deck: Deck) -> Position | None:
-    """Where ``rules.<lang>.md`` should be, when the deck has rules but its translation has none.
-
-    A booklet of a translated deck reads ``rules.<lang>.md``; building a deck's sheets
-    does not, so this is for ``check``, not a reason to refuse a build.
-    """
-    if deck.translation is None:
-        return None
-    from generator.booklet import RULES_FILENAME, rules_path
-
-    source, translated = deck.folder / RULES_FILENAME, rules_path(deck)
-    if source.is_file() and not translated.exists() and not translated.is_symlink():
-        return Position(translated)
-    return None
-
-
 def untranslated_lines(deck: Deck) -> Iterator[tuple[Position, str]]:
     """Each untranslated text of a translated deck as (position, message), in file order."""
     if deck.translation is None:
@@ -460,5 +444,5 @@ class _Texts:
 
 __all__ = ["ALL_LANGUAGES", "LANG_FOLDER", "IncompleteTranslation", "Translation", "TranslationError",
            "Untranslated", "apply_translation", "check_code", "choice_label", "languages", "load_translated_deck",
-           "mark_untranslated", "missing_rules", "require_translated", "text_position", "translate_deck",
+           "mark_untranslated", "require_translated", "text_position", "translate_deck",
            "translate_layouts", "translation_path", "untranslated_lines"]
