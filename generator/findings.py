@@ -95,7 +95,7 @@ class Finding:
     def from_error(cls, error: DeckpressError, kind: str = "input", **known: Any) -> Finding:
         """The finding an error raised by a stage stands for (one problem, not a group)."""
         message = f"{error.message} ({error.field})" if error.field else error.message
-        facts = {name: getattr(error, name, None) for name in ("card", "side", "element")}
+        facts: dict[str, Any] = {name: getattr(error, name, None) for name in ("card", "side", "element")}
         facts.update(known)
         return cls(kind=getattr(error, "kind", None) or kind, message=message, position=error.position,
                    exit_code=error.exit_code, **facts)

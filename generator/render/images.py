@@ -86,7 +86,7 @@ def _reason(error: Exception) -> str:
     return text or type(error).__name__
 
 
-def drawn_rectangle(box: Box, pixels: tuple[int, int], fit: str) -> Box:
+def drawn_rectangle(box: Box, pixels: tuple[float, float], fit: str) -> Box:
     """Where an image (or SVG art) of size ``pixels`` is drawn for ``box`` and ``fit`` (before
     ``cover`` clips it)."""
     if fit == "stretch":
