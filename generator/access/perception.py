@@ -1,9 +1,8 @@
 """How far apart two colours look, as people with and without a colour-vision deficiency see them.
 
 The colour-blind check compares a few dozen colours at most, so this module
-does it in plain Python: importing numpy and colorspacious for that would cost
-``check`` a third of a second, several times the arithmetic itself. The
-numbers are colorspacious's, step for step (and tested against it):
+does it in plain Python and ``check`` imports neither numpy nor colorspacious.
+The numbers are colorspacious's, step for step (and tested against it):
 
 - sRGB is linearised as in IEC 61966-2-1 and turned into CIE XYZ (D65 white,
   Y = 100) with the inverse of the standard's own matrix;
