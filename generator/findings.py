@@ -9,8 +9,9 @@ one a line, in file and line order, and picks the exit status from them;
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from generator.errors import (
     EXIT_INPUT,

@@ -126,7 +126,8 @@ def test_json_names_file_line_card_and_kind_of_every_finding(tmp_path):
 
 
 def test_a_question_that_draws_more_cards_than_the_deck_has(tmp_path):
-    path = project(tmp_path, DECK + "stats:\n  questions:\n    - {name: big hand, draw: 9, need: {where: {kind: hero}}}\n")
+    question = "    - {name: big hand, draw: 9, need: {where: {kind: hero}}}\n"
+    path = project(tmp_path, DECK + "stats:\n  questions:\n" + question)
     run = deckpress("check", path)
     assert run.exit_code == 2
     assert run.error_lines == [f"error: {path}:{line_of(path, 'big hand')}:7: question 'big hand' draws 9 "
