@@ -9,8 +9,9 @@ one a line, in file and line order, and picks the exit status from them;
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from generator.errors import (
     EXIT_INPUT,
@@ -24,6 +25,13 @@ from generator.errors import (
 ERROR = "error"
 WARNING = "warning"
 SEVERITIES = (ERROR, WARNING)
+
+CONTRAST = "contrast"
+"""The kind of a warning about text too faint against what is behind it."""
+COLOUR_BLIND = "colour-blind"
+"""The kind of a warning about colours that look alike with a colour-vision deficiency."""
+ACCEPTABLE_KINDS = (CONTRAST, COLOUR_BLIND)
+"""The warnings a deck can accept with a reason (its ``accept:`` entries name them); errors never can."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +96,7 @@ class Finding:
     def from_error(cls, error: DeckpressError, kind: str = "input", **known: Any) -> Finding:
         """The finding an error raised by a stage stands for (one problem, not a group)."""
         message = f"{error.message} ({error.field})" if error.field else error.message
-        facts = {name: getattr(error, name, None) for name in ("card", "side", "element")}
+        facts: dict[str, Any] = {name: getattr(error, name, None) for name in ("card", "side", "element")}
         facts.update(known)
         return cls(kind=getattr(error, "kind", None) or kind, message=message, position=error.position,
                    exit_code=error.exit_code, **facts)
@@ -122,5 +130,5 @@ def exit_status(findings: Iterable[Finding], strict: bool = False) -> int:
     return status
 
 
-__all__ = ["ERROR", "EXIT_INPUT", "EXIT_RULES", "Finding", "WARNING", "exit_status", "findings_from",
-           "in_order", "sort_key"]
+__all__ = ["ACCEPTABLE_KINDS", "COLOUR_BLIND", "CONTRAST", "ERROR", "EXIT_INPUT", "EXIT_RULES", "Finding",
+           "WARNING", "exit_status", "findings_from", "in_order", "sort_key"]

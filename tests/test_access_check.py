@@ -53,7 +53,8 @@ def test_warnings_are_printed_and_pass(tmp_path):
     assert sum(line.startswith(note) for line in lines) == 3  # each distinct face: two fronts, one back
     assert any("on card 'ruby' front: #aaaaaa on #ffffff ('panel') has contrast 2.32:1, below the 4.5:1"
                in line for line in lines)
-    colour_line = f"{layout}:{line_of(layout, 'suit-colour: {')}:3: warning: field 'suit': red (#c62f2a) and green (#3c8d3f) are 6.4 apart"
+    colour_line = (f"{layout}:{line_of(layout, 'suit-colour: {')}:3: warning: field 'suit': "
+                   "red (#c62f2a) and green (#3c8d3f) are 6.4 apart")
     assert any(line.startswith(colour_line) and "deuteranopia" in line
                and line.endswith("nothing else on the card tells them apart") for line in lines)
 

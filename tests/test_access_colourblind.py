@@ -104,7 +104,8 @@ def test_text_that_reads_the_field_but_prints_the_same_for_both_does_not_mitigat
 
 
 def test_an_icon_and_a_text_the_field_chooses_count_when_they_differ_by_value(tmp_path):
-    three_words = SUIT_AS_TEXT.replace("{{ suit | upper }}", "{{ {'red': 'FIRE', 'green': 'LEAF', 'blue': 'SKY'}[suit] }}")
+    three_words = SUIT_AS_TEXT.replace("{{ suit | upper }}",
+                                       "{{ {'red': 'FIRE', 'green': 'LEAF', 'blue': 'SKY'}[suit] }}")
     (problem,) = problems_for(tmp_path, MAP + three_words)
     assert problem.mitigation == "every such face prints suit as text ('suit-name')"
 

@@ -36,7 +36,7 @@ def test_full_severity_simulation_matches_colorspacious(deficiency):
 
 @pytest.mark.parametrize("deficiency", [None, *sorted(DEFICIENCIES)])
 def test_distances_match_colorspacious_delta_e(deficiency):
-    pairs = list(zip(COLOURS, reversed(COLOURS)))
+    pairs = list(zip(COLOURS, reversed(COLOURS), strict=True))
     first = numpy.asarray([one for one, _ in pairs])
     second = numpy.asarray([two for _, two in pairs])
     if deficiency is not None:

@@ -39,8 +39,8 @@ def test_deuteranopia_brings_the_issues_red_and_green_together():
     image.putpixel((0, 0), RED)
     image.putpixel((1, 0), GREEN)
     seen = simulate_image(image, "deuteranopia")
-    before = sum(abs(a - b) for a, b in zip(RED, GREEN))
-    after = sum(abs(a - b) for a, b in zip(seen.getpixel((0, 0)), seen.getpixel((1, 0))))
+    before = sum(abs(a - b) for a, b in zip(RED, GREEN, strict=True))
+    after = sum(abs(a - b) for a, b in zip(seen.getpixel((0, 0)), seen.getpixel((1, 0)), strict=True))
     assert after < before / 3
     assert seen.mode == "RGB"
 
@@ -67,10 +67,10 @@ def test_export_shows_every_image_as_the_deficiency_sees_it(tmp_path):
     # The red card's edge and the green card's edge, far apart before, nearly meet after.
     with Image.open(plain / "ember-imp-front.png") as red, Image.open(plain / "spore-pixie-front.png") as green:
         apart_before = sum(abs(a - b) for a, b in zip(red.convert("RGB").getpixel((2, 2)),
-                                                      green.convert("RGB").getpixel((2, 2))))
+                                                      green.convert("RGB").getpixel((2, 2)), strict=True))
     with Image.open(seen / "ember-imp-front.png") as red, Image.open(seen / "spore-pixie-front.png") as green:
         apart_after = sum(abs(a - b) for a, b in zip(red.convert("RGB").getpixel((2, 2)),
-                                                     green.convert("RGB").getpixel((2, 2))))
+                                                     green.convert("RGB").getpixel((2, 2)), strict=True))
     assert apart_after < apart_before / 3
 
 
@@ -102,7 +102,7 @@ def test_the_simulated_contact_sheet_says_which_deficiency_it_shows(tmp_path):
             ground = sheet.getpixel((1, 1))
             rows = range(round((MARGIN + 26 - NOTE_SIZE) * scale), round((MARGIN + 26 + 2) * scale))
             return max(x for y in rows for x in range(sheet.width)
-                       if sum(abs(a - b) for a, b in zip(sheet.getpixel((x, y)), ground)) > 60)
+                       if sum(abs(a - b) for a, b in zip(sheet.getpixel((x, y)), ground, strict=True)) > 60)
 
     label = "; colours as seen with deuteranopia (simulated)"
     added = note_end(seen / "contact-sheet.png") - note_end(plain / "contact-sheet.png")

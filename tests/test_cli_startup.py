@@ -119,13 +119,6 @@ def test_check_measures_faces_without_loading_the_pdf_canvas():
     assert "reportlab.pdfgen.canvas" not in loaded, sorted(loaded)
 
 
-def test_check_of_a_deck_as_written_loads_no_translation_or_spreadsheet_code():
-    """Translations (--lang) and decks kept in a spreadsheet load their own modules when used."""
-    loaded = loaded_modules("check", CARDS / "cereal-killer")
-    assert "generator.deck.model" in loaded
-    assert not loaded & {"generator.deck.translation", "generator.deck.spreadsheet"}, sorted(loaded)
-
-
 def test_the_last_collection_at_exit_leaves_what_the_command_made_alone():
     """Everything alive when a command ends is frozen, so Python's collection as it exits
     does not walk it all once more."""

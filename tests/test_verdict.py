@@ -11,7 +11,12 @@ import json
 import textwrap
 from pathlib import Path
 
+import pytest
 from cli_run import deckpress, line_of, place_of
+
+from generator.errors import Position
+from generator.findings import Finding
+from generator.verdict import checks, verdict
 
 LAYOUT = """\
 size: poker
@@ -121,7 +126,8 @@ def test_json_names_file_line_card_and_kind_of_every_finding(tmp_path):
 
 
 def test_a_question_that_draws_more_cards_than_the_deck_has(tmp_path):
-    path = project(tmp_path, DECK + "stats:\n  questions:\n    - {name: big hand, draw: 9, need: {where: {kind: hero}}}\n")
+    question = "    - {name: big hand, draw: 9, need: {where: {kind: hero}}}\n"
+    path = project(tmp_path, DECK + "stats:\n  questions:\n" + question)
     run = deckpress("check", path)
     assert run.exit_code == 2
     assert run.error_lines == [f"error: {path}:{line_of(path, 'big hand')}:7: question 'big hand' draws 9 "
@@ -181,3 +187,36 @@ def test_the_summary_counts_one_card_one_rule_and_one_face_in_the_singular(tmp_p
     build = deckpress("build", project(tmp_path, single, name="other"), "--out", tmp_path / "out")
     assert build.exit_code == 0, build.stderr
     assert "(2 pages, 1 card)" in build.stdout  # a front sheet and a back sheet
+
+
+def test_faces_rules_stats_and_booklet_problems_in_one_run(tmp_path):
+    deck = (DECK.replace("text: Regrows.", f"text: {LONG_TEXT}").replace("total: 6", "total: 7")
+            + "stats:\n  questions:\n    - {name: big hand, draw: 9, need: {where: {kind: hero}}}\n")
+    path = project(tmp_path, deck)
+    (path.parent / "rules.md").write_text("# Rules\n\n{{ componants }}\n", encoding="utf-8")
+    run = deckpress("check", path, "--format", "json")
+    assert run.exit_code == 2, run.stdout + run.stderr
+    [result] = json.loads(run.stdout)["decks"]
+    assert {finding["kind"] for finding in result["findings"]} == {"rule", "stats", "booklet", "fit"}
+    assert (result["rules_checked"], result["faces_checked"]) == (1, 4)
+
+
+def _at_the_deck_file(label: str):
+    def check(subject):
+        return [Finding(kind="test", message=label, position=Position(subject.path, 1, 1))]
+    return check
+
+
+def test_findings_at_one_place_keep_the_order_of_their_checks(tmp_path):
+    path = project(tmp_path)
+    first, second = _at_the_deck_file("first"), _at_the_deck_file("second")
+    found = verdict(path, checks=(checks.check_model, first, checks.check_layouts, second))
+    assert [finding.message for finding in found.findings if finding.kind == "test"] == ["first", "second"]
+
+
+def test_a_check_that_fails_on_a_bug_is_not_taken_for_a_finding(tmp_path):
+    def fails(subject):
+        raise ValueError("a bug in a check")
+
+    with pytest.raises(ValueError, match="a bug in a check"):
+        verdict(project(tmp_path), checks=checks.CHECKS + (fails,))

@@ -9,8 +9,8 @@ exception, and a refusal there is one line with exit status 2.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from cli_run import CARDS, Run, deckpress

@@ -20,7 +20,7 @@ not leave a stale excuse behind.
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable
+from collections.abc import Iterable
 
 from generator.deck.model import Acceptance, Deck
 from generator.findings import WARNING, Finding

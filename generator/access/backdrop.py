@@ -80,7 +80,7 @@ def corners_of(box: Box, frame: Frame | None = None) -> Corners:
     return tuple(_turn(point, frame.centre, -frame.rotate) for point in points)
 
 
-def backdrops(region: Corners, below: tuple[Op, ...], images: "ImageSamples",
+def backdrops(region: Corners, below: tuple[Op, ...], images: ImageSamples,
               bounds: Box | None = None) -> list[Backdrop]:
     """Every colour painted under ``region`` by the operations ``below`` (drawing order);
     ``bounds`` is the region's upright bounding box, when the caller has it already.
@@ -143,7 +143,7 @@ class _Walk:
     """One region's walk down a plan, remembering what lies under each level, so a stack
     of see-through elements costs one walk per level, not one per path."""
 
-    def __init__(self, region: Corners, below: tuple[Op, ...], images: "ImageSamples",
+    def __init__(self, region: Corners, below: tuple[Op, ...], images: ImageSamples,
                  bounds: Box | None = None):
         self.region = region
         self.below = below
@@ -201,7 +201,8 @@ class _Walk:
 
 def blend(colour: RGB, beneath: RGB, alpha: float) -> RGB:
     """``colour`` painted with ``alpha`` over ``beneath``."""
-    return tuple(alpha * top + (1 - alpha) * bottom for top, bottom in zip(colour, beneath))
+    red, green, blue = (alpha * top + (1 - alpha) * bottom for top, bottom in zip(colour, beneath, strict=True))
+    return (red, green, blue)
 
 
 def _with_alpha(colour: Color) -> tuple[RGB, float]:
@@ -334,9 +335,10 @@ class ImageSamples:
 def rasterise_art(art: SvgArt) -> Image.Image:
     """SVG art as pixels on a transparent ground, :data:`IMAGE_READ_SIZE` along its longer side
     at most: drawn into a one-page PDF exactly as on a card, then rendered by PDFium."""
-    import pypdfium2
-    from reportlab.graphics import renderPDF
-    from reportlab.pdfgen.canvas import Canvas
+    # Only check needs these, and only for text over SVG art; each takes tenths of a second to import.
+    import pypdfium2  # noqa: PLC0415
+    from reportlab.graphics import renderPDF  # noqa: PLC0415
+    from reportlab.pdfgen.canvas import Canvas  # noqa: PLC0415
 
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(art.width, art.height))

@@ -222,14 +222,13 @@ def _field_problems(name: str, seen: _FieldColours) -> list[ColourPairProblem]:
                  for index in range(len(maps))
                  if one[index] is not None and two[index] is not None and one[index] != two[index]]
     # Only colours normal vision tells apart are a code; near twins are the designer's choice.
-    candidates = [entry for entry, distance in zip(differing, distances((one[index], two[index])
-                                                                         for one, two, index in differing))
-                  if distance >= DISTINCT_COLOURS]
+    apart = distances((one[index], two[index]) for one, two, index in differing)
+    candidates = [entry for entry, distance in zip(differing, apart, strict=True) if distance >= DISTINCT_COLOURS]
     problems = []
     for deficiency in DEFICIENCIES:
         seen_with = distances(((one[index], two[index]) for one, two, index in candidates), deficiency)
         best: dict[tuple, tuple[float, int]] = {}  # a pair of groups -> its most telling map
-        for (one, two, index), distance in zip(candidates, seen_with):
+        for (one, two, index), distance in zip(candidates, seen_with, strict=True):
             if (one, two) not in best or distance > best[(one, two)][0]:
                 best[(one, two)] = (distance, index)
         for (one, two), (distance, index) in best.items():

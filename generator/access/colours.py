@@ -11,10 +11,14 @@ numpy nor colorspacious.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from decimal import ROUND_FLOOR, Decimal
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from reportlab.lib.colors import Color
+
+from generator.access.perception import distance
 
 RGB = tuple[float, float, float]  # sRGB, each channel 0 to 1
 
@@ -85,11 +89,6 @@ def shown_ratio(ratio: float) -> float:
     decimals, never rounded up, so 4.499 shows as 4.49 and not as the 4.5 it fails to
     reach (as the WebAIM checker shows it). Cut from the ratio's shortest decimal form,
     so a ratio of 4.14 is not shown as 4.13 for a float a hair below it."""
-    from decimal import (  # only a text that fails shows its ratio: most checks never load it
-        ROUND_FLOOR,
-        Decimal,
-    )
-
     return float(Decimal(repr(ratio)).quantize(Decimal("0.01"), rounding=ROUND_FLOOR))
 
 
@@ -104,8 +103,8 @@ def required_contrast(size: float, bold: bool) -> float:
 def simulate(colours: Any, deficiency: str) -> Any:
     """sRGB colour(s) (an array whose last axis holds 0-1 channels) as seen with
     ``deficiency`` at full severity, clipped back into sRGB."""
-    import numpy
-    from colorspacious import cspace_convert
+    import numpy  # noqa: PLC0415  (numpy takes a tenth of a second to import; only export --simulate needs it)
+    from colorspacious import cspace_convert  # noqa: PLC0415  (it imports numpy; only export --simulate needs it)
 
     space = {"name": "sRGB1+CVD", "cvd_type": DEFICIENCIES[deficiency], "severity": FULL_SEVERITY}
     return numpy.clip(cspace_convert(numpy.asarray(colours, dtype=float), space, "sRGB1"), 0.0, 1.0)
@@ -114,6 +113,4 @@ def simulate(colours: Any, deficiency: str) -> Any:
 def distances(pairs: Iterable[tuple[RGB, RGB]], deficiency: str | None = None) -> list[float]:
     """How different each pair of sRGB colours looks: Euclidean distance in CAM02-UCS (ΔE'),
     as a viewer with ``deficiency`` sees them (normal vision when None)."""
-    from generator.access.perception import distance
-
     return [distance(first, second, deficiency) for first, second in pairs]

@@ -11,10 +11,11 @@ card with nine copies is one check.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Iterator
 
+from PIL import ImageFont
 from reportlab.pdfbase import pdfmetrics
 
 from generator.access.backdrop import (
@@ -44,9 +45,6 @@ from generator.deck.model import Card
 from generator.errors import DeckpressError, Position
 from generator.render.plan import Frame, Glyphs, Op, TextOp
 from generator.render.renderer import SIDES, Renderer
-
-if TYPE_CHECKING:
-    from PIL import ImageFont
 
 MEASURING_SIZE = 200
 """Pixels per em at which glyph outlines are measured, then scaled to the printed size:
@@ -229,7 +227,7 @@ def ink_box(font: str, size: float, x: float, baseline: float, text: str) -> Box
 
 
 @lru_cache(maxsize=4096)
-def _ink_extent(font: str, text: str) -> tuple[int, int, int, int]:
+def _ink_extent(font: str, text: str) -> tuple[float, float, float, float]:
     """Glyph extent of ``text`` in pixels at :data:`MEASURING_SIZE`, from the baseline's
     left end (y grows downwards); the font's ascent and descent when FreeType cannot
     read the font."""
@@ -244,9 +242,6 @@ def _ink_extent(font: str, text: str) -> tuple[int, int, int, int]:
 
 @lru_cache(maxsize=64)
 def _measuring_font(path: str) -> ImageFont.FreeTypeFont:
-    # Only a line straddling shapes is measured: most checks never load FreeType's binding.
-    from PIL import ImageFont
-
     return ImageFont.truetype(path, MEASURING_SIZE)
 
 

@@ -1,9 +1,8 @@
 """How far apart two colours look, as people with and without a colour-vision deficiency see them.
 
 The colour-blind check compares a few dozen colours at most, so this module
-does it in plain Python: importing numpy and colorspacious for that would cost
-``check`` a third of a second, several times the arithmetic itself. The
-numbers are colorspacious's, step for step (and tested against it):
+does it in plain Python and ``check`` imports neither numpy nor colorspacious.
+The numbers are colorspacious's, step for step (and tested against it):
 
 - sRGB is linearised as in IEC 61966-2-1 and turned into CIE XYZ (D65 white,
   Y = 100) with the inverse of the standard's own matrix;
@@ -20,6 +19,7 @@ Images (``export --simulate``) still go through colorspacious on whole arrays.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from functools import lru_cache
 
 Vector = tuple[float, float, float]
@@ -63,14 +63,20 @@ def _inverse(matrix: Matrix) -> Matrix:
             (((d * h - e * g) / det), ((b * g - a * h) / det), ((a * e - b * d) / det)))
 
 
+def _vector(values: Iterable[float]) -> Vector:
+    """Three numbers as a vector (refusing any other count)."""
+    first, second, third = values
+    return (first, second, third)
+
+
 def _product(first: Matrix, second: Matrix) -> Matrix:
-    return tuple(tuple(sum(first[row][k] * second[k][column] for k in range(3)) for column in range(3))
-                 for row in range(3))  # type: ignore[return-value]
+    one, two, three = (_vector(sum(first[row][k] * second[k][column] for k in range(3)) for column in range(3))
+                       for row in range(3))
+    return (one, two, three)
 
 
 def _apply(matrix: Matrix, vector: Vector) -> Vector:
-    return tuple(row[0] * vector[0] + row[1] * vector[1] + row[2] * vector[2]
-                 for row in matrix)  # type: ignore[return-value]
+    return _vector(row[0] * vector[0] + row[1] * vector[1] + row[2] * vector[2] for row in matrix)
 
 
 LINEAR_SRGB_TO_XYZ = _inverse(XYZ_TO_LINEAR_SRGB)
@@ -84,14 +90,14 @@ class _Viewing:
         white_rgb = _apply(M_CAT02, WHITE_D65)
         degree = SURROUND_F * (1 - (1 / 3.6) * math.exp((-ADAPTING_LUMINANCE - 42) / 92))
         degree = min(max(degree, 0.0), 1.0)
-        self.d_rgb = tuple(degree * WHITE_D65[1] / channel + 1 - degree for channel in white_rgb)
+        self.d_rgb = _vector(degree * WHITE_D65[1] / channel + 1 - degree for channel in white_rgb)
         k = 1 / (5 * ADAPTING_LUMINANCE + 1)
         self.f_l = (0.2 * k ** 4 * (5 * ADAPTING_LUMINANCE)
                     + 0.1 * (1 - k ** 4) ** 2 * (5 * ADAPTING_LUMINANCE) ** (1. / 3))
         self.n = BACKGROUND_Y / WHITE_D65[1]
         self.z = 1.48 + math.sqrt(self.n)
         self.n_bb = 0.725 * (1 / self.n) ** 0.2
-        adapted_white = _adapted(self, tuple(d * channel for d, channel in zip(self.d_rgb, white_rgb)))
+        adapted_white = _adapted(self, _vector(d * channel for d, channel in zip(self.d_rgb, white_rgb, strict=True)))
         self.a_w = (2 * adapted_white[0] + adapted_white[1] + adapted_white[2] / 20 - 0.305) * self.n_bb
 
 
@@ -102,7 +108,7 @@ def _adapted(viewing: _Viewing, cone: Vector) -> Vector:
         sign = (channel > 0) - (channel < 0)
         compressed = (viewing.f_l * sign * channel / 100) ** 0.42
         responses.append(sign * 400 * (compressed / (compressed + 27.13)) + 0.1)
-    return tuple(responses)  # type: ignore[return-value]
+    return _vector(responses)
 
 
 _VIEWING = _Viewing()
@@ -121,17 +127,17 @@ def encoded(channel: float) -> float:
 def simulate_colour(rgb: Vector, deficiency: str) -> Vector:
     """An sRGB colour as seen with ``deficiency`` (a key of MACHADO_2009_FULL_SEVERITY),
     clipped back into sRGB."""
-    seen = _apply(MACHADO_2009_FULL_SEVERITY[deficiency], tuple(map(linear, rgb)))  # type: ignore[arg-type]
-    return tuple(min(max(encoded(channel), 0.0), 1.0) for channel in seen)  # type: ignore[return-value]
+    seen = _apply(MACHADO_2009_FULL_SEVERITY[deficiency], _vector(map(linear, rgb)))
+    return _vector(min(max(encoded(channel), 0.0), 1.0) for channel in seen)
 
 
 @lru_cache(maxsize=4096)  # a deck's few colours are compared with many others
 def cam02_ucs(rgb: Vector) -> Vector:
     """An sRGB colour's J'a'b' coordinates in CAM02-UCS."""
     viewing = _VIEWING
-    xyz = tuple(100 * part for part in _apply(LINEAR_SRGB_TO_XYZ, tuple(map(linear, rgb))))  # type: ignore[arg-type]
-    cone = tuple(d * channel for d, channel in zip(viewing.d_rgb, _apply(M_CAT02, xyz)))  # type: ignore[arg-type]
-    red, green, blue = _adapted(viewing, cone)  # type: ignore[arg-type]
+    xyz = _vector(100 * part for part in _apply(LINEAR_SRGB_TO_XYZ, _vector(map(linear, rgb))))
+    cone = _vector(d * channel for d, channel in zip(viewing.d_rgb, _apply(M_CAT02, xyz), strict=True))
+    red, green, blue = _adapted(viewing, cone)
     a = red - 12. / 11 * green + 1. / 11 * blue
     b = (red + green - 2 * blue) / 9
     hue_radians = math.atan2(b, a)

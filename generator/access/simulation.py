@@ -18,7 +18,7 @@ SIMULATIONS = tuple(DEFICIENCIES)
 
 def simulate_image(image: Image.Image, deficiency: str) -> Image.Image:
     """``image`` recoloured as seen with ``deficiency``; transparency and size are kept."""
-    import numpy
+    import numpy  # noqa: PLC0415  (numpy takes a tenth of a second to import; export imports this module without --simulate too)
 
     if deficiency not in DEFICIENCIES:
         raise ValueError(f"unknown deficiency '{deficiency}' (known: {', '.join(SIMULATIONS)})")

@@ -18,21 +18,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.deck.model import Deck
+from generator.booklet.directives import expand_inline
+from generator.booklet.limits import cover_problems
+from generator.booklet.style import BookletStyle, font_has_glyph, load_style
+from generator.deck.model import RULES_FILENAME, Deck, rules_path
 from generator.errors import InputError, Position, together
 from generator.loading import read_text
 from generator.paths import resolve_inside
 from generator.words import words_for
 
-if TYPE_CHECKING:  # the drawing modules (platypus, pypdf) load only when a booklet is made
+if TYPE_CHECKING:  # the drawing modules (platypus, pypdf, markdown-it) load only when a booklet is made
     from generator.booklet.cards import CardFace, Renderer, RendererFactory
 
-RULES_FILENAME = "rules.md"
 MAX_RULES_BYTES = 64 * 1024
 """Card games' rulebooks run to 32 pages at most, and a page holds about 1.5 KB of Markdown:
-64 KB is some 45 pages, laid out in under ten seconds even when every paragraph is a
-heading (each pass of the contents lays the whole booklet out again). 256 KB took 30 to 40
-seconds."""
+64 KB is some 45 pages. Each pass of the contents lays the whole booklet out again, so a
+longer file would keep ``booklet`` busy for long when every paragraph is a heading."""
 
 PAPERS = ("a4", "letter")
 
@@ -48,14 +49,9 @@ class Booklet:
     @property
     def sheets(self) -> int:
         """Sheets of paper the printed booklet takes (each printed on both sides)."""
-        from generator.booklet.imposition import padded_count
+        from generator.booklet.imposition import padded_count  # noqa: PLC0415  (it imports pypdf; see build_booklet)
 
         return padded_count(self.pages) // 4
-
-
-def rules_path(deck: Deck) -> Path:
-    """``rules.md`` beside the deck, or ``rules.<lang>.md`` for a translated deck."""
-    return deck.folder / (f"rules.{deck.lang}.md" if deck.lang else RULES_FILENAME)
 
 
 def booklet_paths(deck: Deck, out_dir: Path) -> tuple[Path, Path]:
@@ -90,15 +86,14 @@ def read_rules(deck: Deck) -> str:
 def build_booklet(deck: Deck, paper: str = "a4",
                   renderer_factory: RendererFactory | None = None) -> Booklet:
     """Lay out ``deck``'s rules booklet on ``paper`` ("a4" or "letter")."""
-    from reportlab.platypus.doctemplate import LayoutError
+    # Making a booklet takes platypus, pypdf and markdown-it, which take a noticeable share of a
+    # second to import; check and serve import this package for the rules file alone.
+    from reportlab.platypus.doctemplate import LayoutError  # noqa: PLC0415
 
-    from generator.booklet import cards
-    from generator.booklet.directives import expand_inline
-    from generator.booklet.document import Body, build_reading_pdf
-    from generator.booklet.imposition import impose, printing_note_pdf
-    from generator.booklet.limits import cover_problems
-    from generator.booklet.markdown import Converter
-    from generator.booklet.style import font_has_glyph, load_style
+    from generator.booklet import cards  # noqa: PLC0415
+    from generator.booklet.document import Body, build_reading_pdf  # noqa: PLC0415
+    from generator.booklet.imposition import impose, printing_note_pdf  # noqa: PLC0415
+    from generator.booklet.markdown import Converter  # noqa: PLC0415
 
     style = load_style()
     if paper not in style.papers:
@@ -129,9 +124,9 @@ def build_booklet(deck: Deck, paper: str = "a4",
     return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, sheet, note), pages=pages)
 
 
-def _cover_card(deck: Deck, renderer: Renderer | None, style) -> CardFace | None:
+def _cover_card(deck: Deck, renderer: Renderer | None, style: BookletStyle) -> CardFace | None:
     """The card back (or the first card) for the cover, when the rules show cards at all."""
-    from generator.booklet.cards import CardFace
+    from generator.booklet.cards import CardFace  # noqa: PLC0415  (it imports platypus; see build_booklet)
 
     if renderer is None:
         return None

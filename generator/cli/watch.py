@@ -11,13 +11,12 @@ import click
 from generator.cli.booklet import booklet
 from generator.cli.build import build
 from generator.cli.common import find_decks, lang_option, reports_errors
-from generator.deck.model import load_deck
+from generator.deck.model import RULES_FILENAME, load_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.render.fonts import find_fonts_dir
 from generator.render.renderer import BUILTIN_LAYOUTS_DIR, layout_search_path
 from generator.watching import Watcher
 
-RULES_FILENAME = "rules.md"
 MIN_INTERVAL = 0.05
 """Seconds: looking at the files more often than this only burns the processor."""
 MAX_INTERVAL = 3600.0

@@ -21,19 +21,22 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
-from generator.access.kinds import ACCEPTABLE_KINDS
+from generator.deck.spreadsheet import read_sheet, sheet_to_cards
 from generator.errors import (
+    DeckpressError,
     InputError,
     Position,
     describe_value,
     did_you_mean,
     not_text,
 )
+from generator.findings import ACCEPTABLE_KINDS
 from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader
@@ -42,6 +45,8 @@ if TYPE_CHECKING:
     from generator.deck.translation import Translation
 
 DECK_FILENAME = "deck.yaml"
+RULES_FILENAME = "rules.md"
+"""The rules the booklet is made of, beside the deck file (see :func:`rules_path`)."""
 
 SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats", "accept"}
 DECK_KEYS = {"id", "name", "players", "layout", "title_field", "designer", "version",
@@ -77,7 +82,7 @@ class FieldSpec:
     type: str = "text"
     required: bool = False
     default: Any = None
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
     min: float | None = None
     max: float | None = None
 
@@ -207,6 +212,11 @@ def find_deck_file(target: Path) -> Path:
     return target
 
 
+def rules_path(deck: Deck) -> Path:
+    """``rules.md`` beside the deck, or ``rules.<lang>.md`` for a translated deck."""
+    return deck.folder / (f"rules.{deck.lang}.md" if deck.lang else RULES_FILENAME)
+
+
 def load_deck(target: Path | str) -> Deck:
     """Load and validate the deck at ``target`` (a deck folder or a deck file)."""
     path = find_deck_file(Path(target))
@@ -229,11 +239,12 @@ def build_deck(document: Document) -> Deck:
         names = " and ".join(f"'{section}'" for section in missing)
         problems.add(InputError(f"missing required section{'s' if len(missing) > 1 else ''} {names}",
                                 document.at(), field=None if len(missing) > 1 else missing[0]))
-    info, name = {}, ""
+    info: dict[str, Any] = {}
+    name = ""
     if "deck" in data:
         info = problems.attempt(lambda: reader.mapping(("deck",), "deck"), {})
         problems.attempt(lambda: reader.known_keys(("deck",), DECK_KEYS, "deck setting"), None)
-        name = problems.attempt(lambda: reader.string(("deck", "name"), required=True), "")
+        name = problems.attempt(lambda: _required_text(reader, ("deck", "name")), "")
         problems.attempt(lambda: _read_id(reader), None)
     if not info.get("id"):
         problems.attempt(lambda: _check_id_length(reader, (), "deck id (its folder's or file's name)",
@@ -244,9 +255,10 @@ def build_deck(document: Document) -> Deck:
     fields_sound = len(problems.errors) == before
     title_field = problems.attempt(lambda: _read_title_field(reader, fields), "name") if fields_sound else "name"
     players = problems.attempt(lambda: _read_players(reader), (1, 1))
-    layout = problems.attempt(lambda: _read_layout(reader), {})
+    layout: dict[str, str] = problems.attempt(lambda: _read_layout(reader), {})
     rules = _read_rules(reader, problems)
-    stats = problems.attempt(lambda: reader.mapping(("stats",), "stats") if "stats" in data else {}, {})
+    stats: dict[str, Any] = problems.attempt(lambda: reader.mapping(("stats",), "stats") if "stats" in data else {},
+                                             {})
     accepted = _read_acceptances(reader, problems)
     if not fields_sound or "cards" not in data:
         problems.raise_any()  # cards are typed by the fields: read them only when those are sound
@@ -293,12 +305,19 @@ def _read_id(reader: Reader) -> str | None:
     return value
 
 
-def _check_id_length(reader: Reader, keys: tuple, what: str, value: str, hint: str = "") -> None:
+def _check_id_length(reader: Reader, keys: tuple[Any, ...], what: str, value: str, hint: str = "") -> None:
     """Refuse an id too long to name the files made from it (see :data:`MAX_ID_BYTES`)."""
     size = len(value.encode("utf-8"))
     if size > MAX_ID_BYTES:
         raise reader.fail(keys, f"{what} '{value[:20]}...' is {size} bytes long; ids name output files, "
                                 f"so at most {MAX_ID_BYTES} bytes{hint}", field_name="id")
+
+
+def _required_text(reader: Reader, keys: tuple[Any, ...]) -> str:
+    """Non-blank text that must be written at ``keys``."""
+    text = reader.string(keys, required=True)
+    assert text is not None  # a required text is there, or string() raised
+    return text
 
 
 def _read_title_field(reader: Reader, fields: dict[str, FieldSpec]) -> str:
@@ -341,7 +360,7 @@ def _read_players(reader: Reader) -> tuple[int, int]:
         low = reader.integer(("deck", "players", "min"), minimum=1) or 1
         high = reader.integer(("deck", "players", "max"), minimum=1) or low
     else:
-        low = high = reader.integer(("deck", "players"), minimum=1)
+        low = high = reader.integer(("deck", "players"), minimum=1) or 1  # not None: the value is there
     if high < low:
         raise reader.fail(("deck", "players"), f"max players ({high}) is below min ({low})")
     return (low, high)
@@ -355,13 +374,14 @@ def _read_layout(reader: Reader) -> dict[str, str]:
         return {"front": value, "back": value}
     layout = reader.mapping(("deck", "layout"), "layout")
     reader.known_keys(("deck", "layout"), {"front", "back"}, "layout face")
-    return {side: reader.string(("deck", "layout", side), required=True) for side in layout}
+    return {side: _required_text(reader, ("deck", "layout", side)) for side in layout}
 
 
 def _read_fields(reader: Reader, problems: Problems) -> dict[str, FieldSpec]:
     fields: dict[str, FieldSpec] = {}
-    for name, spec in problems.attempt(lambda: reader.mapping(("fields",), "fields"), {}).items():
-        field_spec = problems.attempt(lambda: _read_field(reader, name, spec), None)
+    written: dict[Any, Any] = problems.attempt(lambda: reader.mapping(("fields",), "fields"), {})
+    for name, spec in written.items():
+        field_spec = problems.attempt(partial(_read_field, reader, name, spec), None)
         if field_spec is not None:
             fields[name] = field_spec
     return fields
@@ -402,7 +422,7 @@ def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
     )
 
 
-def _read_face(reader: Reader, keys: tuple, fields: dict[str, FieldSpec],
+def _read_face(reader: Reader, keys: tuple[Any, ...], fields: dict[str, FieldSpec],
                front: bool = False, problems: Problems | None = None) -> dict[str, Any]:
     """Check one face's fields against the declared types; fill in defaults.
 
@@ -478,7 +498,7 @@ def _fits(spec: FieldSpec, value: Any) -> bool:
     return isinstance(value, int) or spec.type == "number" and isinstance(value, float)
 
 
-def _check_value(reader: Reader, keys: tuple, spec: FieldSpec, value: Any) -> Any:
+def _check_value(reader: Reader, keys: tuple[Any, ...], spec: FieldSpec, value: Any) -> Any:
     if value is None:
         return None
     if not _fits(spec, value):
@@ -503,7 +523,7 @@ def _read_cards(reader: Reader, fields: dict[str, FieldSpec], problems: Problems
     """Every card, each bad one reported (all its bad fields) and left out."""
     cards: list[Card] = []
     seen: dict[str, Position] = {}
-    rows = problems.attempt(lambda: reader.sequence(("cards",), "cards"), [])
+    rows: list[Any] = problems.attempt(lambda: reader.sequence(("cards",), "cards"), [])
     if not rows and not problems.errors:
         raise reader.fail(("cards",), "a deck needs at least one card")
     for index, row in enumerate(rows):
@@ -545,7 +565,7 @@ def _read_card(reader: Reader, fields: dict[str, FieldSpec], index: int, row: An
                 fields=fronts, back=back, position=reader.document.at(*keys))
 
 
-def _check_total(reader: Reader, keys: tuple, total: int) -> None:
+def _check_total(reader: Reader, keys: tuple[Any, ...], total: int) -> None:
     """Refuse a deck whose copies add up past :data:`MAX_TOTAL_CARDS`."""
     if total > MAX_TOTAL_CARDS:
         raise reader.fail(keys, f"{total:,} cards in all; a deck holds at most {MAX_TOTAL_CARDS:,}",
@@ -560,31 +580,26 @@ def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Pro
     spreadsheet's path.
     """
     reader.known_keys(("cards",), {"from", "sheet"}, "cards setting")
-    reference = reader.string(("cards", "from"), required=True)
+    reference = _required_text(reader, ("cards", "from"))
     sheet_name = reader.string(("cards", "sheet"))
     document = reader.document
     resolve_inside(absolute_folder(document.path), reference, document.at("cards", "from"), field="from")
     path = document.path.parent / reference  # inside the folder, checked; named as the deck names it
     named_at = document.at("cards", "sheet" if sheet_name is not None else "from")
     cell_problems: list[InputError] = []
-    from generator.deck.spreadsheet import (  # only decks kept in a spreadsheet
-        read_sheet,
-        sheet_to_cards,
-    )
-
     try:
         rows, positions = sheet_to_cards(read_sheet(path, sheet_name, named_at), fields, cell_problems)
     except InputError as error:
         raise _naming_the_deck([error], path, document)[0] from None
-    for error in cell_problems:
-        problems.add(error)
+    for problem in cell_problems:
+        problems.add(problem)
     document.data["cards"] = rows
     for keys, position in positions.items():
         document.positions[("cards",) + keys] = position
     return path
 
 
-def _naming_the_deck(errors: list[InputError], sheet: Path, document: Document) -> list[InputError]:
+def _naming_the_deck(errors: list[DeckpressError], sheet: Path, document: Document) -> list[DeckpressError]:
     """Errors found in a spreadsheet also say where the deck reads it: ``[from deck.yaml:6]``."""
     at = document.at("cards", "from")
     named = []
@@ -599,8 +614,9 @@ def _naming_the_deck(errors: list[InputError], sheet: Path, document: Document) 
 def _read_decklists(reader: Reader, card_ids: set[str], problems: Problems) -> list[Decklist]:
     """Every decklist, each bad one reported and left out."""
     decklists = []
-    for list_id in problems.attempt(lambda: reader.mapping(("decklists",), "decklists"), {}):
-        decklist = problems.attempt(lambda: _read_decklist(reader, list_id, card_ids), None)
+    written: dict[Any, Any] = problems.attempt(lambda: reader.mapping(("decklists",), "decklists"), {})
+    for list_id in written:
+        decklist = problems.attempt(partial(_read_decklist, reader, list_id, card_ids), None)
         if decklist is not None:
             decklists.append(decklist)
     return decklists
@@ -624,8 +640,9 @@ def _read_decklist(reader: Reader, list_id: Any, card_ids: set[str]) -> Decklist
 
 def _read_rules(reader: Reader, problems: Problems) -> list[RuleSpec]:
     rules = []
-    for index, entry in enumerate(problems.attempt(lambda: reader.sequence(("rules",), "rules"), [])):
-        rule = problems.attempt(lambda: _read_rule(reader, index, entry), None)
+    written: list[Any] = problems.attempt(lambda: reader.sequence(("rules",), "rules"), [])
+    for index, entry in enumerate(written):
+        rule = problems.attempt(partial(_read_rule, reader, index, entry), None)
         if rule is not None:
             rules.append(rule)
     return rules
@@ -652,8 +669,9 @@ def _read_rule(reader: Reader, index: int, entry: Any) -> RuleSpec:
 def _read_acceptances(reader: Reader, problems: Problems) -> list[Acceptance]:
     """``accept:`` entries: one warning kind each, with what it matches and a reason."""
     accepted = []
-    for index, entry in enumerate(problems.attempt(lambda: reader.sequence(("accept",), "accept"), [])):
-        acceptance = problems.attempt(lambda: _read_acceptance(reader, index, entry), None)
+    written: list[Any] = problems.attempt(lambda: reader.sequence(("accept",), "accept"), [])
+    for index, entry in enumerate(written):
+        acceptance = problems.attempt(partial(_read_acceptance, reader, index, entry), None)
         if acceptance is not None:
             accepted.append(acceptance)
     return accepted

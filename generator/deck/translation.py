@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from generator.deck.model import Card, Deck, Decklist, load_deck
 from generator.errors import (
@@ -46,7 +48,7 @@ from generator.errors import (
 from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader
-from generator.words import read_phrases
+from generator.words import read_phrases, words_for
 
 LANG_FOLDER = "lang"
 """Translations live in ``<deck folder>/lang/<code>.yaml``."""
@@ -162,7 +164,8 @@ def require_translated(deck: Deck) -> Deck:
     missing = deck.translation.untranslated
     first = min(missing, key=lambda entry: (entry.position.line, entry.position.column))
     raise IncompleteTranslation(
-        f"{len(missing)} text{'s' if len(missing) > 1 else ''} of deck '{deck.id}' ha{'ve' if len(missing) > 1 else 's'} "
+        f"{len(missing)} text{'s' if len(missing) > 1 else ''} of deck '{deck.id}' "
+        f"ha{'ve' if len(missing) > 1 else 's'} "
         f"no translation in {deck.translation.path}, the first {first.what} at {first.position}; "
         f"`deckpress check --lang {deck.lang}` lists them all", Position(deck.translation.path),
         field="lang")
@@ -177,13 +180,15 @@ def apply_translation(deck: Deck, code: str, document: Document) -> Deck:
     texts = _Texts(deck, reader, problems)
     deck_texts = texts.deck_section()
     shared_back = texts.shared_back()
-    cards = [problems.attempt(lambda: texts.card(index, card), card) for index, card in enumerate(deck.cards)]
+    cards = [problems.attempt(partial(texts.card, index, card), card) for index, card in enumerate(deck.cards)]
     texts.refuse_unknown("cards", {card.id for card in deck.cards}, "card with id")
-    decklists = [problems.attempt(lambda: texts.decklist(decklist), decklist) for decklist in deck.decklists]
+    decklists = [problems.attempt(partial(texts.decklist, decklist), decklist) for decklist in deck.decklists]
     texts.refuse_unknown("decklists", {decklist.id for decklist in deck.decklists}, "decklist")
     layout_texts = _layout_texts(reader, problems) if "layout" in data else {}
     choice_labels = _choice_labels(reader, deck, problems)
-    words = problems.attempt(lambda: read_phrases(document, ("words",)), {}) if "words" in data else {}
+    words: dict[str, Any] = {}
+    if "words" in data:
+        words = problems.attempt(lambda: read_phrases(document, ("words",)), {})
     problems.raise_any()
     translation = Translation(code=code, path=document.path, layout_texts=layout_texts,
                               untranslated=tuple(texts.untranslated), choice_labels=choice_labels, words=words,
@@ -199,25 +204,25 @@ def mark_untranslated(deck: Deck) -> Deck:
     so a proofreader sees at once what is still to do."""
     if deck.translation is None or not deck.translation.untranslated:
         return deck
-    from generator.words import words_for
-
     words = words_for(deck)
     wanted: dict[tuple[str | None, str | None], set[str]] = {}
     for entry in deck.translation.untranslated:
         wanted.setdefault((entry.card, entry.side), set()).add(entry.field)
 
-    def marked(face: dict[str, Any] | None, card: str | None, side: str | None) -> dict[str, Any] | None:
+    def marked(face: dict[str, Any], card: str | None, side: str | None) -> dict[str, Any]:
         names = wanted.get((card, side))
-        if face is None or not names:
+        if not names:
             return face
         return {name: words("untranslated", text=value) if name in names else value
                 for name, value in face.items()}
 
     cards = [dataclasses.replace(card, fields=marked(card.fields, card.id, "front"),
-                                 back=marked(card.back, card.id, "back")) for card in deck.cards]
+                                 back=None if card.back is None else marked(card.back, card.id, "back"))
+             for card in deck.cards]
     name = marked({"name": deck.name}, None, None)["name"]
+    shared_back = None if deck.shared_back is None else marked(deck.shared_back, None, "back")
     return dataclasses.replace(deck, name=name, info={**deck.info, "name": name}, cards=cards,
-                               shared_back=marked(deck.shared_back, None, "back"))
+                               shared_back=shared_back)
 
 
 def translate_layouts(deck: Deck, layouts: list[Any]) -> None:
@@ -267,22 +272,6 @@ def text_position(deck: Deck, card: str | None, side: str, name: str) -> Positio
     return deck.translation.positions.get((card, side, name))
 
 
-def missing_rules(deck: Deck) -> Position | None:
-    """Where ``rules.<lang>.md`` should be, when the deck has rules but its translation has none.
-
-    A booklet of a translated deck reads ``rules.<lang>.md``; building a deck's sheets
-    does not, so this is for ``check``, not a reason to refuse a build.
-    """
-    if deck.translation is None:
-        return None
-    from generator.booklet import RULES_FILENAME, rules_path
-
-    source, translated = deck.folder / RULES_FILENAME, rules_path(deck)
-    if source.is_file() and not translated.exists() and not translated.is_symlink():
-        return Position(translated)
-    return None
-
-
 def untranslated_lines(deck: Deck) -> Iterator[tuple[Position, str]]:
     """Each untranslated text of a translated deck as (position, message), in file order."""
     if deck.translation is None:
@@ -294,7 +283,8 @@ def untranslated_lines(deck: Deck) -> Iterator[tuple[Position, str]]:
 # --- reading the file ---------------------------------------------------------------------
 
 
-def _known_keys(reader: Reader, keys: tuple, allowed: set | tuple, what: str, problems: Problems) -> None:
+def _known_keys(reader: Reader, keys: tuple[Any, ...], allowed: set[str] | tuple[str, ...], what: str,
+                problems: Problems) -> None:
     for key in reader.mapping(keys, what):
         if key not in allowed:
             problems.add(TranslationError(f"unknown {what} '{key}'{did_you_mean(str(key), allowed)}",
@@ -304,7 +294,7 @@ def _known_keys(reader: Reader, keys: tuple, allowed: set | tuple, what: str, pr
 def _layout_texts(reader: Reader, problems: Problems) -> dict[str, LayoutText]:
     texts = {}
     for name in reader.mapping(("layout",), "layout"):
-        text = problems.attempt(lambda: _text(reader, ("layout", name)), None)
+        text = problems.attempt(partial(_text, reader, ("layout", name)), None)
         if text is not None:
             texts[str(name)] = LayoutText(text, reader.position(("layout", name)))
     return texts
@@ -322,24 +312,28 @@ def _choice_labels(reader: Reader, deck: Deck, problems: Problems) -> dict[str, 
                                           reader.position(("choices", name)), field=str(name)))
             continue
         labels[name] = {}
-        for value in problems.attempt(lambda: reader.mapping(("choices", name), "a choice field's labels"), {}):
+        what = "a choice field's labels"
+        given: dict[Any, Any] = problems.attempt(partial(reader.mapping, ("choices", name), what), {})
+        for value in given:
             if value not in spec.choices:
                 problems.add(TranslationError(f"'{value}' is not one of the choices of '{name}' "
                                               f"({', '.join(map(str, spec.choices))})",
                                               reader.position(("choices", name, value)), field=str(name)))
                 continue
-            label = problems.attempt(lambda: _text(reader, ("choices", name, value)), None)
+            label = problems.attempt(partial(_text, reader, ("choices", name, value)), None)
             if label is not None:
                 labels[name][value] = label
     return labels
 
 
-def _text(reader: Reader, keys: tuple) -> str:
+def _text(reader: Reader, keys: tuple[Any, ...]) -> str:
     """A translated text: non-blank text (a bare number such as 10 reads as text too)."""
     value = reader.get(keys)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
-    return reader.string(keys, required=True)
+    text = reader.string(keys, required=True)
+    assert text is not None  # a required text is there, or string() raised
+    return text
 
 
 class _Texts:
@@ -357,7 +351,7 @@ class _Texts:
         source = {"name": self.deck.name, **self.deck.info}
         return self.named_texts(("deck",), DECK_TEXTS, "deck text", source, "the deck's")
 
-    def named_texts(self, keys: tuple, names: tuple[str, ...], what: str, source: dict[str, Any],
+    def named_texts(self, keys: tuple[Any, ...], names: tuple[str, ...], what: str, source: dict[str, Any],
                     owner: str) -> dict[str, str]:
         """The deck's or a decklist's own texts (name, description) that the translation gives."""
         _known_keys(self.reader, keys, names, what, self.problems)
@@ -365,7 +359,7 @@ class _Texts:
         texts = {}
         for name in names:
             if name in given:
-                text = self.problems.attempt(lambda: _text(self.reader, keys + (name,)), None)
+                text = self.problems.attempt(partial(_text, self.reader, keys + (name,)), None)
                 if text is not None:
                     texts[name] = text
             elif source.get(name):
@@ -385,7 +379,7 @@ class _Texts:
         given = self.reader.mapping(keys, "a card's texts") if card.id in self.cards_given else {}
         source_keys = ("cards", index)
         fields = self.face(keys, card.fields, source_keys, card.id, "front", f"card '{card.id}'",
-                           skip={"back"})
+                           skip=frozenset({"back"}))
         back = card.back
         if "back" in given:
             if card.back is None:
@@ -408,17 +402,18 @@ class _Texts:
         source = self.deck.source.data.get("decklists", {}).get(decklist.id)
         texts = self.named_texts(("decklists", decklist.id), DECKLIST_TEXTS, "decklist text",
                                  source if isinstance(source, dict) else {}, f"decklist '{decklist.id}'")
-        return dataclasses.replace(decklist, **texts)
+        return dataclasses.replace(decklist, name=texts.get("name", decklist.name),
+                                   description=texts.get("description", decklist.description))
 
-    def face(self, keys: tuple, source: dict[str, Any], source_keys: tuple, card: str | None,
-             side: str, what: str, skip: set[str] = frozenset()) -> dict[str, Any]:
+    def face(self, keys: tuple[Any, ...], source: dict[str, Any], source_keys: tuple[Any, ...], card: str | None,
+             side: str, what: str, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
         """One face's fields with the translated texts in place of the source ones."""
         given = self.reader.mapping(keys, "a card's texts")
         translated = dict(source)
         for name in given:
             if name in skip:
                 continue
-            text = self.problems.attempt(lambda: self._translated(keys + (name,), name, source, what), None)
+            text = self.problems.attempt(partial(self._translated, keys + (name,), name, source, what), None)
             if text is not None:
                 translated[name] = text
                 self.positions[(card, side, name)] = self.reader.position(keys + (name,))
@@ -433,12 +428,12 @@ class _Texts:
         spec = self.deck.fields.get(name)
         return isinstance(value, str) and (spec is None or spec.type == "text")
 
-    def _translated(self, keys: tuple, name: str, source: dict[str, Any], what: str) -> str:
+    def _translated(self, keys: tuple[Any, ...], name: str, source: dict[str, Any], what: str) -> str:
         """The translation of field ``name`` at ``keys``, once it is known to translate a text."""
         self._check_translatable(keys, name, source, what)
         return _text(self.reader, keys)
 
-    def _check_translatable(self, keys: tuple, name: str, source: dict[str, Any], what: str) -> None:
+    def _check_translatable(self, keys: tuple[Any, ...], name: str, source: dict[str, Any], what: str) -> None:
         self.reader.require_text_key(keys, "field names")
         spec = self.deck.fields.get(name)
         if self.deck.fields and spec is None:
@@ -460,5 +455,5 @@ class _Texts:
 
 __all__ = ["ALL_LANGUAGES", "LANG_FOLDER", "IncompleteTranslation", "Translation", "TranslationError",
            "Untranslated", "apply_translation", "check_code", "choice_label", "languages", "load_translated_deck",
-           "mark_untranslated", "missing_rules", "require_translated", "text_position", "translate_deck",
+           "mark_untranslated", "require_translated", "text_position", "translate_deck",
            "translate_layouts", "translation_path", "untranslated_lines"]

@@ -7,21 +7,18 @@ reason (:mod:`generator.access.accepting`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
 
+from generator.access.colourblind import colour_pair_problems
 from generator.access.colours import hex_of, shown_ratio
-from generator.access.kinds import COLOUR_BLIND, CONTRAST
-from generator.findings import WARNING, Finding
+from generator.access.contrast import Face, contrast_problems, distinct_plans
+from generator.findings import COLOUR_BLIND, CONTRAST, WARNING, Finding
+from generator.render.renderer import Renderer
+from generator.verdict.subject import Subject
 
-if TYPE_CHECKING:
-    from generator.access.contrast import Face
-    from generator.render.renderer import Renderer
-    from generator.verdict import Subject
 
 def check_access(subject: Subject) -> Iterable[Finding]:
     """Contrast and colour-blind warnings, from one pass over the distinct faces."""
-    from generator.access.contrast import distinct_plans
-
     if subject.renderer is None:
         return ()
     faces = list(distinct_plans(subject.renderer))
@@ -30,8 +27,6 @@ def check_access(subject: Subject) -> Iterable[Finding]:
 
 def contrast_findings(renderer: Renderer, faces: list[Face]) -> list[Finding]:
     """Every text element of every distinct face against the colour painted behind it."""
-    from generator.access.contrast import contrast_problems
-
     return [Finding(kind=CONTRAST, message=problem.describe(), position=problem.position,
                     severity=WARNING, card=problem.card.id, side=problem.side, element=problem.element,
                     details={"text_colour": hex_of(problem.text), "text_opacity": round(problem.alpha, 2),
@@ -43,8 +38,6 @@ def contrast_findings(renderer: Renderer, faces: list[Face]) -> list[Finding]:
 
 def colour_blind_findings(renderer: Renderer, faces: list[Face]) -> list[Finding]:
     """Every pair of a field's values whose colours look alike with a colour-vision deficiency."""
-    from generator.access.colourblind import colour_pair_problems
-
     return [Finding(kind=COLOUR_BLIND, message=problem.describe(), position=problem.position,
                     severity=WARNING, element=problem.element,
                     details={"field": problem.field, "values": [list(group) for group in problem.values],

@@ -1,7 +1,7 @@
 """The checks a verdict runs, in order, each a function ``Subject -> findings``.
 
 To add a check (contrast, translations ...), write a function that takes the
-:class:`~generator.verdict.Subject` and returns findings, and add it to the
+:class:`~generator.verdict.subject.Subject` and returns findings, and add it to the
 tuple where it belongs:
 
 - :data:`MODEL_CHECKS` build or change the model (loading; a translation
@@ -12,19 +12,27 @@ tuple where it belongs:
 
 A check that needs the model (``subject.deck``) or the card renderer
 (``subject.renderer``) finds nothing when an earlier check could not make it:
-its problems are already reported. Imports of the stages sit inside the checks
-so that ``check`` loads only what it uses.
+its problems are already reported.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
-from generator.deck.model import load_deck
+from generator.deck.model import RULES_FILENAME, Deck, load_deck, rules_path
+from generator.deck.rules import check_deck
+from generator.deck.translation import mark_untranslated, require_translated, translate_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
-from generator.verdict import Subject
+from generator.render import load_renderer
+from generator.sheets.geometry import SheetSettings, sheet_layout
+from generator.sheets.style import load_style
+from generator.stats.odds import prepare
+from generator.stats.pools import pools_for
+from generator.stats.spec import read_stats_spec
 from generator.verdict.access import ACCESS_CHECKS
+from generator.verdict.booklet import booklet_findings
+from generator.verdict.subject import Subject
 
 
 def check_model(subject: Subject) -> Iterable[Finding]:
@@ -35,11 +43,9 @@ def check_model(subject: Subject) -> Iterable[Finding]:
     except InputError as error:
         return findings_from(error, "input")
     subject.name = f"{deck.output_name}.{subject.lang}" if subject.lang else deck.output_name
-    if subject.lang is None:  # the deck as written: the translations' module is not even loaded
+    if subject.lang is None:  # the deck as written
         subject.deck = deck
         return ()
-    from generator.deck.translation import translate_deck
-
     try:
         subject.deck = translate_deck(deck, subject.lang)
     except InputError as error:
@@ -53,24 +59,34 @@ def check_translation(subject: Subject) -> Iterable[Finding]:
     deck = subject.deck
     if deck is None or deck.translation is None:
         return ()
-    from generator.deck.translation import missing_rules
-
     found = [Finding(kind="translation", message=entry.message(deck.translation.path), position=entry.position,
                      card=entry.card, side=entry.side)
              for entry in deck.translation.untranslated]
     rules = missing_rules(deck)
     if rules is not None:
-        found.append(Finding(kind="translation", message=f"the deck has rules.md but no {rules.path.name}: "
-                                                         "write the rules booklet in this language there",
-                             position=rules))
+        found.append(Finding(kind="translation", position=rules,
+                             message=f"the deck has {RULES_FILENAME} but no {rules.path.name}: "
+                                     "write the rules booklet in this language there"))
     return found
+
+
+def missing_rules(deck: Deck) -> Position | None:
+    """Where ``rules.<lang>.md`` should be, when the deck has rules but its translation has none.
+
+    A booklet of a translated deck reads ``rules.<lang>.md``; building a deck's sheets
+    does not, so this is for ``check``, not a reason to refuse a build.
+    """
+    if deck.translation is None:
+        return None
+    source, translated = deck.folder / RULES_FILENAME, rules_path(deck)
+    if source.is_file() and not translated.exists() and not translated.is_symlink():
+        return Position(translated)
+    return None
 
 
 def mark_untranslated_texts(subject: Subject) -> Iterable[Finding]:
     """A draft prints each text its translation leaves out in the source wording, marked
     ("[à traduire] ..."); ``check_translation`` lists them."""
-    from generator.deck.translation import mark_untranslated
-
     if subject.deck is not None:
         subject.deck = mark_untranslated(subject.deck)
     return ()
@@ -78,8 +94,6 @@ def mark_untranslated_texts(subject: Subject) -> Iterable[Finding]:
 
 def check_translation_complete(subject: Subject) -> Iterable[Finding]:
     """A translation is printed only when complete: one finding saying how much is missing."""
-    from generator.deck.translation import require_translated
-
     if subject.deck is None:
         return ()
     try:
@@ -91,8 +105,6 @@ def check_translation_complete(subject: Subject) -> Iterable[Finding]:
 
 def check_rules(subject: Subject) -> Iterable[Finding]:
     """The deck's composition rules (a malformed rule is a finding too)."""
-    from generator.deck.rules import check_deck
-
     if subject.deck is None:
         return ()
     report = check_deck(subject.deck)
@@ -102,8 +114,6 @@ def check_rules(subject: Subject) -> Iterable[Finding]:
 
 def check_layouts(subject: Subject) -> Iterable[Finding]:
     """The layouts the deck names: keys, types, units, fonts, icons and the fields they read."""
-    from generator.render import load_renderer
-
     if subject.deck is None:
         return ()
     try:
@@ -128,9 +138,6 @@ def check_sheets(subject: Subject) -> Iterable[Finding]:
     """What ``build`` asks of the deck before it draws a page, with its default options: that
     there is something to print, and that a card fits the default paper. A card too large for
     the paper is told where its size is written, the front layout."""
-    from generator.sheets.geometry import SheetSettings, sheet_layout
-    from generator.sheets.style import load_style
-
     deck, renderer = subject.deck, subject.renderer
     if deck is None or renderer is None:
         return ()
@@ -146,10 +153,6 @@ def check_sheets(subject: Subject) -> Iterable[Finding]:
 def check_stats(subject: Subject) -> Iterable[Finding]:
     """The ``stats:`` section, and every question it asks of every pool (without the
     counting, which ``deckpress stats`` does)."""
-    from generator.stats.odds import prepare
-    from generator.stats.pools import pools_for
-    from generator.stats.spec import read_stats_spec
-
     deck = subject.deck
     if deck is None:
         return ()
@@ -171,8 +174,6 @@ def check_stats(subject: Subject) -> Iterable[Finding]:
 
 def check_booklet(subject: Subject) -> Iterable[Finding]:
     """The rules booklet's directives, images, tables and characters, when the deck has rules."""
-    from generator.verdict.booklet import booklet_findings
-
     if subject.deck is None:
         return ()
     return booklet_findings(subject.deck, subject.renderer)
@@ -189,13 +190,6 @@ PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
 
 DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRAWING_CHECKS
 """What ``build --draft`` runs: untranslated texts are listed and printed marked."""
-
-BESIDE_FACES = (check_rules, check_sheets, check_stats, check_booklet)
-"""Checks that read the deck and its renderer and change nothing of the subject but its
-counts: once the layouts are loaded they may run beside the face and access checks, in a
-forked copy of the process (see :func:`generator.verdict.verdict`). That holds only while
-no check after ``check_layouts`` changes ``subject.deck`` or ``subject.renderer``: one
-that did would have to come before the layouts, or the copy would judge another deck."""
 
 CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats, check_booklet)
           + ACCESS_CHECKS)

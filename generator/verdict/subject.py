@@ -1,0 +1,42 @@
+"""What a check is given and returns: the :class:`Subject` being judged, and :data:`Check`.
+
+Kept apart from the verdict that runs the checks, so that every module of checks
+(:mod:`generator.verdict.checks`, :mod:`generator.verdict.access`) can name them
+without importing what runs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.deck.model import Deck
+from generator.findings import Finding
+from generator.render.renderer import Renderer
+
+
+@dataclass(eq=False)
+class Subject:
+    """The deck being judged, and what the checks build on the way for later ones."""
+
+    path: Path
+    lang: str | None = None
+    deck: Deck | None = None
+    """The validated model; None until the model check loads it (or when it cannot)."""
+    name: str | None = None
+    """What the deck's outputs are named after (``tiki.fr``), known once the deck file loads,
+    even when its translation cannot be applied."""
+    renderer: Renderer | None = None
+    """The card renderer; None until the layout check loads the deck's layouts."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """What was checked, for the summary line: "rules", "faces"."""
+    load_renderer: Callable[[Deck], Renderer] | None = None
+    """How the layout check makes the renderer (a draft one, say); the usual one if None."""
+
+
+Check = Callable[[Subject], Iterable[Finding]]
+"""One check: reads (and may add to) the subject, and returns what it found."""
+
+
+__all__ = ["Check", "Subject"]
