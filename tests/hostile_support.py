@@ -6,8 +6,8 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from cli_run import Run, deckpress
 

@@ -43,8 +43,8 @@ ELEMENTS = {
     "huge icon gap": (f"  - name: i\n    icon: star\n    box: [5, 5, 10, 10]\n    repeat: 3\n    gap: {BIG}",
                       "too long a length", "(gap)"),
     "huge icon box": (f"  - name: i\n    icon: star\n    box: [5, 5, {BIG}, 10]", "too long a length", "(box)"),
-    "huge type size": (f"  - name: w\n    text: hello world\n    box: [7, 20, 49.5, 22]\n    size: {MAX_FONT_SIZE + 1:g}"
-                       "\n    fit: wrap", f"at most {MAX_FONT_SIZE:g} pt", "(size)"),
+    "huge type size": (f"  - name: w\n    text: hello world\n    box: [7, 20, 49.5, 22]\n"
+                       f"    size: {MAX_FONT_SIZE + 1:g}\n    fit: wrap", f"at most {MAX_FONT_SIZE:g} pt", "(size)"),
     "1.0e+300 type that wraps": ("  - name: w\n    text: hello world\n    box: [7, 20, 49.5, 22]\n    size: 1.0e+300"
                                  "\n    fit: wrap", "too long a length", "(size)"),
     "huge leading": (f"  - name: w\n    text: hi\n    box: [7, 20, 49.5, 22]\n    leading: {HUGE}",
@@ -82,7 +82,8 @@ def test_an_icon_shape_with_impossible_numbers_is_refused(tmp_path, name):
     repeat, message = ICONS[name]
     deck = new_deck(tmp_path)
     path = "M 50 2 L 57 20 L 43 20 Z" if repeat else "M 50 2 L 1e400 20 L 43 20 Z"
-    add_to_layout(deck, "icons:\n  burst:\n    - path: '" + path + "'" + (f"\n      repeat: {repeat}" if repeat else ""))
+    repeated = f"\n      repeat: {repeat}" if repeat else ""
+    add_to_layout(deck, "icons:\n  burst:\n    - path: '" + path + "'" + repeated)
     with within():
         error = refused(deckpress("check", deck), (2,), message)
     assert f"{deck / 'layout.yaml'}:" in error

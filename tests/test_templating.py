@@ -17,7 +17,8 @@ ONE_NAME = ["{{ title }}", "${{ reward }}", "a {{x}} b", "x{# note #}{{ x }} pts
             "art/{{ card.id }}.png", "by {{ deck.designer | upper }}", "{{ name.upper }}", "{{ name.__class__ }}",
             "{{ name.real }}", "{{ name.a.b }}"]
 
-VALUES = [{"id": "knight", "designer": "Ann"}, {"a": {"b": 3}}, "Frankenflakes", "", 7, 0, -3, 2.5, None, True, [1, "two"], {"a": 1}, ("t",), "12", 99,
+VALUES = [{"id": "knight", "designer": "Ann"}, {"a": {"b": 3}}, "Frankenflakes", "", 7, 0, -3, 2.5, None, True,
+          [1, "two"], {"a": 1}, ("t",), "12", 99,
           "é ✓ \u2603", "x" * (MAX_TEMPLATE_OUTPUT + 1), ["y"] * (MAX_TEMPLATE_VALUE + 1)]
 
 
@@ -50,7 +51,7 @@ def test_over_the_bounds_it_fails_as_the_compiled_template_does():
     assert _outcome(lambda: compile_text(environment, "{{ x }}").render({"x": long}))[0] == "TemplateLimitError"
     shorter = "x" * (MAX_TEMPLATE_OUTPUT - 2)  # fits alone; not with the fixed text around it
     for source in ("{{ x }}", "[{{ x }}]!"):
-        assert (_outcome(lambda: compile_text(environment, source).render({"x": shorter}))
+        assert (_outcome(lambda source=source: compile_text(environment, source).render({"x": shorter}))
                 == _compiled(environment, source, {"x": shorter}))
     assert _outcome(lambda: compile_text(environment, "[{{ x }}]!").render({"x": shorter}))[0] == "TemplateLimitError"
 
@@ -79,7 +80,8 @@ def test_the_names_a_text_reads_are_the_ones_jinja_finds(source):
     assert compile_text(environment, source).names == jinja_finds
 
 
-@pytest.mark.parametrize("source", ["{{ a }}{{ b }}", "{{ self }}", "{{ x['y'] }}", "{{ x.y() }}", "{% if x %}{{ x }}{% endif %}",
+@pytest.mark.parametrize("source", ["{{ a }}{{ b }}", "{{ self }}", "{{ x['y'] }}", "{{ x.y() }}",
+                                    "{% if x %}{{ x }}{% endif %}",
                                     "{{ 'x' }}", "{{ true }}", "plain", "{% set x = 1 %}{{ x }}",
                                     "{{ x | join }}", "{{ x | percent(2) }}", "{{ x | nosuchfilter }}",
                                     "{{ x | upper | join(', ') }}", "{{ x + 1 }}", "{{ 'a' | upper }}"])
