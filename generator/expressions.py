@@ -17,13 +17,7 @@ from typing import Any
 from jinja2 import TemplateError, Undefined
 from jinja2.exceptions import TemplateRuntimeError
 
-from generator.sandbox import (
-    LAYOUT_LIMITS,
-    RULE_LIMITS,
-    BoundedSandbox,
-    Limits,
-    TemplateLimitError,
-)
+from generator.sandbox import LAYOUT_LIMITS, RULE_LIMITS, BoundedSandbox, Limits, TemplateLimitError
 
 
 def make_environment(limits: Limits = LAYOUT_LIMITS) -> BoundedSandbox:

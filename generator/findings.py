@@ -13,14 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.errors import (
-    EXIT_INPUT,
-    EXIT_OK,
-    EXIT_RULES,
-    DeckpressError,
-    Position,
-    each_error,
-)
+from generator.errors import EXIT_INPUT, EXIT_OK, EXIT_RULES, DeckpressError, Position, each_error
 
 ERROR = "error"
 WARNING = "warning"

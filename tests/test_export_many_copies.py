@@ -10,12 +10,7 @@ from test_export import make_deck, png_names
 
 import generator.exports.raster as raster_module
 from generator.deck.model import load_deck
-from generator.exports import (
-    load_export_renderer,
-    plan_png_export,
-    plan_tts_export,
-    write_png_export,
-)
+from generator.exports import load_export_renderer, plan_png_export, plan_tts_export, write_png_export
 from generator.exports.tts import SAVED_OBJECT_ENCODER, saved_object, saved_object_text
 from generator.exports.workers import Workers
 from generator.exports.writing import stage_exports, tts_run

@@ -12,12 +12,7 @@ from PIL import Image
 from test_export import BLUE, DOUBLE_SIDED_CARDS, GREEN, RED, make_deck, png_names
 
 from generator.deck.model import load_deck
-from generator.exports import (
-    load_export_renderer,
-    plan_png_export,
-    write_png_export,
-    write_tts_export,
-)
+from generator.exports import load_export_renderer, plan_png_export, write_png_export, write_tts_export
 from generator.exports.raster import Raster, rasterise_face
 from generator.exports.tts import (
     MAX_COLUMNS,

@@ -9,23 +9,11 @@ from __future__ import annotations
 
 import pytest
 from cli_run import place_of
-from hostile_support import (
-    add_rule,
-    add_to_layout,
-    deckpress,
-    new_deck,
-    refused,
-    set_layout_text,
-    within,
-)
+from hostile_support import add_rule, add_to_layout, deckpress, new_deck, refused, set_layout_text, within
 from jinja2 import TemplateError
 
 from generator.expressions import evaluate
-from generator.render.templating import (
-    compile_condition,
-    compile_text,
-    make_layout_environment,
-)
+from generator.render.templating import compile_condition, compile_text, make_layout_environment
 from generator.sandbox import (
     MAX_CALL_DEPTH,
     MAX_FORMAT_WIDTH,

@@ -15,14 +15,7 @@ import pytest
 from cli_run import deckpress, place_of
 
 from generator.deck.model import load_deck
-from generator.errors import (
-    EXIT_INPUT,
-    EXIT_RULES,
-    InputError,
-    LayoutError,
-    LayoutErrors,
-    each_error,
-)
+from generator.errors import EXIT_INPUT, EXIT_RULES, InputError, LayoutError, LayoutErrors, each_error
 from generator.render import load_renderer
 
 DECK = """\

@@ -5,14 +5,7 @@ from pathlib import Path
 
 import own_words
 import pytest
-from own_words import (
-    WINDOW,
-    draft_fingerprints,
-    fingerprint_file_text,
-    our_texts,
-    read_fingerprints,
-    repeats,
-)
+from own_words import WINDOW, draft_fingerprints, fingerprint_file_text, our_texts, read_fingerprints, repeats
 
 SEEDS = own_words.find_seeds()
 needs_seeds = pytest.mark.skipif(SEEDS is None, reason="the seed drafts are not on this machine")

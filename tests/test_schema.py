@@ -92,13 +92,7 @@ def test_layout_schema_knows_every_setting_the_loader_knows():
 
 
 def test_deck_schema_knows_every_stats_setting_the_loader_knows():
-    from generator.stats.spec import (
-        CONDITION_KEYS,
-        DICE_KEYS,
-        QUESTION_KEYS,
-        SECTION_KEYS,
-        SIMULATE_KEYS,
-    )
+    from generator.stats.spec import CONDITION_KEYS, DICE_KEYS, QUESTION_KEYS, SECTION_KEYS, SIMULATE_KEYS
 
     stats = deck_schema()["properties"]["stats"]["properties"]
     assert set(stats) == SECTION_KEYS

@@ -32,14 +32,7 @@ from typing import Any
 
 from reportlab.lib.colors import Color
 
-from generator.access.colours import (
-    DEFICIENCIES,
-    DISTINCT_COLOURS,
-    RGB,
-    distances,
-    hex_of,
-    rgb_of,
-)
+from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, distances, hex_of, rgb_of
 from generator.access.contrast import Face, distinct_plans
 from generator.errors import Position
 from generator.render.layout import Element, IconElement, TextElement

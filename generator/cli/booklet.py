@@ -6,19 +6,8 @@ from pathlib import Path
 
 import click
 
-from generator.booklet import (
-    PAPERS,
-    RULES_FILENAME,
-    booklet_paths,
-    build_booklet,
-    has_rules,
-)
-from generator.cli.common import (
-    claim_output_name,
-    find_decks,
-    lang_option,
-    reports_errors,
-)
+from generator.booklet import PAPERS, RULES_FILENAME, booklet_paths, build_booklet, has_rules
+from generator.cli.common import claim_output_name, find_decks, lang_option, reports_errors
 from generator.deck.model import deck_id
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.outputs import write_files_atomic

@@ -24,22 +24,9 @@ from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
 from generator.findings import Finding
 from generator.render import Renderer, load_renderer
-from generator.sheets.geometry import (
-    DUPLEX_MODES,
-    SheetLayout,
-    SheetSettings,
-    SheetSettingsError,
-    sheet_layout,
-)
+from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError, sheet_layout
 from generator.sheets.press import press_deck
-from generator.sheets.style import (
-    LARGEST_PAPER,
-    MM,
-    ORIENTATIONS,
-    SheetStyle,
-    find_paper,
-    load_style,
-)
+from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, SheetStyle, find_paper, load_style
 from generator.verdict import verdict
 from generator.verdict.checks import DRAFT_CHECKS, PRINT_CHECKS, check_rules
 

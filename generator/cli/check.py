@@ -8,13 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import (
-    echo_error,
-    find_decks,
-    lang_option,
-    plural,
-    reports_errors,
-)
+from generator.cli.common import echo_error, find_decks, lang_option, plural, reports_errors
 from generator.deck.model import Deck
 from generator.errors import EXIT_INPUT, EXIT_OK
 from generator.verdict import Verdict, verdict

@@ -10,13 +10,7 @@ from pathlib import Path
 import click
 
 from generator.deck.model import DECK_FILENAME, deck_id
-from generator.errors import (
-    EXIT_INPUT,
-    DeckpressError,
-    InputError,
-    Position,
-    each_error,
-)
+from generator.errors import EXIT_INPUT, DeckpressError, InputError, Position, each_error
 
 DEFAULT_DECKS_DIR = Path("cards")
 

@@ -12,21 +12,10 @@ from typing import Any
 
 import click
 
-from generator.cli.common import (
-    echo_error,
-    error_line,
-    find_decks,
-    lang_option,
-    reports_errors,
-)
+from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors
 from generator.deck import load_deck
 from generator.deck.model import Deck, deck_id
-from generator.deck.selectors import (
-    choice_problem,
-    known_fields,
-    parse_selector,
-    type_problem,
-)
+from generator.deck.selectors import choice_problem, known_fields, parse_selector, type_problem
 from generator.deck.translation import translate_deck
 from generator.errors import EXIT_OK, DeckpressError, InputError, Position, did_you_mean
 from generator.stats.analysis import DeckStats, Request, analyse, planned_games

@@ -24,14 +24,7 @@ from typing import Any
 import yaml
 
 from generator.deck.model import absolute_folder, build_deck
-from generator.deck.spreadsheet import (
-    FALSE_WORDS,
-    TRUE_WORDS,
-    CardKeys,
-    Sheet,
-    check_columns,
-    sheet_to_cards,
-)
+from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, CardKeys, Sheet, check_columns, sheet_to_cards
 from generator.errors import InputError, Position
 from generator.loading import parse_yaml
 

@@ -28,14 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.deck.spreadsheet import read_sheet, sheet_to_cards
-from generator.errors import (
-    DeckpressError,
-    InputError,
-    Position,
-    describe_value,
-    did_you_mean,
-    not_text,
-)
+from generator.errors import DeckpressError, InputError, Position, describe_value, did_you_mean, not_text
 from generator.findings import ACCEPTABLE_KINDS
 from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside

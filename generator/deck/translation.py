@@ -37,14 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.deck.model import Card, Deck, Decklist, load_deck
-from generator.errors import (
-    EXIT_RULES,
-    DeckpressError,
-    InputError,
-    Position,
-    describe_value,
-    did_you_mean,
-)
+from generator.errors import EXIT_RULES, DeckpressError, InputError, Position, describe_value, did_you_mean
 from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader

@@ -23,35 +23,12 @@ from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon
 from generator.render.images import DEFAULT_DPI, ImageProblem, image_pixels
-from generator.render.layout import (
-    Element,
-    IconElement,
-    ImageElement,
-    Layout,
-    LineElement,
-    ShapeElement,
-    TextElement,
-)
+from generator.render.layout import Element, IconElement, ImageElement, Layout, LineElement, ShapeElement, TextElement
 from generator.render.markup import Markup, MarkupError, parse_markup, plain_text
 from generator.render.paint import Gradient, PaintError
-from generator.render.runs import (
-    ICON_MARGIN,
-    MeasuredWords,
-    ShapeError,
-    TextSettings,
-    Word,
-    icon_side,
-    shape_text,
-)
+from generator.render.runs import ICON_MARGIN, MeasuredWords, ShapeError, TextSettings, Word, icon_side, shape_text
 from generator.render.svg import SvgArt, SvgError, load_svg
-from generator.render.text import (
-    FittedText,
-    Metrics,
-    block_height,
-    fit_line,
-    fit_wrapped,
-    overflowing,
-)
+from generator.render.text import FittedText, Metrics, block_height, fit_line, fit_wrapped, overflowing
 from generator.sandbox import TemplateLimitError
 
 MAX_REPEAT = 50

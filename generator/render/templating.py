@@ -26,12 +26,7 @@ from jinja2 import TemplateError, meta, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from generator.expressions import make_environment, run_guarded
-from generator.sandbox import (
-    MAX_FORMAT_WIDTH,
-    BoundedSandbox,
-    PrintedField,
-    TemplateLimitError,
-)
+from generator.sandbox import MAX_FORMAT_WIDTH, BoundedSandbox, PrintedField, TemplateLimitError
 
 SPECIAL_NAMES = {"card", "side", "deck", "fields", "title"}
 """Names every face offers besides its fields (a field of the same name wins)."""

@@ -8,11 +8,7 @@ they run (``guards``). Going past a bound raises :class:`TemplateLimitError`,
 a ``jinja2.TemplateError``, so callers report it like any other template error.
 """
 
-from generator.sandbox.environment import (
-                                      MAX_TEMPLATE_SOURCE,
-                                      BoundedSandbox,
-                                      PrintedField,
-)
+from generator.sandbox.environment import MAX_TEMPLATE_SOURCE, BoundedSandbox, PrintedField
 from generator.sandbox.guards import MAX_FORMAT_WIDTH, MAX_POWER_BITS
 from generator.sandbox.limits import (
                                       LAYOUT_LIMITS,

@@ -36,14 +36,7 @@ from generator.sandbox.guards import (
     unrepeatable_message,
     unrepeatable_text,
 )
-from generator.sandbox.limits import (
-    LAYOUT_LIMITS,
-    MAX_RANGE,
-    Limits,
-    TemplateLimitError,
-    current,
-    running,
-)
+from generator.sandbox.limits import LAYOUT_LIMITS, MAX_RANGE, Limits, TemplateLimitError, current, running
 
 MAX_TEMPLATE_SOURCE = 20_000
 """Characters in one template or expression. Layout texts and rule expressions are a line

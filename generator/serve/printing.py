@@ -13,12 +13,7 @@ from typing import Any
 from generator.boxes import Box
 from generator.deck.model import Deck
 from generator.render import Renderer
-from generator.sheets.geometry import (
-    SheetLayout,
-    SheetSettings,
-    plan_layout,
-    plan_pages,
-)
+from generator.sheets.geometry import SheetLayout, SheetSettings, plan_layout, plan_pages
 from generator.sheets.press import CopyIndex
 
 MAX_LISTED_COPIES = 50

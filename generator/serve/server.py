@@ -26,13 +26,7 @@ import click
 import uvicorn
 
 from generator.errors import InputError
-from generator.serve.app import (
-    Broadcaster,
-    allowed_hosts,
-    create_app,
-    is_loopback,
-    url_host,
-)
+from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopback, url_host
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview

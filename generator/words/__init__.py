@@ -20,13 +20,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from generator.errors import (
-    InputError,
-    Position,
-    describe_value,
-    did_you_mean,
-    not_text,
-)
+from generator.errors import InputError, Position, describe_value, did_you_mean, not_text
 from generator.loading import Document, load_yaml
 
 WORDS_DIR = Path(__file__).parent
