@@ -8,8 +8,6 @@ face: text in a subset font, transparency, gradients, images, marks.
 from PIL import Image
 from reportlab.lib.utils import ImageReader
 
-import generator.sheets.deflate as deflate_module
-from generator.sheets.deflate import StreamDeflater, deflate_all
 from generator.sheets.forms import FormLibrary, sheet_font
 from generator.sheets.style import LineStyle
 
@@ -49,8 +47,8 @@ def _image(canvas) -> None:
     canvas.drawImage(ImageReader(Image.new("RGB", (4, 3), (200, 30, 30))), 10, 10, 40, 30)
 
 
-def _compiled(library_class: type[FormLibrary], faces, deflater: StreamDeflater | None = None) -> object:
-    library = library_class(title="Forms", deflater=deflater)
+def _compiled(library_class: type[FormLibrary], faces) -> object:
+    library = library_class(title="Forms")
     for key, bbox, draw in faces:
         library.add(key, bbox, draw)
     library.add_lines("marks", [(0, 10, 20, 10), (10, 0, 10, 20)], LineStyle(0.25, 0.0), PAGE)
@@ -80,25 +78,7 @@ def test_faces_of_two_sizes_keep_their_own_bounding_boxes():
     assert boxes[:3] == [b"[ -9 -9 189 261", b"[ 0 0 100 140", b"[ -9 -9 189 261"]
 
 
-def test_faces_deflated_by_a_helper_process_while_drawn_are_written_as_reportlab_writes_them(monkeypatch):
-    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)  # a core to lend, whatever this machine has
-    faces = [(f"card {n}", CARD, _text(f"Card number {n}")) for n in range(40)]
-    faces.insert(20, ("alpha", CARD, _transparent))
-    deflated_here = []
-
-    def recording(streams):
-        deflated_here.extend(streams)
-        return deflate_all(streams)
-
-    monkeypatch.setattr(deflate_module, "deflate_all", recording)
-    with StreamDeflater(helper_from=5) as deflater:
-        compiled = _compiled(FormLibrary, faces, deflater)
-    assert deflated_here == []  # the helper deflated every face and the marks
-    assert compiled == _compiled(ReportlabFormLibrary, faces)
-
-
-def test_a_face_left_to_reportlab_is_deflated_here_beside_the_helpers_work(monkeypatch):
-    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
+def test_a_face_whose_operators_are_not_plain_ascii_is_written_as_reportlab_writes_it():
     def commented(comment: str):
         def draw(canvas) -> None:
             _text(comment)(canvas)
@@ -107,7 +87,4 @@ def test_a_face_left_to_reportlab_is_deflated_here_beside_the_helpers_work(monke
 
     faces = [(f"card {n}", CARD, _text(f"Card number {n}")) for n in range(20)]
     faces.insert(5, ("accent", CARD, commented("crème brûlée")))
-    with StreamDeflater(helper_from=5) as deflater:
-        compiled = _compiled(FormLibrary, faces, deflater)
-        assert len(deflater._streams) == len(faces)  # every face but the accented one, and the marks
-    assert compiled == _compiled(ReportlabFormLibrary, faces)
+    assert _compiled(FormLibrary, faces) == _compiled(ReportlabFormLibrary, faces)

@@ -16,6 +16,7 @@ import contextlib
 import functools
 import itertools
 import re
+import zlib
 from dataclasses import dataclass
 from io import BytesIO
 from operator import itemgetter
@@ -26,7 +27,6 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.sheets.deflate import StreamDeflater, deflate_all
 from generator.sheets.marks import Line
 from generator.sheets.style import LineStyle
 
@@ -88,11 +88,8 @@ class FormLibrary:
     :meth:`name` and :meth:`text` give the operators pages use.
     """
 
-    def __init__(self, title: str, font: str | None = None, deflater: StreamDeflater | None = None):
+    def __init__(self, title: str, font: str | None = None):
         self._font = font or sheet_font()
-        self._deflater = deflater
-        """Deflates each form's stream as soon as it is drawn, if given; else all are deflated at
-        :meth:`compile`."""
         # A TrueType starting font keeps reportlab from adding an unembedded Helvetica.
         self._canvas = Canvas(BytesIO(), invariant=1, pageCompression=1, initialFontName=self._font)
         self._canvas.setTitle(title)
@@ -142,8 +139,6 @@ class FormLibrary:
         canvas._code = []
         canvas.endForm()
         canvas._doc.idToObject[pdfdoc.xObjectName(form)].stream = encoded
-        if self._deflater is not None:
-            self._deflater.submit(encoded)
 
     def add_lines(self, key: str, lines: Iterable[Line], style: LineStyle,
                   bbox: tuple[float, float, float, float]) -> str:
@@ -242,12 +237,8 @@ class FormLibrary:
             form.Matrix = form.Matrix or matrix
             forms.append((name, form))
         shapes: dict[tuple, tuple[bytes, bytes]] = {}
-        # Deflated all at once, before reportlab formats them one by one: on every core here, or
-        # mostly already, while they were drawn, by the deflater's helper.
-        streams = [form.stream for _, form in forms]
-        deflated_streams = self._deflater.finish(streams) if self._deflater else deflate_all(streams)
-        for (name, form), deflated in zip(forms, deflated_streams):
-            form.Contents = _FormStream(form.stream, templates, deflated)
+        for name, form in forms:
+            form.Contents = _FormStream(form.stream, templates)
             if form.Resources is not None:
                 doc.idToObject[name] = _FaceForm(form, shapes)
 
@@ -279,11 +270,9 @@ class _FormStream(pdfdoc.PDFStream):
     with the dictionary (which reportlab fills in before formatting) formatted once per distinct
     content and the stream's length put in its place."""
 
-    def __init__(self, content: bytes, templates: dict[tuple, tuple[bytes, bytes]], deflated: bytes):
+    def __init__(self, content: bytes, templates: dict[tuple, tuple[bytes, bytes]]):
         super().__init__(content=content)
         self._templates = templates
-        self._deflated = deflated
-        """``content`` as PDFZCompress writes it (:func:`~generator.sheets.deflate.deflate`)."""
 
     template: tuple[bytes, bytes] | None = None
     """The dictionary before and after its length, once formatted that way."""
@@ -298,7 +287,7 @@ class _FormStream(pdfdoc.PDFStream):
 
     def formatted(self, template: tuple[bytes, bytes]) -> bytes:
         """The stream with its dictionary ``template`` (before and after its length)."""
-        content = self._deflated
+        content = zlib.compress(self.content)  # what reportlab's PDFZCompress writes
         return b"%s%d%s\nstream\n%sendstream\n" % (template[0], len(content), template[1], content)
 
     def _template(self, entries: dict, document) -> tuple[bytes, bytes]:

@@ -13,10 +13,10 @@ and the file identifier is a digest of the content).
 from __future__ import annotations
 
 import hashlib
+import zlib
 from array import array
 from typing import BinaryIO
 
-from generator.sheets.deflate import deflate
 from generator.sheets.forms import CompiledForms, number
 
 BINARY_MARKER = b"%\xe2\xe3\xcf\xd3\n"
@@ -69,7 +69,7 @@ class PdfPageWriter:
 
     def add_page(self, content: bytes) -> int:
         """Append a page drawn by the content-stream operators ``content``; return its page number."""
-        packed = deflate(content)
+        packed = zlib.compress(content)
         contents = self._next_number()
         page = self._stream_objects(
             b"<< /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (len(packed), packed),

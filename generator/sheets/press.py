@@ -25,7 +25,6 @@ from typing import BinaryIO, Callable, Iterator, TextIO
 from generator.boxes import Box
 from generator.deck.model import Card, Deck
 from generator.outputs import atomic_outputs
-from generator.sheets.deflate import StreamDeflater
 from generator.sheets.forms import FormLibrary, font_for, joined_runs, number
 from generator.sheets.geometry import (
     DEFAULT_DUPLEX,
@@ -88,18 +87,16 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     total = deck.total
     pages = layout.page_count(total)
     footer = Footer(deck.name, layout, pages, style)
-    with StreamDeflater() as deflater:  # faces' streams are deflated on another core as they are drawn
-        library = FormLibrary(title=deck.name, font=font_for(footer.alphabet(), renderer.fonts),
-                              deflater=deflater)
-        composer = PageComposer(
-            faces=FaceForms(deck, renderer, library, layout.bleed),
-            furniture=Furniture(layout, style, library, total),
-            footer=footer,
-            library=library,
-            copies=CopyIndex(deck),
-        )
-        library.prepare_text(footer.alphabet())
-        compiled = library.compile()
+    library = FormLibrary(title=deck.name, font=font_for(footer.alphabet(), renderer.fonts))
+    composer = PageComposer(
+        faces=FaceForms(deck, renderer, library, layout.bleed),
+        furniture=Furniture(layout, style, library, total),
+        footer=footer,
+        library=library,
+        copies=CopyIndex(deck),
+    )
+    library.prepare_text(footer.alphabet())
+    compiled = library.compile()
 
     pdf_path, manifest_path = output_paths(deck, out_dir, settings.duplex)
     with atomic_outputs(pdf_path, manifest_path) as (pdf_stream, manifest_stream), \
