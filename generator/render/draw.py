@@ -34,7 +34,6 @@ from generator.render.plan import (
 )
 from generator.render.replay import Replay
 from generator.render.svg import draw_svg
-from generator.render.textobjects import TextObjects
 
 EDGE_TOLERANCE = 0.01
 """Points: an edge this close to the trim edge counts as touching it."""
@@ -44,22 +43,21 @@ OVERFLOW_FLAG = 7.0
 
 
 def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: PreparedImages,
-              replay: Replay, texts: TextObjects) -> None:
+              replay: Replay) -> None:
     """Draw ``ops`` with the trim box at ``trim``; ``bleed`` > 0 paints past the cut.
 
     Everything is clipped to the trim box (plus bleed), so a face never paints
     over its neighbours on a sheet. Through ``replay`` (one per canvas, trim and
     bleed), an operation drawn there before in the same state is replayed
     (see :mod:`~generator.render.replay`); images, SVG art and gradients, which
-    name resources of the form they are drawn in, are always drawn. ``texts``
-    (one per canvas) writes text objects as reportlab would, quicker.
+    name resources of the form they are drawn in, are always drawn.
     """
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(trim.x - bleed, trim.y - bleed, trim.width + 2 * bleed, trim.height + 2 * bleed)
     canvas.clipPath(clip, stroke=0, fill=0)
     def draw(op: Op) -> None:
-        _draw_op(canvas, op, trim, bleed, images, texts)
+        _draw_op(canvas, op, trim, bleed, images)
 
     replay.draw(canvas, ops, draw, _replayable)
     canvas.restoreState()
@@ -69,8 +67,7 @@ def _replayable(op: Op) -> bool:
     return not isinstance(op, (ImageOp, ArtOp)) and not isinstance(getattr(op, "fill", None), Gradient)
 
 
-def _draw_op(canvas, op: Op, trim: Box, bleed: float, images: PreparedImages,
-             texts: TextObjects) -> None:
+def _draw_op(canvas, op: Op, trim: Box, bleed: float, images: PreparedImages) -> None:
     frame = op.frame
     if frame is not None:
         canvas.saveState()
@@ -86,7 +83,7 @@ def _draw_op(canvas, op: Op, trim: Box, bleed: float, images: PreparedImages,
         _set_stroke(canvas, faded(op.stroke, opacity), op.width, op.dash)
         canvas.line(*op.start, *op.end)
     elif isinstance(op, TextOp):
-        _text(canvas, op, opacity, texts)
+        _text(canvas, op, opacity)
     elif isinstance(op, IconOp):
         for x, y, size in op.squares:
             draw_icon(canvas, op.icon, x, y, size, op.ink, op.accent, opacity)
@@ -154,16 +151,16 @@ def _gradient(canvas, op: ShapeOp, box: Box, gradient: Gradient, opacity: float)
     canvas.restoreState()
 
 
-def _text(canvas, op: TextOp, opacity: float, texts: TextObjects) -> None:
+def _text(canvas, op: TextOp, opacity: float) -> None:
     if op.overflow is None:
-        _text_lines(canvas, op, opacity, texts)
+        _text_lines(canvas, op, opacity)
         return
     box = op.overflow
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(box.x, box.y, box.width, box.height)
     canvas.clipPath(clip, stroke=0, fill=0)
-    _text_lines(canvas, op, opacity, texts)
+    _text_lines(canvas, op, opacity)
     canvas.restoreState()
     _overflow_mark(canvas, box)
 
@@ -187,22 +184,16 @@ def _overflow_mark(canvas, box: Box) -> None:
     canvas.restoreState()
 
 
-def _text_lines(canvas, op: TextOp, opacity: float, texts: TextObjects) -> None:
+def _text_lines(canvas, op: TextOp, opacity: float) -> None:
     """Each line as text objects (runs switch font and colour inside them), then its icons.
 
     reportlab's text objects cannot change transparency, so runs of one alpha
-    share a text object and the canvas's alpha is set before each. ``texts``
-    writes the text objects reportlab would, quicker (see :mod:`~generator.render.textobjects`).
+    share a text object and the canvas's alpha is set before each.
     """
     for line in op.text_lines:
         glyphs = [piece for piece in line.pieces if isinstance(piece, Glyphs)]
         for alpha, same in groupby(glyphs, key=lambda piece: _alpha(piece.colour or op.colour, opacity)):
             canvas.setFillAlpha(alpha)
-            same = list(same)
-            code = texts.code(canvas, same, op.size)
-            if code is not None:
-                canvas._code.append(code)  # what canvas.drawText appends
-                continue
             text = canvas.beginText()
             font, colour = None, None
             for piece in same:

@@ -57,7 +57,6 @@ from generator.sandbox import TemplateLimitError
 
 if TYPE_CHECKING:  # drawing needs reportlab's canvas; checking faces does not import it
     from generator.render.replay import Replay
-    from generator.render.textobjects import TextObjects
 
 SIDES = ("front", "back")
 DATA_DIR = Path(__file__).parent / "data"
@@ -90,8 +89,9 @@ class Renderer:
     """Per side, whether the face key holds every value the title reads."""
     _titles: dict[str, str] = field(default_factory=dict, repr=False)
     """Titles by face key, for the sides whose key holds what the title reads."""
-    _drawn: WeakKeyDictionary = field(default_factory=WeakKeyDictionary, repr=False)
-    """What drawing on each canvas remembers (a :class:`_CanvasMemory`)."""
+    _replays: WeakKeyDictionary = field(default_factory=WeakKeyDictionary, repr=False)
+    """Per canvas drawn on, then per trim box and bleed: what drawing each operation wrote
+    there (see render/replay.py)."""
 
     def __post_init__(self) -> None:
         self._resources = PlanResources(self.font_registry, self.deck.folder, draft=self.draft)
@@ -169,19 +169,16 @@ class Renderer:
         # Drawing needs reportlab's canvas; checking and measuring faces (deckpress check) does not.
         from generator.render.draw import draw_plan
         from generator.render.replay import Replay
-        from generator.render.textobjects import TextObjects
 
         layout = self.layouts[_check_side(side)]
         ops = self._plan(card, side)
         trim, bleed_width = layout.trim, layout.bleed if bleed else 0.0
-        drawn = self._drawn.get(canvas)
-        if drawn is None:
-            drawn = self._drawn[canvas] = _CanvasMemory(TextObjects(canvas))
-        replay = drawn.replays.get((trim, bleed_width))
+        replays = self._replays.setdefault(canvas, {})
+        replay = replays.get((trim, bleed_width))
         if replay is None:
-            replay = drawn.replays[(trim, bleed_width)] = Replay()
+            replay = replays[(trim, bleed_width)] = Replay()
         try:
-            draw_plan(canvas, ops, trim, bleed_width, self._images, replay, drawn.texts)
+            draw_plan(canvas, ops, trim, bleed_width, self._images, replay)
         except (ValueError, TypeError, ArithmeticError) as error:
             # Planning checks what it can; whatever reportlab still refuses is named here, at the
             # face and layout, rather than surfacing as a traceback from inside a sheet.
@@ -366,16 +363,6 @@ class Renderer:
         if self.deck.shared_back and name in self.deck.shared_back:
             return self.deck.source.at("back", name)
         return None
-
-
-@dataclass
-class _CanvasMemory:
-    """What drawing faces on one canvas remembers, to write the same bytes quicker."""
-
-    texts: TextObjects
-    """Its text objects (see render/textobjects.py)."""
-    replays: dict[tuple, Replay] = field(default_factory=dict)
-    """Per trim box and bleed, what drawing each operation wrote there (see render/replay.py)."""
 
 
 def _as_input(error: LayoutError) -> InputError:
