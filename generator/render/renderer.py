@@ -65,8 +65,8 @@ GENERIC_LAYOUT = "generic"
 CARD_SIZES_FILE = DATA_DIR / "card_sizes.yaml"
 KEY_JSON = json.JSONEncoder(sort_keys=True, default=str, ensure_ascii=False)
 """How a face's values are written down to be hashed into its key: what ``json.dumps`` with
-these options writes, by an encoder made once (``json.dumps`` makes one a call, most of its
-cost for a small face). Keys name forms in the PDF, so this must not change."""
+these options writes, by an encoder made once (``json.dumps`` with options makes one a call).
+Keys name forms in the PDF, so this must not change."""
 
 
 @dataclass(eq=False)
@@ -271,7 +271,7 @@ class Renderer:
 
     def _settle(self, facts: dict[str, Any]) -> None:
         """Let a face's context go once its key, title and plan are made: nothing reads it
-        again, and a deck of 10,000 distinct cards would keep some 20 MB of contexts."""
+        again, and kept, the contexts would grow with the deck's distinct faces."""
         if "title" in facts and facts.get("key") in self._plans:
             facts.pop("context", None)
 

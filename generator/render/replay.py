@@ -32,7 +32,7 @@ GRAPHICS_STATE = tuple(name for name in Canvas.STATE_ATTRIBUTES if name != "_ext
 """What reportlab saves and restores as the graphics state, besides the transparency
 states (``_extgstate``), which are compared by their current values."""
 _graphics_state = itemgetter(*GRAPHICS_STATE)
-"""The graphics state's values as one tuple, read at C speed (after every drawing that is not a replay)."""
+"""The graphics state's values as one tuple, read in one call (after every drawing that is not a replay)."""
 FORM_RESOURCES = ("_formsinuse", "_annotationrefs", "_colorsUsed", "_shadingUsed")
 """What reportlab collects for the resources of the page or form being drawn."""
 TRANSPARENCY = re.compile(r"/gRLs\d+ gs")

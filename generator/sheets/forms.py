@@ -122,13 +122,13 @@ class FormLibrary:
         return self._names[key]
 
     def _end_form(self, form: str) -> None:
-        """End the form being drawn, encoding its operators at C speed when they are plain ASCII.
+        """End the form being drawn, encoding its operators with Python's ASCII codec when they are
+        plain ASCII.
 
         reportlab encodes a form's operators with its PDFDocEncoding codec, a
-        dictionary lookup per character (about 0.1 ms a kilobyte, a fifth of a
-        distinct face's cost). Operators are ASCII text, where that encoding is
-        the identity, so they are encoded here and reportlab only encodes the
-        (empty) rest.
+        dictionary lookup per character. Operators are ASCII text, where that
+        encoding is the identity, so they are encoded here and reportlab only
+        encodes the (empty) rest. Anything else is left to reportlab.
         """
         canvas = self._canvas
         operators = "\n".join([canvas._preamble, *canvas._code])
@@ -214,9 +214,8 @@ class FormLibrary:
         """Have forms that draw alike share one resources object and one formatted dictionary.
 
         Left alone, reportlab builds and formats each form's dictionary afresh,
-        some 35 names and numbers through its codec a form: most of a distinct
-        face's cost in writing the file. Faces of one size differ only in their
-        stream's length, so each dictionary is formatted once (see
+        every name and number of it through its codec. Faces of one size differ
+        only in their stream's length, so each dictionary is formatted once (see
         :class:`_FormStream`) and gives the same bytes.
         """
         plain = _plain_form_resources()
@@ -244,8 +243,7 @@ class FormLibrary:
 
 
 _PDFDOC_GAPS = [bytes([code]) for code in range(24, 32)]
-"""The ASCII codes PDFDocEncoding lacks: ASCII text without them it encodes byte for byte.
-(Looked for one by one, at C speed: a regular expression took a fifth of a distinct face's writing.)"""
+"""The ASCII codes PDFDocEncoding lacks: ASCII text without them it encodes byte for byte."""
 
 
 def _plain_form_resources() -> pdfdoc.PDFResourceDictionary:

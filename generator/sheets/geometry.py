@@ -145,8 +145,8 @@ class Placement(NamedTuple):
     """One face of one physical card on a page.
 
     ``index`` counts the deck's physical cards from 0 in deck order; the
-    build turns it back into a card and copy number. (A named tuple: a deck of
-    100,000 copies makes 200,000 of them, five times quicker than a frozen dataclass.)
+    build turns it back into a card and copy number. (A named tuple: a build makes
+    two for every copy in the deck.)
     """
 
     index: int

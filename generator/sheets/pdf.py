@@ -4,7 +4,7 @@ The writer starts with the objects :class:`generator.sheets.forms.FormLibrary`
 compiled (forms, fonts, the shared resource dictionary), then appends each
 page as it comes: a compressed content stream and a page dictionary. It keeps
 only one number per object written (its offset, for the cross-reference
-table), so a 20,000-page file costs a few hundred kilobytes of memory.
+table), so memory grows by a few bytes a page, never by a page's content.
 
 The output is reproducible: the same pages give the same bytes (no dates,
 and the file identifier is a digest of the content).
