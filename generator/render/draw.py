@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.colors import white as WHITE
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from generator.boxes import Box
 from generator.render.icons import draw_icon
@@ -42,7 +44,7 @@ OVERFLOW_FLAG = 7.0
 """Points: the red triangle in the corner of a draft's overflowing text box."""
 
 
-def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: PreparedImages,
+def draw_plan(canvas: Canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: PreparedImages,
               replay: Replay) -> None:
     """Draw ``ops`` with the trim box at ``trim``; ``bleed`` > 0 paints past the cut.
 
@@ -67,7 +69,7 @@ def _replayable(op: Op) -> bool:
     return not isinstance(op, (ImageOp, ArtOp)) and not isinstance(getattr(op, "fill", None), Gradient)
 
 
-def _draw_op(canvas, op: Op, trim: Box, bleed: float, images: PreparedImages) -> None:
+def _draw_op(canvas: Canvas, op: Op, trim: Box, bleed: float, images: PreparedImages) -> None:
     frame = op.frame
     if frame is not None:
         canvas.saveState()
@@ -107,13 +109,13 @@ def grow_into_bleed(box: Box, trim: Box, bleed: float) -> Box:
     return Box(box.x - left, box.y - bottom, box.width + left + right, box.height + bottom + top)
 
 
-def _set_stroke(canvas, colour, width: float, dash: tuple[float, ...]) -> None:
+def _set_stroke(canvas: Canvas, colour: Color | None, width: float, dash: tuple[float, ...]) -> None:
     canvas.setStrokeColor(colour)
     canvas.setLineWidth(width)
     canvas.setDash(list(dash) if dash else [])
 
 
-def _shape(canvas, op: ShapeOp, trim: Box, bleed: float, opacity: float) -> None:
+def _shape(canvas: Canvas, op: ShapeOp, trim: Box, bleed: float, opacity: float) -> None:
     box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
     if isinstance(op.fill, Gradient):
         _gradient(canvas, op, box, op.fill, opacity)
@@ -129,7 +131,7 @@ def _shape(canvas, op: ShapeOp, trim: Box, bleed: float, opacity: float) -> None
     canvas.drawPath(_outline(canvas, op, box), stroke=int(op.stroke is not None), fill=int(fill is not None))
 
 
-def _outline(canvas, op: ShapeOp, box: Box):
+def _outline(canvas: Canvas, op: ShapeOp, box: Box) -> PDFPathObject:
     path = canvas.beginPath()
     if op.ellipse:
         path.ellipse(box.x, box.y, box.width, box.height)
@@ -140,7 +142,7 @@ def _outline(canvas, op: ShapeOp, box: Box):
     return path
 
 
-def _gradient(canvas, op: ShapeOp, box: Box, gradient: Gradient, opacity: float) -> None:
+def _gradient(canvas: Canvas, op: ShapeOp, box: Box, gradient: Gradient, opacity: float) -> None:
     """A PDF shading clipped to the shape's outline."""
     canvas.saveState()
     canvas.clipPath(_outline(canvas, op, box), stroke=0, fill=0)
@@ -151,7 +153,7 @@ def _gradient(canvas, op: ShapeOp, box: Box, gradient: Gradient, opacity: float)
     canvas.restoreState()
 
 
-def _text(canvas, op: TextOp, opacity: float) -> None:
+def _text(canvas: Canvas, op: TextOp, opacity: float) -> None:
     if op.overflow is None:
         _text_lines(canvas, op, opacity)
         return
@@ -165,7 +167,7 @@ def _text(canvas, op: TextOp, opacity: float) -> None:
     _overflow_mark(canvas, box)
 
 
-def _overflow_mark(canvas, box: Box) -> None:
+def _overflow_mark(canvas: Canvas, box: Box) -> None:
     """A draft's sign that text did not fit: a dashed red frame and a red corner flag."""
     canvas.saveState()
     canvas.setStrokeColor(OVERFLOW_RED)
@@ -184,7 +186,7 @@ def _overflow_mark(canvas, box: Box) -> None:
     canvas.restoreState()
 
 
-def _text_lines(canvas, op: TextOp, opacity: float) -> None:
+def _text_lines(canvas: Canvas, op: TextOp, opacity: float) -> None:
     """Each line as text objects (runs switch font and colour inside them), then its icons.
 
     reportlab's text objects cannot change transparency, so runs of one alpha
@@ -207,18 +209,17 @@ def _text_lines(canvas, op: TextOp, opacity: float) -> None:
                 text.setTextOrigin(piece.x, piece.y)
                 text.textOut(piece.text)
             canvas.drawText(text)
-        for piece in line.pieces:
-            if isinstance(piece, InlineIcon):
-                draw_icon(canvas, piece.icon, piece.x, piece.y, piece.side, piece.ink,
-                          piece.accent or WHITE, opacity)
+        for icon in line.pieces:
+            if isinstance(icon, InlineIcon):
+                draw_icon(canvas, icon.icon, icon.x, icon.y, icon.side, icon.ink, icon.accent or WHITE, opacity)
     canvas.setFillAlpha(1)
 
 
-def _alpha(colour, opacity: float) -> float:
+def _alpha(colour: Color | None, opacity: float) -> float:
     return getattr(colour, "alpha", 1) * opacity if colour is not None else opacity
 
 
-def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages, opacity: float) -> None:
+def _image(canvas: Canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages, opacity: float) -> None:
     box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
     resample = resampling(op.pixels, box, op.fit, op.dpi)
     reader = images.reader(op.path, resample)

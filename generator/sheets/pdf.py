@@ -97,7 +97,7 @@ class PdfPageWriter:
     def _write_xref(self) -> None:
         size = self._next_number()
         free = sorted(self._forms.free_numbers)
-        next_free = dict(zip([0] + free, free + [0]))
+        next_free = dict(zip([0] + free, free + [0], strict=True))
         xref_offset = self._written
         self._write(b"xref\n0 %d\n" % size)
         lines = []
