@@ -3,12 +3,7 @@
 import pytest
 
 from generator.boxes import Box
-from generator.sheets.geometry import (
-    SheetSettings,
-    SheetSettingsError,
-    plan_layout,
-    plan_pages,
-)
+from generator.sheets.geometry import SheetSettings, SheetSettingsError, plan_layout, plan_pages
 from generator.sheets.marks import crop_marks, mark_room
 from generator.sheets.style import MM, find_paper, load_style
 

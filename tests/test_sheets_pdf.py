@@ -7,14 +7,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from pypdf import PdfReader
-from sheets_support import (
-    FrameRenderer,
-    embedded_fonts,
-    numbered_deck,
-    placed_forms,
-    read_manifest,
-    write_deck,
-)
+from sheets_support import FrameRenderer, embedded_fonts, numbered_deck, placed_forms, read_manifest, write_deck
 
 from generator.deck.model import load_deck
 from generator.errors import LayoutError

@@ -23,17 +23,7 @@ from generator.boxes import Box
 from generator.render.icons import draw_icon
 from generator.render.images import PreparedImages, drawn_rectangle, resampling
 from generator.render.paint import Gradient, faded
-from generator.render.plan import (
-    ArtOp,
-    Glyphs,
-    IconOp,
-    ImageOp,
-    InlineIcon,
-    LineOp,
-    Op,
-    ShapeOp,
-    TextOp,
-)
+from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp
 from generator.render.replay import Replay
 from generator.render.svg import draw_svg
 

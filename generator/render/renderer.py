@@ -25,14 +25,7 @@ from reportlab.lib.colors import Color
 
 from generator.boxes import Box
 from generator.deck.model import Card, Deck
-from generator.errors import (
-    DeckpressError,
-    InputError,
-    LayoutError,
-    LayoutErrors,
-    Position,
-    in_file_order,
-)
+from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
 from generator.loading import load_yaml
 from generator.reading import Problems
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
@@ -51,12 +44,7 @@ from generator.render.layout import (
 from generator.render.markup import readable
 from generator.render.paint import load_colour_table
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
-from generator.render.templating import (
-    SPECIAL_NAMES,
-    TemplateError,
-    TemplateMemo,
-    make_layout_environment,
-)
+from generator.render.templating import SPECIAL_NAMES, TemplateError, TemplateMemo, make_layout_environment
 from generator.sandbox import BoundedSandbox, TemplateLimitError
 
 if TYPE_CHECKING:  # drawing needs reportlab's canvas; checking faces does not load it

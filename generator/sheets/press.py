@@ -29,14 +29,7 @@ from generator.boxes import Box
 from generator.deck.model import Card, Deck
 from generator.outputs import atomic_outputs
 from generator.sheets.forms import FormLibrary, font_for, joined_runs, number
-from generator.sheets.geometry import (
-    DEFAULT_DUPLEX,
-    PagePlan,
-    SheetLayout,
-    SheetSettings,
-    plan_pages,
-    sheet_layout,
-)
+from generator.sheets.geometry import DEFAULT_DUPLEX, PagePlan, SheetLayout, SheetSettings, plan_pages, sheet_layout
 from generator.sheets.manifest import ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, mark_room
 from generator.sheets.pdf import PdfPageWriter
