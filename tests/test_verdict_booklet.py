@@ -78,6 +78,20 @@ def test_a_row_of_cards_taller_than_a_page_is_refused_at_the_directive(tmp_path)
     assert not (tmp_path / "out").exists()
 
 
+def test_a_card_reference_in_an_example_box_of_a_deck_whose_layout_is_broken(tmp_path):
+    """Without card layouts no row of cards can be measured; check reports the layout, and no crash."""
+    from hostile_support import new_deck
+
+    folder = new_deck(tmp_path, "space")
+    layout = folder / "layout.yaml"
+    layout.write_text(layout.read_text().replace("size: poker", "size: [40mm", 1))
+    (folder / "rules.md").write_text("# T\n\n> {{ cards }}\n")
+    check = deckpress("check", folder)
+    assert check.exit_code == 2
+    [error] = check.error_lines
+    assert f"{layout}:" in error and "YAML syntax error" in error
+
+
 def test_booklet_reports_every_card_in_its_reference_that_does_not_fit(tmp_path):
     from hostile_support import new_deck
 
@@ -143,15 +157,6 @@ def test_without_a_rules_file_there_is_nothing_to_check(tmp_path):
     assert deckpress("check", folder).exit_code == 0
 
 
-def test_the_table_measures_are_the_booklets():
-    from generator.booklet import markdown
-    from generator.verdict import booklet
-
-    assert (booklet.CELL_PADDING, booklet.MIN_COLUMN_TEXT) == (markdown.CELL_PADDING, markdown.MIN_COLUMN_TEXT)
-    assert booklet.BLOCK_DIRECTIVE_PARAGRAPH.pattern == markdown.BLOCK_DIRECTIVE_PARAGRAPH.pattern
-    assert DECK  # the tiny deck the booklet tests use
-
-
 @pytest.mark.parametrize("rules", [
     "# Rules\n\n{{ components by=colour }}\n\nSome text.\n\n{{ cards side=top }}\n\n{{ decklists }}\n",
     "# Rules\n\nText {{ count colour=red }}.\n\n{{ cardtable columns=name,power headers=Name }}\n",
@@ -184,7 +189,7 @@ def test_bundled_rules_pass_either_way(monkeypatch, game):
 
 def test_plain_ascii_is_printable_without_asking_the_fonts():
     from generator.booklet.style import font_has_glyph, load_style, text_measures
-    from generator.verdict.booklet import EXAMPLE_BOX_RULE, _printable
+    from generator.verdict.booklet import _printable
 
     assert all(font_has_glyph(chr(code)) and _printable(chr(code)) for code in range(32, 127))
     for character in "\u00e9\u2192\u2603\U0001f600\x07":
@@ -194,4 +199,3 @@ def test_plain_ascii_is_printable_without_asking_the_fonts():
         width, padding = text_measures(paper)
         assert width == style.papers[paper].page[0] - style.margins.inner - style.margins.outer
         assert padding == 2 * style.box_padding
-    assert EXAMPLE_BOX_RULE == 3  # the booklet's example box: Table width frame_width - 3

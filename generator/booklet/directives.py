@@ -30,9 +30,10 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from generator.booklet.components import group_values, players_label
 from generator.deck.model import Card, Deck, Decklist
@@ -377,7 +378,7 @@ def expand_inline(text: str, path: Path, deck: Deck,
     return ExpandedSource(text="\n".join(lines) + "\n", blocks=blocks)
 
 
-def place_in(path: Path, lines: list[str], span: list[int] | None, needle: str | None = None) -> Position:
+def place_in(path: Path, lines: list[str], span: Sequence[int] | None, needle: str | None = None) -> Position:
     """Where a block of a rules file starts (``span`` is a Markdown node's [first, end) line
     indexes), or where ``needle`` first appears in those lines."""
     start, end = span if span else (0, 1)

@@ -1,11 +1,10 @@
 """Markdown -> platypus flowables: the body of a rules booklet.
 
-markdown-it-py parses the rules file (CommonMark plus tables; raw HTML is
-shown as text, never interpreted). The syntax tree is then walked block by
-block: headings, paragraphs, nested lists, tables, block quotes (printed as
-shaded example boxes), images and rules. A paragraph that is only a block
-directive (``{{ components }}``, ``{{ cards }}`` ...) becomes the block the
-directive describes, built from the deck.
+The rules file is read into typed blocks by :mod:`generator.booklet.blocks` (which also
+checks its texts and pictures); this draws them: headings, paragraphs, nested lists,
+tables, block quotes (printed as shaded example boxes), images and rules. A block
+directive (``{{ components }}``, ``{{ cards }}`` ...) becomes the block it describes,
+built from the deck.
 
 Every error names the rules file and the line it comes from.
 """
@@ -13,14 +12,13 @@ Every error names the rules file and the line it comes from.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 from xml.sax.saxutils import escape
 
-from markdown_it import MarkdownIt
-from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     CondPageBreak,
@@ -37,7 +35,9 @@ from reportlab.platypus import (
     XPreformatted,
 )
 
+from generator.booklet import blocks
 from generator.booklet import components as comp
+from generator.booklet.blocks import EXAMPLE_BOX_RULE, Reader
 from generator.booklet.cards import (
     SIDES,
     Renderer,
@@ -52,18 +52,10 @@ from generator.booklet.directives import (
     column_formats,
     component_labels,
     picked_cards,
-    place_in,
     table_column,
 )
-from generator.booklet.limits import (
-    check_glyphs,
-    check_heading,
-    check_table_rows,
-    check_words,
-    plain_text,
-)
+from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
 from generator.booklet.paragraphs import Paragraph
-from generator.booklet.paths import resolve_image
 from generator.booklet.style import (
     MM,
     BookletStyle,
@@ -75,7 +67,6 @@ from generator.booklet.style import (
 from generator.deck.model import Deck
 from generator.deck.translation import choice_label
 from generator.errors import InputError, Position, together
-from generator.render.images import ImageProblem, image_pixels
 from generator.render.markup import readable
 from generator.words import Words, words_for
 
@@ -84,9 +75,6 @@ IMAGE_DPI = 150
 
 MAX_IMAGE_HEIGHT_SHARE = 0.6
 """A block image takes at most this share of the page's text height."""
-
-CELL_PADDING = 4
-"""Points of space left and right of the text in a table cell."""
 
 KEEP_TABLE_ROWS = 16
 """Tables up to this many rows move whole to the next page instead of splitting..."""
@@ -104,23 +92,17 @@ LINE_HEIGHT_GUESS = 14
 TABLE_ROWS_UNDER_HEADING = 3
 """A heading above a long table needs room for at least this many rows below it."""
 
-MIN_COLUMN_TEXT = 14
-"""Points of text width a table column needs at the least (about two letters); a table
-whose columns cannot all get this much does not fit the page and is refused."""
+ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 
-BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
-
-
-def markdown_parser() -> MarkdownIt:
-    """CommonMark with tables; HTML stays text so a rules file cannot smuggle in markup."""
-    return MarkdownIt("commonmark", {"html": False}).enable("table")
+STYLE_TAGS = {"strong": "b", "em": "i", "link": "u"}
+"""The paragraph markup of each inline style: links print underlined."""
 
 
 class Heading(Paragraph):
     """A heading paragraph that the document lists in its contents and PDF outline."""
 
-    def __init__(self, text: str | None, style, level: int = 0, plain: str = "", key: str = "",
-                 **paragraph_options):
+    def __init__(self, text: str, style: ParagraphStyle, level: int = 0, plain: str = "", key: str = "",
+                 **paragraph_options: object):
         # reportlab makes the halves of a split paragraph with Paragraph's own arguments;
         # a half has level 0 and so stays out of the contents.
         super().__init__(text, style, **paragraph_options)
@@ -131,7 +113,7 @@ class Heading(Paragraph):
 
 @dataclass
 class Converter:
-    """Walks one rules file's syntax tree and builds its flowables.
+    """Draws one rules file's blocks as flowables.
 
     ``renderer`` is asked for only when a ``{{ cards }}`` directive needs it, so a
     booklet without card pictures never loads the card layouts.
@@ -144,12 +126,15 @@ class Converter:
     frame_width: float
     frame_height: float
     renderer: Callable[[], Renderer]
-    lines: list[str] = field(default_factory=list)
     cover_components: comp.Components | None = None
     heading_count: int = 0
     check_faces: bool = True
     """Whether a card reference first lays out the faces it shows, to report every one that
     does not fit (``check`` lists the faces itself)."""
+    reader: Reader = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reader = Reader(self.deck.folder, self.path, self.source, font_has_glyph)
 
     @property
     def words(self) -> Words:
@@ -157,62 +142,47 @@ class Converter:
         return words_for(self.deck)
 
     def convert(self) -> list[Flowable]:
-        self.lines = self.source.text.splitlines()
-        tree = SyntaxTreeNode(markdown_parser().parse(self.source.text))
-        flowables = self.blocks(tree.children, depth=0)
-        stranded = self.source.unplaced()
-        if stranded:
-            directive = stranded[0]
-            raise directive.fail(f"'{{{{ {directive.name} }}}}' makes a whole block: "
-                                 "put it on a line of its own, with blank lines around it")
+        flowables = self.flowables(self.reader.document(), depth=0)
+        self.reader.stranded()
         return flowables
-
-    # --- positions and text -------------------------------------------------
-
-    def position(self, node: SyntaxTreeNode, needle: str | None = None) -> Position:
-        """Where ``node`` starts, or where ``needle`` first appears inside it."""
-        return place_in(self.path, self.lines, node.map, needle)
-
-    def text(self, raw: str, node: SyntaxTreeNode) -> str:
-        """Plain text, escaped for reportlab's paragraph markup, every glyph checked."""
-        check_words(raw, lambda needle: self.position(node, needle))
-        check_glyphs(raw, font_has_glyph, lambda needle: self.position(node, needle))
-        return paragraph_text(raw)
 
     # --- blocks -------------------------------------------------------------
 
-    def blocks(self, nodes, depth: int) -> list[Flowable]:
+    def flowables(self, read: Iterable[blocks.Block], depth: int) -> list[Flowable]:
         flowables: list[Flowable] = []
-        for node in nodes:
-            flowables.extend(self.block(node, depth))
+        for block in read:
+            flowables.extend(self.draw(block, depth))
         return _keep_headings_with_blocks(flowables, self.frame_width, self.frame_height)
 
-    def block(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        handler = {
-            "heading": self.heading,
-            "paragraph": self.paragraph,
-            "bullet_list": self.list_block,
-            "ordered_list": self.list_block,
-            "table": self.table,
-            "blockquote": self.example_box,
-            "hr": self.rule,
-            "fence": self.code,
-            "code_block": self.code,
-        }.get(node.type)
-        if handler is None:
-            return []
-        return handler(node, depth)
+    def draw(self, block: blocks.Block, depth: int) -> list[Flowable]:
+        match block:
+            case blocks.Heading():
+                return self.heading(block)
+            case blocks.Paragraph():
+                return [self.paragraph(block, self.style.text["body"])]
+            case blocks.Picture():
+                return [self.picture(block)]
+            case blocks.DirectiveBlock():
+                return self.directive_block(block.directive)
+            case blocks.ListBlock():
+                return [self.list_block(block, depth)]
+            case blocks.Table():
+                return [self.table(block)]
+            case blocks.Quote():
+                return [self.example_box(block, depth)]
+            case blocks.Rule():
+                return [HRFlowable(width="60%", thickness=0.5, color=self.style.colours["rule"],
+                                   spaceBefore=4, spaceAfter=8)]
+            case blocks.CodeBlock():
+                return [XPreformatted(paragraph_text(block.text.rstrip("\n")), self.style.text["table"])]
+        return []
 
-    def heading(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        level = int(node.tag[1])
-        style = self.style.text[f"h{min(level, 4)}"]
-        inline = node.children[0]
-        plain = plain_text(inline)
-        check_heading(plain, self.position(node))
+    def heading(self, block: blocks.Heading) -> list[Flowable]:
+        style = self.style.text[f"h{min(block.level, 4)}"]
         self.heading_count += 1
-        heading = Heading(self.inline(inline), derive(style, keepWithNext=1), level,
-                          plain=plain, key=f"h{self.heading_count}")
-        if level == 1:
+        heading = Heading(self.markup(block.pieces), derive(style, keepWithNext=1), block.level,
+                          plain=block.plain, key=f"h{self.heading_count}")
+        if block.level == 1:
             # A level-1 heading never sits alone at the foot of a page.
             underline = HRFlowable(width="100%", thickness=0.6, color=self.style.colours["rule"],
                                    spaceBefore=0, spaceAfter=5)
@@ -220,68 +190,44 @@ class Converter:
             return [CondPageBreak(style.leading * 5), heading, underline]
         return [heading]
 
-    def paragraph(self, node: SyntaxTreeNode, depth: int, body=None) -> list[Flowable]:
-        inline = node.children[0]
-        if BLOCK_DIRECTIVE_PARAGRAPH.match(inline.content) and node.map:
-            directive = self.source.blocks.get(node.map[0] + 1)
-            if directive is not None and node.map[1] - node.map[0] == 1:
-                self.source.used.add(directive.position.line)
-                return self.directive_block(directive)
-        images = [child for child in inline.children if child.type == "image"]
-        others = [child for child in inline.children
-                  if child.type not in ("image", "softbreak") and not
-                  (child.type == "text" and not child.content.strip())]
-        if images and not others and len(images) == 1:
-            return [self.block_image(images[0], inline)]
-        style = body or self.style.text["body"]
-        if plain_text(inline).rstrip().endswith(":"):
+    def paragraph(self, block: blocks.Paragraph, style: ParagraphStyle) -> Paragraph:
+        if block.introduces:
             # "...in three strengths:" introduces what follows; never part them.
             style = derive(style, keepWithNext=1)
-        return [Paragraph(self.inline(inline), style)]
+        return Paragraph(self.markup(block.pieces), style)
 
-    def list_block(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        ordered = node.type == "ordered_list"
+    def list_block(self, block: blocks.ListBlock, depth: int) -> Flowable:
         body = derive(self.style.text["body"], spaceAfter=2)
         items = []
-        for item in node.children:
+        for item in block.items:
             content: list[Flowable] = []
-            for child in item.children:
-                if child.type == "paragraph":
-                    content.extend(self.paragraph(child, depth + 1, body))
+            for child in self.reader.read(item):
+                if isinstance(child, blocks.Paragraph):
+                    content.append(self.paragraph(child, body))
                 else:
-                    content.extend(self.block(child, depth + 1))
+                    content.extend(self.draw(child, depth + 1))
             items.append(ListItem(content or [Spacer(0, 0)]))
         bullet = self.style.bullets[depth % len(self.style.bullets)]
-        options = dict(bulletType="1", start=str(node.attrs.get("start", 1)),
-                       bulletFormat="%s.") if ordered else dict(bulletType="bullet", start=bullet)
+        options = dict(bulletType="1", start=str(block.start), bulletFormat="%s.") if block.ordered \
+            else dict(bulletType="bullet", start=bullet)
         body_style = self.style.text["body"]
-        return [ListFlowable(items, leftIndent=self.style.list_indent, bulletFontName=body_style.fontName,
-                             bulletFontSize=body_style.fontSize, bulletColor=self.style.colours["accent"],
-                             spaceAfter=body_style.spaceAfter if depth == 0 else 0, **options)]
+        return ListFlowable(items, leftIndent=self.style.list_indent, bulletFontName=body_style.fontName,
+                            bulletFontSize=body_style.fontSize, bulletColor=self.style.colours["accent"],
+                            spaceAfter=body_style.spaceAfter if depth == 0 else 0, **options)
 
-    def table(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        # Counted before any cell is made: thousands of rows are refused at once.
-        check_table_rows(sum(len(section.children) for section in node.children if section.type != "thead"),
-                         self.position(node))
-        rows, alignments, header_rows, lines = [], [], 0, []
-        for section in node.children:
-            for row in section.children:
-                lines.append(self.position(row) if row.map else self.position(node))
-                cells, aligns = [], []
-                head = section.type == "thead"
-                for cell in row.children:
-                    align = _alignment(cell.attrs.get("style", ""))
-                    style = self.style.text["table_head" if head else "table"]
-                    inline = cell.children[0] if cell.children else None
-                    markup = self.inline(inline) if inline is not None else ""
-                    cells.append(Paragraph(markup, derive(style, alignment=align)))
-                    aligns.append(align)
-                rows.append(cells)
-                alignments.append(aligns)
-                header_rows += head
-        return [self.grid(rows, header_rows, position=self.position(node), row_positions=lines)]
+    def table(self, table: blocks.Table) -> Flowable:
+        rows: list[list[Flowable | str]] = []
+        header_rows = 0
+        positions = []
+        for row in self.reader.rows(table):
+            positions.append(row.position)
+            style = self.style.text["table_head" if row.head else "table"]
+            rows.append([Paragraph(self.markup(cell.pieces), derive(style, alignment=ALIGNMENTS[cell.align]))
+                         for cell in row.cells])
+            header_rows += row.head
+        return self.grid(rows, header_rows, position=table.position, row_positions=positions)
 
-    def grid(self, rows: list[list], header_rows: int, widths: list[float] | None = None,
+    def grid(self, rows: list[list[Flowable | str]], header_rows: int, widths: list[float] | None = None,
              position: Position | None = None, field: str = "table",
              row_positions: list[Position] | None = None) -> Flowable:
         """A table in the booklet's style: shaded header, hairlines between rows.
@@ -291,11 +237,7 @@ class Converter:
         ``position``, not a squashed table that reportlab cannot draw.
         """
         check_table_rows(len(rows) - header_rows, position, field)
-        columns = max(len(row) for row in rows)
-        fitting = int(self.frame_width // (2 * CELL_PADDING + MIN_COLUMN_TEXT))
-        if columns > fitting:
-            raise InputError(f"a table of {columns} columns does not fit the page: "
-                             f"at most {fitting} fit side by side", position, field=field)
+        check_columns(max(len(row) for row in rows), self.frame_width, position, field)
         widths = widths or _column_widths(rows, self.frame_width)
         table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
         commands = [
@@ -321,19 +263,19 @@ class Converter:
                 return KeepTogether([table])
         return table
 
-    def example_box(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+    def example_box(self, quote: blocks.Quote, depth: int) -> Flowable:
         padding = self.style.box_padding
         inner = Converter(self.deck, self.style, self.path, self.source,
-                          self.frame_width - 2 * padding - 3, self.frame_height, self.renderer,
-                          self.lines, heading_count=self.heading_count, check_faces=self.check_faces)
-        content = inner.blocks(node.children, depth)
+                          self.frame_width - 2 * padding - EXAMPLE_BOX_RULE, self.frame_height, self.renderer,
+                          heading_count=self.heading_count, check_faces=self.check_faces)
+        content = inner.flowables(inner.reader.read(quote.body), depth)
         self.heading_count = inner.heading_count
         if content and isinstance(content[-1], Paragraph):
             content[-1].style = derive(content[-1].style, spaceAfter=0)
-        box = Table([[content]], colWidths=[self.frame_width - 3], hAlign="RIGHT")
+        box = Table([[content]], colWidths=[self.frame_width - EXAMPLE_BOX_RULE], hAlign="RIGHT")
         box.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, -1), self.style.colours["shade"]),
-            ("LINEBEFORE", (0, 0), (0, -1), 3, self.style.colours["accent"]),
+            ("LINEBEFORE", (0, 0), (0, -1), EXAMPLE_BOX_RULE, self.style.colours["accent"]),
             ("LEFTPADDING", (0, 0), (-1, -1), padding),
             ("RIGHTPADDING", (0, 0), (-1, -1), padding),
             ("TOPPADDING", (0, 0), (-1, -1), padding),
@@ -343,77 +285,53 @@ class Converter:
         _, height = box.wrap(self.frame_width, self.frame_height)
         if height > self.frame_height:
             raise InputError(f"the example box is taller than a page ({height:.0f} pt, the page has "
-                             f"{self.frame_height:.0f}); split it into two quotes", self.position(node),
+                             f"{self.frame_height:.0f}); split it into two quotes", quote.position,
                              field="blockquote")
-        return [box]
-
-    def rule(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        return [HRFlowable(width="60%", thickness=0.5, color=self.style.colours["rule"],
-                           spaceBefore=4, spaceAfter=8)]
-
-    def code(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        return [XPreformatted(self.text(node.content.rstrip("\n"), node), self.style.text["table"])]
+        return box
 
     # --- images -------------------------------------------------------------
 
-    def image_file(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> tuple[Path, tuple[int, int]]:
-        reference = image.attrs.get("src", "")
-        position = self.position(inline, str(reference) or "![")
-        path = resolve_image(self.deck.folder, str(reference), position)
-        try:
-            size = image_pixels(path, str(reference))  # checked before decoding, then decoded in full
-        except ImageProblem as problem:
-            raise InputError(str(problem), position, field="image") from None
-        return path, size
-
-    def block_image(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> Flowable:
-        path, (pixels_wide, pixels_high) = self.image_file(image, inline)
+    def picture(self, picture: blocks.Picture) -> Flowable:
+        pixels_wide, pixels_high = picture.pixels
         width = pixels_wide * 72 / IMAGE_DPI
         height = pixels_high * 72 / IMAGE_DPI
         shrink = min(1.0, self.frame_width / width, self.frame_height * MAX_IMAGE_HEIGHT_SHARE / height)
-        picture = Image(str(path), width=width * shrink, height=height * shrink)
-        picture.spaceAfter = self.style.text["body"].spaceAfter
-        return picture
+        image = Image(str(picture.path), width=width * shrink, height=height * shrink)
+        image.spaceAfter = self.style.text["body"].spaceAfter
+        return image
 
-    def inline_image(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> str:
-        """An image inside a sentence (an icon) is scaled to the height of a capital letter."""
-        path, (pixels_wide, pixels_high) = self.image_file(image, inline)
+    def icon(self, icon: blocks.Icon) -> str:
+        """An image inside a sentence is scaled to the height of a capital letter."""
+        pixels_wide, pixels_high = icon.pixels
         height = self.style.text["body"].fontSize * 1.1
         width = height * pixels_wide / pixels_high
-        return f'<img src="{escape(str(path))}" width="{width:.2f}" height="{height:.2f}" valign="-2"/>'
+        return f'<img src="{escape(str(icon.path))}" width="{width:.2f}" height="{height:.2f}" valign="-2"/>'
 
     # --- inline text ----------------------------------------------------------
 
-    def inline(self, node: SyntaxTreeNode) -> str:
-        """Paragraph markup for an inline node: bold, italic, code, links, icons."""
+    def markup(self, pieces: tuple[blocks.Inline, ...]) -> str:
+        """Paragraph markup for inline pieces: bold, italic, code, links, icons."""
         parts = []
-        for child in node.children:
-            kind = child.type
-            if kind == "text":
-                parts.append(self.text(child.content, node))
-            elif kind == "softbreak":
-                parts.append(" ")
-            elif kind == "hardbreak":
-                parts.append("<br/>")
-            elif kind == "strong":
-                parts.append(f"<b>{self.inline_children(child, node)}</b>")
-            elif kind == "em":
-                parts.append(f"<i>{self.inline_children(child, node)}</i>")
-            elif kind == "code_inline":
-                colour = self.style.colours["accent"].hexval()[2:]
-                parts.append(f'<font color="#{colour}">{self.text(child.content, node)}</font>')
-            elif kind == "link":
-                parts.append(f"<u>{self.inline_children(child, node)}</u>")
-            elif kind == "image":
-                parts.append(self.inline_image(child, node))
-            else:
-                parts.append(self.text(child.content, node))
+        for piece in pieces:
+            match piece:
+                case blocks.Text():
+                    parts.append(paragraph_text(piece.content))
+                case blocks.CodeSpan():
+                    colour = self.style.colours["accent"].hexval()[2:]
+                    parts.append(f'<font color="#{colour}">{paragraph_text(piece.content)}</font>')
+                case blocks.Break():
+                    parts.append("<br/>" if piece.hard else " ")
+                case blocks.Styled():
+                    tag = STYLE_TAGS[piece.style]
+                    parts.append(f"<{tag}>{self.markup(piece.pieces)}</{tag}>")
+                case blocks.Icon():
+                    parts.append(self.icon(piece))
         return "".join(parts)
 
-    def inline_children(self, child: SyntaxTreeNode, block: SyntaxTreeNode) -> str:
-        # Nested inline nodes carry no line map; errors point at the enclosing block.
-        wrapper = _InlineView(child.children, block.map)
-        return self.inline(wrapper)
+    def checked(self, raw: str, directive: Directive) -> str:
+        """A text a block directive prints, checked as the rules file's own text is, escaped."""
+        self.reader.directive_text(raw, directive)
+        return paragraph_text(raw)
 
     # --- block directives -----------------------------------------------------
 
@@ -454,8 +372,7 @@ class Converter:
         rows.append([Paragraph(f"<b>{self.deck.total}</b>", number),
                      Paragraph(f"<b>{paragraph_text(words('in_all'))}</b>", cell), ""])
         for extra in contents.extras:
-            rows.append(["", Paragraph(self.text(extra, _InlineView([], [directive.position.line - 1,
-                                                                        directive.position.line])), cell), ""])
+            rows.append(["", Paragraph(self.checked(extra, directive), cell), ""])
         widths = [self.frame_width * share for share in (0.14, 0.36, 0.50)]
         return [self.grid(rows, header_rows=1, widths=widths, position=directive.position, field=directive.name)]
 
@@ -482,7 +399,8 @@ class Converter:
         for decklist in self.deck.decklists:
             description = ""
             if decklist.description:
-                description = f'<br/><font size="{cell.fontSize - 1}">{self.text(decklist.description, _InlineView([], [directive.position.line - 1, directive.position.line]))}</font>'
+                description = (f'<br/><font size="{cell.fontSize - 1}">'
+                               f'{self.checked(decklist.description, directive)}</font>')
             row = [Paragraph(f"<b>{paragraph_text(decklist.name)}</b>{description}", cell),
                    Paragraph(str(sum(decklist.counts.values())), number)]
             for group in groups:
@@ -514,9 +432,8 @@ class Converter:
                  for column in columns]
         cell, head = self.style.text["table"], self.style.text["table_head"]
         rows = [[Paragraph(paragraph_text(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
-        where = _InlineView([], [directive.position.line - 1, directive.position.line])
         for card in cards:
-            rows.append([Paragraph(self.text(self.shown(name, column.value(card), formats.get(name)), where),
+            rows.append([Paragraph(self.checked(self.shown(name, column.value(card), formats.get(name)), directive),
                                    derive(cell, alignment=a))
                          for name, column, a in zip(names, columns, align)])
         return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
@@ -619,22 +536,6 @@ def _opening_height(flowable: Flowable, frame_width: float, frame_height: float)
 def _height(flowable: Flowable, frame_width: float, frame_height: float) -> float:
     _, height = flowable.wrap(frame_width, frame_height)
     return height + flowable.getSpaceBefore() + flowable.getSpaceAfter()
-
-
-@dataclass
-class _InlineView:
-    """Inline children with the enclosing block's line map, for nested emphasis."""
-
-    children: list
-    map: list | None
-
-
-def _alignment(css: str) -> int:
-    if "right" in css:
-        return TA_RIGHT
-    if "center" in css:
-        return TA_CENTER
-    return TA_LEFT
 
 
 def _column_widths(rows: list[list], frame_width: float) -> list[float]:
