@@ -151,6 +151,14 @@ def test_a_sound_rules_file_passes_and_the_booklet_is_made(tmp_path):
     assert booklet.exit_code == 0, booklet.stdout + booklet.stderr
 
 
+def test_check_reads_a_directive_as_the_booklet_prints_it(tmp_path):
+    """Each extra of a components list is its own line, so words do not run on across the ';'."""
+    rules = "{{ components extra=\"" + "x" * 150 + ";" + "y" * 100 + "\" }}\n"
+    folder, booklet, check = refusals(tmp_path, rules)
+    assert booklet.exit_code == 0, booklet.stdout + booklet.stderr
+    assert check.exit_code == 0, check.stdout + check.stderr
+
+
 def test_without_a_rules_file_there_is_nothing_to_check(tmp_path):
     folder = make_deck(tmp_path, "")
     (folder / "rules.md").unlink()

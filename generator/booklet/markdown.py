@@ -38,36 +38,20 @@ from reportlab.platypus import (
 from generator.booklet import blocks
 from generator.booklet import components as comp
 from generator.booklet.blocks import EXAMPLE_BOX_RULE, Reader
-from generator.booklet.cards import (
-    SIDES,
-    Renderer,
-    card_grid,
-    distinct_faces,
-    face_problems,
-)
+from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_problems
 from generator.booklet.directives import (
     Directive,
     ExpandedSource,
-    check_field,
-    column_formats,
-    component_labels,
-    picked_cards,
-    table_column,
+    card_reference,
+    card_table,
+    components_of,
+    decklist_groups,
 )
 from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
 from generator.booklet.paragraphs import Paragraph
-from generator.booklet.style import (
-    MM,
-    BookletStyle,
-    derive,
-    font_has_glyph,
-    paragraph_text,
-    to_points,
-)
+from generator.booklet.style import BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
-from generator.deck.translation import choice_label
 from generator.errors import InputError, Position, together
-from generator.render.markup import readable
 from generator.words import Words, words_for
 
 IMAGE_DPI = 150
@@ -346,20 +330,17 @@ class Converter:
         return build(directive)
 
     def components_block(self, directive: Directive) -> list[Flowable]:
-        by = directive.options.get("by")
-        if by is not None:
-            check_field(directive, self.deck, by)
-        contents = comp.components(self.deck, by, component_labels(directive, self.deck),
-                                   comp.extras_option(directive.options))
+        contents = components_of(directive, self.deck)
         if self.cover_components is None:
             self.cover_components = contents
         cell = self.style.text["table"]
         number = derive(cell, alignment=TA_RIGHT)
         head = self.style.text["table_head"]
         words = self.words
-        rows = [[Paragraph(paragraph_text(words("cards_column")), derive(head, alignment=TA_RIGHT)),
-                 Paragraph(paragraph_text(words("kind_column")), head),
-                 Paragraph(paragraph_text(words("details_column")), head)]]
+        rows: list[list[Flowable | str]] = [[
+            Paragraph(paragraph_text(words("cards_column")), derive(head, alignment=TA_RIGHT)),
+            Paragraph(paragraph_text(words("kind_column")), head),
+            Paragraph(paragraph_text(words("details_column")), head)]]
         if contents.groups:
             for group in contents.groups:
                 rows.append([Paragraph(str(group.count), number), Paragraph(paragraph_text(group.label), cell),
@@ -378,103 +359,40 @@ class Converter:
 
     def decklists_block(self, directive: Directive) -> list[Flowable]:
         """Each decklist with its size, split by a field (``by=type``: monsters, treasures...)."""
-        if not self.deck.decklists:
-            raise directive.fail("the deck has no decklists")
-        by = directive.options.get("by")
-        labels = {}
-        groups: list[str] = []
-        if by is not None:
-            check_field(directive, self.deck, by)
-            labels = component_labels(directive, self.deck)
-            for card in self.deck.cards:
-                value = comp.value_label(card.fields.get(by))
-                if value not in groups:
-                    groups.append(value)
+        by, groups = decklist_groups(directive, self.deck)
         cell, head = self.style.text["table"], self.style.text["table_head"]
         number, number_head = derive(cell, alignment=TA_RIGHT), derive(head, alignment=TA_RIGHT)
-        rows = [[Paragraph("Deck", head), Paragraph("Cards", number_head)]
-                + [Paragraph(paragraph_text(labels.get(group, group.capitalize() or self.words("other_column"))),
-                             number_head)
-                   for group in groups]]
+        rows: list[list[Flowable | str]] = [[Paragraph("Deck", head), Paragraph("Cards", number_head)]
+                                            + [Paragraph(paragraph_text(header), number_head)
+                                               for _, header in groups]]
         for decklist in self.deck.decklists:
             description = ""
             if decklist.description:
                 description = (f'<br/><font size="{cell.fontSize - 1}">'
                                f'{self.checked(decklist.description, directive)}</font>')
-            row = [Paragraph(f"<b>{paragraph_text(decklist.name)}</b>{description}", cell),
-                   Paragraph(str(sum(decklist.counts.values())), number)]
-            for group in groups:
+            row: list[Flowable | str] = [Paragraph(f"<b>{paragraph_text(decklist.name)}</b>{description}", cell),
+                                         Paragraph(str(sum(decklist.counts.values())), number)]
+            for value, _ in groups:
                 total = sum(copies for card_id, copies in decklist.counts.items()
-                            if comp.value_label(self.deck.card(card_id).fields.get(by)) == group)
+                            if comp.value_label(self.deck.card(card_id).fields.get(by)) == value)
                 row.append(Paragraph(str(total), number))
             rows.append(row)
         return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
 
     def cardtable_block(self, directive: Directive) -> list[Flowable]:
-        names = [name.strip() for name in directive.options.get("columns", f"count,{self.deck.title_field}")
-                 .split(",") if name.strip()]
-        if not names:
-            raise directive.fail("'columns=' names no columns; list fields, e.g. columns=count,name")
-        columns = [table_column(directive, self.deck, name) for name in names]
-        formats = column_formats(directive, names)
-        headers = directive.options.get("headers")
-        titles = [part.strip() for part in headers.split(",")] if headers else [c.header for c in columns]
-        if len(titles) != len(columns):
-            raise directive.fail(f"{len(columns)} columns but {len(titles)} headers")
-        cards = [card for card in picked_cards(directive, self.deck) if card.count]
-        if not cards:
-            raise directive.fail("picks no cards")
-        sort = directive.options.get("sort")
-        if sort:
-            key = table_column(directive, self.deck, sort.lstrip("-"))
-            cards.sort(key=lambda card: _sort_key(key.value(card)), reverse=sort.startswith("-"))
-        align = [TA_RIGHT if _is_numeric([column.value(card) for card in cards]) else TA_LEFT
-                 for column in columns]
+        table = card_table(directive, self.deck)
+        align = [TA_RIGHT if numeric else TA_LEFT for numeric in table.numeric]
         cell, head = self.style.text["table"], self.style.text["table_head"]
-        rows = [[Paragraph(paragraph_text(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
-        for card in cards:
-            rows.append([Paragraph(self.checked(self.shown(name, column.value(card), formats.get(name)), directive),
-                                   derive(cell, alignment=a))
-                         for name, column, a in zip(names, columns, align)])
+        rows: list[list[Flowable | str]] = [[Paragraph(paragraph_text(title), derive(head, alignment=a))
+                                             for title, a in zip(table.titles, align, strict=True)]]
+        for texts in table.rows:
+            rows.append([Paragraph(self.checked(text, directive), derive(cell, alignment=a))
+                         for text, a in zip(texts, align, strict=True)])
         return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
 
-    def shown(self, column: str, value, template: str | None) -> str:
-        """A card's value as a table prints it: readable, the way the card says it.
-
-        Values of a field with fixed choices (``dragon``, ``red``) are stored in
-        lower case but printed capitalised; yes/no fields print Yes or a dash. A
-        column format (``group:-{}``) prints its text instead, with the raw value
-        in place of ``{}``; a no-value prints nothing.
-        """
-        if template is not None:
-            if value is None or value is False:
-                return ""
-            return template.replace("{}", "" if value is True else str(value))
-        spec = self.deck.fields.get(column.removeprefix("back."))
-        if spec is not None and value in spec.choices:
-            label = choice_label(self.deck, spec.name, value)
-            if label is not None:
-                return label
-            if isinstance(value, str):
-                return value[:1].upper() + value[1:]
-        return _shown(value, self.words)
-
     def cards_block(self, directive: Directive) -> list[Flowable]:
-        side = directive.options.get("side", "front")
-        sides = {"front": ("front",), "back": ("back",), "both": SIDES}.get(side)
-        if sides is None:
-            raise directive.fail(f"side is front, back or both, found '{side}'")
-        width = self.style.card_width
-        if "width" in directive.options:
-            try:
-                width = to_points(directive.options["width"], "width")
-            except InputError as error:
-                raise directive.fail(error.message) from None
-            if not 5 * MM <= width <= self.frame_width:
-                raise directive.fail(f"width {directive.options['width']} does not fit the page")
-        cards = picked_cards(directive, self.deck)
-        if not any(card.count for card in cards):
-            raise directive.fail("picks no cards")
+        sides, width, cards = card_reference(directive, self.deck, self.frame_width)
+        width = width or self.style.card_width
         renderer = self.renderer()
         faces = distinct_faces(self.deck, cards, sides, renderer)
         caption = derive(self.style.text["caption"], alignment=TA_CENTER)
@@ -584,29 +502,3 @@ def _cell_text(paragraph: Paragraph) -> str:
     """A cell's text without markup, as printed."""
     text = re.sub(r"<[^>]+>", "", paragraph.text)
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-
-
-def _is_numeric(values: list) -> bool:
-    """A column of numbers (blanks allowed) is right-aligned."""
-    present = [value for value in values if value is not None]
-    return bool(present) and all(isinstance(value, (int, float)) and not isinstance(value, bool)
-                                 for value in present)
-
-
-def _shown(value, words: Words) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return words("yes_cell") if value else "–"
-    if isinstance(value, str):
-        return readable(value)  # card text's markup and icons belong on the card
-    return str(value)
-
-
-def _sort_key(value):
-    # Numbers before text, blanks last, so mixed columns still sort.
-    if value is None:
-        return (2, 0, "")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return (0, value, "")
-    return (1, 0, str(value))

@@ -25,17 +25,17 @@ from typing import TYPE_CHECKING
 
 from generator.booklet import blocks, read_rules, rules_path
 from generator.booklet.blocks import EXAMPLE_BOX_RULE, Reader
-from generator.booklet.components import components, extras_option, table_rows
+from generator.booklet.components import table_rows
 from generator.booklet.directives import (
     Directive,
     ExpandedSource,
+    card_reference,
+    card_table,
     card_value,
-    check_field,
-    column_formats,
-    component_labels,
+    components_of,
+    decklist_groups,
     expand_inline,
     picked_cards,
-    table_column,
 )
 from generator.booklet.limits import (
     MAX_HEADING_LENGTH,
@@ -44,7 +44,7 @@ from generator.booklet.limits import (
     check_table_rows,
     cover_problems,
 )
-from generator.booklet.style import MM, TextBounds, font_has_glyph, load_style, text_bounds, text_measures, to_points
+from generator.booklet.style import TextBounds, font_has_glyph, load_style, text_bounds, text_measures, to_points
 from generator.deck.model import Deck
 from generator.errors import InputError
 from generator.findings import Finding, findings_from
@@ -283,64 +283,25 @@ class _Walk:
         return _cells_could_outgrow_page(texts, self.bounds)
 
     def components(self, directive: Directive, width: float) -> None:
-        by = directive.options.get("by")
-        if by is not None:
-            check_field(directive, self.deck, by)
-        labels = component_labels(directive, self.deck)
-        self.directive_glyphs(directive, directive.options.get("extra", ""))
-        contents = components(self.deck, by, labels, extras_option(directive.options))
+        contents = components_of(directive, self.deck)
+        self.directive_glyphs(directive, " ".join(contents.extras))
         check_table_rows(table_rows(contents, self.deck), directive.position, directive.name)
 
     def decklists(self, directive: Directive, width: float) -> None:
-        if not self.deck.decklists:
-            raise directive.fail("the deck has no decklists")
-        groups = set()
-        by = directive.options.get("by")
-        if by is not None:
-            check_field(directive, self.deck, by)
-            component_labels(directive, self.deck)
-            groups = {str(card.fields.get(by)) for card in self.deck.cards}
+        _, groups = decklist_groups(directive, self.deck)
         for decklist in self.deck.decklists:
             self.directive_glyphs(directive, decklist.description)
         check_table_rows(len(self.deck.decklists), directive.position, directive.name)
         check_columns(2 + len(groups), width, directive.position, directive.name)
 
     def cardtable(self, directive: Directive, width: float) -> None:
-        default = f"count,{self.deck.title_field}"
-        names = [name.strip() for name in directive.options.get("columns", default).split(",") if name.strip()]
-        if not names:
-            raise directive.fail("'columns=' names no columns; list fields, e.g. columns=count,name")
-        for name in names:
-            table_column(directive, self.deck, name)
-        formats = column_formats(directive, names)
-        headers = directive.options.get("headers")
-        if headers and len(headers.split(",")) != len(names):
-            raise directive.fail(f"{len(names)} columns but {len(headers.split(','))} headers")
-        cards = [card for card in picked_cards(directive, self.deck) if card.count]
-        if not cards:
-            raise directive.fail("picks no cards")
-        if directive.options.get("sort"):
-            table_column(directive, self.deck, directive.options["sort"].lstrip("-"))
-        shown = " ".join(str(card_value(card, name)) for card in cards for name in names
-                         if not name.startswith("decklist:"))
-        self.directive_glyphs(directive, shown + " ".join(formats.values()))
-        check_table_rows(len(cards), directive.position, directive.name)
-        check_columns(len(names), width, directive.position, directive.name)
+        table = card_table(directive, self.deck)
+        self.directive_glyphs(directive, " ".join(text for texts in table.rows for text in texts))
+        check_table_rows(len(table.rows), directive.position, directive.name)
+        check_columns(len(table.titles), width, directive.position, directive.name)
 
     def cards(self, directive: Directive, width: float) -> None:
-        side = directive.options.get("side", "front")
-        if side not in ("front", "back", "both"):
-            raise directive.fail(f"side is front, back or both, found '{side}'")
-        if "width" in directive.options:
-            try:
-                card_width = to_points(directive.options["width"], "width")
-            except InputError as error:
-                raise directive.fail(error.message) from None
-            if not 5 * MM <= card_width <= width:
-                raise directive.fail(f"width {directive.options['width']} does not fit the page")
-        if not any(card.count for card in picked_cards(directive, self.deck)):
-            raise directive.fail("picks no cards")
+        card_reference(directive, self.deck, width)
 
     def directive_glyphs(self, directive: Directive, text: str) -> None:
         self.reader.directive_text(text, directive)
-
