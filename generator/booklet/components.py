@@ -124,7 +124,7 @@ def describe_group(group: ComponentGroup, deck: Deck) -> str:
     if len(set(titles)) == len(titles) and len(kinds) <= 4:
         if singles:
             return ", ".join(titles)
-        return ", ".join(f"{count} {title}" for count, title in zip(counts, titles))
+        return ", ".join(f"{count} {title}" for count, title in zip(counts, titles, strict=True))
     words = words_for(deck)
     if singles:
         return words("different_cards", len(kinds))

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from generator.deck.model import Deck
 from generator.errors import InputError, Position
 
 MAX_WORD_LENGTH = 200
 """Characters in one word (text between spaces) of a rules file. The longest words and
 web addresses in a rulebook stay under a hundred; reportlab breaks an overlong word letter
-by letter, which takes minutes for a 200,000-letter one and cannot fit a table cell."""
+by letter, which is slow for a long one, and cannot fit it in a table cell."""
 
 MAX_HEADING_LENGTH = 200
 """Characters in a heading: a few lines at most, so a heading always fits on one page and
@@ -20,8 +21,8 @@ in the contents; a longer one is a paragraph that lost its blank line."""
 MAX_TABLE_ROWS = 500
 """Rows of one booklet table (a Markdown table or a ``{{ cardtable }}``), header aside: ten
 pages of them. reportlab lays out the rest of a table again at every page it breaks, so
-the work grows with the square of the rows: 8,000 rows took a minute. A longer list is
-better split by a heading, or a ``where=`` picking fewer cards."""
+the work grows with the square of the rows. A longer list is better split by a heading,
+or a ``where=`` picking fewer cards."""
 
 CELL_PADDING = 4
 """Points of space left and right of the text in a table cell."""
@@ -77,7 +78,7 @@ def check_columns(columns: int, width: float, position: Position | None, field: 
                          f"at most {fitting} fit side by side", position, field=field)
 
 
-def cover_problems(deck, printable: Callable[[str], bool]) -> list[InputError]:
+def cover_problems(deck: Deck, printable: Callable[[str], bool]) -> list[InputError]:
     """The deck's own words the booklet's cover prints (its name and designer), each with a
     character no booklet font has. The cards may draw such a name in a font of the deck's
     own; the booklet's fonts are its own, so the cover would print an empty box."""

@@ -362,9 +362,8 @@ class Converter:
         by, groups = decklist_groups(directive, self.deck)
         cell, head = self.style.text["table"], self.style.text["table_head"]
         number, number_head = derive(cell, alignment=TA_RIGHT), derive(head, alignment=TA_RIGHT)
-        rows: list[list[Flowable | str]] = [[Paragraph("Deck", head), Paragraph("Cards", number_head)]
-                                            + [Paragraph(paragraph_text(header), number_head)
-                                               for _, header in groups]]
+        headers: list[Flowable | str] = [Paragraph("Deck", head), Paragraph("Cards", number_head)]
+        rows = [headers + [Paragraph(paragraph_text(header), number_head) for _, header in groups]]
         for decklist in self.deck.decklists:
             description = ""
             if decklist.description:
@@ -456,7 +455,7 @@ def _height(flowable: Flowable, frame_width: float, frame_height: float) -> floa
     return height + flowable.getSpaceBefore() + flowable.getSpaceAfter()
 
 
-def _column_widths(rows: list[list], frame_width: float) -> list[float]:
+def _column_widths(rows: list[list[Flowable | str]], frame_width: float) -> list[float]:
     """Share the text width between columns by how much text each holds.
 
     Each column wants its longest cell on one line, and needs at least its
@@ -466,8 +465,8 @@ def _column_widths(rows: list[list], frame_width: float) -> list[float]:
     column gets its need plus the same share of what it wanted beyond it.
     """
     count = max(len(row) for row in rows)
-    wants = [CELL_PADDING * 3] * count
-    needs = [CELL_PADDING * 3] * count
+    wants: list[float] = [CELL_PADDING * 3] * count
+    needs: list[float] = [CELL_PADDING * 3] * count
     text_columns = set()
     for row in rows:
         for index, cell in enumerate(row):
@@ -495,7 +494,7 @@ def _column_widths(rows: list[list], frame_width: float) -> list[float]:
         return [floor + spare * part / sum(extra) if sum(extra) else frame_width / count
                 for part in extra]
     share = (frame_width - sum(needs)) / (sum(wants) - sum(needs))
-    return [need + (want - need) * share for want, need in zip(wants, needs)]
+    return [need + (want - need) * share for want, need in zip(wants, needs, strict=True)]
 
 
 def _cell_text(paragraph: Paragraph) -> str:

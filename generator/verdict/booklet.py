@@ -171,7 +171,7 @@ def _lines_at_most(text: str, width: float, size: float) -> int:
     return 1 + math.ceil(len(text) * em / room)
 
 
-def _cells_could_outgrow_page(cells, bounds: TextBounds) -> bool:
+def _cells_could_outgrow_page(cells: Iterable[object], bounds: TextBounds) -> bool:
     """Whether a table row holding one of ``cells`` might be taller than a page: a column
     may be as narrow as one word, so a cell takes at most a line a word (and two for padding)."""
     _, leading, _ = bounds.table
