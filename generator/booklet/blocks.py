@@ -56,7 +56,7 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class CodeSpan:
-    """```code``` inside a sentence."""
+    """``code`` inside a sentence."""
 
     content: str
 
@@ -77,14 +77,15 @@ class Styled:
 
 
 @dataclass(frozen=True, slots=True)
-class Icon:
-    """An image inside a sentence: a file in the deck folder, found readable."""
+class Image:
+    """An image file in the deck folder, found readable: a block of its own when it is alone
+    in its paragraph, else an icon inside a sentence."""
 
     path: Path
     pixels: tuple[int, int]
 
 
-Inline = Text | CodeSpan | Break | Styled | Icon
+Inline = Text | CodeSpan | Break | Styled | Image
 
 
 # --- blocks -------------------------------------------------------------------
@@ -103,14 +104,6 @@ class Paragraph:
     pieces: tuple[Inline, ...]
     introduces: bool
     """It ends with a colon ("...in three strengths:"), so it introduces what follows."""
-
-
-@dataclass(frozen=True, slots=True)
-class Picture:
-    """A paragraph that is one image alone: a file in the deck folder, found readable."""
-
-    path: Path
-    pixels: tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +164,7 @@ class CodeBlock:
     text: str
 
 
-Block = Heading | Paragraph | Picture | DirectiveBlock | ListBlock | Table | Quote | Rule | CodeBlock
+Block = Heading | Paragraph | Image | DirectiveBlock | ListBlock | Table | Quote | Rule | CodeBlock
 
 
 def parse(text: str) -> Body:
@@ -302,8 +295,7 @@ class Reader:
                   if child.type not in ("image", "softbreak") and not
                   (child.type == "text" and not child.content.strip())]
         if len(images) == 1 and not others:
-            image = self.image(images[0], inline.map)
-            return Picture(*image) if image is not None else None
+            return self.image(images[0], inline.map)
         return Paragraph(self.pieces(inline.children, inline.map), plain_text(inline).rstrip().endswith(":"))
 
     def table(self, node: SyntaxTreeNode) -> Table:
@@ -328,23 +320,22 @@ class Reader:
             elif kind == "image":
                 image = self.image(node, span)
                 if image is not None:
-                    pieces.append(Icon(*image))
+                    pieces.append(image)
             else:
                 self.check_text(node.content, span)
                 pieces.append(CodeSpan(node.content) if kind == "code_inline" else Text(node.content))
         return tuple(pieces)
 
-    def image(self, node: SyntaxTreeNode, span: Span) -> tuple[Path, tuple[int, int]] | None:
+    def image(self, node: SyntaxTreeNode, span: Span) -> Image | None:
         reference = str(node.attrs.get("src", ""))
         return self.attempt(_image_file, self.folder, reference, self.position(span, reference or "!["))
 
 
-def _image_file(folder: Path, reference: str, position: Position) -> tuple[Path, tuple[int, int]]:
-    """The image file ``reference`` names and its size in pixels, checked before it is decoded
-    and then decoded in full."""
+def _image_file(folder: Path, reference: str, position: Position) -> Image:
+    """The image file ``reference`` names, checked before it is decoded and then decoded in full."""
     path = resolve_image(folder, reference, position)
     try:
-        return path, image_pixels(path, reference)
+        return Image(path, image_pixels(path, reference))
     except ImageProblem as problem:
         raise InputError(str(problem), position, field="image") from None
 

@@ -144,7 +144,7 @@ class Converter:
                 return self.heading(block)
             case blocks.Paragraph():
                 return [self.paragraph(block, self.style.text["body"])]
-            case blocks.Picture():
+            case blocks.Image():
                 return [self.picture(block)]
             case blocks.DirectiveBlock():
                 return self.directive_block(block.directive)
@@ -275,7 +275,7 @@ class Converter:
 
     # --- images -------------------------------------------------------------
 
-    def picture(self, picture: blocks.Picture) -> Flowable:
+    def picture(self, picture: blocks.Image) -> Flowable:
         pixels_wide, pixels_high = picture.pixels
         width = pixels_wide * 72 / IMAGE_DPI
         height = pixels_high * 72 / IMAGE_DPI
@@ -284,7 +284,7 @@ class Converter:
         image.spaceAfter = self.style.text["body"].spaceAfter
         return image
 
-    def icon(self, icon: blocks.Icon) -> str:
+    def icon(self, icon: blocks.Image) -> str:
         """An image inside a sentence is scaled to the height of a capital letter."""
         pixels_wide, pixels_high = icon.pixels
         height = self.style.text["body"].fontSize * 1.1
@@ -308,7 +308,7 @@ class Converter:
                 case blocks.Styled():
                     tag = STYLE_TAGS[piece.style]
                     parts.append(f"<{tag}>{self.markup(piece.pieces)}</{tag}>")
-                case blocks.Icon():
+                case blocks.Image():
                     parts.append(self.icon(piece))
         return "".join(parts)
 
