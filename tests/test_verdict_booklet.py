@@ -49,6 +49,7 @@ def refusals(tmp_path, rules: str):
     "Icon ![x](../secret.png) inline.\n",
     "{{ pagebreak }} {{ pagebreak }}\n",
     "# Rules\n\n| a | b |\n|---|---|\n| x | y |\n| " + LONG_TEXT + " | z |\n",
+    "| a |\n|---|\n| x |\n| &#28450; by its number |\n",
     "# Rules\n\n> " + LONG_TEXT + "\n",
     "# Rules\n\n> An example.\n>\n> " + "\n> ".join([LONG_TEXT[:1200]] * 4) + "\n",
 ])
