@@ -6,14 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_support import (
-    broken_pngs,
-    deckpress,
-    new_deck,
-    png_declaring,
-    refused,
-    within,
-)
+from hostile_support import broken_pngs, deckpress, new_deck, png_declaring, refused, within
 
 from generator.booklet import MAX_RULES_BYTES
 from generator.booklet.limits import MAX_HEADING_LENGTH, MAX_TABLE_ROWS, MAX_WORD_LENGTH
