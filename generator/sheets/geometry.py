@@ -33,6 +33,12 @@ left and right only, which the sideways turn undoes: no rotation there. Last of 
 for a printer that does not print both sides in register) is added to every
 back: positive x moves backs to the right and positive y moves them up, as
 seen looking at the back page.
+
+Printing for a cutting machine (``settings.cutter``), the grid is fitted inside
+the rectangle its registration marks enclose and kept clear of the marks
+(:mod:`generator.sheets.cutting` places them); the layout carries the marks,
+so the pages, the manifest and the cut file all draw the same ones. Backs
+mirror their fronts by the same rule as always.
 """
 
 from __future__ import annotations
@@ -263,13 +269,16 @@ def plan_layout(settings: SheetSettings, card_size: tuple[float, float], bleed: 
 
     Raises :class:`SheetSettingsError` when not even one card fits on the
     paper, or when the back offset moves a back off its page (or, folding,
-    off its half of the page, over the fronts).
+    off its half of the page, over the fronts). With a cutter the grid fits
+    between its registration marks instead (:func:`_cutter_layout`).
     """
     if settings.duplex not in DUPLEX_MODES:
         raise ValueError(f"unknown duplex mode '{settings.duplex}'")
     card_width, card_height = card_size
     printed_bleed = bleed if settings.bleed else 0.0
     _check_corner_radius(settings.corner_radius, card_width, card_height)
+    if settings.cut_file and settings.duplex == "fold":
+        raise SheetSettingsError(FOLD_REFUSAL.replace("--cutter", "--cut-file"))
     if settings.cutter is not None:
         layout = _cutter_layout(settings, settings.cutter, card_width, card_height, printed_bleed)
         _check_backs_stay_home(layout)

@@ -8,8 +8,11 @@ The steps, each in its own module:
 3. Pages are planned one at a time; each becomes a few placements of those
    forms (:mod:`~generator.sheets.pdf`) and the same placements become lines
    of the manifest (:mod:`~generator.sheets.manifest`).
+4. For a cutting machine, the same layout's slots and registration marks become
+   the cut file (:mod:`~generator.sheets.cutfile`), and the marks are drawn on
+   every front page.
 
-Both files are written atomically: a build that fails leaves no file behind.
+The files are written atomically, together: a build that fails leaves no file behind.
 """
 
 from __future__ import annotations
