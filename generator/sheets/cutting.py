@@ -213,7 +213,7 @@ def cutter_settings(style: CutterStyle, name: str, inset_mm: float | None = None
     A length given is printed exactly; without one, arms grow where the page allows.
     """
     if name not in style.cutters:
-        raise CutterSettingsError(f"unknown cutter '{name}'; use {' or '.join(sorted(style.cutters))}", "--cutter")
+        raise CutterSettingsError(f"unknown cutter {name!r}; use {' or '.join(sorted(style.cutters))}", "--cutter")
     inset = style.inset if inset_mm is None else _finite(inset_mm, "--mark-inset") * MM
     if inset < style.least_inset - EPSILON:
         raise CutterSettingsError(f"{inset_mm:g} mm is closer to the paper edge than the cutter's software "
