@@ -9,8 +9,10 @@ from pathlib import Path
 import click
 
 from generator.cli.common import echo_error, find_decks, lang_option, plural, reports_errors
+from generator.cli.sheet_options import check_sheet_options
 from generator.deck.model import Deck
 from generator.errors import EXIT_INPUT, EXIT_OK
+from generator.sheets.geometry import SheetSettings
 from generator.verdict import Verdict, verdict
 
 
@@ -23,8 +25,10 @@ from generator.verdict import Verdict, verdict
               help="Warnings (contrast, colour-blind ...) fail the check too, with exit 1, unless "
                    "the deck accepts them in its accept: section.")
 @lang_option(allow_all=True)
+@check_sheet_options
 @reports_errors
-def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | None) -> None:
+def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | None,
+          sheets: SheetSettings) -> None:
     """Check decks completely, before any paper is spent.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -45,6 +49,9 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
     every text it has not translated yet (exit 1), and every translated
     face, which must fit its layout as the original does.
 
+    With --paper, --orientation, --duplex, --cutter and the --mark options,
+    the sheets are checked as build would print them with the same options.
+
     \b
     Examples:
       deckpress check
@@ -52,12 +59,13 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
       deckpress check --strict
       deckpress check cards/tiki --lang fr
       deckpress check --lang all
+      deckpress check cards/tiki --cutter silhouette --paper letter
     """
     results = []
     exit_code = EXIT_OK
     for path in find_decks(decks, distinct_names=False):  # check writes no files
         for code in _languages(path, lang):
-            outcome = verdict(path, lang=code)
+            outcome = verdict(path, lang=code, sheets=sheets)
             exit_code = max(exit_code, outcome.strict_exit_code() if strict else outcome.exit_code)
             if output_format == "json":
                 results.append(_as_dict(outcome))

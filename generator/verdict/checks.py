@@ -135,14 +135,15 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
 
 
 def check_sheets(subject: Subject) -> Iterable[Finding]:
-    """What ``build`` asks of the deck before it draws a page, with its default options: that
-    there is something to print, and that a card fits the default paper. A card too large for
-    the paper is told where its size is written, the front layout."""
+    """What ``build`` asks of the deck before it draws a page, with its default options (or the
+    subject's ``sheets``): that there is something to print, and that a card fits the paper
+    (between a cutter's marks, when printing for one). A card too large for the paper is
+    told where its size is written, the front layout."""
     deck, renderer = subject.deck, subject.renderer
     if deck is None or renderer is None:
         return ()
     try:
-        sheet_layout(deck, renderer, SheetSettings.default(load_style()))
+        sheet_layout(deck, renderer, subject.sheets or SheetSettings.default(load_style()))
     except InputError as error:
         if error.position is None:
             error = InputError(error.message, Position(renderer.layouts["front"].path), field=error.field)
