@@ -136,9 +136,9 @@ class Mismatch:
         hard, easy = self.harder, self.easier
         if self.same_odds:
             return (f"{hard.roll} and {easy.roll} are equally likely ({_odds(hard.chance, denominator)}) "
-                    f"but pay {_num(hard.reward)} and {_num(easy.reward)}")
-        return (f"{hard.roll} ({_odds(hard.chance, denominator)}) pays {_num(hard.reward)}, "
-                f"less than the easier {easy.roll} ({_odds(easy.chance, denominator)}) at {_num(easy.reward)}")
+                    f"but pay {number_text(hard.reward)} and {number_text(easy.reward)}")
+        return (f"{hard.roll} ({_odds(hard.chance, denominator)}) pays {number_text(hard.reward)}, "
+                f"less than the easier {easy.roll} ({_odds(easy.chance, denominator)}) at {number_text(easy.reward)}")
 
 
 @dataclass(eq=False)
@@ -253,7 +253,8 @@ def _odds(chance: Fraction, denominator: int) -> str:
     return f"{chance.numerator}/{chance.denominator}"
 
 
-def _num(value: Any) -> str:
+def number_text(value: Any) -> str:
+    """A reward or turn count as printed: ``1,250``, or ``12.50`` for a fraction."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"

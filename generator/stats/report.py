@@ -35,7 +35,7 @@ from generator.stats.analysis import DeckStats
 from generator.stats.composition import Breakdown, Share
 from generator.stats.dice import DiceReport, odds_text
 from generator.stats.simulation import SimulationResult
-from generator.stats.tables import interval_text, percent
+from generator.stats.tables import interval_text, percent, value_text
 
 PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN = 36
@@ -200,7 +200,7 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     """Cards per value of one field, as horizontal bars labelled with counts and shares."""
     rows = _chart_rows(table)
     row_height = 11
-    labels = _axis_labels([_label(row.value) for row in reversed(rows)], 7.5, MAX_VALUE_LABEL)
+    labels = _axis_labels([value_text(row.value) for row in reversed(rows)], 7.5, MAX_VALUE_LABEL)
     label_width = labels.room + 6
     chart_height = row_height * len(rows)
     height = chart_height + 44
@@ -407,14 +407,6 @@ def _axis_steps(top: float) -> tuple[float, float]:
         if step >= 1 and step == int(step) and math.ceil(top / step) <= 5:
             return step * math.ceil(top / step), step
     return 10 * magnitude, 2 * magnitude
-
-
-def _label(value) -> str:
-    if value is None:
-        return "(none)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 @dataclass(frozen=True)
