@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pypdfium2
 from PIL import Image
@@ -206,20 +207,13 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     height = chart_height + 44
     counted = f"{table.total} cards" + (f" with {table.among}" if table.among else "")
     drawing = _titled(COLUMN, height, f"Composition by {table.field}{suffix}", counted)
-    chart = HorizontalBarChart()
-    chart.x, chart.y = label_width, 14
-    chart.width, chart.height = COLUMN - label_width - 48, chart_height
-    chart.data = [[row.cards for row in reversed(rows)]]
-    chart.categoryAxis.categoryNames = labels.names
-    _style_category_axis(chart.categoryAxis, 7.5)
-    chart.categoryAxis.labels.boxAnchor = "e"
+    data = [[row.cards for row in reversed(rows)]]
+    chart = _bars(HorizontalBarChart(), (label_width, 14, COLUMN - label_width - 48, chart_height), data,
+                  labels.names, 7.5, "e")
     _style_value_axis(chart.valueAxis, max(row.cards for row in rows))
     chart.bars[0].fillColor = BARS
-    chart.bars.strokeColor = None
     chart.barSpacing = 0
-    chart.barLabelFormat = _share_labeller(table.total)
-    chart.barLabels.fontName, chart.barLabels.fontSize = FONT, 7
-    chart.barLabels.boxAnchor, chart.barLabels.dx = "w", 3
+    _label_bars(chart, _share_labeller(table.total), 7)
     chart.groupSpacing = 2.5
     drawing.add(chart)
     return Panel(COLUMN, drawing)
@@ -265,35 +259,23 @@ def odds_panel(stats: DeckStats) -> Panel:
     chart_height = row_height * len(names)
     height = chart_height + 50 + legend_height
     drawing = _titled(FULL, height, "Draw odds", "exact chance that a random draw answers yes")
-    chart = HorizontalBarChart()
-    chart.x, chart.y = label_width, 16
-    chart.width, chart.height = FULL - label_width - 44, chart_height
     # A horizontal chart stacks a row's bars from the bottom up: reverse so the first pool is on top.
-    chart.data = list(reversed(series))
-    chart.categoryAxis.categoryNames = labels.names
-    _style_category_axis(chart.categoryAxis, 7.5)
-    chart.categoryAxis.labels.boxAnchor = "e"
+    chart = _bars(HorizontalBarChart(), (label_width, 16, FULL - label_width - 44, chart_height),
+                  list(reversed(series)), labels.names, 7.5, "e")
     _style_value_axis(chart.valueAxis, 100, fixed=True)
     chart.valueAxis.labelTextFormat = "%d%%"
     palette = [BARS, SECOND, WIN, MUTED]
     for index in range(len(series)):
         chart.bars[len(series) - 1 - index].fillColor = palette[index % len(palette)]
-    chart.bars.strokeColor = None
-    chart.barLabelFormat = "%.1f%%"
-    chart.barLabels.fontName, chart.barLabels.fontSize = FONT, 6.5 if len(series) > 1 else 7
-    chart.barLabels.boxAnchor, chart.barLabels.dx = "w", 3
+    _label_bars(chart, "%.1f%%", 6.5 if len(series) > 1 else 7)
     chart.groupSpacing = 4
     chart.barSpacing = 1
     drawing.add(chart)
     if len(series) > 1:
-        legend = Legend()
-        legend.x, legend.y = label_width, height - 32
-        legend.fontName, legend.fontSize = FONT, 7
-        legend.alignment = "right"
+        legend = _legend(label_width, height - 32,
+                         [(palette[i % len(palette)], p.pool.label) for i, p in enumerate(pools)])
         legend.columnMaximum = 1
-        legend.dx = legend.dy = 7
         legend.deltax = 150
-        legend.colorNamePairs = [(palette[i % len(palette)], p.pool.label) for i, p in enumerate(pools)]
         drawing.add(legend)
     return Panel(FULL, drawing)
 
@@ -314,35 +296,23 @@ def dice_panel(report: DiceReport) -> Panel:
     for line, text in enumerate(findings):
         drawing.add(String(0, below - 12 - 9 * line, _fit(text, FONT, 7.5, FULL), fontName=FONT, fontSize=7.5,
                            fillColor=INK))
-    chart = VerticalBarChart()
-    chart.x, chart.y = 36, 34 + below
-    chart.width, chart.height = FULL - 140, height - 74 - below
     rows = list(report.rows)
     if rewarded:
-        chart.data = [[float(row.reward or 0) for row in rows], [float(row.even_reward or 0) for row in rows]]
-        chart.bars[1].fillColor = SECOND
-        top = max(max(chart.data[0]), max(chart.data[1]))
+        data = [[float(row.reward or 0) for row in rows], [float(row.even_reward or 0) for row in rows]]
     else:
-        chart.data = [[float(row.chance) * 100 for row in rows]]
-        top = max(chart.data[0])
+        data = [[float(row.chance) * 100 for row in rows]]
+    chart = _bars(VerticalBarChart(), (36, 34 + below, FULL - 140, height - 74 - below), data,
+                  [f"{row.roll}\n{odds_text(row.chance, report.formula)}" for row in rows], 7, "n")
     chart.bars[0].fillColor = BARS
-    chart.bars.strokeColor = None
-    chart.categoryAxis.categoryNames = [f"{row.roll}\n{odds_text(row.chance, report.formula)}" for row in rows]
-    _style_category_axis(chart.categoryAxis, 7)
-    chart.categoryAxis.labels.boxAnchor = "n"
+    if rewarded:
+        chart.bars[1].fillColor = SECOND
     chart.categoryAxis.labels.dy = -3
     chart.categoryAxis.labels.textAnchor = "middle"
-    _style_value_axis(chart.valueAxis, top)
+    _style_value_axis(chart.valueAxis, max(max(series) for series in data))
     chart.groupSpacing = 6
     drawing.add(chart)
     if rewarded:
-        legend = Legend()
-        legend.x, legend.y = FULL - 96, height - 46
-        legend.fontName, legend.fontSize = FONT, 7
-        legend.colorNamePairs = [(BARS, report.value_field), (SECOND, "even reward")]
-        legend.alignment = "right"
-        legend.dx = legend.dy = 7
-        drawing.add(legend)
+        drawing.add(_legend(FULL - 96, height - 46, [(BARS, report.value_field), (SECOND, "even reward")]))
     return Panel(FULL, drawing)
 
 
@@ -357,18 +327,13 @@ def simulation_panel(result: SimulationResult) -> Panel:
         subtitle += f"; turns to win {turns.estimate:.1f} (95% CI {interval_text(turns)})"
     drawing = _titled(FULL, height, f"Simulation: {result.title}", subtitle)
     histogram = result.turn_histogram()
-    chart = VerticalBarChart()
-    chart.x, chart.y = 36, 26
-    chart.width, chart.height = FULL - 44, height - 66
     turns_axis = list(range(min(histogram, default=0), max(histogram, default=0) + 1)) or [0]
-    chart.data = [[histogram.get(turn, (0, 0))[0] for turn in turns_axis]]
-    chart.bars[0].fillColor = WIN
-    chart.bars.strokeColor = None
+    won = [histogram.get(turn, (0, 0))[0] for turn in turns_axis]
     step = max(1, len(turns_axis) // 25)
-    chart.categoryAxis.categoryNames = [str(t) if i % step == 0 else "" for i, t in enumerate(turns_axis)]
-    _style_category_axis(chart.categoryAxis, 7)
-    chart.categoryAxis.labels.boxAnchor = "n"
-    _style_value_axis(chart.valueAxis, max(max(chart.data[0]), 1))
+    chart = _bars(VerticalBarChart(), (36, 26, FULL - 44, height - 66), [won],
+                  [str(t) if i % step == 0 else "" for i, t in enumerate(turns_axis)], 7, "n")
+    chart.bars[0].fillColor = WIN
+    _style_value_axis(chart.valueAxis, max(max(won), 1))
     chart.groupSpacing = 1.5
     drawing.add(chart)
     drawing.add(String(chart.x + chart.width / 2, 4, "games won on each turn", fontName=FONT, fontSize=7,
@@ -376,10 +341,39 @@ def simulation_panel(result: SimulationResult) -> Panel:
     return Panel(FULL, drawing)
 
 
-def _style_category_axis(axis, size: float) -> None:
-    axis.labels.fontName, axis.labels.fontSize = FONT, size
+Chart = TypeVar("Chart", HorizontalBarChart, VerticalBarChart)
+
+
+def _bars(chart: Chart, place: tuple[float, float, float, float], data: list[list[Any]], names: list[str],
+          name_size: float, name_anchor: str) -> Chart:
+    """``chart`` at (x, y, width, height) in its panel, drawing ``data`` in bars without outlines,
+    its categories named ``names`` at ``name_size`` points, anchored at ``name_anchor``."""
+    chart.x, chart.y, chart.width, chart.height = place
+    chart.data = data
+    chart.bars.strokeColor = None
+    axis = chart.categoryAxis
+    axis.categoryNames = names
+    axis.labels.fontName, axis.labels.fontSize, axis.labels.boxAnchor = FONT, name_size, name_anchor
     axis.strokeColor = RULE
     axis.visibleTicks = False
+    return chart
+
+
+def _label_bars(chart: HorizontalBarChart, text: str | Callable[[float], str], size: float) -> None:
+    """Each bar's value written just past its end."""
+    chart.barLabelFormat = text
+    chart.barLabels.fontName, chart.barLabels.fontSize = FONT, size
+    chart.barLabels.boxAnchor, chart.barLabels.dx = "w", 3
+
+
+def _legend(x: float, y: float, pairs: list[tuple[colors.Color, str | None]]) -> Legend:
+    legend = Legend()
+    legend.x, legend.y = x, y
+    legend.fontName, legend.fontSize = FONT, 7
+    legend.alignment = "right"
+    legend.dx = legend.dy = 7
+    legend.colorNamePairs = pairs
+    return legend
 
 
 def _style_value_axis(axis, top: float, fixed: bool = False) -> None:
