@@ -15,6 +15,7 @@ Rewards "track difficulty" when no total pays less than an easier one.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -54,10 +55,7 @@ class DiceFormula:
     @property
     def outcomes(self) -> int:
         """How many equally likely outcomes a roll has (6 x 6 = 36 for 2d6)."""
-        total = 1
-        for count, sides in self.dice:
-            total *= sides ** abs(count)
-        return total
+        return math.prod(sides ** abs(count) for count, sides in self.dice)
 
     def distribution(self) -> dict[int, Fraction]:
         """The exact probability of each total."""
@@ -158,7 +156,7 @@ class DiceReport:
     def tracks_difficulty(self) -> bool | None:
         if self.value_field is None:
             return None
-        return not any(not m.same_odds for m in self.mismatches)
+        return all(m.same_odds for m in self.mismatches)
 
 
 def dice_report(formula: DiceFormula, field: str, value_field: str | None,

@@ -187,9 +187,6 @@ class _Reader(Reader):
         self.deck = deck
         self.fields = known_fields(deck)
 
-    def text(self, keys: tuple) -> str | None:
-        return self.string(keys)
-
     def required_text(self, keys: tuple) -> str:
         text = self.string(keys, required=True)
         assert text is not None, "string() refuses a missing required value"
@@ -262,7 +259,7 @@ def _read_question(reader: _Reader, keys: tuple, default_draw: int | None) -> Qu
     draw = reader.integer(keys + ("draw",), minimum=1, maximum=MAX_DRAW) or default_draw
     if draw is None:
         raise reader.fail(keys, "question needs 'draw' (how many cards), or set 'draw' for all questions")
-    decklist = reader.text(keys + ("decklist",))
+    decklist = reader.string(keys + ("decklist",))
     if decklist is not None:
         ids = [d.id for d in reader.deck.decklists]
         if decklist not in ids:
@@ -365,7 +362,7 @@ def _read_simulation(reader: _Reader) -> SimulationSpec:
         plugin=str(path),
         games=DEFAULT_GAMES if games is None else games,
         seed=DEFAULT_SEED if seed is None else seed,
-        policy=reader.text(keys + ("policy",)),
+        policy=reader.string(keys + ("policy",)),
         options=options,
         position=reader.position(keys + ("plugin",)),
     )
