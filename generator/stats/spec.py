@@ -49,6 +49,7 @@ from generator.errors import Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader
 from generator.stats.dice import DiceFormula, parse_dice
+from generator.stats.pools import unknown_decklist
 
 SECTION_KEYS = {"composition", "draw", "questions", "dice", "simulate"}
 QUESTION_KEYS = {"name", "draw", "need", "from", "for_some", "for_every", "decklist", "description"}
@@ -203,9 +204,10 @@ class _Reader(Reader):
 
     def selector(self, keys: tuple) -> Selector:
         """A ``where``-style selector; its errors point at the entry that is wrong."""
-        if self.get(keys) is not None and not isinstance(self.get(keys), dict):
-            raise self.fail(keys, f"a selector is a mapping of field: value, found {describe_value(self.get(keys))}")
-        return parse_selector(self.get(keys), self.deck, self.position(keys),
+        raw = self.get(keys)
+        if raw is not None and not isinstance(raw, dict):
+            raise self.fail(keys, f"a selector is a mapping of field: value, found {describe_value(raw)}")
+        return parse_selector(raw, self.deck, self.position(keys),
                               key_position=lambda key: self.position(keys + (key,)))
 
 
@@ -260,11 +262,8 @@ def _read_question(reader: _Reader, keys: tuple, default_draw: int | None) -> Qu
     if draw is None:
         raise reader.fail(keys, "question needs 'draw' (how many cards), or set 'draw' for all questions")
     decklist = reader.string(keys + ("decklist",))
-    if decklist is not None:
-        ids = [d.id for d in reader.deck.decklists]
-        if decklist not in ids:
-            hint = did_you_mean(decklist, ids) if ids else "; this deck has no decklists"
-            raise reader.fail(keys + ("decklist",), f"no decklist '{decklist}'{hint}")
+    if decklist is not None and decklist not in {d.id for d in reader.deck.decklists}:
+        raise reader.fail(keys + ("decklist",), unknown_decklist(reader.deck, decklist))
     quantifiers = [key for key in QUANTIFIERS if key in reader.get(keys)]
     if len(quantifiers) > 1:
         raise reader.fail(keys + (quantifiers[1],), "a question takes 'for_some' or 'for_every', not both")
