@@ -84,7 +84,7 @@ def render_pdf(stats: DeckStats) -> bytes:
     canvas.setTitle(f"{stats.deck.name}: deck statistics")
     canvas.setAuthor("deckpress")
     canvas.setCreator("deckpress stats")
-    _Layout(canvas, stats).draw(panels(stats))
+    _draw_pages(canvas, stats, panels(stats))
     canvas.save()
     return buffer.getvalue()
 
@@ -106,58 +106,45 @@ def render_png(pdf: bytes) -> bytes:
     return out.getvalue()
 
 
-class _Layout:
+def _draw_pages(canvas: Canvas, stats: DeckStats, items: list[Panel]) -> None:
     """Places panels in rows (two half-width panels side by side, or one full-width),
     in reading order, starting a new page when a row no longer fits."""
+    page = 1
+    top = _header(canvas, stats, PAGE_HEIGHT - MARGIN)
+    _footer(canvas, stats, page)
+    for row in _rows(items):
+        height = max(panel.height for panel in row)
+        if top - height < MARGIN and top < PAGE_HEIGHT - MARGIN - 60:  # a row taller than a page is drawn anyway
+            canvas.showPage()
+            page, top = page + 1, PAGE_HEIGHT - MARGIN
+            _footer(canvas, stats, page)
+        for column, panel in enumerate(row):
+            renderPDF.draw(panel.drawing, canvas, MARGIN + column * (COLUMN + GAP), top - panel.height)
+        top -= height + GAP
 
-    def __init__(self, canvas: Canvas, stats: DeckStats):
-        self.canvas = canvas
-        self.stats = stats
-        self.page = 0
-        self.top = 0.0
-        self._new_page()
 
-    def _new_page(self) -> None:
-        if self.page:
-            self.canvas.showPage()
-        self.page += 1
-        self.top = PAGE_HEIGHT - MARGIN
-        if self.page == 1:
-            self.top = self._header(self.top)
-        self._footer()
+def _header(canvas: Canvas, stats: DeckStats, top: float) -> float:
+    """The deck's name and what was counted, at the top of the first page; returns where panels start."""
+    deck = stats.deck
+    canvas.setFillColor(INK)
+    canvas.setFont(BOLD, 16)
+    canvas.drawString(MARGIN, top - 16, deck.name)
+    canvas.setFont(FONT, 9)
+    canvas.setFillColor(MUTED)
+    if any(p.pool.decklist for p in stats.pools):
+        pools = "decklists " + ", ".join(f"{p.pool.label} ({p.pool.total} cards)" for p in stats.pools)
+    else:
+        pools = f"{deck.total} cards"
+    canvas.drawString(MARGIN, top - 30, _fit(f"Deck statistics for {deck.path}: {pools}", FONT, 9, FULL))
+    canvas.setStrokeColor(RULE)
+    canvas.line(MARGIN, top - 38, PAGE_WIDTH - MARGIN, top - 38)
+    return top - 50
 
-    def _header(self, top: float) -> float:
-        deck = self.stats.deck
-        canvas = self.canvas
-        canvas.setFillColor(INK)
-        canvas.setFont(BOLD, 16)
-        canvas.drawString(MARGIN, top - 16, deck.name)
-        canvas.setFont(FONT, 9)
-        canvas.setFillColor(MUTED)
-        if any(p.pool.decklist for p in self.stats.pools):
-            pools = "decklists " + ", ".join(f"{p.pool.label} ({p.pool.total} cards)" for p in self.stats.pools)
-        else:
-            pools = f"{deck.total} cards"
-        canvas.drawString(MARGIN, top - 30, _fit(f"Deck statistics for {deck.path}: {pools}", FONT, 9, FULL))
-        canvas.setStrokeColor(RULE)
-        canvas.line(MARGIN, top - 38, PAGE_WIDTH - MARGIN, top - 38)
-        return top - 50
 
-    def _footer(self) -> None:
-        self.canvas.setFont(FONT, 7)
-        self.canvas.setFillColor(MUTED)
-        self.canvas.drawRightString(PAGE_WIDTH - MARGIN, MARGIN / 2,
-                                    f"deckpress stats: {self.stats.deck.id}, page {self.page}")
-
-    def draw(self, items: list[Panel]) -> None:
-        for row in _rows(items):
-            height = max(panel.height for panel in row)
-            if self.top - height < MARGIN and self.top < PAGE_HEIGHT - MARGIN - 60:
-                self._new_page()  # (a row taller than a fresh page is drawn anyway)
-            for column, panel in enumerate(row):
-                x = MARGIN + column * (COLUMN + GAP)
-                renderPDF.draw(panel.drawing, self.canvas, x, self.top - panel.height)
-            self.top -= height + GAP
+def _footer(canvas: Canvas, stats: DeckStats, page: int) -> None:
+    canvas.setFont(FONT, 7)
+    canvas.setFillColor(MUTED)
+    canvas.drawRightString(PAGE_WIDTH - MARGIN, MARGIN / 2, f"deckpress stats: {stats.deck.id}, page {page}")
 
 
 def _rows(items: list[Panel]) -> list[list[Panel]]:
