@@ -188,15 +188,15 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     """Cards per value of one field, as horizontal bars labelled with counts and shares."""
     rows = _chart_rows(table)
     row_height = 11
-    labels = _axis_labels([value_text(row.value) for row in reversed(rows)], 7.5, MAX_VALUE_LABEL)
-    label_width = labels.room + 6
+    labels, room = _axis_labels([value_text(row.value) for row in reversed(rows)], 7.5, MAX_VALUE_LABEL)
+    label_width = room + 6
     chart_height = row_height * len(rows)
     height = chart_height + 44
     counted = f"{table.total} cards" + (f" with {table.among}" if table.among else "")
     drawing = _titled(COLUMN, height, f"Composition by {table.field}{suffix}", counted)
     data = [[row.cards for row in reversed(rows)]]
     chart = _bars(HorizontalBarChart(), (label_width, 14, COLUMN - label_width - 48, chart_height), data,
-                  labels.names, 7.5, "e")
+                  labels, 7.5, "e")
     _style_value_axis(chart.valueAxis, max(row.cards for row in rows))
     chart.bars[0].fillColor = BARS
     chart.barSpacing = 0
@@ -240,15 +240,15 @@ def odds_panel(stats: DeckStats) -> Panel:
         chances = {f"{a.question.name} (draw {a.question.draw})": float(a.chance) * 100 for a in pool_stats.answers}
         series.append([chances.get(name) for name in reversed(names)])
     row_height = 14 if len(series) == 1 else 9 * len(series) + 5
-    labels = _axis_labels(list(reversed(names)), 7.5, FULL * 0.5 - 8)
-    label_width = labels.room + 8
+    labels, room = _axis_labels(list(reversed(names)), 7.5, FULL * 0.5 - 8)
+    label_width = room + 8
     legend_height = 14 if len(series) > 1 else 0
     chart_height = row_height * len(names)
     height = chart_height + 50 + legend_height
     drawing = _titled(FULL, height, "Draw odds", "exact chance that a random draw answers yes")
     # A horizontal chart stacks a row's bars from the bottom up: reverse so the first pool is on top.
     chart = _bars(HorizontalBarChart(), (label_width, 16, FULL - label_width - 44, chart_height),
-                  list(reversed(series)), labels.names, 7.5, "e")
+                  list(reversed(series)), labels, 7.5, "e")
     _style_value_axis(chart.valueAxis, 100, fixed=True)
     chart.valueAxis.labelTextFormat = "%d%%"
     palette = [BARS, SECOND, WIN, MUTED]
@@ -314,7 +314,7 @@ def simulation_panel(result: SimulationResult) -> Panel:
         subtitle += f"; turns to win {turns.estimate:.1f} (95% CI {interval_text(turns)})"
     drawing = _titled(FULL, height, f"Simulation: {result.title}", subtitle)
     histogram = result.turn_histogram()
-    turns_axis = list(range(min(histogram, default=0), max(histogram, default=0) + 1)) or [0]
+    turns_axis = list(range(min(histogram, default=0), max(histogram, default=0) + 1))
     won = [histogram.get(turn, (0, 0))[0] for turn in turns_axis]
     step = max(1, len(turns_axis) // 25)
     chart = _bars(VerticalBarChart(), (36, 26, FULL - 44, height - 66), [won],
@@ -390,23 +390,12 @@ def _axis_steps(top: float) -> tuple[float, float]:
     return 10 * magnitude, 2 * magnitude
 
 
-@dataclass(frozen=True)
-class AxisLabels:
-    """Category names as printed, and the width (points) they take beside the bars."""
-
-    names: list[str]
-    room: float
-
-
-def _axis_labels(texts: list[str], size: float, most: float) -> AxisLabels:
-    """Labels printed in full when the widest fits in ``most`` points; only longer ones are
-    shortened. The room is measured on the labels themselves, so a label is never cut
-    for being exactly as wide as the room made for it."""
-    widest = max(stringWidth(text, FONT, size) for text in texts)
-    room = min(most, widest)
-    if widest <= most:
-        return AxisLabels(list(texts), room)
-    return AxisLabels([_fit(text, FONT, size, room) for text in texts], room)
+def _axis_labels(texts: list[str], size: float, most: float) -> tuple[list[str], float]:
+    """Category names as printed, and the width (points) they take beside the bars: at most
+    ``most``, each label shortened only if it is wider. The room is measured on the labels
+    themselves, so a label is never cut for being exactly as wide as the room made for it."""
+    room = min(most, max(stringWidth(text, FONT, size) for text in texts))
+    return [_fit(text, FONT, size, room) for text in texts], room
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:
