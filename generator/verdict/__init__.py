@@ -80,6 +80,3 @@ def run_check(check: Check, subject: Subject) -> list[Finding]:
         return list(check(subject))
     except DeckpressError as error:
         return findings_from(error)
-
-
-__all__ = ["Check", "Subject", "Verdict", "verdict"]

@@ -30,7 +30,7 @@ from generator.sheets.style import load_style
 from generator.stats.odds import prepare
 from generator.stats.pools import pools_for
 from generator.stats.spec import read_stats_spec
-from generator.verdict.access import ACCESS_CHECKS
+from generator.verdict.access import check_access
 from generator.verdict.booklet import booklet_findings
 from generator.verdict.subject import Subject
 
@@ -192,6 +192,6 @@ PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
 DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRAWING_CHECKS
 """What ``build --draft`` runs: untranslated texts are listed and printed marked."""
 
-CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats, check_booklet)
-          + ACCESS_CHECKS)
+CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS
+          + (check_sheets, check_stats, check_booklet, check_access))
 """Everything ``deckpress check`` runs."""

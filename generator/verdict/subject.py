@@ -41,6 +41,3 @@ class Subject:
 
 Check = Callable[[Subject], Iterable[Finding]]
 """One check: reads (and may add to) the subject, and returns what it found."""
-
-
-__all__ = ["Check", "Subject"]
