@@ -255,3 +255,20 @@ def test_a_deck_brings_its_own_preset(tmp_path):
     assert "all-backs.jpg" in names and "front-of-knight.jpg" in names
     with Image.open(tmp_path / "out" / "demo.local" / "front-of-knight.jpg") as image:
         assert image.size == (round((63.5 + 4) / 25.4 * 300), round((88.9 + 4) / 25.4 * 300))
+
+
+def test_gradients_and_svg_art_are_drawn_in_the_press_inks(tmp_path):
+    deck = small_deck(tmp_path)  # its icons are SVG files
+    add_element(deck, """  - name: sheen
+    when: "type == 'spell'"
+    rect: [30%, 62%, 40%, 3mm]
+    fill: {linear: [gold, "#fff4c0", gold], angle: 90}
+""")
+    assert deckpress("build", deck, "--for", "drivethrucards", "--out", tmp_path / "out", "-q").exit_code == 0
+    pdf = tmp_path / "out" / "demo.drivethrucards.pdf"
+    reader = PdfReader(pdf)
+    shadings = [obj for obj, _ in decoded_streams(reader)] + [
+        reader.get_object(number) for number in range(1, int(reader.trailer["/Size"]))
+        if isinstance(reader.get_object(number), dict) and "/ShadingType" in reader.get_object(number)]
+    assert any(str(each.get("/ColorSpace")) == "/DeviceCMYK" for each in shadings if "/ShadingType" in each)
+    assert deckpress("preflight", pdf, "--for", "drivethrucards").exit_code == 0

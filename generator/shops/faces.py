@@ -208,7 +208,7 @@ def _safe_zone(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
         known.amount = max(known.amount, reach)
         return
     found[key] = _Found("safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {_mm(reach)} "
-                                     f"into {preset.name}'s unsafe margin: keep it {_mm(preset.safe)} inside the "
+                                     f"into {preset.owner} unsafe margin: keep it {_mm(preset.safe)} inside the "
                                      f"cut (layout '{layout.name}')",
                         _element_position(layout, op.element), card.id, side, op.element, reach,
                         details={"reach_mm": round(reach / MM, 2)})
@@ -342,7 +342,7 @@ def _ink(colours: dict[str, tuple[Color, str, str, str]], renderer: Renderer, pr
         layout = renderer.layouts[side]
         found[("ink-limit", colour.hexval())] = _Found(
             "ink-limit", f"{_hex(colour)} of '{element}' on card '{card}' ({side}) prints with {total:.0f}% ink, "
-                         f"more than {preset.name}'s {preset.ink_limit:g}%",
+                         f"more than {preset.owner} {preset.ink_limit:g}%",
             _element_position(layout, element), card, side, element, details={"ink": round(total, 1)})
 
 
@@ -363,6 +363,6 @@ def _image_ink(renderer: Renderer, preset: Preset, inks: PressInks, found: dict[
                 layout = renderer.layouts[side]
                 found[("ink-limit", str(op.path))] = _Found(
                     "ink-limit", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints "
-                                 f"with up to {total:.0f}% ink, more than {preset.name}'s {preset.ink_limit:g}%",
+                                 f"with up to {total:.0f}% ink, more than {preset.owner} {preset.ink_limit:g}%",
                     _element_position(layout, op.element), card.id, side, op.element,
                     details={"ink": round(total, 1)})

@@ -171,7 +171,7 @@ class _Checker:
                     yield Problem(rule, message, number)
             if self.standard is not None and seen.ink > (self.preset.ink_limit or 400) + INK_TOLERANCE:
                 yield Problem("ink-limit", f"{seen.ink_where} puts down {seen.ink:.0f}% ink, more than "
-                                           f"{self.preset.name}'s {self.preset.ink_limit:g}%", number)
+                                           f"{self.preset.owner} {self.preset.ink_limit:g}%", number)
 
     def _forbids_transparency(self) -> bool:
         return self.standard is not None and not self.standard.transparency

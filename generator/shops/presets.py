@@ -122,6 +122,11 @@ class Preset:
         return self.positions.get(key, Position(self.path))
 
     @property
+    def owner(self) -> str:
+        """The shop's name as an owner: "The Game Crafter's", "DriveThruCards'"."""
+        return f"{self.name}'" if self.name.endswith("s") else f"{self.name}'s"
+
+    @property
     def is_cmyk(self) -> bool:
         return self.colour == "cmyk"
 
