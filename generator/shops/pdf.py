@@ -16,11 +16,13 @@ identification keys) are added after, by :mod:`~generator.shops.pdfx`.
 
 from __future__ import annotations
 
+import contextlib
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
@@ -98,6 +100,25 @@ def draw_deck_pdf(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage],
     ``renderer`` must bleed by the preset's bleed; with ``inks`` every colour is the
     press's CMYK.
     """
+    with _binary_streams():
+        return _draw(renderer, preset, pages, inks, on_page)
+
+
+@contextlib.contextmanager
+def _binary_streams() -> Iterator[None]:
+    """Have reportlab write streams (images among them) as binary, not ASCII85 text, which makes
+    each a quarter larger and slower to read back for no gain in a binary file. reportlab
+    has only a process-wide switch, so it is set while the file is made and put back."""
+    saved = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = saved
+
+
+def _draw(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage], inks: PressInks | None,
+          on_page: Callable[[], None] | None) -> bytes:
     bleed = preset.bleed
     page_size, trim = page_boxes(renderer.card_size, bleed)
     width, height = renderer.card_size

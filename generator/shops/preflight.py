@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pypdf import PdfReader
-from pypdf.errors import PdfReadError, PyPdfError
-from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, IndirectObject, NameObject, StreamObject
+from pypdf.errors import PyPdfError
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject, StreamObject
 
 from generator.render.images import MAX_IMAGE_PIXELS
 from generator.render.units import MM
@@ -43,6 +43,9 @@ MAX_PREFLIGHT_BYTES = 500_000_000
 megabytes; past that the file is not a deck of cards."""
 MAX_PREFLIGHT_PAGES = 100_000
 """Pages read: far more than any deck (one face a page); each takes a moment to read."""
+MAX_PREFLIGHT_OPERATIONS = 500_000
+"""Drawing operations read in all (forms and patterns read once): a card face takes a few hundred,
+so this is a thousand distinct faces twice over, read in about ten seconds."""
 MAX_NESTING = 20
 """Forms drawn inside forms (and patterns inside patterns): real files nest two or three deep; a
 form that draws itself would go on for ever."""
@@ -136,10 +139,9 @@ def preflight(data: bytes, preset: Preset) -> Report:
         if count > MAX_PREFLIGHT_PAGES:
             raise UnreadablePdf(f"has {count:,} pages; preflight reads at most {MAX_PREFLIGHT_PAGES:,}")
         return Report(count, tuple(_Checker(reader, preset).problems(count)))
-    except (PdfReadError, PyPdfError, ValueError, TypeError, KeyError, AttributeError, IndexError,
-            RecursionError, AssertionError) as error:
-        if isinstance(error, UnreadablePdf):
-            raise
+    except UnreadablePdf:
+        raise
+    except Exception as error:  # a parser meeting a broken or hostile file fails in its own ways: report, not crash
         detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UnreadablePdf(f"cannot be read as a PDF ({detail})") from None
 
@@ -153,6 +155,8 @@ class _Checker:
         self.rules = {rule.id for rule in rules_for(preset)}
         self.standard: Standard | None = standard_of(preset) if preset.is_cmyk else None
         self._streams: dict[tuple[int, int], _Seen] = {}
+        self._same: dict[tuple[bytes, str], _Seen] = {}
+        self._operations_read = 0
         self._images: dict[tuple[int, int], _Seen] = {}
 
     def problems(self, count: int) -> Iterator[Problem]:
@@ -278,19 +282,30 @@ class _Checker:
         cache_key = (reference.idnum, reference.generation) if reference is not None else None
         if cache_key is not None and cache_key in self._streams:
             return self._streams[cache_key]
-        seen = _Seen()
         contents = owner.get("/Contents") if key[0] == "page" else owner
-        if contents is not None:
-            resources = resources.get_object() if resources is not None else DictionaryObject()
-            self._operations(ContentStream(contents, self.reader), resources, seen, depth)
+        data = _stream_data(contents)
+        resources = resources.get_object() if resources is not None else DictionaryObject()
+        # Pages that draw the same thing with the same resources (a shared back placed on
+        # every other page) are read once.
+        same_key = (data, repr(resources))
+        if same_key in self._same:
+            seen = self._same[same_key]
+        else:
+            seen = self._same[same_key] = _Seen()
+            self._operations(operations(data), resources, seen, depth)
         if cache_key is not None:
             self._streams[cache_key] = seen
         return seen
 
-    def _operations(self, stream: ContentStream, resources: DictionaryObject, seen: _Seen, depth: int) -> None:
+    def _operations(self, stream: Iterator[tuple[list[Any], bytes]], resources: DictionaryObject, seen: _Seen,
+                    depth: int) -> None:
         fill_space = stroke_space = "DeviceGray"
         stack: list[tuple[str, str]] = []
-        for operands, operator in stream.operations:
+        for operands, operator in stream:
+            self._operations_read += 1
+            if self._operations_read > MAX_PREFLIGHT_OPERATIONS:
+                raise UnreadablePdf(f"draws more than {MAX_PREFLIGHT_OPERATIONS:,} operations; preflight reads "
+                                    "files of card faces, which draw far fewer")
             if operator == b"q":
                 stack.append((fill_space, stroke_space))
             elif operator == b"Q" and stack:
@@ -471,8 +486,8 @@ class _Checker:
         return seen
 
     def _inline_image(self, operands: Any, resources: DictionaryObject, seen: _Seen) -> None:
-        settings = operands.get("settings", {}) if isinstance(operands, dict) else {}
-        if settings.get("/IM") or settings.get("/ImageMask"):
+        settings = operands[0] if operands and isinstance(operands[0], dict) else {}
+        if b"true" in (settings.get("/IM"), settings.get("/ImageMask")):
             return
         space = settings.get("/CS", settings.get("/ColorSpace"))
         if isinstance(space, NameObject) and space[1:] not in COLOUR_ABBREVIATIONS \
@@ -485,6 +500,117 @@ def _dictionary(value: Any) -> DictionaryObject:
     """``value`` (or what it refers to) as a dictionary; an empty one when it is not one."""
     value = value.get_object() if value is not None else None
     return value if isinstance(value, DictionaryObject) else DictionaryObject()
+
+
+def _stream_data(contents: Any) -> bytes:
+    """The decoded bytes of a content stream, or of an array of them joined."""
+    contents = contents.get_object() if contents is not None else None
+    if isinstance(contents, ArrayObject):
+        return b"\n".join(_stream_data(part) for part in contents)
+    return contents.get_data() if isinstance(contents, StreamObject) else b""
+
+
+_TOKEN = re.compile(rb"""
+    (?P<space>(?:[\x00\t\n\x0c\r ]+|%[^\r\n]*)+)
+  | (?P<number>[+-]?(?:\d+\.?\d*|\.\d+))(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])
+  | (?P<name>/[^\x00\t\n\x0c\r ()<>\[\]{}/%]*)
+  | (?P<open_dict><<) | (?P<close_dict>>>)
+  | (?P<hex><[^>]*>)
+  | (?P<string>\()
+  | (?P<open_array>\[) | (?P<close_array>\])
+  | (?P<word>[^\x00\t\n\x0c\r ()<>\[\]{}/%]+)
+  | (?P<other>.)
+""", re.VERBOSE | re.DOTALL)
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+_SPACE = re.compile(rb"(?:[\x00\t\n\x0c\r ]+|%[^\r\n]*)+")
+_END_OF_IMAGE = re.compile(rb"[\x00\t\n\x0c\r ]EI(?=[\x00\t\n\x0c\r ]|$)")
+
+
+def operations(data: bytes) -> Iterator[tuple[list[Any], bytes]]:
+    """The (operands, operator) pairs of a content stream: numbers as floats, names as
+    NameObjects, arrays as lists, dictionaries as dicts, strings as bytes; an inline image
+    is one operation, ``b"INLINE IMAGE"``, its dictionary the only operand."""
+    position, operands = 0, []
+    while True:
+        kind, value, position = _next_value(data, position)
+        if kind == "end":
+            return
+        if kind != "word":
+            operands.append(value)
+        elif value == b"BI":
+            items, position = _values_until(data, position, b"ID")
+            end = _END_OF_IMAGE.search(data, position)  # the data runs from one byte after ID to EI
+            position = end.end() if end else len(data)
+            yield [dict(zip(items[::2], items[1::2], strict=False))], b"INLINE IMAGE"
+            operands = []
+        else:
+            yield operands, value
+            operands = []
+
+
+def _values_until(data: bytes, position: int, stop: bytes) -> tuple[list[Any], int]:
+    """The values before the word ``stop`` (or the end), and where reading stopped."""
+    values: list[Any] = []
+    while True:
+        kind, value, position = _next_value(data, position)
+        if kind == "end" or (kind == "word" and value == stop):
+            return values, position
+        values.append(value)
+
+
+def _next_value(data: bytes, position: int) -> tuple[str, Any, int]:
+    """The next value of a content stream: its kind ("end", "word" for an operator or a keyword,
+    "value" for the rest), the value, and where it ends. Arrays and dictionaries are read whole."""
+    while position < len(data):
+        match = _TOKEN.match(data, position)
+        assert match is not None, "the last alternative matches any byte"
+        kind, text, position = match.lastgroup, match.group(), match.end()
+        if kind in ("space", "other", "close_array", "close_dict"):
+            continue
+        if kind == "number":
+            return "value", float(text), position
+        if kind == "name":
+            name = _NAME_ESCAPE.sub(lambda hexed: bytes([int(hexed.group(1), 16)]), text[1:])
+            return "value", NameObject("/" + name.decode("latin-1")), position
+        if kind == "string":
+            return ("value", *_literal_string(data, position))
+        if kind == "hex":
+            return "value", text, position
+        if kind in ("open_array", "open_dict"):
+            items, position = _values_until_close(data, position, b"]" if kind == "open_array" else b">>")
+            value = items if kind == "open_array" else dict(zip(items[::2], items[1::2], strict=False))
+            return "value", value, position
+        return "word", text, position
+    return "end", None, position
+
+
+def _values_until_close(data: bytes, position: int, close: bytes) -> tuple[list[Any], int]:
+    """The values of an array or dictionary whose opening was just read, up to its ``close``."""
+    values: list[Any] = []
+    while position < len(data):
+        match = _SPACE.match(data, position)
+        position = match.end() if match else position
+        if data.startswith(close, position):
+            return values, position + len(close)
+        kind, value, position = _next_value(data, position)
+        if kind == "end":
+            break
+        values.append(value)
+    return values, position
+
+
+def _literal_string(data: bytes, position: int) -> tuple[bytes, int]:
+    """A ``( ... )`` string starting after its opening bracket: its bytes (escapes as written) and
+    where it ends."""
+    depth, start = 1, position
+    while position < len(data) and depth:
+        byte = data[position]
+        if byte == 0x5C:  # a backslash escapes the next byte
+            position += 2
+            continue
+        depth += 1 if byte == 0x28 else -1 if byte == 0x29 else 0
+        position += 1
+    return data[start:position - 1], position
 
 
 def _is_transparency_group(group: Any) -> bool:
