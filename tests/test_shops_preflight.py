@@ -141,3 +141,25 @@ def test_an_image_shop_takes_no_pdf(built):
 def test_page_ranges_read_as_people_write_them():
     assert page_ranges([1, 2, 3, 7, 9, 10]) == "pages 1-3, 7, 9-10"
     assert page_ranges([4]) == "page 4"
+
+
+def test_a_damaged_file_is_reported_never_a_crash(built):
+    """Bytes of a good file overwritten here and there: every result is a report or one error."""
+    import random
+
+    from generator.shops.preflight import UnreadablePdf
+
+    original = (built / "tiki.drivethrucards.pdf").read_bytes()
+    preset = find_preset("drivethrucards")
+    chances = random.Random(26)
+    for _ in range(25):
+        damaged = bytearray(original)
+        for _ in range(chances.randint(1, 40)):
+            place = chances.randrange(len(damaged))
+            damaged[place:place + 4] = bytes(chances.randrange(256) for _ in range(4))
+        try:
+            report = preflight(bytes(damaged), preset)
+        except UnreadablePdf as error:
+            assert "\n" not in str(error)
+        else:
+            assert report.pages >= 0

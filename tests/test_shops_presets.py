@@ -124,6 +124,10 @@ def test_an_unknown_shop_lists_the_known_ones():
         find_preset("drivethru")
     assert "unknown shop 'drivethru'; did you mean 'drivethrucards'?" in caught.value.message
     assert "known: drivethrucards, press-3mm, thegamecrafter" in caught.value.message
+    with pytest.raises(InputError) as caught:
+        find_preset("xyzzy")
+    assert "unknown shop 'xyzzy'; expected one of: drivethrucards, press-3mm, thegamecrafter; or add " \
+           "shops/xyzzy.yaml beside the deck" == caught.value.message
 
 
 def test_preset_keys_are_documented_in_the_module():

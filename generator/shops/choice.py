@@ -10,19 +10,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.shops.inks import PressInks
-from generator.shops.presets import Preset, find_preset
+from generator.shops.presets import Preset, find_preset, is_preset_file
 
 
 class ShopChoice:
     """``--for NAME``: the preset each deck gets under that name, and each preset's inks."""
 
     def __init__(self, name: str) -> None:
+        """A preset named by its file is read now, so a mistake in it is said once, not once a deck."""
         self.name = name
         self._presets: dict[Path, Preset] = {}
         self._inks: dict[Path, PressInks] = {}
+        self._file = find_preset(name) if is_preset_file(name) else None
 
     def preset(self, deck_folder: Path | None) -> Preset:
         """The preset for a deck in ``deck_folder`` (raises InputError for an unknown or broken one)."""
+        if self._file is not None:
+            return self._file
         key = (deck_folder or Path(".")).resolve()
         if key not in self._presets:
             self._presets[key] = find_preset(self.name, deck_folder)

@@ -159,10 +159,15 @@ def bundled_preset_names() -> list[str]:
     return sorted(path.stem for path in BUNDLED_PRESETS.glob(f"*{PRESET_SUFFIX}"))
 
 
+def is_preset_file(shop: str) -> bool:
+    """Whether ``--for`` names a preset file rather than a shop."""
+    return shop.endswith(PRESET_SUFFIX) or "/" in shop
+
+
 def find_preset(shop: str, deck_folder: Path | None = None) -> Preset:
     """The preset ``shop`` names: a file (``my-shop.yaml``, ``shops/x.yaml``) or a name looked
     up in :func:`preset_folders`. An unknown name is an error listing the known ones."""
-    if shop.endswith(PRESET_SUFFIX) or "/" in shop:
+    if is_preset_file(shop):
         return load_preset(Path(shop))
     if not NAME_PATTERN.match(shop):
         raise InputError(f"'{_shown(shop)}' is not a shop name: use lower-case letters, digits and '-' "
@@ -173,8 +178,11 @@ def find_preset(shop: str, deck_folder: Path | None = None) -> Preset:
         if path.is_file():
             return load_preset(path)
     known = sorted({path.stem for folder in folders for path in folder.glob(f"*{PRESET_SUFFIX}")})
-    raise InputError(f"unknown shop '{shop}'{did_you_mean(shop, known)} (known: {', '.join(known)}; "
-                     f"or add {PRESET_FOLDER}/{shop}{PRESET_SUFFIX} beside the deck)", field="for")
+    hint = did_you_mean(shop, known)
+    if hint.startswith("; did you mean"):  # the nearest, then all of them
+        hint += f" (known: {', '.join(known)})"
+    raise InputError(f"unknown shop '{shop}'{hint}; or add {PRESET_FOLDER}/{shop}{PRESET_SUFFIX} beside the deck",
+                     field="for")
 
 
 def load_preset(path: Path) -> Preset:
