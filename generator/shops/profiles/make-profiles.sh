@@ -23,8 +23,8 @@ data=/usr/share/color/icc
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# make NAME DATA INK_LIMIT DESCRIPTION SOURCE
-make() {
+# profile NAME DATA INK_LIMIT DESCRIPTION SOURCE
+profile() {
     cp "$data/$2.ti3" "$work/$1.ti3"
     (cd "$work" && colprof -qm -nc -l "$3" -L 100 -S "$data/sRGB.icc" -cmt -dpp \
         -D "$4" -C "Made with ArgyllCMS colprof from $5 characterization data (icc-profiles-free, zlib licence)" \
@@ -33,6 +33,6 @@ make() {
     echo "wrote $here/$1.icc"
 }
 
-make cgats-tr003-240 TR003 240 "CGATS TR 003 (SWOP on grade 3 coated paper), 240% total ink" \
+profile cgats-tr003-240 TR003 240 "CGATS TR 003 (SWOP on grade 3 coated paper), 240% total ink" \
     "ANSI CGATS/SWOP TR 003-2007"
-make fogra39-300 FOGRA39L 300 "FOGRA39 (ISO 12647-2 offset, coated paper), 300% total ink" "Fogra FOGRA39L"
+profile fogra39-300 FOGRA39L 300 "FOGRA39 (ISO 12647-2 offset, coated paper), 300% total ink" "Fogra FOGRA39L"
