@@ -7,7 +7,7 @@ only. The floors, from the bottom (:data:`FLOORS`):
 0. the ground modules (``generator/*.py``: errors, paths, findings, loading, reading ...),
    the template sandbox and the words deckpress prints;
 1. the deck model; 2. the card renderer; 3. sheets and access checks;
-4. booklets, stats and exports; 5. the verdict; 6. the preview server, the new-deck
+4. booklets, stats, exports and print shops; 5. the verdict; 6. the preview server, the new-deck
    scaffold and the schemas; 7. the command line, and ``python -m generator``.
 """
 
@@ -27,7 +27,7 @@ FLOORS = (
     {"deck"},
     {"render"},
     {"sheets", "access"},
-    {"booklet", "stats", "exports"},
+    {"booklet", "stats", "exports", "shops"},
     {"verdict"},
     {"serve", "scaffold", "schema"},
     {"cli", "__main__"},

@@ -21,6 +21,7 @@ from generator.cli.common import (
     reports_errors,
 )
 from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
+from generator.cli.shop import build_for_shop, shop_option
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
 from generator.findings import Finding
@@ -97,13 +98,14 @@ def parse_distance(context: click.Context, parameter: click.Parameter,
                    "says DRAFT, the manifest says \"draft\": true, and the problems are listed "
                    "(exit 0). A file that cannot be read still stops it.")
 @lang_option
+@shop_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @reports_errors
 @cutter_options
 def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation: str, duplex: str,
           back_offset: tuple[float, float], margin: float | None, gutter: float | None, bleed: bool,
           crop_marks: bool, cut_lines: bool, no_check: bool, draft: bool, lang: str | None,
-          quiet: bool, cutting: CutterChoice) -> None:
+          shop: str | None, quiet: bool, cutting: CutterChoice) -> None:
     """Write print-ready PDF sheets and a layout manifest for each deck.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -123,7 +125,10 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
       deckpress build cards/tiki --lang fr
       deckpress build cards/tiki --draft
       deckpress build cards/tiki --cutter silhouette --cut-file svg
+      deckpress build cards/tiki --for drivethrucards
     """
+    if shop is not None:  # a print shop's file instead of sheets (cli/shop.py)
+        return build_for_shop(decks, shop, out_dir, no_check, lang, quiet)
     style = load_style()
     settings = SheetSettings(
         paper=resolve_paper(style, paper, orientation),
