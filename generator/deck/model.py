@@ -27,6 +27,7 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from generator.deck.plain import plain
 from generator.deck.spreadsheet import read_sheet, sheet_to_cards
 from generator.errors import DeckpressError, InputError, Position, describe_value, did_you_mean, not_text
 from generator.findings import ACCEPTABLE_KINDS
@@ -44,7 +45,7 @@ RULES_FILENAME = "rules.md"
 SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats", "accept"}
 DECK_KEYS = {"id", "name", "players", "layout", "title_field", "designer", "version",
              "description", "card_size"}
-FIELD_KEYS = {"type", "required", "default", "choices", "min", "max", "description"}
+FIELD_KEYS = {"type", "required", "default", "choices", "min", "max", "description", "markup"}
 FIELD_TYPES = {"text", "int", "number", "bool", "choice"}
 RESERVED_CARD_KEYS = {"id", "count", "back"}
 RULE_OPTION_KEYS = {"message", "scope", "name"}
@@ -69,7 +70,10 @@ ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 
 @dataclass(frozen=True)
 class FieldSpec:
-    """One column of the card database: its type and what values it allows."""
+    """One column of the card database: its type and what values it allows.
+
+    ``markup`` False (``markup: false``) makes its text plain: printed as written, stars,
+    colons and brackets included (see :mod:`generator.deck.plain`)."""
 
     name: str
     type: str = "text"
@@ -78,6 +82,7 @@ class FieldSpec:
     choices: tuple[Any, ...] = ()
     min: float | None = None
     max: float | None = None
+    markup: bool = True
 
 
 @dataclass(frozen=True)
@@ -404,14 +409,19 @@ def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
         if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))
                               or isinstance(spec[bound], float) and not math.isfinite(spec[bound])):
             raise reader.fail(keys + (bound,), f"expected a number, found {describe_value(spec[bound])}")
+    markup = spec.get("markup", True)
+    if not isinstance(markup, bool):
+        raise reader.fail(keys + ("markup",), f"markup is true or false, found {describe_value(markup)}")
+    default = spec.get("default")
     return FieldSpec(
         name=name,
         type=kind,
         required=bool(spec.get("required", False)),
-        default=spec.get("default"),
+        default=default if markup else plain(default),
         choices=tuple(choices or ()),
         min=spec.get("min"),
         max=spec.get("max"),
+        markup=markup,
     )
 
 
@@ -501,7 +511,9 @@ def _check_value(reader: Reader, keys: tuple[Any, ...], spec: FieldSpec, value: 
                   else FIELD_TYPE_WANTED[spec.type])  # worded only on failure: choices join slowly
         raise reader.fail(keys, f"expected {wanted}, found {describe_value(value)}")
     if spec.type == "text":
-        return str(value)
+        return str(value) if spec.markup else plain(str(value))
+    if spec.type == "choice" and not spec.markup:  # a plain field's choice prints as written too
+        return plain(value)
     if isinstance(value, float) and not math.isfinite(value):
         # .nan and .inf are YAML numbers, but no card can show them and JSON cannot hold them.
         raise reader.fail(keys, f"expected a finite number, found {value}")
