@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.deck.plain import plain
-from generator.deck.spreadsheet import read_sheet, sheet_to_cards
+from generator.deck.sources import read_cards_from
 from generator.errors import DeckpressError, InputError, Position, describe_value, did_you_mean, not_text
 from generator.findings import ACCEPTABLE_KINDS
 from generator.loading import Document, load_yaml
@@ -578,7 +578,8 @@ def _check_total(reader: Reader, keys: tuple[Any, ...], total: int) -> None:
 
 
 def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Problems) -> Path:
-    """``cards: {from: cards.csv}``: read the rows and put them where a YAML list would be.
+    """``cards: {from: cards.csv}`` (or .xlsx, .json, .yaml): read the cards and put them where a
+    YAML list would be.
 
     Each cell's position replaces the YAML one, so errors point into the spreadsheet; a
     cell that cannot be read is kept in ``problems`` and its row left out. Returns the
@@ -593,7 +594,7 @@ def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Pro
     named_at = document.at("cards", "sheet" if sheet_name is not None else "from")
     cell_problems: list[InputError] = []
     try:
-        rows, positions = sheet_to_cards(read_sheet(path, sheet_name, named_at), fields, cell_problems)
+        rows, positions = read_cards_from(path, sheet_name, named_at, fields, cell_problems)
     except InputError as error:
         raise _naming_the_deck([error], path, document)[0] from None
     for problem in cell_problems:
