@@ -48,7 +48,7 @@ DECK_KEYS = {"id", "name", "players", "layout", "title_field", "designer", "vers
 FIELD_KEYS = {"type", "required", "default", "choices", "min", "max", "description", "markup"}
 FIELD_TYPES = {"text", "int", "number", "bool", "choice"}
 RESERVED_CARD_KEYS = {"id", "count", "back"}
-RULE_OPTION_KEYS = {"message", "scope", "name"}
+RULE_OPTION_KEYS = {"message", "scope", "name", "decklist"}
 MAX_COPIES = 100_000
 """Copies of one card. A typo of a few extra zeros is caught here, with its line."""
 MAX_TOTAL_CARDS = 1_000_000
@@ -115,7 +115,10 @@ class Decklist:
 
 @dataclass(frozen=True)
 class RuleSpec:
-    """One composition rule as written: its kind, its parameters and its message."""
+    """One composition rule as written: its kind, its parameters and its message.
+
+    It runs on the card pool (``scope`` "deck"), on every decklist ("decklists"), or on the
+    one decklist ``decklist`` names (``decklist: first-game``; ``scope`` is then "decklist")."""
 
     kind: str
     params: Any
@@ -123,6 +126,7 @@ class RuleSpec:
     scope: str
     position: Position
     index: int
+    decklist: str | None = None
 
 
 @dataclass(frozen=True)
@@ -271,6 +275,7 @@ def build_deck(document: Document) -> Deck:
     decklists: list[Decklist] = []
     if not problems.errors:  # a decklist naming a card whose row failed would only add noise
         decklists = _read_decklists(reader, {card.id for card in cards}, problems)
+        _check_rule_decklists(reader, rules, decklists, problems)
     if sheet is not None:
         problems.errors = _naming_the_deck(problems.errors, sheet, document)
     problems.raise_any()
@@ -667,9 +672,25 @@ def _read_rule(reader: Reader, index: int, entry: Any) -> RuleSpec:
     scope = entry.get("scope", "deck")
     if scope not in ("deck", "decklists"):
         raise reader.fail(keys + ("scope",), f"scope is 'deck' or 'decklists', found {describe_value(scope)}")
+    decklist = reader.string(keys + ("decklist",))
+    if decklist is not None:
+        if "scope" in entry:
+            raise reader.fail(keys + ("scope",), "a rule runs on the decklist it names or on a scope; "
+                                                 "leave out 'scope' or 'decklist'")
+        scope = "decklist"
     message = reader.string(keys + ("message",)) or ""
     return RuleSpec(kind=str(kind), params=entry[kind], message=message, scope=scope,
-                    position=reader.document.at(*keys + (kind,)), index=index)
+                    position=reader.document.at(*keys + (kind,)), index=index, decklist=decklist)
+
+
+def _check_rule_decklists(reader: Reader, rules: list[RuleSpec], decklists: list[Decklist],
+                          problems: Problems) -> None:
+    """A rule's ``decklist:`` names one of the deck's decklists."""
+    known = [decklist.id for decklist in decklists]
+    for rule in rules:
+        if rule.decklist is not None and rule.decklist not in known:
+            found = did_you_mean(rule.decklist, known) if known else " (the deck has no decklists)"
+            problems.add(reader.fail(("rules", rule.index, "decklist"), f"no decklist '{rule.decklist}'{found}"))
 
 
 def _read_acceptances(reader: Reader, problems: Problems) -> list[Acceptance]:
