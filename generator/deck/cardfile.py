@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]  # the decoder's own string reader (C), untyped
@@ -37,6 +36,7 @@ from generator.deck.spreadsheet import (
     MAX_SHEET_ROWS,
     CardKeys,
     CellPosition,
+    Place,
 )
 from generator.errors import InputError, Position
 from generator.loading import MAX_FILE_BYTES, parse_yaml, read_text
@@ -63,33 +63,34 @@ class Record:
     id_position: CellPosition | None = None
 
 
-def read_card_file(path: Path) -> tuple[list[dict[str, Any]], dict[CardKeys, CellPosition]]:
+def read_card_file(path: Path) -> tuple[list[dict[str, Any]], dict[CardKeys, Place]]:
     """The cards of a JSON or YAML card file as a deck's ``cards:`` list would hold them, and
     the place of every value, keyed as the deck document keys positions (``(index, key)``)."""
     text = read_text(path, limit=MAX_FILE_BYTES)
-    records = _json_records(path, text) if path.suffix.lower() == ".json" else _yaml_records(path, text)
-    return _cards(records)
+    cards = _Cards()
+    if path.suffix.lower() == ".json":
+        _JsonReader(path, text, cards.add).read()  # each card handed on as it is read
+    else:
+        for record in _yaml_records(path, text):
+            cards.add(record)
+    return cards.cards, cards.positions
 
 
 # --- JSON: the json module's decoder, with the place of every value ---------------------------
-
-def _json_records(path: Path, text: str) -> list[Record]:
-    return _JsonReader(path, text).records()
-
 
 class _JsonReader:
     """Walks the top levels of a JSON card file (the list or mapping of cards, each card's
     keys and its back's) itself, so it knows where each value starts; every value is
     decoded by the json module (its C decoder)."""
 
-    def __init__(self, path: Path, text: str):
+    def __init__(self, path: Path, text: str, found: Callable[[Record], None]):
         self.path = path
         self.text = text
+        self.found = found
         self.decoder = json.JSONDecoder(parse_constant=self._refuse_constant)
-        self.line_starts = [0] + [match.end() for match in re.finditer("\n", text)]
-        self.found: list[Record] = []
+        self.line, self.line_start, self.counted = 1, 0, 0  # lines are counted as the walk goes on
 
-    def records(self) -> list[Record]:
+    def read(self) -> None:
         index = self._skip(0)
         if self.text.startswith("[", index):
             end = self._walk_array(index, self._listed_card)
@@ -99,17 +100,16 @@ class _JsonReader:
             raise self._fail("a card file holds a list of cards, or a mapping of card ids to cards", index)
         if self._skip(end) < len(self.text):
             raise self._fail("JSON error: more after the cards end", self._skip(end))
-        return self.found
 
     def _listed_card(self, index: int) -> int:
         record, end = self._record(index)
-        self.found.append(record)
+        self.found(record)
         return end
 
     def _mapped_card(self, key: str, key_index: int, index: int) -> int:
         record, end = self._record(index)
         record.id, record.id_position = key, self._place(key_index)
-        self.found.append(record)
+        self.found(record)
         return end
 
     def _record(self, index: int) -> tuple[Record, int]:
@@ -199,8 +199,15 @@ class _JsonReader:
         return found.end() if found else index
 
     def _place(self, index: int) -> CellPosition:
-        line = bisect_right(self.line_starts, index)
-        return (self.path, line, index - self.line_starts[line - 1] + 1)
+        """Line and column of ``index``, counting the lines since the last place asked for."""
+        if index < self.counted:  # back to an earlier place (only for an error): count afresh
+            self.line, self.line_start, self.counted = 1, 0, 0
+        newlines = self.text.count("\n", self.counted, index)
+        if newlines:
+            self.line += newlines
+            self.line_start = self.text.rfind("\n", self.counted, index) + 1
+        self.counted = index
+        return (self.path, self.line, index - self.line_start + 1)
 
     def _fail(self, message: str, index: int) -> InputError:
         return InputError(message, Position(*self._place(min(index, len(self.text)))))
@@ -255,27 +262,30 @@ def _yaml_records(path: Path, text: str) -> list[Record]:
 
 # --- from records to a deck's cards --------------------------------------------------------
 
-def _cards(records: Iterable[Record]) -> tuple[list[dict[str, Any]], dict[CardKeys, CellPosition]]:
-    """The records as a deck's ``cards:`` entries: copies under ``count``, ``back.<field>``
-    keys in the ``back`` mapping, a mapping's keys as ids; bounded as a spreadsheet is."""
-    cards: list[dict[str, Any]] = []
-    positions: dict[CardKeys, CellPosition] = {}
-    filled = 0
-    for index, record in enumerate(records):
+class _Cards:
+    """The records as a deck's ``cards:`` entries, one by one: copies under ``count``,
+    ``back.<field>`` keys in the ``back`` mapping, a mapping's keys as ids; bounded as a
+    spreadsheet is."""
+
+    def __init__(self) -> None:
+        self.cards: list[Any] = []
+        self.positions: dict[CardKeys, Place] = {}
+        self.filled = 0
+
+    def add(self, record: Record) -> None:
+        index = len(self.cards)
         if index >= MAX_SHEET_ROWS:
             raise InputError(f"more than {MAX_SHEET_ROWS:,} cards; a deck of more distinct cards takes too "
                              "long to lay out", Position(*record.position))
-        positions[(index,)] = record.position
-        value = record.value
-        if not isinstance(value, dict):
-            cards.append(value)  # the deck model says what a card must be, at its place
-            continue
-        card, filled = _card(record, index, positions, filled)
-        cards.append(card)
-    return cards, positions
+        self.positions[(index,)] = record.position
+        if not isinstance(record.value, dict):
+            self.cards.append(record.value)  # the deck model says what a card must be, at its place
+            return
+        card, self.filled = _card(record, index, self.positions, self.filled)
+        self.cards.append(card)
 
 
-def _card(record: Record, index: int, positions: dict[CardKeys, CellPosition], filled: int
+def _card(record: Record, index: int, positions: dict[CardKeys, Place], filled: int
           ) -> tuple[dict[str, Any], int]:
     value: dict[str, Any] = record.value
     back = value.get("back")
@@ -309,7 +319,7 @@ def _card(record: Record, index: int, positions: dict[CardKeys, CellPosition], f
         written = card.get("id")
         if written is not None and written != record.id:
             raise InputError(f"card '{record.id}' names another id, '{written}'; leave one out",
-                             Position(*positions[(index, "id")]), field="id")
+                             Position(*record.places.get(("id",), record.position)), field="id")
         card["id"] = record.id
         positions[(index, "id")] = record.id_position or record.position
     if filled > MAX_SHEET_CELLS:

@@ -35,15 +35,7 @@ import yaml
 
 from generator.deck.cardfile import read_card_file
 from generator.deck.model import absolute_folder, build_deck
-from generator.deck.spreadsheet import (
-    FALSE_WORDS,
-    TRUE_WORDS,
-    CardKeys,
-    CellPosition,
-    Sheet,
-    check_columns,
-    sheet_to_cards,
-)
+from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, CardKeys, Place, Sheet, check_columns, sheet_to_cards
 from generator.errors import InputError, Position
 from generator.loading import parse_yaml
 
@@ -209,7 +201,7 @@ def deck_yaml_from_card_file(path: Path, deck_name: str, target: Path, reads_as_
 
 
 def _imported(deck_name: str, target: Path, source_path: Path, declared: dict[str, dict[str, Any]],
-              cards: list[Any], positions: dict[CardKeys, CellPosition], reads_as_written: ReadsAsWritten,
+              cards: list[Any], positions: dict[CardKeys, Place], reads_as_written: ReadsAsWritten,
               linked: dict[str, str] | None, starts_at: Position) -> Imported:
     """The deck file's text, loaded as the deck it would be before it is handed back."""
     mark_plain(declared, cards, reads_as_written)
@@ -248,7 +240,7 @@ def _linked_source(path: Path, sheet: str | None, target: Path) -> dict[str, str
     return source
 
 
-def _load_as_deck(text: str, target: Path, starts_at: Position, positions: dict[CardKeys, CellPosition]) -> None:
+def _load_as_deck(text: str, target: Path, starts_at: Position, positions: dict[CardKeys, Place]) -> None:
     """Load ``text`` as the deck file ``target`` would be, errors pointing into the sheet.
 
     The card entries' YAML positions are replaced by their cells' positions (a card

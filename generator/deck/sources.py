@@ -12,14 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.deck.cardfile import CARD_FILE_SUFFIXES, read_card_file
-from generator.deck.spreadsheet import (
-    SPREADSHEET_SUFFIXES,
-    CardKeys,
-    CellPosition,
-    FieldKind,
-    open_sheet,
-    sheet_to_cards,
-)
+from generator.deck.spreadsheet import SPREADSHEET_SUFFIXES, CardKeys, FieldKind, Place, open_sheet, sheet_to_cards
 from generator.errors import InputError, Position
 
 CARD_SOURCE_SUFFIXES = SPREADSHEET_SUFFIXES + CARD_FILE_SUFFIXES
@@ -39,7 +32,7 @@ def check_source_kind(path: Path, sheet: str | None, named_at: Position | None =
 
 
 def read_cards_from(path: Path, sheet: str | None, named_at: Position, fields: Mapping[str, FieldKind],
-                    problems: list[InputError]) -> tuple[list[dict[str, Any]], dict[CardKeys, CellPosition]]:
+                    problems: list[InputError]) -> tuple[list[dict[str, Any]], dict[CardKeys, Place]]:
     """The cards ``path`` holds (the workbook's sheet ``sheet``) and where each value stands.
     A spreadsheet's cells are typed by ``fields``, each cell that cannot be read kept in
     ``problems`` (its row left out); a card file's values keep their own types."""

@@ -61,9 +61,9 @@ CardKeys = tuple[int | str, ...]
 """Where a value stands among the cards, keyed as a YAML document's positions are:
 ``(row index,)``, ``(row index, column)`` or ``(row index, "back", field)``."""
 CellPosition = tuple[Path, int, int]
-"""Where a cell stands: its file, row and column (1-based), as a deck document keeps it
+"""Where a value stands: its file, line and column (1-based), as a deck document keeps it
 (:class:`~generator.loading.Document`); a :class:`Position` is made of it only when an error
-names it, so a hundred thousand rows do not keep a few hundred thousand objects."""
+names it."""
 Rows = Iterator[tuple[int, list[str]]]
 """Rows as they are read: (1-based row number in the file, text cells)."""
 
@@ -76,6 +76,25 @@ class FieldKind(Protocol):
 
     @property
     def choices(self) -> tuple[Any, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RowPlace:
+    """Where a spreadsheet row and its cells stand: the row's line and, shared by every row,
+    each key's column. A deck document keeps one of these a row (see
+    :class:`~generator.loading.Locator`), not a position for every cell."""
+
+    path: Path
+    line: int
+    columns: Mapping[tuple[str, ...], int]
+    """The column of ``(field,)``, ``("count",)`` or ``("back", field)``."""
+
+    def locate(self, rest: tuple[Any, ...]) -> Position:
+        return Position(self.path, self.line, self.columns.get(rest, 1) if rest else 1)
+
+
+Place = CellPosition | RowPlace
+"""Where a card or one of its values stands, as :func:`sheet_to_cards` and card files give it."""
 
 
 @dataclass
@@ -441,12 +460,12 @@ def _cell_text(value: Any) -> str:
 
 
 def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list[InputError] | None = None
-                   ) -> tuple[list[dict[str, Any]], dict[CardKeys, CellPosition]]:
+                   ) -> tuple[list[dict[str, Any]], dict[CardKeys, Place]]:
     """Turn rows into card mappings typed by the deck's ``fields`` (name -> FieldSpec), reading
     each row once, as it comes.
 
-    Returns the cards and the position of every cell, keyed like a YAML document's
-    positions: ``(index,)`` for a row and ``(index, column_name)`` for a cell. A text
+    Returns the cards and where each row stands, keyed like a YAML document's positions
+    (``(index,)``), its cells' columns with it (a :class:`RowPlace`). A text
     cell is kept as written; others are read without the spaces around them. With
     ``problems``, every cell that cannot be read is kept there and its row left out;
     without, the first raises.
@@ -455,14 +474,15 @@ def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list
     copies = sheet.copies
     columns = [(column, name, "count" if name == copies else name) for column, name in enumerate(sheet.header)
                if name]
+    places: dict[tuple[str, ...], int] = {
+        (("back", key.removeprefix("back.")) if key.startswith("back.") else (key,)): column + 1
+        for column, _, key in columns}
     cards: list[dict[str, Any]] = []
-    positions: dict[CardKeys, CellPosition] = {}
+    positions: dict[CardKeys, Place] = {}
     path = sheet.path
     for line, cells in sheet.rows:
         check_row(sheet, line, cells)
-        index = len(cards)
         card: dict[str, Any] = {}
-        row_positions: dict[CardKeys, CellPosition] = {(index,): (path, line, 1)}
         bad = False
         for column, name, key in columns:
             written = cells[column] if column < len(cells) else ""
@@ -483,13 +503,11 @@ def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list
                 continue
             if key.startswith("back."):
                 card.setdefault("back", {})[field_name] = value
-                row_positions[(index, "back", field_name)] = (path, line, column + 1)
             else:
                 card[key] = value
-                row_positions[(index, key)] = (path, line, column + 1)
         if not bad:
+            positions[(len(cards),)] = RowPlace(path, line, places)
             cards.append(card)
-            positions.update(row_positions)
     return cards, positions
 
 
