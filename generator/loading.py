@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 
@@ -42,27 +42,48 @@ MERGE_TAG = "tag:yaml.org,2002:merge"
 KeyPath = tuple[Any, ...]  # a path of mapping keys and list indexes from the document root
 
 
+class Locator(Protocol):
+    """A place that knows where the values under it stand (a spreadsheet row, whose columns
+    are the same for every row): one entry for a row instead of one for each cell."""
+
+    def locate(self, rest: KeyPath) -> Position:
+        """Where the value ``rest`` below this place stands (``()``: the place itself)."""
+        ...
+
+
+Place = Position | tuple[int, int] | tuple[Path, int, int] | Locator
+"""Where a key path starts: a Position; a (line, column) pair in the document's own file,
+as loading keeps it; a (file, line, column) triple for a value read from another file
+(cards from a card file); or a :class:`Locator`."""
+
+
 @dataclass
 class Document:
     """A loaded YAML file: its data and where each part of it came from."""
 
     path: Path
     data: Any
-    positions: dict[KeyPath, Position | tuple[int, int]] = field(default_factory=dict)
-    """Where each key path starts. Loading keeps a (line, column) pair in this file, and
-    :meth:`at` makes the Position only for the few that are ever asked for."""
+    positions: dict[KeyPath, Place] = field(default_factory=dict)
+    """Where each key path starts (see :data:`Place`). Loading keeps a (line, column) pair in
+    this file, and :meth:`at` makes the Position only for the few that are ever asked for."""
 
     def at(self, *keys: Any) -> Position:
         """Position of the node at ``keys``, or of its nearest known ancestor."""
         path = tuple(keys)
         while path:
             if path in self.positions:
-                return self._position(self.positions[path])
+                return self._position(self.positions[path], tuple(keys[len(path):]))
             path = path[:-1]
-        return self._position(self.positions.get((), (1, 1)))
+        return self._position(self.positions.get((), (1, 1)), tuple(keys))
 
-    def _position(self, where: Position | tuple[int, int]) -> Position:
-        return where if isinstance(where, Position) else Position(self.path, *where)
+    def _position(self, where: Place, rest: KeyPath = ()) -> Position:
+        if isinstance(where, Position):
+            return where
+        if not isinstance(where, tuple):
+            return where.locate(rest)
+        if len(where) == 3:
+            return Position(*where)
+        return Position(self.path, *where)
 
 
 def load_yaml(path: Path) -> Document:
@@ -119,9 +140,9 @@ def _icon_hint(text: str, mark: yaml.Mark | None) -> str:
     return ""
 
 
-def parse_yaml(text: str, path: Path) -> Document:
+def parse_yaml(text: str, path: Path, max_nodes: int = MAX_NODES) -> Document:
     """Parse YAML ``text`` (named ``path`` in errors) into a :class:`Document`: compose the
-    node tree, bound what its aliases expand to, then build the data."""
+    node tree, bound what its aliases expand to (``max_nodes`` values), then build the data."""
     try:
         root = compose(text, path)
     except yaml.MarkedYAMLError as error:
@@ -139,7 +160,7 @@ def parse_yaml(text: str, path: Path) -> Document:
     if root is None:
         document.data = {}
         return document
-    builder = _Builder(path, document.positions)
+    builder = _Builder(path, document.positions, max_nodes)
     builder.refuse_runaway_expansion(root)
     document.data = builder.build(root, ())
     return document
@@ -240,8 +261,9 @@ def _line_column(mark: Any) -> tuple[int, int]:
 class _Builder:
     """Turns composed YAML nodes into Python data, counting every node it builds."""
 
-    def __init__(self, path: Path, positions: dict[KeyPath, Position | tuple[int, int]]) -> None:
+    def __init__(self, path: Path, positions: dict[KeyPath, Place], max_nodes: int = MAX_NODES) -> None:
         self.path = path
+        self.max_nodes = max_nodes
         self.positions = positions
         self.constructor = yaml.constructor.SafeConstructor()
         self.built = 0
@@ -272,8 +294,8 @@ class _Builder:
             total = 1
             for child in children:
                 total += size(child, depth + 1)
-                if total > MAX_NODES:
-                    raise InputError(f"document expands to more than {MAX_NODES:,} values "
+                if total > self.max_nodes:
+                    raise InputError(f"document expands to more than {self.max_nodes:,} values "
                                      "(alias bomb?)", _position(self.path, node.start_mark))
             active.discard(id(node))
             sizes[id(node)] = total
@@ -283,9 +305,9 @@ class _Builder:
 
     def build(self, node: yaml.Node, keypath: KeyPath) -> Any:
         self.built += 1
-        if self.built > MAX_NODES:
+        if self.built > self.max_nodes:
             raise InputError(
-                f"document expands to more than {MAX_NODES:,} values (alias bomb?)",
+                f"document expands to more than {self.max_nodes:,} values (alias bomb?)",
                 _position(self.path, node.start_mark),
             )
         self.positions.setdefault(keypath, _line_column(node.start_mark))

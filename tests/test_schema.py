@@ -100,3 +100,14 @@ def test_deck_schema_knows_every_stats_setting_the_loader_knows():
     assert set(stats["questions"]["items"]["properties"]["need"]["oneOf"][0]["properties"]) == CONDITION_KEYS
     assert set(stats["dice"]["properties"]) == DICE_KEYS
     assert set(stats["simulate"]["properties"]) == SIMULATE_KEYS
+
+
+def test_deck_schema_knows_every_field_setting_the_loader_knows():
+    from generator.deck.model import FIELD_KEYS
+
+    declared = deck_schema()["properties"]["fields"]["additionalProperties"]["oneOf"][1]["properties"]
+    assert set(declared) == FIELD_KEYS
+    assert errors({"deck": {"name": "X"}, "fields": {"text": {"type": "text", "markup": False}},
+                   "cards": [{"text": "Pay 2*"}]}) == []
+    assert "'no' is not of type 'boolean'" in " | ".join(
+        errors({"deck": {"name": "X"}, "fields": {"text": {"markup": "no"}}, "cards": [{"text": "a"}]}))

@@ -163,7 +163,7 @@ def test_import_reports_distinct_cards_and_copies(tmp_path):
 def test_import_a_named_sheet_and_link_the_deck_to_it(tmp_path):
     folder = tmp_path / "uno"
     folder.mkdir()
-    book = workbook(folder / "cards.xlsx", {"Notes": [("todo",)], "Deck": uno_rows()})
+    book = workbook(folder / "cards.xlsx", {"Notes": [("todo",), ("art",)], "Deck": uno_rows()})
     run = deckpress("import", book)
     assert run.exit_code == 2
     assert "cards.xlsx has 2 sheets ('Notes', 'Deck')" in run.stderr
@@ -177,7 +177,7 @@ def test_import_a_named_sheet_and_link_the_deck_to_it(tmp_path):
     # Editing the spreadsheet edits the deck.
     rows = uno_rows()
     rows[1] = ("red-0", "red", "number", 0, 3)
-    workbook(book, {"Notes": [("todo",)], "Deck": rows})
+    workbook(book, {"Notes": [("todo",), ("art",)], "Deck": rows})
     assert load_deck(folder).total == 110
 
 

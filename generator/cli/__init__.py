@@ -53,7 +53,7 @@ COMMANDS = (
     CommandEntry("export", "generator.cli.export:export",
                  "Export one deck as card images and/or a Tabletop Simulator deck."),
     CommandEntry("import", "generator.cli.import_cmd:import_command",
-                 "Turn a CSV or XLSX card list into a deck file."),
+                 "Turn a CSV or XLSX card list (or a JSON or YAML card file) into a deck file."),
     CommandEntry("watch", "generator.cli.watch:watch",
                  "Rebuild DECK's print PDF (and rules booklet) whenever its files change.",
                  runs_until_stopped=True),

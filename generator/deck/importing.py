@@ -1,8 +1,17 @@
-"""``deckpress import``: a spreadsheet of cards becomes a deck file a designer can edit.
+"""``deckpress import``: a spreadsheet or card file becomes a deck file a designer can edit.
 
 Column types are inferred from the cells (whole numbers, yes/no, a short list of
 repeated words becomes a choice), so the new deck file is typed from the start
-and ``deckpress check`` catches a mistyped cell later on.
+and ``deckpress check`` catches a mistyped cell later on. A JSON or YAML card
+file's values have types already; a key's type is theirs.
+
+Imported text is printed as it was written. Text from elsewhere was not written
+for this project's markup, so a text column in which a cell would read otherwise
+(``**draw**`` would turn bold, ``:coin:`` an icon, ``\\*`` a star) is declared
+``markup: false``, and every cell stays exactly as the spreadsheet has it: an
+escaped cell would no longer match its spreadsheet, and a linked spreadsheet
+(``--link``) cannot be escaped at all. Columns in which nothing reads otherwise
+keep their markup, for the designer to use.
 
 The deck file is loaded through the deck model before it is written, with every
 card pointing back at its spreadsheet row, so a sheet that would give a deck
@@ -17,20 +26,28 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from generator.deck.cardfile import read_card_file
 from generator.deck.model import absolute_folder, build_deck
-from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, CardKeys, Sheet, check_columns, sheet_to_cards
+from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, CardKeys, Place, Sheet, check_columns, sheet_to_cards
 from generator.errors import InputError, Position
 from generator.loading import parse_yaml
 
 RESERVED_COLUMNS = {"id"}  # and the column of copies (Sheet.copies)
 MAX_CHOICES = 8
 """A column with at most this many distinct words, each used more than once, is a choice."""
+TITLE_COLUMNS = ("name", "title", "text")
+"""Columns a card's title is likely in, the likeliest first (any case); they are never choices."""
+
+ReadsAsWritten = Callable[[str], bool]
+"""Whether card text prints exactly as written (the renderer's markup tells:
+:func:`generator.render.markup.prints_as_written`, handed in by the command)."""
 
 
 def infer_field_types(sheet: Sheet) -> dict[str, dict[str, Any]]:
@@ -54,11 +71,46 @@ def _infer(name: str, cells: list[str]) -> dict[str, Any]:
     words = {cell.lower() for cell in cells}
     if cells and words <= (TRUE_WORDS | FALSE_WORDS) - {""} and words & {"true", "false", "yes", "no"}:
         return {"type": "bool"}
-    distinct = sorted(set(cells))
-    if name not in ("name", "title", "text") and 1 < len(distinct) <= MAX_CHOICES \
-            and len(cells) > len(distinct):
+    return _words(name, cells)
+
+
+def _words(name: str, values: list[Any]) -> dict[str, Any]:
+    """A choice for a short list of repeated values (not in a title's column), else text."""
+    distinct = sorted(set(values), key=lambda value: (isinstance(value, str), value))
+    if name.lower() not in TITLE_COLUMNS and 1 < len(distinct) <= MAX_CHOICES and len(values) > len(distinct):
         return {"type": "choice", "choices": distinct}
     return {"type": "text"}
+
+
+def infer_value_types(cards: list[Any]) -> dict[str, dict[str, Any]]:
+    """A ``fields:`` section for the keys of a card file's cards (and their backs), by the
+    types of their values: whole numbers, numbers, yes/no, a choice, else text."""
+    values: dict[str, list[Any]] = {}
+    for card in cards:
+        if not isinstance(card, dict):
+            continue
+        faces = [card] + ([card["back"]] if isinstance(card.get("back"), dict) else [])
+        for face in faces:
+            for name, value in face.items():
+                if face is card and name in ("id", "count", "back"):
+                    continue
+                listed = values.setdefault(str(name), [])
+                if value is not None and not (isinstance(value, str) and not value.strip()):
+                    listed.append(value)
+    return {name: _infer_values(name, found) for name, found in values.items()}
+
+
+def _infer_values(name: str, values: list[Any]) -> dict[str, Any]:
+    if values and all(isinstance(value, bool) for value in values):
+        return {"type": "bool"}
+    if values and all(isinstance(value, int) and not isinstance(value, bool) for value in values):
+        return {"type": "int"}
+    if values and all(isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+                      for value in values):
+        return {"type": "number"}
+    if all(isinstance(value, (str, int, float)) and not isinstance(value, bool) for value in values):
+        return _words(name, values)
+    return {"type": "text"}  # lists, mappings or yes/no among words: the deck's check says which
 
 
 def _is_int(text: str) -> bool:
@@ -77,18 +129,50 @@ def _is_number(text: str) -> bool:
         return False
 
 
+def title_field(declared: dict[str, dict[str, Any]]) -> str:
+    """The field a card's title is likely in: one named name, title or text (in that order,
+    any case), else the first text field, else the first choice, else the first field."""
+    for wanted in TITLE_COLUMNS:
+        for name in declared:
+            if name.lower() == wanted:
+                return name
+    for kind in ("text", "choice"):
+        for name, spec in declared.items():
+            if spec["type"] == kind:
+                return name
+    return next(iter(declared), "name")
+
+
+def mark_plain(declared: dict[str, dict[str, Any]], cards: Iterable[Any], reads_as_written: ReadsAsWritten) -> None:
+    """Declare ``markup: false`` on each text or choice field some card's text would not print
+    as written in (see the module's docstring)."""
+    for card in cards:
+        if not isinstance(card, dict):
+            continue
+        faces = [card] + ([card["back"]] if isinstance(card.get("back"), dict) else [])
+        for face in faces:
+            for name, value in face.items():
+                spec = declared.get(name)
+                if spec is not None and isinstance(value, str) and "markup" not in spec \
+                        and spec["type"] in ("text", "choice") and not reads_as_written(value):
+                    spec["markup"] = False
+
+
 @dataclass(frozen=True)
 class Imported:
-    """A deck file's text made from a spreadsheet, and what it holds."""
+    """A deck file's text made from a spreadsheet or card file, and what it holds."""
 
     text: str
     cards: int
     """Distinct cards (rows)."""
     copies: int
     """Physical cards: every row's copies added up."""
+    plain: tuple[str, ...] = ()
+    """Fields declared ``markup: false``, their text printed as written."""
 
 
-def deck_yaml_from_sheet(sheet: Sheet, deck_name: str, target: Path, link: bool = False) -> Imported:
+def deck_yaml_from_sheet(sheet: Sheet, deck_name: str, target: Path, reads_as_written: ReadsAsWritten,
+                         link: bool = False) -> Imported:
     """The deck file for ``target`` holding the sheet's cards (or, with ``link``, reading them
     from the sheet), fields typed by inference; raises :class:`InputError` at the sheet's
     row and column if that deck would not load."""
@@ -101,38 +185,62 @@ def deck_yaml_from_sheet(sheet: Sheet, deck_name: str, target: Path, link: bool 
             self.choices = tuple(spec.get("choices", ()))
 
     cards, positions = sheet_to_cards(sheet, {name: Spec(spec) for name, spec in declared.items()})
-    title = "name" if "name" in declared else next(iter(declared), "name")
-    source = _linked_source(sheet, target) if link else cards
+    return _imported(deck_name, target, sheet.path, declared, cards, positions, reads_as_written,
+                     _linked_source(sheet.path, sheet.name, target) if link else None,
+                     Position(sheet.path, sheet.header_line))
+
+
+def deck_yaml_from_card_file(path: Path, deck_name: str, target: Path, reads_as_written: ReadsAsWritten,
+                             link: bool = False) -> Imported:
+    """The deck file for ``target`` holding a JSON or YAML card file's cards (or, with ``link``,
+    reading them from it), each key a field typed by its values."""
+    cards, positions = read_card_file(path)
+    declared = infer_value_types(cards)
+    return _imported(deck_name, target, path, declared, cards, positions, reads_as_written,
+                     _linked_source(path, None, target) if link else None, Position(path, 1))
+
+
+def _imported(deck_name: str, target: Path, source_path: Path, declared: dict[str, dict[str, Any]],
+              cards: list[Any], positions: dict[CardKeys, Place], reads_as_written: ReadsAsWritten,
+              linked: dict[str, str] | None, starts_at: Position) -> Imported:
+    """The deck file's text, loaded as the deck it would be before it is handed back."""
+    mark_plain(declared, cards, reads_as_written)
+    plain = tuple(name for name, spec in declared.items() if spec.get("markup") is False)
+    kept = f"cards read from {source_path.name}" if linked is not None else f"imported from {source_path.name}"
+    note = f"# {', '.join(plain)}: printed as written (markup: false); set markup: true to use **bold** " \
+           "and :icons:.\n" if plain else ""
     sections = [
-        f"# {deck_name}: {'cards read from' if link else 'imported from'} {sheet.path.name}.\n"
+        f"# {deck_name}: {kept}.\n{note}"
         "# Add composition rules under 'rules:' and run `deckpress check`.\n",
-        _block("deck", {"name": deck_name, "title_field": title}),
+        _block("deck", {"name": deck_name, "title_field": title_field(declared)}),
         _block("fields", {name: (spec if len(spec) > 1 else spec["type"]) for name, spec in declared.items()}),
-        _block("cards", source),
+        _block("cards", linked if linked is not None else cards),
     ]
     text = "\n".join(sections)
-    if link:
+    if linked is not None:
         build_deck(parse_yaml(text, target))  # reads the spreadsheet itself, errors and all
     else:
-        _load_as_deck(text, target, sheet, positions)
-    return Imported(text=text, cards=len(cards), copies=sum(card.get("count", 1) for card in cards))
+        _load_as_deck(text, target, starts_at, positions)
+    copies = sum(card.get("count", 1) if isinstance(card, dict) and isinstance(card.get("count", 1), int) else 1
+                 for card in cards)
+    return Imported(text=text, cards=len(cards), copies=copies, plain=plain)
 
 
-def _linked_source(sheet: Sheet, target: Path) -> dict[str, str]:
+def _linked_source(path: Path, sheet: str | None, target: Path) -> dict[str, str]:
     """``{from: cards.xlsx, sheet: Cards}`` as the deck file ``target`` names the spreadsheet,
     which must lie in (or below) the deck's folder, as every file a deck reads must."""
     folder = absolute_folder(target)
-    reference = Path(os.path.relpath(os.path.abspath(sheet.path), folder))
+    reference = Path(os.path.relpath(os.path.abspath(path), folder))
     if reference.parts[:1] == ("..",):
         raise InputError(f"to link it, the spreadsheet must be in the deck's folder ({folder}) or below it",
-                         Position(sheet.path), field="link")
+                         Position(path), field="link")
     source = {"from": reference.as_posix()}
-    if sheet.name is not None:
-        source["sheet"] = sheet.name
+    if sheet is not None:
+        source["sheet"] = sheet
     return source
 
 
-def _load_as_deck(text: str, target: Path, sheet: Sheet, positions: dict[CardKeys, Position]) -> None:
+def _load_as_deck(text: str, target: Path, starts_at: Position, positions: dict[CardKeys, Place]) -> None:
     """Load ``text`` as the deck file ``target`` would be, errors pointing into the sheet.
 
     The card entries' YAML positions are replaced by their cells' positions (a card
@@ -142,7 +250,7 @@ def _load_as_deck(text: str, target: Path, sheet: Sheet, positions: dict[CardKey
     document = parse_yaml(text, target)
     for keys in [keys for keys in document.positions if keys[:1] == ("cards",)]:
         del document.positions[keys]
-    document.positions[("cards",)] = Position(sheet.path, sheet.header_line)
+    document.positions[("cards",)] = starts_at
     document.positions.update({("cards",) + keys: position for keys, position in positions.items()})
     build_deck(document)
 

@@ -27,7 +27,8 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.deck.spreadsheet import read_sheet, sheet_to_cards
+from generator.deck.plain import plain
+from generator.deck.sources import read_cards_from
 from generator.errors import DeckpressError, InputError, Position, describe_value, did_you_mean, not_text
 from generator.findings import ACCEPTABLE_KINDS
 from generator.loading import Document, load_yaml
@@ -44,10 +45,10 @@ RULES_FILENAME = "rules.md"
 SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats", "accept"}
 DECK_KEYS = {"id", "name", "players", "layout", "title_field", "designer", "version",
              "description", "card_size"}
-FIELD_KEYS = {"type", "required", "default", "choices", "min", "max", "description"}
+FIELD_KEYS = {"type", "required", "default", "choices", "min", "max", "description", "markup"}
 FIELD_TYPES = {"text", "int", "number", "bool", "choice"}
 RESERVED_CARD_KEYS = {"id", "count", "back"}
-RULE_OPTION_KEYS = {"message", "scope", "name"}
+RULE_OPTION_KEYS = {"message", "scope", "name", "decklist"}
 MAX_COPIES = 100_000
 """Copies of one card. A typo of a few extra zeros is caught here, with its line."""
 MAX_TOTAL_CARDS = 1_000_000
@@ -69,7 +70,10 @@ ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 
 @dataclass(frozen=True)
 class FieldSpec:
-    """One column of the card database: its type and what values it allows."""
+    """One column of the card database: its type and what values it allows.
+
+    ``markup`` False (``markup: false``) makes its text plain: printed as written, stars,
+    colons and brackets included (see :mod:`generator.deck.plain`)."""
 
     name: str
     type: str = "text"
@@ -78,6 +82,7 @@ class FieldSpec:
     choices: tuple[Any, ...] = ()
     min: float | None = None
     max: float | None = None
+    markup: bool = True
 
 
 @dataclass(frozen=True)
@@ -110,7 +115,10 @@ class Decklist:
 
 @dataclass(frozen=True)
 class RuleSpec:
-    """One composition rule as written: its kind, its parameters and its message."""
+    """One composition rule as written: its kind, its parameters and its message.
+
+    It runs on the card pool (``scope`` "deck"), on every decklist ("decklists"), or on the
+    one decklist ``decklist`` names (``decklist: first-game``; ``scope`` is then "decklist")."""
 
     kind: str
     params: Any
@@ -118,6 +126,7 @@ class RuleSpec:
     scope: str
     position: Position
     index: int
+    decklist: str | None = None
 
 
 @dataclass(frozen=True)
@@ -266,6 +275,7 @@ def build_deck(document: Document) -> Deck:
     decklists: list[Decklist] = []
     if not problems.errors:  # a decklist naming a card whose row failed would only add noise
         decklists = _read_decklists(reader, {card.id for card in cards}, problems)
+        _check_rule_decklists(reader, rules, decklists, problems)
     if sheet is not None:
         problems.errors = _naming_the_deck(problems.errors, sheet, document)
     problems.raise_any()
@@ -404,14 +414,19 @@ def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
         if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))
                               or isinstance(spec[bound], float) and not math.isfinite(spec[bound])):
             raise reader.fail(keys + (bound,), f"expected a number, found {describe_value(spec[bound])}")
+    markup = spec.get("markup", True)
+    if not isinstance(markup, bool):
+        raise reader.fail(keys + ("markup",), f"markup is true or false, found {describe_value(markup)}")
+    default = spec.get("default")
     return FieldSpec(
         name=name,
         type=kind,
         required=bool(spec.get("required", False)),
-        default=spec.get("default"),
+        default=default if markup else plain(default),
         choices=tuple(choices or ()),
         min=spec.get("min"),
         max=spec.get("max"),
+        markup=markup,
     )
 
 
@@ -501,7 +516,9 @@ def _check_value(reader: Reader, keys: tuple[Any, ...], spec: FieldSpec, value: 
                   else FIELD_TYPE_WANTED[spec.type])  # worded only on failure: choices join slowly
         raise reader.fail(keys, f"expected {wanted}, found {describe_value(value)}")
     if spec.type == "text":
-        return str(value)
+        return str(value) if spec.markup else plain(str(value))
+    if spec.type == "choice" and not spec.markup:  # a plain field's choice prints as written too
+        return plain(value)
     if isinstance(value, float) and not math.isfinite(value):
         # .nan and .inf are YAML numbers, but no card can show them and JSON cannot hold them.
         raise reader.fail(keys, f"expected a finite number, found {value}")
@@ -566,7 +583,8 @@ def _check_total(reader: Reader, keys: tuple[Any, ...], total: int) -> None:
 
 
 def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Problems) -> Path:
-    """``cards: {from: cards.csv}``: read the rows and put them where a YAML list would be.
+    """``cards: {from: cards.csv}`` (or .xlsx, .json, .yaml): read the cards and put them where a
+    YAML list would be.
 
     Each cell's position replaces the YAML one, so errors point into the spreadsheet; a
     cell that cannot be read is kept in ``problems`` and its row left out. Returns the
@@ -581,7 +599,7 @@ def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Pro
     named_at = document.at("cards", "sheet" if sheet_name is not None else "from")
     cell_problems: list[InputError] = []
     try:
-        rows, positions = sheet_to_cards(read_sheet(path, sheet_name, named_at), fields, cell_problems)
+        rows, positions = read_cards_from(path, sheet_name, named_at, fields, cell_problems)
     except InputError as error:
         raise _naming_the_deck([error], path, document)[0] from None
     for problem in cell_problems:
@@ -654,9 +672,25 @@ def _read_rule(reader: Reader, index: int, entry: Any) -> RuleSpec:
     scope = entry.get("scope", "deck")
     if scope not in ("deck", "decklists"):
         raise reader.fail(keys + ("scope",), f"scope is 'deck' or 'decklists', found {describe_value(scope)}")
+    decklist = reader.string(keys + ("decklist",))
+    if decklist is not None:
+        if "scope" in entry:
+            raise reader.fail(keys + ("scope",), "a rule runs on the decklist it names or on a scope; "
+                                                 "leave out 'scope' or 'decklist'")
+        scope = "decklist"
     message = reader.string(keys + ("message",)) or ""
     return RuleSpec(kind=str(kind), params=entry[kind], message=message, scope=scope,
-                    position=reader.document.at(*keys + (kind,)), index=index)
+                    position=reader.document.at(*keys + (kind,)), index=index, decklist=decklist)
+
+
+def _check_rule_decklists(reader: Reader, rules: list[RuleSpec], decklists: list[Decklist],
+                          problems: Problems) -> None:
+    """A rule's ``decklist:`` names one of the deck's decklists."""
+    known = [decklist.id for decklist in decklists]
+    for rule in rules:
+        if rule.decklist is not None and rule.decklist not in known:
+            found = did_you_mean(rule.decklist, known) if known else " (the deck has no decklists)"
+            problems.add(reader.fail(("rules", rule.index, "decklist"), f"no decklist '{rule.decklist}'{found}"))
 
 
 def _read_acceptances(reader: Reader, problems: Problems) -> list[Acceptance]:

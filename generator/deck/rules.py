@@ -26,8 +26,9 @@ values of those fields: the values the rule's ``where:`` picks for a field, else
 field's declared choices (or its whole min-max range), else the values the cards hold,
 so a colour with no cards at all is a group of 0, reported by name.
 ``scope: decklists`` runs a rule on each of the deck's decklists instead of the
-pool. Every rule may carry a ``message`` saying, in the game's words, what it
-protects.
+pool, and ``decklist: first-game`` on that one decklist alone (a setup rule for
+the first game need not hold for the starting decks). Every rule may carry a
+``message`` saying, in the game's words, what it protects.
 
 The checker returns findings; it never prints or exits. The CLI decides that.
 """
@@ -122,12 +123,17 @@ def _run_rule(deck: Deck, rule: RuleSpec) -> tuple[int, list[Finding]]:
 
 
 def _pools(deck: Deck, rule: RuleSpec) -> list[tuple[str | None, Pool]]:
+    """The cards the rule looks at: the pool, every decklist, or the one it names."""
     if rule.scope == "deck":
         return [(None, [(card, card.count) for card in deck.cards])]
-    if not deck.decklists:
+    decklists = deck.decklists if rule.decklist is None else \
+        [decklist for decklist in deck.decklists if decklist.id == rule.decklist]
+    if not decklists:
+        if rule.decklist is not None:  # the deck model refuses such a rule; a deck made otherwise may not
+            raise InputError(f"no decklist '{rule.decklist}'", rule.position, field="decklist")
         raise InputError("rule applies to decklists, but the deck has none", rule.position, field="scope")
     return [(decklist.id, [(deck.card(card_id), n) for card_id, n in decklist.counts.items() if n])
-            for decklist in deck.decklists]
+            for decklist in decklists]
 
 
 # --- amounts -------------------------------------------------------------------------

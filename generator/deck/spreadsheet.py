@@ -3,30 +3,33 @@
 Many designers keep their cards in a spreadsheet. A deck file can point at one::
 
     cards: {from: cards.csv}                 # or cards.xlsx; the file sits in the deck's folder
-    cards: {from: cards.xlsx, sheet: Cards}  # a workbook of several sheets names one
+    cards: {from: cards.xlsx, sheet: Cards}  # a workbook with cards on several sheets names one
 
 The first row names the columns: the deck's fields, ``id`` and the number of
 copies (``count``, or ``qty``, ``quantity`` or ``copies`` as designers often call
 it; one of them), and ``back.<field>`` for a card's own back. Each later row is
 one distinct card. Cells are typed by the deck's ``fields:`` declarations, so
-``9`` in an ``int`` column is the number 9; an empty cell means "not set". A CSV
-saved as "CSV UTF-8" starts with a byte-order mark, which is ignored.
+``9`` in an ``int`` column is the number 9; an empty cell means "not set"; a
+text cell is kept as written, spaces included. A CSV saved as "CSV UTF-8"
+starts with a byte-order mark, which is ignored. A workbook whose other sheets
+are empty (Excel's ``Sheet2``, ``Sheet3``) reads the one sheet that has cards.
 
-Rows become the same plain data a YAML ``cards:`` list gives, and every cell
-keeps its position (``cards.csv:7:3`` is row 7, column 3), so validation errors
-name the row and column.
+Rows are read one at a time (:func:`open_sheet`): memory holds the cards made
+of them, not the file. Rows become the same plain data a YAML ``cards:`` list
+gives, and every cell keeps its position (``cards.csv:7:3`` is row 7, column
+3), so validation errors name the row and column.
 """
 
 from __future__ import annotations
 
 import csv
-import io
 import re
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
 
 from generator.errors import InputError, Position, did_you_mean
 from generator.loading import MAX_FILE_BYTES, read_text
@@ -35,27 +38,34 @@ from generator.paths import special_kind
 SPREADSHEET_SUFFIXES = (".csv", ".xlsx")
 COUNT_COLUMNS = ("count", "qty", "quantity", "copies")
 """Names a spreadsheet's column of copies goes by (any case); the deck calls it ``count``."""
-BYTE_ORDER_MARK = "\ufeff"
-MAX_SHEET_ROWS = 10_000
-"""Rows of cards in one spreadsheet, each a distinct card. The largest card games have a
-few hundred; every distinct card is a face ``check`` lays out, so a sheet far past that
-would keep every check busy for no game's sake."""
+MAX_SHEET_ROWS = 100_000
+"""Rows of cards in one spreadsheet, each a distinct card. A party game of text cards has
+tens of thousands (one has 28,748); every distinct card is a face ``check`` lays out, so a
+sheet far past that would keep every check busy for minutes for no game's sake."""
 MAX_SHEET_COLUMNS = 100
 """Columns: a card's fields, its id, count and back. A cell further right is a stray."""
 MAX_SHEET_CELLS = 200_000
 """Filled cells in one spreadsheet: the same bound a deck file's YAML has on its nodes."""
 MAX_XLSX_UNPACKED = 20_000_000
-"""Bytes an XLSX workbook may unpack to (it is a zip of XML). Ten thousand rows of cards
-are a few megabytes of XML; a 1 MB file that unpacks to a gigabyte is a zip bomb, refused
-from the sizes its zip declares, before a byte is unpacked."""
+"""Bytes an XLSX workbook may unpack to (it is a zip of XML). A hundred thousand short rows
+of cards are some 12 megabytes of XML; a 1 MB file that unpacks to a gigabyte is a zip bomb,
+refused from the sizes its zip declares, before a byte is unpacked."""
 MAX_XLSX_PARTS = 1_000
 """Files inside one XLSX: a workbook has a few dozen (sheets, styles, strings)."""
+SNIFFED_CHARACTERS = 4096
+"""How much of a CSV file is looked at to tell its delimiter (comma, semicolon or tab)."""
 TRUE_WORDS = {"true", "yes", "y", "1", "x"}
 FALSE_WORDS = {"false", "no", "n", "0", ""}
 
 CardKeys = tuple[int | str, ...]
 """Where a value stands among the cards, keyed as a YAML document's positions are:
 ``(row index,)``, ``(row index, column)`` or ``(row index, "back", field)``."""
+CellPosition = tuple[Path, int, int]
+"""Where a value stands: its file, line and column (1-based), as a deck document keeps it
+(:class:`~generator.loading.Document`); a :class:`Position` is made of it only when an error
+names it."""
+Rows = Iterator[tuple[int, list[str]]]
+"""Rows as they are read: (1-based row number in the file, text cells)."""
 
 
 class FieldKind(Protocol):
@@ -68,13 +78,35 @@ class FieldKind(Protocol):
     def choices(self) -> tuple[Any, ...]: ...
 
 
+@dataclass(frozen=True, slots=True)
+class RowPlace:
+    """Where a spreadsheet row and its cells stand: the row's line and, shared by every row,
+    each key's column. A deck document keeps one of these a row (see
+    :class:`~generator.loading.Locator`), not a position for every cell."""
+
+    path: Path
+    line: int
+    columns: Mapping[tuple[str, ...], int]
+    """The column of ``(field,)``, ``("count",)`` or ``("back", field)``."""
+
+    def locate(self, rest: tuple[Any, ...]) -> Position:
+        return Position(self.path, self.line, self.columns.get(rest, 1) if rest else 1)
+
+
+Place = CellPosition | RowPlace
+"""Where a card or one of its values stands, as :func:`sheet_to_cards` and card files give it."""
+
+
 @dataclass
 class Sheet:
-    """A spreadsheet read as text cells: a header row and data rows with their row numbers."""
+    """A spreadsheet read as text cells: a header row and the data rows with their row numbers.
+
+    ``rows`` is read once, as the file is (see :func:`open_sheet`), unless :func:`read_sheet`
+    has made a list of it."""
 
     path: Path
     header: list[str]
-    rows: list[tuple[int, list[str]]]  # (1-based row number in the file, cells)
+    rows: Iterable[tuple[int, list[str]]]
     header_line: int = 1  # the header is the first row that is not blank
     name: str | None = None  # the workbook sheet read, for an XLSX file
 
@@ -85,7 +117,16 @@ class Sheet:
 
 
 def read_sheet(path: Path, sheet: str | None = None, named_at: Position | None = None) -> Sheet:
-    """Read a CSV or XLSX file (the workbook's sheet ``sheet``); refuse other kinds clearly.
+    """The whole spreadsheet, its rows in a list (an import looks at each column twice)."""
+    with open_sheet(path, sheet, named_at) as found:
+        found.rows = list(found.rows)
+    return found
+
+
+@contextmanager
+def open_sheet(path: Path, sheet: str | None = None, named_at: Position | None = None) -> Iterator[Sheet]:
+    """A CSV or XLSX file (the workbook's sheet ``sheet``), its rows read one at a time while
+    the ``with`` block runs; other kinds are refused clearly.
 
     ``named_at`` is where the choice of sheet is made (the deck's ``from:`` or ``sheet:``
     line), for the errors about it.
@@ -95,63 +136,164 @@ def read_sheet(path: Path, sheet: str | None = None, named_at: Position | None =
         if sheet is not None:
             raise InputError(f"{path.name} is a CSV file, which has no sheets; leave out 'sheet'",
                              named_at or Position(path), field="sheet")
-        return _read_csv(path)
-    if suffix == ".xlsx":
-        return _read_xlsx(path, sheet, named_at or Position(path))
-    raise InputError(f"cards can come from a .csv or .xlsx file, not '{path.suffix}'", Position(path))
+        with _csv_rows(path) as rows:
+            yield _sheet_from_rows(path, rows)
+    elif suffix == ".xlsx":
+        with _xlsx_rows(path, sheet, named_at or Position(path)) as (title, rows):
+            found = _sheet_from_rows(path, rows)
+            found.name = title
+            yield found
+    else:
+        raise InputError(f"cards can come from a .csv or .xlsx file, not '{path.suffix}'", Position(path))
 
 
-def _read_csv(path: Path) -> Sheet:
-    text = read_text(path, limit=MAX_FILE_BYTES).removeprefix(BYTE_ORDER_MARK)
+def check_readable(path: Path, limit: int = MAX_FILE_BYTES) -> None:
+    """Refuse a missing file, one that is no regular file (a pipe would wait for ever) or one
+    larger than ``limit``, before it is opened; the words are those of
+    :func:`~generator.loading.read_text`."""
     try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    # newline="" as the csv module asks: rows may end in \n, \r\n or an old Mac's lone \r
-    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+        status = path.stat()
+    except FileNotFoundError:
+        raise InputError("file not found", Position(path)) from None
+    except OSError as error:
+        raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
+    kind = special_kind(status.st_mode)
+    if kind is not None:
+        raise InputError(f"is {kind}, not a file that can be read", Position(path))
+    if status.st_size > limit:
+        raise InputError(f"file is {status.st_size:,} bytes; the limit is {limit:,}", Position(path))
+
+
+@contextmanager
+def _csv_rows(path: Path) -> Iterator[Rows]:
+    check_readable(path)
+    try:
+        # utf-8-sig: a CSV saved as Excel's "CSV UTF-8" starts with a byte-order mark, left out.
+        # newline="" as the csv module asks: rows may end in \n, \r\n or an old Mac's lone \r.
+        stream = path.open(encoding="utf-8-sig", newline="")
+    except OSError as error:
+        raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
+    with stream:
+        try:
+            sample = stream.read(SNIFFED_CHARACTERS)
+            stream.seek(0)
+        except UnicodeDecodeError:
+            _refuse_undecodable(path)
+        try:
+            dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t")
+        except csv.Error:
+            dialect = csv.excel
+        yield _csv_lines(path, stream, dialect)
+
+
+def _csv_lines(path: Path, stream: IO[str], dialect: Any) -> Rows:
+    reader = csv.reader(_bounded(path, stream), dialect)
     bounds = _Bounds(path)
     try:
         # line_num is the line where a row ends; rows with quoted newlines start earlier,
         # but for the rows designers write it is the row's own line.
-        lines = [(reader.line_num, bounds.row(reader.line_num, row)) for row in reader]
+        for row in reader:
+            yield reader.line_num, bounds.row(reader.line_num, row)
     except csv.Error as error:
         raise InputError(f"CSV error: {error}", Position(path, reader.line_num)) from None
-    return _sheet_from_rows(path, lines)
+    except UnicodeDecodeError:
+        _refuse_undecodable(path)
 
 
-def _read_xlsx(path: Path, sheet: str | None, named_at: Position) -> Sheet:
+def _bounded(path: Path, stream: IO[str], limit: int = MAX_FILE_BYTES) -> Iterator[str]:
+    """The file's lines, refusing it once it has grown past ``limit`` while it is read (its
+    size was checked before; a character is at least a byte)."""
+    read = 0
+    for line in stream:
+        read += len(line)
+        if read > limit:
+            raise InputError(f"file is more than {limit:,} bytes", Position(path))
+        yield line
+
+
+def _refuse_undecodable(path: Path) -> None:
+    """A file that is not UTF-8: read it whole once, for the line and column of the first
+    byte that cannot be read (read_text says where)."""
+    read_text(path)
+    raise InputError("not UTF-8 text; save the file as UTF-8", Position(path))  # pragma: no cover
+
+
+@contextmanager
+def _xlsx_rows(path: Path, wanted: str | None, named_at: Position) -> Iterator[tuple[str, Rows]]:
     try:
         import openpyxl  # noqa: PLC0415  (a third of a second to import; only .xlsx decks need it)
     except ImportError:  # pragma: no cover - openpyxl is a declared dependency
         raise InputError("reading .xlsx needs the openpyxl package", Position(path)) from None
-    try:
-        status = path.stat()
-    except OSError:
-        raise InputError("file not found", Position(path)) from None
-    kind = special_kind(status.st_mode)
-    if kind is not None:
-        raise InputError(f"is {kind}, not a file that can be read", Position(path))
-    if status.st_size > MAX_FILE_BYTES:
-        raise InputError(f"file is larger than {MAX_FILE_BYTES:,} bytes", Position(path))
+    check_readable(path)
     _check_unpacked_size(path)
     try:
         workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises many kinds for a damaged file
         raise InputError(f"not a readable .xlsx workbook: {_reason(error)}", Position(path)) from None
+    worksheet = None
     try:
-        worksheet = workbook[_pick_sheet(path, workbook.sheetnames, sheet, named_at)]
-        lines = _worksheet_rows(path, worksheet)
-        if _holds_formulas(path, worksheet._worksheet_path):
-            _refuse_unsaved_formulas(path, worksheet)
-    except InputError:
-        raise
-    except Exception as error:  # a damaged sheet fails inside openpyxl's parser while it is read
-        raise InputError(f"not a readable .xlsx workbook: {_reason(error)}", Position(path)) from None
+        try:
+            # what each sheet says of its size, before one is read (reading forgets it)
+            declared = {name: (workbook[name].max_row or 0, workbook[name].max_column or 0)
+                        for name in workbook.sheetnames}
+            title = _pick_sheet(path, workbook, wanted, named_at)
+            worksheet = workbook[title]
+            _check_declared_size(path, title, *declared[title])
+            if _holds_formulas(path, worksheet._worksheet_path):
+                _refuse_unsaved_formulas(path, worksheet)
+        except InputError:
+            raise
+        except Exception as error:  # a damaged sheet fails inside openpyxl's parser while it is read
+            raise _damaged(path, worksheet, error) from None
+        yield title, _worksheet_rows(path, worksheet)
     finally:
         workbook.close()
-    found = _sheet_from_rows(path, lines)
-    found.name = worksheet.title
-    return found
+
+
+def _damaged(path: Path, worksheet: Any, error: Exception) -> InputError:
+    """What a sheet openpyxl fails to read holds: a cell stored as a number that holds text
+    (``<v>12 gold</v>``) is named with its sheet and cell; anything else is a damaged file."""
+    if worksheet is not None and isinstance(error, ValueError):
+        found = _number_holding_text(path, worksheet)
+        if found is not None:
+            return found
+    return InputError(f"not a readable .xlsx workbook: {_reason(error)}", Position(path))
+
+
+NUMBER_CELL_TYPES = {"n": "a number", "b": "yes/no (a boolean)"}
+"""A cell's ``t=`` (``n`` when left out) whose value openpyxl reads as a number or yes/no."""
+
+
+def _number_holding_text(path: Path, worksheet: Any) -> InputError | None:
+    """The first cell the sheet stores as a number (or yes/no) whose value is not one."""
+    from openpyxl.utils.cell import coordinate_to_tuple  # noqa: PLC0415  (only .xlsx decks need openpyxl)
+    from openpyxl.xml.functions import iterparse  # noqa: PLC0415  (as above; openpyxl's own: defusedxml when installed)
+
+    with zipfile.ZipFile(path) as archive, archive.open(worksheet._worksheet_path) as stream:
+        for _, element in iterparse(stream):
+            if element.tag.rpartition("}")[2] != "c":
+                continue
+            kind = element.get("t", "n")
+            saved = next((child.text for child in element if child.tag.rpartition("}")[2] == "v"), None)
+            if kind in NUMBER_CELL_TYPES and saved and not _reads_as(kind, saved.strip()):
+                reference = element.get("r") or "?"
+                where = Position(path, *coordinate_to_tuple(reference)) if element.get("r") else Position(path)
+                shown = saved if len(saved) <= 40 else saved[:37] + "..."
+                return InputError(f"cell {reference} of sheet '{worksheet.title}' is stored as "
+                                  f"{NUMBER_CELL_TYPES[kind]} but holds '{shown}'; type it again in a "
+                                  "spreadsheet program (or format the cell as text) and save", where)
+            element.clear()
+    return None
+
+
+def _reads_as(kind: str, text: str) -> bool:
+    if kind == "b":
+        return text in ("0", "1")
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _check_unpacked_size(path: Path) -> None:
@@ -207,22 +349,30 @@ def _refuse_unsaved_formulas(path: Path, worksheet: Any) -> None:
             element.clear()  # a row's cells are done with: memory stays flat however long the sheet
 
 
-def _worksheet_rows(path: Path, worksheet: Any) -> list[tuple[int, list[str]]]:
-    """The sheet's rows as text cells. Its declared size is checked first: openpyxl pads every
-    row out to it, so one cell declared at XFD1048576 would make 17 billion empty cells."""
-    rows, columns = worksheet.max_row or 0, worksheet.max_column or 0
-    if rows > MAX_SHEET_ROWS + 1 or columns > MAX_SHEET_COLUMNS:
-        raise InputError(f"sheet '{worksheet.title}' declares {rows:,} rows and {columns:,} columns; a sheet "
-                         f"of cards has at most {MAX_SHEET_ROWS:,} rows (and a header) and "
-                         f"{MAX_SHEET_COLUMNS} columns", Position(path))
+def _worksheet_rows(path: Path, worksheet: Any) -> Rows:
+    """The sheet's rows as text cells, one at a time."""
     worksheet.reset_dimensions()  # read what is there, not what the file says is there
     bounds = _Bounds(path)
-    lines: list[tuple[int, list[str]]] = []
-    for number, row in enumerate(worksheet.iter_rows(values_only=True), start=1):
+    rows = enumerate(worksheet.iter_rows(values_only=True), start=1)
+    while True:
+        try:
+            number, row = next(rows)
+        except StopIteration:
+            return
+        except Exception as error:  # a damaged sheet fails inside openpyxl's parser while it is read
+            raise _damaged(path, worksheet, error) from None
         if any(value is not None for value in row):  # rows between filled ones come empty: skip them
-            lines.append((number, bounds.row(number, ["" if value is None else _cell_text(value)
-                                                      for value in row])))
-    return lines
+            yield number, bounds.row(number, ["" if value is None else _cell_text(value) for value in row])
+
+
+def _check_declared_size(path: Path, title: str, rows: int, columns: int) -> None:
+    """Refuse a sheet that declares more rows or columns than a sheet of cards has, before it
+    is read: openpyxl pads every row out to the declared width, so one cell declared at
+    XFD1048576 would make 17 billion empty cells."""
+    if rows > MAX_SHEET_ROWS + 1 or columns > MAX_SHEET_COLUMNS:
+        raise InputError(f"sheet '{title}' declares {rows:,} rows and {columns:,} columns; a sheet "
+                         f"of cards has at most {MAX_SHEET_ROWS:,} rows (and a header) and "
+                         f"{MAX_SHEET_COLUMNS} columns", Position(path))
 
 
 class _Bounds:
@@ -256,28 +406,51 @@ def _reason(error: Exception) -> str:
     return str(error).strip().splitlines()[0] if str(error).strip() else "the file is damaged"
 
 
-def _pick_sheet(path: Path, names: list[str], wanted: str | None, named_at: Position) -> str:
-    """The sheet to read: the one named, or the only one; several and none named is an error."""
+def _pick_sheet(path: Path, workbook: Any, wanted: str | None, named_at: Position) -> str:
+    """The sheet to read: the one named, or the only one, or the only one with cards (Excel
+    gives a new workbook empty sheets); several with cards and none named is an error."""
+    names: list[str] = list(workbook.sheetnames)
     listed = ", ".join(f"'{name}'" for name in names)
-    if wanted is None:
-        if len(names) == 1:
-            return names[0]
-        raise InputError(f"{path.name} has {len(names)} sheets ({listed}); name the one holding the cards "
-                         f"(cards: {{from: {path.name}, sheet: {names[0]}}} in a deck, --sheet on import)",
-                         named_at, field="sheet")
-    if wanted not in names:
-        raise InputError(f"{path.name} has no sheet '{wanted}'{did_you_mean(wanted, names)}", named_at,
-                         field="sheet")
-    return wanted
+    if wanted is not None:
+        if wanted not in names:
+            raise InputError(f"{path.name} has no sheet '{wanted}'{did_you_mean(wanted, names)}", named_at,
+                             field="sheet")
+        return wanted
+    if len(names) == 1:
+        return names[0]
+    with_cards = [name for name in names if _has_cards(workbook[name])]
+    if len(with_cards) == 1:
+        return with_cards[0]
+    if not with_cards:  # no sheet has a card: the first says the sheet is empty
+        return names[0]
+    which = "" if len(with_cards) == len(names) else \
+        f", {len(with_cards)} of them with cards ({', '.join(repr(name) for name in with_cards)})"
+    raise InputError(f"{path.name} has {len(names)} sheets ({listed}){which}; name the one holding the cards "
+                     f"(cards: {{from: {path.name}, sheet: {with_cards[0]}}} in a deck, --sheet on import)",
+                     named_at, field="sheet")
 
 
-def _sheet_from_rows(path: Path, lines: list[tuple[int, list[str]]]) -> Sheet:
+def _has_cards(worksheet: Any) -> bool:
+    """Whether a sheet has a header row and a card below it: two rows that are not blank.
+    Its declared size is not trusted (see :func:`_worksheet_rows`), and reading stops there."""
+    worksheet.reset_dimensions()
+    filled = 0
+    for row in worksheet.iter_rows(values_only=True):
+        if any(value is not None and str(value).strip() for value in row):
+            filled += 1
+            if filled == 2:
+                return True
+    return False
+
+
+def _sheet_from_rows(path: Path, lines: Rows) -> Sheet:
     """The first row that is not blank names the columns; blank rows are skipped."""
-    lines = [(number, row) for number, row in lines if any(cell.strip() for cell in row)]
-    if not lines:
+    filled = ((number, row) for number, row in lines if any(cell.strip() for cell in row))
+    first = next(filled, None)
+    if first is None:
         raise InputError("spreadsheet is empty; the first row must name the columns", Position(path, 1))
-    (header_line, header), rows = lines[0], lines[1:]
-    return Sheet(path=path, header=[cell.strip() for cell in header], rows=rows, header_line=header_line)
+    header_line, header = first
+    return Sheet(path=path, header=[cell.strip() for cell in header], rows=filled, header_line=header_line)
 
 
 def _cell_text(value: Any) -> str:
@@ -287,34 +460,41 @@ def _cell_text(value: Any) -> str:
 
 
 def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list[InputError] | None = None
-                   ) -> tuple[list[dict[str, Any]], dict[CardKeys, Position]]:
-    """Turn rows into card mappings typed by the deck's ``fields`` (name -> FieldSpec).
+                   ) -> tuple[list[dict[str, Any]], dict[CardKeys, Place]]:
+    """Turn rows into card mappings typed by the deck's ``fields`` (name -> FieldSpec), reading
+    each row once, as it comes.
 
-    Returns the cards and the position of every cell, keyed like a YAML document's
-    positions: ``(index,)`` for a row and ``(index, column_name)`` for a cell. With
+    Returns the cards and where each row stands, keyed like a YAML document's positions
+    (``(index,)``), its cells' columns with it (a :class:`RowPlace`). A text
+    cell is kept as written; others are read without the spaces around them. With
     ``problems``, every cell that cannot be read is kept there and its row left out;
     without, the first raises.
     """
-    check_columns(sheet)
+    check_header(sheet)
     copies = sheet.copies
+    columns = [(column, name, "count" if name == copies else name) for column, name in enumerate(sheet.header)
+               if name]
+    places: dict[tuple[str, ...], int] = {
+        (("back", key.removeprefix("back.")) if key.startswith("back.") else (key,)): column + 1
+        for column, _, key in columns}
     cards: list[dict[str, Any]] = []
-    positions: dict[CardKeys, Position] = {}
+    positions: dict[CardKeys, Place] = {}
+    path = sheet.path
     for line, cells in sheet.rows:
-        index = len(cards)
+        check_row(sheet, line, cells)
         card: dict[str, Any] = {}
-        row_positions: dict[CardKeys, Position] = {(index,): Position(sheet.path, line, 1)}
         bad = False
-        for column, name in enumerate(sheet.header):
-            text = cells[column].strip() if column < len(cells) else ""
-            if not name or text == "":
+        for column, name, key in columns:
+            written = cells[column] if column < len(cells) else ""
+            text = written.strip()
+            if text == "":
                 continue
-            position = Position(sheet.path, line, column + 1)
-            key = "count" if name == copies else name
             field_name = key.removeprefix("back.")
             spec = fields.get(field_name)
             kind = "int" if key == "count" else spec.type if spec is not None else "text"
             try:
-                value = _typed(text, kind, spec.choices if spec is not None else (), position, name)
+                value = written if kind == "text" else _typed(text, kind, spec.choices if spec is not None else (),
+                                                              Position(path, line, column + 1), name)
             except InputError as error:
                 if problems is None:
                     raise
@@ -323,22 +503,24 @@ def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list
                 continue
             if key.startswith("back."):
                 card.setdefault("back", {})[field_name] = value
-                row_positions[(index, "back", field_name)] = position
             else:
                 card[key] = value
-                row_positions[(index, key)] = position
         if not bad:
+            positions[(len(cards),)] = RowPlace(path, line, places)
             cards.append(card)
-            positions.update(row_positions)
     return cards, positions
 
 
 def check_columns(sheet: Sheet) -> None:
-    """Every column has its own name, and every filled cell stands in a named column.
+    """Every column has its own name, and every filled cell stands in a named column (of a
+    sheet whose rows :func:`read_sheet` has read)."""
+    check_header(sheet)
+    for line, cells in sheet.rows:
+        check_row(sheet, line, cells)
 
-    A cell under a blank header, or past the last header, belongs to no field: it
-    would be dropped without a word, so it is refused with its row and column.
-    """
+
+def check_header(sheet: Sheet) -> None:
+    """Every column has its own name, and one at most gives the number of copies."""
     seen: set[str] = set()
     copies: str | None = None
     for column, name in enumerate(sheet.header):
@@ -352,18 +534,26 @@ def check_columns(sheet: Sheet) -> None:
             copies = name
         if name:
             seen.add(name)
-    for line, cells in sheet.rows:
-        for column, cell in enumerate(cells):
-            if not cell.strip():
-                continue
-            if column >= len(sheet.header):
-                where = f"beyond the last named column; name column {column + 1}"
-            elif not sheet.header[column]:
-                where = f"in a column with no name; name column {column + 1}"
-            else:
-                continue
-            raise InputError(f"'{cell.strip()}' stands {where} in the header row (row {sheet.header_line})",
-                             Position(sheet.path, line, column + 1))
+
+
+def check_row(sheet: Sheet, line: int, cells: list[str]) -> None:
+    """Every filled cell of a row stands in a named column. A cell under a blank header, or
+    past the last header, belongs to no field: it would be dropped without a word, so it is
+    refused with its row and column."""
+    header = sheet.header
+    if len(cells) <= len(header) and all(header[column] or not cell.strip() for column, cell in enumerate(cells)):
+        return
+    for column, cell in enumerate(cells):
+        if not cell.strip():
+            continue
+        if column >= len(header):
+            where = f"beyond the last named column; name column {column + 1}"
+        elif not header[column]:
+            where = f"in a column with no name; name column {column + 1}"
+        else:
+            continue
+        raise InputError(f"'{cell.strip()}' stands {where} in the header row (row {sheet.header_line})",
+                         Position(sheet.path, line, column + 1))
 
 
 def _typed(text: str, kind: str, choices: tuple[Any, ...], position: Position, column: str) -> Any:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.deck.model import Card, Deck, Decklist, load_deck
+from generator.deck.plain import plain
 from generator.errors import EXIT_RULES, DeckpressError, InputError, Position, describe_value, did_you_mean
 from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
@@ -424,7 +425,9 @@ class _Texts:
     def _translated(self, keys: tuple[Any, ...], name: str, source: dict[str, Any], what: str) -> str:
         """The translation of field ``name`` at ``keys``, once it is known to translate a text."""
         self._check_translatable(keys, name, source, what)
-        return _text(self.reader, keys)
+        spec = self.deck.fields.get(name)
+        text = _text(self.reader, keys)
+        return plain(text) if spec is not None and not spec.markup else text  # as plain as the field
 
     def _check_translatable(self, keys: tuple[Any, ...], name: str, source: dict[str, Any], what: str) -> None:
         self.reader.require_text_key(keys, "field names")

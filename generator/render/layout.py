@@ -530,7 +530,7 @@ def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -
         height=height,
         bleed=bleed,
         safe=safe or 0.0,
-        title=problems.attempt(lambda: compiler.text_template(title, "title"), None) if title else None,
+        title=problems.attempt(lambda: compiler.text_template(title, "title", markup=True), None) if title else None,
         elements=list(_each_compiled(dict(enumerate(raw.elements)), compiler.element, problems).values()),
         # An icon whose colours fail stays known as written: elements drawing it are not also told
         # that it is unknown.
@@ -648,11 +648,14 @@ class _ElementCompiler:
             raise InputError(f"{what} needs a width and height above zero", value.position, field=what)
         return Box(x, self.height - y - height, width, height)
 
-    def text_template(self, value: Value, what: str) -> Template:
+    def text_template(self, value: Value, what: str, markup: bool = False) -> Template:
+        """A template of ``value``; with ``markup``, for text read as markup once printed
+        (a plain field is escaped where it prints)."""
         if not isinstance(value.data, (str, int, float)) or isinstance(value.data, bool):
             raise InputError(not_text(value.data), value.position, field=what)
+        templates = self.context.templates
         try:
-            return self.context.templates.text(str(value.data))
+            return (templates.markup_text if markup else templates.text)(str(value.data))
         except TemplateError as error:
             raise InputError(f"template error: {error}", value.position, field=what) from None
 
@@ -835,7 +838,7 @@ class _ElementCompiler:
         min_size = min(size, self.font_size(setting("min_size"), TEXT_DEFAULTS["min_size"], "min_size"))
         return TextElement(
             **common,
-            text=self.text_template(values["text"], "text"),
+            text=self.text_template(values["text"], "text", markup=True),
             box=self.box(values.get("box")),
             font=font,
             fallback=tuple(fallback),

@@ -10,10 +10,18 @@ fields alike) as light markup, close to what designers already type::
     second line
     2 \\* 3, ratio 1\\:2                   a backslash prints the next * : [ ] { } or \\ itself
 
-A star run opens when a letter follows it and closes when a letter precedes it,
-so ``2 * 3`` (spaces either side) prints its star; ``2*3`` or an emphasis that
-is never closed is an error, as is an icon name the layout does not know: a
+Stars follow CommonMark's rules for emphasis: a run of stars opens emphasis when
+it stands before a word (left-flanking) and closes it after one (right-flanking),
+runs pair up inside out (``***a* b**`` is bold over an italic ``a``), and a star
+that opens or closes nothing prints as itself: ``Pay 2*``, ``5*``, ``The
+NuvaRing™.*`` and ``2 * 3`` are text, never an error. Emphasis inside a named
+style pairs within it, as CommonMark pairs it within a link's text. An icon
+name the layout does not know is an error (in :mod:`generator.render.runs`): a
 misprinted card is worse than a refused build.
+
+A field declared ``markup: false`` (:class:`~generator.deck.plain.PlainText`)
+is printed as written: the layout's text templates escape it (see
+:func:`escape_markup`) where they print it.
 
 :func:`parse_markup` turns one string into lines of :class:`Span`; the renderer
 parses each distinct string once and keeps the result. Nothing here knows
@@ -24,39 +32,25 @@ its face, colour and width.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from generator.deck.plain import PlainText
 
 ESCAPABLE = "*:[]{}\\"
 """Characters a backslash prints literally."""
 ICON_PATTERN = re.compile(r":([A-Za-z][A-Za-z0-9_-]*):")
 STYLE_PATTERN = re.compile(r"\[((?:\\.|[^\]\\\n])*)\]\{\.([A-Za-z][A-Za-z0-9_-]*)\}")
 """``[text]{.name}``: the text (escapes allowed, one line) and the style's name."""
-STARS = {1: ("italic",), 2: ("bold",), 3: ("bold", "italic")}
 MARKUP_START = re.compile(r"[\\\n*:\[]")
 """A character that may begin markup; text up to the next one is copied as it is."""
-WORDS = {("italic",): "italic ('*')", ("bold",): "bold ('**')", ("bold", "italic"): "bold italic ('***')"}
-
-
-STAR_HINT = " (write \\* for a star)"
 
 
 def escape_markup(text: str) -> str:
     """``text`` written so that markup prints it as it is: a backslash before every
     character markup would read (``Cats & *Dogs`` becomes ``Cats & \\*Dogs``)."""
     return "".join("\\" + char if char in ESCAPABLE else char for char in text)
-
-
-class MarkupError(ValueError):
-    """Markup that cannot be read; ``token`` is the offending text, ``offset`` where it starts,
-    ``hint`` how to mend it."""
-
-    def __init__(self, message: str, token: str, offset: int, hint: str = STAR_HINT):
-        super().__init__(message + hint)
-        self.message = message
-        self.token = token
-        self.offset = offset
-        self.hint = hint
 
 
 @dataclass(frozen=True)
@@ -75,7 +69,7 @@ Markup = tuple[tuple[Span, ...], ...]
 
 
 def parse_markup(text: str) -> Markup:
-    """The lines and spans of ``text``; raises :class:`MarkupError` on unbalanced stars."""
+    """The lines and spans of ``text``. Any text can be read: stars that pair with none print."""
     return _Parser(text).parse()
 
 
@@ -86,14 +80,22 @@ def plain_text(markup: Markup) -> str:
 
 def readable(text: str, parse: Callable[[str], Markup] = parse_markup) -> str:
     """What a reader sees of card text outside a card (a rules booklet's table): the words,
-    without markup or icons. Text whose markup cannot be read is returned as it is (the
-    card itself is refused with the reason). ``parse`` may be a remembering parser (the
-    renderer's, which has parsed a title it printed already)."""
-    try:
-        markup = parse(text)
-    except MarkupError:
-        return text
-    return "\n".join(" ".join(line.split()) for line in plain_text(markup).split("\n"))
+    without markup or icons, spaces run together. ``parse`` may be a remembering parser
+    (the renderer's, which has parsed a title it printed already). Plain text (a field declared
+    ``markup: false``) is read as written."""
+    if isinstance(text, PlainText):
+        return "\n".join(" ".join(line.split()) for line in text.split("\n"))
+    return "\n".join(" ".join(line.split()) for line in plain_text(parse(text)).split("\n"))
+
+
+def prints_as_written(text: str) -> bool:
+    """Whether markup prints ``text`` exactly as it is written: no emphasis, icon, style or
+    escape changes it (``Pay 2*`` does; ``**Pay** 2`` and ``Pay 2 :coin:`` do not)."""
+    if not MARKUP_START.search(text.replace("\n", "")):
+        return True
+    markup = parse_markup(text)
+    return plain_text(markup) == text and not any(
+        span.bold or span.italic or span.style or span.icon for line in markup for span in line)
 
 
 def icon_names(markup: Markup) -> list[str]:
@@ -104,100 +106,223 @@ def style_names(markup: Markup) -> list[str]:
     return [span.style for line in markup for span in line if span.style]
 
 
+def _is_punctuation(char: str) -> bool:
+    """CommonMark's Unicode punctuation: the P (punctuation) and S (symbol) categories."""
+    return unicodedata.category(char)[0] in "PS"
+
+
+@dataclass(eq=False)
+class _Run:
+    """A run of stars on the delimiter stack (CommonMark's), linked to its neighbours.
+
+    ``left`` stars are still unpaired; pairing takes them from the inner side, so what
+    prints is ``closes`` (ends of emphasis), then the unpaired stars, then ``opens``
+    (starts of emphasis, outermost first)."""
+
+    length: int
+    can_open: bool
+    can_close: bool
+    left: int = 0
+    opens: list[str] = field(default_factory=list)
+    closes: list[str] = field(default_factory=list)
+    before: _Run | None = None
+    after: _Run | None = None
+
+
+_BREAK = object()
+"""A hard line break among the parsed pieces."""
+
+
+@dataclass(frozen=True)
+class _Style:
+    """Where a named style begins (``name`` set) or ends (``name`` None)."""
+
+    name: str | None
+
+
+@dataclass(frozen=True)
+class _Icon:
+    name: str
+
+
 class _Parser:
+    """Two passes, as CommonMark's inline parser: the text is cut into pieces (plain text,
+    icons, breaks, style marks and runs of stars, the runs on a delimiter stack), the
+    runs are paired, and the pieces become spans."""
+
     def __init__(self, text: str):
         self.text = text
-        self.lines: list[tuple[Span, ...]] = []
-        self.spans: list[Span] = []
-        self.buffer: list[str] = []
-        self.open: dict[str, int] = {}  # "bold"/"italic" -> offset of the stars that opened it
-        self.style: str | None = None
-        self.style_end = -1  # offset of the "]{.name}" that ends the current style
-        self.style_end_length = 0
+        self.pieces: list[str | _Run | _Style | _Icon | object] = []
+        self.last: _Run | None = None  # the top of the delimiter stack
 
     def parse(self) -> Markup:
+        self._cut()
+        self._pair(None)
+        return self._spans()
+
+    # --- the first pass: pieces and the delimiter stack -----------------------------------
+
+    def _cut(self) -> None:
         text, index = self.text, 0
+        style_end, style_end_length = -1, 0  # where the "]{.name}" ending the current style starts
+        style_bottom: _Run | None = None  # the stack's top when the style began
         while index < len(text):
             char = text[index]
-            if index == self.style_end:
-                self._flush()
-                index += self.style_end_length
-                self.style, self.style_end = None, -1
+            if index == style_end:
+                self._pair(style_bottom)  # stars inside a style pair only with each other
+                self.pieces.append(_Style(None))
+                index += style_end_length
+                style_end = -1
             elif char == "\\" and index + 1 < len(text) and text[index + 1] in ESCAPABLE:
-                self.buffer.append(text[index + 1])
+                self.pieces.append(text[index + 1])
                 index += 2
             elif char == "\n":
-                self._flush()
-                self.lines.append(tuple(self.spans))
-                self.spans = []
+                self.pieces.append(_BREAK)
                 index += 1
             elif char == "*":
                 index = self._stars(index)
             elif char == ":" and (icon := ICON_PATTERN.match(text, index)):
-                self._flush()
-                self.spans.append(Span("", *self._flags(), icon=icon.group(1)))
+                self.pieces.append(_Icon(icon.group(1)))
                 index = icon.end()
-            elif char == "[" and self.style is None and (styled := STYLE_PATTERN.match(text, index)):
-                self._flush()
-                self.style = styled.group(2)
-                self.style_end = index + 1 + len(styled.group(1))
-                self.style_end_length = styled.end() - self.style_end
+            elif char == "[" and style_end < 0 and (styled := STYLE_PATTERN.match(text, index)):
+                self.pieces.append(_Style(styled.group(2)))
+                style_bottom = self.last
+                style_end = index + 1 + len(styled.group(1))
+                style_end_length = styled.end() - style_end
                 index += 1
             else:
-                index = self._plain(index)
-        self._flush()
-        self.lines.append(tuple(self.spans))
-        if self.open:
-            what, offset = min(self.open.items(), key=lambda item: item[1])
-            stars = "**" if what == "bold" else "*"
-            raise MarkupError(f"unbalanced '{stars}': {what} opened at character {offset + 1} is never "
-                              "closed", stars, offset)
-        return tuple(self.lines)
-
-    def _plain(self, index: int) -> int:
-        """Copy text from ``index`` up to the next character that may begin markup (or the end
-        of the current style) in one piece: a card's words cost one slice, not a step a letter."""
-        found = MARKUP_START.search(self.text, index + 1)
-        stop = found.start() if found else len(self.text)
-        if index < self.style_end < stop:
-            stop = self.style_end
-        self.buffer.append(self.text[index:stop])
-        return stop
-
-    def _flags(self) -> tuple[bool, bool, str | None]:
-        return "bold" in self.open, "italic" in self.open, self.style
-
-    def _flush(self) -> None:
-        if self.buffer:
-            self.spans.append(Span("".join(self.buffer), *self._flags()))
-            self.buffer = []
+                # Copy text up to the next character that may begin markup (or the end of the
+                # current style) in one piece: a card's words cost one slice, not a step a letter.
+                found = MARKUP_START.search(text, index + 1)
+                stop = found.start() if found else len(text)
+                if index < style_end < stop:
+                    stop = style_end
+                self.pieces.append(text[index:stop])
+                index = stop
 
     def _stars(self, index: int) -> int:
+        """A run of stars: CommonMark's flanking rules say whether it may open or close."""
         text = self.text
         end = index
         while end < len(text) and text[end] == "*":
             end += 1
-        count = end - index
-        before = text[index - 1] if index > 0 else " "
+        before = text[index - 1] if index > 0 else " "  # the text's ends count as spaces
         after = text[end] if end < len(text) else " "
-        can_open, can_close = not after.isspace(), not before.isspace()
-        if not can_open and not can_close:  # "2 * 3": a star standing alone prints
-            self.buffer.append("*" * count)
-            return end
-        token = "*" * count
-        if count > 3:
-            raise MarkupError(f"'{token}' is not markup: use * for italic, ** for bold, *** for both",
-                              token, index)
-        kinds = STARS[count]
-        self._flush()
-        if can_close and all(kind in self.open for kind in kinds):
-            for kind in kinds:
-                del self.open[kind]
-        elif can_open and not any(kind in self.open for kind in kinds):
-            for kind in kinds:
-                self.open[kind] = index
-        else:
-            what = WORDS[kinds]
-            raise MarkupError(f"unbalanced '{token}' at character {index + 1}: it closes {what} that "
-                              "was not opened", token, index)
+        left_flanking = not after.isspace() and (
+            not _is_punctuation(after) or before.isspace() or _is_punctuation(before))
+        right_flanking = not before.isspace() and (
+            not _is_punctuation(before) or after.isspace() or _is_punctuation(after))
+        run = _Run(end - index, left_flanking, right_flanking, left=end - index)
+        self.pieces.append(run)
+        if left_flanking or right_flanking:  # a run that can do neither pairs with nothing
+            run.before = self.last
+            if self.last is not None:
+                self.last.after = run
+            self.last = run
         return end
+
+    # --- the second pass: pairing runs (CommonMark's "process emphasis") ------------------
+
+    def _pair(self, bottom: _Run | None) -> None:
+        """Pair the runs above ``bottom`` on the stack, then take them off it."""
+        closer = bottom.after if bottom is not None else self._first()
+        floors: dict[tuple[bool, int], _Run | None] = {}  # no opener for such a closer lies below
+        while closer is not None:
+            if not closer.can_close:
+                closer = closer.after
+                continue
+            kind = (closer.can_open, closer.length % 3)
+            floor = floors.get(kind, bottom)
+            opener = closer.before
+            while opener is not None and opener is not bottom and opener is not floor:
+                odd = (opener.can_close or closer.can_open) and closer.length % 3 != 0 \
+                    and (opener.length + closer.length) % 3 == 0
+                if opener.can_open and not odd:
+                    break
+                opener = opener.before
+            else:
+                opener = None
+            if opener is None:
+                floors[kind] = closer.before
+                following = closer.after
+                if not closer.can_open:  # it can close nothing, and opens nothing either
+                    self._unlink(closer)
+                closer = following
+                continue
+            used = 2 if opener.left >= 2 and closer.left >= 2 else 1
+            emphasis = "bold" if used == 2 else "italic"
+            opener.left -= used
+            closer.left -= used
+            opener.opens.insert(0, emphasis)  # pairs are found inside out
+            closer.closes.append(emphasis)
+            opener.after, closer.before = closer, opener  # the runs between them print as text
+            if opener.left == 0:
+                self._unlink(opener)
+            if closer.left == 0:
+                following = closer.after
+                self._unlink(closer)
+                closer = following
+        if bottom is not None:
+            bottom.after = None
+        self.last = bottom
+
+    def _first(self) -> _Run | None:
+        run = self.last
+        while run is not None and run.before is not None:
+            run = run.before
+        return run
+
+    def _unlink(self, run: _Run) -> None:
+        if run.before is not None:
+            run.before.after = run.after
+        if run.after is not None:
+            run.after.before = run.before
+        if self.last is run:
+            self.last = run.before
+        run.before = run.after = None
+
+    # --- spans --------------------------------------------------------------------------
+
+    def _spans(self) -> Markup:
+        lines: list[tuple[Span, ...]] = []
+        spans: list[Span] = []
+        buffer: list[str] = []
+        depth = {"bold": 0, "italic": 0}
+        style: str | None = None
+        flags: tuple[bool, bool, str | None] = (False, False, None)
+
+        def flush() -> None:
+            if buffer:
+                spans.append(Span("".join(buffer), *flags))
+                buffer.clear()
+
+        def add(text: str) -> None:
+            nonlocal flags
+            now = (depth["bold"] > 0, depth["italic"] > 0, style)
+            if now != flags:
+                flush()
+                flags = now
+            buffer.append(text)
+
+        for piece in self.pieces:
+            if isinstance(piece, str):
+                add(piece)
+            elif isinstance(piece, _Run):
+                for emphasis in piece.closes:
+                    depth[emphasis] -= 1
+                if piece.left:
+                    add("*" * piece.left)
+                for emphasis in piece.opens:
+                    depth[emphasis] += 1
+            elif isinstance(piece, _Icon):
+                flush()
+                spans.append(Span("", depth["bold"] > 0, depth["italic"] > 0, style, icon=piece.name))
+            elif isinstance(piece, _Style):
+                style = piece.name
+            else:  # a line break
+                flush()
+                lines.append(tuple(spans))
+                spans = []
+        flush()
+        lines.append(tuple(spans))
+        return tuple(lines)

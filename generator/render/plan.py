@@ -24,7 +24,7 @@ from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon
 from generator.render.images import DEFAULT_DPI, ImageProblem, image_pixels
 from generator.render.layout import Element, IconElement, ImageElement, Layout, LineElement, ShapeElement, TextElement
-from generator.render.markup import Markup, MarkupError, parse_markup, plain_text
+from generator.render.markup import Markup, parse_markup, plain_text
 from generator.render.paint import Gradient, PaintError
 from generator.render.runs import ICON_MARGIN, MeasuredWords, ShapeError, TextSettings, Word, icon_side, shape_text
 from generator.render.svg import SvgArt, SvgError, load_svg
@@ -203,7 +203,7 @@ class PlanResources:
     overflows: list[PlanProblem] = field(default_factory=list)
     image_sizes: dict[Path, tuple[int, int] | ImageProblem] = field(default_factory=dict)
     arts: dict[Path, SvgArt | SvgError] = field(default_factory=dict)
-    markup: dict[str, Markup | MarkupError] = field(default_factory=dict)
+    markup: dict[str, Markup] = field(default_factory=dict)
     words: MeasuredWords = field(default_factory=dict)
     """Each word's measured runs (see :func:`~generator.render.runs.shape_text`)."""
     planned: dict[tuple[Any, ...], tuple[Op | None, tuple[PlanProblem, ...]]] = field(default_factory=dict)
@@ -220,7 +220,10 @@ class PlanResources:
 
     def parse(self, text: str) -> Markup:
         """The markup of ``text``, parsed once per distinct string."""
-        return _remembered(self.markup, text, lambda: parse_markup(text), MarkupError)
+        markup = self.markup.get(text)
+        if markup is None:
+            markup = self.markup[text] = parse_markup(text)
+        return markup
 
     def element_reads(self, layout: Layout) -> tuple[tuple[str, ...], ...]:
         """For each element of ``layout``, the names its planning reads (worked out once a layout)."""
@@ -340,8 +343,8 @@ def _text(element: TextElement, context: dict[str, Any], resources: PlanResource
                            if style.colour is not None},
             icons=layout.icons)
         paragraphs = shape_text(markup, settings, resources.fonts, resources.words)
-    except (MarkupError, ShapeError) as error:
-        raise _markup_problem(element, error, text, context, resources) from None
+    except ShapeError as error:
+        raise _markup_problem(element, error, text, context) from None
     metrics = _line_metrics(resources.fonts, element, any(run.icon for words in paragraphs
                                                           for word in words for run in word.runs))
     box = element.box
@@ -432,8 +435,7 @@ def _place_words(words: Sequence[Word], x: float, y: float, size: float, gap_ext
     return TextLine(x, y, "".join(reading).strip(), tuple(pieces))
 
 
-def _markup_problem(element: TextElement, error: MarkupError | ShapeError, text: str, context: dict[str, Any],
-                    resources: PlanResources) -> PlanProblem:
+def _markup_problem(element: TextElement, error: ShapeError, text: str, context: dict[str, Any]) -> PlanProblem:
     """The problem, blaming the card's field that holds the bad markup when one does, else the
     layout's template."""
     if not error.token:  # a missing face or glyph: the element's font is at fault, not the text
@@ -442,20 +444,9 @@ def _markup_problem(element: TextElement, error: MarkupError | ShapeError, text:
     message = f"{error.message} in \"{preview}\"{error.hint}"
     for name in sorted(element.text.names):
         value = context.get(name)
-        if isinstance(value, str) and error.token in value and _field_at_fault(value, error, resources):
+        if isinstance(value, str) and error.token in value:
             return PlanProblem(element, message, field=name)
     return PlanProblem(element, message, in_layout=True)
-
-
-def _field_at_fault(value: str, error: MarkupError | ShapeError, resources: PlanResources) -> bool:
-    """Whether ``value`` alone shows the fault: bad stars in it, or the unknown name itself."""
-    if isinstance(error, MarkupError):
-        try:
-            resources.parse(value)
-        except MarkupError:
-            return True
-        return False
-    return True
 
 
 def _icon(element: IconElement, context: dict[str, Any], resources: PlanResources, layout: Layout) -> IconOp | None:

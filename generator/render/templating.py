@@ -25,7 +25,9 @@ from typing import Any
 from jinja2 import TemplateError, meta, nodes
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from generator.deck.plain import PlainText
 from generator.expressions import make_environment, run_guarded
+from generator.render.markup import escape_markup
 from generator.sandbox import MAX_FORMAT_WIDTH, BoundedSandbox, PrintedField, TemplateLimitError
 
 SPECIAL_NAMES = {"card", "side", "deck", "fields", "title"}
@@ -81,6 +83,20 @@ def make_layout_environment() -> BoundedSandbox:
     environment.filters.update(CARD_FILTERS)
     environment.finalize = lambda value: "" if value is None else value
     return environment
+
+
+def markup_environment(environment: BoundedSandbox) -> BoundedSandbox:
+    """``environment`` for the texts that are read as markup (a text element's ``text:``, a
+    layout's ``title:``): what they print of a plain field (``markup: false``) is escaped, so
+    the card shows it as written. Image paths, icon names and colours print it unchanged."""
+    escaping: BoundedSandbox = environment.overlay(finalize=_escaping_finalize)
+    return escaping
+
+
+def _escaping_finalize(value: Any) -> Any:
+    if value is None:
+        return ""
+    return escape_markup(value) if isinstance(value, PlainText) else value
 
 
 @dataclass(eq=False)
@@ -154,10 +170,18 @@ class TemplateMemo:
 
     def __init__(self, environment: BoundedSandbox):
         self.environment = environment
+        self.markup_environment = markup_environment(environment)
         self.compiled: dict[tuple[str, str], Template] = {}
 
     def text(self, source: str) -> Template:
         return self._once("text", source, compile_text)
+
+    def markup_text(self, source: str) -> Template:
+        """A text that is read as markup once printed: plain fields are escaped in it."""
+        key = ("markup", source)
+        if key not in self.compiled:
+            self.compiled[key] = compile_text(self.markup_environment, source)
+        return self.compiled[key]
 
     def condition(self, source: str) -> Template:
         return self._once("when", source, compile_condition)
@@ -170,4 +194,4 @@ class TemplateMemo:
 
 
 __all__ = ["CARD_FILTERS", "SPECIAL_NAMES", "Template", "TemplateError", "TemplateMemo", "compile_condition",
-           "compile_text", "make_layout_environment", "odds", "percent", "ways", "chance"]
+           "compile_text", "make_layout_environment", "markup_environment", "odds", "percent", "ways", "chance"]

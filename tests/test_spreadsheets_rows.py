@@ -1,0 +1,74 @@
+"""A party game's spreadsheet: tens of thousands of rows of text cards, stars in their text,
+two backs. Read a row at a time up to 100,000 rows; the row past that is refused at its line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+from cli_run import deckpress
+
+from generator.deck import load_deck
+from generator.deck.spreadsheet import MAX_SHEET_ROWS
+
+DECK = """deck: {name: Party Prompts, title_field: text}
+fields:
+  text: {type: text, required: true}
+  colour: {choices: [white, black]}
+cards: {from: cards.csv}
+"""
+STARRED = ["Pay 2*", "The NuvaRing\u2122.*", "5*", "A *literal* prompt", "Two ** stars", "*Wink*"]
+
+
+def party(folder: Path, rows: int) -> Path:
+    """``rows`` prompts, every tenth with a star or two, the colours taking turns."""
+    folder.mkdir(parents=True)
+    lines = [f"{STARRED[(n // 10) % len(STARRED)] if n % 10 == 0 else f'Prompt number {n}'} ({n}),"
+             f"{'white' if n % 2 else 'black'}" for n in range(rows)]
+    (folder / "cards.csv").write_text("text,colour\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "deck.yaml").write_text(DECK, encoding="utf-8")
+    return folder
+
+
+def test_the_party_game_s_full_set_of_28_748_rows_is_read(tmp_path):
+    deck = load_deck(party(tmp_path / "party", 28_748))
+    assert len(deck.cards) == 28_748 and deck.cards[-1].fields["text"] == "Prompt number 28747 (28747)"
+    assert deck.cards[0].fields == {"text": "Pay 2* (0)", "colour": "black"}
+
+
+def test_the_row_past_the_bound_is_refused_at_its_line(tmp_path):
+    assert MAX_SHEET_ROWS == 100_000
+    folder = tmp_path / "huge"
+    folder.mkdir()
+    (folder / "cards.csv").write_text("text\n" + "".join(f"c{n}\n" for n in range(MAX_SHEET_ROWS + 1)),
+                                      encoding="utf-8")
+    (folder / "deck.yaml").write_text(DECK.replace("  colour: {choices: [white, black]}\n", ""), encoding="utf-8")
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 2
+    assert checked.error_lines == [f"error: {folder / 'cards.csv'}:{MAX_SHEET_ROWS + 2}: more than "
+                                   f"{MAX_SHEET_ROWS:,} rows of cards; a deck of more distinct cards takes too "
+                                   f"long to lay out [from {folder / 'deck.yaml'}:4]"]
+
+
+def test_stars_in_prompts_check_and_print_as_written_on_1_549_cards_with_two_backs(tmp_path):
+    folder = party(tmp_path / "party", 1_549)
+    deck_text = DECK.replace("cards: {from: cards.csv}", "cards: {from: cards.csv}\nback: {text: Party Prompts}")
+    (folder / "deck.yaml").write_text(deck_text, encoding="utf-8")
+    csv = (folder / "cards.csv").read_text(encoding="utf-8").splitlines()  # black cards have a back of their own
+    csv[0] += ",back.text"
+    csv[1:] = [line + (",Black Card" if line.endswith("black") else ",") for line in csv[1:]]
+    (folder / "cards.csv").write_text("\n".join(csv) + "\n", encoding="utf-8")
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 0, checked.stdout[:2000]
+    built = deckpress("build", folder, "--out", tmp_path / "out", "--quiet")
+    assert built.exit_code == 0, built.stderr[:2000]
+    manifest = json.loads((tmp_path / "out" / "party.json").read_text(encoding="utf-8"))
+    titles = {placement["title"] for placement in manifest["placements"]}
+    assert {"Pay 2* (0)", "The NuvaRing\u2122.* (10)", "5* (20)", "Two ** stars (40)"} <= titles
+    assert {"Party Prompts", "Black Card"} <= titles
+    assert "A literal prompt (30)" in titles and "Wink (50)" in titles  # stars that pair are italic
+    page = next(placement["page"] for placement in manifest["placements"]
+                if placement["title"] == "The NuvaRing\u2122.* (10)")
+    with pdfplumber.open(tmp_path / "out" / "party.pdf") as pdf:
+        assert "The NuvaRing\u2122.* (10)" in pdf.pages[page - 1].extract_text()
