@@ -19,6 +19,7 @@ from generator.cli.common import (
     plural,
     print_problems,
     reports_errors,
+    say,
 )
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
@@ -163,7 +164,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
                                       on_page=lambda page: advance()))
     if not quiet:
         for result in results:
-            click.echo(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
+            say(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
                        f"and {result.manifest}")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from generator.cli.build import paper_options, parse_offset, resolve_paper
-from generator.cli.common import reports_errors
+from generator.cli.common import reports_errors, say
 from generator.sheets.calibration import CALIBRATION_MODES, write_calibration
 from generator.sheets.style import MM, load_style
 
@@ -48,5 +48,5 @@ def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tup
     sheet = resolve_paper(load_style(), paper, orientation)
     offset_mm = (back_offset[0] / MM, back_offset[1] / MM)
     write_calibration(out_file, sheet, duplex, offset_mm)
-    click.echo(f"wrote {out_file}: print it two-sided ({duplex} edge) at actual size, hold it against "
+    say(f"wrote {out_file}: print it two-sided ({duplex} edge) at actual size, hold it against "
                "the light and read X and Y where the back's lines cross the ticks.")

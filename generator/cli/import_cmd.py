@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import plural, reports_errors
+from generator.cli.common import plural, reports_errors, say
 from generator.deck.importing import deck_yaml_from_sheet
 from generator.deck.spreadsheet import read_sheet
 from generator.errors import InputError, Position
@@ -47,7 +47,7 @@ def import_command(spreadsheet: Path, out: Path | None, name: str | None, sheet:
     imported = deck_yaml_from_sheet(rows, deck_name, target, link=link)
     write_text_atomic(target, imported.text)
     kept = f", read from {spreadsheet.name}" if link else ""
-    click.echo(f"wrote {target}: {plural(imported.cards, 'card')}, {plural(imported.copies, 'copy', 'copies')}{kept}; "
+    say(f"wrote {target}: {plural(imported.cards, 'card')}, {plural(imported.copies, 'copy', 'copies')}{kept}; "
                f"run `deckpress check {target}`")
 
 
