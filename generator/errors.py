@@ -8,6 +8,7 @@ exceptions; only the CLI prints them and picks the exit code.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -18,6 +19,38 @@ EXIT_RULES = 1
 """A deck breaks its own rules, or a card cannot be laid out."""
 EXIT_INPUT = 2
 """A file is unreadable or malformed, or the command line is wrong."""
+
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""What a terminal acts on instead of showing (C0 and C1 controls: ESC starts sequences that
+retitle or clear it, BEL rings), what breaks a message's one line (line and paragraph
+separators), and what reorders it (bidirectional embeddings, overrides and isolates). Text
+quoted from a deck shows these as escapes, never raw."""
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_RAW_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""The control characters JSON leaves raw in its strings (it escapes those below U+0020 itself)."""
+
+
+def printable(text: str, keep: str = "") -> str:
+    """``text`` with each of :data:`CONTROL_CHARACTERS` written as an escape (``\\x1b``,
+    ``\\n``, ``\\u202e``), apart from those in ``keep`` (``"\\n\\t"`` for text of several
+    lines). Every message quoting input passes through here, so a shared deck cannot drive
+    the designer's terminal; escaping twice changes nothing."""
+    if not CONTROL_CHARACTERS.search(text):
+        return text
+    return CONTROL_CHARACTERS.sub(lambda found: _escape(found.group(), keep), text)
+
+
+def _escape(character: str, keep: str) -> str:
+    if character in keep:
+        return character
+    code = ord(character)
+    return _SHORT_ESCAPES.get(character) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def printable_json(text: str) -> str:
+    """JSON text with the controls it may still hold raw (:data:`_RAW_IN_JSON`, found only
+    inside its strings) written as ``\\u`` escapes: the same data, and nothing a terminal acts on."""
+    return _RAW_IN_JSON.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 @dataclass(frozen=True)
@@ -33,11 +66,12 @@ class Position:
         return (str(self.path), self.line, self.column)
 
     def __str__(self) -> str:
+        path = printable(str(self.path))  # a file name in a shared folder is input too
         if self.line and self.column:
-            return f"{self.path}:{self.line}:{self.column}"
+            return f"{path}:{self.line}:{self.column}"
         if self.line:
-            return f"{self.path}:{self.line}"
-        return str(self.path)
+            return f"{path}:{self.line}"
+        return path
 
 
 class DeckpressError(Exception):
@@ -46,10 +80,11 @@ class DeckpressError(Exception):
     exit_code = EXIT_INPUT
 
     def __init__(self, message: str, position: Position | None = None, field: str | None = None):
+        message = printable(message)  # the one place every error's text passes: see printable
         super().__init__(message)
         self.message = message
         self.position = position
-        self.field = field
+        self.field = printable(field) if field else field
 
     def __str__(self) -> str:
         where = f"{self.position}: " if self.position else ""

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.errors import EXIT_INPUT, EXIT_OK, EXIT_RULES, DeckpressError, Position, each_error
+from generator.errors import EXIT_INPUT, EXIT_OK, EXIT_RULES, DeckpressError, Position, each_error, printable
 
 ERROR = "error"
 WARNING = "warning"
@@ -55,6 +55,11 @@ class Finding:
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
             raise ValueError(f"severity is 'error' or 'warning', not {self.severity!r}")
+        # A check's own message may quote the deck (a rule's message, a card's name): escaped
+        # here, as every error's is, so no command prints a control character raw.
+        object.__setattr__(self, "message", printable(self.message))
+        if self.accepted is not None:
+            object.__setattr__(self, "accepted", printable(self.accepted))
 
     @property
     def is_error(self) -> bool:

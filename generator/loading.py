@@ -154,6 +154,8 @@ def parse_yaml(text: str, path: Path, max_nodes: int = MAX_NODES) -> Document:
             problem += f" ({error.context} that starts at line {error.context_mark.line + 1})"
         problem += _icon_hint(text, mark)
         raise InputError(f"YAML syntax error: {problem}", _position(path, mark)) from None
+    except yaml.reader.ReaderError:
+        raise refused_character(text, path) from None
     except yaml.YAMLError as error:
         raise InputError(f"YAML error: {error}", Position(path)) from None
     document = Document(path=path, data=None)
@@ -164,6 +166,26 @@ def parse_yaml(text: str, path: Path, max_nodes: int = MAX_NODES) -> Document:
     builder.refuse_runaway_expansion(root)
     document.data = builder.build(root, ())
     return document
+
+
+_REFUSED_BY_YAML = yaml.reader.Reader.NON_PRINTABLE
+"""The characters YAML allows nowhere in a file, not even quoted: control characters but tab
+and line breaks, U+FFFE and U+FFFF, and lone halves of surrogate pairs."""
+
+
+def refused_character(text: str, path: Path) -> InputError:
+    """The error for the first character of ``text`` YAML refuses, at its line and column (in
+    characters: libyaml counts its place in bytes), named by its code point and never shown raw."""
+    found = _REFUSED_BY_YAML.search(text)
+    if found is None:  # the reader refused something else; its own words have no place in them
+        return InputError("YAML cannot read a character of this file", Position(path))
+    offset = found.start()
+    line_start = text.rfind("\n", 0, offset) + 1
+    code = ord(found.group())
+    kind = ("a noncharacter" if code in (0xFFFE, 0xFFFF) else
+            "half of a surrogate pair" if 0xD800 <= code <= 0xDFFF else "a control character")
+    return InputError(f"holds U+{code:04X}, {kind}, which YAML files may not contain; delete it",
+                      Position(path, text.count("\n", 0, offset) + 1, offset - line_start + 1))
 
 
 EVENT_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

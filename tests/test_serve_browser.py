@@ -244,3 +244,35 @@ def test_deck_text_is_shown_as_text_never_run_as_page_code(page, server):
     assert page.locator("#grid .tile .name", has_text="<img").first.inner_text() == hostile
     assert page.locator("#grid .tile .name img").count() == 0
     assert page.evaluate("window.hacked") is None
+
+
+def test_the_download_buttons_still_download_from_the_preview_s_own_page(page, server):
+    with page.expect_download(timeout=WAIT_MS * 3) as download:
+        page.click("#download-print")
+    assert Path(download.value.path()).read_bytes().startswith(b"%PDF")
+
+
+def test_a_page_elsewhere_cannot_make_the_preview_draw_or_build(browser, server):
+    """A page of another site that frames the preview's addresses gets 403 for each, with the
+    headers Chromium itself sends (Sec-Fetch-Site: cross-site). The other site is another name of
+    this machine, and a browser of its own lets it reach the preview: Chromium otherwise asks the
+    user before a page of another site reaches a loopback address at all, and others do not."""
+    deck = server.deck("space-race")
+    targets = [server.url + deck["faces"][-1]["image"], server.url + deck["downloads"]["print"]]
+    lenient = browser.browser_type.launch(executable_path=str(CHROMIUM), args=[
+        *CHROMIUM_FLAGS, "--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests"])
+    try:
+        page = lenient.new_page()
+        elsewhere = "http://localhost:9/"  # answered by the route below: nothing listens there
+        page.route(elsewhere, lambda route: route.fulfill(
+            content_type="text/html", body="".join(f'<iframe src="{target}"></iframe>' for target in targets)))
+        answers: dict[str, int] = {}
+        page.on("response", lambda response: answers.__setitem__(response.url, response.status))
+        page.goto(elsewhere, wait_until="load")
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while not all(url in answers for url in targets):
+            assert time.monotonic() < deadline, answers
+            page.wait_for_timeout(50)
+        assert {url: answers[url] for url in targets} == dict.fromkeys(targets, 403)
+    finally:
+        lenient.close()

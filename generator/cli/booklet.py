@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from generator.booklet import PAPERS, RULES_FILENAME, booklet_paths, build_booklet, has_rules
-from generator.cli.common import claim_output_name, find_decks, lang_option, reports_errors
+from generator.cli.common import claim_output_name, find_decks, lang_option, reports_errors, say
 from generator.deck.model import deck_id
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.outputs import write_files_atomic
@@ -69,7 +69,7 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
             written.append((deck, result, reading, imposed))
     if not quiet:
         for deck in passed_over:
-            click.echo(f"{deck.output_name}: no {RULES_FILENAME} beside the deck, so no booklet")
+            say(f"{deck.output_name}: no {RULES_FILENAME} beside the deck, so no booklet")
         for deck, result, reading, imposed in written:
-            click.echo(f"{deck.output_name}: {result.pages} pages -> {reading}, "
+            say(f"{deck.output_name}: {result.pages} pages -> {reading}, "
                        f"{result.sheets} sheet(s) -> {imposed}")

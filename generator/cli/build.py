@@ -19,6 +19,7 @@ from generator.cli.common import (
     plural,
     print_problems,
     reports_errors,
+    say,
 )
 from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
 from generator.cli.shop import build_for_shop, shop_option
@@ -153,8 +154,8 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
                                       on_page=lambda page: advance()))
     if not quiet:
         for result in results:
-            click.echo(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
-                       f"and {result.manifest}" + (f" and {result.cut_file}" if result.cut_file else ""))
+            say(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
+                f"and {result.manifest}" + (f" and {result.cut_file}" if result.cut_file else ""))
 
 
 def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,

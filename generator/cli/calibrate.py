@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from generator.cli.build import parse_offset
-from generator.cli.common import reports_errors
+from generator.cli.common import reports_errors, say
 from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
 from generator.sheets.calibration import CALIBRATION_MODES, write_calibration, write_cutter_calibration
 from generator.sheets.style import MM, load_style
@@ -64,10 +64,10 @@ def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tup
     if cutting.cutter is not None:
         _, cut_path = write_cutter_calibration(out_file, sheet, cutting.cutter, cutting.corner_radius,
                                                cutting.cut_file or "svg")
-        click.echo(f"wrote {out_file} and {cut_path}: print the page at actual size, load both in the "
-                   "cutter's software with the marks the page names, and cut.")
+        say(f"wrote {out_file} and {cut_path}: print the page at actual size, load both in the "
+            "cutter's software with the marks the page names, and cut.")
         return
     offset_mm = (back_offset[0] / MM, back_offset[1] / MM)
     write_calibration(out_file, sheet, duplex, offset_mm)
-    click.echo(f"wrote {out_file}: print it two-sided ({duplex} edge) at actual size, hold it against "
+    say(f"wrote {out_file}: print it two-sided ({duplex} edge) at actual size, hold it against "
                "the light and read X and Y where the back's lines cross the ticks.")

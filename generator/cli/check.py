@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import echo_error, find_decks, lang_option, plural, reports_errors
+from generator.cli.common import echo_error, find_decks, lang_option, plural, reports_errors, say, say_json
 from generator.cli.sheet_options import check_sheet_options
 from generator.cli.shop import shop_option
 from generator.deck.model import Deck
@@ -83,7 +83,7 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
             else:
                 _print(outcome)
     if output_format == "json":
-        click.echo(json.dumps({"decks": results, "passed": exit_code == EXIT_OK}, indent=2,
+        say_json(json.dumps({"decks": results, "passed": exit_code == EXIT_OK}, indent=2,
                               ensure_ascii=False))
     sys.exit(exit_code)
 
@@ -115,21 +115,21 @@ def _print(outcome: Verdict) -> None:
     file and line order."""
     deck = outcome.deck
     if deck is None and outcome.name is not None:
-        click.echo(f"FAIL  {outcome.name}: {plural(len(outcome.errors), 'problem')}")
+        say(f"FAIL  {outcome.name}: {plural(len(outcome.errors), 'problem')}")
     elif deck is not None:
         errors, warnings = len(outcome.errors), len(outcome.warnings)
         accepted = sum(1 for finding in outcome.warnings if finding.accepted is not None)
         noted = f", {plural(warnings, 'warning')}" if warnings else ""
         noted += f" ({accepted} accepted)" if accepted else ""
         if errors:
-            click.echo(f"FAIL  {_summary(deck, outcome.counts)}: {plural(errors, 'problem')}{noted}")
+            say(f"FAIL  {_summary(deck, outcome.counts)}: {plural(errors, 'problem')}{noted}")
         else:
-            click.echo(f"ok    {_summary(deck, outcome.counts)}{noted}")
+            say(f"ok    {_summary(deck, outcome.counts)}{noted}")
     for finding in outcome.findings:
         if finding.is_error and finding.exit_code == EXIT_INPUT:
             echo_error(f"error: {finding.line()}")
         else:
-            click.echo(finding.line())
+            say(finding.line())
 
 
 def _summary(deck: Deck, counts: dict[str, int]) -> str:

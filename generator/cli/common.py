@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from generator.deck.model import DECK_FILENAME, deck_id
-from generator.errors import EXIT_INPUT, DeckpressError, InputError, Position, each_error
+from generator.errors import EXIT_INPUT, DeckpressError, InputError, Position, each_error, printable, printable_json
 
 DEFAULT_DECKS_DIR = Path("cards")
 
@@ -119,9 +119,25 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
+LINE_BREAKS = "\n\t"
+"""What a command's output keeps of the control characters: its own line breaks and tabs."""
+
+
 def echo_error(message: str) -> None:
-    """Errors go to stderr, in red on a terminal and plain in a pipe."""
-    click.secho(message, fg="red", err=True)
+    """Errors go to stderr, in red on a terminal and plain in a pipe (control characters
+    escaped, as :func:`say` does)."""
+    click.secho(printable(message, keep=LINE_BREAKS), fg="red", err=True)
+
+
+def say(message: str = "", err: bool = False, nl: bool = True) -> None:
+    """Print a line of a command's output (click.echo) with every control character but its
+    line breaks escaped: summaries and reports name decks and cards, whose text is input."""
+    click.echo(printable(message, keep=LINE_BREAKS), err=err, nl=nl)
+
+
+def say_json(text: str) -> None:
+    """Print JSON text, with the controls JSON leaves raw in strings escaped as ``\\u`` (same data)."""
+    click.echo(printable_json(text))
 
 
 def reports_errors(command: Callable) -> Callable:

@@ -11,7 +11,7 @@ import click
 from click.core import ParameterSource
 
 from generator.access.simulation import SIMULATIONS
-from generator.cli.common import find_decks, lang_option, reports_errors
+from generator.cli.common import find_decks, lang_option, reports_errors, say
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.exports import (
     ExportRun,
@@ -106,13 +106,13 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
         return
     if png:
         width, height = png.raster.size_px
-        click.echo(f"{renderer.deck.output_name}: {len(png.faces)} card images ({width}x{height} px, {dpi} dpi"
+        say(f"{renderer.deck.output_name}: {len(png.faces)} card images ({width}x{height} px, {dpi} dpi"
                    f"{', with bleed' if bleed else ''}{f', as seen with {simulate}' if simulate else ''}) "
                    f"and {CONTACT_SHEET_FILENAME} in {png.folder}")
     if tts:
         width, height = tts.card_px
         sheets = f"{len(tts.sheets)} deck sheet{'s' if len(tts.sheets) > 1 else ''}"
-        click.echo(f"{renderer.deck.output_name}: {sheets} ({width}x{height} px a card), "
+        say(f"{renderer.deck.output_name}: {sheets} ({width}x{height} px a card), "
                    f"{'back sheets' if tts.unique_back else 'the back'} and {tts.json_path}")
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import plural, reports_errors
+from generator.cli.common import plural, reports_errors, say
 from generator.deck.cardfile import CARD_FILE_SUFFIXES
 from generator.deck.importing import deck_yaml_from_card_file, deck_yaml_from_sheet
 from generator.deck.sources import check_source_kind
@@ -60,8 +60,8 @@ def import_command(spreadsheet: Path, out: Path | None, name: str | None, sheet:
     write_text_atomic(target, imported.text)
     kept = f", read from {spreadsheet.name}" if link else ""
     plain = f"; {', '.join(imported.plain)} printed as written (markup: false)" if imported.plain else ""
-    click.echo(f"wrote {target}: {plural(imported.cards, 'card')}, {plural(imported.copies, 'copy', 'copies')}{kept}"
-               f"{plain}; run `deckpress check {target}`")
+    say(f"wrote {target}: {plural(imported.cards, 'card')}, {plural(imported.copies, 'copy', 'copies')}{kept}"
+        f"{plain}; run `deckpress check {target}`")
 
 
 def _name_from(spreadsheet: Path) -> str:

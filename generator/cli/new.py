@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import DEFAULT_DECKS_DIR, reports_errors
+from generator.cli.common import DEFAULT_DECKS_DIR, reports_errors, say
 from generator.scaffold import create_deck
 
 
@@ -28,5 +28,5 @@ def new(name: str, title: str | None, cards_dir: Path) -> None:
       deckpress new space-race --title "Space Race!"
     """
     folder = create_deck(cards_dir, name, title)
-    click.echo(f"created {folder}/ with deck.yaml, layout.yaml (and its icons/) and rules.md")
-    click.echo(f"next: deckpress check {folder} && deckpress build {folder}")
+    say(f"created {folder}/ with deck.yaml, layout.yaml (and its icons/) and rules.md")
+    say(f"next: deckpress check {folder} && deckpress build {folder}")

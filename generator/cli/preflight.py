@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import echo_error, plural, reports_errors
+from generator.cli.common import echo_error, plural, reports_errors, say, say_json
 from generator.errors import EXIT_INPUT, EXIT_OK, EXIT_RULES, InputError, Position
 from generator.shops.preflight import MAX_PREFLIGHT_BYTES, Report, UnreadablePdf, page_ranges, preflight
 from generator.shops.presets import Preset, find_preset
@@ -62,8 +62,8 @@ def preflight_command(files: tuple[Path, ...], shop: str, output_format: str) ->
         else:
             _print(path, report, preset)
     if output_format == "json":
-        click.echo(json.dumps({"shop": preset.id, "files": results, "passed": exit_code == EXIT_OK}, indent=2,
-                              ensure_ascii=False))
+        say_json(json.dumps({"shop": preset.id, "files": results, "passed": exit_code == EXIT_OK}, indent=2,
+                            ensure_ascii=False))
     sys.exit(exit_code)
 
 
@@ -84,12 +84,12 @@ def _print(path: Path, report: Report, preset: Preset) -> None:
     """A summary line, then one line a problem: ``FILE: pages 1-3: rule: what``."""
     groups = report.grouped()
     if not groups:
-        click.echo(f"ok    {path} for {preset.name}: {plural(report.pages, 'page')}, nothing it would reject")
+        say(f"ok    {path} for {preset.name}: {plural(report.pages, 'page')}, nothing it would reject")
         return
-    click.echo(f"FAIL  {path} for {preset.name}: {plural(report.pages, 'page')}, {plural(len(groups), 'problem')}")
+    say(f"FAIL  {path} for {preset.name}: {plural(report.pages, 'page')}, {plural(len(groups), 'problem')}")
     for rule, message, pages in groups:
         where = f"{page_ranges(pages)}: " if pages else ""
-        click.echo(f"{path}: {where}{rule}: {message}")
+        say(f"{path}: {where}{rule}: {message}")
 
 
 def _as_dict(path: Path, report: Report) -> dict[str, object]:

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from generator.cli.common import claim_output_name, echo_error, find_decks, plural, print_problems
+from generator.cli.common import claim_output_name, echo_error, find_decks, plural, print_problems, say
 from generator.errors import EXIT_OK, DeckpressError
 from generator.verdict import verdict
 from generator.verdict.checks import PRINT_CHECKS, check_rules
@@ -80,7 +80,7 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
     if not quiet:
         for preset, result in results:
             made = plural(result.files, "page") if result.path.suffix == ".pdf" else plural(result.files, "image")
-            click.echo(f"wrote {result.path} ({made}, {plural(result.cards, 'card')}) for {preset.name}")
+            say(f"wrote {result.path} ({made}, {plural(result.cards, 'card')}) for {preset.name}")
 
 
 class _progress:

@@ -12,12 +12,12 @@ from typing import Any
 
 import click
 
-from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors
+from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors, say, say_json
 from generator.deck import load_deck
 from generator.deck.model import Deck, deck_id
 from generator.deck.selectors import choice_problem, known_fields, parse_selector, type_problem
 from generator.deck.translation import translate_deck
-from generator.errors import EXIT_OK, DeckpressError, InputError, Position, did_you_mean
+from generator.errors import EXIT_OK, DeckpressError, InputError, Position, did_you_mean, printable
 from generator.stats.analysis import DeckStats, Request, analyse, planned_games
 from generator.stats.spec import MAX_DRAW, MAX_GAMES, Condition, Question
 from generator.stats.tables import as_dict, render_text
@@ -105,10 +105,10 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
         results.append(as_dict(deck_stats))
         if output_format == "text":
             if len(results) > 1:
-                click.echo()
-            click.echo("\n".join(render_text(deck_stats)))
+                say()
+            say("\n".join(render_text(deck_stats)))
     if output_format == "json":
-        click.echo(json.dumps({"decks": results}, indent=2, ensure_ascii=False))
+        say_json(json.dumps({"decks": results}, indent=2, ensure_ascii=False))
     sys.exit(exit_code)
 
 
@@ -199,6 +199,6 @@ def _progress(games: int, deck: Deck, quiet: bool) -> Iterator:
     if quiet or games == 0:
         yield None
         return
-    with click.progressbar(length=games, label=f"simulating {deck.id}",
+    with click.progressbar(length=games, label=printable(f"simulating {deck.id}"),
                            file=sys.stderr) as bar:
         yield bar.update

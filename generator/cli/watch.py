@@ -10,7 +10,7 @@ import click
 
 from generator.cli.booklet import booklet
 from generator.cli.build import build
-from generator.cli.common import find_decks, lang_option, reports_errors
+from generator.cli.common import find_decks, lang_option, reports_errors, say
 from generator.deck.model import RULES_FILENAME, load_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.render.fonts import find_fonts_dir
@@ -69,7 +69,7 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float, lang: s
 
     def rebuild(changes: list[Path]) -> None:
         names = ", ".join(sorted({path.name for path in changes}))
-        click.echo(f"changed: {names}")
+        say(f"changed: {names}")
         started = time.perf_counter()
         arguments = [str(deck_path), "--out", str(out_dir), "--quiet"] + (["--lang", lang] if lang else [])
         status = _run(context, build, arguments)
@@ -77,16 +77,16 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float, lang: s
         if status == 0 and with_booklet and (deck_path.parent / RULES_FILENAME).is_file():
             status = _run(context, booklet, arguments)
         outcome = "rebuilt" if status == 0 else "build failed; fix the file and save again"
-        click.echo(f"{outcome} in {time.perf_counter() - started:.1f}s")
+        say(f"{outcome} in {time.perf_counter() - started:.1f}s")
 
     try:
         # All inside the try: Ctrl-C as soon as "watching" shows, or during the first build,
         # stops as cleanly as later on (a signal can land while the line is still being written).
-        click.echo(f"watching {', '.join(str(root) for root in roots)} (Ctrl-C stops)")
+        say(f"watching {', '.join(str(root) for root in roots)} (Ctrl-C stops)")
         rebuild([deck_path])
         Watcher(roots, rebuild, interval=interval, skipped=(out_dir,)).run()
     except KeyboardInterrupt:
-        click.echo("stopped")
+        say("stopped")
 
 
 def watched_roots(deck_path: Path) -> list[Path]:

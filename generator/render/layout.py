@@ -308,6 +308,8 @@ class Layout:
     icons: dict[str, Icon]
     fonts: list[str]
     styles: dict[str, NamedStyle] = field(default_factory=dict)
+    title_position: Position | None = None
+    """Where ``title:`` is written (in this file or one it extends), for errors making a title."""
 
     @property
     def trim(self) -> Box:
@@ -531,6 +533,7 @@ def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -
         bleed=bleed,
         safe=safe or 0.0,
         title=problems.attempt(lambda: compiler.text_template(title, "title", markup=True), None) if title else None,
+        title_position=title.position if title else None,
         elements=list(_each_compiled(dict(enumerate(raw.elements)), compiler.element, problems).values()),
         # An icon whose colours fail stays known as written: elements drawing it are not also told
         # that it is unknown.

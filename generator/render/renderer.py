@@ -149,14 +149,16 @@ class Renderer:
         if layout.title is None:
             title = str(context["title"] or "")
         else:
+            written = layout.title_position or Position(layout.path)
+            where = f"title of layout '{layout.name}' at {written}"
             try:
                 title = str(layout.title.render(context)).strip()
             except TemplateLimitError as error:  # more work than a title may take: the layout is at fault
                 raise _as_input(self._error(card, side, f"its title cannot be made: {error}", layout,
-                                            None, Position(layout.path))) from None
+                                            None, written, where=where)) from None
             except (TemplateError, TypeError, ValueError) as error:
                 raise self._error(card, side, f"its title cannot be made: {error}", layout,
-                                  None) from None
+                                  None, where=where) from None
         return readable(title, self._resources.parse)  # parsed once per string
 
     def draw(self, canvas: Canvas, card: Card, side: str, bleed: bool = False) -> None:
@@ -315,8 +317,10 @@ class Renderer:
         return self._error(card, side, message, layout, problem.element, where, problem.kind)
 
     def _error(self, card: Card, side: str, message: str, layout: Layout, element: Element | None,
-               position: Position | None = None, kind: str = "layout") -> FaceLayoutError:
-        where = f"element '{element.name}' of layout '{layout.name}'" if element else f"layout '{layout.name}'"
+               position: Position | None = None, kind: str = "layout", where: str | None = None) -> FaceLayoutError:
+        """``where`` names the part of the layout at fault, when it is not ``element``."""
+        if where is None:
+            where = f"element '{element.name}' of layout '{layout.name}'" if element else f"layout '{layout.name}'"
         if element is not None:
             where += f" at {element.position}"
         return FaceLayoutError(f"deck '{self.deck.id}', card '{card.id}', {side}: {message} ({where})",

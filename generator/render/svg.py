@@ -6,8 +6,11 @@ drawing that is drawn straight into the PDF:
 
 - the file is at most :data:`MAX_SVG_BYTES` and :data:`MAX_SVG_ELEMENTS` elements
   (after ``<use>`` copies, :data:`MAX_SVG_SHAPES` shapes);
-- entity declarations are refused (no "billion laughs"), a DOCTYPE is never
-  fetched, and nothing outside the file is read: every ``href`` and ``url()``
+- entity declarations are refused (no "billion laughs") in whatever encoding the
+  file is written (UTF-8, UTF-16 or UTF-32, with or without a byte order mark, or
+  the one its XML declaration names): the text is decoded as the XML parser would
+  decode it before it is searched, and what the parser read is asked again after;
+  a DOCTYPE is never fetched, and nothing outside the file is read: every ``href`` and ``url()``
   must point inside the file (``#id``); ``<image>``, ``<text>``,
   ``<foreignObject>`` and ``<script>`` are refused with a word on what to do.
 
@@ -18,6 +21,7 @@ that draws it; one with several colours keeps its own.
 
 from __future__ import annotations
 
+import codecs
 import copy
 import io
 import logging
@@ -48,6 +52,12 @@ MAX_SVG_ELEMENTS = 20_000
 """Elements in the file: far above any drawing a card shows, far below what would stall a build."""
 MAX_SVG_SHAPES = 50_000
 """Shapes once ``<use>`` copies are made: bounds a file that is small but multiplies itself."""
+MIN_SVG_SIDE = 0.01
+"""The least width and height an SVG's viewBox (in its own units) and its size (in points) may
+have. Art is drawn scaled from its own size to its box, a card at most: from 0.01 that is a
+scale of at most some hundred thousand, where ``viewBox="0 0 1e-300 1e-300"`` would need
+numbers far beyond what a PDF can hold; and reportlab writes coordinates to six decimals, so
+smaller art would lose its shape anyway."""
 REFUSED_ELEMENTS = {
     "image": "embedded or linked raster images are not drawn; use an image element for photos",
     "text": "text in SVG art would need fonts of its own; convert it to paths (Inkscape: Path > Object to Path)",
@@ -55,7 +65,15 @@ REFUSED_ELEMENTS = {
     "script": "scripts have no place in print art",
 }
 _URL = re.compile(r"url\(\s*['\"]?\s*([^)'\"\s]*)", re.IGNORECASE)
-_ENTITY = re.compile(rb"<!ENTITY", re.IGNORECASE)
+_ENTITY = re.compile(r"<!ENTITY", re.IGNORECASE)
+_BYTE_ORDER_MARKS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
+                     (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+"""Byte order marks and the encodings they mean (UTF-32's first: its little-endian mark begins
+with UTF-16's)."""
+_FIRST_BYTES = {b"\x00\x00\x00<": "utf-32-be", b"<\x00\x00\x00": "utf-32-le", b"\x00<\x00?": "utf-16-be",
+                b"<\x00?\x00": "utf-16-le"}
+"""How ``<`` or ``<?`` begins a file without a byte order mark in each wide encoding (XML 1.0, appendix F)."""
+_DECLARED_ENCODING = re.compile(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z][A-Za-z0-9._-]*)[\"']")
 _HREFS = ("href", "{http://www.w3.org/1999/xlink}href")
 
 
@@ -114,28 +132,63 @@ def load_svg(path: Path) -> SvgArt:
         data = path.read_bytes()
     except OSError as error:
         raise SvgError(f"cannot be read: {error.strerror or error}") from None
-    if _ENTITY.search(data):
-        raise SvgError("declares entities, which SVG art does not need; remove the <!ENTITY ...> lines")
+    _refuse_entities(xml_text(data))
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
                              remove_comments=True, remove_pis=True)
     try:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as error:
         raise SvgError(f"is not well-formed XML: {error.msg}", error.lineno) from None
+    declared = root.getroottree().docinfo.internalDTD
+    if declared is not None and next(iter(declared.iterentities()), None) is not None:
+        # An encoding the search above cannot read, but the parser could: what it read decides.
+        raise SvgError(_ENTITIES_REFUSED)
     if _local(root.tag) != "svg":
         raise SvgError(f"is not an SVG file (its root element is <{_local(root.tag)}>)")
     _check_tree(root)
+    _check_view_box(root)
     drawing = _render(path, root)
     shapes = list(_shapes(drawing))
     if len(shapes) > MAX_SVG_SHAPES:
         raise SvgError(f"draws {len(shapes):,} shapes; SVG art may draw at most {MAX_SVG_SHAPES:,}")
     if not drawing.width or not drawing.height:
         raise SvgError("has no size: give the <svg> a viewBox or a width and height")
+    if not (drawing.width >= MIN_SVG_SIDE and drawing.height >= MIN_SVG_SIDE):  # also refuses nan
+        raise SvgError(f"is {drawing.width:g} by {drawing.height:g} points; SVG art is at least {MIN_SVG_SIDE:g} "
+                       "wide and high, or scaling it to its box would need numbers too large to draw",
+                       root.sourceline)
     _check_drawable(drawing)
     colours = _colours(shapes)
     gradients = any("Gradient" in type(shape).__name__ for shape in shapes)
     return SvgArt(path, drawing, float(drawing.width), float(drawing.height), colours,
                   one_colour=len(colours) == 1 and not gradients)
+
+
+_ENTITIES_REFUSED = "declares entities, which SVG art does not need; remove the <!ENTITY ...> lines"
+
+
+def xml_text(data: bytes) -> str:
+    """The characters of an XML file, decoded as an XML parser decodes them: by its byte
+    order mark, else by how its first characters are written (UTF-16 and UTF-32 without a
+    mark), else by the encoding its XML declaration names, else as UTF-8. Bytes that do not
+    decode become U+FFFD (the parser then refuses the file itself)."""
+    for mark, encoding in _BYTE_ORDER_MARKS:
+        if data.startswith(mark):
+            return data.decode(encoding, errors="replace")
+    declared = _DECLARED_ENCODING.match(data)
+    encoding = _FIRST_BYTES.get(data[:4]) or (declared.group(1).decode("ascii") if declared else "utf-8")
+    try:
+        return data.decode(encoding, errors="replace")
+    except LookupError:  # an encoding Python does not know: libxml2 would refuse the file too
+        return data.decode("utf-8", errors="replace")
+
+
+def _refuse_entities(text: str) -> None:
+    """An entity declaration anywhere in the decoded file is refused, at its line, before the
+    parser expands it (in attributes, libxml2 expands entities whatever it is told)."""
+    declaration = _ENTITY.search(text)
+    if declaration is not None:
+        raise SvgError(_ENTITIES_REFUSED, text.count("\n", 0, declaration.start()) + 1)
 
 
 def _check_drawable(drawing: Drawing) -> None:
@@ -153,6 +206,20 @@ def _check_drawable(drawing: Drawing) -> None:
         if "too large" in detail:
             detail = f"a number too large to draw ({detail.rsplit(' ', 1)[-1]})"
         raise SvgError(f"cannot be drawn: {detail}") from None
+
+
+def _check_view_box(root: Element) -> None:
+    """A viewBox narrower or lower than :data:`MIN_SVG_SIDE` is refused at the ``<svg>``'s line
+    (one that is not four numbers is svglib's to ignore, as a browser does)."""
+    numbers = root.get("viewBox", "").replace(",", " ").split()
+    try:
+        width, height = (float(number) for number in numbers[2:]) if len(numbers) == 4 else (MIN_SVG_SIDE,) * 2
+    except ValueError:
+        return
+    if not (width >= MIN_SVG_SIDE and height >= MIN_SVG_SIDE):
+        raise SvgError(f"has a viewBox {width:g} by {height:g} across; SVG art is at least {MIN_SVG_SIDE:g} "
+                       "wide and high, or scaling it to its box would need numbers too large to draw",
+                       root.sourceline)
 
 
 def _local(tag: object) -> str:

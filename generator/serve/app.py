@@ -6,7 +6,10 @@ name among the files packaged in ``static/``: no part of a request is ever
 joined onto a path, so nothing outside what the preview renders can be read.
 Responses forbid scripts, styles and images from anywhere but the page's own
 server, and requests must name the host the server listens as, so a web page
-elsewhere cannot read the decks through the browser (DNS rebinding).
+elsewhere cannot read the decks through the browser (DNS rebinding); nor can it
+make the preview draw or build, even blind: requests for anything but the page
+and its assets that a browser says come from another site are refused
+(:mod:`generator.serve.origins`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from starlette.routing import Route
 from generator.errors import DeckpressError
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
+from generator.serve.origins import foreign_request
 from generator.serve.preview import DeckPreview, download_links
 
 KEEPALIVE_SECONDS = 15.0
@@ -261,7 +265,8 @@ def create_app(previews: dict[str, DeckPreview], images: FaceImages, downloads: 
         Route("/faces/{deck}/{name}", face_image),
         Route("/download/{deck}/{name}", download),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts), Middleware(SecurityHeaders)]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts), Middleware(SecurityHeaders),
+                  Middleware(ForeignRequests)]
     return Starlette(routes=routes, middleware=middleware)
 
 
@@ -293,3 +298,22 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class ForeignRequests:
+    """Answers 403, without doing the work, a request that a page of another site made for
+    anything but the preview page and its assets (see :func:`foreign_request`)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
+            reason = foreign_request(scope["path"], headers, scope.get("scheme", "http"))
+            if reason is not None:
+                response = PlainTextResponse(f"refused: {reason}; open the preview's own page to see and "
+                                             "download the decks", status_code=403)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -25,7 +25,7 @@ from pathlib import Path
 import click
 import uvicorn
 
-from generator.errors import InputError
+from generator.errors import InputError, printable
 from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopback, url_host
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
@@ -194,7 +194,7 @@ def _serve(sock: socket.socket, listening: Listening, previews: list[DeckPreview
 
     def report(line: str) -> None:
         if not quiet:
-            click.echo(f"{time.strftime('%H:%M:%S')} {line}")
+            click.echo(f"{time.strftime('%H:%M:%S')} {printable(line)}")  # a line may quote the deck
 
     watcher = PreviewWatcher(previews, images, broadcaster, report)
     app = create_app({preview.id: preview for preview in previews}, images, Downloads(downloads_folder, images.drawing),
