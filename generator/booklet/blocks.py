@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from generator.booklet.directives import Directive, ExpandedSource, place_in
+from generator.booklet.directives import Directive, ExpandedSource
 from generator.booklet.limits import check_glyphs, check_heading, check_table_rows, check_words
 from generator.booklet.paths import resolve_image
 from generator.errors import InputError, Position
@@ -32,10 +33,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
-
-EXAMPLE_BOX_RULE = 3
-"""Points of the coloured rule down the left of an example box, taken from the text width beside
-its padding."""
 
 Span = tuple[int, int] | None
 """A block's lines in the rules file: [first, end) indexes, as markdown-it maps them."""
@@ -49,23 +46,16 @@ Body = Sequence["SyntaxTreeNode"]
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """Words as the reader sees them (character references and escapes resolved)."""
+    """Words as the reader sees them (character references and escapes resolved); ``code``
+    inside a sentence when ``code``. A soft line break is a space."""
 
     content: str
-
-
-@dataclass(frozen=True, slots=True)
-class CodeSpan:
-    """``code`` inside a sentence."""
-
-    content: str
+    code: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Break:
-    """A line break: a hard one ends the line, a soft one is a space."""
-
-    hard: bool
+    """A hard line break."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +75,7 @@ class Image:
     pixels: tuple[int, int]
 
 
-Inline = Text | CodeSpan | Break | Styled | Image
+Inline = Text | Break | Styled | Image
 
 
 # --- blocks -------------------------------------------------------------------
@@ -104,13 +94,6 @@ class Paragraph:
     pieces: tuple[Inline, ...]
     introduces: bool
     """It ends with a colon ("...in three strengths:"), so it introduces what follows."""
-
-
-@dataclass(frozen=True, slots=True)
-class DirectiveBlock:
-    """A paragraph that is a block directive alone (``{{ components }}``, ``{{ cards }}`` ...)."""
-
-    directive: Directive
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +147,8 @@ class CodeBlock:
     text: str
 
 
-Block = Heading | Paragraph | Image | DirectiveBlock | ListBlock | Table | Quote | Rule | CodeBlock
+Block = Heading | Paragraph | Image | Directive | ListBlock | Table | Quote | Rule | CodeBlock
+"""A :class:`Directive` is a block directive alone in its paragraph (``{{ components }}`` ...)."""
 
 
 def parse(text: str) -> Body:
@@ -214,7 +198,8 @@ class Reader:
                 for cell in row.children:
                     inline = cell.children[0] if cell.children else None
                     pieces = self.pieces(inline.children, inline.map) if inline is not None else ()
-                    cells.append(Cell(_alignment(str(cell.attrs.get("style", ""))), pieces,
+                    css = str(cell.attrs.get("style", ""))
+                    cells.append(Cell(next((side for side in ("right", "center") if side in css), "left"), pieces,
                                       inline.content if inline is not None else ""))
                 rows.append(Row(section.type == "thead", tuple(cells),
                                 self.position(row.map) if row.map else table.position))
@@ -228,7 +213,8 @@ class Reader:
 
     def stranded(self) -> None:
         """Refuse the block directives that do not stand alone in a paragraph of their own."""
-        for directive in self.source.unplaced():
+        for line in sorted(set(self.source.blocks) - self.source.used):
+            directive = self.source.blocks[line]
             self.keep(directive.fail(f"'{{{{ {directive.name} }}}}' makes a whole block: "
                                      "put it on a line of its own, with blank lines around it"))
 
@@ -248,13 +234,17 @@ class Reader:
 
     def position(self, span: Span, needle: str | None = None) -> Position:
         """Where the block on ``span`` starts, or where ``needle`` first appears in its lines."""
-        return place_in(self.path, self.lines, span, needle)
+        start, end = span or (0, 1)
+        if needle:
+            for index in range(start, min(end, len(self.lines))):
+                column = self.lines[index].find(needle)
+                if column >= 0:
+                    return Position(self.path, index + 1, column + 1)
+        return Position(self.path, start + 1, 1)
 
     def check_text(self, raw: str, span: Span) -> None:
         """An overlong word, and the first character the booklet cannot print, in ``raw``."""
-        def where(needle: str) -> Position:
-            return self.position(span, needle)
-
+        where = partial(self.position, span)
         self.attempt(check_words, raw, where)
         self.attempt(check_glyphs, raw, self.printable, where)
 
@@ -273,7 +263,11 @@ class Reader:
             return ListBlock(kind == "ordered_list", int(node.attrs.get("start", 1)),
                              tuple(item.children for item in node.children))
         if kind == "table":
-            return self.table(node)
+            position = self.position(node.map)
+            # Counted before any cell is read: thousands of rows are refused at once.
+            self.attempt(check_table_rows, sum(len(section.children) for section in node.children
+                                               if section.type != "thead"), position)
+            return Table(node.children, position)
         if kind == "blockquote":
             return Quote(node.children, self.position(node.map), node.map)
         if kind == "hr":
@@ -289,7 +283,7 @@ class Reader:
             directive = self.source.blocks.get(node.map[0] + 1)
             if directive is not None and node.map[1] - node.map[0] == 1:
                 self.source.used.add(directive.position.line)
-                return DirectiveBlock(directive)
+                return directive
         images = [child for child in inline.children if child.type == "image"]
         others = [child for child in inline.children
                   if child.type not in ("image", "softbreak") and not
@@ -297,13 +291,6 @@ class Reader:
         if len(images) == 1 and not others:
             return self.image(images[0], inline.map)
         return Paragraph(self.pieces(inline.children, inline.map), plain_text(inline).rstrip().endswith(":"))
-
-    def table(self, node: SyntaxTreeNode) -> Table:
-        position = self.position(node.map)
-        # Counted before any cell is read: thousands of rows are refused at once.
-        self.attempt(check_table_rows, sum(len(section.children) for section in node.children
-                                           if section.type != "thead"), position)
-        return Table(node.children, position)
 
     # --- inline text ------------------------------------------------------------
 
@@ -313,8 +300,10 @@ class Reader:
         pieces: list[Inline] = []
         for node in nodes:
             kind = node.type
-            if kind in ("softbreak", "hardbreak"):
-                pieces.append(Break(kind == "hardbreak"))
+            if kind == "softbreak":
+                pieces.append(Text(" "))
+            elif kind == "hardbreak":
+                pieces.append(Break())
             elif kind in ("strong", "em", "link"):
                 pieces.append(Styled(kind, self.pieces(node.children, span)))
             elif kind == "image":
@@ -323,21 +312,19 @@ class Reader:
                     pieces.append(image)
             else:
                 self.check_text(node.content, span)
-                pieces.append(CodeSpan(node.content) if kind == "code_inline" else Text(node.content))
+                pieces.append(Text(node.content, kind == "code_inline"))
         return tuple(pieces)
 
     def image(self, node: SyntaxTreeNode, span: Span) -> Image | None:
+        """The image file ``node`` names, checked before it is decoded and then decoded in full."""
         reference = str(node.attrs.get("src", ""))
-        return self.attempt(_image_file, self.folder, reference, self.position(span, reference or "!["))
-
-
-def _image_file(folder: Path, reference: str, position: Position) -> Image:
-    """The image file ``reference`` names, checked before it is decoded and then decoded in full."""
-    path = resolve_image(folder, reference, position)
-    try:
-        return Image(path, image_pixels(path, reference))
-    except ImageProblem as problem:
-        raise InputError(str(problem), position, field="image") from None
+        position = self.position(span, reference or "![")
+        path = self.attempt(resolve_image, self.folder, reference, position)
+        try:
+            return Image(path, image_pixels(path, reference)) if path is not None else None
+        except ImageProblem as problem:
+            self.keep(InputError(str(problem), position, field="image"))
+            return None
 
 
 def plain_text(node: SyntaxTreeNode) -> str:
@@ -351,11 +338,3 @@ def plain_text(node: SyntaxTreeNode) -> str:
         elif child.children:
             parts.append(plain_text(child))
     return "".join(parts)
-
-
-def _alignment(css: str) -> str:
-    if "right" in css:
-        return "right"
-    if "center" in css:
-        return "center"
-    return "left"

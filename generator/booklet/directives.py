@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from generator.booklet.components import (
     Components,
     choice_label,
     components,
+    describe_group,
     extras_option,
     group_values,
     players_label,
@@ -52,8 +53,6 @@ from generator.render.markup import readable
 from generator.words import Words, words_for
 
 DIRECTIVE = re.compile(r"\{\{(.*?)\}\}")
-
-SIDES = ("front", "back")
 
 
 @dataclass(eq=False)
@@ -309,33 +308,77 @@ def components_of(directive: Directive, deck: Deck) -> Components:
     return components(deck, by, component_labels(directive, deck), extras_option(directive.options))
 
 
-def decklist_groups(directive: Directive, deck: Deck) -> tuple[str, list[tuple[str, str]]]:
-    """The field a ``{{ decklists }}`` splits each decklist by (``by=type``: monsters,
-    treasures...), and each of its values in the order the cards first have it, with the
-    header of its column ('' and none without ``by=``)."""
-    if not deck.decklists:
-        raise directive.fail("the deck has no decklists")
-    by = directive.options.get("by")
-    if by is None:
-        return "", []
-    check_field(directive, deck, by)
-    labels = component_labels(directive, deck)
-    values = dict.fromkeys(value_label(card.fields.get(by)) for card in deck.cards)
-    return by, [(value, labels.get(value, value.capitalize() or words_for(deck)("other_column")))
-                for value in values]
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A cell of a block directive's table: its text, in bold or not, and a smaller line under it."""
+
+    text: str
+    bold: bool = False
+    note: str = ""
 
 
 @dataclass(eq=False)
-class CardTable:
-    """What a ``{{ cardtable }}`` prints: its headers, whether each column holds numbers
-    (printed to the right), and a row of texts for each card it picks."""
+class DirectiveTable:
+    """What a ``{{ components }}``, ``{{ decklists }}`` or ``{{ cardtable }}`` prints: its
+    headers, whether each column holds numbers (printed to the right), a row of cells (None:
+    blank) for each entry, and the texts that come from the rules file or the deck's
+    descriptions, to be checked as the rules file's own text is. ``shares`` fixes each
+    column's share of the text width; without, the columns share it by their texts."""
 
-    titles: list[str]
+    headers: list[str]
     numeric: list[bool]
-    rows: list[list[str]]
+    rows: list[list[Cell | None]]
+    checked: list[str]
+    shares: tuple[float, ...] | None = None
 
 
-def card_table(directive: Directive, deck: Deck) -> CardTable:
+def directive_table(directive: Directive, deck: Deck) -> DirectiveTable:
+    """The table a table directive prints (see :class:`DirectiveTable`)."""
+    return {"components": _components_table, "decklists": _decklists_table,
+            "cardtable": _card_table}[directive.name](directive, deck)
+
+
+def _components_table(directive: Directive, deck: Deck) -> DirectiveTable:
+    contents = components_of(directive, deck)
+    words = words_for(deck)
+    rows: list[list[Cell | None]]
+    if contents.groups:
+        rows = [[Cell(str(group.count)), Cell(group.label), Cell(describe_group(group, deck))]
+                for group in contents.groups]
+    else:
+        rows = [[Cell(str(card.count)), Cell(deck.title(card.fields)), None] for card in deck.cards if card.count]
+    rows.append([Cell(str(deck.total), bold=True), Cell(words("in_all"), bold=True), None])
+    rows += [[None, Cell(extra), None] for extra in contents.extras]
+    return DirectiveTable([words("cards_column"), words("kind_column"), words("details_column")],
+                          [True, False, False], rows, list(contents.extras), shares=(0.14, 0.36, 0.50))
+
+
+def _decklists_table(directive: Directive, deck: Deck) -> DirectiveTable:
+    """Each decklist with its size, split by a field (``by=type``: monsters, treasures...): a
+    column for each of its values, in the order the cards first have it."""
+    if not deck.decklists:
+        raise directive.fail("the deck has no decklists")
+    by = directive.options.get("by")
+    values: list[str] = []
+    labels: dict[str, str] = {}
+    if by is not None:
+        check_field(directive, deck, by)
+        labels = component_labels(directive, deck)
+        values = list(dict.fromkeys(value_label(card.fields.get(by)) for card in deck.cards))
+    rows: list[list[Cell | None]] = []
+    for decklist in deck.decklists:
+        totals = [sum(decklist.counts.values())]
+        for value in values:
+            totals.append(sum(copies for card_id, copies in decklist.counts.items()
+                              if value_label(deck.card(card_id).fields.get(by or "")) == value))
+        rows.append([Cell(decklist.name, bold=True, note=decklist.description),
+                     *(Cell(str(total)) for total in totals)])
+    headers = [labels.get(value, value.capitalize() or words_for(deck)("other_column")) for value in values]
+    return DirectiveTable(["Deck", "Cards", *headers], [False] + [True] * (1 + len(values)), rows,
+                          [decklist.description for decklist in deck.decklists])
+
+
+def _card_table(directive: Directive, deck: Deck) -> DirectiveTable:
     names = [name.strip() for name in directive.options.get("columns", f"count,{deck.title_field}").split(",")
              if name.strip()]
     if not names:
@@ -354,9 +397,10 @@ def card_table(directive: Directive, deck: Deck) -> CardTable:
         key = table_column(directive, deck, sort.lstrip("-"))
         cards.sort(key=lambda card: _sort_key(key.value(card)), reverse=sort.startswith("-"))
     words = words_for(deck)
-    return CardTable(titles, [_is_numeric([column.value(card) for card in cards]) for column in columns],
-                     [[shown(deck, name, column.value(card), formats.get(name), words)
-                       for name, column in zip(names, columns, strict=True)] for card in cards])
+    texts = [[shown(deck, name, column.value(card), formats.get(name), words)
+              for name, column in zip(names, columns, strict=True)] for card in cards]
+    return DirectiveTable(titles, [_is_numeric([column.value(card) for card in cards]) for column in columns],
+                          [[Cell(text) for text in row] for row in texts], [text for row in texts for text in row])
 
 
 def shown(deck: Deck, column: str, value: Any, template: str | None, words: Words) -> str:
@@ -408,7 +452,7 @@ def card_reference(directive: Directive, deck: Deck, text_width: float) -> tuple
     """What a ``{{ cards }}`` shows: the sides, the printed width of a card (None: the style's),
     which must fit ``text_width``, and the cards it picks."""
     side = directive.options.get("side", "front")
-    sides = {"front": ("front",), "back": ("back",), "both": SIDES}.get(side)
+    sides = {"front": ("front",), "back": ("back",), "both": ("front", "back")}.get(side)
     if sides is None:
         raise directive.fail(f"side is front, back or both, found '{side}'")
     width = None
@@ -486,9 +530,6 @@ class ExpandedSource:
     blocks: dict[int, Directive]
     used: set[int] = field(default_factory=set)
 
-    def unplaced(self) -> list[Directive]:
-        return [self.blocks[line] for line in sorted(self.blocks) if line not in self.used]
-
 
 def expand_inline(text: str, path: Path, deck: Deck,
                   problems: list[InputError] | None = None) -> ExpandedSource:
@@ -519,18 +560,6 @@ def expand_inline(text: str, path: Path, deck: Deck,
         start = directive.position.column - 1
         lines[line_index] = line[:start] + replacement + line[directive.end_column:]
     return ExpandedSource(text="\n".join(lines) + "\n", blocks=blocks)
-
-
-def place_in(path: Path, lines: list[str], span: Sequence[int] | None, needle: str | None = None) -> Position:
-    """Where a block of a rules file starts (``span`` is a Markdown node's [first, end) line
-    indexes), or where ``needle`` first appears in those lines."""
-    start, end = span if span else (0, 1)
-    if needle:
-        for index in range(start, min(end, len(lines))):
-            column = lines[index].find(needle)
-            if column >= 0:
-                return Position(path, index + 1, column + 1)
-    return Position(path, start + 1, 1)
 
 
 def escape_markdown(text: str) -> str:
