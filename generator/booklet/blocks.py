@@ -1,11 +1,12 @@
 """A rules file's Markdown read into typed blocks: what the booklet prints and ``check`` measures.
 
 markdown-it-py parses the rules file (CommonMark plus tables; raw HTML is shown as text,
-never interpreted). :class:`Reader` is the one place that interprets its syntax tree: it
-turns the tree into headings, paragraphs, pictures, block directives, lists, tables,
-block quotes (printed as example boxes), rules and code, and checks every text and picture
-against the booklet's limits as it reads them. The booklet draws these blocks
-(:mod:`generator.booklet.markdown`) and ``check`` measures them
+never interpreted); ``:name:`` in its text is one of the deck's layout icons, drawn as on
+the cards (``\\:`` writes a colon that starts none). :class:`Reader` is the one place that
+interprets its syntax tree: it turns the tree into headings, paragraphs, pictures, block
+directives, lists, tables, block quotes (printed as example boxes), rules and code, and
+checks every text, picture and icon against the booklet's limits as it reads them. The
+booklet draws these blocks (:mod:`generator.booklet.markdown`) and ``check`` measures them
 (:mod:`generator.verdict.booklet`); neither reads the tree itself.
 
 The content of a list item, a block quote or a table is read when the reader of the
@@ -15,17 +16,19 @@ blocks reaches it, so problems are met in reading order, wherever they are found
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from generator.booklet.directives import Directive, ExpandedSource
 from generator.booklet.limits import check_glyphs, check_heading, check_table_rows, check_words
 from generator.booklet.paths import resolve_image
-from generator.errors import InputError, Position
+from generator.errors import InputError, Position, did_you_mean
 from generator.render.images import ImageProblem, image_pixels
+from generator.render.markup import ICON_PATTERN
 
 if TYPE_CHECKING:
     from markdown_it.tree import SyntaxTreeNode
@@ -33,6 +36,9 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
+
+TEXT_NODES = ("text", "text_special")
+"""Text, and a character written escaped or as a reference (``\\:``, ``&amp;``)."""
 
 Span = tuple[int, int] | None
 """A block's lines in the rules file: [first, end) indexes, as markdown-it maps them."""
@@ -75,7 +81,14 @@ class Image:
     pixels: tuple[int, int]
 
 
-Inline = Text | Break | Styled | Image
+@dataclass(frozen=True, slots=True)
+class Icon:
+    """One of the deck's layout icons, written ``:name:``."""
+
+    name: str
+
+
+Inline = Text | Break | Styled | Image | Icon
 
 
 # --- blocks -------------------------------------------------------------------
@@ -157,7 +170,9 @@ def parse(text: str) -> Body:
     from markdown_it import MarkdownIt  # noqa: PLC0415  (markdown-it takes 25 ms to import; plain rules need no parse)
     from markdown_it.tree import SyntaxTreeNode  # noqa: PLC0415  (likewise: check reads most rules without it)
 
-    return SyntaxTreeNode(MarkdownIt("commonmark", {"html": False}).enable("table").parse(text)).children
+    # Escaped characters stay nodes of their own (text_join would merge them), so "\\:" is no icon.
+    parser = MarkdownIt("commonmark", {"html": False}).enable("table").disable("text_join")
+    return SyntaxTreeNode(parser.parse(text)).children
 
 
 @dataclass(eq=False)
@@ -174,6 +189,9 @@ class Reader:
     source: ExpandedSource
     printable: Callable[[str], bool]
     problems: list[InputError] | None = None
+    icons: Callable[[], Collection[str]] | None = None
+    """The names of the deck's layout icons, asked for when a text first has one; without, an
+    icon is not checked (the layouts could not be read, which is reported)."""
     lines: list[str] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -298,22 +316,51 @@ class Reader:
         """The inline pieces of ``nodes``; nested ones carry no line map, so every problem in
         them is placed in the lines of the enclosing block (``span``)."""
         pieces: list[Inline] = []
-        for node in nodes:
-            kind = node.type
-            if kind == "softbreak":
-                pieces.append(Text(" "))
-            elif kind == "hardbreak":
-                pieces.append(Break())
-            elif kind in ("strong", "em", "link"):
-                pieces.append(Styled(kind, self.pieces(node.children, span)))
-            elif kind == "image":
-                image = self.image(node, span)
-                if image is not None:
-                    pieces.append(image)
+        for is_text, run in groupby(nodes, key=lambda node: node.type in TEXT_NODES):
+            if is_text:
+                pieces += self.text(list(run), span)
             else:
-                self.check_text(node.content, span)
-                pieces.append(Text(node.content, kind == "code_inline"))
+                pieces += [piece for piece in (self.piece(node, span) for node in run) if piece is not None]
         return tuple(pieces)
+
+    def piece(self, node: SyntaxTreeNode, span: Span) -> Inline | None:
+        kind = node.type
+        if kind == "softbreak":
+            return Text(" ")
+        if kind == "hardbreak":
+            return Break()
+        if kind in ("strong", "em", "link"):
+            return Styled(kind, self.pieces(node.children, span))
+        if kind == "image":
+            return self.image(node, span)
+        self.check_text(node.content, span)
+        return Text(node.content, kind == "code_inline")
+
+    def text(self, nodes: list[SyntaxTreeNode], span: Span) -> list[Inline]:
+        """A run of text and escaped characters, read as one text, with its icons."""
+        self.check_text("".join(node.content for node in nodes), span)
+        pieces: list[Inline] = []
+        words: list[str] = []  # the text since the last icon
+        for node in nodes:
+            parts = ICON_PATTERN.split(node.content) if node.type == "text" else [node.content]
+            for index, part in enumerate(parts):  # text, an icon's name, text, ...
+                if index % 2 and self.known_icon(part, span):
+                    pieces += [Text("".join(words)), Icon(part)]
+                    words = []
+                else:
+                    words.append(f":{part}:" if index % 2 else part)
+        pieces.append(Text("".join(words)))
+        return [piece for piece in pieces if not isinstance(piece, Text) or piece.content]
+
+    def known_icon(self, name: str, span: Span) -> bool:
+        """Whether ``name`` is one of the deck's icons (or the icons are not known); an unknown
+        one is a problem."""
+        known = self.icons() if self.icons is not None else None
+        if known is None or name in known:
+            return True
+        self.keep(InputError(f"unknown icon ':{name}:'{did_you_mean(name, known)}", self.position(span, f":{name}:"),
+                             field="icon"))
+        return False
 
     def image(self, node: SyntaxTreeNode, span: Span) -> Image | None:
         """The image file ``node`` names, checked before it is decoded and then decoded in full."""
@@ -331,7 +378,9 @@ def plain_text(node: SyntaxTreeNode) -> str:
     """The text of an inline syntax-tree node without its markup, as the reader sees it."""
     parts = []
     for child in node.children:
-        if child.type in ("text", "code_inline"):
+        if child.type == "text":
+            parts.append(ICON_PATTERN.sub("", child.content))
+        elif child.type in ("text_special", "code_inline"):
             parts.append(child.content)
         elif child.type == "softbreak":
             parts.append(" ")

@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -310,11 +310,14 @@ def components_of(directive: Directive, deck: Deck) -> Components:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """A cell of a block directive's table: its text, in bold or not, and a smaller line under it."""
+    """A cell of a block directive's table: its text, in bold or not, and a smaller line under it.
+    A card's text (``card``) is card markup: its bold, italic, line breaks and icons print as on
+    the card."""
 
     text: str
     bold: bool = False
     note: str = ""
+    card: bool = False
 
 
 @dataclass(eq=False)
@@ -327,7 +330,7 @@ class DirectiveTable:
 
     headers: list[str]
     numeric: list[bool]
-    rows: list[list[Cell | None]]
+    rows: Sequence[Sequence[Cell | None]]
     checked: list[str]
     shares: tuple[float, ...] | None = None
 
@@ -359,12 +362,13 @@ def _decklists_table(directive: Directive, deck: Deck) -> DirectiveTable:
     if not deck.decklists:
         raise directive.fail("the deck has no decklists")
     by = directive.options.get("by")
-    values: list[str] = []
+    values: dict[str, Any] = {}  # each value as it reads -> as the deck has it
     labels: dict[str, str] = {}
     if by is not None:
         check_field(directive, deck, by)
         labels = component_labels(directive, deck)
-        values = list(dict.fromkeys(value_label(card.fields.get(by)) for card in deck.cards))
+        for card in deck.cards:
+            values.setdefault(value_label(card.fields.get(by)), card.fields.get(by))
     rows: list[list[Cell | None]] = []
     for decklist in deck.decklists:
         totals = [sum(decklist.counts.values())]
@@ -373,9 +377,11 @@ def _decklists_table(directive: Directive, deck: Deck) -> DirectiveTable:
                               if value_label(deck.card(card_id).fields.get(by or "")) == value))
         rows.append([Cell(decklist.name, bold=True, note=decklist.description),
                      *(Cell(str(total)) for total in totals)])
-    headers = [labels.get(value, value.capitalize() or words_for(deck)("other_column")) for value in values]
-    return DirectiveTable(["Deck", "Cards", *headers], [False] + [True] * (1 + len(values)), rows,
-                          [decklist.description for decklist in deck.decklists])
+    words = words_for(deck)
+    headers = [labels.get(value) or choice_label(deck, by or "", raw) or value.capitalize() or words("other_column")
+               for value, raw in values.items()]
+    return DirectiveTable([words("deck_column"), words("cards_column"), *headers], [False] + [True] * (1 + len(values)),
+                          rows, [decklist.description for decklist in deck.decklists])
 
 
 def _card_table(directive: Directive, deck: Deck) -> DirectiveTable:
@@ -397,38 +403,35 @@ def _card_table(directive: Directive, deck: Deck) -> DirectiveTable:
         key = table_column(directive, deck, sort.lstrip("-"))
         cards.sort(key=lambda card: _sort_key(key.value(card)), reverse=sort.startswith("-"))
     words = words_for(deck)
-    texts = [[shown(deck, name, column.value(card), formats.get(name), words)
-              for name, column in zip(names, columns, strict=True)] for card in cards]
+    rows = [[shown(deck, name, column.value(card), formats.get(name), words)
+             for name, column in zip(names, columns, strict=True)] for card in cards]
     return DirectiveTable(titles, [_is_numeric([column.value(card) for card in cards]) for column in columns],
-                          [[Cell(text) for text in row] for row in texts], [text for row in texts for text in row])
+                          rows, [readable(cell.text) if cell.card else cell.text for row in rows for cell in row])
 
 
-def shown(deck: Deck, column: str, value: Any, template: str | None, words: Words) -> str:
-    """A card's value as a table prints it: readable, the way the card says it.
+def shown(deck: Deck, column: str, value: Any, template: str | None, words: Words) -> Cell:
+    """A card's value as a table prints it, the way the card says it: its text as card markup.
 
     Values of a field with fixed choices (``dragon``, ``red``) are stored in
-    lower case but printed capitalised; yes/no fields print Yes or a dash. A
-    column format (``group:-{}``) prints its text instead, with the raw value
-    in place of ``{}``; a no-value prints nothing.
+    lower case but printed capitalised (or as the translation labels them); yes/no
+    fields print Yes or a dash. A column format (``group:-{}``) prints its text
+    instead, with the raw value in place of ``{}``; a no-value prints nothing.
     """
     if template is not None:
-        if value is None or value is False:
-            return ""
-        return template.replace("{}", "" if value is True else str(value))
+        filled = "" if value is True else str(value)
+        return Cell("" if value is None or value is False else template.replace("{}", filled))
     spec = deck.fields.get(column.removeprefix("back."))
     if spec is not None and value in spec.choices:
         label = choice_label(deck, spec.name, value)
         if label is not None:
-            return label
+            return Cell(label)
         if isinstance(value, str):
-            return value[:1].upper() + value[1:]
+            return Cell(value[:1].upper() + value[1:])
     if value is None:
-        return "–"
+        return Cell("–")
     if isinstance(value, bool):
-        return words("yes_cell") if value else "–"
-    if isinstance(value, str):
-        return readable(value)  # card text's markup and icons belong on the card
-    return str(value)
+        return Cell(words("yes_cell") if value else "–")
+    return Cell(value, card=True) if isinstance(value, str) else Cell(str(value))
 
 
 def _is_numeric(values: list[Any]) -> bool:

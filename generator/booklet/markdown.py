@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -42,10 +42,12 @@ from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_pr
 from generator.booklet.components import Components
 from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
 from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
-from generator.booklet.paragraphs import Paragraph
+from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup
 from generator.booklet.style import EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
+from generator.render.icons import Icon
+from generator.render.markup import MarkupError, Span, parse_markup
 
 IMAGE_DPI = 150
 """Pixels per inch an image is printed at when it fits; larger images shrink to the text width."""
@@ -92,8 +94,8 @@ class Heading(Paragraph):
 class Converter:
     """Draws one rules file's blocks as flowables.
 
-    ``renderer`` is asked for only when a ``{{ cards }}`` directive needs it, so a
-    booklet without card pictures never loads the card layouts.
+    ``renderer`` is asked for only when a ``{{ cards }}`` directive needs it, and ``icons``
+    when a text has one, so a booklet without either never loads the card layouts.
     """
 
     deck: Deck
@@ -103,6 +105,8 @@ class Converter:
     frame_width: float
     frame_height: float
     renderer: Callable[[], Renderer]
+    icons: Callable[[], Mapping[str, Icon]]
+    """The deck's layout icons, asked for when a text first has one."""
     cover_components: Components | None = None
     heading_count: int = 0
     check_faces: bool = True
@@ -111,7 +115,7 @@ class Converter:
     reader: Reader = field(init=False)
 
     def __post_init__(self) -> None:
-        self.reader = Reader(self.deck.folder, self.path, self.source, font_has_glyph)
+        self.reader = Reader(self.deck.folder, self.path, self.source, font_has_glyph, icons=self.icons)
 
     def convert(self) -> list[Flowable]:
         flowables = self.flowables(self.reader.document(), depth=0)
@@ -296,7 +300,24 @@ class Converter:
                     parts.append(f"<{tag}>{self.markup(piece.pieces)}</{tag}>")
                 case blocks.Image():
                     parts.append(self.icon(piece))
+                case blocks.Icon():
+                    parts.append(icon_markup(piece.name))
         return "".join(parts)
+
+    def card_markup(self, text: str) -> str:
+        """A card's text as the card prints it: bold, italic, line breaks and the layout's icons
+        (a named style's words print plain). Text the card itself refuses prints as written."""
+        try:
+            lines = parse_markup(text)
+        except MarkupError:
+            return paragraph_text(text)
+        return "<br/>".join("".join(self.span(span) for span in line) for line in lines)
+
+    def span(self, span: Span) -> str:
+        if span.icon:
+            return icon_markup(span.icon) if span.icon in self.icons() else paragraph_text(f":{span.icon}:")
+        text = f"<b>{paragraph_text(span.text)}</b>" if span.bold else paragraph_text(span.text)
+        return f"<i>{text}</i>" if span.italic else text
 
     # --- block directives -----------------------------------------------------
 
@@ -324,7 +345,8 @@ class Converter:
         """A directive table's cell (a blank one is empty)."""
         if entry is None:
             return ""
-        text = f"<b>{paragraph_text(entry.text)}</b>" if entry.bold else paragraph_text(entry.text)
+        text = self.card_markup(entry.text) if entry.card else paragraph_text(entry.text)
+        text = f"<b>{text}</b>" if entry.bold else text
         if entry.note:
             text += f'<br/><font size="{style.fontSize - 1}">{paragraph_text(entry.note)}</font>'
         return Paragraph(text, style)
@@ -413,9 +435,10 @@ def _column_widths(rows: list[list[Flowable | str]], frame_width: float) -> list
             if isinstance(cell, Paragraph):
                 text = _cell_text(cell)
                 font, size = cell.style.fontName, cell.style.fontSize
+                icons = cell.icon_widths()
                 # One point of slack: reportlab wraps a line that fits only to the last decimal.
-                wants[index] = max(wants[index], stringWidth(text, font, size) + 2 * CELL_PADDING + 1)
-                longest_word = max((stringWidth(word, font, size) for word in text.split()), default=0)
+                wants[index] = max(wants[index], stringWidth(text, font, size) + sum(icons) + 2 * CELL_PADDING + 1)
+                longest_word = max([stringWidth(word, font, size) for word in text.split()] + icons, default=0)
                 needs[index] = max(needs[index], longest_word + 2 * CELL_PADDING + 1)
                 if cell.style.alignment == TA_LEFT:
                     text_columns.add(index)
@@ -438,6 +461,6 @@ def _column_widths(rows: list[list[Flowable | str]], frame_width: float) -> list
 
 
 def _cell_text(paragraph: Paragraph) -> str:
-    """A cell's text without markup, as printed."""
-    text = re.sub(r"<[^>]+>", "", paragraph.text)
+    """A cell's text without markup, as printed (an icon's width is counted apart)."""
+    text = re.sub(r"<[^>]+>", "", paragraph.text.replace(ICON_SPACER, ""))
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")

@@ -37,6 +37,7 @@ from generator.booklet.style import TextBounds, font_has_glyph, load_style, text
 from generator.deck.model import Deck
 from generator.errors import InputError
 from generator.findings import Finding, findings_from
+from generator.render.markup import ICON_PATTERN
 
 if TYPE_CHECKING:
     from generator.booklet.cards import Renderer
@@ -71,7 +72,8 @@ def booklet_findings(deck: Deck, renderer: Renderer | None = None) -> list[Findi
     problems = cover_problems(deck, _printable)
     bounds = text_bounds(DEFAULT_PAPER)
     source = expand_inline(text, path, deck, problems)
-    reader = Reader(deck.folder, path, source, _printable, problems)
+    reader = Reader(deck.folder, path, source, _printable, problems,
+                    icons=None if renderer is None else lambda: renderer.icons)
     if _plain(source, _printable, bounds):
         source.used.update(source.blocks)  # each stands alone in a top-level paragraph
         found: Iterable[blocks.Block] = source.blocks.values()
@@ -102,13 +104,13 @@ where these stand and what they print."""
 def _plain(source: ExpandedSource, printable: Callable[[str], bool], bounds: TextBounds) -> bool:
     """Whether the rules file's Markdown structure cannot change what the booklet refuses, so
     the parse (and importing the Markdown library) can be skipped: every character prints,
-    nothing in :data:`MARKDOWN_THAT_MATTERS` appears, every example box surely fits a page
+    nothing in :data:`MARKDOWN_THAT_MATTERS` and no icon appears, every example box surely fits a page
     (given ``bounds``), and every block directive stands
     unindented on a line of its own between blank lines, which CommonMark always reads as a
     paragraph of its own at the top level."""
     text = source.text
-    if any(marker in text for marker in MARKDOWN_THAT_MATTERS):
-        return False
+    if any(marker in text for marker in MARKDOWN_THAT_MATTERS) or ICON_PATTERN.search(text):
+        return False  # an icon: only the parse tells it from code or an escaped colon
     box_width = bounds.width - bounds.box_inset
     if any(QUOTE_LINE.search(chunk) and _could_outgrow_page(chunk, box_width, bounds)
            for chunk in re.split(r"\n[ \t]*\n", text)):
@@ -196,7 +198,8 @@ class _Walk:
 
         if width not in self.converters:
             self.converters[width] = Converter(self.deck, load_style(), self.reader.path, self.reader.source, width,
-                                               self.bounds.page_height, self.card_renderer, check_faces=False)
+                                               self.bounds.page_height, self.card_renderer,
+                                               lambda: self.card_renderer().icons, check_faces=False)
         return self.converters[width]
 
     def card_renderer(self) -> Renderer:
