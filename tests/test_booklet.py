@@ -47,6 +47,7 @@ class TinyRenderer:
     """Stands in for the card renderer: a framed face that prints its card id and side."""
 
     card_size = (180.0, 252.0)
+    icons: dict = {}  # no layout icons: ":coin:" in a card's text prints as written
 
     def __init__(self, deck):
         self.deck = deck

@@ -356,7 +356,7 @@ def test_rules_booklet_tables_print_card_text_without_markup(tmp_path):
     with pdfplumber.open(tmp_path / "gold-rush-rules.pdf") as pdf:
         text = "\n".join(page.extract_text() for page in pdf.pages)
     assert ":chest:" not in text and "{.dragon}" not in text and "**" not in text
-    assert "you control a Dragon, bury 1 of your" in text
+    assert "you control a Dragon, bury 1 of your" in " ".join(text.split())  # the icons take room in the lines
 
 
 def test_unquoted_text_with_an_icon_gets_a_hint_from_the_yaml_error(tmp_path):

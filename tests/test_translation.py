@@ -26,7 +26,7 @@ rules:
     message: four cards
 """
 
-FRENCH = """\
+FRENCH_TEXTS = """\
 deck: {name: Quête}
 back: {name: Quête}
 cards:
@@ -34,6 +34,7 @@ cards:
   dragon: {name: Dragonne, text: Brûlez une carte.}
   coin: {name: Pièce, text: Lancez-la., back: {name: Pile}}
 """
+FRENCH = FRENCH_TEXTS + "choices: {kind: {hero: héros, beast: bête}}\n"
 
 RULES = "# Overview\n\nA game of {{ total }} cards.\n"
 RULES_FR = "# Aperçu\n\n{{ name }} : un jeu de {{ total }} cartes.\n"
@@ -228,12 +229,12 @@ def test_layout_texts_are_translated_by_element_name(tmp_path):
 
 
 def test_an_unknown_layout_element_or_a_broken_translated_template_is_an_error(tmp_path):
-    folder = make_deck(tmp_path, {"fr": FRENCH + "layout:\n  titel: Titre\n"})
+    folder = make_deck(tmp_path, {"fr": FRENCH_TEXTS + "layout:\n  titel: Titre\n"})
     run = deckpress("check", folder, "--lang", "fr")
     assert run.exit_code == 2
     assert f"{folder / 'lang' / 'fr.yaml'}:8:" in run.stderr
     assert "no element named 'titel' in layout generic; did you mean 'title'?" in run.stderr
-    folder = make_deck(tmp_path / "two", {"fr": FRENCH + "layout:\n  fields: \"{{ pouvoir }}\"\n"})
+    folder = make_deck(tmp_path / "two", {"fr": FRENCH_TEXTS + "layout:\n  fields: \"{{ pouvoir }}\"\n"})
     run = deckpress("check", folder, "--lang", "fr")
     assert run.exit_code == 2
     assert f"{folder / 'lang' / 'fr.yaml'}:8:" in run.stderr and "pouvoir" in run.stderr
@@ -293,7 +294,7 @@ def test_a_french_booklet_speaks_french_on_its_cover_tables_and_captions(tmp_pat
     rules = ("# Matériel\n\n{{ components by=kind }}\n\n"
              "{{ cardtable columns=name,kind,count headers=\"Nom,Sorte,Nombre\" }}\n\n"
              "{{ cards side=both }}\n")
-    folder = make_deck(tmp_path, {"fr": FRENCH + "choices:\n  kind: {hero: héros, beast: bête}\n"})
+    folder = make_deck(tmp_path, {"fr": FRENCH})
     (folder / "rules.fr.md").write_text(rules, encoding="utf-8")
     assert "quest-rules.fr.pdf" in written(tmp_path, "booklet", folder, "--lang", "fr")
     text = pdf_text(tmp_path / "out" / "quest-rules.fr.pdf")
@@ -319,10 +320,10 @@ def test_a_translation_may_change_the_booklet_phrases_for_its_language(tmp_path)
 
 
 @pytest.mark.parametrize("words, line, message", [
-    ("  rules_boklet: Règles\n", 8, "unknown phrase 'rules_boklet'; did you mean 'rules_booklet'?"),
-    ("  game_for: \"Pour {joueurs}\"\n", 8, "'game_for' cannot fill in {joueurs} (it offers {players})"),
-    ("  players: \"{n} joueurs\"\n", 8, "'players' has two forms"),
-    ("  game_for: \"{0.__class__}\"\n", 8, None),
+    ("  rules_boklet: Règles\n", 9, "unknown phrase 'rules_boklet'; did you mean 'rules_booklet'?"),
+    ("  game_for: \"Pour {joueurs}\"\n", 9, "'game_for' cannot fill in {joueurs} (it offers {players})"),
+    ("  players: \"{n} joueurs\"\n", 9, "'players' has two forms"),
+    ("  game_for: \"{0.__class__}\"\n", 9, None),
 ])
 def test_a_mistake_in_the_booklet_phrases_is_an_error_with_its_line(tmp_path, words, line, message):
     folder = make_deck(tmp_path, {"fr": FRENCH + "words:\n" + words})
@@ -336,10 +337,10 @@ def test_a_mistake_in_the_booklet_phrases_is_an_error_with_its_line(tmp_path, wo
 
 
 def test_choice_labels_must_name_a_choice_field_and_its_choices(tmp_path):
-    folder = make_deck(tmp_path, {"fr": FRENCH + "choices:\n  kind: {heros: héros}\n"})
+    folder = make_deck(tmp_path, {"fr": FRENCH_TEXTS + "choices:\n  kind: {heros: héros}\n"})
     run = deckpress("check", folder, "--lang", "fr")
     assert run.exit_code == 2 and "'heros' is not one of the choices of 'kind' (hero, beast)" in run.stderr
-    folder = make_deck(tmp_path / "two", {"fr": FRENCH + "choices:\n  power: {3: trois}\n"})
+    folder = make_deck(tmp_path / "two", {"fr": FRENCH_TEXTS + "choices:\n  power: {3: trois}\n"})
     run = deckpress("check", folder, "--lang", "fr")
     assert run.exit_code == 2 and "'power' is not a choice field of the deck; expected one of: kind" in run.stderr
 

@@ -176,8 +176,9 @@ def test_rules_without_markdown_structure_skip_the_parse_and_find_the_same(tmp_p
     from generator.verdict import booklet
 
     deck = load_deck(make_deck(tmp_path, rules))
+    bounds = booklet.text_bounds(booklet.DEFAULT_PAPER)
     assert booklet._plain(booklet.expand_inline(rules, booklet.rules_path(deck), deck, []),
-                          lambda character: True)
+                          lambda character: True, bounds)
     quick = booklet.booklet_findings(deck)
     monkeypatch.setattr(booklet, "_plain", lambda *arguments: False)
     assert booklet.booklet_findings(deck) == quick
@@ -197,7 +198,7 @@ def test_bundled_rules_pass_either_way(monkeypatch, game):
 
 
 def test_plain_ascii_is_printable_without_asking_the_fonts():
-    from generator.booklet.style import font_has_glyph, load_style, text_measures
+    from generator.booklet.style import EXAMPLE_BOX_RULE, font_has_glyph, load_style, text_bounds
     from generator.verdict.booklet import _printable
 
     assert all(font_has_glyph(chr(code)) and _printable(chr(code)) for code in range(32, 127))
@@ -205,6 +206,6 @@ def test_plain_ascii_is_printable_without_asking_the_fonts():
         assert _printable(character) == font_has_glyph(character)
     style = load_style()
     for paper in style.papers:
-        width, padding = text_measures(paper)
-        assert width == style.papers[paper].page[0] - style.margins.inner - style.margins.outer
-        assert padding == 2 * style.box_padding
+        bounds = text_bounds(paper)
+        assert bounds.width == style.papers[paper].page[0] - style.margins.inner - style.margins.outer
+        assert bounds.box_inset == 2 * style.box_padding + EXAMPLE_BOX_RULE

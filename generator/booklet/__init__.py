@@ -14,6 +14,7 @@ PDFs; writing them to disk is the command line's job.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,6 +30,7 @@ from generator.words import words_for
 
 if TYPE_CHECKING:  # the drawing modules (platypus, pypdf, markdown-it) load only when a booklet is made
     from generator.booklet.cards import CardFace, Renderer, RendererFactory
+    from generator.render.icons import Icon
 
 MAX_RULES_BYTES = 64 * 1024
 """Card games' rulebooks run to 32 pages at most, and a page holds about 1.5 KB of Markdown:
@@ -108,12 +110,13 @@ def build_booklet(deck: Deck, paper: str = "a4",
     def make_body(frame_width: float, frame_height: float) -> Body:
         # Directives are expanded afresh for each layout pass: flowables are single-use.
         converter = Converter(deck, style, path, expand_inline(text, path, deck),
-                              frame_width, frame_height, renderer.get)
+                              frame_width, frame_height, renderer.cards, renderer.icons)
         flowables = converter.convert()
-        return Body(flowables, converter.cover_components, _cover_card(deck, renderer.renderer, style))
+        card = _cover_card(deck, renderer.renderer, style) if renderer.showed_cards else None
+        return Body(flowables, converter.cover_components, card)
 
     try:
-        reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body)
+        reading, pages = build_reading_pdf(deck, style.papers[paper], style, make_body, renderer.icons)
     except LayoutError as error:
         # The converter refuses the blocks it knows cannot fit a page; this is the last resort.
         raise InputError(f"part of the rules cannot be placed on a page: {_described(error)}",
@@ -143,14 +146,23 @@ def _described(error: Exception) -> str:
 
 
 class _LazyRenderer:
-    """Loads the card renderer on first use only, and once per booklet."""
+    """Loads the card renderer on first use only, and once per booklet, for the pictures of cards
+    (which the cover then shows too) or for the layouts' icons."""
 
     def __init__(self, deck: Deck, factory: RendererFactory):
         self.deck = deck
         self.factory = factory
         self.renderer: Renderer | None = None
+        self.showed_cards = False
 
-    def get(self) -> Renderer:
+    def cards(self) -> Renderer:
+        self.showed_cards = True
+        return self.loaded()
+
+    def icons(self) -> Mapping[str, Icon]:
+        return self.loaded().icons
+
+    def loaded(self) -> Renderer:
         if self.renderer is None:
             self.renderer = self.factory(self.deck)
         return self.renderer

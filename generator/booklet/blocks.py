@@ -1,11 +1,12 @@
 """A rules file's Markdown read into typed blocks: what the booklet prints and ``check`` measures.
 
 markdown-it-py parses the rules file (CommonMark plus tables; raw HTML is shown as text,
-never interpreted). :class:`Reader` is the one place that interprets its syntax tree: it
-turns the tree into headings, paragraphs, pictures, block directives, lists, tables,
-block quotes (printed as example boxes), rules and code, and checks every text and picture
-against the booklet's limits as it reads them. The booklet draws these blocks
-(:mod:`generator.booklet.markdown`) and ``check`` measures them
+never interpreted); ``:name:`` in its text is one of the deck's layout icons, drawn as on
+the cards (``\\:`` writes a colon that starts none). :class:`Reader` is the one place that
+interprets its syntax tree: it turns the tree into headings, paragraphs, pictures, block
+directives, lists, tables, block quotes (printed as example boxes), rules and code, and
+checks every text, picture and icon against the booklet's limits as it reads them. The
+booklet draws these blocks (:mod:`generator.booklet.markdown`) and ``check`` measures them
 (:mod:`generator.verdict.booklet`); neither reads the tree itself.
 
 The content of a list item, a block quote or a table is read when the reader of the
@@ -15,16 +16,19 @@ blocks reaches it, so problems are met in reading order, wherever they are found
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from generator.booklet.directives import Directive, ExpandedSource, place_in
+from generator.booklet.directives import Directive, ExpandedSource
 from generator.booklet.limits import check_glyphs, check_heading, check_table_rows, check_words
 from generator.booklet.paths import resolve_image
-from generator.errors import InputError, Position
+from generator.errors import InputError, Position, did_you_mean
 from generator.render.images import ImageProblem, image_pixels
+from generator.render.markup import ICON_PATTERN
 
 if TYPE_CHECKING:
     from markdown_it.tree import SyntaxTreeNode
@@ -33,9 +37,8 @@ T = TypeVar("T")
 
 BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
 
-EXAMPLE_BOX_RULE = 3
-"""Points of the coloured rule down the left of an example box, taken from the text width beside
-its padding."""
+TEXT_NODES = ("text", "text_special")
+"""Text, and a character written escaped or as a reference (``\\:``, ``&amp;``)."""
 
 Span = tuple[int, int] | None
 """A block's lines in the rules file: [first, end) indexes, as markdown-it maps them."""
@@ -49,23 +52,16 @@ Body = Sequence["SyntaxTreeNode"]
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """Words as the reader sees them (character references and escapes resolved)."""
+    """Words as the reader sees them (character references and escapes resolved); ``code``
+    inside a sentence when ``code``. A soft line break is a space."""
 
     content: str
-
-
-@dataclass(frozen=True, slots=True)
-class CodeSpan:
-    """``code`` inside a sentence."""
-
-    content: str
+    code: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Break:
-    """A line break: a hard one ends the line, a soft one is a space."""
-
-    hard: bool
+    """A hard line break."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +81,14 @@ class Image:
     pixels: tuple[int, int]
 
 
-Inline = Text | CodeSpan | Break | Styled | Image
+@dataclass(frozen=True, slots=True)
+class Icon:
+    """One of the deck's layout icons, written ``:name:``."""
+
+    name: str
+
+
+Inline = Text | Break | Styled | Image | Icon
 
 
 # --- blocks -------------------------------------------------------------------
@@ -104,13 +107,6 @@ class Paragraph:
     pieces: tuple[Inline, ...]
     introduces: bool
     """It ends with a colon ("...in three strengths:"), so it introduces what follows."""
-
-
-@dataclass(frozen=True, slots=True)
-class DirectiveBlock:
-    """A paragraph that is a block directive alone (``{{ components }}``, ``{{ cards }}`` ...)."""
-
-    directive: Directive
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +160,8 @@ class CodeBlock:
     text: str
 
 
-Block = Heading | Paragraph | Image | DirectiveBlock | ListBlock | Table | Quote | Rule | CodeBlock
+Block = Heading | Paragraph | Image | Directive | ListBlock | Table | Quote | Rule | CodeBlock
+"""A :class:`Directive` is a block directive alone in its paragraph (``{{ components }}`` ...)."""
 
 
 def parse(text: str) -> Body:
@@ -173,7 +170,9 @@ def parse(text: str) -> Body:
     from markdown_it import MarkdownIt  # noqa: PLC0415  (markdown-it takes 25 ms to import; plain rules need no parse)
     from markdown_it.tree import SyntaxTreeNode  # noqa: PLC0415  (likewise: check reads most rules without it)
 
-    return SyntaxTreeNode(MarkdownIt("commonmark", {"html": False}).enable("table").parse(text)).children
+    # Escaped characters stay nodes of their own (text_join would merge them), so "\\:" is no icon.
+    parser = MarkdownIt("commonmark", {"html": False}).enable("table").disable("text_join")
+    return SyntaxTreeNode(parser.parse(text)).children
 
 
 @dataclass(eq=False)
@@ -190,6 +189,9 @@ class Reader:
     source: ExpandedSource
     printable: Callable[[str], bool]
     problems: list[InputError] | None = None
+    icons: Callable[[], Collection[str]] | None = None
+    """The names of the deck's layout icons, asked for when a text first has one; without, an
+    icon is not checked (the layouts could not be read, which is reported)."""
     lines: list[str] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -214,7 +216,8 @@ class Reader:
                 for cell in row.children:
                     inline = cell.children[0] if cell.children else None
                     pieces = self.pieces(inline.children, inline.map) if inline is not None else ()
-                    cells.append(Cell(_alignment(str(cell.attrs.get("style", ""))), pieces,
+                    css = str(cell.attrs.get("style", ""))
+                    cells.append(Cell(next((side for side in ("right", "center") if side in css), "left"), pieces,
                                       inline.content if inline is not None else ""))
                 rows.append(Row(section.type == "thead", tuple(cells),
                                 self.position(row.map) if row.map else table.position))
@@ -228,7 +231,8 @@ class Reader:
 
     def stranded(self) -> None:
         """Refuse the block directives that do not stand alone in a paragraph of their own."""
-        for directive in self.source.unplaced():
+        for line in sorted(set(self.source.blocks) - self.source.used):
+            directive = self.source.blocks[line]
             self.keep(directive.fail(f"'{{{{ {directive.name} }}}}' makes a whole block: "
                                      "put it on a line of its own, with blank lines around it"))
 
@@ -248,13 +252,17 @@ class Reader:
 
     def position(self, span: Span, needle: str | None = None) -> Position:
         """Where the block on ``span`` starts, or where ``needle`` first appears in its lines."""
-        return place_in(self.path, self.lines, span, needle)
+        start, end = span or (0, 1)
+        if needle:
+            for index in range(start, min(end, len(self.lines))):
+                column = self.lines[index].find(needle)
+                if column >= 0:
+                    return Position(self.path, index + 1, column + 1)
+        return Position(self.path, start + 1, 1)
 
     def check_text(self, raw: str, span: Span) -> None:
         """An overlong word, and the first character the booklet cannot print, in ``raw``."""
-        def where(needle: str) -> Position:
-            return self.position(span, needle)
-
+        where = partial(self.position, span)
         self.attempt(check_words, raw, where)
         self.attempt(check_glyphs, raw, self.printable, where)
 
@@ -273,7 +281,11 @@ class Reader:
             return ListBlock(kind == "ordered_list", int(node.attrs.get("start", 1)),
                              tuple(item.children for item in node.children))
         if kind == "table":
-            return self.table(node)
+            position = self.position(node.map)
+            # Counted before any cell is read: thousands of rows are refused at once.
+            self.attempt(check_table_rows, sum(len(section.children) for section in node.children
+                                               if section.type != "thead"), position)
+            return Table(node.children, position)
         if kind == "blockquote":
             return Quote(node.children, self.position(node.map), node.map)
         if kind == "hr":
@@ -289,7 +301,7 @@ class Reader:
             directive = self.source.blocks.get(node.map[0] + 1)
             if directive is not None and node.map[1] - node.map[0] == 1:
                 self.source.used.add(directive.position.line)
-                return DirectiveBlock(directive)
+                return directive
         images = [child for child in inline.children if child.type == "image"]
         others = [child for child in inline.children
                   if child.type not in ("image", "softbreak") and not
@@ -298,64 +310,80 @@ class Reader:
             return self.image(images[0], inline.map)
         return Paragraph(self.pieces(inline.children, inline.map), plain_text(inline).rstrip().endswith(":"))
 
-    def table(self, node: SyntaxTreeNode) -> Table:
-        position = self.position(node.map)
-        # Counted before any cell is read: thousands of rows are refused at once.
-        self.attempt(check_table_rows, sum(len(section.children) for section in node.children
-                                           if section.type != "thead"), position)
-        return Table(node.children, position)
-
     # --- inline text ------------------------------------------------------------
 
     def pieces(self, nodes: Sequence[SyntaxTreeNode], span: Span) -> tuple[Inline, ...]:
         """The inline pieces of ``nodes``; nested ones carry no line map, so every problem in
         them is placed in the lines of the enclosing block (``span``)."""
         pieces: list[Inline] = []
-        for node in nodes:
-            kind = node.type
-            if kind in ("softbreak", "hardbreak"):
-                pieces.append(Break(kind == "hardbreak"))
-            elif kind in ("strong", "em", "link"):
-                pieces.append(Styled(kind, self.pieces(node.children, span)))
-            elif kind == "image":
-                image = self.image(node, span)
-                if image is not None:
-                    pieces.append(image)
+        for is_text, run in groupby(nodes, key=lambda node: node.type in TEXT_NODES):
+            if is_text:
+                pieces += self.text(list(run), span)
             else:
-                self.check_text(node.content, span)
-                pieces.append(CodeSpan(node.content) if kind == "code_inline" else Text(node.content))
+                pieces += [piece for piece in (self.piece(node, span) for node in run) if piece is not None]
         return tuple(pieces)
 
+    def piece(self, node: SyntaxTreeNode, span: Span) -> Inline | None:
+        kind = node.type
+        if kind == "softbreak":
+            return Text(" ")
+        if kind == "hardbreak":
+            return Break()
+        if kind in ("strong", "em", "link"):
+            return Styled(kind, self.pieces(node.children, span))
+        if kind == "image":
+            return self.image(node, span)
+        self.check_text(node.content, span)
+        return Text(node.content, kind == "code_inline")
+
+    def text(self, nodes: list[SyntaxTreeNode], span: Span) -> list[Inline]:
+        """A run of text and escaped characters, read as one text, with its icons."""
+        self.check_text("".join(node.content for node in nodes), span)
+        pieces: list[Inline] = []
+        words: list[str] = []  # the text since the last icon
+        for node in nodes:
+            parts = ICON_PATTERN.split(node.content) if node.type == "text" else [node.content]
+            for index, part in enumerate(parts):  # text, an icon's name, text, ...
+                if index % 2 and self.known_icon(part, span):
+                    pieces += [Text("".join(words)), Icon(part)]
+                    words = []
+                else:
+                    words.append(f":{part}:" if index % 2 else part)
+        pieces.append(Text("".join(words)))
+        return [piece for piece in pieces if not isinstance(piece, Text) or piece.content]
+
+    def known_icon(self, name: str, span: Span) -> bool:
+        """Whether ``name`` is one of the deck's icons (or the icons are not known); an unknown
+        one is a problem."""
+        known = self.icons() if self.icons is not None else None
+        if known is None or name in known:
+            return True
+        self.keep(InputError(f"unknown icon ':{name}:'{did_you_mean(name, known)}", self.position(span, f":{name}:"),
+                             field="icon"))
+        return False
+
     def image(self, node: SyntaxTreeNode, span: Span) -> Image | None:
+        """The image file ``node`` names, checked before it is decoded and then decoded in full."""
         reference = str(node.attrs.get("src", ""))
-        return self.attempt(_image_file, self.folder, reference, self.position(span, reference or "!["))
-
-
-def _image_file(folder: Path, reference: str, position: Position) -> Image:
-    """The image file ``reference`` names, checked before it is decoded and then decoded in full."""
-    path = resolve_image(folder, reference, position)
-    try:
-        return Image(path, image_pixels(path, reference))
-    except ImageProblem as problem:
-        raise InputError(str(problem), position, field="image") from None
+        position = self.position(span, reference or "![")
+        path = self.attempt(resolve_image, self.folder, reference, position)
+        try:
+            return Image(path, image_pixels(path, reference)) if path is not None else None
+        except ImageProblem as problem:
+            self.keep(InputError(str(problem), position, field="image"))
+            return None
 
 
 def plain_text(node: SyntaxTreeNode) -> str:
     """The text of an inline syntax-tree node without its markup, as the reader sees it."""
     parts = []
     for child in node.children:
-        if child.type in ("text", "code_inline"):
+        if child.type == "text":
+            parts.append(ICON_PATTERN.sub("", child.content))
+        elif child.type in ("text_special", "code_inline"):
             parts.append(child.content)
         elif child.type == "softbreak":
             parts.append(" ")
         elif child.children:
             parts.append(plain_text(child))
     return "".join(parts)
-
-
-def _alignment(css: str) -> str:
-    if "right" in css:
-        return "right"
-    if "center" in css:
-        return "center"
-    return "left"

@@ -8,7 +8,7 @@ in a grid with a caption under each card.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from reportlab.lib.colors import Color
@@ -18,6 +18,7 @@ from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
 from generator.booklet.paragraphs import Paragraph
 from generator.deck.model import Card, Deck
 from generator.errors import DeckpressError
+from generator.render.icons import Icon
 from generator.words import words_for
 
 
@@ -26,6 +27,9 @@ class Renderer(Protocol):
 
     @property
     def card_size(self) -> tuple[float, float]: ...
+
+    @property
+    def icons(self) -> Mapping[str, Icon]: ...
 
     def face_key(self, card: Card, side: str) -> Any: ...
 

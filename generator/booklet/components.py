@@ -154,9 +154,3 @@ def extras_option(directive_options: dict[str, str]) -> tuple[str, ...]:
     """The ``extra="Two dice; a pencil"`` of a components directive, one line an item."""
     return tuple(part.strip() for part in directive_options.get("extra", "").split(";") if part.strip())
 
-
-def table_rows(contents: Components, deck: Deck) -> int:
-    """Rows of the components table below its header: a group (or, ungrouped, a card) a row,
-    the total, and a row for each extra."""
-    listed = len(contents.groups) or sum(1 for card in deck.cards if card.count)
-    return listed + 1 + len(contents.extras)

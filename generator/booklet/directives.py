@@ -39,6 +39,7 @@ from generator.booklet.components import (
     Components,
     choice_label,
     components,
+    describe_group,
     extras_option,
     group_values,
     players_label,
@@ -52,8 +53,6 @@ from generator.render.markup import readable
 from generator.words import Words, words_for
 
 DIRECTIVE = re.compile(r"\{\{(.*?)\}\}")
-
-SIDES = ("front", "back")
 
 
 @dataclass(eq=False)
@@ -309,33 +308,83 @@ def components_of(directive: Directive, deck: Deck) -> Components:
     return components(deck, by, component_labels(directive, deck), extras_option(directive.options))
 
 
-def decklist_groups(directive: Directive, deck: Deck) -> tuple[str, list[tuple[str, str]]]:
-    """The field a ``{{ decklists }}`` splits each decklist by (``by=type``: monsters,
-    treasures...), and each of its values in the order the cards first have it, with the
-    header of its column ('' and none without ``by=``)."""
-    if not deck.decklists:
-        raise directive.fail("the deck has no decklists")
-    by = directive.options.get("by")
-    if by is None:
-        return "", []
-    check_field(directive, deck, by)
-    labels = component_labels(directive, deck)
-    values = dict.fromkeys(value_label(card.fields.get(by)) for card in deck.cards)
-    return by, [(value, labels.get(value, value.capitalize() or words_for(deck)("other_column")))
-                for value in values]
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A cell of a block directive's table: its text, in bold or not, and a smaller line under it.
+    A card's text (``card``) is card markup: its bold, italic, line breaks and icons print as on
+    the card."""
+
+    text: str
+    bold: bool = False
+    note: str = ""
+    card: bool = False
 
 
 @dataclass(eq=False)
-class CardTable:
-    """What a ``{{ cardtable }}`` prints: its headers, whether each column holds numbers
-    (printed to the right), and a row of texts for each card it picks."""
+class DirectiveTable:
+    """What a ``{{ components }}``, ``{{ decklists }}`` or ``{{ cardtable }}`` prints: its
+    headers, whether each column holds numbers (printed to the right), a row of cells (None:
+    blank) for each entry, and the texts that come from the rules file or the deck's
+    descriptions, to be checked as the rules file's own text is. ``shares`` fixes each
+    column's share of the text width; without, the columns share it by their texts."""
 
-    titles: list[str]
+    headers: list[str]
     numeric: list[bool]
-    rows: list[list[str]]
+    rows: Sequence[Sequence[Cell | None]]
+    checked: list[str]
+    shares: tuple[float, ...] | None = None
 
 
-def card_table(directive: Directive, deck: Deck) -> CardTable:
+def directive_table(directive: Directive, deck: Deck) -> DirectiveTable:
+    """The table a table directive prints (see :class:`DirectiveTable`)."""
+    return {"components": _components_table, "decklists": _decklists_table,
+            "cardtable": _card_table}[directive.name](directive, deck)
+
+
+def _components_table(directive: Directive, deck: Deck) -> DirectiveTable:
+    contents = components_of(directive, deck)
+    words = words_for(deck)
+    rows: list[list[Cell | None]]
+    if contents.groups:
+        rows = [[Cell(str(group.count)), Cell(group.label), Cell(describe_group(group, deck))]
+                for group in contents.groups]
+    else:
+        rows = [[Cell(str(card.count)), Cell(deck.title(card.fields)), None] for card in deck.cards if card.count]
+    rows.append([Cell(str(deck.total), bold=True), Cell(words("in_all"), bold=True), None])
+    rows += [[None, Cell(extra), None] for extra in contents.extras]
+    return DirectiveTable([words("cards_column"), words("kind_column"), words("details_column")],
+                          [True, False, False], rows, list(contents.extras), shares=(0.14, 0.36, 0.50))
+
+
+def _decklists_table(directive: Directive, deck: Deck) -> DirectiveTable:
+    """Each decklist with its size, split by a field (``by=type``: monsters, treasures...): a
+    column for each of its values, in the order the cards first have it."""
+    if not deck.decklists:
+        raise directive.fail("the deck has no decklists")
+    by = directive.options.get("by")
+    values: dict[str, Any] = {}  # each value as it reads -> as the deck has it
+    labels: dict[str, str] = {}
+    if by is not None:
+        check_field(directive, deck, by)
+        labels = component_labels(directive, deck)
+        for card in deck.cards:
+            values.setdefault(value_label(card.fields.get(by)), card.fields.get(by))
+    rows: list[list[Cell | None]] = []
+    for decklist in deck.decklists:
+        totals = [sum(decklist.counts.values())]
+        for value in values:
+            totals.append(sum(copies for card_id, copies in decklist.counts.items()
+                              if value_label(deck.card(card_id).fields.get(by or "")) == value))
+        rows.append([Cell(decklist.name, bold=True, note=decklist.description),
+                     *(Cell(str(total)) for total in totals)])
+    words = words_for(deck)
+    headers = [labels.get(value) or choice_label(deck, by or "", raw) or value.capitalize() or words("other_column")
+               for value, raw in values.items()]
+    return DirectiveTable([words("deck_column"), words("cards_column"), *headers], [False] + [True] * (1 + len(values)),
+                          rows, [decklist.description for decklist in deck.decklists])
+
+
+def _card_table(directive: Directive, deck: Deck) -> DirectiveTable:
     names = [name.strip() for name in directive.options.get("columns", f"count,{deck.title_field}").split(",")
              if name.strip()]
     if not names:
@@ -354,37 +403,35 @@ def card_table(directive: Directive, deck: Deck) -> CardTable:
         key = table_column(directive, deck, sort.lstrip("-"))
         cards.sort(key=lambda card: _sort_key(key.value(card)), reverse=sort.startswith("-"))
     words = words_for(deck)
-    return CardTable(titles, [_is_numeric([column.value(card) for card in cards]) for column in columns],
-                     [[shown(deck, name, column.value(card), formats.get(name), words)
-                       for name, column in zip(names, columns, strict=True)] for card in cards])
+    rows = [[shown(deck, name, column.value(card), formats.get(name), words)
+             for name, column in zip(names, columns, strict=True)] for card in cards]
+    return DirectiveTable(titles, [_is_numeric([column.value(card) for card in cards]) for column in columns],
+                          rows, [readable(cell.text) if cell.card else cell.text for row in rows for cell in row])
 
 
-def shown(deck: Deck, column: str, value: Any, template: str | None, words: Words) -> str:
-    """A card's value as a table prints it: readable, the way the card says it.
+def shown(deck: Deck, column: str, value: Any, template: str | None, words: Words) -> Cell:
+    """A card's value as a table prints it, the way the card says it: its text as card markup.
 
     Values of a field with fixed choices (``dragon``, ``red``) are stored in
-    lower case but printed capitalised; yes/no fields print Yes or a dash. A
-    column format (``group:-{}``) prints its text instead, with the raw value
-    in place of ``{}``; a no-value prints nothing.
+    lower case but printed capitalised (or as the translation labels them); yes/no
+    fields print Yes or a dash. A column format (``group:-{}``) prints its text
+    instead, with the raw value in place of ``{}``; a no-value prints nothing.
     """
     if template is not None:
-        if value is None or value is False:
-            return ""
-        return template.replace("{}", "" if value is True else str(value))
+        filled = "" if value is True else str(value)
+        return Cell("" if value is None or value is False else template.replace("{}", filled))
     spec = deck.fields.get(column.removeprefix("back."))
     if spec is not None and value in spec.choices:
         label = choice_label(deck, spec.name, value)
         if label is not None:
-            return label
+            return Cell(label)
         if isinstance(value, str):
-            return value[:1].upper() + value[1:]
+            return Cell(value[:1].upper() + value[1:])
     if value is None:
-        return "–"
+        return Cell("–")
     if isinstance(value, bool):
-        return words("yes_cell") if value else "–"
-    if isinstance(value, str):
-        return readable(value)  # card text's markup and icons belong on the card
-    return str(value)
+        return Cell(words("yes_cell") if value else "–")
+    return Cell(value, card=True) if isinstance(value, str) else Cell(str(value))
 
 
 def _is_numeric(values: list[Any]) -> bool:
@@ -408,7 +455,7 @@ def card_reference(directive: Directive, deck: Deck, text_width: float) -> tuple
     """What a ``{{ cards }}`` shows: the sides, the printed width of a card (None: the style's),
     which must fit ``text_width``, and the cards it picks."""
     side = directive.options.get("side", "front")
-    sides = {"front": ("front",), "back": ("back",), "both": SIDES}.get(side)
+    sides = {"front": ("front",), "back": ("back",), "both": ("front", "back")}.get(side)
     if sides is None:
         raise directive.fail(f"side is front, back or both, found '{side}'")
     width = None
@@ -486,9 +533,6 @@ class ExpandedSource:
     blocks: dict[int, Directive]
     used: set[int] = field(default_factory=set)
 
-    def unplaced(self) -> list[Directive]:
-        return [self.blocks[line] for line in sorted(self.blocks) if line not in self.used]
-
 
 def expand_inline(text: str, path: Path, deck: Deck,
                   problems: list[InputError] | None = None) -> ExpandedSource:
@@ -519,18 +563,6 @@ def expand_inline(text: str, path: Path, deck: Deck,
         start = directive.position.column - 1
         lines[line_index] = line[:start] + replacement + line[directive.end_column:]
     return ExpandedSource(text="\n".join(lines) + "\n", blocks=blocks)
-
-
-def place_in(path: Path, lines: list[str], span: Sequence[int] | None, needle: str | None = None) -> Position:
-    """Where a block of a rules file starts (``span`` is a Markdown node's [first, end) line
-    indexes), or where ``needle`` first appears in those lines."""
-    start, end = span if span else (0, 1)
-    if needle:
-        for index in range(start, min(end, len(lines))):
-            column = lines[index].find(needle)
-            if column >= 0:
-                return Position(path, index + 1, column + 1)
-    return Position(path, start + 1, 1)
 
 
 def escape_markdown(text: str) -> str:

@@ -13,8 +13,9 @@ same rules and deck give the same bytes.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from reportlab.lib.enums import TA_CENTER
@@ -33,9 +34,10 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.booklet import components as comp
 from generator.booklet.markdown import Heading
-from generator.booklet.paragraphs import Paragraph
+from generator.booklet.paragraphs import BookletCanvas, Paragraph
 from generator.booklet.style import BookletStyle, Paper, derive, paragraph_text
 from generator.deck.model import Deck
+from generator.render.icons import Icon
 from generator.words import words_for
 
 TOC_LEVELS = 2
@@ -73,15 +75,18 @@ class _BookletTemplate(BaseDocTemplate):
         self.notify("TOCEntry", (level, paragraph_text(flowable.toc_text), self.page, flowable.toc_key))
 
 
-def build_reading_pdf(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker) -> tuple[bytes, int]:
-    """The booklet in reading order as PDF bytes, and its page count."""
-    pdf, pages = _layout(deck, paper, style, make_body, with_contents=False)
+def build_reading_pdf(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker,
+                      icons: Callable[[], Mapping[str, Icon]]) -> tuple[bytes, int]:
+    """The booklet in reading order as PDF bytes, and its page count; ``icons`` are the deck's
+    layout icons, for the text that has them."""
+    canvas = partial(BookletCanvas, icons=icons)
+    pdf, pages = _layout(deck, paper, style, make_body, canvas, with_contents=False)
     if pages > style.toc_after_pages:
-        pdf, pages = _layout(deck, paper, style, make_body, with_contents=True)
+        pdf, pages = _layout(deck, paper, style, make_body, canvas, with_contents=True)
     return pdf, pages
 
 
-def _layout(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker,
+def _layout(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker, canvas: Callable[..., Canvas],
             with_contents: bool) -> tuple[bytes, int]:
     buffer = io.BytesIO()
     document = _document(buffer, deck, paper, style)
@@ -93,9 +98,9 @@ def _layout(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker,
         story += _contents(style, words_for(deck)("contents"))
     story += body.flowables
     if with_contents:
-        document.multiBuild(story, maxPasses=6)
+        document.multiBuild(story, maxPasses=6, canvasmaker=canvas)
     else:
-        document.build(story)
+        document.build(story, canvasmaker=canvas)
     return buffer.getvalue(), document.page
 
 

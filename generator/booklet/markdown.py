@@ -11,8 +11,9 @@ Every error names the rules file and the line it comes from.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -36,23 +37,17 @@ from reportlab.platypus import (
 )
 
 from generator.booklet import blocks
-from generator.booklet import components as comp
-from generator.booklet.blocks import EXAMPLE_BOX_RULE, Reader
+from generator.booklet.blocks import Reader
 from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_problems
-from generator.booklet.directives import (
-    Directive,
-    ExpandedSource,
-    card_reference,
-    card_table,
-    components_of,
-    decklist_groups,
-)
+from generator.booklet.components import Components
+from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
 from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
-from generator.booklet.paragraphs import Paragraph
-from generator.booklet.style import BookletStyle, derive, font_has_glyph, paragraph_text
+from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup
+from generator.booklet.style import EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
-from generator.words import Words, words_for
+from generator.render.icons import Icon
+from generator.render.markup import MarkupError, Span, parse_markup
 
 IMAGE_DPI = 150
 """Pixels per inch an image is printed at when it fits; larger images shrink to the text width."""
@@ -99,8 +94,8 @@ class Heading(Paragraph):
 class Converter:
     """Draws one rules file's blocks as flowables.
 
-    ``renderer`` is asked for only when a ``{{ cards }}`` directive needs it, so a
-    booklet without card pictures never loads the card layouts.
+    ``renderer`` is asked for only when a ``{{ cards }}`` directive needs it, and ``icons``
+    when a text has one, so a booklet without either never loads the card layouts.
     """
 
     deck: Deck
@@ -110,7 +105,9 @@ class Converter:
     frame_width: float
     frame_height: float
     renderer: Callable[[], Renderer]
-    cover_components: comp.Components | None = None
+    icons: Callable[[], Mapping[str, Icon]]
+    """The deck's layout icons, asked for when a text first has one."""
+    cover_components: Components | None = None
     heading_count: int = 0
     check_faces: bool = True
     """Whether a card reference first lays out the faces it shows, to report every one that
@@ -118,12 +115,7 @@ class Converter:
     reader: Reader = field(init=False)
 
     def __post_init__(self) -> None:
-        self.reader = Reader(self.deck.folder, self.path, self.source, font_has_glyph)
-
-    @property
-    def words(self) -> Words:
-        """The words deckpress adds to the booklet, in the deck's language."""
-        return words_for(self.deck)
+        self.reader = Reader(self.deck.folder, self.path, self.source, font_has_glyph, icons=self.icons)
 
     def convert(self) -> list[Flowable]:
         flowables = self.flowables(self.reader.document(), depth=0)
@@ -146,8 +138,8 @@ class Converter:
                 return [self.paragraph(block, self.style.text["body"])]
             case blocks.Image():
                 return [self.picture(block)]
-            case blocks.DirectiveBlock():
-                return self.directive_block(block.directive)
+            case Directive():
+                return self.directive_block(block)
             case blocks.ListBlock():
                 return [self.list_block(block, depth)]
             case blocks.Table():
@@ -249,9 +241,7 @@ class Converter:
 
     def example_box(self, quote: blocks.Quote, depth: int) -> Flowable:
         padding = self.style.box_padding
-        inner = Converter(self.deck, self.style, self.path, self.source,
-                          self.frame_width - 2 * padding - EXAMPLE_BOX_RULE, self.frame_height, self.renderer,
-                          heading_count=self.heading_count, check_faces=self.check_faces)
+        inner = dataclasses.replace(self, frame_width=self.frame_width - 2 * padding - EXAMPLE_BOX_RULE)
         content = inner.flowables(inner.reader.read(quote.body), depth)
         self.heading_count = inner.heading_count
         if content and isinstance(content[-1], Paragraph):
@@ -298,96 +288,68 @@ class Converter:
         parts = []
         for piece in pieces:
             match piece:
-                case blocks.Text():
+                case blocks.Text(code=False):
                     parts.append(paragraph_text(piece.content))
-                case blocks.CodeSpan():
+                case blocks.Text():
                     colour = self.style.colours["accent"].hexval()[2:]
                     parts.append(f'<font color="#{colour}">{paragraph_text(piece.content)}</font>')
                 case blocks.Break():
-                    parts.append("<br/>" if piece.hard else " ")
+                    parts.append("<br/>")
                 case blocks.Styled():
                     tag = STYLE_TAGS[piece.style]
                     parts.append(f"<{tag}>{self.markup(piece.pieces)}</{tag}>")
                 case blocks.Image():
                     parts.append(self.icon(piece))
+                case blocks.Icon():
+                    parts.append(icon_markup(piece.name))
         return "".join(parts)
 
-    def checked(self, raw: str, directive: Directive) -> str:
-        """A text a block directive prints, checked as the rules file's own text is, escaped."""
-        self.reader.directive_text(raw, directive)
-        return paragraph_text(raw)
+    def card_markup(self, text: str) -> str:
+        """A card's text as the card prints it: bold, italic, line breaks and the layout's icons
+        (a named style's words print plain). Text the card itself refuses prints as written."""
+        try:
+            lines = parse_markup(text)
+        except MarkupError:
+            return paragraph_text(text)
+        return "<br/>".join("".join(self.span(span) for span in line) for line in lines)
+
+    def span(self, span: Span) -> str:
+        if span.icon:
+            return icon_markup(span.icon) if span.icon in self.icons() else paragraph_text(f":{span.icon}:")
+        text = f"<b>{paragraph_text(span.text)}</b>" if span.bold else paragraph_text(span.text)
+        return f"<i>{text}</i>" if span.italic else text
 
     # --- block directives -----------------------------------------------------
 
     def directive_block(self, directive: Directive) -> list[Flowable]:
-        build = {
-            "components": self.components_block,
-            "cardtable": self.cardtable_block,
-            "cards": self.cards_block,
-            "decklists": self.decklists_block,
-            "pagebreak": lambda d: [PageBreak()],
-        }[directive.name]
-        return build(directive)
-
-    def components_block(self, directive: Directive) -> list[Flowable]:
-        contents = components_of(directive, self.deck)
-        if self.cover_components is None:
-            self.cover_components = contents
-        cell = self.style.text["table"]
-        number = derive(cell, alignment=TA_RIGHT)
-        head = self.style.text["table_head"]
-        words = self.words
-        rows: list[list[Flowable | str]] = [[
-            Paragraph(paragraph_text(words("cards_column")), derive(head, alignment=TA_RIGHT)),
-            Paragraph(paragraph_text(words("kind_column")), head),
-            Paragraph(paragraph_text(words("details_column")), head)]]
-        if contents.groups:
-            for group in contents.groups:
-                rows.append([Paragraph(str(group.count), number), Paragraph(paragraph_text(group.label), cell),
-                             Paragraph(paragraph_text(comp.describe_group(group, self.deck)), cell)])
-        else:
-            for card in self.deck.cards:
-                if card.count:
-                    rows.append([Paragraph(str(card.count), number),
-                                 Paragraph(paragraph_text(self.deck.title(card.fields)), cell), ""])
-        rows.append([Paragraph(f"<b>{self.deck.total}</b>", number),
-                     Paragraph(f"<b>{paragraph_text(words('in_all'))}</b>", cell), ""])
-        for extra in contents.extras:
-            rows.append(["", Paragraph(self.checked(extra, directive), cell), ""])
-        widths = [self.frame_width * share for share in (0.14, 0.36, 0.50)]
+        if directive.name == "pagebreak":
+            return [PageBreak()]
+        if directive.name == "cards":
+            return self.cards_block(directive)
+        if directive.name == "components" and self.cover_components is None:
+            self.cover_components = components_of(directive, self.deck)
+        table = directive_table(directive, self.deck)
+        for raw in table.checked:
+            self.reader.directive_text(raw, directive)
+        cell, head = self.style.text["table"], self.style.text["table_head"]
+        aligns = [TA_RIGHT if numeric else TA_LEFT for numeric in table.numeric]
+        rows: list[list[Flowable | str]] = [[Paragraph(paragraph_text(title), derive(head, alignment=align))
+                                             for title, align in zip(table.headers, aligns, strict=True)]]
+        for entries in table.rows:
+            rows.append([self.cell(entry, derive(cell, alignment=align))
+                         for entry, align in zip(entries, aligns, strict=True)])
+        widths = [self.frame_width * share for share in table.shares] if table.shares else None
         return [self.grid(rows, header_rows=1, widths=widths, position=directive.position, field=directive.name)]
 
-    def decklists_block(self, directive: Directive) -> list[Flowable]:
-        """Each decklist with its size, split by a field (``by=type``: monsters, treasures...)."""
-        by, groups = decklist_groups(directive, self.deck)
-        cell, head = self.style.text["table"], self.style.text["table_head"]
-        number, number_head = derive(cell, alignment=TA_RIGHT), derive(head, alignment=TA_RIGHT)
-        headers: list[Flowable | str] = [Paragraph("Deck", head), Paragraph("Cards", number_head)]
-        rows = [headers + [Paragraph(paragraph_text(header), number_head) for _, header in groups]]
-        for decklist in self.deck.decklists:
-            description = ""
-            if decklist.description:
-                description = (f'<br/><font size="{cell.fontSize - 1}">'
-                               f'{self.checked(decklist.description, directive)}</font>')
-            row: list[Flowable | str] = [Paragraph(f"<b>{paragraph_text(decklist.name)}</b>{description}", cell),
-                                         Paragraph(str(sum(decklist.counts.values())), number)]
-            for value, _ in groups:
-                total = sum(copies for card_id, copies in decklist.counts.items()
-                            if comp.value_label(self.deck.card(card_id).fields.get(by)) == value)
-                row.append(Paragraph(str(total), number))
-            rows.append(row)
-        return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
-
-    def cardtable_block(self, directive: Directive) -> list[Flowable]:
-        table = card_table(directive, self.deck)
-        align = [TA_RIGHT if numeric else TA_LEFT for numeric in table.numeric]
-        cell, head = self.style.text["table"], self.style.text["table_head"]
-        rows: list[list[Flowable | str]] = [[Paragraph(paragraph_text(title), derive(head, alignment=a))
-                                             for title, a in zip(table.titles, align, strict=True)]]
-        for texts in table.rows:
-            rows.append([Paragraph(self.checked(text, directive), derive(cell, alignment=a))
-                         for text, a in zip(texts, align, strict=True)])
-        return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
+    def cell(self, entry: Cell | None, style: ParagraphStyle) -> Flowable | str:
+        """A directive table's cell (a blank one is empty)."""
+        if entry is None:
+            return ""
+        text = self.card_markup(entry.text) if entry.card else paragraph_text(entry.text)
+        text = f"<b>{text}</b>" if entry.bold else text
+        if entry.note:
+            text += f'<br/><font size="{style.fontSize - 1}">{paragraph_text(entry.note)}</font>'
+        return Paragraph(text, style)
 
     def cards_block(self, directive: Directive) -> list[Flowable]:
         sides, width, cards = card_reference(directive, self.deck, self.frame_width)
@@ -473,9 +435,10 @@ def _column_widths(rows: list[list[Flowable | str]], frame_width: float) -> list
             if isinstance(cell, Paragraph):
                 text = _cell_text(cell)
                 font, size = cell.style.fontName, cell.style.fontSize
+                icons = cell.icon_widths()
                 # One point of slack: reportlab wraps a line that fits only to the last decimal.
-                wants[index] = max(wants[index], stringWidth(text, font, size) + 2 * CELL_PADDING + 1)
-                longest_word = max((stringWidth(word, font, size) for word in text.split()), default=0)
+                wants[index] = max(wants[index], stringWidth(text, font, size) + sum(icons) + 2 * CELL_PADDING + 1)
+                longest_word = max([stringWidth(word, font, size) for word in text.split()] + icons, default=0)
                 needs[index] = max(needs[index], longest_word + 2 * CELL_PADDING + 1)
                 if cell.style.alignment == TA_LEFT:
                     text_columns.add(index)
@@ -498,6 +461,6 @@ def _column_widths(rows: list[list[Flowable | str]], frame_width: float) -> list
 
 
 def _cell_text(paragraph: Paragraph) -> str:
-    """A cell's text without markup, as printed."""
-    text = re.sub(r"<[^>]+>", "", paragraph.text)
+    """A cell's text without markup, as printed (an icon's width is counted apart)."""
+    text = re.sub(r"<[^>]+>", "", paragraph.text.replace(ICON_SPACER, ""))
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")

@@ -51,6 +51,10 @@ BUNDLED_FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
 
 FONT_FAMILY = "Vera"
 
+EXAMPLE_BOX_RULE = 3
+"""Points of the coloured rule down the left of an example box, taken from the text width beside
+its padding."""
+
 @dataclass(eq=False)
 class Paper:
     """A reading page size and the landscape sheet two of them are imposed on."""
@@ -140,21 +144,17 @@ def _text_frame(document: Document, paper: str) -> tuple[float, float]:
     return width - inner - outer, height - top - bottom
 
 
-def text_measures(paper: str, path: Path = STYLE_FILE) -> tuple[float, float]:
-    """The text width of a page on ``paper`` and what an example box's padding takes from it,
-    in points, read without registering the booklet's fonts (all ``check`` needs of the style)."""
-    document = _style_document(path)
-    return _text_frame(document, paper)[0], 2 * _length(document, "example_box", "padding")
-
-
 @dataclass(eq=False)
 class TextBounds:
     """The largest a line of text can be in each kind of block, read without registering the
     booklet's fonts: enough for ``check`` to tell that a block surely fits a page. Each kind is
     (font size, leading, space around a paragraph), the largest of its styles."""
 
+    width: float
     page_height: float
-    """The height of the text on a page, in points."""
+    """The width and height of the text on a page, in points."""
+    box_inset: float
+    """What an example box takes from the text width: its padding either side and its rule."""
     list_indent: float
     card_width: float
     """The printed width of a card in the card reference, unless a directive gives one."""
@@ -172,7 +172,9 @@ def text_bounds(paper: str, path: Path = STYLE_FILE) -> TextBounds:
         return (max(style.fontSize for style in styles), max(style.leading for style in styles),
                 max(style.spaceBefore + style.spaceAfter for style in styles))
 
-    return TextBounds(page_height=_text_frame(document, paper)[1],
+    width, height = _text_frame(document, paper)
+    return TextBounds(width=width, page_height=height,
+                      box_inset=2 * _length(document, "example_box", "padding") + EXAMPLE_BOX_RULE,
                       list_indent=_length(document, "lists", "indent"),
                       card_width=_length(document, "cards", "width"), body=largest("body"),
                       heading=largest("h1", "h2", "h3", "h4"), table=largest("table", "table_head"))

@@ -180,6 +180,7 @@ def apply_translation(deck: Deck, code: str, document: Document) -> Deck:
     texts.refuse_unknown("decklists", {decklist.id for decklist in deck.decklists}, "decklist")
     layout_texts = _layout_texts(reader, problems) if "layout" in data else {}
     choice_labels = _choice_labels(reader, deck, problems)
+    texts.untranslated += _unlabelled_choices(deck, choice_labels)
     words: dict[str, Any] = {}
     if "words" in data:
         words = problems.attempt(lambda: read_phrases(document, ("words",)), {})
@@ -318,6 +319,19 @@ def _choice_labels(reader: Reader, deck: Deck, problems: Problems) -> dict[str, 
             if label is not None:
                 labels[name][value] = label
     return labels
+
+
+def _unlabelled_choices(deck: Deck, labels: dict[str, dict[Any, str]]) -> list[Untranslated]:
+    """Each choice value of words (not a number) a card has that the translation gives no label:
+    the booklet's tables would print it in the deck's own language. It is missing where the
+    choice is written."""
+    faces = [card.fields for card in deck.cards] + [card.back or {} for card in deck.cards] + [deck.shared_back or {}]
+    return [Untranslated(f"choice '{value}' of field '{spec.name}'", spec.name,
+                         deck.source.at("fields", spec.name, "choices", index))
+            for spec in deck.fields.values() if spec.type == "choice"
+            for index, value in enumerate(spec.choices)
+            if isinstance(value, str) and value not in labels.get(spec.name, {})
+            and any(face.get(spec.name) == value for face in faces)]
 
 
 def _text(reader: Reader, keys: tuple[Any, ...]) -> str:

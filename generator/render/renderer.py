@@ -109,6 +109,12 @@ class Renderer:
         return max(layout.bleed for layout in self.layouts.values())
 
     @property
+    def icons(self) -> dict[str, Icon]:
+        """Every icon the deck's layouts know by name, built-in ones included (the front's, where
+        the front and the back layout have icons of the same name): what ``:name:`` draws."""
+        return {**self.layouts["back"].icons, **self.layouts["front"].icons}
+
+    @property
     def fonts(self) -> list[str]:
         """Names of every font the layouts use (each embedded as TrueType in the PDF)."""
         names = {name for layout in self.layouts.values() for name in layout.fonts}

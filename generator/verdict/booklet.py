@@ -24,19 +24,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from generator.booklet import blocks, read_rules, rules_path
-from generator.booklet.blocks import EXAMPLE_BOX_RULE, Reader
-from generator.booklet.components import table_rows
-from generator.booklet.directives import (
-    Directive,
-    ExpandedSource,
-    card_reference,
-    card_table,
-    card_value,
-    components_of,
-    decklist_groups,
-    expand_inline,
-    picked_cards,
-)
+from generator.booklet.blocks import Reader
+from generator.booklet.directives import Directive, ExpandedSource, card_reference, directive_table, expand_inline
 from generator.booklet.limits import (
     MAX_HEADING_LENGTH,
     MAX_WORD_LENGTH,
@@ -44,10 +33,11 @@ from generator.booklet.limits import (
     check_table_rows,
     cover_problems,
 )
-from generator.booklet.style import TextBounds, font_has_glyph, load_style, text_bounds, text_measures, to_points
+from generator.booklet.style import TextBounds, font_has_glyph, load_style, text_bounds, to_points
 from generator.deck.model import Deck
 from generator.errors import InputError
 from generator.findings import Finding, findings_from
+from generator.render.markup import ICON_PATTERN
 
 if TYPE_CHECKING:
     from generator.booklet.cards import Renderer
@@ -75,23 +65,21 @@ def booklet_findings(deck: Deck, renderer: Renderer | None = None) -> list[Findi
     path = rules_path(deck)
     if not path.exists() and not path.is_symlink():
         return []
-    problems: list[InputError] = []
     try:
         text = read_rules(deck)
     except InputError as error:
         return findings_from(error, "booklet")
-    problems.extend(cover_problems(deck, _printable))
-    width, padding = text_measures(DEFAULT_PAPER)
+    problems = cover_problems(deck, _printable)
     bounds = text_bounds(DEFAULT_PAPER)
     source = expand_inline(text, path, deck, problems)
-    reader = Reader(deck.folder, path, source, _printable, problems)
-    walk = _Walk(deck, reader, problems, box_inset=padding + EXAMPLE_BOX_RULE, bounds=bounds, renderer=renderer)
-    if _plain(source, _printable, bounds, width - walk.box_inset):
-        for line, directive in source.blocks.items():  # each stands alone in a top-level paragraph
-            source.used.add(line)
-            walk.attempt(walk.directive, directive, width)
+    reader = Reader(deck.folder, path, source, _printable, problems,
+                    icons=None if renderer is None else lambda: renderer.icons)
+    if _plain(source, _printable, bounds):
+        source.used.update(source.blocks)  # each stands alone in a top-level paragraph
+        found: Iterable[blocks.Block] = source.blocks.values()
     else:
-        walk.walk(reader.document(), width)
+        found = reader.document()
+    _Walk(deck, reader, bounds, renderer).walk(found, bounds.width)
     reader.stranded()
     return [finding for error in problems for finding in findings_from(error, "booklet")]
 
@@ -113,19 +101,19 @@ MARKDOWN_THAT_MATTERS = ("![", "|", "&", "```", "~~~")
 where these stand and what they print."""
 
 
-def _plain(source: ExpandedSource, printable: Callable[[str], bool], bounds: TextBounds | None = None,
-           box_width: float = 0) -> bool:
+def _plain(source: ExpandedSource, printable: Callable[[str], bool], bounds: TextBounds) -> bool:
     """Whether the rules file's Markdown structure cannot change what the booklet refuses, so
     the parse (and importing the Markdown library) can be skipped: every character prints,
-    nothing in :data:`MARKDOWN_THAT_MATTERS` appears, every example box surely fits a page
-    (given ``bounds`` and the text width in a box), and every block directive stands
+    nothing in :data:`MARKDOWN_THAT_MATTERS` and no icon appears, every example box surely fits a page
+    (given ``bounds``), and every block directive stands
     unindented on a line of its own between blank lines, which CommonMark always reads as a
     paragraph of its own at the top level."""
     text = source.text
-    if any(marker in text for marker in MARKDOWN_THAT_MATTERS):
-        return False
-    if bounds is not None and any(QUOTE_LINE.search(chunk) and _could_outgrow_page(chunk, box_width, bounds)
-                                  for chunk in re.split(r"\n[ \t]*\n", text)):
+    if any(marker in text for marker in MARKDOWN_THAT_MATTERS) or ICON_PATTERN.search(text):
+        return False  # an icon: only the parse tells it from code or an escaped colon
+    box_width = bounds.width - bounds.box_inset
+    if any(QUOTE_LINE.search(chunk) and _could_outgrow_page(chunk, box_width, bounds)
+           for chunk in re.split(r"\n[ \t]*\n", text)):
         return False  # a blank line ends a quote, so each lies within one chunk
     if not all(printable(character) for character in set(text) - set("\n\t")):
         return False
@@ -171,11 +159,11 @@ def _lines_at_most(text: str, width: float, size: float) -> int:
     return 1 + math.ceil(len(text) * em / room)
 
 
-def _cells_could_outgrow_page(cells: Iterable[object], bounds: TextBounds) -> bool:
+def _cells_could_outgrow_page(cells: Iterable[str], bounds: TextBounds) -> bool:
     """Whether a table row holding one of ``cells`` might be taller than a page: a column
     may be as narrow as one word, so a cell takes at most a line a word (and two for padding)."""
     _, leading, _ = bounds.table
-    return any((len(str(cell).split()) + 2) * leading > bounds.page_height for cell in cells)
+    return any((len(cell.split()) + 2) * leading > bounds.page_height for cell in cells)
 
 
 class _NoRenderer(Exception):
@@ -188,18 +176,10 @@ class _Walk:
 
     deck: Deck
     reader: Reader
-    """Reads the blocks, keeping the problems of their texts and pictures."""
-    problems: list[InputError]
-    box_inset: float
+    """Reads the blocks, keeping the problems of their texts and pictures (and those found here)."""
     bounds: TextBounds
     renderer: Renderer | None = None
     converters: dict[float, Converter] = field(default_factory=dict)
-
-    def attempt(self, check: Callable[..., object], *arguments: object) -> None:
-        try:
-            check(*arguments)
-        except InputError as error:
-            self.problems.append(error)
 
     def measure(self, width: float, build: Callable[[Converter], object]) -> None:
         """Build a block as the booklet does, ``width`` points wide, which measures it; keep its
@@ -207,8 +187,9 @@ class _Walk:
         try:
             build(self.converter(width))
         except InputError as error:
-            if (error.message, error.position) not in {(found.message, found.position) for found in self.problems}:
-                self.problems.append(error)
+            if (error.message, error.position) not in {(found.message, found.position)
+                                                       for found in self.reader.problems or ()}:
+                self.reader.keep(error)
         except _NoRenderer:
             pass
 
@@ -217,7 +198,8 @@ class _Walk:
 
         if width not in self.converters:
             self.converters[width] = Converter(self.deck, load_style(), self.reader.path, self.reader.source, width,
-                                               self.bounds.page_height, self.card_renderer, check_faces=False)
+                                               self.bounds.page_height, self.card_renderer,
+                                               lambda: self.card_renderer().icons, check_faces=False)
         return self.converters[width]
 
     def card_renderer(self) -> Renderer:
@@ -232,8 +214,8 @@ class _Walk:
         a table row, an example box or a directive's block fits a page."""
         for block in found:
             match block:
-                case blocks.DirectiveBlock():
-                    self.attempt(self.directive, block.directive, width)
+                case Directive():
+                    self.reader.attempt(self.directive, block, width)
                 case blocks.ListBlock():
                     for item in block.items:
                         self.walk(self.reader.read(item), width)
@@ -243,65 +225,41 @@ class _Walk:
                     self.quote(block, width)
 
     def quote(self, quote: blocks.Quote, width: float) -> None:
-        self.walk(self.reader.read(quote.body), width - self.box_inset)
+        self.walk(self.reader.read(quote.body), width - self.bounds.box_inset)
         start, end = quote.span or (0, 1)
-        if _could_outgrow_page("\n".join(self.reader.lines[start:end]), width - self.box_inset, self.bounds):
+        if _could_outgrow_page("\n".join(self.reader.lines[start:end]), width - self.bounds.box_inset, self.bounds):
             self.measure(width, lambda converter: converter.example_box(quote, 0))
 
     def table(self, table: blocks.Table, width: float) -> None:
         rows = self.reader.rows(table)
-        self.attempt(check_columns, max((len(row.cells) for row in rows), default=0), width, table.position)
+        self.reader.attempt(check_columns, max((len(row.cells) for row in rows), default=0), width, table.position)
         if _cells_could_outgrow_page([cell.source for row in rows for cell in row.cells], self.bounds):
             self.measure(width, lambda converter: converter.table(table))
 
-    # --- block directives ---------------------------------------------------------
-
     def directive(self, directive: Directive, width: float) -> None:
-        check = {"components": self.components, "decklists": self.decklists, "cardtable": self.cardtable,
-                 "cards": self.cards}.get(directive.name)
-        if check is not None:
-            check(directive, width)
-        if self.directive_could_outgrow_page(directive, width):
+        """What a block directive's block would be refused for: its options, fields, decklists,
+        cards and table, and (measured, when it might be) a height taller than a page."""
+        if directive.name == "pagebreak":
+            return
+        check = self.cards if directive.name == "cards" else self.directive_table
+        if check(directive, width):
             self.measure(width, lambda converter: converter.directive_block(directive))
 
-    def directive_could_outgrow_page(self, directive: Directive, width: float) -> bool:
-        """Whether the block a directive makes might be taller than a page: a row of its
-        table (the texts it shows), or a row of cards (the card's height)."""
-        if directive.name == "cards":
-            if self.renderer is None:
-                return False
-            card_width, card_height = self.renderer.card_size
-            shown = (to_points(directive.options["width"], "width") if "width" in directive.options
-                     else self.bounds.card_width)
-            return shown * card_height / card_width > self.bounds.page_height * CARD_SHARE_MEASURED
-        if directive.name not in ("components", "decklists", "cardtable"):
-            return False
-        texts = [directive.options.get("extra", "")] + [decklist.description for decklist in self.deck.decklists]
-        if directive.name == "cardtable":
-            texts += [card_value(card, name) for card in picked_cards(directive, self.deck)
-                      for name in self.deck.fields]
-        return _cells_could_outgrow_page(texts, self.bounds)
-
-    def components(self, directive: Directive, width: float) -> None:
-        contents = components_of(directive, self.deck)
-        self.directive_glyphs(directive, " ".join(contents.extras))
-        check_table_rows(table_rows(contents, self.deck), directive.position, directive.name)
-
-    def decklists(self, directive: Directive, width: float) -> None:
-        _, groups = decklist_groups(directive, self.deck)
-        for decklist in self.deck.decklists:
-            self.directive_glyphs(directive, decklist.description)
-        check_table_rows(len(self.deck.decklists), directive.position, directive.name)
-        check_columns(2 + len(groups), width, directive.position, directive.name)
-
-    def cardtable(self, directive: Directive, width: float) -> None:
-        table = card_table(directive, self.deck)
-        self.directive_glyphs(directive, " ".join(text for texts in table.rows for text in texts))
-        check_table_rows(len(table.rows), directive.position, directive.name)
-        check_columns(len(table.titles), width, directive.position, directive.name)
-
-    def cards(self, directive: Directive, width: float) -> None:
+    def cards(self, directive: Directive, width: float) -> bool:
+        """Check a ``{{ cards }}``; whether its row of cards might be taller than a page."""
         card_reference(directive, self.deck, width)
+        if self.renderer is None:
+            return False
+        card_width, card_height = self.renderer.card_size
+        shown = to_points(directive.options["width"], "width") if "width" in directive.options else \
+            self.bounds.card_width
+        return shown * card_height / card_width > self.bounds.page_height * CARD_SHARE_MEASURED
 
-    def directive_glyphs(self, directive: Directive, text: str) -> None:
-        self.reader.directive_text(text, directive)
+    def directive_table(self, directive: Directive, width: float) -> bool:
+        """Check a table directive's texts, rows and columns; whether a row might be taller than a page."""
+        table = directive_table(directive, self.deck)
+        self.reader.directive_text(" ".join(table.checked), directive)
+        check_table_rows(len(table.rows), directive.position, directive.name)
+        check_columns(len(table.headers), width, directive.position, directive.name)
+        texts = table.headers + [f"{cell.text} {cell.note}" for row in table.rows for cell in row if cell]
+        return _cells_could_outgrow_page(texts, self.bounds)

@@ -1,0 +1,163 @@
+"""Icons and translations in rules booklets, read back from the PDFs of a small deck-building game.
+
+``tests/decks/market`` writes coins and victory points as layout icons (``:coin:``, ``:vp:``)
+in its rules and its card texts, in English and in German. Each test copies it to tmp_path,
+changes what it needs, and reads the booklet back with pdfplumber: where the icons are drawn
+against the words around them, what the tables print, and what ``check`` says.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from cli_run import deckpress, place_of
+
+from generator.booklet.style import load_style
+
+MARKET = Path(__file__).parent / "decks" / "market"
+
+CAP_HEIGHT = 0.76
+"""The booklet font's cap height in ems (Vera's is 0.7598): an inline icon is that tall, as on cards."""
+
+
+@pytest.fixture
+def market(tmp_path: Path) -> Path:
+    folder = tmp_path / "market"
+    shutil.copytree(MARKET, folder)
+    return folder
+
+
+def booklet(folder: Path, out: Path, *lang: str) -> Path:
+    run = deckpress("booklet", folder, "--out", out, "--quiet", *lang)
+    assert run.exit_code == 0, run.stderr
+    suffix = f".{lang[-1]}" if lang else ""
+    return out / f"market-rules{suffix}.pdf"
+
+
+def words_and_icons(pdf: Path, page_number: int = 1) -> tuple[list[dict], list[dict], float]:
+    """The words of a page, the bounding boxes of the icons drawn on it (clusters of curves),
+    and the page height."""
+    with pdfplumber.open(pdf) as document:
+        page = document.pages[page_number]
+        words = page.extract_words(extra_attrs=["size"])
+        for word in words:  # the baseline, in page coordinates (top down)
+            char = next(char for char in page.chars if abs(char["x0"] - word["x0"]) < 0.01
+                        and abs(char["top"] - word["top"]) < 0.01)
+            word["baseline"] = page.height - char["matrix"][5]
+        icons: list[dict] = []
+        for curve in sorted(page.curves, key=lambda curve: (round(curve["top"]), curve["x0"])):
+            near = next((icon for icon in icons if curve["x0"] < icon["x1"] + 0.5 and curve["x1"] > icon["x0"] - 0.5
+                         and curve["top"] < icon["bottom"] + 0.5 and curve["bottom"] > icon["top"] - 0.5), None)
+            if near is None:
+                icons.append({key: curve[key] for key in ("x0", "x1", "top", "bottom")})
+            else:
+                near.update(x0=min(near["x0"], curve["x0"]), x1=max(near["x1"], curve["x1"]),
+                            top=min(near["top"], curve["top"]), bottom=max(near["bottom"], curve["bottom"]))
+        return words, icons, page.height
+
+
+def icon_after(word: dict, icons: list[dict]) -> dict:
+    """The icon drawn just right of ``word``, on its line."""
+    return next(icon for icon in icons if word["x1"] <= icon["x0"] < word["x1"] + 2 * word["size"]
+                and icon["top"] < word["baseline"] < icon["bottom"] + 1)
+
+
+def assert_on_the_line(icon: dict, word: dict) -> None:
+    """The icon stands on the word's baseline and reaches the height of its capitals (its shapes
+    fill at least 90% of its square)."""
+    size = word["size"]
+    assert abs(icon["bottom"] - word["baseline"]) < 0.1 * size, (icon, word)
+    assert 0.85 * CAP_HEIGHT * size < icon["bottom"] - icon["top"] < 1.02 * CAP_HEIGHT * size, (icon, word)
+
+
+def test_icons_in_the_rules_text_are_drawn_on_the_line_at_the_size_of_its_capitals(market, tmp_path):
+    words, icons, _ = words_and_icons(booklet(market, tmp_path / "out"))
+    text = " ".join(word["text"] for word in words)
+    assert ":coin:" not in text and ":vp:" not in text.replace("\\:vp:", "")
+    spend = next(word for word in words if word["text"] == "Spend")
+    to = words[words.index(spend) + 1]
+    coin = icon_after(spend, icons)
+    assert coin["x1"] < to["x0"] and to["text"] == "to"  # between "Spend" and "to", with room either side
+    assert_on_the_line(coin, spend)
+    most = next(word for word in words if word["text"] == "most")
+    assert_on_the_line(icon_after(most, icons), most)
+
+
+def test_a_backslash_or_a_code_span_keeps_an_icon_name_as_text(market, tmp_path):
+    pdf = booklet(market, tmp_path / "out")
+    with pdfplumber.open(pdf) as document:
+        last = document.pages[-1].extract_text()
+    assert "Written with a backslash, :vp: prints as it stands, and so does :coin: in" in last
+
+
+def test_a_card_table_prints_the_icons_and_markup_of_card_texts(market, tmp_path):
+    words, icons, _ = words_and_icons(booklet(market, tmp_path / "out"))
+    copper = next(word for word in words if word["text"] == "Copper" and word["x0"] < 100)
+    one = next(word for word in words if word["text"] == "1" and abs(word["baseline"] - copper["baseline"]) < 1
+               and word["x0"] > copper["x1"] + 40)
+    assert_on_the_line(icon_after(one, icons), one)  # "1 :coin:", not "1"
+    with pdfplumber.open(tmp_path / "out" / "market-rules.pdf") as document:
+        page = document.pages[1]
+        draw = [char for char in page.chars if char["text"] == "D" and char["top"] > copper["top"]]
+        assert draw and "Bold" in draw[0]["fontname"]  # "**Draw 1 card.**"
+        lines = page.extract_text().splitlines()
+    assert any(line.endswith("Draw 1 card.") for line in lines)  # the text's line break is kept
+    assert any(line.startswith("Gain 1") and line.endswith("this turn.") for line in lines)
+
+
+def test_an_unknown_icon_in_the_rules_is_a_finding_at_its_line(market, tmp_path):
+    rules = market / "rules.md"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("Count your :vp:", "Count your :vpp:"), encoding="utf-8")
+    run = deckpress("check", market)
+    assert run.exit_code == 2
+    assert f"{place_of(rules, ':vpp:')}: unknown icon ':vpp:'; did you mean 'vp'? (icon)" in run.error_lines[0]
+    refused = deckpress("booklet", market, "--out", tmp_path / "out", "--quiet")
+    assert refused.exit_code == 2 and place_of(rules, ":vpp:") in refused.stderr
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+def test_a_translated_booklet_prints_the_decklist_headers_and_choice_values_in_its_language(market, tmp_path):
+    with pdfplumber.open(booklet(market, tmp_path / "out", "--lang", "de")) as document:
+        text = "\n".join(page.extract_text() for page in document.pages)
+    assert "Stapel Karten Geld Punkte Aktion" in text  # the decklists table's headers
+    assert "Kupfer Geld 0 1" in text and "60 Geld" in text
+    for english in ("Deck Cards", "Treasure", "Victory", "Action"):
+        assert english not in text, english
+
+
+def test_check_lang_reports_a_choice_value_with_no_translation_at_its_line(market):
+    translation = market / "lang" / "de.yaml"
+    translation.write_text(translation.read_text(encoding="utf-8").replace(", action: Aktion", ""),
+                           encoding="utf-8")
+    run = deckpress("check", market, "--lang", "de")
+    assert run.exit_code == 1
+    deck = market / "deck.yaml"
+    column = deck.read_text(encoding="utf-8").splitlines()[9].index("action") + 1
+    assert (f"{deck}:10:{column}: choice 'action' of field 'type' has no translation in {translation}"
+            in run.stdout.splitlines())
+    assert deckpress("check", market).exit_code == 0  # the deck as written needs no translation
+
+
+@pytest.mark.parametrize("lang", [(), ("--lang", "de")], ids=["en", "de"])
+def test_the_market_deck_goes_through_every_command_without_a_finding(market, tmp_path, lang):
+    check = deckpress("check", market, "--format", "json", *lang)
+    assert check.exit_code == 0, check.stdout + check.stderr
+    assert [finding for deck in json.loads(check.stdout)["decks"] for finding in deck["findings"]] == []
+    out = tmp_path / "out"
+    for command in (("build", "--out", out / "build"), ("booklet", "--out", out / "booklet"),
+                    ("stats", "--report", out / "stats" / "market"), ("export", "--tts", out / "tts", "--jobs", "1")):
+        run = deckpress(command[0], market, *command[1:], "--quiet", *lang)
+        assert run.exit_code == 0, (command, run.stderr)
+
+
+def test_a_row_of_icons_alone_wraps_within_the_text_width(market, tmp_path):
+    (market / "rules.md").write_text("# Treasury\n\n" + " ".join([":coin:"] * 400) + "\n", encoding="utf-8")
+    _, icons, _ = words_and_icons(booklet(market, tmp_path / "out"))
+    style = load_style()
+    right = style.margins.inner + style.text_frame("a4")[0]
+    assert len(icons) > 100 and len({round(icon["top"]) for icon in icons}) > 5  # many lines of icons
+    assert max(icon["x1"] for icon in icons) <= right + 0.5
