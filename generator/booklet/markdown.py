@@ -47,7 +47,7 @@ from generator.booklet.style import EXAMPLE_BOX_RULE, BookletStyle, derive, font
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
 from generator.render.icons import Icon
-from generator.render.markup import MarkupError, Span, parse_markup
+from generator.render.markup import Span, parse_markup
 
 IMAGE_DPI = 150
 """Pixels per inch an image is printed at when it fits; larger images shrink to the text width."""
@@ -306,11 +306,8 @@ class Converter:
 
     def card_markup(self, text: str) -> str:
         """A card's text as the card prints it: bold, italic, line breaks and the layout's icons
-        (a named style's words print plain). Text the card itself refuses prints as written."""
-        try:
-            lines = parse_markup(text)
-        except MarkupError:
-            return paragraph_text(text)
+        (a named style's words print plain)."""
+        lines = parse_markup(text)
         return "<br/>".join("".join(self.span(span) for span in line) for line in lines)
 
     def span(self, span: Span) -> str:
