@@ -9,7 +9,8 @@ only. The floors, from the bottom (:data:`FLOORS`):
    from (the disk or a git revision);
 1. the deck model; 2. the card renderer; 3. sheets and access checks;
 4. booklets, stats and exports; 5. the verdict; 6. the preview server, the new-deck
-   scaffold and the schemas; 7. the command line, and ``python -m generator``.
+   scaffold, the schemas and the comparison of a deck's iterations; 7. the command line,
+   and ``python -m generator``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ FLOORS = (
     {"sheets", "access"},
     {"booklet", "stats", "exports"},
     {"verdict"},
-    {"serve", "scaffold", "schema"},
+    {"serve", "scaffold", "schema", "iterations"},
     {"cli", "__main__"},
 )
 
