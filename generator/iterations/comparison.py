@@ -403,8 +403,8 @@ def _layout_changes(old: Side, new: Side, side: str) -> _LayoutChanges:
         for key in _names(was, now):
             if _written(was.get(key)) != _written(now.get(key)):
                 label = key if section == "settings" else f"{section}.{key}"
-                general.append(_setting_cause(f"layout '{after.name}' {label}", was.get(key), now.get(key),
-                                              old, new))
+                general.extend(_setting_causes(f"layout '{after.name}' {label}", was.get(key), now.get(key),
+                                               old, new))
     old_elements, new_elements = _by_name(before), _by_name(after)
     elements: dict[str, tuple[Cause, ...]] = {}
     for name in _names(old_elements, new_elements):
@@ -416,10 +416,10 @@ def _layout_changes(old: Side, new: Side, side: str) -> _LayoutChanges:
             elements[name] = (Cause("setting", f"element '{name}' {'added' if now_element else 'removed'}", where,
                                     name),)
             continue
-        causes = tuple(_setting_cause(f"element '{name}' {key}", was_element.values.get(key),
-                                      now_element.values.get(key), old, new, name)
-                       for key in _names(was_element.values, now_element.values)
-                       if _written(was_element.values.get(key)) != _written(now_element.values.get(key)))
+        causes = tuple(cause for key in _names(was_element.values, now_element.values)
+                       if _written(was_element.values.get(key)) != _written(now_element.values.get(key))
+                       for cause in _setting_causes(f"element '{name}' {key}", was_element.values.get(key),
+                                                    now_element.values.get(key), old, new, name))
         if causes:
             elements[name] = causes
     return _LayoutChanges(elements, tuple(general))
@@ -438,11 +438,21 @@ def _written(value: Value | None) -> Any:
     return None if value is None else (repr(value.data), value.units)
 
 
-def _setting_cause(what: str, was: Value | None, now: Value | None, old: Side, new: Side,
-                   element: str | None = None) -> Cause:
+def _setting_causes(what: str, was: Value | None, now: Value | None, old: Side, new: Side,
+                    element: str | None = None) -> list[Cause]:
+    """A layout setting that changed, at its line: each value inside it that differs, for a
+    mapping (``colours.accent map.monster: "#c62f2a" -> "#b02020"``)."""
     position = new.where(now.position) if now is not None else old.where(was.position) if was is not None else None
-    return Cause("setting", f"{what}: {short(was.data if was else None)} -> {short(now.data if now else None)}",
-                 position, element)
+    return [Cause("setting", f"{what}{inner}: {short(before)} -> {short(after)}", position, element)
+            for inner, before, after in _differences(was.data if was else None, now.data if now else None)]
+
+
+def _differences(before: Any, after: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """Where two values written in a layout differ: (``.key.key`` inside mappings, old, new)."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        return [found for key in _names(before, after) if repr(before.get(key)) != repr(after.get(key))
+                for found in _differences(before.get(key), after.get(key), f"{path}.{key}" if path else f" {key}")]
+    return [(path, before, after)]
 
 
 def _causes(before: FaceDrawing, after: FaceDrawing, side: str, old: Side, new: Side, layout: _LayoutChanges,
@@ -489,6 +499,8 @@ def _changed_resources(was: tuple[ElementDrawing, ...], now: tuple[ElementDrawin
 
 
 def _resource_cause(resource: Resource) -> Cause:
+    if resource.kind == "icon" and resource.file:
+        return Cause("icon", f"{resource.file} changed (icon '{resource.name}')", resource.position)
     if resource.kind == "icon":
         return Cause("icon", f"icon '{resource.name}' changed", resource.position)
     if resource.kind == "font":

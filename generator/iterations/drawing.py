@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -51,9 +51,11 @@ class Resource:
     """How a designer knows it: ``art/mask.png``, the font's name, the icon's name."""
     digest: str
     """What it holds, hashed: equal digests, equal drawings."""
-    position: Position | None = None
+    position: Position | None = field(default=None, compare=False)
     """Where it is kept or defined, for the report: a file's path (``HEAD:cards/x/art.png`` at
-    a revision), an icon's line in its layout."""
+    a revision), an icon's line in its layout. Not part of what is drawn."""
+    file: str | None = field(default=None, compare=False)
+    """For an icon drawn from an SVG file, that file's name (``icons/coin.svg``)."""
 
 
 @dataclass(frozen=True)
@@ -144,14 +146,14 @@ class Canon:
             return self._keep(self._icon(value, resources), resources)
         if isinstance(value, (Glyphs, TextOp)):
             font = self._keep(self._font(value.font), resources)
-            fields = [(field.name, self._plain(getattr(value, field.name), resources))
-                      for field in dataclasses.fields(value) if field.name not in ("font", "element")]
+            fields = [(part.name, self._plain(getattr(value, part.name), resources))
+                      for part in dataclasses.fields(value) if part.name not in ("font", "element")]
             return (type(value).__name__, ("font", font), *fields)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            return (type(value).__name__, *((field.name, self._plain(getattr(value, field.name), resources))
-                                            for field in dataclasses.fields(value)
-                                            if field.compare and not field.name.startswith("_")
-                                            and field.name not in ("element", "position")))
+            return (type(value).__name__, *((part.name, self._plain(getattr(value, part.name), resources))
+                                            for part in dataclasses.fields(value)
+                                            if part.compare and not part.name.startswith("_")
+                                            and part.name not in ("element", "position")))
         if isinstance(value, (tuple, list)):
             return tuple(self._plain(item, resources) for item in value)
         if isinstance(value, dict):
@@ -171,10 +173,13 @@ class Canon:
         file's bytes)."""
         name = self._icons.get(id(icon), "icon")
         inner: dict[tuple[str, str], Resource] = {}
-        drawn = tuple((field.name, self._plain(getattr(icon, field.name), inner))
-                      for field in dataclasses.fields(icon) if field.compare and not field.name.startswith("_"))
+        drawn = tuple((part.name, self._plain(getattr(icon, part.name), inner))
+                      for part in dataclasses.fields(icon) if part.compare and not part.name.startswith("_"))
         files = sorted((resource.kind, resource.name, resource.digest) for resource in inner.values())
         digest = hashlib.sha256(repr((drawn, files)).encode("utf-8")).hexdigest()
+        if icon.art is not None:  # an SVG file: that file is what a designer changes
+            art = self._file(icon.art.path)
+            return Resource("icon", name, digest, art.position, art.name)
         where = icon.position
         position = Position(Path(self.source.label(where.path)), where.line) if where is not None else None
         return Resource("icon", name, digest, position)

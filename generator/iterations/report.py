@@ -54,8 +54,8 @@ def text_lines(comparison: Comparison) -> list[str]:
             lines += [f"  {line}" for line in _card_lines(change)]
     if comparison.redrawn:
         lines.append("faces that print differently, their cards unchanged")
-        for (side, causes), cards in _grouped(comparison.redrawn).items():
-            lines.append(f"  {_faces(side, cards)}:")
+        for (sides, causes), cards in _grouped(comparison.redrawn).items():
+            lines.append(f"  {_faces(sides, cards)}:")
             lines += [f"    {_at(cause.position)}{cause.what}" for cause in causes]
     if comparison.rules:
         lines.append("rules")
@@ -98,18 +98,30 @@ def _card_lines(change: CardChange) -> list[str]:
     return lines
 
 
-def _grouped(cards: Iterable[CardChange]) -> dict[tuple[str, tuple[Cause, ...]], list[CardChange]]:
-    """Faces that print differently for the same reasons, together, in card order."""
-    groups: dict[tuple[str, tuple[Cause, ...]], list[CardChange]] = {}
+def _grouped(cards: Iterable[CardChange]) -> dict[tuple[tuple[str, ...], tuple[Cause, ...]], list[CardChange]]:
+    """Faces that print differently for the same reasons, together, in card order: by the
+    sides of a card they are (front, back, or both) and their causes."""
+    groups: dict[tuple[tuple[str, ...], tuple[Cause, ...]], list[CardChange]] = {}
     for change in cards:
+        sides: dict[tuple[Cause, ...], list[str]] = {}
         for face in change.faces:
-            groups.setdefault((face.side, face.causes), []).append(change)
+            sides.setdefault(face.causes, []).append(face.side)
+        for causes, named in sides.items():
+            groups.setdefault((tuple(named), causes), []).append(change)
     return groups
 
 
-def _faces(side: str, cards: list[CardChange]) -> str:
+def sides_text(sides: tuple[str, ...], cards: int) -> str:
+    """"front", "backs", "front and back", "fronts and backs" of ``cards`` cards."""
+    words = [side if cards == 1 else f"{side}s" for side in sides]
+    return " and ".join(words)
+
+
+def _faces(sides: tuple[str, ...], cards: list[CardChange]) -> str:
     names = [change.card for change in cards]
-    return f"{side} of {names[0]}" if len(names) == 1 else f"{side}s of {len(names)} cards ({_listed(names)})"
+    if len(names) == 1:
+        return f"{sides_text(sides, 1)} of {names[0]}"
+    return f"{sides_text(sides, len(names))} of {len(names)} cards ({_listed(names)})"
 
 
 def _listed(names: list[str]) -> str:
@@ -297,12 +309,12 @@ def markdown_lines(comparison: Comparison) -> list[str]:
         lines.append("")
     if comparison.redrawn:
         lines += ["### Redrawn (the cards themselves are unchanged)", ""]
-        for (side, causes), cards in _grouped(comparison.redrawn).items():
+        for (sides, causes), cards in _grouped(comparison.redrawn).items():
             titles = [md(change.title or change.card) for change in cards]
             shown = ", ".join(titles[:LISTED_CARDS]) + (f" and {len(titles) - LISTED_CARDS} more"
                                                         if len(titles) > LISTED_CARDS else "")
-            sides = side if len(cards) == 1 else f"{side}s"
-            lines.append(f"- {sides} of {shown}: " + "; ".join(_arrowed(md(cause.what)) for cause in causes))
+            lines.append(f"- {sides_text(sides, len(cards)).capitalize()} of {shown}: "
+                         + "; ".join(_arrowed(md(cause.what)) for cause in causes))
         lines.append("")
     if comparison.rules:
         lines += ["### Composition rules", ""]

@@ -72,13 +72,15 @@ def git_program() -> str | None:
 
 
 def run_git(arguments: Sequence[str], folder: Path, limit: int = MAX_GIT_OUTPUT,
-            timeout: float = GIT_TIMEOUT_SECONDS, cut: bool = False) -> bytes:
+            timeout: float | None = None, cut: bool = False) -> bytes:
     """What ``git <arguments>`` run in ``folder`` prints (at most ``limit`` bytes).
 
     Raises :class:`GitMissing` without git, and :class:`GitError` with git's first line of
-    complaint when it fails, runs past ``timeout`` seconds or prints more than ``limit``;
-    with ``cut``, printing more is no failure: the first ``limit`` bytes are the answer.
+    complaint when it fails, runs past ``timeout`` seconds (:data:`GIT_TIMEOUT_SECONDS` unless
+    told) or prints more than ``limit``; with ``cut``, printing more is no failure: the first
+    ``limit`` bytes are the answer.
     """
+    timeout = GIT_TIMEOUT_SECONDS if timeout is None else timeout
     program = git_program()
     if program is None:
         raise GitMissing("git is not installed (no git on the PATH)")

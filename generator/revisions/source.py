@@ -172,7 +172,7 @@ class Revision(FileSource):
         if root is None:
             if git_program() is None:
                 raise GitError("git is not installed (no git on the PATH), so there is no revision to read")
-            raise GitError(f"{wanted[0]} is not in a git repository, so there is no revision '{revision}' to read")
+            raise GitError(f"not in a git repository, so there is no revision '{revision}' to read")
         commit = resolve_revision(root, revision)
         names = tuple(name for name in relative_paths(root, wanted))
         return cls(root=Path(os.path.realpath(root)), commit=commit, name=revision, folders=names,
