@@ -127,7 +127,7 @@ def test_markdown_is_a_changelog_in_the_players_words(playtest: Path):
     assert "- ~~Troll~~: removed (1 copy)" in text and "- **Wisp**: new, 1 copy" in text
     assert "- Front and back of Golem: element 'title' size: 12 → 14" in text
     assert "| strength 5 or more in the opening hand | 82.1% | 76.2% |" in text
-    assert "Take out 8 cards:\n- 2 × Imp (reprinted: it changed)" in text
+    assert "Take out 8 cards:\n- 2 × Imp (the old printing)" in text and "- 3 × Imp (reprinted)" in text
     assert "- 1 × Troll (no longer in the deck)" in text and "- 1 × Wisp (new card)" in text
 
 

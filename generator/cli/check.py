@@ -107,8 +107,9 @@ def _summary(deck: Deck, counts: dict[str, int]) -> str:
     checked = [f"{plural(counts.get('rules', 0), 'rule')} checked"]
     if "faces" in counts:
         checked.append(f"{plural(counts['faces'], 'face')} laid out")
-    version = f", version {deck.version}" if deck.version else ""
-    return f"{deck.output_name}: {deck.name}{version}, {plural(deck.total, 'card')}, {', '.join(checked)}"
+    if deck.version:
+        checked.append(f"version {deck.version}")
+    return f"{deck.output_name}: {deck.name}, {plural(deck.total, 'card')}, {', '.join(checked)}"
 
 
 def _as_dict(outcome: Verdict) -> dict:

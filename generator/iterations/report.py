@@ -31,6 +31,8 @@ from generator.stats.tables import percent
 LISTED_CARDS = 12
 """Cards a line of the text or Markdown report names before "and N more" (JSON names all)."""
 
+ALL_IN_JSON = "; --format json lists them all"
+
 MAX_DIGITS = 4
 """Decimal places a chance may be shown with to tell two answers apart (88.51% -> 88.46%)."""
 
@@ -69,10 +71,10 @@ def text_lines(comparison: Comparison) -> list[str]:
         reprint = comparison.reprint
         if reprint.printed:
             lines.append(f"  print {_count(reprint.cards_printed)}: "
-                         + _listed([_printed(entry) for entry in reprint.printed]))
+                         + _listed([_printed(entry) for entry in reprint.printed], ALL_IN_JSON))
         if reprint.removed:
             lines.append(f"  take out {_count(reprint.cards_removed)}: "
-                         + _listed([_removed(entry) for entry in reprint.removed]))
+                         + _listed([_removed(entry) for entry in reprint.removed], ALL_IN_JSON))
     return lines
 
 
@@ -124,10 +126,10 @@ def _faces(sides: tuple[str, ...], cards: list[CardChange]) -> str:
     return f"{sides_text(sides, len(names))} of {len(names)} cards ({_listed(names)})"
 
 
-def _listed(names: list[str]) -> str:
-    """``names`` joined, the first :data:`LISTED_CARDS` of them and how many more."""
+def _listed(names: list[str], hint: str = "") -> str:
+    """``names`` joined, the first :data:`LISTED_CARDS` of them and how many more (then ``hint``)."""
     more = len(names) - LISTED_CARDS
-    return ", ".join(names[:LISTED_CARDS]) + (f" and {more} more (--format json lists them all)" if more > 0 else "")
+    return ", ".join(names[:LISTED_CARDS]) + (f" and {more} more{hint}" if more > 0 else "")
 
 
 def _rule_text(rule: RuleChange) -> str:
@@ -361,5 +363,5 @@ def _card_markdown(change: CardChange) -> str:
 
 
 def _why(why: str) -> str:
-    return {"removed": "no longer in the deck", "stale": "reprinted: it changed", "surplus": "fewer copies now",
-            "new": "new card", "redrawn": "it changed", "more copies": "more copies now"}.get(why, why)
+    return {"removed": "no longer in the deck", "stale": "the old printing", "surplus": "fewer copies now",
+            "new": "new card", "redrawn": "reprinted", "more copies": "more copies now"}.get(why, why)
