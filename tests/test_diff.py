@@ -233,3 +233,20 @@ def test_usage_names_two_decks_or_one_with_since(playtest: Path):
         assert run.exit_code == 2
         assert "name two decks, OLD NEW, or one DECK with --since REV" in run.stderr or \
             "--since REV compares one DECK" in run.stderr
+
+
+def test_a_font_file_that_changed_is_named_and_not_the_text_it_moves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    bundled = Path(__file__).resolve().parent.parent / "generator" / "render" / "data" / "fonts"
+    deck = project(tmp_path, commit_it=False)
+    (deck / "fonts").mkdir()
+    shutil.copyfile(bundled / "DejaVuSans.ttf", deck / "fonts" / "Body.ttf")
+    edit(tmp_path / LAYOUT, "    fit: wrap\n", "    fit: wrap\n    font: Body\n")
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "A font of the deck's own")
+    monkeypatch.chdir(tmp_path)
+    shutil.copyfile(bundled / "DejaVuSans-Bold.ttf", deck / "fonts" / "Body.ttf")
+    lines = deckpress("diff", "cards/game", "--since", "HEAD", "-q").stdout.splitlines()
+    assert lines[1:5] == ["faces that print differently, their cards unchanged",
+                          "  fronts of 4 cards (imp, ogre, troll, golem):",
+                          "    cards/game/fonts/Body.ttf: font 'Body' changed",
+                          "odds (stats:)"]  # nothing more: the text the font moved is not a cause

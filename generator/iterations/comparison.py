@@ -476,10 +476,12 @@ def _causes(before: FaceDrawing, after: FaceDrawing, side: str, old: Side, new: 
         was, now = old_elements.get(name, ()), new_elements.get(name, ())
         if was == now:
             continue
-        for resource in _changed_resources(was, now):
+        changed = _changed_resources(was, now)
+        for resource in changed:
             found[_resource_cause(resource)] = None
-        if [element.shape for element in was] != [element.shape for element in now] or len(was) != len(now):
-            for cause in _element_causes(name, side, new, layout, deck_changes):
+        if [element.shape for element in was] != [element.shape for element in now]:
+            # A font or file that changed moves what is drawn with it: no need to say more then.
+            for cause in _element_causes(name, side, new, layout, deck_changes, explained=bool(changed)):
                 found[cause] = None
     yield from found
 
@@ -508,12 +510,15 @@ def _resource_cause(resource: Resource) -> Cause:
     return Cause("file", f"{resource.name} changed", resource.position)
 
 
-def _element_causes(name: str, side: str, new: Side, layout: _LayoutChanges,
-                    deck_changes: tuple[Change, ...]) -> tuple[Cause, ...]:
-    """The settings of the element that changed; else the layout's own; else the deck's; else
-    the element itself, where the newer layout has it."""
+def _element_causes(name: str, side: str, new: Side, layout: _LayoutChanges, deck_changes: tuple[Change, ...],
+                    explained: bool = False) -> tuple[Cause, ...]:
+    """The settings of the element that changed; else nothing more when a file it draws from
+    changed (``explained``); else the layout's own settings; else the deck's; else the
+    element itself, where the newer layout has it."""
     if name in layout.elements:
         return layout.elements[name]
+    if explained:
+        return ()
     if layout.general:
         return layout.general
     if deck_changes:

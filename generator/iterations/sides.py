@@ -134,7 +134,8 @@ def read_side(target: Path, source: FileSource, name: str, stamp: str | None = K
             raise relabelled(error, source) from None
         answers, problem = stats_answers(deck)
         return Side(name=name, source=source, deck=deck, renderer=renderer, layouts=layouts,
-                    rules=rule_outcomes(deck), answers=answers, stats_problem=problem)
+                    rules=rule_outcomes(deck), answers=answers,
+                    stats_problem=str(relabelled(problem, source)) if problem is not None else None)
 
 
 def _refuse_workbook_at_revision(deck: Deck, source: FileSource) -> None:
@@ -190,13 +191,13 @@ def rule_outcomes(deck: Deck) -> dict[str, RuleOutcome]:
     return outcomes
 
 
-def stats_answers(deck: Deck) -> tuple[dict[tuple[str | None, str], Answer], str | None]:
+def stats_answers(deck: Deck) -> tuple[dict[tuple[str | None, str], Answer], InputError | None]:
     """Every question of the deck's ``stats:`` in every pool it asks of (each decklist, or the
     deck), with its exact chance; and why the section cannot be read, when it cannot."""
     try:
         spec = read_stats_spec(deck)
     except InputError as error:
-        return {}, str(error)
+        return {}, error
     answers: dict[tuple[str | None, str], Answer] = {}
     for pool in pools_for(deck):
         for question in spec.questions:
