@@ -1,10 +1,4 @@
-"""What the machine lends a command: the cores it may run on.
-
-Three stages share work out when there is a core to spare: a build deflates its streams
-in a helper process (:mod:`generator.sheets.deflate`), a verdict runs some checks in a
-forked copy (:mod:`generator.verdict.beside`) and an export rasterises on every core
-(:mod:`generator.exports.workers`).
-"""
+"""What the machine lends a command: the cores it may run on."""
 
 from __future__ import annotations
 

@@ -125,7 +125,9 @@ def placed_forms(pdf: Path) -> list[list[tuple[str, float, float]]]:
 
     pages = []
     for page in PdfReader(pdf).pages:
-        content = page.get_contents().get_data()
+        contents = page.get_contents()
+        assert contents is not None, "a page without content"
+        content = contents.get_data()
         pages.append([(name.decode(), float(x), float(y))
                       for x, y, name in FORM_PLACEMENT.findall(content)])
     return pages

@@ -118,7 +118,7 @@ def test_every_page_printed_once_and_each_spread_folds_together():
         # With the blanks numbered, the two halves of any side add up to total + 1:
         # that is what puts page k and its mirror page on one fold.
         full = saddle_stitch_order(total)
-        for side, numbered in zip(sides, full):
+        for side, numbered in zip(sides, full, strict=True):
             assert numbered.left + numbered.right == total + 1
             assert side.left == (numbered.left if numbered.left <= pages else None)
             assert side.right == (numbered.right if numbered.right <= pages else None)
@@ -567,9 +567,10 @@ def test_card_reference_uses_the_projects_card_renderer(tmp_path):
 
 
 def test_decklists_directive_prints_each_decklist_with_its_description(tmp_path):
-    deck_text = DECK + """decklists:
-  duel: {name: Duel Deck, description: Two heroes and a villain., cards: {%s: 2}}
-""" % load_deck(make_deck(tmp_path, "x")).cards[0].id
+    first = load_deck(make_deck(tmp_path, "x")).cards[0].id
+    deck_text = DECK + f"""decklists:
+  duel: {{name: Duel Deck, description: Two heroes and a villain., cards: {{{first}: 2}}}}
+"""
     folder = make_deck(tmp_path, "# Decks\n\n{{ decklists }}\n", deck_text)
     deck = load_deck(folder)
     assert deck.decklists[0].description == "Two heroes and a villain."

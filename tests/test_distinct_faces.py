@@ -1,8 +1,8 @@
 """Each distinct face is worked out once per run, so a deck's time grows with its distinct faces.
 
-A deck of all-different cards used to re-sum the whole deck for every face,
-and to rebuild each face's fields five times over: time grew with the square
-of the cards. These tests count the per-face work a real build does.
+A deck of all-different cards must not re-sum the whole deck for every face,
+nor rebuild a face's fields over and over (time would grow with the square of
+the cards). These tests count the per-face work a real build does.
 """
 
 from __future__ import annotations

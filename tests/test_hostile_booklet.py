@@ -6,14 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_support import (
-    broken_pngs,
-    deckpress,
-    new_deck,
-    png_declaring,
-    refused,
-    within,
-)
+from hostile_support import broken_pngs, deckpress, new_deck, png_declaring, refused, within
 
 from generator.booklet import MAX_RULES_BYTES
 from generator.booklet.limits import MAX_HEADING_LENGTH, MAX_TABLE_ROWS, MAX_WORD_LENGTH
@@ -108,7 +101,8 @@ def test_check_refuses_what_the_booklet_would(tmp_path, rules, message):
 
 
 def table(rows: int) -> str:
-    return "# Rules\n\nThe turn order.\n\n| turn | who |\n|---|---|\n" + "".join(f"| {n} | p{n} |\n" for n in range(rows))
+    rows_text = "".join(f"| {n} | p{n} |\n" for n in range(rows))
+    return "# Rules\n\nThe turn order.\n\n| turn | who |\n|---|---|\n" + rows_text
 
 
 def test_a_table_of_thousands_of_rows_ends_at_once_in_booklet_and_check(tmp_path):

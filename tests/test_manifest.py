@@ -17,7 +17,7 @@ def test_each_placement_is_one_line_of_json_without_spaces_and_keeps_every_field
     assert len(placements) == 2 * manifest["cards"] == 304
     lines = text.splitlines()[1:-1]  # the settings open the file, the closing brackets end it
     assert len(lines) == len(placements)
-    for line, placement in zip(lines, placements):
+    for line, placement in zip(lines, placements, strict=True):
         assert set(placement) == FIELDS
         assert line.rstrip(",") == json.dumps(placement, separators=(",", ":"), ensure_ascii=False)
     turned = {placement["rotation"] for placement in placements if placement["face"] == "back"}

@@ -49,7 +49,8 @@ def transparency(resources) -> list[dict]:
           math.sin(math.radians(30)), math.cos(math.radians(30)))),
 ])
 def test_turned_text_is_drawn_with_a_turned_character_matrix(tmp_path, degrees, matrix):
-    layout = f"elements:\n  - {{text: '{{{{ roll }}}}', box: [20, 30, 20, 10], size: 16, align: center, rotate: {degrees}}}\n"
+    layout = (f"elements:\n  - {{text: '{{{{ roll }}}}', box: [20, 30, 20, 10], size: 16, align: center, "
+              f"rotate: {degrees}}}\n")
     page = face_of(tmp_path, layout)
     seven, = page.chars
     assert seven["matrix"][:4] == pytest.approx(matrix, abs=1e-3)

@@ -2,14 +2,15 @@
 
 FormLibrary encodes form operators and formats form dictionaries its own,
 quicker way; these tests hold it to reportlab's output for every kind of
-face: text in a subset font, transparency, gradients, images, marks.
+face: text in a subset font, transparency, gradients, images, links, marks,
+bounding boxes of every size and number type, and operators it leaves to
+reportlab to encode. A reportlab that writes any of them otherwise fails here.
 """
 
+import pytest
 from PIL import Image
 from reportlab.lib.utils import ImageReader
 
-import generator.sheets.deflate as deflate_module
-from generator.sheets.deflate import StreamDeflater, deflate_all
 from generator.sheets.forms import FormLibrary, sheet_font
 from generator.sheets.style import LineStyle
 
@@ -49,8 +50,8 @@ def _image(canvas) -> None:
     canvas.drawImage(ImageReader(Image.new("RGB", (4, 3), (200, 30, 30))), 10, 10, 40, 30)
 
 
-def _compiled(library_class: type[FormLibrary], faces, deflater: StreamDeflater | None = None) -> object:
-    library = library_class(title="Forms", deflater=deflater)
+def _compiled(library_class: type[FormLibrary], faces) -> object:
+    library = library_class(title="Forms")
     for key, bbox, draw in faces:
         library.add(key, bbox, draw)
     library.add_lines("marks", [(0, 10, 20, 10), (10, 0, 10, 20)], LineStyle(0.25, 0.0), PAGE)
@@ -80,25 +81,7 @@ def test_faces_of_two_sizes_keep_their_own_bounding_boxes():
     assert boxes[:3] == [b"[ -9 -9 189 261", b"[ 0 0 100 140", b"[ -9 -9 189 261"]
 
 
-def test_faces_deflated_by_a_helper_process_while_drawn_are_written_as_reportlab_writes_them(monkeypatch):
-    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)  # a core to lend, whatever this machine has
-    faces = [(f"card {n}", CARD, _text(f"Card number {n}")) for n in range(40)]
-    faces.insert(20, ("alpha", CARD, _transparent))
-    deflated_here = []
-
-    def recording(streams):
-        deflated_here.extend(streams)
-        return deflate_all(streams)
-
-    monkeypatch.setattr(deflate_module, "deflate_all", recording)
-    with StreamDeflater(helper_from=5) as deflater:
-        compiled = _compiled(FormLibrary, faces, deflater)
-    assert deflated_here == []  # the helper deflated every face and the marks
-    assert compiled == _compiled(ReportlabFormLibrary, faces)
-
-
-def test_a_face_left_to_reportlab_is_deflated_here_beside_the_helpers_work(monkeypatch):
-    monkeypatch.setattr(deflate_module, "_cores", lambda: 2)
+def test_a_face_whose_operators_are_not_plain_ascii_is_written_as_reportlab_writes_it():
     def commented(comment: str):
         def draw(canvas) -> None:
             _text(comment)(canvas)
@@ -107,7 +90,53 @@ def test_a_face_left_to_reportlab_is_deflated_here_beside_the_helpers_work(monke
 
     faces = [(f"card {n}", CARD, _text(f"Card number {n}")) for n in range(20)]
     faces.insert(5, ("accent", CARD, commented("crème brûlée")))
-    with StreamDeflater(helper_from=5) as deflater:
-        compiled = _compiled(FormLibrary, faces, deflater)
-        assert len(deflater._streams) == len(faces)  # every face but the accented one, and the marks
-    assert compiled == _compiled(ReportlabFormLibrary, faces)
+    assert _compiled(FormLibrary, faces) == _compiled(ReportlabFormLibrary, faces)
+
+
+def _image_in_gradient(canvas) -> None:
+    _gradient(canvas)
+    _image(canvas)
+
+
+def _everything(canvas) -> None:
+    _text("All at once")(canvas)
+    _transparent(canvas)
+    _gradient(canvas)
+    _image(canvas)
+
+
+def _link(canvas) -> None:
+    _text("Linked")(canvas)
+    canvas.linkURL("https://example.org/", (10, 10, 60, 30))
+
+
+def test_faces_with_transparency_and_images_but_no_gradient_are_written_as_reportlab_writes_them():
+    faces = [("plain", CARD, _text("Plain")), ("alpha", CARD, _transparent), ("image", CARD, _image),
+             ("plain again", CARD, _text("Plain again")), ("image again", CARD, _image)]
+    assert _compiled(FormLibrary, faces) == _compiled(ReportlabFormLibrary, faces)
+
+
+def test_faces_mixing_gradients_images_and_transparency_are_written_as_reportlab_writes_them():
+    faces = [("gradient", CARD, _gradient), ("image in gradient", CARD, _image_in_gradient),
+             ("everything", CARD, _everything), ("plain", CARD, _text("Plain")),
+             ("everything again", CARD, _everything)]
+    assert _compiled(FormLibrary, faces) == _compiled(ReportlabFormLibrary, faces)
+
+
+def test_bounding_boxes_of_whole_and_fractional_numbers_are_written_as_reportlab_writes_them():
+    faces = [("whole", (0, 0, 180, 252), _text("Whole")), ("fractional", (0.0, 0.0, 180.0, 252.0), _text("Float")),
+             ("odd", (-9.25, -9.5, 189.125, 261.0625), _text("Odd")), ("whole again", (0, 0, 180, 252), _text("W"))]
+    assert _compiled(FormLibrary, faces) == _compiled(ReportlabFormLibrary, faces)
+
+
+def _unencodable(canvas) -> None:
+    canvas.addLiteral("% \x18")  # a code PDFDocEncoding lacks
+
+
+@pytest.mark.parametrize(("draw", "error"), [(_unencodable, UnicodeEncodeError), (_link, ValueError)],
+                         ids=["operator outside PDFDocEncoding", "link"])
+def test_a_face_reportlab_refuses_in_a_form_is_refused_alike(draw, error):
+    faces = [("plain", CARD, _text("Plain")), ("refused", CARD, draw)]
+    for library in (FormLibrary, ReportlabFormLibrary):
+        with pytest.raises(error):
+            _compiled(library, faces)

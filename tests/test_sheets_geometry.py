@@ -3,12 +3,7 @@
 import pytest
 
 from generator.boxes import Box
-from generator.sheets.geometry import (
-    SheetSettings,
-    SheetSettingsError,
-    plan_layout,
-    plan_pages,
-)
+from generator.sheets.geometry import SheetSettings, SheetSettingsError, plan_layout, plan_pages
 from generator.sheets.marks import crop_marks, mark_room
 from generator.sheets.style import MM, find_paper, load_style
 
@@ -68,7 +63,7 @@ def test_gutter_and_bleed_keep_cards_apart_and_inside_the_margins():
     assert grid.slots[1].x - grid.slots[0].right == pytest.approx(4 * MM)
     with_bleed = plan_layout(SheetSettings(paper=paper(), bleed=True, gutter=2 * MM), POKER, 3 * MM)
     assert with_bleed.bleed == 3 * MM
-    for first, second in zip(with_bleed.slots, with_bleed.slots[1:]):
+    for first, second in zip(with_bleed.slots, with_bleed.slots[1:], strict=False):
         if first.y == second.y:
             assert second.x - first.right >= 6 * MM - 1e-9  # two bleeds, never overlapping
     for box in with_bleed.slots:
@@ -135,7 +130,7 @@ def test_fold_puts_fronts_and_backs_on_one_page_mirrored_about_the_fold():
     x0, y0, x1, y1 = grid.fold_line
     assert y0 == y1 == pytest.approx(height / 2)  # A4 portrait folds across its long side
     backs = [grid.back_box(front) for front in grid.slots]
-    for front, back in zip(grid.slots, backs):
+    for front, back in zip(grid.slots, backs, strict=True):
         assert back == Box(front.x, height - front.y - front.height, front.width, front.height)
         assert front.y > height / 2 and back.top < height / 2
     assert not any(front.overlaps(back) for front in grid.slots for back in backs)
@@ -154,17 +149,17 @@ def test_long_mode_pages_alternate_fronts_and_their_backs():
     assert [page.role for page in pages] == ["fronts", "backs"] * 3
     assert [page.number for page in pages] == [1, 2, 3, 4, 5, 6]
     assert [len(page.placements) for page in pages] == [9, 9, 9, 9, 2, 2]
-    for fronts, backs in zip(pages[::2], pages[1::2]):
-        assert [p.index for p in fronts.placements] == [p.index for p in backs.placements]
+    for fronts, backs in zip(pages[::2], pages[1::2], strict=True):
+        assert [p.copy_index for p in fronts.placements] == [p.copy_index for p in backs.placements]
         assert {p.face for p in backs.placements} == {"back"}
-    assert [p.index for page in pages[::2] for p in page.placements] == list(range(20))
+    assert [p.copy_index for page in pages[::2] for p in page.placements] == list(range(20))
 
 
 def test_none_mode_puts_all_backs_at_the_end_where_their_fronts_stood():
     grid = layout("none")
     pages = list(plan_pages(grid, 12))
     assert [page.role for page in pages] == ["fronts", "fronts", "backs", "backs"]
-    for front_page, back_page in zip(pages[:2], pages[2:]):
+    for front_page, back_page in zip(pages[:2], pages[2:], strict=True):
         assert [p.box for p in front_page.placements] == [p.box for p in back_page.placements]
 
 

@@ -7,14 +7,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from pypdf import PdfReader
-from sheets_support import (
-    FrameRenderer,
-    embedded_fonts,
-    numbered_deck,
-    placed_forms,
-    read_manifest,
-    write_deck,
-)
+from sheets_support import FrameRenderer, embedded_fonts, numbered_deck, placed_forms, read_manifest, write_deck
 
 from generator.deck.model import load_deck
 from generator.errors import LayoutError
@@ -138,7 +131,7 @@ def test_back_offset_shifts_backs_only(mixed_deck, tmp_path):
     _, plain = build(mixed_deck, tmp_path / "plain")
     _, shifted = build(mixed_deck, tmp_path / "shifted", back_offset=(1.5 * MM, -0.5 * MM))
     assert shifted["back_offset_mm"] == [1.5, -0.5]
-    for before, after in zip(plain["placements"], shifted["placements"]):
+    for before, after in zip(plain["placements"], shifted["placements"], strict=True):
         dx, dy = (1.5 * MM, -0.5 * MM) if before["face"] == "back" else (0, 0)
         assert after["trim_box"][0] == pytest.approx(before["trim_box"][0] + dx, abs=0.002)
         assert after["trim_box"][1] == pytest.approx(before["trim_box"][1] + dy, abs=0.002)

@@ -49,6 +49,7 @@ def refusals(tmp_path, rules: str):
     "Icon ![x](../secret.png) inline.\n",
     "{{ pagebreak }} {{ pagebreak }}\n",
     "# Rules\n\n| a | b |\n|---|---|\n| x | y |\n| " + LONG_TEXT + " | z |\n",
+    "| a |\n|---|\n| x |\n| &#28450; by its number |\n",
     "# Rules\n\n> " + LONG_TEXT + "\n",
     "# Rules\n\n> An example.\n>\n> " + "\n> ".join([LONG_TEXT[:1200]] * 4) + "\n",
 ])
@@ -76,6 +77,20 @@ def test_a_row_of_cards_taller_than_a_page_is_refused_at_the_directive(tmp_path)
     assert check.exit_code == 2
     assert check.error_lines == [refusal, refusal.replace(":5:3:", ":7:1:")]  # every one, in one run
     assert not (tmp_path / "out").exists()
+
+
+def test_a_card_reference_in_an_example_box_of_a_deck_whose_layout_is_broken(tmp_path):
+    """Without card layouts no row of cards can be measured; check reports the layout, and no crash."""
+    from hostile_support import new_deck
+
+    folder = new_deck(tmp_path, "space")
+    layout = folder / "layout.yaml"
+    layout.write_text(layout.read_text().replace("size: poker", "size: [40mm", 1))
+    (folder / "rules.md").write_text("# T\n\n> {{ cards }}\n")
+    check = deckpress("check", folder)
+    assert check.exit_code == 2
+    [error] = check.error_lines
+    assert f"{layout}:" in error and "YAML syntax error" in error
 
 
 def test_booklet_reports_every_card_in_its_reference_that_does_not_fit(tmp_path):
@@ -137,19 +152,18 @@ def test_a_sound_rules_file_passes_and_the_booklet_is_made(tmp_path):
     assert booklet.exit_code == 0, booklet.stdout + booklet.stderr
 
 
+def test_check_reads_a_directive_as_the_booklet_prints_it(tmp_path):
+    """Each extra of a components list is its own line, so words do not run on across the ';'."""
+    rules = "{{ components extra=\"" + "x" * 150 + ";" + "y" * 100 + "\" }}\n"
+    folder, booklet, check = refusals(tmp_path, rules)
+    assert booklet.exit_code == 0, booklet.stdout + booklet.stderr
+    assert check.exit_code == 0, check.stdout + check.stderr
+
+
 def test_without_a_rules_file_there_is_nothing_to_check(tmp_path):
     folder = make_deck(tmp_path, "")
     (folder / "rules.md").unlink()
     assert deckpress("check", folder).exit_code == 0
-
-
-def test_the_table_measures_are_the_booklets():
-    from generator.booklet import markdown
-    from generator.verdict import booklet
-
-    assert (booklet.CELL_PADDING, booklet.MIN_COLUMN_TEXT) == (markdown.CELL_PADDING, markdown.MIN_COLUMN_TEXT)
-    assert booklet.BLOCK_DIRECTIVE_PARAGRAPH.pattern == markdown.BLOCK_DIRECTIVE_PARAGRAPH.pattern
-    assert DECK  # the tiny deck the booklet tests use
 
 
 @pytest.mark.parametrize("rules", [
@@ -184,7 +198,7 @@ def test_bundled_rules_pass_either_way(monkeypatch, game):
 
 def test_plain_ascii_is_printable_without_asking_the_fonts():
     from generator.booklet.style import font_has_glyph, load_style, text_measures
-    from generator.verdict.booklet import EXAMPLE_BOX_RULE, _printable
+    from generator.verdict.booklet import _printable
 
     assert all(font_has_glyph(chr(code)) and _printable(chr(code)) for code in range(32, 127))
     for character in "\u00e9\u2192\u2603\U0001f600\x07":
@@ -194,4 +208,3 @@ def test_plain_ascii_is_printable_without_asking_the_fonts():
         width, padding = text_measures(paper)
         assert width == style.papers[paper].page[0] - style.margins.inner - style.margins.outer
         assert padding == 2 * style.box_padding
-    assert EXAMPLE_BOX_RULE == 3  # the booklet's example box: Table width frame_width - 3

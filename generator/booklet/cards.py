@@ -8,23 +8,24 @@ in a grid with a caption under each card.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Protocol
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
+from reportlab.lib.colors import Color
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
 
 from generator.booklet.paragraphs import Paragraph
 from generator.deck.model import Card, Deck
-from generator.errors import LayoutError
+from generator.errors import DeckpressError
 from generator.words import words_for
-
-SIDES = ("front", "back")
 
 
 class Renderer(Protocol):
     """What the booklet needs from the card renderer."""
 
-    card_size: tuple[float, float]
+    @property
+    def card_size(self) -> tuple[float, float]: ...
 
     def face_key(self, card: Card, side: str) -> Any: ...
 
@@ -35,19 +36,16 @@ RendererFactory = Callable[[Deck], Renderer]
 
 
 def load_default_renderer(deck: Deck) -> Renderer:
-    """The project's card renderer for ``deck`` (imported late: only card references need it)."""
-    try:
-        from generator.render import load_renderer
-    except ImportError:
-        raise LayoutError("the card reference needs the card renderer (generator.render), "
-                          "which this installation lacks", field="cards") from None
+    """The project's card renderer for ``deck``."""
+    from generator.render import load_renderer  # noqa: PLC0415  (65 ms to import; only a card reference needs it)
+
     return load_renderer(deck)
 
 
 class CardFace(Flowable):
     """One card face, scaled to ``width`` points wide, with a hairline at its trim edge."""
 
-    def __init__(self, renderer: Renderer, card: Card, side: str, width: float, edge_colour):
+    def __init__(self, renderer: Renderer, card: Card, side: str, width: float, edge_colour: Color):
         super().__init__()
         self.renderer = renderer
         self.card = card
@@ -58,10 +56,10 @@ class CardFace(Flowable):
         self.height = card_height * self.scale
         self.edge_colour = edge_colour
 
-    def wrap(self, available_width, available_height):
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         return self.width, self.height
 
-    def draw(self):
+    def draw(self) -> None:
         canvas = self.canv
         canvas.saveState()
         # Clip to the trim box so bleed drawn past the edge stays off the page.
@@ -85,7 +83,7 @@ def distinct_faces(deck: Deck, cards: Iterable[Card], sides: tuple[str, ...],
     A shared card back is shown once, however many cards carry it; two cards
     that print identically (same face key) are shown once.
     """
-    seen: set = set()
+    seen: set[Any] = set()
     faces = []
     for card in cards:
         if card.count == 0:
@@ -99,7 +97,7 @@ def distinct_faces(deck: Deck, cards: Iterable[Card], sides: tuple[str, ...],
     return faces
 
 
-def face_problems(renderer: Renderer, deck: Deck, faces: list[tuple[Card, str]]) -> list:
+def face_problems(renderer: Renderer, deck: Deck, faces: list[tuple[Card, str]]) -> list[DeckpressError]:
     """Every one of ``faces`` that the renderer cannot lay out, when it can say (the project's
     renderer lists each distinct face that does not fit), so all are reported at once rather
     than the first one drawn."""
@@ -124,7 +122,7 @@ def caption_text(deck: Deck, card: Card, side: str) -> str:
 
 
 def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, frame_width: float,
-              card_width: float, gap: float, caption_style: ParagraphStyle, edge_colour,
+              card_width: float, gap: float, caption_style: ParagraphStyle, edge_colour: Color,
               escape: Callable[[str], str]) -> list[Flowable]:
     """The faces in rows, as many per row as fit the frame, each with its caption.
 
@@ -134,9 +132,9 @@ def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, fra
     per_row = max(1, int((frame_width + gap) // (card_width + gap)))
     # Spread spare width evenly between the columns so rows fill the text width.
     column_width = frame_width / per_row
-    cells = [[CardFace(renderer, card, side, card_width, edge_colour),
-              Paragraph(escape(caption_text(deck, card, side)), caption_style)]
-             for card, side in faces]
+    cells: list[list[Flowable] | str] = [[CardFace(renderer, card, side, card_width, edge_colour),
+                                          Paragraph(escape(caption_text(deck, card, side)), caption_style)]
+                                         for card, side in faces]
     rows = [cells[start:start + per_row] for start in range(0, len(cells), per_row)]
     if rows and len(rows[-1]) < per_row:
         rows[-1] = rows[-1] + [""] * (per_row - len(rows[-1]))

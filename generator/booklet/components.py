@@ -64,14 +64,14 @@ def card_headline(deck: Deck) -> str:
     return words_for(deck)("double_sided_cards" if double_sided else "cards", deck.total)
 
 
-def _choice_label(deck: Deck, field_name: str, value: Any) -> str | None:
+def choice_label(deck: Deck, field_name: str, value: Any) -> str | None:
     """How the deck's translation labels a choice value, if it does: a deck as written has
     no translation, and needs not load the translations' module to say so."""
     if deck.translation is None:
         return None
-    from generator.deck.translation import choice_label
+    from generator.deck import translation  # noqa: PLC0415  (only a translated deck needs it)
 
-    return choice_label(deck, field_name, value)
+    return translation.choice_label(deck, field_name, value)
 
 
 def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[ComponentGroup, ...]:
@@ -95,7 +95,7 @@ def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[Com
         members[key].append(card)
     words = words_for(deck)
     return tuple(
-        ComponentGroup(label=labels.get(key) or _choice_label(deck, by, members[key][0].fields.get(by))
+        ComponentGroup(label=labels.get(key) or choice_label(deck, by, members[key][0].fields.get(by))
                        or key or words("other_column"),
                        count=sum(c.count for c in members[key]), cards=tuple(members[key]),
                        renamed=key in labels, unset=not key, words=words)
@@ -124,7 +124,7 @@ def describe_group(group: ComponentGroup, deck: Deck) -> str:
     if len(set(titles)) == len(titles) and len(kinds) <= 4:
         if singles:
             return ", ".join(titles)
-        return ", ".join(f"{count} {title}" for count, title in zip(counts, titles))
+        return ", ".join(f"{count} {title}" for count, title in zip(counts, titles, strict=True))
     words = words_for(deck)
     if singles:
         return words("different_cards", len(kinds))

@@ -30,17 +30,30 @@ from __future__ import annotations
 import dataclasses
 import re
 import shlex
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from generator.booklet.components import group_values, players_label
+from generator.booklet.components import (
+    Components,
+    choice_label,
+    components,
+    extras_option,
+    group_values,
+    players_label,
+    value_label,
+)
+from generator.booklet.style import MM, to_points
 from generator.deck.model import Card, Deck, Decklist
 from generator.deck.selectors import Selector, parse_selector
 from generator.errors import InputError, Position
-from generator.words import words_for
+from generator.render.markup import readable
+from generator.words import Words, words_for
 
 DIRECTIVE = re.compile(r"\{\{(.*?)\}\}")
+
+SIDES = ("front", "back")
 
 
 @dataclass(eq=False)
@@ -284,6 +297,137 @@ def card_value(card: Card, name: str) -> Any:
     return card.fields.get(name)
 
 
+# --- what the block directives show ------------------------------------------
+
+
+def components_of(directive: Directive, deck: Deck) -> Components:
+    """What a ``{{ components }}`` lists: the deck's cards, grouped by its ``by=`` field, and
+    its extras."""
+    by = directive.options.get("by")
+    if by is not None:
+        check_field(directive, deck, by)
+    return components(deck, by, component_labels(directive, deck), extras_option(directive.options))
+
+
+def decklist_groups(directive: Directive, deck: Deck) -> tuple[str, list[tuple[str, str]]]:
+    """The field a ``{{ decklists }}`` splits each decklist by (``by=type``: monsters,
+    treasures...), and each of its values in the order the cards first have it, with the
+    header of its column ('' and none without ``by=``)."""
+    if not deck.decklists:
+        raise directive.fail("the deck has no decklists")
+    by = directive.options.get("by")
+    if by is None:
+        return "", []
+    check_field(directive, deck, by)
+    labels = component_labels(directive, deck)
+    values = dict.fromkeys(value_label(card.fields.get(by)) for card in deck.cards)
+    return by, [(value, labels.get(value, value.capitalize() or words_for(deck)("other_column")))
+                for value in values]
+
+
+@dataclass(eq=False)
+class CardTable:
+    """What a ``{{ cardtable }}`` prints: its headers, whether each column holds numbers
+    (printed to the right), and a row of texts for each card it picks."""
+
+    titles: list[str]
+    numeric: list[bool]
+    rows: list[list[str]]
+
+
+def card_table(directive: Directive, deck: Deck) -> CardTable:
+    names = [name.strip() for name in directive.options.get("columns", f"count,{deck.title_field}").split(",")
+             if name.strip()]
+    if not names:
+        raise directive.fail("'columns=' names no columns; list fields, e.g. columns=count,name")
+    columns = [table_column(directive, deck, name) for name in names]
+    formats = column_formats(directive, names)
+    headers = directive.options.get("headers")
+    titles = [part.strip() for part in headers.split(",")] if headers else [column.header for column in columns]
+    if len(titles) != len(columns):
+        raise directive.fail(f"{len(columns)} columns but {len(titles)} headers")
+    cards = [card for card in picked_cards(directive, deck) if card.count]
+    if not cards:
+        raise directive.fail("picks no cards")
+    sort = directive.options.get("sort")
+    if sort:
+        key = table_column(directive, deck, sort.lstrip("-"))
+        cards.sort(key=lambda card: _sort_key(key.value(card)), reverse=sort.startswith("-"))
+    words = words_for(deck)
+    return CardTable(titles, [_is_numeric([column.value(card) for card in cards]) for column in columns],
+                     [[shown(deck, name, column.value(card), formats.get(name), words)
+                       for name, column in zip(names, columns, strict=True)] for card in cards])
+
+
+def shown(deck: Deck, column: str, value: Any, template: str | None, words: Words) -> str:
+    """A card's value as a table prints it: readable, the way the card says it.
+
+    Values of a field with fixed choices (``dragon``, ``red``) are stored in
+    lower case but printed capitalised; yes/no fields print Yes or a dash. A
+    column format (``group:-{}``) prints its text instead, with the raw value
+    in place of ``{}``; a no-value prints nothing.
+    """
+    if template is not None:
+        if value is None or value is False:
+            return ""
+        return template.replace("{}", "" if value is True else str(value))
+    spec = deck.fields.get(column.removeprefix("back."))
+    if spec is not None and value in spec.choices:
+        label = choice_label(deck, spec.name, value)
+        if label is not None:
+            return label
+        if isinstance(value, str):
+            return value[:1].upper() + value[1:]
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return words("yes_cell") if value else "–"
+    if isinstance(value, str):
+        return readable(value)  # card text's markup and icons belong on the card
+    return str(value)
+
+
+def _is_numeric(values: list[Any]) -> bool:
+    """A column of numbers (blanks allowed) is right-aligned."""
+    present = [value for value in values if value is not None]
+    return bool(present) and all(isinstance(value, (int, float)) and not isinstance(value, bool)
+                                 for value in present)
+
+
+def _sort_key(value: Any) -> tuple[int, Any, str]:
+    # Numbers before text, blanks last, so mixed columns still sort.
+    if value is None:
+        return (2, 0, "")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, value, "")
+    return (1, 0, str(value))
+
+
+def card_reference(directive: Directive, deck: Deck, text_width: float) -> tuple[tuple[str, ...], float | None,
+                                                                                 list[Card]]:
+    """What a ``{{ cards }}`` shows: the sides, the printed width of a card (None: the style's),
+    which must fit ``text_width``, and the cards it picks."""
+    side = directive.options.get("side", "front")
+    sides = {"front": ("front",), "back": ("back",), "both": SIDES}.get(side)
+    if sides is None:
+        raise directive.fail(f"side is front, back or both, found '{side}'")
+    width = None
+    if "width" in directive.options:
+        try:
+            width = to_points(directive.options["width"], "width")
+        except InputError as error:
+            raise directive.fail(error.message) from None
+        if not 5 * MM <= width <= text_width:
+            raise directive.fail(f"width {directive.options['width']} does not fit the page")
+    cards = picked_cards(directive, deck)
+    if not any(card.count for card in cards):
+        raise directive.fail("picks no cards")
+    return sides, width, cards
+
+
+# --- inline directives ----------------------------------------------------------
+
+
 def _total(directive: Directive, deck: Deck) -> str:
     return str(sum(card.count for card in picked_cards(directive, deck)))
 
@@ -377,7 +521,7 @@ def expand_inline(text: str, path: Path, deck: Deck,
     return ExpandedSource(text="\n".join(lines) + "\n", blocks=blocks)
 
 
-def place_in(path: Path, lines: list[str], span: list[int] | None, needle: str | None = None) -> Position:
+def place_in(path: Path, lines: list[str], span: Sequence[int] | None, needle: str | None = None) -> Position:
     """Where a block of a rules file starts (``span`` is a Markdown node's [first, end) line
     indexes), or where ``needle`` first appears in those lines."""
     start, end = span if span else (0, 1)

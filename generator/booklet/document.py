@@ -13,10 +13,12 @@ same rules and deck give the same bytes.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 from reportlab.lib.enums import TA_CENTER
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -56,11 +58,11 @@ BodyMaker = Callable[[float, float], Body]
 class _BookletTemplate(BaseDocTemplate):
     """Sends headings to the contents and the outline as they land on pages."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._outline_level = -1
 
-    def afterFlowable(self, flowable):
+    def afterFlowable(self, flowable: Flowable) -> None:
         if not isinstance(flowable, Heading) or not 0 < flowable.toc_level <= TOC_LEVELS:
             return
         # The PDF outline cannot skip a level (an ## before any #), so clamp it.
@@ -111,14 +113,14 @@ def _document(buffer: io.BytesIO, deck: Deck, paper: Paper, style: BookletStyle)
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     footer = style.text["footer"]
 
-    def number_page(canvas, doc):
+    def number_page(canvas: Canvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont(footer.fontName, footer.fontSize)
         canvas.setFillColor(footer.textColor)
         canvas.drawCentredString(width / 2, margins.bottom / 2, str(doc.page))
         canvas.restoreState()
 
-    def frame_cover(canvas, doc):
+    def frame_cover(canvas: Canvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
         canvas.setStrokeColor(style.colours["accent"])
         canvas.setLineWidth(1.2)

@@ -18,15 +18,11 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (
-    ArrayObject,
-    DictionaryObject,
-    FloatObject,
-    IndirectObject,
-    NameObject,
-    StreamObject,
-)
+from pypdf import PageObject, PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, IndirectObject, NameObject, StreamObject
+from reportlab.lib.colors import Color
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 
 PAGES_PER_SHEET = 4
 """A folded sheet makes four booklet pages: two on each side."""
@@ -108,13 +104,14 @@ def impose(reading_pdf: bytes, sheet_size: tuple[float, float], note: bytes | No
     return output.getvalue()
 
 
-def _page_as_form(page, writer: PdfWriter) -> StreamObject:
+def _page_as_form(page: PageObject, writer: PdfWriter) -> StreamObject:
     """A reading page as a form XObject: its content stream, resources (copied
     into ``writer``, fonts and images included) and box."""
     resources = page.get("/Resources")
     resources = resources.get_object().clone(writer) if resources is not None else DictionaryObject()
     form = StreamObject()
-    form.set_data(page.get_contents().get_data() if page.get_contents() is not None else b"")
+    contents = page.get_contents()
+    form.set_data(contents.get_data() if contents is not None else b"")
     box = page.mediabox
     form.update({
         NameObject("/Type"): NameObject("/XObject"),
@@ -126,7 +123,8 @@ def _page_as_form(page, writer: PdfWriter) -> StreamObject:
     return form.flate_encode()  # stored compressed, as the reading PDF stores it
 
 
-def _draw_forms(writer: PdfWriter, sheet, placements) -> None:
+def _draw_forms(writer: PdfWriter, sheet: PageObject,
+                placements: list[tuple[str, IndirectObject, float, float]]) -> None:
     """Give ``sheet`` a content stream that draws each form at its offset."""
     xobjects = DictionaryObject({NameObject(name): form for name, form, _, _ in placements})
     sheet[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
@@ -136,11 +134,8 @@ def _draw_forms(writer: PdfWriter, sheet, placements) -> None:
     sheet[NameObject("/Contents")] = writer._add_object(content)
 
 
-def printing_note_pdf(sheet_size: tuple[float, float], font_name: str, colour, note: str) -> bytes:
+def printing_note_pdf(sheet_size: tuple[float, float], font_name: str, colour: Color, note: str) -> bytes:
     """A sheet-sized page carrying only ``note``, over the left half's top margin."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-    from reportlab.pdfgen.canvas import Canvas
-
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=sheet_size, invariant=1, pageCompression=1)
     width, height = sheet_size

@@ -1,16 +1,18 @@
-"""How long a rules file's words, headings and tables may be, checked where the booklet
-reads them and where ``check`` does (without loading the PDF libraries)."""
+"""How long a rules file's words, headings and tables may be, and how wide its tables,
+checked where the booklet reads them and where ``check`` does (without loading the PDF
+libraries)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
+from generator.deck.model import Deck
 from generator.errors import InputError, Position
 
 MAX_WORD_LENGTH = 200
 """Characters in one word (text between spaces) of a rules file. The longest words and
 web addresses in a rulebook stay under a hundred; reportlab breaks an overlong word letter
-by letter, which takes minutes for a 200,000-letter one and cannot fit a table cell."""
+by letter, which is slow for a long one, and cannot fit it in a table cell."""
 
 MAX_HEADING_LENGTH = 200
 """Characters in a heading: a few lines at most, so a heading always fits on one page and
@@ -19,8 +21,15 @@ in the contents; a longer one is a paragraph that lost its blank line."""
 MAX_TABLE_ROWS = 500
 """Rows of one booklet table (a Markdown table or a ``{{ cardtable }}``), header aside: ten
 pages of them. reportlab lays out the rest of a table again at every page it breaks, so
-the work grows with the square of the rows: 8,000 rows took a minute. A longer list is
-better split by a heading, or a ``where=`` picking fewer cards."""
+the work grows with the square of the rows. A longer list is better split by a heading,
+or a ``where=`` picking fewer cards."""
+
+CELL_PADDING = 4
+"""Points of space left and right of the text in a table cell."""
+
+MIN_COLUMN_TEXT = 14
+"""Points of text width a table column needs at the least (about two letters); a table
+whose columns cannot all get this much does not fit the page and is refused."""
 
 Where = Callable[[str], Position]
 """The position of a piece of text (the first place it appears in the block being read)."""
@@ -61,20 +70,15 @@ def check_glyphs(raw: str, printable: Callable[[str], bool], where: Where) -> No
                          "use another character", where(character), field="text")
 
 
-def plain_text(node) -> str:
-    """The text of an inline syntax-tree node without its markup, as the reader sees it."""
-    parts = []
-    for child in node.children:
-        if child.type in ("text", "code_inline"):
-            parts.append(child.content)
-        elif child.type == "softbreak":
-            parts.append(" ")
-        elif child.children:
-            parts.append(plain_text(child))
-    return "".join(parts)
+def check_columns(columns: int, width: float, position: Position | None, field: str = "table") -> None:
+    """Refuse a table of more columns than fit side by side in ``width`` points."""
+    fitting = int(width // (2 * CELL_PADDING + MIN_COLUMN_TEXT))
+    if columns > fitting:
+        raise InputError(f"a table of {columns} columns does not fit the page: "
+                         f"at most {fitting} fit side by side", position, field=field)
 
 
-def cover_problems(deck, printable: Callable[[str], bool]) -> list[InputError]:
+def cover_problems(deck: Deck, printable: Callable[[str], bool]) -> list[InputError]:
     """The deck's own words the booklet's cover prints (its name and designer), each with a
     character no booklet font has. The cards may draw such a name in a font of the deck's
     own; the booklet's fonts are its own, so the cover would print an empty box."""

@@ -1,11 +1,10 @@
 """Markdown -> platypus flowables: the body of a rules booklet.
 
-markdown-it-py parses the rules file (CommonMark plus tables; raw HTML is
-shown as text, never interpreted). The syntax tree is then walked block by
-block: headings, paragraphs, nested lists, tables, block quotes (printed as
-shaded example boxes), images and rules. A paragraph that is only a block
-directive (``{{ components }}``, ``{{ cards }}`` ...) becomes the block the
-directive describes, built from the deck.
+The rules file is read into typed blocks by :mod:`generator.booklet.blocks` (which also
+checks its texts and pictures); this draws them: headings, paragraphs, nested lists,
+tables, block quotes (printed as shaded example boxes), images and rules. A block
+directive (``{{ components }}``, ``{{ cards }}`` ...) becomes the block it describes,
+built from the deck.
 
 Every error names the rules file and the line it comes from.
 """
@@ -13,14 +12,13 @@ Every error names the rules file and the line it comes from.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 from xml.sax.saxutils import escape
 
-from markdown_it import MarkdownIt
-from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     CondPageBreak,
@@ -37,46 +35,23 @@ from reportlab.platypus import (
     XPreformatted,
 )
 
+from generator.booklet import blocks
 from generator.booklet import components as comp
-from generator.booklet.cards import (
-    SIDES,
-    Renderer,
-    card_grid,
-    distinct_faces,
-    face_problems,
-)
+from generator.booklet.blocks import EXAMPLE_BOX_RULE, Reader
+from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_problems
 from generator.booklet.directives import (
     Directive,
     ExpandedSource,
-    check_field,
-    column_formats,
-    component_labels,
-    picked_cards,
-    place_in,
-    table_column,
+    card_reference,
+    card_table,
+    components_of,
+    decklist_groups,
 )
-from generator.booklet.limits import (
-    check_glyphs,
-    check_heading,
-    check_table_rows,
-    check_words,
-    plain_text,
-)
+from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
 from generator.booklet.paragraphs import Paragraph
-from generator.booklet.paths import resolve_image
-from generator.booklet.style import (
-    MM,
-    BookletStyle,
-    derive,
-    font_has_glyph,
-    paragraph_text,
-    to_points,
-)
+from generator.booklet.style import BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
-from generator.deck.translation import choice_label
 from generator.errors import InputError, Position, together
-from generator.render.images import ImageProblem, image_pixels
-from generator.render.markup import readable
 from generator.words import Words, words_for
 
 IMAGE_DPI = 150
@@ -84,9 +59,6 @@ IMAGE_DPI = 150
 
 MAX_IMAGE_HEIGHT_SHARE = 0.6
 """A block image takes at most this share of the page's text height."""
-
-CELL_PADDING = 4
-"""Points of space left and right of the text in a table cell."""
 
 KEEP_TABLE_ROWS = 16
 """Tables up to this many rows move whole to the next page instead of splitting..."""
@@ -104,23 +76,17 @@ LINE_HEIGHT_GUESS = 14
 TABLE_ROWS_UNDER_HEADING = 3
 """A heading above a long table needs room for at least this many rows below it."""
 
-MIN_COLUMN_TEXT = 14
-"""Points of text width a table column needs at the least (about two letters); a table
-whose columns cannot all get this much does not fit the page and is refused."""
+ALIGNMENTS = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 
-BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
-
-
-def markdown_parser() -> MarkdownIt:
-    """CommonMark with tables; HTML stays text so a rules file cannot smuggle in markup."""
-    return MarkdownIt("commonmark", {"html": False}).enable("table")
+STYLE_TAGS = {"strong": "b", "em": "i", "link": "u"}
+"""The paragraph markup of each inline style: links print underlined."""
 
 
 class Heading(Paragraph):
     """A heading paragraph that the document lists in its contents and PDF outline."""
 
-    def __init__(self, text: str | None, style, level: int = 0, plain: str = "", key: str = "",
-                 **paragraph_options):
+    def __init__(self, text: str, style: ParagraphStyle, level: int = 0, plain: str = "", key: str = "",
+                 **paragraph_options: object):
         # reportlab makes the halves of a split paragraph with Paragraph's own arguments;
         # a half has level 0 and so stays out of the contents.
         super().__init__(text, style, **paragraph_options)
@@ -131,7 +97,7 @@ class Heading(Paragraph):
 
 @dataclass
 class Converter:
-    """Walks one rules file's syntax tree and builds its flowables.
+    """Draws one rules file's blocks as flowables.
 
     ``renderer`` is asked for only when a ``{{ cards }}`` directive needs it, so a
     booklet without card pictures never loads the card layouts.
@@ -144,12 +110,15 @@ class Converter:
     frame_width: float
     frame_height: float
     renderer: Callable[[], Renderer]
-    lines: list[str] = field(default_factory=list)
     cover_components: comp.Components | None = None
     heading_count: int = 0
     check_faces: bool = True
     """Whether a card reference first lays out the faces it shows, to report every one that
     does not fit (``check`` lists the faces itself)."""
+    reader: Reader = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reader = Reader(self.deck.folder, self.path, self.source, font_has_glyph)
 
     @property
     def words(self) -> Words:
@@ -157,62 +126,47 @@ class Converter:
         return words_for(self.deck)
 
     def convert(self) -> list[Flowable]:
-        self.lines = self.source.text.splitlines()
-        tree = SyntaxTreeNode(markdown_parser().parse(self.source.text))
-        flowables = self.blocks(tree.children, depth=0)
-        stranded = self.source.unplaced()
-        if stranded:
-            directive = stranded[0]
-            raise directive.fail(f"'{{{{ {directive.name} }}}}' makes a whole block: "
-                                 "put it on a line of its own, with blank lines around it")
+        flowables = self.flowables(self.reader.document(), depth=0)
+        self.reader.stranded()
         return flowables
-
-    # --- positions and text -------------------------------------------------
-
-    def position(self, node: SyntaxTreeNode, needle: str | None = None) -> Position:
-        """Where ``node`` starts, or where ``needle`` first appears inside it."""
-        return place_in(self.path, self.lines, node.map, needle)
-
-    def text(self, raw: str, node: SyntaxTreeNode) -> str:
-        """Plain text, escaped for reportlab's paragraph markup, every glyph checked."""
-        check_words(raw, lambda needle: self.position(node, needle))
-        check_glyphs(raw, font_has_glyph, lambda needle: self.position(node, needle))
-        return paragraph_text(raw)
 
     # --- blocks -------------------------------------------------------------
 
-    def blocks(self, nodes, depth: int) -> list[Flowable]:
+    def flowables(self, read: Iterable[blocks.Block], depth: int) -> list[Flowable]:
         flowables: list[Flowable] = []
-        for node in nodes:
-            flowables.extend(self.block(node, depth))
+        for block in read:
+            flowables.extend(self.draw(block, depth))
         return _keep_headings_with_blocks(flowables, self.frame_width, self.frame_height)
 
-    def block(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        handler = {
-            "heading": self.heading,
-            "paragraph": self.paragraph,
-            "bullet_list": self.list_block,
-            "ordered_list": self.list_block,
-            "table": self.table,
-            "blockquote": self.example_box,
-            "hr": self.rule,
-            "fence": self.code,
-            "code_block": self.code,
-        }.get(node.type)
-        if handler is None:
-            return []
-        return handler(node, depth)
+    def draw(self, block: blocks.Block, depth: int) -> list[Flowable]:
+        match block:
+            case blocks.Heading():
+                return self.heading(block)
+            case blocks.Paragraph():
+                return [self.paragraph(block, self.style.text["body"])]
+            case blocks.Image():
+                return [self.picture(block)]
+            case blocks.DirectiveBlock():
+                return self.directive_block(block.directive)
+            case blocks.ListBlock():
+                return [self.list_block(block, depth)]
+            case blocks.Table():
+                return [self.table(block)]
+            case blocks.Quote():
+                return [self.example_box(block, depth)]
+            case blocks.Rule():
+                return [HRFlowable(width="60%", thickness=0.5, color=self.style.colours["rule"],
+                                   spaceBefore=4, spaceAfter=8)]
+            case blocks.CodeBlock():
+                return [XPreformatted(paragraph_text(block.text.rstrip("\n")), self.style.text["table"])]
+        return []
 
-    def heading(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        level = int(node.tag[1])
-        style = self.style.text[f"h{min(level, 4)}"]
-        inline = node.children[0]
-        plain = plain_text(inline)
-        check_heading(plain, self.position(node))
+    def heading(self, block: blocks.Heading) -> list[Flowable]:
+        style = self.style.text[f"h{min(block.level, 4)}"]
         self.heading_count += 1
-        heading = Heading(self.inline(inline), derive(style, keepWithNext=1), level,
-                          plain=plain, key=f"h{self.heading_count}")
-        if level == 1:
+        heading = Heading(self.markup(block.pieces), derive(style, keepWithNext=1), block.level,
+                          plain=block.plain, key=f"h{self.heading_count}")
+        if block.level == 1:
             # A level-1 heading never sits alone at the foot of a page.
             underline = HRFlowable(width="100%", thickness=0.6, color=self.style.colours["rule"],
                                    spaceBefore=0, spaceAfter=5)
@@ -220,68 +174,44 @@ class Converter:
             return [CondPageBreak(style.leading * 5), heading, underline]
         return [heading]
 
-    def paragraph(self, node: SyntaxTreeNode, depth: int, body=None) -> list[Flowable]:
-        inline = node.children[0]
-        if BLOCK_DIRECTIVE_PARAGRAPH.match(inline.content) and node.map:
-            directive = self.source.blocks.get(node.map[0] + 1)
-            if directive is not None and node.map[1] - node.map[0] == 1:
-                self.source.used.add(directive.position.line)
-                return self.directive_block(directive)
-        images = [child for child in inline.children if child.type == "image"]
-        others = [child for child in inline.children
-                  if child.type not in ("image", "softbreak") and not
-                  (child.type == "text" and not child.content.strip())]
-        if images and not others and len(images) == 1:
-            return [self.block_image(images[0], inline)]
-        style = body or self.style.text["body"]
-        if plain_text(inline).rstrip().endswith(":"):
+    def paragraph(self, block: blocks.Paragraph, style: ParagraphStyle) -> Paragraph:
+        if block.introduces:
             # "...in three strengths:" introduces what follows; never part them.
             style = derive(style, keepWithNext=1)
-        return [Paragraph(self.inline(inline), style)]
+        return Paragraph(self.markup(block.pieces), style)
 
-    def list_block(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        ordered = node.type == "ordered_list"
+    def list_block(self, block: blocks.ListBlock, depth: int) -> Flowable:
         body = derive(self.style.text["body"], spaceAfter=2)
         items = []
-        for item in node.children:
+        for item in block.items:
             content: list[Flowable] = []
-            for child in item.children:
-                if child.type == "paragraph":
-                    content.extend(self.paragraph(child, depth + 1, body))
+            for child in self.reader.read(item):
+                if isinstance(child, blocks.Paragraph):
+                    content.append(self.paragraph(child, body))
                 else:
-                    content.extend(self.block(child, depth + 1))
+                    content.extend(self.draw(child, depth + 1))
             items.append(ListItem(content or [Spacer(0, 0)]))
         bullet = self.style.bullets[depth % len(self.style.bullets)]
-        options = dict(bulletType="1", start=str(node.attrs.get("start", 1)),
-                       bulletFormat="%s.") if ordered else dict(bulletType="bullet", start=bullet)
+        options = dict(bulletType="1", start=str(block.start), bulletFormat="%s.") if block.ordered \
+            else dict(bulletType="bullet", start=bullet)
         body_style = self.style.text["body"]
-        return [ListFlowable(items, leftIndent=self.style.list_indent, bulletFontName=body_style.fontName,
-                             bulletFontSize=body_style.fontSize, bulletColor=self.style.colours["accent"],
-                             spaceAfter=body_style.spaceAfter if depth == 0 else 0, **options)]
+        return ListFlowable(items, leftIndent=self.style.list_indent, bulletFontName=body_style.fontName,
+                            bulletFontSize=body_style.fontSize, bulletColor=self.style.colours["accent"],
+                            spaceAfter=body_style.spaceAfter if depth == 0 else 0, **options)
 
-    def table(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        # Counted before any cell is made: thousands of rows are refused at once.
-        check_table_rows(sum(len(section.children) for section in node.children if section.type != "thead"),
-                         self.position(node))
-        rows, alignments, header_rows, lines = [], [], 0, []
-        for section in node.children:
-            for row in section.children:
-                lines.append(self.position(row) if row.map else self.position(node))
-                cells, aligns = [], []
-                head = section.type == "thead"
-                for cell in row.children:
-                    align = _alignment(cell.attrs.get("style", ""))
-                    style = self.style.text["table_head" if head else "table"]
-                    inline = cell.children[0] if cell.children else None
-                    markup = self.inline(inline) if inline is not None else ""
-                    cells.append(Paragraph(markup, derive(style, alignment=align)))
-                    aligns.append(align)
-                rows.append(cells)
-                alignments.append(aligns)
-                header_rows += head
-        return [self.grid(rows, header_rows, position=self.position(node), row_positions=lines)]
+    def table(self, table: blocks.Table) -> Flowable:
+        rows: list[list[Flowable | str]] = []
+        header_rows = 0
+        positions = []
+        for row in self.reader.rows(table):
+            positions.append(row.position)
+            style = self.style.text["table_head" if row.head else "table"]
+            rows.append([Paragraph(self.markup(cell.pieces), derive(style, alignment=ALIGNMENTS[cell.align]))
+                         for cell in row.cells])
+            header_rows += row.head
+        return self.grid(rows, header_rows, position=table.position, row_positions=positions)
 
-    def grid(self, rows: list[list], header_rows: int, widths: list[float] | None = None,
+    def grid(self, rows: list[list[Flowable | str]], header_rows: int, widths: list[float] | None = None,
              position: Position | None = None, field: str = "table",
              row_positions: list[Position] | None = None) -> Flowable:
         """A table in the booklet's style: shaded header, hairlines between rows.
@@ -291,11 +221,7 @@ class Converter:
         ``position``, not a squashed table that reportlab cannot draw.
         """
         check_table_rows(len(rows) - header_rows, position, field)
-        columns = max(len(row) for row in rows)
-        fitting = int(self.frame_width // (2 * CELL_PADDING + MIN_COLUMN_TEXT))
-        if columns > fitting:
-            raise InputError(f"a table of {columns} columns does not fit the page: "
-                             f"at most {fitting} fit side by side", position, field=field)
+        check_columns(max(len(row) for row in rows), self.frame_width, position, field)
         widths = widths or _column_widths(rows, self.frame_width)
         table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
         commands = [
@@ -321,19 +247,19 @@ class Converter:
                 return KeepTogether([table])
         return table
 
-    def example_box(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
+    def example_box(self, quote: blocks.Quote, depth: int) -> Flowable:
         padding = self.style.box_padding
         inner = Converter(self.deck, self.style, self.path, self.source,
-                          self.frame_width - 2 * padding - 3, self.frame_height, self.renderer,
-                          self.lines, heading_count=self.heading_count, check_faces=self.check_faces)
-        content = inner.blocks(node.children, depth)
+                          self.frame_width - 2 * padding - EXAMPLE_BOX_RULE, self.frame_height, self.renderer,
+                          heading_count=self.heading_count, check_faces=self.check_faces)
+        content = inner.flowables(inner.reader.read(quote.body), depth)
         self.heading_count = inner.heading_count
         if content and isinstance(content[-1], Paragraph):
             content[-1].style = derive(content[-1].style, spaceAfter=0)
-        box = Table([[content]], colWidths=[self.frame_width - 3], hAlign="RIGHT")
+        box = Table([[content]], colWidths=[self.frame_width - EXAMPLE_BOX_RULE], hAlign="RIGHT")
         box.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, -1), self.style.colours["shade"]),
-            ("LINEBEFORE", (0, 0), (0, -1), 3, self.style.colours["accent"]),
+            ("LINEBEFORE", (0, 0), (0, -1), EXAMPLE_BOX_RULE, self.style.colours["accent"]),
             ("LEFTPADDING", (0, 0), (-1, -1), padding),
             ("RIGHTPADDING", (0, 0), (-1, -1), padding),
             ("TOPPADDING", (0, 0), (-1, -1), padding),
@@ -343,77 +269,53 @@ class Converter:
         _, height = box.wrap(self.frame_width, self.frame_height)
         if height > self.frame_height:
             raise InputError(f"the example box is taller than a page ({height:.0f} pt, the page has "
-                             f"{self.frame_height:.0f}); split it into two quotes", self.position(node),
+                             f"{self.frame_height:.0f}); split it into two quotes", quote.position,
                              field="blockquote")
-        return [box]
-
-    def rule(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        return [HRFlowable(width="60%", thickness=0.5, color=self.style.colours["rule"],
-                           spaceBefore=4, spaceAfter=8)]
-
-    def code(self, node: SyntaxTreeNode, depth: int) -> list[Flowable]:
-        return [XPreformatted(self.text(node.content.rstrip("\n"), node), self.style.text["table"])]
+        return box
 
     # --- images -------------------------------------------------------------
 
-    def image_file(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> tuple[Path, tuple[int, int]]:
-        reference = image.attrs.get("src", "")
-        position = self.position(inline, str(reference) or "![")
-        path = resolve_image(self.deck.folder, str(reference), position)
-        try:
-            size = image_pixels(path, str(reference))  # checked before decoding, then decoded in full
-        except ImageProblem as problem:
-            raise InputError(str(problem), position, field="image") from None
-        return path, size
-
-    def block_image(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> Flowable:
-        path, (pixels_wide, pixels_high) = self.image_file(image, inline)
+    def picture(self, picture: blocks.Image) -> Flowable:
+        pixels_wide, pixels_high = picture.pixels
         width = pixels_wide * 72 / IMAGE_DPI
         height = pixels_high * 72 / IMAGE_DPI
         shrink = min(1.0, self.frame_width / width, self.frame_height * MAX_IMAGE_HEIGHT_SHARE / height)
-        picture = Image(str(path), width=width * shrink, height=height * shrink)
-        picture.spaceAfter = self.style.text["body"].spaceAfter
-        return picture
+        image = Image(str(picture.path), width=width * shrink, height=height * shrink)
+        image.spaceAfter = self.style.text["body"].spaceAfter
+        return image
 
-    def inline_image(self, image: SyntaxTreeNode, inline: SyntaxTreeNode) -> str:
-        """An image inside a sentence (an icon) is scaled to the height of a capital letter."""
-        path, (pixels_wide, pixels_high) = self.image_file(image, inline)
+    def icon(self, icon: blocks.Image) -> str:
+        """An image inside a sentence is scaled to the height of a capital letter."""
+        pixels_wide, pixels_high = icon.pixels
         height = self.style.text["body"].fontSize * 1.1
         width = height * pixels_wide / pixels_high
-        return f'<img src="{escape(str(path))}" width="{width:.2f}" height="{height:.2f}" valign="-2"/>'
+        return f'<img src="{escape(str(icon.path))}" width="{width:.2f}" height="{height:.2f}" valign="-2"/>'
 
     # --- inline text ----------------------------------------------------------
 
-    def inline(self, node: SyntaxTreeNode) -> str:
-        """Paragraph markup for an inline node: bold, italic, code, links, icons."""
+    def markup(self, pieces: tuple[blocks.Inline, ...]) -> str:
+        """Paragraph markup for inline pieces: bold, italic, code, links, icons."""
         parts = []
-        for child in node.children:
-            kind = child.type
-            if kind == "text":
-                parts.append(self.text(child.content, node))
-            elif kind == "softbreak":
-                parts.append(" ")
-            elif kind == "hardbreak":
-                parts.append("<br/>")
-            elif kind == "strong":
-                parts.append(f"<b>{self.inline_children(child, node)}</b>")
-            elif kind == "em":
-                parts.append(f"<i>{self.inline_children(child, node)}</i>")
-            elif kind == "code_inline":
-                colour = self.style.colours["accent"].hexval()[2:]
-                parts.append(f'<font color="#{colour}">{self.text(child.content, node)}</font>')
-            elif kind == "link":
-                parts.append(f"<u>{self.inline_children(child, node)}</u>")
-            elif kind == "image":
-                parts.append(self.inline_image(child, node))
-            else:
-                parts.append(self.text(child.content, node))
+        for piece in pieces:
+            match piece:
+                case blocks.Text():
+                    parts.append(paragraph_text(piece.content))
+                case blocks.CodeSpan():
+                    colour = self.style.colours["accent"].hexval()[2:]
+                    parts.append(f'<font color="#{colour}">{paragraph_text(piece.content)}</font>')
+                case blocks.Break():
+                    parts.append("<br/>" if piece.hard else " ")
+                case blocks.Styled():
+                    tag = STYLE_TAGS[piece.style]
+                    parts.append(f"<{tag}>{self.markup(piece.pieces)}</{tag}>")
+                case blocks.Image():
+                    parts.append(self.icon(piece))
         return "".join(parts)
 
-    def inline_children(self, child: SyntaxTreeNode, block: SyntaxTreeNode) -> str:
-        # Nested inline nodes carry no line map; errors point at the enclosing block.
-        wrapper = _InlineView(child.children, block.map)
-        return self.inline(wrapper)
+    def checked(self, raw: str, directive: Directive) -> str:
+        """A text a block directive prints, checked as the rules file's own text is, escaped."""
+        self.reader.directive_text(raw, directive)
+        return paragraph_text(raw)
 
     # --- block directives -----------------------------------------------------
 
@@ -428,20 +330,17 @@ class Converter:
         return build(directive)
 
     def components_block(self, directive: Directive) -> list[Flowable]:
-        by = directive.options.get("by")
-        if by is not None:
-            check_field(directive, self.deck, by)
-        contents = comp.components(self.deck, by, component_labels(directive, self.deck),
-                                   comp.extras_option(directive.options))
+        contents = components_of(directive, self.deck)
         if self.cover_components is None:
             self.cover_components = contents
         cell = self.style.text["table"]
         number = derive(cell, alignment=TA_RIGHT)
         head = self.style.text["table_head"]
         words = self.words
-        rows = [[Paragraph(paragraph_text(words("cards_column")), derive(head, alignment=TA_RIGHT)),
-                 Paragraph(paragraph_text(words("kind_column")), head),
-                 Paragraph(paragraph_text(words("details_column")), head)]]
+        rows: list[list[Flowable | str]] = [[
+            Paragraph(paragraph_text(words("cards_column")), derive(head, alignment=TA_RIGHT)),
+            Paragraph(paragraph_text(words("kind_column")), head),
+            Paragraph(paragraph_text(words("details_column")), head)]]
         if contents.groups:
             for group in contents.groups:
                 rows.append([Paragraph(str(group.count), number), Paragraph(paragraph_text(group.label), cell),
@@ -454,110 +353,45 @@ class Converter:
         rows.append([Paragraph(f"<b>{self.deck.total}</b>", number),
                      Paragraph(f"<b>{paragraph_text(words('in_all'))}</b>", cell), ""])
         for extra in contents.extras:
-            rows.append(["", Paragraph(self.text(extra, _InlineView([], [directive.position.line - 1,
-                                                                        directive.position.line])), cell), ""])
+            rows.append(["", Paragraph(self.checked(extra, directive), cell), ""])
         widths = [self.frame_width * share for share in (0.14, 0.36, 0.50)]
         return [self.grid(rows, header_rows=1, widths=widths, position=directive.position, field=directive.name)]
 
     def decklists_block(self, directive: Directive) -> list[Flowable]:
         """Each decklist with its size, split by a field (``by=type``: monsters, treasures...)."""
-        if not self.deck.decklists:
-            raise directive.fail("the deck has no decklists")
-        by = directive.options.get("by")
-        labels = {}
-        groups: list[str] = []
-        if by is not None:
-            check_field(directive, self.deck, by)
-            labels = component_labels(directive, self.deck)
-            for card in self.deck.cards:
-                value = comp.value_label(card.fields.get(by))
-                if value not in groups:
-                    groups.append(value)
+        by, groups = decklist_groups(directive, self.deck)
         cell, head = self.style.text["table"], self.style.text["table_head"]
         number, number_head = derive(cell, alignment=TA_RIGHT), derive(head, alignment=TA_RIGHT)
-        rows = [[Paragraph("Deck", head), Paragraph("Cards", number_head)]
-                + [Paragraph(paragraph_text(labels.get(group, group.capitalize() or self.words("other_column"))),
-                             number_head)
-                   for group in groups]]
+        headers: list[Flowable | str] = [Paragraph("Deck", head), Paragraph("Cards", number_head)]
+        rows = [headers + [Paragraph(paragraph_text(header), number_head) for _, header in groups]]
         for decklist in self.deck.decklists:
             description = ""
             if decklist.description:
-                description = f'<br/><font size="{cell.fontSize - 1}">{self.text(decklist.description, _InlineView([], [directive.position.line - 1, directive.position.line]))}</font>'
-            row = [Paragraph(f"<b>{paragraph_text(decklist.name)}</b>{description}", cell),
-                   Paragraph(str(sum(decklist.counts.values())), number)]
-            for group in groups:
+                description = (f'<br/><font size="{cell.fontSize - 1}">'
+                               f'{self.checked(decklist.description, directive)}</font>')
+            row: list[Flowable | str] = [Paragraph(f"<b>{paragraph_text(decklist.name)}</b>{description}", cell),
+                                         Paragraph(str(sum(decklist.counts.values())), number)]
+            for value, _ in groups:
                 total = sum(copies for card_id, copies in decklist.counts.items()
-                            if comp.value_label(self.deck.card(card_id).fields.get(by)) == group)
+                            if comp.value_label(self.deck.card(card_id).fields.get(by)) == value)
                 row.append(Paragraph(str(total), number))
             rows.append(row)
         return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
 
     def cardtable_block(self, directive: Directive) -> list[Flowable]:
-        names = [name.strip() for name in directive.options.get("columns", f"count,{self.deck.title_field}")
-                 .split(",") if name.strip()]
-        if not names:
-            raise directive.fail("'columns=' names no columns; list fields, e.g. columns=count,name")
-        columns = [table_column(directive, self.deck, name) for name in names]
-        formats = column_formats(directive, names)
-        headers = directive.options.get("headers")
-        titles = [part.strip() for part in headers.split(",")] if headers else [c.header for c in columns]
-        if len(titles) != len(columns):
-            raise directive.fail(f"{len(columns)} columns but {len(titles)} headers")
-        cards = [card for card in picked_cards(directive, self.deck) if card.count]
-        if not cards:
-            raise directive.fail("picks no cards")
-        sort = directive.options.get("sort")
-        if sort:
-            key = table_column(directive, self.deck, sort.lstrip("-"))
-            cards.sort(key=lambda card: _sort_key(key.value(card)), reverse=sort.startswith("-"))
-        align = [TA_RIGHT if _is_numeric([column.value(card) for card in cards]) else TA_LEFT
-                 for column in columns]
+        table = card_table(directive, self.deck)
+        align = [TA_RIGHT if numeric else TA_LEFT for numeric in table.numeric]
         cell, head = self.style.text["table"], self.style.text["table_head"]
-        rows = [[Paragraph(paragraph_text(title), derive(head, alignment=a)) for title, a in zip(titles, align)]]
-        where = _InlineView([], [directive.position.line - 1, directive.position.line])
-        for card in cards:
-            rows.append([Paragraph(self.text(self.shown(name, column.value(card), formats.get(name)), where),
-                                   derive(cell, alignment=a))
-                         for name, column, a in zip(names, columns, align)])
+        rows: list[list[Flowable | str]] = [[Paragraph(paragraph_text(title), derive(head, alignment=a))
+                                             for title, a in zip(table.titles, align, strict=True)]]
+        for texts in table.rows:
+            rows.append([Paragraph(self.checked(text, directive), derive(cell, alignment=a))
+                         for text, a in zip(texts, align, strict=True)])
         return [self.grid(rows, header_rows=1, position=directive.position, field=directive.name)]
 
-    def shown(self, column: str, value, template: str | None) -> str:
-        """A card's value as a table prints it: readable, the way the card says it.
-
-        Values of a field with fixed choices (``dragon``, ``red``) are stored in
-        lower case but printed capitalised; yes/no fields print Yes or a dash. A
-        column format (``group:-{}``) prints its text instead, with the raw value
-        in place of ``{}``; a no-value prints nothing.
-        """
-        if template is not None:
-            if value is None or value is False:
-                return ""
-            return template.replace("{}", "" if value is True else str(value))
-        spec = self.deck.fields.get(column.removeprefix("back."))
-        if spec is not None and value in spec.choices:
-            label = choice_label(self.deck, spec.name, value)
-            if label is not None:
-                return label
-            if isinstance(value, str):
-                return value[:1].upper() + value[1:]
-        return _shown(value, self.words)
-
     def cards_block(self, directive: Directive) -> list[Flowable]:
-        side = directive.options.get("side", "front")
-        sides = {"front": ("front",), "back": ("back",), "both": SIDES}.get(side)
-        if sides is None:
-            raise directive.fail(f"side is front, back or both, found '{side}'")
-        width = self.style.card_width
-        if "width" in directive.options:
-            try:
-                width = to_points(directive.options["width"], "width")
-            except InputError as error:
-                raise directive.fail(error.message) from None
-            if not 5 * MM <= width <= self.frame_width:
-                raise directive.fail(f"width {directive.options['width']} does not fit the page")
-        cards = picked_cards(directive, self.deck)
-        if not any(card.count for card in cards):
-            raise directive.fail("picks no cards")
+        sides, width, cards = card_reference(directive, self.deck, self.frame_width)
+        width = width or self.style.card_width
         renderer = self.renderer()
         faces = distinct_faces(self.deck, cards, sides, renderer)
         caption = derive(self.style.text["caption"], alignment=TA_CENTER)
@@ -621,23 +455,7 @@ def _height(flowable: Flowable, frame_width: float, frame_height: float) -> floa
     return height + flowable.getSpaceBefore() + flowable.getSpaceAfter()
 
 
-@dataclass
-class _InlineView:
-    """Inline children with the enclosing block's line map, for nested emphasis."""
-
-    children: list
-    map: list | None
-
-
-def _alignment(css: str) -> int:
-    if "right" in css:
-        return TA_RIGHT
-    if "center" in css:
-        return TA_CENTER
-    return TA_LEFT
-
-
-def _column_widths(rows: list[list], frame_width: float) -> list[float]:
+def _column_widths(rows: list[list[Flowable | str]], frame_width: float) -> list[float]:
     """Share the text width between columns by how much text each holds.
 
     Each column wants its longest cell on one line, and needs at least its
@@ -647,8 +465,8 @@ def _column_widths(rows: list[list], frame_width: float) -> list[float]:
     column gets its need plus the same share of what it wanted beyond it.
     """
     count = max(len(row) for row in rows)
-    wants = [CELL_PADDING * 3] * count
-    needs = [CELL_PADDING * 3] * count
+    wants: list[float] = [CELL_PADDING * 3] * count
+    needs: list[float] = [CELL_PADDING * 3] * count
     text_columns = set()
     for row in rows:
         for index, cell in enumerate(row):
@@ -676,36 +494,10 @@ def _column_widths(rows: list[list], frame_width: float) -> list[float]:
         return [floor + spare * part / sum(extra) if sum(extra) else frame_width / count
                 for part in extra]
     share = (frame_width - sum(needs)) / (sum(wants) - sum(needs))
-    return [need + (want - need) * share for want, need in zip(wants, needs)]
+    return [need + (want - need) * share for want, need in zip(wants, needs, strict=True)]
 
 
 def _cell_text(paragraph: Paragraph) -> str:
     """A cell's text without markup, as printed."""
     text = re.sub(r"<[^>]+>", "", paragraph.text)
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-
-
-def _is_numeric(values: list) -> bool:
-    """A column of numbers (blanks allowed) is right-aligned."""
-    present = [value for value in values if value is not None]
-    return bool(present) and all(isinstance(value, (int, float)) and not isinstance(value, bool)
-                                 for value in present)
-
-
-def _shown(value, words: Words) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return words("yes_cell") if value else "–"
-    if isinstance(value, str):
-        return readable(value)  # card text's markup and icons belong on the card
-    return str(value)
-
-
-def _sort_key(value):
-    # Numbers before text, blanks last, so mixed columns still sort.
-    if value is None:
-        return (2, 0, "")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return (0, value, "")
-    return (1, 0, str(value))

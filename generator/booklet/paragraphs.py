@@ -11,6 +11,7 @@ platypus.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from reportlab.lib.fonts import ps2tt
 from reportlab.lib.styles import ParagraphStyle
@@ -33,7 +34,7 @@ def fallback_faces(markup: str, style: ParagraphStyle) -> str:
     _, bold, italic = ps2tt(style.fontName)
     depth = {"b": bold, "i": italic}
 
-    def rewrite(match: re.Match) -> str:
+    def rewrite(match: re.Match[str]) -> str:
         closing, tag, attributes = match.groups()
         kind = {"strong": "b", "em": "i"}.get(tag, tag)
         if kind in depth:
@@ -51,5 +52,5 @@ def fallback_faces(markup: str, style: ParagraphStyle) -> str:
 class Paragraph(_Paragraph):
     """reportlab's paragraph, with fallback runs in the face bold and italic ask for."""
 
-    def __init__(self, text: str, style: ParagraphStyle, *args, **kwargs):
+    def __init__(self, text: str, style: ParagraphStyle, *args: Any, **kwargs: Any):
         super().__init__(fallback_faces(text, style) if isinstance(text, str) else text, style, *args, **kwargs)

@@ -14,27 +14,18 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.colors import white as WHITE
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from generator.boxes import Box
 from generator.render.icons import draw_icon
 from generator.render.images import PreparedImages, drawn_rectangle, resampling
 from generator.render.paint import Gradient, faded
-from generator.render.plan import (
-    ArtOp,
-    Glyphs,
-    IconOp,
-    ImageOp,
-    InlineIcon,
-    LineOp,
-    Op,
-    ShapeOp,
-    TextOp,
-)
+from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp
 from generator.render.replay import Replay
 from generator.render.svg import draw_svg
-from generator.render.textobjects import TextObjects
 
 EDGE_TOLERANCE = 0.01
 """Points: an edge this close to the trim edge counts as touching it."""
@@ -43,23 +34,22 @@ OVERFLOW_FLAG = 7.0
 """Points: the red triangle in the corner of a draft's overflowing text box."""
 
 
-def draw_plan(canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: PreparedImages,
-              replay: Replay, texts: TextObjects) -> None:
+def draw_plan(canvas: Canvas, ops: tuple[Op, ...], trim: Box, bleed: float, images: PreparedImages,
+              replay: Replay) -> None:
     """Draw ``ops`` with the trim box at ``trim``; ``bleed`` > 0 paints past the cut.
 
     Everything is clipped to the trim box (plus bleed), so a face never paints
     over its neighbours on a sheet. Through ``replay`` (one per canvas, trim and
     bleed), an operation drawn there before in the same state is replayed
     (see :mod:`~generator.render.replay`); images, SVG art and gradients, which
-    name resources of the form they are drawn in, are always drawn. ``texts``
-    (one per canvas) writes text objects as reportlab would, quicker.
+    name resources of the form they are drawn in, are always drawn.
     """
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(trim.x - bleed, trim.y - bleed, trim.width + 2 * bleed, trim.height + 2 * bleed)
     canvas.clipPath(clip, stroke=0, fill=0)
     def draw(op: Op) -> None:
-        _draw_op(canvas, op, trim, bleed, images, texts)
+        _draw_op(canvas, op, trim, bleed, images)
 
     replay.draw(canvas, ops, draw, _replayable)
     canvas.restoreState()
@@ -69,8 +59,7 @@ def _replayable(op: Op) -> bool:
     return not isinstance(op, (ImageOp, ArtOp)) and not isinstance(getattr(op, "fill", None), Gradient)
 
 
-def _draw_op(canvas, op: Op, trim: Box, bleed: float, images: PreparedImages,
-             texts: TextObjects) -> None:
+def _draw_op(canvas: Canvas, op: Op, trim: Box, bleed: float, images: PreparedImages) -> None:
     frame = op.frame
     if frame is not None:
         canvas.saveState()
@@ -86,7 +75,7 @@ def _draw_op(canvas, op: Op, trim: Box, bleed: float, images: PreparedImages,
         _set_stroke(canvas, faded(op.stroke, opacity), op.width, op.dash)
         canvas.line(*op.start, *op.end)
     elif isinstance(op, TextOp):
-        _text(canvas, op, opacity, texts)
+        _text(canvas, op, opacity)
     elif isinstance(op, IconOp):
         for x, y, size in op.squares:
             draw_icon(canvas, op.icon, x, y, size, op.ink, op.accent, opacity)
@@ -110,13 +99,13 @@ def grow_into_bleed(box: Box, trim: Box, bleed: float) -> Box:
     return Box(box.x - left, box.y - bottom, box.width + left + right, box.height + bottom + top)
 
 
-def _set_stroke(canvas, colour, width: float, dash: tuple[float, ...]) -> None:
+def _set_stroke(canvas: Canvas, colour: Color | None, width: float, dash: tuple[float, ...]) -> None:
     canvas.setStrokeColor(colour)
     canvas.setLineWidth(width)
     canvas.setDash(list(dash) if dash else [])
 
 
-def _shape(canvas, op: ShapeOp, trim: Box, bleed: float, opacity: float) -> None:
+def _shape(canvas: Canvas, op: ShapeOp, trim: Box, bleed: float, opacity: float) -> None:
     box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
     if isinstance(op.fill, Gradient):
         _gradient(canvas, op, box, op.fill, opacity)
@@ -132,7 +121,7 @@ def _shape(canvas, op: ShapeOp, trim: Box, bleed: float, opacity: float) -> None
     canvas.drawPath(_outline(canvas, op, box), stroke=int(op.stroke is not None), fill=int(fill is not None))
 
 
-def _outline(canvas, op: ShapeOp, box: Box):
+def _outline(canvas: Canvas, op: ShapeOp, box: Box) -> PDFPathObject:
     path = canvas.beginPath()
     if op.ellipse:
         path.ellipse(box.x, box.y, box.width, box.height)
@@ -143,7 +132,7 @@ def _outline(canvas, op: ShapeOp, box: Box):
     return path
 
 
-def _gradient(canvas, op: ShapeOp, box: Box, gradient: Gradient, opacity: float) -> None:
+def _gradient(canvas: Canvas, op: ShapeOp, box: Box, gradient: Gradient, opacity: float) -> None:
     """A PDF shading clipped to the shape's outline."""
     canvas.saveState()
     canvas.clipPath(_outline(canvas, op, box), stroke=0, fill=0)
@@ -154,21 +143,21 @@ def _gradient(canvas, op: ShapeOp, box: Box, gradient: Gradient, opacity: float)
     canvas.restoreState()
 
 
-def _text(canvas, op: TextOp, opacity: float, texts: TextObjects) -> None:
+def _text(canvas: Canvas, op: TextOp, opacity: float) -> None:
     if op.overflow is None:
-        _text_lines(canvas, op, opacity, texts)
+        _text_lines(canvas, op, opacity)
         return
     box = op.overflow
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(box.x, box.y, box.width, box.height)
     canvas.clipPath(clip, stroke=0, fill=0)
-    _text_lines(canvas, op, opacity, texts)
+    _text_lines(canvas, op, opacity)
     canvas.restoreState()
     _overflow_mark(canvas, box)
 
 
-def _overflow_mark(canvas, box: Box) -> None:
+def _overflow_mark(canvas: Canvas, box: Box) -> None:
     """A draft's sign that text did not fit: a dashed red frame and a red corner flag."""
     canvas.saveState()
     canvas.setStrokeColor(OVERFLOW_RED)
@@ -187,22 +176,16 @@ def _overflow_mark(canvas, box: Box) -> None:
     canvas.restoreState()
 
 
-def _text_lines(canvas, op: TextOp, opacity: float, texts: TextObjects) -> None:
+def _text_lines(canvas: Canvas, op: TextOp, opacity: float) -> None:
     """Each line as text objects (runs switch font and colour inside them), then its icons.
 
     reportlab's text objects cannot change transparency, so runs of one alpha
-    share a text object and the canvas's alpha is set before each. ``texts``
-    writes the text objects reportlab would, quicker (see :mod:`~generator.render.textobjects`).
+    share a text object and the canvas's alpha is set before each.
     """
     for line in op.text_lines:
         glyphs = [piece for piece in line.pieces if isinstance(piece, Glyphs)]
         for alpha, same in groupby(glyphs, key=lambda piece: _alpha(piece.colour or op.colour, opacity)):
             canvas.setFillAlpha(alpha)
-            same = list(same)
-            code = texts.code(canvas, same, op.size)
-            if code is not None:
-                canvas._code.append(code)  # what canvas.drawText appends
-                continue
             text = canvas.beginText()
             font, colour = None, None
             for piece in same:
@@ -216,18 +199,17 @@ def _text_lines(canvas, op: TextOp, opacity: float, texts: TextObjects) -> None:
                 text.setTextOrigin(piece.x, piece.y)
                 text.textOut(piece.text)
             canvas.drawText(text)
-        for piece in line.pieces:
-            if isinstance(piece, InlineIcon):
-                draw_icon(canvas, piece.icon, piece.x, piece.y, piece.side, piece.ink,
-                          piece.accent or WHITE, opacity)
+        for icon in line.pieces:
+            if isinstance(icon, InlineIcon):
+                draw_icon(canvas, icon.icon, icon.x, icon.y, icon.side, icon.ink, icon.accent or WHITE, opacity)
     canvas.setFillAlpha(1)
 
 
-def _alpha(colour, opacity: float) -> float:
+def _alpha(colour: Color | None, opacity: float) -> float:
     return getattr(colour, "alpha", 1) * opacity if colour is not None else opacity
 
 
-def _image(canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages, opacity: float) -> None:
+def _image(canvas: Canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages, opacity: float) -> None:
     box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
     resample = resampling(op.pixels, box, op.fit, op.dpi)
     reader = images.reader(op.path, resample)

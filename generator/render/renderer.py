@@ -16,26 +16,23 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
+from reportlab.lib.colors import Color
+
+from generator.boxes import Box
 from generator.deck.model import Card, Deck
-from generator.errors import (
-    DeckpressError,
-    InputError,
-    LayoutError,
-    LayoutErrors,
-    Position,
-    in_file_order,
-)
+from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
 from generator.loading import load_yaml
 from generator.reading import Problems
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
-from generator.render.icons import load_icons
+from generator.render.icons import Icon, load_icons
 from generator.render.images import PreparedImages
 from generator.render.layout import (
+    Element,
     Layout,
     LayoutContext,
     RawLayout,
@@ -47,17 +44,13 @@ from generator.render.layout import (
 from generator.render.markup import readable
 from generator.render.paint import load_colour_table
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
-from generator.render.templating import (
-    SPECIAL_NAMES,
-    TemplateError,
-    TemplateMemo,
-    make_layout_environment,
-)
-from generator.sandbox import TemplateLimitError
+from generator.render.templating import SPECIAL_NAMES, TemplateError, TemplateMemo, make_layout_environment
+from generator.sandbox import BoundedSandbox, TemplateLimitError
 
-if TYPE_CHECKING:  # drawing needs reportlab's canvas; checking faces does not import it
+if TYPE_CHECKING:  # drawing needs reportlab's canvas; checking faces does not load it
+    from reportlab.pdfgen.canvas import Canvas
+
     from generator.render.replay import Replay
-    from generator.render.textobjects import TextObjects
 
 SIDES = ("front", "back")
 DATA_DIR = Path(__file__).parent / "data"
@@ -66,8 +59,8 @@ GENERIC_LAYOUT = "generic"
 CARD_SIZES_FILE = DATA_DIR / "card_sizes.yaml"
 KEY_JSON = json.JSONEncoder(sort_keys=True, default=str, ensure_ascii=False)
 """How a face's values are written down to be hashed into its key: what ``json.dumps`` with
-these options writes, by an encoder made once (``json.dumps`` makes one a call, most of its
-cost for a small face). Keys name forms in the PDF, so this must not change."""
+these options writes, by an encoder made once (``json.dumps`` with options makes one a call).
+Keys name forms in the PDF, so this must not change."""
 
 
 @dataclass(eq=False)
@@ -81,17 +74,19 @@ class Renderer:
     """Text that does not fit is drawn at its minimum size, clipped and marked in red, instead
     of stopping the face; :meth:`problems` still reports it, :meth:`validate` lets it pass."""
     _plans: dict[str, tuple[Op, ...]] = field(default_factory=dict, repr=False)
-    _overflows: dict[str, list[LayoutError]] = field(default_factory=dict, repr=False)
+    _overflows: dict[str, list[FaceProblem]] = field(default_factory=dict, repr=False)
     _images: PreparedImages = field(default_factory=PreparedImages, repr=False)
-    _resources: PlanResources | None = field(default=None, repr=False)
+    _resources: PlanResources = field(init=False, repr=False)
     _faces: dict[tuple[int, str], tuple[Card, dict[str, Any]]] = field(default_factory=dict, repr=False)
     _read_names: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False)
     _titled_by_key: dict[str, bool] = field(default_factory=dict, repr=False)
     """Per side, whether the face key holds every value the title reads."""
     _titles: dict[str, str] = field(default_factory=dict, repr=False)
     """Titles by face key, for the sides whose key holds what the title reads."""
-    _drawn: WeakKeyDictionary = field(default_factory=WeakKeyDictionary, repr=False)
-    """What drawing on each canvas remembers (a :class:`_CanvasMemory`)."""
+    _replays: WeakKeyDictionary[Canvas, dict[tuple[Box, float], Replay]] = field(
+        default_factory=WeakKeyDictionary, repr=False)
+    """Per canvas drawn on, then per trim box and bleed: what drawing each operation wrote
+    there (see render/replay.py)."""
 
     def __post_init__(self) -> None:
         self._resources = PlanResources(self.font_registry, self.deck.folder, draft=self.draft)
@@ -122,9 +117,9 @@ class Renderer:
     def face_key(self, card: Card, side: str) -> str:
         """Equal keys mean identical drawings: the layout plus every value it reads."""
         facts = self._facts(card, side)
-        key = facts.get("key")
-        if key is not None:  # asked for several times a face: made once
-            return key
+        known: str | None = facts.get("key")
+        if known is not None:  # asked for several times a face: made once
+            return known
         context = self._context(card, side)
         read = {name: context.get(name) for name in self._read_names[side]}
         digest = hashlib.sha1(KEY_JSON.encode(read).encode("utf-8")).hexdigest()
@@ -147,7 +142,7 @@ class Renderer:
                     self._titles[key] = title
             facts["title"] = title
             self._settle(facts)
-        return facts["title"]
+        return str(facts["title"])
 
     def _make_title(self, card: Card, side: str) -> str:
         layout, context = self.layouts[side], self._context(card, side)
@@ -164,24 +159,21 @@ class Renderer:
                                   None) from None
         return readable(title, self._resources.parse)  # parsed once per string
 
-    def draw(self, canvas, card: Card, side: str, bleed: bool = False) -> None:
+    def draw(self, canvas: Canvas, card: Card, side: str, bleed: bool = False) -> None:
         """Draw the face with its trim box at (0, 0)-(width, height) of the current coordinates."""
-        # Drawing needs reportlab's canvas; checking and measuring faces (deckpress check) does not.
-        from generator.render.draw import draw_plan
-        from generator.render.replay import Replay
-        from generator.render.textobjects import TextObjects
+        # Drawing loads reportlab's canvas, which checking and measuring faces (deckpress check) does without.
+        from generator.render.draw import draw_plan  # noqa: PLC0415  (loads reportlab's canvas)
+        from generator.render.replay import Replay  # noqa: PLC0415  (loads reportlab's canvas)
 
         layout = self.layouts[_check_side(side)]
         ops = self._plan(card, side)
         trim, bleed_width = layout.trim, layout.bleed if bleed else 0.0
-        drawn = self._drawn.get(canvas)
-        if drawn is None:
-            drawn = self._drawn[canvas] = _CanvasMemory(TextObjects(canvas))
-        replay = drawn.replays.get((trim, bleed_width))
+        replays = self._replays.setdefault(canvas, {})
+        replay = replays.get((trim, bleed_width))
         if replay is None:
-            replay = drawn.replays[(trim, bleed_width)] = Replay()
+            replay = replays[(trim, bleed_width)] = Replay()
         try:
-            draw_plan(canvas, ops, trim, bleed_width, self._images, replay, drawn.texts)
+            draw_plan(canvas, ops, trim, bleed_width, self._images, replay)
         except (ValueError, TypeError, ArithmeticError) as error:
             # Planning checks what it can; whatever reportlab still refuses is named here, at the
             # face and layout, rather than surfacing as a traceback from inside a sheet.
@@ -213,7 +205,7 @@ class Renderer:
         problems: list[DeckpressError] = []
         tried: set[str] = set()
         self.tried_faces = 0
-        broken_files: set[tuple] = set()
+        broken_files: set[tuple[Position, str]] = set()
         for card in self.deck.cards:
             for side in SIDES:
                 key = self.face_key(card, side)
@@ -225,7 +217,7 @@ class Renderer:
                     self._plan(card, side, key)
                     self.title(card, side)
                 except (LayoutError, InputError) as error:
-                    broken_file = getattr(error, "broken_file", None)
+                    broken_file = error.broken_file if isinstance(error, FaceInputError) else None
                     if broken_file is None or broken_file not in broken_files:
                         problems.append(error)
                     if broken_file is not None:
@@ -236,7 +228,7 @@ class Renderer:
     tried_faces: int = 0
     """How many distinct faces the last :meth:`problems` laid out or tried to."""
 
-    def reuse_plans(self, earlier: "Renderer") -> None:
+    def reuse_plans(self, earlier: Renderer) -> None:
         """Take over the plans ``earlier`` made for faces this deck still has.
 
         Only for a renderer loaded from the same layout, font and image files (the
@@ -274,7 +266,7 @@ class Renderer:
 
     def _settle(self, facts: dict[str, Any]) -> None:
         """Let a face's context go once its key, title and plan are made: nothing reads it
-        again, and a deck of 10,000 distinct cards would keep some 20 MB of contexts."""
+        again, and kept, the contexts would grow with the deck's distinct faces."""
         if "title" in facts and facts.get("key") in self._plans:
             facts.pop("context", None)
 
@@ -296,14 +288,14 @@ class Renderer:
             self._settle(self._facts(card, side))
         return plan
 
-    def _drafted(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> LayoutError:
+    def _drafted(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> FaceProblem:
         error = self._problem_error(card, side, layout, problem,
                                     note="; the draft prints it at its minimum size, cut off and marked in red")
         error.drafted = True
         return error
 
     def _problem_error(self, card: Card, side: str, layout: Layout, problem: PlanProblem,
-                       note: str = "") -> DeckpressError:
+                       note: str = "") -> FaceLayoutError | FaceInputError:
         """The error for a face that cannot be planned, at the line most worth showing, its
         message followed by ``note``. ``problem`` is left as it is: faces that share an
         element share its problems."""
@@ -317,17 +309,14 @@ class Renderer:
                  else self._field_position(card, side, problem.field or self._translated_field(card, side, problem)))
         return self._error(card, side, message, layout, problem.element, where, problem.kind)
 
-    def _error(self, card: Card, side: str, message: str, layout: Layout, element,
-               position: Position | None = None, kind: str = "layout") -> LayoutError:
+    def _error(self, card: Card, side: str, message: str, layout: Layout, element: Element | None,
+               position: Position | None = None, kind: str = "layout") -> FaceLayoutError:
         where = f"element '{element.name}' of layout '{layout.name}'" if element else f"layout '{layout.name}'"
         if element is not None:
             where += f" at {element.position}"
-        error = LayoutError(f"deck '{self.deck.id}', card '{card.id}', {side}: {message} ({where})",
-                            position or card.position)
-        # Facts for findings (``generator.findings``): which face and element, and what kind.
-        error.card, error.side, error.kind = card.id, side, kind
-        error.element = element.name if element is not None else None
-        return error
+        return FaceLayoutError(f"deck '{self.deck.id}', card '{card.id}', {side}: {message} ({where})",
+                               position or card.position, card=card.id, side=side,
+                               element=element.name if element is not None else None, kind=kind)
 
     def _translated_field(self, card: Card, side: str, problem: PlanProblem) -> str | None:
         """The field a translation gives that the problem's element prints (a translated title
@@ -335,7 +324,7 @@ class Renderer:
         names = [self._printed_field(card, side, name)
                  for name in sorted(getattr(getattr(problem.element, "text", None), "names", ()))]
         owner = None if side == "back" and card.back is None else card.id
-        from generator.deck.translation import text_position
+        from generator.deck.translation import text_position  # noqa: PLC0415  (only translations need it)
 
         return next((name for name in names if text_position(self.deck, owner, side, name) is not None), None)
 
@@ -353,7 +342,7 @@ class Renderer:
             return None
         name = self._printed_field(card, side, name)
         owner = None if side == "back" and card.back is None else card.id
-        from generator.deck.translation import text_position
+        from generator.deck.translation import text_position  # noqa: PLC0415  (only translations need it)
 
         translated = text_position(self.deck, owner, side, name)
         if translated is not None:
@@ -368,22 +357,37 @@ class Renderer:
         return None
 
 
-@dataclass
-class _CanvasMemory:
-    """What drawing faces on one canvas remembers, to write the same bytes quicker."""
+class FaceProblem(DeckpressError):
+    """An error at one face, with the facts findings report (:mod:`generator.findings`): which
+    card, side and element, and what kind of problem ("fit", "input" or "layout")."""
 
-    texts: TextObjects
-    """Its text objects (see render/textobjects.py)."""
-    replays: dict[tuple, Replay] = field(default_factory=dict)
-    """Per trim box and bleed, what drawing each operation wrote there (see render/replay.py)."""
+    def __init__(self, message: str, position: Position | None, *, card: str, side: str,
+                 element: str | None, kind: str):
+        super().__init__(message, position)
+        self.card = card
+        self.side = side
+        self.element = element
+        self.kind = kind
+        self.drafted = False
+        """Set when a draft prints the face all the same (its text cut off and marked)."""
 
 
-def _as_input(error: LayoutError) -> InputError:
+class FaceLayoutError(FaceProblem, LayoutError):
+    """A face that cannot be laid out or drawn as its layout asks (exit 1)."""
+
+
+class FaceInputError(FaceProblem, InputError):
+    """A face that cannot be drawn because of a malformed input, such as a broken image (exit 2)."""
+
+    broken_file: tuple[Position, str] | None = None
+    """The broken file and what is wrong with it, when a file is at fault: the same file is
+    one problem, however many faces show it."""
+
+
+def _as_input(error: FaceLayoutError) -> FaceInputError:
     """The same error as malformed input (exit 2), with its facts for findings."""
-    malformed = InputError(error.message, error.position)
-    malformed.card, malformed.side, malformed.kind = error.card, error.side, "input"
-    malformed.element = error.element
-    return malformed
+    return FaceInputError(error.message, error.position, card=error.card, side=error.side,
+                          element=error.element, kind="input")
 
 
 def _check_side(side: str) -> str:
@@ -439,12 +443,12 @@ def load_deck_layouts(deck: Deck, search: list[Path], context: LayoutContext) ->
     names = {side: deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES}
     raws: dict[str, RawLayout] = {}
     for name in dict.fromkeys(names.values()):
-        raw = problems.attempt(lambda: _read_deck_layout(deck, name, search, problems), None)
+        raw = problems.attempt(partial(_read_deck_layout, deck, name, search, problems), None)
         if raw is not None:
             raws[name] = raw
-    # A translation names elements of them all (and an untranslated deck needs not load its module).
+    # A translation names elements of them all.
     if deck.translation is not None and len(raws) == len(set(names.values())):
-        from generator.deck.translation import translate_layouts
+        from generator.deck.translation import translate_layouts  # noqa: PLC0415  (only translated decks need it)
 
         problems.attempt(lambda: translate_layouts(deck, list(raws.values())), None)
     loaded: dict[str, Layout] = {}
@@ -465,7 +469,7 @@ def _read_deck_layout(deck: Deck, name: str, search: list[Path], problems: Probl
 
 
 @lru_cache(maxsize=1)
-def builtin_tables() -> tuple[dict, dict, dict]:
+def builtin_tables() -> tuple[dict[str, tuple[Any, ...]], dict[str, Color], dict[str, Icon]]:
     """Card sizes, named colours and icons shipped with deckpress (read once per process)."""
     card_sizes = {str(name): tuple(size) for name, size in load_yaml(CARD_SIZES_FILE).data.items()}
     return card_sizes, load_colour_table(), load_icons()
@@ -508,16 +512,16 @@ def _apply_deck_card_size(deck: Deck, raw: RawLayout, name: str) -> None:
                          position, field="card_size")
 
 
-def _check_names(deck: Deck, layout: Layout, environment, problems: Problems) -> None:
+def _check_names(deck: Deck, layout: Layout, environment: BoundedSandbox, problems: Problems) -> None:
     """A layout that reads a name the deck does not have is a typo: say so before drawing
     (for the title and each element, into ``problems``)."""
     if not deck.fields:
         return  # the deck declares no fields: names can only be checked card by card
     known = set(deck.fields) | SPECIAL_NAMES | set(environment.globals)
     if layout.title is not None and layout.title.names - known:
-        unknown = sorted(layout.title.names - known)[0]
-        problems.add(InputError(f"layout '{layout.name}' title reads '{unknown}', which is not a field of "
-                                f"deck '{deck.id}'", Position(layout.path), field=unknown))
+        first = sorted(layout.title.names - known)[0]
+        problems.add(InputError(f"layout '{layout.name}' title reads '{first}', which is not a field of "
+                                f"deck '{deck.id}'", Position(layout.path), field=first))
     for element in layout.elements:
         unknown = sorted(element.names - known)
         if unknown:

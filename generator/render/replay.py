@@ -23,8 +23,9 @@ every face that draws the same thing (see ``PlanResources.planned``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from operator import itemgetter
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -32,7 +33,7 @@ GRAPHICS_STATE = tuple(name for name in Canvas.STATE_ATTRIBUTES if name != "_ext
 """What reportlab saves and restores as the graphics state, besides the transparency
 states (``_extgstate``), which are compared by their current values."""
 _graphics_state = itemgetter(*GRAPHICS_STATE)
-"""The graphics state's values as one tuple, read at C speed (after every drawing that is not a replay)."""
+"""The graphics state's values as one tuple, read in one call (after every drawing that is not a replay)."""
 FORM_RESOURCES = ("_formsinuse", "_annotationrefs", "_colorsUsed", "_shadingUsed")
 """What reportlab collects for the resources of the page or form being drawn."""
 TRANSPARENCY = re.compile(r"/gRLs\d+ gs")
@@ -45,6 +46,12 @@ DRAW_AGAIN = "draw again"
 """Remembered for an operation that must be drawn every time."""
 
 T = TypeVar("T")
+Transparency: TypeAlias = tuple[tuple[str, Any], ...]
+"""The transparency states' current values, as (name, value) pairs."""
+State: TypeAlias = tuple[tuple[Any, ...], Transparency]
+"""A canvas's graphics state (the values of :data:`GRAPHICS_STATE`, in order) and transparency."""
+Changes: TypeAlias = tuple[tuple[str, Any], ...]
+"""Graphics state attributes a drawing changed, as (name, value left) pairs."""
 
 
 class Replay:
@@ -55,7 +62,7 @@ class Replay:
         """By the ids of an operation and of the remembered state it was drawn in: the operation,
         and its operators with the state it left and what changed (see :func:`_changes`), or
         DRAW_AGAIN."""
-        self._states: dict[tuple, tuple] = {}
+        self._states: dict[State, State] = {}
         """Each distinct state remembered once: a deck's faces pass through the same few states,
         so the thousands of drawings remembered share them, and a state is known by its id."""
 
@@ -87,7 +94,7 @@ class Replay:
                 draw(operation)
                 state = None
 
-    def _record(self, canvas: Canvas, operation: T, before: tuple, draw: Callable[[T], None]) -> tuple | None:
+    def _record(self, canvas: Canvas, operation: T, before: State, draw: Callable[[T], None]) -> State | None:
         """Draw ``operation`` in the remembered state ``before`` and remember what it wrote;
         the remembered state it leaves (None if it cannot be remembered)."""
         start, resources = len(canvas._code), _resources(canvas)
@@ -104,21 +111,21 @@ class Replay:
         self._drawn[key] = (operation, (code, after, *_changes(before, after)))
         return after
 
-    def _state(self, canvas: Canvas) -> tuple | None:
+    def _state(self, canvas: Canvas) -> State | None:
         """The remembered state equal to the canvas's graphics state and transparency, remembering
         it if new (None: it holds a value that cannot be hashed)."""
-        values = (_graphics_state(canvas.__dict__), tuple(canvas._extgstate._d.items()))
+        values: State = (_graphics_state(canvas.__dict__), tuple(canvas._extgstate._d.items()))
         try:
             return self._states.setdefault(values, values)
         except TypeError:
             return None
 
 
-def _changes(before: tuple, after: tuple) -> tuple[tuple[tuple[str, Any], ...], tuple | None]:
+def _changes(before: State, after: State) -> tuple[Changes, Transparency | None]:
     """What a replay sets to take the canvas from state ``before`` to ``after``: the graphics
     state's values that the drawing changed (most change a colour or two of some twenty), and the
     transparency states if they changed (else None)."""
-    changed = tuple((name, value) for name, old, value in zip(GRAPHICS_STATE, before[0], after[0])
+    changed = tuple((name, value) for name, old, value in zip(GRAPHICS_STATE, before[0], after[0], strict=True)
                     if value is not old)
     return changed, (after[1] if after[1] != before[1] else None)
 

@@ -50,7 +50,7 @@ def plan_print(deck: Deck, renderer: Renderer, settings: SheetSettings) -> Print
     for page in plan_pages(layout, deck.total):
         pages = page.number
         for placement in page.placements:
-            card, copy = copies.locate(placement.index)
+            card, copy = copies.locate(placement.copy_index)
             if copy <= MAX_LISTED_COPIES:
                 row, column = grid_cell(placement.box, grids[placement.face])
                 found.setdefault((card.id, copy), {})[placement.face] = Spot(page.number, row, column,

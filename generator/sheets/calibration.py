@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
+from typing import cast
 
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
@@ -237,7 +238,7 @@ def draw_calibration(plan: CalibrationPlan) -> bytes:
     for label in plan.back_text:
         _draw_label(canvas, label)
     canvas.showPage()
-    return canvas.getpdfdata()
+    return cast(bytes, canvas.getpdfdata())
 
 
 def _draw_label(canvas: Canvas, label: Label) -> None:

@@ -16,17 +16,18 @@ import contextlib
 import functools
 import itertools
 import re
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from io import BytesIO
 from operator import itemgetter
-from typing import Callable, Iterable, Iterator
+from typing import Any, TypeAlias, cast
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.sheets.deflate import StreamDeflater, deflate_all
 from generator.sheets.marks import Line
 from generator.sheets.style import LineStyle
 
@@ -38,6 +39,9 @@ RESOURCES_NAME = "SheetResources"
 """Internal name of the one resource dictionary every page shares."""
 
 STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+
+Template: TypeAlias = tuple[bytes, bytes]
+"""A formatted stream dictionary: the bytes before its length and the bytes after it."""
 
 
 def sheet_font() -> str:
@@ -88,11 +92,8 @@ class FormLibrary:
     :meth:`name` and :meth:`text` give the operators pages use.
     """
 
-    def __init__(self, title: str, font: str | None = None, deflater: StreamDeflater | None = None):
+    def __init__(self, title: str, font: str | None = None):
         self._font = font or sheet_font()
-        self._deflater = deflater
-        """Deflates each form's stream as soon as it is drawn, if given; else all are deflated at
-        :meth:`compile`."""
         # A TrueType starting font keeps reportlab from adding an unembedded Helvetica.
         self._canvas = Canvas(BytesIO(), invariant=1, pageCompression=1, initialFontName=self._font)
         self._canvas.setTitle(title)
@@ -125,13 +126,13 @@ class FormLibrary:
         return self._names[key]
 
     def _end_form(self, form: str) -> None:
-        """End the form being drawn, encoding its operators at C speed when they are plain ASCII.
+        """End the form being drawn, encoding its operators with Python's ASCII codec when they are
+        plain ASCII.
 
         reportlab encodes a form's operators with its PDFDocEncoding codec, a
-        dictionary lookup per character (about 0.1 ms a kilobyte, a fifth of a
-        distinct face's cost). Operators are ASCII text, where that encoding is
-        the identity, so they are encoded here and reportlab only encodes the
-        (empty) rest.
+        dictionary lookup per character. Operators are ASCII text, where that
+        encoding is the identity, so they are encoded here and reportlab only
+        encodes the (empty) rest. Anything else is left to reportlab.
         """
         canvas = self._canvas
         operators = "\n".join([canvas._preamble, *canvas._code])
@@ -142,8 +143,6 @@ class FormLibrary:
         canvas._code = []
         canvas.endForm()
         canvas._doc.idToObject[pdfdoc.xObjectName(form)].stream = encoded
-        if self._deflater is not None:
-            self._deflater.submit(encoded)
 
     def add_lines(self, key: str, lines: Iterable[Line], style: LineStyle,
                   bbox: tuple[float, float, float, float]) -> str:
@@ -195,7 +194,7 @@ class FormLibrary:
         return b"q %s BT %s %s Td %s ET Q" % (paint, number(x).encode(), number(y).encode(), shown)
 
     def text_width(self, text: str, size: float) -> float:
-        return pdfmetrics.stringWidth(text, self._font, size)
+        return float(pdfmetrics.stringWidth(text, self._font, size))
 
     def compile(self) -> CompiledForms:
         """Have reportlab write the forms and fonts; keep the objects a page writer copies."""
@@ -219,14 +218,13 @@ class FormLibrary:
         """Have forms that draw alike share one resources object and one formatted dictionary.
 
         Left alone, reportlab builds and formats each form's dictionary afresh,
-        some 35 names and numbers through its codec a form: most of a distinct
-        face's cost in writing the file. Faces of one size differ only in their
-        stream's length, so each dictionary is formatted once (see
+        every name and number of it through its codec. Faces of one size differ
+        only in their stream's length, so each dictionary is formatted once (see
         :class:`_FormStream`) and gives the same bytes.
         """
         plain = _plain_form_resources()
-        templates: dict[tuple, tuple[bytes, bytes]] = {}
-        boxes: dict[tuple, pdfdoc.PDFArray] = {}
+        templates: dict[tuple[Any, ...], Template] = {}
+        boxes: dict[tuple[Any, ...], pdfdoc.PDFArray] = {}
         matrix = pdfdoc.PDFArray([1, 0, 0, 1, 0, 0])  # what reportlab gives a form without one
         forms = []
         for name in self._names.values():
@@ -241,20 +239,15 @@ class FormLibrary:
                 form.BBox = boxes.get(key) or boxes.setdefault(key, pdfdoc.PDFArray(corners))
             form.Matrix = form.Matrix or matrix
             forms.append((name, form))
-        shapes: dict[tuple, tuple[bytes, bytes]] = {}
-        # Deflated all at once, before reportlab formats them one by one: on every core here, or
-        # mostly already, while they were drawn, by the deflater's helper.
-        streams = [form.stream for _, form in forms]
-        deflated_streams = self._deflater.finish(streams) if self._deflater else deflate_all(streams)
-        for (name, form), deflated in zip(forms, deflated_streams):
-            form.Contents = _FormStream(form.stream, templates, deflated)
+        shapes: dict[tuple[int, int, int, bool], Template] = {}
+        for name, form in forms:
+            form.Contents = _FormStream(form.stream, templates)
             if form.Resources is not None:
                 doc.idToObject[name] = _FaceForm(form, shapes)
 
 
 _PDFDOC_GAPS = [bytes([code]) for code in range(24, 32)]
-"""The ASCII codes PDFDocEncoding lacks: ASCII text without them it encodes byte for byte.
-(Looked for one by one, at C speed: a regular expression took a fifth of a distinct face's writing.)"""
+"""The ASCII codes PDFDocEncoding lacks: ASCII text without them it encodes byte for byte."""
 
 
 def _plain_form_resources() -> pdfdoc.PDFResourceDictionary:
@@ -265,43 +258,41 @@ def _plain_form_resources() -> pdfdoc.PDFResourceDictionary:
     return resources
 
 
-class _LengthMark(pdfdoc.PDFObject):
+class _LengthMark(pdfdoc.PDFObject):  # type: ignore[misc]  # reportlab has no type information
     """Stands for a stream's length while a shared form dictionary is formatted."""
 
     MARK = b"\x00length\x00"
 
-    def format(self, document) -> bytes:
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
         return self.MARK
 
 
-class _FormStream(pdfdoc.PDFStream):
+class _FormStream(pdfdoc.PDFStream):  # type: ignore[misc]  # reportlab has no type information
     """A form's stream, formatted as :class:`reportlab.pdfbase.pdfdoc.PDFStream` formats it, but
     with the dictionary (which reportlab fills in before formatting) formatted once per distinct
     content and the stream's length put in its place."""
 
-    def __init__(self, content: bytes, templates: dict[tuple, tuple[bytes, bytes]], deflated: bytes):
+    def __init__(self, content: bytes, templates: dict[tuple[Any, ...], Template]):
         super().__init__(content=content)
         self._templates = templates
-        self._deflated = deflated
-        """``content`` as PDFZCompress writes it (:func:`~generator.sheets.deflate.deflate`)."""
 
-    template: tuple[bytes, bytes] | None = None
+    template: Template | None = None
     """The dictionary before and after its length, once formatted that way."""
 
-    def format(self, document) -> bytes:
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
         entries = self.dictionary.dict
         if (list(self.filters or ()) != [pdfdoc.PDFZCompress] or "Filter" in entries or "Length" in entries
                 or not isinstance(document.encrypt, pdfdoc.NoEncryption)):
-            return super().format(document)
+            return cast(bytes, super().format(document))
         self.template = self._template(entries, document)
         return self.formatted(self.template)
 
-    def formatted(self, template: tuple[bytes, bytes]) -> bytes:
+    def formatted(self, template: Template) -> bytes:
         """The stream with its dictionary ``template`` (before and after its length)."""
-        content = self._deflated
+        content = zlib.compress(self.content)  # what reportlab's PDFZCompress writes
         return b"%s%d%s\nstream\n%sendstream\n" % (template[0], len(content), template[1], content)
 
-    def _template(self, entries: dict, document) -> tuple[bytes, bytes]:
+    def _template(self, entries: dict[str, Any], document: pdfdoc.PDFDocument) -> Template:
         """The formatted dictionary before and after its length.
 
         Dictionaries are told apart by their entries, names and values with the values' types
@@ -309,21 +300,25 @@ class _FormStream(pdfdoc.PDFStream):
         so forms share their bounding box and matrix arrays to share a template (see
         :meth:`FormLibrary._share_form_dictionaries`); the key keeps the objects it holds alive.
         """
+        key = (tuple(entries.items()), tuple(map(type, entries.values())))
         try:
-            key = (tuple(entries.items()), tuple(map(type, entries.values())))
             found = self._templates.get(key)
         except TypeError:  # a value that cannot be a key: formatted for this form alone
-            key, found = None, None
+            return _formatted_template(entries, document)
         if found is None:
-            filters = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
-            dictionary = pdfdoc.PDFDictionary({**entries, "Filter": filters, "Length": _LengthMark()})
-            found = tuple(pdfdoc.format(dictionary, document).split(_LengthMark.MARK))
-            if key is not None:
-                self._templates[key] = found
+            found = self._templates[key] = _formatted_template(entries, document)
         return found
 
 
-class _FaceForm(pdfdoc.PDFObject):
+def _formatted_template(entries: dict[str, Any], document: pdfdoc.PDFDocument) -> Template:
+    """A compressed stream's dictionary of ``entries``, formatted by reportlab, before and after its length."""
+    filters = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
+    dictionary = pdfdoc.PDFDictionary({**entries, "Filter": filters, "Length": _LengthMark()})
+    before, after = pdfdoc.format(dictionary, document).split(_LengthMark.MARK)
+    return before, after
+
+
+class _FaceForm(pdfdoc.PDFObject):  # type: ignore[misc]  # reportlab has no type information
     """Stands for a form in the document's table of objects, and writes it as reportlab would.
 
     reportlab's form builds its dictionary afresh each time (arrays, names,
@@ -333,23 +328,24 @@ class _FaceForm(pdfdoc.PDFObject):
     the rest reuse the dictionary it wrote (:attr:`_FormStream.template`).
     """
 
-    def __init__(self, form: pdfdoc.PDFFormXObject, shapes: dict[tuple, tuple[bytes, bytes]]):
+    def __init__(self, form: pdfdoc.PDFFormXObject, shapes: dict[tuple[int, int, int, bool], Template]):
         self._form = form
         self._shapes = shapes
         self._shape = (id(form.BBox), id(form.Matrix), id(form.Resources), bool(form.compression))
         """The objects stay alive with the form, so their ids name them."""
 
-    def format(self, document) -> bytes:
+    def format(self, document: pdfdoc.PDFDocument) -> bytes:
+        contents: _FormStream = self._form.Contents
         template = self._shapes.get(self._shape)
         if template is not None and isinstance(document.encrypt, pdfdoc.NoEncryption):
-            return self._form.Contents.formatted(template)
-        formatted = self._form.format(document)
-        if self._form.Contents.template is not None:
-            self._shapes[self._shape] = self._form.Contents.template
+            return contents.formatted(template)
+        formatted = cast(bytes, self._form.format(document))
+        if contents.template is not None:
+            self._shapes[self._shape] = contents.template
         return formatted
 
 
-def _shadings(doc: pdfdoc.PDFDocument):
+def _shadings(doc: pdfdoc.PDFDocument) -> pdfdoc.PDFObjectReference | None:
     """A reference to a dictionary of every gradient (shading) the faces draw, or None."""
     names = [f"Sh{number}" for number in range(doc.shadingCounter)]
     if not names:
@@ -358,7 +354,8 @@ def _shadings(doc: pdfdoc.PDFDocument):
                          "SheetShadings")
 
 
-def _give_forms_paint_resources(doc: pdfdoc.PDFDocument, names: Iterable[str], shadings) -> None:
+def _give_forms_paint_resources(doc: pdfdoc.PDFDocument, names: Iterable[str],
+                                shadings: pdfdoc.PDFObjectReference | None) -> None:
     """Let every face form name its transparency and gradients in its own resources.
 
     reportlab keeps each form's transparency states (``/gs`` operands, named
@@ -418,13 +415,20 @@ def _split_objects(data: bytes, doc: pdfdoc.PDFDocument) -> CompiledForms:
         name = getattr(obj, pdfdoc.__InternalName__, None)
         return doc.idToObjectNumberAndVersion[name][0] if name else None
 
+    def written(obj: object) -> int:
+        """The object number of ``obj``, which every PDF has."""
+        found = number_of(obj)
+        if found is None:
+            raise RuntimeError(f"reportlab did not write its {type(obj).__name__}")
+        return found
+
     starts = sorted((offset, doc.idToObjectNumberAndVersion[oid][0])
                     for oid, offset in doc.idToOffset.items())
     ends = [offset for offset, _ in starts[1:]] + [xref_offset]
     outline = number_of(doc.Outlines)
     skipped = {number_of(doc.Catalog), number_of(doc.Pages), outline}
     objects = []
-    for (start, number), end in zip(starts, ends):
+    for (start, number), end in zip(starts, ends, strict=True):
         chunk = data[start:end]
         if not chunk.startswith(b"%d 0 obj" % number):
             raise RuntimeError(f"reportlab object {number} is not where its offset says")
@@ -433,9 +437,9 @@ def _split_objects(data: bytes, doc: pdfdoc.PDFDocument) -> CompiledForms:
     return CompiledForms(
         version=data.split(b"\n", 1)[0],
         objects=tuple(objects),
-        catalog_number=number_of(doc.Catalog),
-        pages_number=number_of(doc.Pages),
-        info_number=number_of(doc.info),
+        catalog_number=written(doc.Catalog),
+        pages_number=written(doc.Pages),
+        info_number=written(doc.info),
         resources_number=doc.idToObjectNumberAndVersion[RESOURCES_NAME][0],
         free_numbers=(outline,) if outline else (),
         last_number=max(number for _, number in starts),

@@ -38,8 +38,9 @@ seen looking at the back page.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from generator.boxes import EPSILON, Box
 from generator.errors import InputError
@@ -144,12 +145,12 @@ class SheetLayout:
 class Placement(NamedTuple):
     """One face of one physical card on a page.
 
-    ``index`` counts the deck's physical cards from 0 in deck order; the
-    build turns it back into a card and copy number. (A named tuple: a deck of
-    100,000 copies makes 200,000 of them, five times quicker than a frozen dataclass.)
+    ``copy_index`` counts the deck's physical cards from 0 in deck order; the
+    build turns it back into a card and copy number. (A named tuple: a build makes
+    two for every copy in the deck.)
     """
 
-    index: int
+    copy_index: int
     face: str
     box: Box
     rotation: int = 0
@@ -255,6 +256,7 @@ def plan_layout(settings: SheetSettings, card_size: tuple[float, float], bleed: 
     def grid(area: Box) -> tuple[Box, ...]:
         return fit_grid(area, card_width, card_height, printed_bleed, settings.gutter, settings.margin)
 
+    axis: str | None
     if settings.duplex == "fold":
         area, slots, axis = _best_fold(paper, grid)
     else:
@@ -300,7 +302,7 @@ def _check_backs_stay_home(layout: SheetLayout) -> None:
                 "use a smaller offset or a larger --margin")
 
 
-def _best_fold(paper: Paper, grid) -> tuple[Box, tuple[Box, ...], str]:
+def _best_fold(paper: Paper, grid: Callable[[Box], tuple[Box, ...]]) -> tuple[Box, tuple[Box, ...], str]:
     """The fold that fits more cards: fronts on the left half or on the top half.
 
     On a tie the fold line runs parallel to the paper's short edge, halving

@@ -59,8 +59,7 @@ def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: in
 
 UNICODE_JSON = json.JSONEncoder(ensure_ascii=False, default=str, separators=COMPACT)
 """The encoder of titles and fields: compact, non-ASCII kept as it is, anything else as
-text. Made once: ``json.dumps`` with options makes a new encoder every call, a good part
-of the manifest's cost for a deck of many distinct faces."""
+text. Made once: ``json.dumps`` with options makes a new encoder every call."""
 
 
 class ManifestWriter:

@@ -9,8 +9,8 @@ every card edge across the grid.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from generator.boxes import Box
 from generator.sheets.style import MarkStyle

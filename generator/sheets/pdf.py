@@ -4,7 +4,7 @@ The writer starts with the objects :class:`generator.sheets.forms.FormLibrary`
 compiled (forms, fonts, the shared resource dictionary), then appends each
 page as it comes: a compressed content stream and a page dictionary. It keeps
 only one number per object written (its offset, for the cross-reference
-table), so a 20,000-page file costs a few hundred kilobytes of memory.
+table), so memory grows by a few bytes a page, never by a page's content.
 
 The output is reproducible: the same pages give the same bytes (no dates,
 and the file identifier is a digest of the content).
@@ -13,10 +13,10 @@ and the file identifier is a digest of the content).
 from __future__ import annotations
 
 import hashlib
+import zlib
 from array import array
 from typing import BinaryIO
 
-from generator.sheets.deflate import deflate
 from generator.sheets.forms import CompiledForms, number
 
 BINARY_MARKER = b"%\xe2\xe3\xcf\xd3\n"
@@ -69,7 +69,7 @@ class PdfPageWriter:
 
     def add_page(self, content: bytes) -> int:
         """Append a page drawn by the content-stream operators ``content``; return its page number."""
-        packed = deflate(content)
+        packed = zlib.compress(content)
         contents = self._next_number()
         page = self._stream_objects(
             b"<< /Filter /FlateDecode /Length %d >>\nstream\n%s\nendstream" % (len(packed), packed),
@@ -97,7 +97,7 @@ class PdfPageWriter:
     def _write_xref(self) -> None:
         size = self._next_number()
         free = sorted(self._forms.free_numbers)
-        next_free = dict(zip([0] + free, free + [0]))
+        next_free = dict(zip([0] + free, free + [0], strict=True))
         xref_offset = self._written
         self._write(b"xref\n0 %d\n" % size)
         lines = []

@@ -17,24 +17,19 @@ from __future__ import annotations
 import contextlib
 import io
 from bisect import bisect_right
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator, TextIO
+from typing import BinaryIO, TextIO
+
+from reportlab.pdfgen.canvas import Canvas
 
 from generator.boxes import Box
 from generator.deck.model import Card, Deck
 from generator.outputs import atomic_outputs
-from generator.sheets.deflate import StreamDeflater
 from generator.sheets.forms import FormLibrary, font_for, joined_runs, number
-from generator.sheets.geometry import (
-    DEFAULT_DUPLEX,
-    PagePlan,
-    SheetLayout,
-    SheetSettings,
-    plan_pages,
-    sheet_layout,
-)
+from generator.sheets.geometry import DEFAULT_DUPLEX, PagePlan, SheetLayout, SheetSettings, plan_pages, sheet_layout
 from generator.sheets.manifest import ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, mark_room
 from generator.sheets.pdf import PdfPageWriter
@@ -88,18 +83,16 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     total = deck.total
     pages = layout.page_count(total)
     footer = Footer(deck.name, layout, pages, style)
-    with StreamDeflater() as deflater:  # faces' streams are deflated on another core as they are drawn
-        library = FormLibrary(title=deck.name, font=font_for(footer.alphabet(), renderer.fonts),
-                              deflater=deflater)
-        composer = PageComposer(
-            faces=FaceForms(deck, renderer, library, layout.bleed),
-            furniture=Furniture(layout, style, library, total),
-            footer=footer,
-            library=library,
-            copies=CopyIndex(deck),
-        )
-        library.prepare_text(footer.alphabet())
-        compiled = library.compile()
+    library = FormLibrary(title=deck.name, font=font_for(footer.alphabet(), renderer.fonts))
+    composer = PageComposer(
+        faces=FaceForms(deck, renderer, library, layout.bleed),
+        furniture=Furniture(layout, style, library, total),
+        footer=footer,
+        library=library,
+        copies=CopyIndex(deck),
+    )
+    library.prepare_text(footer.alphabet())
+    compiled = library.compile()
 
     pdf_path, manifest_path = output_paths(deck, out_dir, settings.duplex)
     with atomic_outputs(pdf_path, manifest_path) as (pdf_stream, manifest_stream), \
@@ -136,22 +129,22 @@ class PageComposer:
     slot, and each placement only adds its form's name, copy and page.
     """
 
-    faces: "FaceForms"
-    furniture: "Furniture"
-    footer: "Footer"
+    faces: FaceForms
+    furniture: Furniture
+    footer: Footer
     library: FormLibrary
-    copies: "CopyIndex"
+    copies: CopyIndex
     _slots: dict[tuple[int, int], tuple[bytes, str, Box]] = field(default_factory=dict)
 
     def compose(self, page: PagePlan, manifest: ManifestWriter) -> bytes:
-        filled = len({placement.index for placement in page.placements})
+        filled = len({placement.copy_index for placement in page.placements})
         parts = [self.furniture.under(page.role, filled)]
         lines = []
         # looked up once a page rather than once a placement: 200,000 placements at 100,000 copies
         locate, face_of, slot, line = self.copies.locate, self.faces.of, self._slot, ManifestWriter.placement
         number = page.number
         for placement in page.placements:
-            card, copy = locate(placement.index)
+            card, copy = locate(placement.copy_index)
             form, manifest_parts = face_of(card, placement.face)
             placing, position = slot(placement.box, placement.rotation)
             parts.append(placing % form)
@@ -193,16 +186,16 @@ class CopyIndex:
     def __init__(self, deck: Deck):
         self._cards = [card for card in deck.cards if card.count > 0]
         self._ends = list(accumulate(card.count for card in self._cards))
-        self._run: tuple[int, int, Card | None] = (0, 0, None)
-        """The card last found and the indices it covers, ``start <= index < end``."""
+        self._run: tuple[int, int, Card] | None = None
+        """The indices the card last found covers, ``start <= index < end``, and that card."""
 
     def locate(self, index: int) -> tuple[Card, int]:
-        start, end, card = self._run
-        if not start <= index < end:  # pages walk a card's copies in a row: search only when it ends
+        run = self._run
+        if run is None or not run[0] <= index < run[1]:  # pages walk a card's copies in a row: search when it ends
             position = bisect_right(self._ends, index)
             start = self._ends[position - 1] if position else 0
-            card = self._cards[position]
-            self._run = (start, self._ends[position], card)
+            run = self._run = (start, self._ends[position], self._cards[position])
+        start, _, card = run
         return card, index - start + 1
 
 
@@ -228,8 +221,8 @@ class FaceForms:
         return self._by_card[(card.id, side)]
 
 
-def _drawing(renderer: CardRenderer, card: Card, side: str, bleed: bool) -> Callable:
-    def draw(canvas) -> None:
+def _drawing(renderer: CardRenderer, card: Card, side: str, bleed: bool) -> Callable[[Canvas], None]:
+    def draw(canvas: Canvas) -> None:
         renderer.draw(canvas, card, side, bleed=bleed)
     return draw
 
@@ -305,7 +298,9 @@ class Footer:
         self._style = style.footer
         self._draft = layout.settings.draft
         self._around: dict[str, tuple[str, str]] = {}
-        self._runs: dict[str, tuple[list, list]] = {}
+        self._runs: dict[str, tuple[list[tuple[bytes, bytes]], list[tuple[bytes, bytes]]]] = {}
+        """Per page role, the footer's text before and after the page number as runs (see
+        :meth:`FormLibrary.runs`)."""
 
     def alphabet(self) -> str:
         """Every character a footer of this build can contain."""
@@ -336,7 +331,8 @@ class Footer:
         width = library.text_width(text, self._style.size)
         runs = self._runs.get(page.role)
         if runs is None:
-            runs = self._runs[page.role] = tuple(library.runs(part) for part in self._text_around(page))
+            before_text, after_text = self._text_around(page)
+            runs = self._runs[page.role] = (library.runs(before_text), library.runs(after_text))
         before, after = runs
         return library.show(joined_runs(before, library.runs(str(page.number)), after),
                             (self._paper_width - width) / 2, self._style.baseline, self._style.size,

@@ -7,12 +7,13 @@ questions, so either side can change inside without the other noticing.
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card, Deck
-from generator.errors import LayoutError
+from generator.errors import DeckpressError
 from generator.render import load_renderer as load_layout_renderer
 
 
@@ -20,14 +21,17 @@ from generator.render import load_renderer as load_layout_renderer
 class CardRenderer(Protocol):
     """Draws the faces of one deck's cards."""
 
-    card_size: tuple[float, float]
-    """Trim size of one card, (width, height) in points."""
+    @property
+    def card_size(self) -> tuple[float, float]:
+        """Trim size of one card, (width, height) in points."""
 
-    bleed: float
-    """How far, in points, a face's artwork runs past its trim edge when drawn with bleed."""
+    @property
+    def bleed(self) -> float:
+        """How far, in points, a face's artwork runs past its trim edge when drawn with bleed."""
 
-    fonts: Sequence[str]
-    """Names of the (embedded TrueType) fonts the faces use."""
+    @property
+    def fonts(self) -> Sequence[str]:
+        """Names of the (embedded TrueType) fonts the faces use."""
 
     def face_key(self, card: Card, side: str) -> str:
         """Equal keys mean identical drawings: such faces are drawn once and placed many times."""
@@ -39,13 +43,15 @@ class CardRenderer(Protocol):
         """Draw one face with its trim box at (0, 0)-(width, height) in the current coordinates."""
 
     def validate(self) -> None:
-        """Raise :class:`generator.errors.LayoutError` if any face cannot be laid out."""
+        """Raise the problems :meth:`problems` finds, if there are any (a draft's overflowing text passes)."""
 
-    def problems(self) -> list[LayoutError]:
-        """Every distinct face that cannot be laid out, each once (empty when all can)."""
+    def problems(self) -> Sequence[DeckpressError]:
+        """Every distinct face that cannot be laid out (a layout error) or shows a broken image
+        file (an input error), each once (empty when all can be drawn)."""
 
-    tried_faces: int
-    """How many distinct faces the last ``problems()`` laid out or tried to."""
+    @property
+    def tried_faces(self) -> int:
+        """How many distinct faces the last ``problems()`` laid out or tried to."""
 
 
 def load_renderer(deck: Deck, draft: bool = False) -> CardRenderer:

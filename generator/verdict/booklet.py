@@ -1,71 +1,59 @@
 """What ``deckpress booklet`` would refuse in a deck's rules file, found without making the booklet.
 
-The booklet turns ``rules.md`` into platypus flowables (:mod:`generator.booklet.markdown`);
-laying those out costs far more than ``check`` may spend. This walks the same
-Markdown syntax tree and asks the same questions of it: every directive readable and
-filled in from the deck, every block directive on a line of its own with its options,
-fields, decklists and cards in order, every character printable in the booklet font,
-every image a readable picture inside the deck folder, every table narrow enough for
-the page. Each problem is reported, not only the first. The measures are the
+The rules file is read as the booklet reads it, by the booklet's own reader
+(:class:`generator.booklet.blocks.Reader`), which here keeps every problem instead of
+stopping at the first: every directive readable and filled in from the deck, every
+character printable in the booklet font, every word and heading within its length, every
+image a readable picture inside the deck folder. This adds what the booklet finds while
+drawing: every block directive on a line of its own with its options, fields, decklists
+and cards in order, and every table narrow enough for the page. The measures are the
 default paper's (A4), as ``booklet`` uses without ``--paper``.
 
 Whether a table row, an example box or a row of cards is taller than a page is the
 booklet's own measurement (its converter builds and measures the block), asked only of
-blocks that a cheap bound (:func:`_could_outgrow_page`) cannot clear: the platypus
-measurement costs a second of start-up that ordinary rules never need.
+blocks that a cheap bound (:func:`_could_outgrow_page`) cannot clear: laying blocks out
+needs platypus, which ordinary rules never load.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
-from generator.booklet import read_rules, rules_path
+from generator.booklet import blocks, read_rules, rules_path
+from generator.booklet.blocks import EXAMPLE_BOX_RULE, Reader
+from generator.booklet.components import table_rows
 from generator.booklet.directives import (
     Directive,
     ExpandedSource,
+    card_reference,
+    card_table,
     card_value,
-    check_field,
-    column_formats,
-    component_labels,
+    components_of,
+    decklist_groups,
     expand_inline,
     picked_cards,
-    place_in,
-    table_column,
 )
 from generator.booklet.limits import (
     MAX_HEADING_LENGTH,
     MAX_WORD_LENGTH,
-    check_glyphs,
-    check_heading,
+    check_columns,
     check_table_rows,
-    check_words,
     cover_problems,
-    plain_text,
 )
-from generator.booklet.paths import resolve_image
-from generator.booklet.style import TextBounds
+from generator.booklet.style import TextBounds, font_has_glyph, load_style, text_bounds, text_measures, to_points
 from generator.deck.model import Deck
-from generator.errors import InputError, Position
+from generator.errors import InputError
 from generator.findings import Finding, findings_from
 
-if TYPE_CHECKING:  # platypus and the card layouts load only when a block must be measured
+if TYPE_CHECKING:
     from generator.booklet.cards import Renderer
     from generator.booklet.markdown import Converter
 
 DEFAULT_PAPER = "a4"
-
-# The booklet's table measures (generator.booklet.markdown, which loads platypus, so they are
-# repeated here; a test holds the two equal).
-CELL_PADDING = 4
-MIN_COLUMN_TEXT = 14
-EXAMPLE_BOX_RULE = 3
-"""Points of an example box's coloured rule, beside its padding, taken from the text width."""
-
-BLOCK_DIRECTIVE_PARAGRAPH = re.compile(r"^\s*\{\{.*\}\}\s*$", re.DOTALL)
 
 WIDEST_GLYPH = 1.11
 """The widest printable ASCII character of the booklet's fonts (Vera Bold's W is 1.103 em), in
@@ -92,40 +80,26 @@ def booklet_findings(deck: Deck, renderer: Renderer | None = None) -> list[Findi
         text = read_rules(deck)
     except InputError as error:
         return findings_from(error, "booklet")
-    from generator.booklet.style import MM, text_bounds, text_measures, to_points
-
     problems.extend(cover_problems(deck, _printable))
     width, padding = text_measures(DEFAULT_PAPER)
     bounds = text_bounds(DEFAULT_PAPER)
     source = expand_inline(text, path, deck, problems)
-    walk = _Walk(deck=deck, path=path, source=source, lines=source.text.splitlines(), problems=problems,
-                 printable=_printable, to_points=to_points, mm=MM, box_inset=padding + EXAMPLE_BOX_RULE,
-                 bounds=bounds, renderer=renderer)
+    reader = Reader(deck.folder, path, source, _printable, problems)
+    walk = _Walk(deck, reader, problems, box_inset=padding + EXAMPLE_BOX_RULE, bounds=bounds, renderer=renderer)
     if _plain(source, _printable, bounds, width - walk.box_inset):
         for line, directive in source.blocks.items():  # each stands alone in a top-level paragraph
             source.used.add(line)
             walk.attempt(walk.directive, directive, width)
     else:
-        from markdown_it import MarkdownIt
-        from markdown_it.tree import SyntaxTreeNode
-
-        # The same parser settings as the booklet's: CommonMark with tables, HTML kept as text.
-        tree = SyntaxTreeNode(MarkdownIt("commonmark", {"html": False}).enable("table").parse(source.text))
-        walk.blocks(tree.children, width)
-    for directive in source.unplaced():
-        problems.append(directive.fail(f"'{{{{ {directive.name} }}}}' makes a whole block: "
-                                       "put it on a line of its own, with blank lines around it"))
+        walk.walk(reader.document(), width)
+    reader.stranded()
     return [finding for error in problems for finding in findings_from(error, "booklet")]
 
 
 def _printable(character: str) -> bool:
     """Whether the booklet can print ``character``. Its body font has every printable ASCII
     character, so rules written in plain ASCII never load the booklet's fonts."""
-    if " " <= character <= "~":
-        return True
-    from generator.booklet.style import font_has_glyph
-
-    return font_has_glyph(character)
+    return " " <= character <= "~" or font_has_glyph(character)
 
 
 def _underline(lines: list[str], number: int) -> bool:
@@ -197,11 +171,15 @@ def _lines_at_most(text: str, width: float, size: float) -> int:
     return 1 + math.ceil(len(text) * em / room)
 
 
-def _cells_could_outgrow_page(cells, bounds: TextBounds) -> bool:
+def _cells_could_outgrow_page(cells: Iterable[object], bounds: TextBounds) -> bool:
     """Whether a table row holding one of ``cells`` might be taller than a page: a column
     may be as narrow as one word, so a cell takes at most a line a word (and two for padding)."""
     _, leading, _ = bounds.table
     return any((len(str(cell).split()) + 2) * leading > bounds.page_height for cell in cells)
+
+
+class _NoRenderer(Exception):
+    """The card layouts could not be read (which is reported), so no card can be measured."""
 
 
 @dataclass(eq=False)
@@ -209,19 +187,15 @@ class _Walk:
     """One pass over a rules file's blocks, keeping every problem it meets."""
 
     deck: Deck
-    path: Path
-    source: ExpandedSource
-    lines: list[str]
+    reader: Reader
+    """Reads the blocks, keeping the problems of their texts and pictures."""
     problems: list[InputError]
-    printable: Callable[[str], bool]
-    to_points: Callable[[str, str], float]
-    mm: float
     box_inset: float
     bounds: TextBounds
     renderer: Renderer | None = None
     converters: dict[float, Converter] = field(default_factory=dict)
 
-    def attempt(self, check, *arguments) -> None:
+    def attempt(self, check: Callable[..., object], *arguments: object) -> None:
         try:
             check(*arguments)
         except InputError as error:
@@ -235,107 +209,50 @@ class _Walk:
         except InputError as error:
             if (error.message, error.position) not in {(found.message, found.position) for found in self.problems}:
                 self.problems.append(error)
+        except _NoRenderer:
+            pass
 
     def converter(self, width: float) -> Converter:
-        if width not in self.converters:
-            from generator.booklet.markdown import Converter
-            from generator.booklet.style import load_style
+        from generator.booklet.markdown import Converter  # noqa: PLC0415  (it loads platypus, 60 ms; few rules need it)
 
-            renderer = self.renderer
-            self.converters[width] = Converter(self.deck, load_style(), self.path, self.source, width,
-                                               self.bounds.page_height, lambda: renderer, self.lines,
-                                               check_faces=False)
+        if width not in self.converters:
+            self.converters[width] = Converter(self.deck, load_style(), self.reader.path, self.reader.source, width,
+                                               self.bounds.page_height, self.card_renderer, check_faces=False)
         return self.converters[width]
 
-    def position(self, node, needle: str | None = None) -> Position:
-        """Where ``node`` starts, or where ``needle`` first appears in its lines."""
-        return place_in(self.path, self.lines, node.map, needle)
+    def card_renderer(self) -> Renderer:
+        if self.renderer is None:
+            raise _NoRenderer
+        return self.renderer
 
     # --- blocks ---------------------------------------------------------------
 
-    def blocks(self, nodes, width: float) -> None:
-        for node in nodes:
-            self.block(node, width)
+    def walk(self, found: Iterable[blocks.Block], width: float) -> None:
+        """Measure what the reader cannot: whether a table fits the page's width, and whether
+        a table row, an example box or a directive's block fits a page."""
+        for block in found:
+            match block:
+                case blocks.DirectiveBlock():
+                    self.attempt(self.directive, block.directive, width)
+                case blocks.ListBlock():
+                    for item in block.items:
+                        self.walk(self.reader.read(item), width)
+                case blocks.Table():
+                    self.table(block, width)
+                case blocks.Quote():
+                    self.quote(block, width)
 
-    def block(self, node, width: float) -> None:
-        kind = node.type
-        if kind == "paragraph":
-            self.paragraph(node, width)
-        elif kind == "heading":
-            self.attempt(check_heading, plain_text(node.children[0]), self.position(node))
-            self.inline(node.children[0], node)
-        elif kind in ("bullet_list", "ordered_list"):
-            for item in node.children:
-                self.blocks(item.children, width)
-        elif kind == "table":
-            self.table(node, width)
-        elif kind == "blockquote":
-            self.blocks(node.children, width - self.box_inset)
-            start, end = node.map
-            if _could_outgrow_page("\n".join(self.lines[start:end]), width - self.box_inset, self.bounds):
-                self.measure(width, lambda converter: converter.example_box(node, 0))
-        elif kind in ("fence", "code_block"):
-            self.glyphs(node.content, node)
+    def quote(self, quote: blocks.Quote, width: float) -> None:
+        self.walk(self.reader.read(quote.body), width - self.box_inset)
+        start, end = quote.span or (0, 1)
+        if _could_outgrow_page("\n".join(self.reader.lines[start:end]), width - self.box_inset, self.bounds):
+            self.measure(width, lambda converter: converter.example_box(quote, 0))
 
-    def paragraph(self, node, width: float) -> None:
-        inline = node.children[0]
-        if BLOCK_DIRECTIVE_PARAGRAPH.match(inline.content) and node.map:
-            directive = self.source.blocks.get(node.map[0] + 1)
-            if directive is not None and node.map[1] - node.map[0] == 1:
-                self.source.used.add(directive.position.line)
-                self.attempt(self.directive, directive, width)
-                return
-        self.inline(inline, node)
-
-    def table(self, node, width: float) -> None:
-        columns = rows = 0
-        cells = []
-        for section in node.children:
-            rows += len(section.children) if section.type != "thead" else 0
-            for row in section.children:
-                columns = max(columns, len(row.children))
-                for cell in row.children:
-                    if cell.children:
-                        self.inline(cell.children[0], node)
-                        cells.append(cell.children[0].content)
-        self.attempt(check_table_rows, rows, self.position(node))
-        self.attempt(self.fits, columns, width, self.position(node), "table")
-        if _cells_could_outgrow_page(cells, self.bounds):
-            self.measure(width, lambda converter: converter.table(node, 0))
-
-    def fits(self, columns: int, width: float, position: Position, what: str) -> None:
-        fitting = int(width // (2 * CELL_PADDING + MIN_COLUMN_TEXT))
-        if columns > fitting:
-            raise InputError(f"a table of {columns} columns does not fit the page: "
-                             f"at most {fitting} fit side by side", position, field=what)
-
-    # --- inline text ------------------------------------------------------------
-
-    def inline(self, inline, block) -> None:
-        for child in inline.children or ():
-            if child.type in ("text", "code_inline"):
-                self.glyphs(child.content, block)
-            elif child.type == "image":
-                self.attempt(self.image, child, block)
-            elif child.children:
-                self.inline(child, block)
-
-    def glyphs(self, raw: str, node) -> None:
-        """An overlong word, and the first character of ``raw`` the booklet font cannot print,
-        as the booklet says them."""
-        self.attempt(check_words, raw, lambda needle: self.position(node, needle))
-        self.attempt(check_glyphs, raw, self.printable, lambda needle: self.position(node, needle))
-
-    def image(self, image, block) -> None:
-        from generator.render.images import ImageProblem, image_pixels
-
-        reference = str(image.attrs.get("src", ""))
-        position = self.position(block, reference or "![")
-        path = resolve_image(self.deck.folder, reference, position)
-        try:
-            image_pixels(path, reference)  # as the booklet reads it: size first, then every byte
-        except ImageProblem as problem:
-            raise InputError(str(problem), position, field="image") from None
+    def table(self, table: blocks.Table, width: float) -> None:
+        rows = self.reader.rows(table)
+        self.attempt(check_columns, max((len(row.cells) for row in rows), default=0), width, table.position)
+        if _cells_could_outgrow_page([cell.source for row in rows for cell in row.cells], self.bounds):
+            self.measure(width, lambda converter: converter.table(table))
 
     # --- block directives ---------------------------------------------------------
 
@@ -354,7 +271,7 @@ class _Walk:
             if self.renderer is None:
                 return False
             card_width, card_height = self.renderer.card_size
-            shown = (self.to_points(directive.options["width"], "width") if "width" in directive.options
+            shown = (to_points(directive.options["width"], "width") if "width" in directive.options
                      else self.bounds.card_width)
             return shown * card_height / card_width > self.bounds.page_height * CARD_SHARE_MEASURED
         if directive.name not in ("components", "decklists", "cardtable"):
@@ -366,74 +283,25 @@ class _Walk:
         return _cells_could_outgrow_page(texts, self.bounds)
 
     def components(self, directive: Directive, width: float) -> None:
-        from generator.booklet.components import components, extras_option, table_rows
-
-        by = directive.options.get("by")
-        if by is not None:
-            check_field(directive, self.deck, by)
-        labels = component_labels(directive, self.deck)
-        self.directive_glyphs(directive, directive.options.get("extra", ""))
-        contents = components(self.deck, by, labels, extras_option(directive.options))
+        contents = components_of(directive, self.deck)
+        self.directive_glyphs(directive, " ".join(contents.extras))
         check_table_rows(table_rows(contents, self.deck), directive.position, directive.name)
 
     def decklists(self, directive: Directive, width: float) -> None:
-        if not self.deck.decklists:
-            raise directive.fail("the deck has no decklists")
-        groups = set()
-        by = directive.options.get("by")
-        if by is not None:
-            check_field(directive, self.deck, by)
-            component_labels(directive, self.deck)
-            groups = {str(card.fields.get(by)) for card in self.deck.cards}
+        _, groups = decklist_groups(directive, self.deck)
         for decklist in self.deck.decklists:
             self.directive_glyphs(directive, decklist.description)
         check_table_rows(len(self.deck.decklists), directive.position, directive.name)
-        self.fits(2 + len(groups), width, directive.position, directive.name)
+        check_columns(2 + len(groups), width, directive.position, directive.name)
 
     def cardtable(self, directive: Directive, width: float) -> None:
-        default = f"count,{self.deck.title_field}"
-        names = [name.strip() for name in directive.options.get("columns", default).split(",") if name.strip()]
-        if not names:
-            raise directive.fail("'columns=' names no columns; list fields, e.g. columns=count,name")
-        for name in names:
-            table_column(directive, self.deck, name)
-        formats = column_formats(directive, names)
-        headers = directive.options.get("headers")
-        if headers and len(headers.split(",")) != len(names):
-            raise directive.fail(f"{len(names)} columns but {len(headers.split(','))} headers")
-        cards = [card for card in picked_cards(directive, self.deck) if card.count]
-        if not cards:
-            raise directive.fail("picks no cards")
-        if directive.options.get("sort"):
-            table_column(directive, self.deck, directive.options["sort"].lstrip("-"))
-        shown = " ".join(str(card_value(card, name)) for card in cards for name in names
-                         if not name.startswith("decklist:"))
-        self.directive_glyphs(directive, shown + " ".join(formats.values()))
-        check_table_rows(len(cards), directive.position, directive.name)
-        self.fits(len(names), width, directive.position, directive.name)
+        table = card_table(directive, self.deck)
+        self.directive_glyphs(directive, " ".join(text for texts in table.rows for text in texts))
+        check_table_rows(len(table.rows), directive.position, directive.name)
+        check_columns(len(table.titles), width, directive.position, directive.name)
 
     def cards(self, directive: Directive, width: float) -> None:
-        side = directive.options.get("side", "front")
-        if side not in ("front", "back", "both"):
-            raise directive.fail(f"side is front, back or both, found '{side}'")
-        if "width" in directive.options:
-            try:
-                card_width = self.to_points(directive.options["width"], "width")
-            except InputError as error:
-                raise directive.fail(error.message) from None
-            if not 5 * self.mm <= card_width <= width:
-                raise directive.fail(f"width {directive.options['width']} does not fit the page")
-        if not any(card.count for card in picked_cards(directive, self.deck)):
-            raise directive.fail("picks no cards")
+        card_reference(directive, self.deck, width)
 
     def directive_glyphs(self, directive: Directive, text: str) -> None:
-        line = directive.position.line
-        self.glyphs(text, _Lines([line - 1, line]))
-
-
-@dataclass(eq=False)
-class _Lines:
-    """A stand-in node for text a directive brings in: its position is the directive's line."""
-
-    map: list[int]
-
+        self.reader.directive_text(text, directive)
