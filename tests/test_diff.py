@@ -250,3 +250,16 @@ def test_a_font_file_that_changed_is_named_and_not_the_text_it_moves(tmp_path: P
                           "  fronts of 4 cards (imp, ogre, troll, golem):",
                           "    cards/game/fonts/Body.ttf: font 'Body' changed",
                           "odds (stats:)"]  # nothing more: the text the font moved is not a cause
+
+
+def test_control_characters_from_the_deck_are_written_as_escapes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    edit(DECK, "text: Smash.", 'text: "Smash\\e[31m\\nnow"')
+    for output_format in ("text", "markdown"):
+        run = deckpress("diff", "cards/game", "--since", "HEAD", "--format", output_format, "-q")
+        assert run.exit_code == 0 and "\x1b" not in run.stdout
+        assert "Smash\\x1b[31m\\nnow" in run.stdout.replace("\\\\", "\\").replace("\\[", "[")
+    report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
+    ogre, = report["cards"]
+    assert ogre["fields"][0]["new"] == "Smash\x1b[31m\nnow"  # JSON escapes it; tools get it whole

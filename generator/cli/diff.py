@@ -18,7 +18,7 @@ from generator.iterations.report import as_dict, markdown_lines, text_lines
 
 
 @click.command()
-@click.argument("decks", nargs=-1, required=True, type=click.Path())
+@click.argument("decks", nargs=-1, required=True, type=click.Path(), metavar="OLD NEW | DECK")
 @click.option("--since", "revision", metavar="REV",
               help="Compare DECK with its own files at the git revision REV (HEAD, a tag, HEAD~3, a "
                    "commit id): its deck file, layouts, icons, fonts and art as they were then.")

@@ -75,7 +75,7 @@ def text_lines(comparison: Comparison) -> list[str]:
         if reprint.removed:
             lines.append(f"  take out {_count(reprint.cards_removed)}: "
                          + _listed([_removed(entry) for entry in reprint.removed], ALL_IN_JSON))
-    return lines
+    return [escape_controls(line) for line in lines]  # names from the files (fields, elements) too
 
 
 def _heading(comparison: Comparison) -> str:
@@ -342,7 +342,7 @@ def markdown_lines(comparison: Comparison) -> list[str]:
             lines += [f"- {len(entry.copies)} × {md(entry.title or entry.card)} ({_why(entry.why)})"
                       for entry in reprint.printed]
             lines.append("")
-    return lines
+    return [escape_controls(line) for line in lines]
 
 
 def _arrowed(text: str) -> str:
