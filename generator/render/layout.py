@@ -61,7 +61,7 @@ Templates see every field of the face (None when a card leaves it out), and
 ``card.id``, ``card.count``, ``side`` ("front" or "back"), ``title``,
 ``fields`` (the face's other fields as (name, value) pairs), ``deck.name``,
 ``deck.designer``, ``deck.total``, ``deck.players``, ``deck.version`` (None when
-the deck has none); filters for dice odds are
+the deck has none; ``version`` alone is the same); filters for dice odds are
 listed in :mod:`generator.render.templating`. Any element may have ``when:``,
 an expression (``"roll > 6"``) or a mapping of fields to wanted values
 (``{type: monster}``, ``{roll: [2, 12]}``).

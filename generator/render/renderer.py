@@ -409,6 +409,7 @@ def face_context(deck: Deck, card: Card, side: str) -> dict[str, Any]:
         "deck": {"id": deck.id, "name": deck.name, "designer": deck.info.get("designer"),
                  "total": deck.total, "players": list(deck.players), "version": deck.version},
         "title": deck.title(face),
+        "version": deck.version,
         "fields": [(name, value) for name, value in face.items()
                    if name != deck.title_field and value not in (None, "")],
     }
