@@ -37,8 +37,9 @@ def sides_of(old: Path, new: Path) -> tuple[Side, Side]:
 def sides_since(deck: Path, revision: str) -> tuple[Side, Side]:
     """The deck at ``deck`` as it was at ``revision`` of its git repository, and as it is now.
     Raises InputError when there is no repository or no such revision, or a side cannot be read."""
+    older = revision_of(deck, revision)  # a revision that is not there is said before any reading
     newer = read_side(deck, DISK, WORKING_TREE, KEEP_OWN_VERSION)
-    return read_side(deck, revision_of(deck, revision), revision, newer.deck.version), newer
+    return read_side(deck, older, revision, newer.deck.version), newer
 
 
 def compare_decks(old: Path, new: Path) -> Comparison:

@@ -174,7 +174,9 @@ class Revision(FileSource):
                 raise GitError("git is not installed (no git on the PATH), so there is no revision to read")
             raise GitError(f"not in a git repository, so there is no revision '{revision}' to read")
         commit = resolve_revision(root, revision)
-        names = tuple(name for name in relative_paths(root, wanted))
+        if not relative_paths(root, wanted[:1]):  # a folder git names from elsewhere: nothing to read
+            raise GitError(f"{wanted[0]} is not inside the repository at {root}")
+        names = tuple(relative_paths(root, wanted))
         return cls(root=Path(os.path.realpath(root)), commit=commit, name=revision, folders=names,
                    files=list_tree(root, commit, names))
 
