@@ -6,7 +6,8 @@ import pytest
 from access_support import write_deck
 
 from generator.access.colourblind import colour_pair_problems
-from generator.access.colours import DISTINCT_COLOURS, distances
+from generator.access.colours import DISTINCT_COLOURS
+from generator.access.perception import distance
 from generator.deck import load_deck
 from generator.render.renderer import load_renderer
 
@@ -55,10 +56,8 @@ def problems_for(tmp_path, layout: str):
 
 
 def test_the_issues_red_and_green_look_alike_to_deuteranopes():
-    (apart,) = distances([(hex_rgb("#c62f2a"), hex_rgb("#3c8d3f"))], "deuteranopia")
-    assert apart == pytest.approx(6.4, abs=0.05)
-    (normal,) = distances([(hex_rgb("#c62f2a"), hex_rgb("#3c8d3f"))])
-    assert normal > 50
+    assert distance(hex_rgb("#c62f2a"), hex_rgb("#3c8d3f"), "deuteranopia") == pytest.approx(6.4, abs=0.05)
+    assert distance(hex_rgb("#c62f2a"), hex_rgb("#3c8d3f")) > 50
 
 
 def test_a_red_green_map_is_flagged_when_colour_alone_tells_them_apart(tmp_path):

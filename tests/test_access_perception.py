@@ -7,8 +7,8 @@ import numpy
 import pytest
 from colorspacious import cspace_convert, deltaE
 
-from generator.access.colours import DEFICIENCIES, FULL_SEVERITY, distances
-from generator.access.perception import cam02_ucs, simulate_colour
+from generator.access.colours import DEFICIENCIES, FULL_SEVERITY
+from generator.access.perception import cam02_ucs, distance, simulate_colour
 
 CORNERS = [tuple(float(part) for part in corner) for corner in itertools.product((0, 1), repeat=3)]
 GREYS = [(level, level, level) for level in (0.01, 0.04045, 0.2, 0.5, 0.93)]
@@ -42,10 +42,9 @@ def test_distances_match_colorspacious_delta_e(deficiency):
     if deficiency is not None:
         first, second = colorspacious_seen(first, deficiency), colorspacious_seen(second, deficiency)
     expected = deltaE(first, second, input_space="sRGB1", uniform_space="CAM02-UCS")
-    assert distances(pairs, deficiency) == pytest.approx(list(expected), abs=1e-9)
+    assert [distance(one, two, deficiency) for one, two in pairs] == pytest.approx(list(expected), abs=1e-9)
 
 
 def test_red_and_green_look_alike_only_to_the_colour_blind():
     red, green = (0.8, 0.2, 0.2), (0.2, 0.6, 0.2)
-    normal, deuteranope = distances([(red, green)]), distances([(red, green)], "deuteranopia")
-    assert normal[0] > 30 > 10 > deuteranope[0]
+    assert distance(red, green) > 30 > 10 > distance(red, green, "deuteranopia")

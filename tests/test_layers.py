@@ -8,9 +8,9 @@ only. The floors, from the bottom (:data:`FLOORS`):
    the template sandbox, the words deckpress prints and where a deck's files are read
    from (the disk or a git revision);
 1. the deck model; 2. the card renderer; 3. sheets and access checks;
-4. booklets, stats and exports; 5. the verdict; 6. the preview server, the new-deck
-   scaffold, the schemas and the comparison of a deck's iterations; 7. the command line,
-   and ``python -m generator``.
+4. booklets, stats, exports and print shops; 5. the verdict; 6. the preview server, the
+   new-deck scaffold, the schemas and the comparison of a deck's iterations; 7. the command
+   line, and ``python -m generator``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ FLOORS = (
     {"deck"},
     {"render"},
     {"sheets", "access"},
-    {"booklet", "stats", "exports"},
+    {"booklet", "stats", "exports", "shops"},
     {"verdict"},
     {"serve", "scaffold", "schema", "iterations"},
     {"cli", "__main__"},

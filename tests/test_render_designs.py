@@ -227,7 +227,7 @@ def test_cereal_rolls_keep_clear_of_the_ring(face, card_id):
 def test_gold_rush_titles_keep_clear_of_the_corner_disc(face, card_id):
     chars = title_chars(face("gold-rush", card_id))
     assert chars and max(char["x1"] for char in chars) <= 46 * MM - 2.5 * MM  # the disc starts at 46 mm
-    assert min(char["x0"] for char in chars) == pytest.approx(6 * MM, abs=0.5)  # left-aligned beside it
+    assert min(char["x0"] for char in chars) == pytest.approx(6.5 * MM, abs=0.5)  # left-aligned beside it
 
 
 @pytest.mark.parametrize("game, card_id, lines", [

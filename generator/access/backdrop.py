@@ -80,16 +80,14 @@ def corners_of(box: Box, frame: Frame | None = None) -> Corners:
     return tuple(_turn(point, frame.centre, -frame.rotate) for point in points)
 
 
-def backdrops(region: Corners, below: tuple[Op, ...], images: ImageSamples,
-              bounds: Box | None = None) -> list[Backdrop]:
-    """Every colour painted under ``region`` by the operations ``below`` (drawing order);
-    ``bounds`` is the region's upright bounding box, when the caller has it already.
+def backdrops(region: Corners, bounds: Box, below: tuple[Op, ...], images: ImageSamples) -> list[Backdrop]:
+    """Every colour painted under ``region`` (whose upright bounding box is ``bounds``) by the
+    operations ``below`` (drawing order).
 
     A see-through element (a colour's alpha, or the element's ``opacity``) shows its
     colour blended over each colour found beneath it, and hides nothing.
     """
-    return _Walk(region, below, images, bounds).under(len(below))
-
+    return _Walk(region, bounds, below, images).under(len(below))
 
 
 def reaching(below: tuple[Op, ...], area: Box) -> tuple[Op, ...]:
@@ -143,14 +141,12 @@ class _Walk:
     """One region's walk down a plan, remembering what lies under each level, so a stack
     of see-through elements costs one walk per level, not one per path."""
 
-    def __init__(self, region: Corners, below: tuple[Op, ...], images: ImageSamples,
-                 bounds: Box | None = None):
+    def __init__(self, region: Corners, bounds: Box, below: tuple[Op, ...], images: ImageSamples):
         self.region = region
+        self.bounds = bounds  # an upright op's view of the region
         self.below = below
         self.images = images
         self.known: dict[int, list[Backdrop]] = {}
-        # an upright op's view of the region: worked out once a walk
-        self.bounds = region_bounds(region) if bounds is None else bounds
 
     def under(self, level: int) -> list[Backdrop]:
         """The colours under the region from the operations ``below[:level]``."""

@@ -32,8 +32,9 @@ from typing import Any
 
 from reportlab.lib.colors import Color
 
-from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, distances, hex_of, rgb_of
+from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, hex_of, rgb_of
 from generator.access.contrast import Face, distinct_plans
+from generator.access.perception import distance
 from generator.errors import Position
 from generator.render.layout import Element, IconElement, TextElement
 from generator.render.paint import Paint, PaintError
@@ -215,22 +216,22 @@ def _field_problems(name: str, seen: _FieldColours) -> list[ColourPairProblem]:
                  for index in range(len(maps))
                  if one[index] is not None and two[index] is not None and one[index] != two[index]]
     # Only colours normal vision tells apart are a code; near twins are the designer's choice.
-    apart = distances((one[index], two[index]) for one, two, index in differing)
-    candidates = [entry for entry, distance in zip(differing, apart, strict=True) if distance >= DISTINCT_COLOURS]
+    candidates = [(one, two, index) for one, two, index in differing
+                  if distance(one[index], two[index]) >= DISTINCT_COLOURS]
     problems = []
     for deficiency in DEFICIENCIES:
-        seen_with = distances(((one[index], two[index]) for one, two, index in candidates), deficiency)
         best: dict[tuple, tuple[float, int]] = {}  # a pair of groups -> its most telling map
-        for (one, two, index), distance in zip(candidates, seen_with, strict=True):
-            if (one, two) not in best or distance > best[(one, two)][0]:
-                best[(one, two)] = (distance, index)
-        for (one, two), (distance, index) in best.items():
-            if distance >= DISTINCT_COLOURS:
+        for one, two, index in candidates:
+            apart = distance(one[index], two[index], deficiency)
+            if (one, two) not in best or apart > best[(one, two)][0]:
+                best[(one, two)] = (apart, index)
+        for (one, two), (apart, index) in best.items():
+            if apart >= DISTINCT_COLOURS:
                 continue
             paint, element = seen.paints[maps[index][0]]
             problems.append(ColourPairProblem(
                 field=name, values=(tuple(groups[one]), tuple(groups[two])), colours=(one[index], two[index]),
-                deficiency=deficiency, distance=distance, colour=paint.name, element=element.name,
+                deficiency=deficiency, distance=apart, colour=paint.name, element=element.name,
                 position=paint.position or element.position,
                 mitigation=_mitigation(name, seen, groups[one], groups[two])))
     return problems

@@ -11,14 +11,11 @@ numpy nor colorspacious.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from decimal import ROUND_FLOOR, Decimal
 from functools import lru_cache
 from typing import Any
 
 from reportlab.lib.colors import Color
-
-from generator.access.perception import distance
 
 RGB = tuple[float, float, float]  # sRGB, each channel 0 to 1
 
@@ -108,9 +105,3 @@ def simulate(colours: Any, deficiency: str) -> Any:
 
     space = {"name": "sRGB1+CVD", "cvd_type": DEFICIENCIES[deficiency], "severity": FULL_SEVERITY}
     return numpy.clip(cspace_convert(numpy.asarray(colours, dtype=float), space, "sRGB1"), 0.0, 1.0)
-
-
-def distances(pairs: Iterable[tuple[RGB, RGB]], deficiency: str | None = None) -> list[float]:
-    """How different each pair of sRGB colours looks: Euclidean distance in CAM02-UCS (ΔE'),
-    as a viewer with ``deficiency`` sees them (normal vision when None)."""
-    return [distance(first, second, deficiency) for first, second in pairs]

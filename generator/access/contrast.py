@@ -196,14 +196,13 @@ def _behind(run: Glyphs, op: TextOp, line_box: Box, everything: tuple[Op, ...], 
     under its glyphs. ``everything`` is what was drawn below the text, ``reachable`` those of
     it that may paint inside ``area``, the box around all the text's runs."""
     corners, bounds = _region(line_box, op.frame)
-    found = backdrops(corners, reachable, images, bounds)
+    found = backdrops(corners, bounds, reachable, images)
     if len(found) > 1:  # the run's full height straddles shapes: measure its glyphs
         ink = ink_box(run.font, op.size, run.x, run.y, run.text)
         if ink is None:
             return []
         corners, bounds = _region(ink, op.frame)
-        found = backdrops(corners, reachable if bounds.inside(area, tolerance=0) else everything,
-                          images, bounds)
+        found = backdrops(corners, bounds, reachable if bounds.inside(area, tolerance=0) else everything, images)
     return found
 
 

@@ -42,6 +42,8 @@ COMMANDS = (
                  "Check decks completely, before any paper is spent."),
     CommandEntry("build", "generator.cli.build:build",
                  "Write print-ready PDF sheets and a layout manifest for each deck."),
+    CommandEntry("preflight", "generator.cli.preflight:preflight_command",
+                 "Read PDFs and list, page by page, what a print shop would reject."),
     CommandEntry("booklet", "generator.cli.booklet:booklet",
                  "Write each deck's rules booklet from the rules.md beside its deck file."),
     CommandEntry("calibrate", "generator.cli.calibrate:calibrate",
@@ -144,6 +146,7 @@ def cli() -> None:
       deckpress new space-race        start a new game in cards/space-race/
       deckpress check                 check every deck under cards/ against its rules
       deckpress build                 print sheets and manifests into build/
+      deckpress build cards/tiki --for drivethrucards   the file a print shop takes
       deckpress booklet cards/tiki    the Tiki rules booklet, to read and to fold
       deckpress calibrate             measure your printer's front/back offset
       deckpress watch cards/tiki      rebuild on every save

@@ -20,13 +20,15 @@ from generator.cli.common import (
     print_problems,
     reports_errors,
 )
+from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
+from generator.cli.shop import build_for_shop, shop_option
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
 from generator.findings import Finding
 from generator.render import Renderer, load_renderer
 from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError, sheet_layout
 from generator.sheets.press import press_deck
-from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, SheetStyle, find_paper, load_style
+from generator.sheets.style import LARGEST_PAPER, MM, load_style
 from generator.verdict import verdict
 from generator.verdict.checks import DRAFT_CHECKS, PRINT_CHECKS, check_rules
 
@@ -64,25 +66,6 @@ def parse_distance(context: click.Context, parameter: click.Parameter,
     return value
 
 
-def paper_options(command: Callable) -> Callable:
-    """``--paper`` and ``--orientation``, shared by ``build`` and ``calibrate``."""
-    command = click.option(
-        "--orientation", type=click.Choice(ORIENTATIONS), default="portrait", show_default=True,
-        help="Which way the paper lies.")(command)
-    return click.option(
-        "--paper", default=None, metavar="NAME|WxH",
-        help="a4 (default), letter, a3, a5, b5, legal, tabloid, or a size such as 200x280mm "
-             "or 8.5x14in (sizes without a unit are in mm). Paper sizes live in "
-             "generator/sheets/sheets.yaml.")(command)
-
-
-def resolve_paper(style: SheetStyle, paper: str | None, orientation: str):
-    try:
-        return find_paper(paper or style.default_paper, orientation, style)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="'--paper'") from None
-
-
 @click.command()
 @click.argument("decks", nargs=-1, type=click.Path())
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("build"),
@@ -115,12 +98,14 @@ def resolve_paper(style: SheetStyle, paper: str | None, orientation: str):
                    "says DRAFT, the manifest says \"draft\": true, and the problems are listed "
                    "(exit 0). A file that cannot be read still stops it.")
 @lang_option
+@shop_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @reports_errors
+@cutter_options
 def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation: str, duplex: str,
           back_offset: tuple[float, float], margin: float | None, gutter: float | None, bleed: bool,
           crop_marks: bool, cut_lines: bool, no_check: bool, draft: bool, lang: str | None,
-          quiet: bool) -> None:
+          shop: str | None, quiet: bool, cutting: CutterChoice) -> None:
     """Write print-ready PDF sheets and a layout manifest for each deck.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -139,7 +124,11 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
       deckpress build --back-offset 0.5,-1.2
       deckpress build cards/tiki --lang fr
       deckpress build cards/tiki --draft
+      deckpress build cards/tiki --cutter silhouette --cut-file svg
+      deckpress build cards/tiki --for drivethrucards
     """
+    if shop is not None:  # a print shop's file instead of sheets (cli/shop.py)
+        return build_for_shop(decks, shop, out_dir, no_check, lang, quiet)
     style = load_style()
     settings = SheetSettings(
         paper=resolve_paper(style, paper, orientation),
@@ -152,6 +141,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         cut_lines=cut_lines,
         draft=draft,
     )
+    settings = cutting.applied_to(settings)  # --cutter, --cut-file and their options
     ready, exit_code = prepare_decks(find_decks(decks), settings, check=not no_check, lang=lang)
     if exit_code != EXIT_OK:
         sys.exit(exit_code)
@@ -164,7 +154,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
     if not quiet:
         for result in results:
             click.echo(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
-                       f"and {result.manifest}")
+                       f"and {result.manifest}" + (f" and {result.cut_file}" if result.cut_file else ""))
 
 
 def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,

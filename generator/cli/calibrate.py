@@ -6,10 +6,13 @@ from pathlib import Path
 
 import click
 
-from generator.cli.build import paper_options, parse_offset, resolve_paper
+from generator.cli.build import parse_offset
 from generator.cli.common import reports_errors
-from generator.sheets.calibration import CALIBRATION_MODES, write_calibration
+from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
+from generator.sheets.calibration import CALIBRATION_MODES, write_calibration, write_cutter_calibration
 from generator.sheets.style import MM, load_style
+
+DEFAULT_OUT = Path("build/calibration.pdf")
 
 
 def _named_file(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
@@ -26,11 +29,13 @@ def _named_file(ctx: click.Context, param: click.Parameter, value: Path) -> Path
 @click.option("--back-offset", default="0,0", callback=parse_offset, metavar="X,Y",
               help="Print the back with this offset (mm) already applied, to check a correction.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("build/calibration.pdf"), show_default=True, callback=_named_file,
-              help="Where to write the sheet; .pdf is added to a name without it.")
+              default=DEFAULT_OUT, show_default=True, callback=_named_file,
+              help="Where to write the sheet; .pdf is added to a name without it. With --cutter, "
+                   "build/calibration-<cutter>.pdf by default, and its cut file beside it.")
 @reports_errors
+@cutter_options
 def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tuple[float, float],
-              out_file: Path) -> None:
+              out_file: Path, cutting: CutterChoice) -> None:
     """Write a calibration sheet that measures how far your printer shifts back pages.
 
     Print both pages on one sheet (two-sided, at actual size), hold it
@@ -42,10 +47,26 @@ def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tup
       deckpress calibrate
       deckpress calibrate --paper letter --duplex short
       deckpress calibrate --back-offset 0.5,-1.25     check a correction
+      deckpress calibrate --cutter silhouette         a test cut before spending card stock
+
+    With --cutter, one page instead: the cutter's registration marks and a
+    card-sized rectangle to cut, ringed by guides 0.5 and 1 mm inside and
+    outside it, and beside it the cut file (--cut-file, svg by default) that
+    cuts it, with the mark options and --corner-radius a build would take.
     """
+    if cutting.cut_file and cutting.cutter is None:
+        raise click.BadParameter("the cut file is the cutter's sheet's; add --cutter", param_hint="'--cut-file'")
+    if cutting.cutter is not None and out_file == DEFAULT_OUT:
+        out_file = out_file.with_name(f"calibration-{cutting.cutter.cutter.name}.pdf")
     if out_file.suffix.lower() != ".pdf":  # 'cal' or 'cal.v2' is named as a PDF, not left without one
         out_file = out_file.with_name(f"{out_file.name}.pdf")
     sheet = resolve_paper(load_style(), paper, orientation)
+    if cutting.cutter is not None:
+        _, cut_path = write_cutter_calibration(out_file, sheet, cutting.cutter, cutting.corner_radius,
+                                               cutting.cut_file or "svg")
+        click.echo(f"wrote {out_file} and {cut_path}: print the page at actual size, load both in the "
+                   "cutter's software with the marks the page names, and cut.")
+        return
     offset_mm = (back_offset[0] / MM, back_offset[1] / MM)
     write_calibration(out_file, sheet, duplex, offset_mm)
     click.echo(f"wrote {out_file}: print it two-sided ({duplex} edge) at actual size, hold it against "

@@ -9,9 +9,13 @@ from pathlib import Path
 import click
 
 from generator.cli.common import echo_error, find_decks, lang_option, plural, reports_errors
+from generator.cli.sheet_options import check_sheet_options
+from generator.cli.shop import shop_option
 from generator.deck.model import Deck
 from generator.errors import EXIT_INPUT, EXIT_OK
-from generator.verdict import Verdict, verdict
+from generator.sheets.geometry import SheetSettings
+from generator.verdict import Check, Verdict, verdict
+from generator.verdict.checks import CHECKS
 
 
 @click.command()
@@ -23,8 +27,11 @@ from generator.verdict import Verdict, verdict
               help="Warnings (contrast, colour-blind ...) fail the check too, with exit 1, unless "
                    "the deck accepts them in its accept: section.")
 @lang_option(allow_all=True)
+@check_sheet_options
+@shop_option
 @reports_errors
-def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | None) -> None:
+def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | None,
+          sheets: SheetSettings, shop: str | None) -> None:
     """Check decks completely, before any paper is spent.
 
     DECKS are deck files or folders; by default every deck under cards/.
@@ -45,6 +52,15 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
     every text it has not translated yet (exit 1), and every translated
     face, which must fit its layout as the original does.
 
+    With --paper, --orientation, --duplex, --cutter and the --mark options,
+    the sheets are checked as build would print them with the same options.
+
+    With --for SHOP the deck is also held to that print shop's rules, as
+    build --for SHOP holds it: a card size the shop prints, text, icons and
+    images clear of its unsafe margin, art at its resolution and, for a
+    CMYK shop, no transparency its standard forbids and no colour over its
+    ink limit (exit 1).
+
     \b
     Examples:
       deckpress check
@@ -52,12 +68,15 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
       deckpress check --strict
       deckpress check cards/tiki --lang fr
       deckpress check --lang all
+      deckpress check cards/tiki --cutter silhouette --paper letter
+      deckpress check cards/tiki --for thegamecrafter
     """
+    checks = _shop_checks(shop)
     results = []
     exit_code = EXIT_OK
     for path in find_decks(decks, distinct_names=False):  # check writes no files
         for code in _languages(path, lang):
-            outcome = verdict(path, lang=code)
+            outcome = verdict(path, lang=code, sheets=sheets, checks=checks)
             exit_code = max(exit_code, outcome.strict_exit_code() if strict else outcome.exit_code)
             if output_format == "json":
                 results.append(_as_dict(outcome))
@@ -67,6 +86,16 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
         click.echo(json.dumps({"decks": results, "passed": exit_code == EXIT_OK}, indent=2,
                               ensure_ascii=False))
     sys.exit(exit_code)
+
+
+def _shop_checks(shop: str | None) -> tuple[Check, ...] | None:
+    """Every check, and the shop's when ``--for`` names one (None: every check, as always)."""
+    if shop is None:
+        return None
+    from generator.shops.choice import ShopChoice  # noqa: PLC0415  (brings LittleCMS and the presets: --for only)
+    from generator.verdict.shops import shop_check  # noqa: PLC0415  (likewise)
+
+    return (*CHECKS, shop_check(ShopChoice(shop)))
 
 
 def _languages(path: Path, lang: str | None) -> list[str | None]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -129,11 +130,18 @@ def resampling(pixels: tuple[int, int], box: Box, fit: str, dpi: int) -> Resampl
     return Resampling(crop, (min(needed[0], cropped[0]), min(needed[1], cropped[1])))
 
 
-class PreparedImages:
-    """Images ready for reportlab, resampled once per (file, crop, size) and kept a while."""
+ArtConversion = Callable[[Image.Image, bool], ImageReader]
+"""Turns card art (a decoded image, and whether it came from a JPEG) into what reportlab embeds
+instead of it: a print shop's CMYK, say."""
 
-    def __init__(self, capacity: int = PREPARED_CACHE_SIZE) -> None:
+
+class PreparedImages:
+    """Images ready for reportlab, resampled once per (file, crop, size) and kept a while;
+    with ``convert``, each converted once too (see :data:`ArtConversion`)."""
+
+    def __init__(self, capacity: int = PREPARED_CACHE_SIZE, convert: ArtConversion | None = None) -> None:
         self.capacity = capacity
+        self.convert = convert
         self._kept: OrderedDict[tuple[Path, Resampling | None], ImageReader] = OrderedDict()
 
     def reader(self, path: Path, resample: Resampling | None) -> ImageReader:
@@ -142,15 +150,39 @@ class PreparedImages:
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
-        reader = ImageReader(str(path)) if resample is None else ImageReader(_resampled(path, resample))
+        if self.convert is not None:
+            reader = self.convert(*_decoded(path, resample))
+        else:
+            reader = ImageReader(str(path)) if resample is None else ImageReader(_resampled(path, resample))
         self._kept[key] = reader
         if len(self._kept) > self.capacity:
             self._kept.popitem(last=False)
         return reader
 
 
+def _decoded(path: Path, resample: Resampling | None) -> tuple[Image.Image, bool]:
+    """The image as it is embedded (resampled when ``resample`` says), decoded, and whether
+    its file is a JPEG."""
+    if resample is not None:
+        return _resized(path, resample)
+    with Image.open(path) as image:
+        image.load()
+        return image, image.format == "JPEG"
+
+
 def _resampled(path: Path, resample: Resampling) -> BytesIO | Image.Image:
     """The resampled image: JPEG art stays JPEG (embedded as such), the rest a Pillow image."""
+    result, is_jpeg = _resized(path, resample)
+    if is_jpeg and result.mode in ("RGB", "L", "CMYK"):
+        data = BytesIO()
+        result.save(data, "JPEG", quality=JPEG_QUALITY)
+        data.seek(0)
+        return data
+    return result
+
+
+def _resized(path: Path, resample: Resampling) -> tuple[Image.Image, bool]:
+    """The image resampled as ``resample`` says, and whether its file is a JPEG."""
     with Image.open(path) as image:
         is_jpeg = image.format == "JPEG"
         original_width, original_height = image.size
@@ -164,9 +196,4 @@ def _resampled(path: Path, resample: Resampling) -> BytesIO | Image.Image:
         if image.mode not in ("RGB", "RGBA", "L", "LA", "CMYK"):
             image = image.convert("RGBA" if "transparency" in image.info or "A" in image.mode else "RGB")
         result: Image.Image = image.resize(resample.size, Image.Resampling.LANCZOS, box=box)
-    if is_jpeg and result.mode in ("RGB", "L", "CMYK"):
-        data = BytesIO()
-        result.save(data, "JPEG", quality=JPEG_QUALITY)
-        data.seek(0)
-        return data
-    return result
+    return result, is_jpeg

@@ -30,7 +30,7 @@ from generator.loading import load_yaml
 from generator.reading import Problems
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
 from generator.render.icons import Icon, load_icons
-from generator.render.images import PreparedImages
+from generator.render.images import ArtConversion, PreparedImages
 from generator.render.layout import (
     Element,
     Layout,
@@ -180,6 +180,11 @@ class Renderer:
             detail = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
             raise self._error(card, side, f"cannot be drawn: {detail}", layout, None,
                               Position(layout.path)) from None
+
+    def convert_art(self, convert: ArtConversion) -> None:
+        """Embed raster art through ``convert`` from now on (a print shop's CMYK), each image
+        converted once; plans and every other colour are left as they are."""
+        self._images = PreparedImages(convert=convert)
 
     def plan(self, card: Card, side: str) -> tuple[Op, ...]:
         """What drawing the face does, in order (shapes, text lines, icons, images), in points."""

@@ -167,11 +167,10 @@ def joined(budget: Budget, separator: Any, items: Iterable[Any]) -> list[Any]:
 # -- filters ------------------------------------------------------------------------------
 
 def _center(budget: Budget, value: Any, width: Any = 80, *rest: Any, **named: Any) -> None:
-    check_width(budget, named.get("width", width), "center")
+    check_width(budget, width, "center")
 
 
 def _indent(budget: Budget, value: Any, width: Any = 4, *rest: Any, **named: Any) -> None:
-    width = named.get("width", width)
     pad = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
     check_width(budget, pad, "indent")
     lines = str(value).count("\n") + 1 if isinstance(value, str) else 1
@@ -185,31 +184,27 @@ def _format(budget: Budget, value: Any, *rest: Any, **named: Any) -> None:
 
 def _replace(budget: Budget, value: Any, old: Any = None, new: Any = None, count: Any = None,
              **named: Any) -> None:
-    count = named.get("count", count)
-    check_growth(budget, value, named.get("old", old), named.get("new", new), -1 if count is None else count)
+    check_growth(budget, value, old, new, -1 if count is None else count)
 
 
 def _wordwrap(budget: Budget, value: Any, width: Any = 79, break_long: Any = True,
               wrapstring: Any = None, *rest: Any, **named: Any) -> None:
-    wrapstring = named.get("wrapstring", wrapstring)
     if isinstance(value, str) and isinstance(wrapstring, str):
         budget.expect(len(value) * (1 + len(wrapstring)), "wordwrap")
 
 
 def _batch(budget: Budget, value: Any, linecount: Any = 1, fill_with: Any = None, **named: Any) -> None:
-    if named.get("fill_with", fill_with) is not None:
-        check_width(budget, named.get("linecount", linecount), "batch")
+    if fill_with is not None:
+        check_width(budget, linecount, "batch")
 
 
 def _slice(budget: Budget, value: Any, slices: Any = 1, *rest: Any, **named: Any) -> None:
-    slices = named.get("slices", slices)
     if isinstance(slices, int):
         budget.expect(slices, "slice")
         budget.step(max(slices, 0))
 
 
 def _tojson(budget: Budget, value: Any, indent: Any = None, **named: Any) -> None:
-    indent = named.get("indent", indent)
     if isinstance(indent, int):
         check_width(budget, indent, "tojson")
         budget.expect(budget.size(value) * (2 + indent), "tojson")
@@ -222,7 +217,7 @@ def _urlize(budget: Budget, value: Any, *rest: Any, **named: Any) -> None:
 
 
 def _sum(budget: Budget, value: Any, attribute: Any = None, start: Any = 0, **named: Any) -> None:
-    if _is_sequence(named.get("start", start)):
+    if _is_sequence(start):
         # Adding lists copies the growing result at every item: quadratic work for no card's sake.
         raise TemplateLimitError("sum adds numbers; adding lists or text with it is not allowed "
                                  "in a template")

@@ -15,6 +15,10 @@ long, an error along the other axis does not change the reading.
 The labels already include the mirroring of the chosen duplex mode and any
 ``--back-offset`` the sheet was printed with, so the number read is always the
 value to pass to ``deckpress build``.
+
+A cutting machine is calibrated apart (``deckpress calibrate --cutter``): one page
+with the cutter's registration marks and one card-sized rectangle to cut, ringed by
+grey guides 0.5 and 1 mm inside and outside it, and the cut file that cuts it.
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.boxes import Box
 from generator.errors import InputError
-from generator.outputs import write_bytes_atomic
+from generator.outputs import write_bytes_atomic, write_files_atomic
+from generator.sheets.cutfile import CutSheet, cut_file_bytes, cut_file_name
+from generator.sheets.cutting import CutterSettings, longest_arms, place_marks
 from generator.sheets.forms import sheet_font
 from generator.sheets.geometry import back_box, mirror_axis, mirror_box
 from generator.sheets.marks import Line
@@ -259,3 +265,135 @@ def write_calibration(path: Path, paper: Paper, duplex: str = "long",
     plan = plan_calibration(paper, duplex, offset_mm)
     write_bytes_atomic(path, draw_calibration(plan))
     return plan
+
+
+CUT_TEST_SIZE = (63 * MM, 88 * MM)
+"""The rectangle a cutter calibration cuts: a poker card, the cut a deck asks for most."""
+CUT_TEST_RINGS = (-1.0, -0.5, 0.5, 1.0)
+"""Millimetres inside (-) and outside (+) the cut line where grey guides are printed, to read
+how far a cut strays."""
+CUT_TEST_TEXT_TOP = 26 * MM
+"""From the top paper edge to the first line of instructions' baseline."""
+CUT_TEST_MARGIN = 20 * MM
+"""Least room left and right of the instructions."""
+CUT_TEST_LINE = 0.5
+CUT_TEST_GUIDE = 0.3
+CUT_TEST_GUIDE_GRAY = 0.55
+
+
+@dataclass(frozen=True)
+class CutterCalibrationPlan:
+    """A one-page sheet for a cutting machine: its marks, the rectangle to cut, guides, text."""
+
+    paper: Paper
+    sheet: CutSheet
+    """The marks and the one rectangle, as the cut file has them."""
+    guides: tuple[tuple[Box, float], ...]
+    """Grey outlines around and inside the cut line, each with its corner radius."""
+    text: tuple[Label, ...]
+
+
+def plan_cutter_calibration(paper: Paper, cutter: CutterSettings, corner_radius: float,
+                            cut_file: str) -> CutterCalibrationPlan:
+    """Where the marks, the rectangle to cut and the instructions go on ``paper``.
+
+    The instructions stand at the top; the rectangle is centred on the page, as a build
+    centres its cards, or just below the instructions where the page is too short for
+    that. The marks' arms grow as long as both leave room for, as a build's do. Raises
+    :class:`InputError` when the paper leaves no room for them.
+    """
+    width, height = paper.width, paper.height
+    card_width, card_height = CUT_TEST_SIZE
+    reach = max(CUT_TEST_RINGS) * MM
+    shortest = place_marks(width, height, cutter)
+    column = min(width - 2 * CUT_TEST_MARGIN, shortest.rectangle.width)
+    does_not_fit = InputError(f"the cutter calibration sheet does not fit on {paper.describe()}; "
+                              "use A5 portrait or larger")
+    if column <= 0:
+        raise does_not_fit
+    left, first_line = (width - column) / 2, height - CUT_TEST_TEXT_TOP
+    instructions = _cutter_instructions(paper, cutter, cut_file)
+    below_text = min(label.y for label in _lines(instructions + [shortest.describe()], left, first_line,
+                                                  column)) - TEXT_SIZE - 3 * MM
+    bottom = min((height - card_height) / 2, below_text - reach - card_height)
+    cut = Box((width - card_width) / 2, bottom, card_width, card_height)
+    outermost = cut.grown(reach)
+    text_top = first_line + TEXT_SIZE + 3  # the title's ascent
+    band = Box(left, outermost.top, column, max(0.0, text_top - outermost.top))
+    """Where the instructions go: from their first line down to the guides."""
+    registration = place_marks(width, height, cutter, longest_arms(width, height, cutter, (outermost, band)))
+    text = _lines(instructions + [registration.describe()], left, first_line, column)
+    lowest_text = min(label.y for label in text) - TEXT_SIZE
+    if not outermost.inside(registration.rectangle, tolerance=0) or registration.touches(outermost) \
+            or registration.touches(band) or lowest_text < outermost.top + 2 * MM:
+        raise does_not_fit
+    guides = tuple((cut.grown(step * MM), max(0.0, corner_radius + step * MM)) for step in CUT_TEST_RINGS)
+    return CutterCalibrationPlan(
+        paper=paper,
+        sheet=CutSheet(width=width, height=height, trims=(cut,), corner_radius=corner_radius,
+                       registration=registration),
+        guides=guides,
+        text=text,
+    )
+
+
+def _cutter_instructions(paper: Paper, cutter: CutterSettings, cut_file: str) -> list[str]:
+    return [
+        f"Cutter calibration: {cutter.cutter.label}, {paper.describe()}",
+        "1. Print this page at actual size (no 'fit to page') on the paper you will cut.",
+        f"2. Open the cut file in the cutter's software, page {paper.describe()}; set its registration "
+        "marks as below, line them up with the file's 'registration' layer and cut the 'cut' layer only.",
+        "3. The cut should fall on the black line; the grey lines lie 0.5 and 1 mm inside and outside it.",
+        f"4. Then build: deckpress build --cutter {cutter.cutter.name} --cut-file {cut_file}",
+    ]
+
+
+def _lines(paragraphs: list[str], left: float, top: float, width: float) -> tuple[Label, ...]:
+    """``paragraphs`` wrapped to ``width``, the first as a title, from the baseline ``top`` down."""
+    labels = []
+    y = top
+    font = sheet_font()
+    for index, paragraph in enumerate(paragraphs):
+        size = TEXT_SIZE + (3 if index == 0 else 0)
+        for line in simpleSplit(paragraph, font, size, width):
+            labels.append(Label(line, left, y, size=size))
+            y -= size * 1.35
+        y -= size * 0.6
+    return tuple(labels)
+
+
+def draw_cutter_calibration(plan: CutterCalibrationPlan) -> bytes:
+    """The one page as PDF bytes (reproducible: no dates, fixed identifiers)."""
+    buffer = BytesIO()
+    canvas = Canvas(buffer, pagesize=(plan.paper.width, plan.paper.height), invariant=1,
+                    pageCompression=1, initialFontName=sheet_font())
+    canvas.setTitle("deckpress cutter calibration")
+    canvas.setCreator("deckpress")
+    canvas.setProducer("deckpress")
+    registration = plan.sheet.registration
+    canvas.setFillGray(0)
+    for mark in registration.marks if registration else ():
+        for ink in mark.ink:
+            canvas.rect(ink.x, ink.y, ink.width, ink.height, stroke=0, fill=1)
+    canvas.setLineWidth(CUT_TEST_GUIDE)
+    canvas.setStrokeGray(CUT_TEST_GUIDE_GRAY)
+    for box, radius in plan.guides:
+        canvas.roundRect(box.x, box.y, box.width, box.height, radius, stroke=1, fill=0)
+    canvas.setLineWidth(CUT_TEST_LINE)
+    canvas.setStrokeGray(0)
+    for box in plan.sheet.trims:
+        canvas.roundRect(box.x, box.y, box.width, box.height, plan.sheet.corner_radius, stroke=1, fill=0)
+    for label in plan.text:
+        _draw_label(canvas, label)
+    canvas.showPage()
+    return cast(bytes, canvas.getpdfdata())
+
+
+def write_cutter_calibration(path: Path, paper: Paper, cutter: CutterSettings, corner_radius: float,
+                             cut_file: str = "svg") -> tuple[CutterCalibrationPlan, Path]:
+    """Write the cutter calibration PDF to ``path`` and its cut file beside it, both or neither;
+    return the plan and the cut file's path."""
+    plan = plan_cutter_calibration(paper, cutter, corner_radius, cut_file)
+    cut_path = path.with_name(cut_file_name(path.name, cut_file))
+    write_files_atomic({path: draw_cutter_calibration(plan), cut_path: cut_file_bytes(plan.sheet, cut_file)})
+    return plan, cut_path

@@ -33,10 +33,17 @@ left and right only, which the sideways turn undoes: no rotation there. Last of 
 for a printer that does not print both sides in register) is added to every
 back: positive x moves backs to the right and positive y moves them up, as
 seen looking at the back page.
+
+Printing for a cutting machine (``settings.cutter``), the grid is fitted inside
+the rectangle its registration marks enclose and kept clear of the marks
+(:mod:`generator.sheets.cutting` places them); the layout carries the marks,
+so the pages, the manifest and the cut file all draw the same ones. Backs
+mirror their fronts by the same rule as always.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -44,7 +51,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from generator.boxes import EPSILON, Box
 from generator.errors import InputError
-from generator.sheets.style import MM, Paper, SheetStyle, find_paper
+from generator.sheets.cutting import FOLD_REFUSAL, CutterSettings, Registration, longest_arms, place_marks
+from generator.sheets.style import MM, ORIENTATIONS, Paper, SheetStyle, find_paper
 
 if TYPE_CHECKING:
     from generator.deck.model import Deck
@@ -68,6 +76,12 @@ class SheetSettings:
     cut_lines: bool = False
     draft: bool = False
     """A draft: printed though its rules or text fit fail, and marked so on every page."""
+    cutter: CutterSettings | None = None
+    """Registration marks for a print-and-cut machine on every front page (None: no marks)."""
+    cut_file: str | None = None
+    """Also write the cut file for a cutting machine: "svg" or "dxf" (None: none)."""
+    corner_radius: float = 0.0
+    """How round the cut file cuts each card's corners (0: square corners)."""
 
     @classmethod
     def default(cls, style: SheetStyle) -> SheetSettings:
@@ -92,6 +106,8 @@ class SheetLayout:
     """The part of the page the fronts live in: the page, or its front half when folding."""
     mirror: str | None
     """Which coordinate a back mirrors: "x" (columns), "y" (rows) or None."""
+    registration: Registration | None = None
+    """The cutter's marks on every front page, when printing for a cutter."""
 
     @property
     def paper(self) -> Paper:
@@ -165,6 +181,8 @@ class PagePlan:
     role: str
     """"fronts", "backs" or "fold" (fronts and backs on one page)."""
     placements: tuple[Placement, ...]
+    sheet: int = 1
+    """The sheet of paper the page is printed on (from 1): a front page and its backs share one."""
 
 
 def mirror_axis(paper: Paper, duplex: str, fold_axis: str | None = None) -> str | None:
@@ -212,6 +230,12 @@ def fit_grid(area: Box, card_width: float, card_height: float, bleed: float,
     rows = _fitting(area.height - 2 * margin - 2 * bleed, card_height, spacing)
     if not columns or not rows:
         return ()
+    return centred_grid(area, card_width, card_height, spacing, columns, rows)
+
+
+def centred_grid(area: Box, card_width: float, card_height: float, spacing: float,
+                 columns: int, rows: int) -> tuple[Box, ...]:
+    """``columns`` x ``rows`` trim boxes ``spacing`` apart, centred in ``area``, in reading order."""
     used_width = columns * card_width + (columns - 1) * spacing
     used_height = rows * card_height + (rows - 1) * spacing
     left = area.x + (area.width - used_width) / 2
@@ -245,12 +269,20 @@ def plan_layout(settings: SheetSettings, card_size: tuple[float, float], bleed: 
 
     Raises :class:`SheetSettingsError` when not even one card fits on the
     paper, or when the back offset moves a back off its page (or, folding,
-    off its half of the page, over the fronts).
+    off its half of the page, over the fronts). With a cutter the grid fits
+    between its registration marks instead (:func:`_cutter_layout`).
     """
     if settings.duplex not in DUPLEX_MODES:
         raise ValueError(f"unknown duplex mode '{settings.duplex}'")
     card_width, card_height = card_size
     printed_bleed = bleed if settings.bleed else 0.0
+    _check_corner_radius(settings.corner_radius, card_width, card_height)
+    if settings.cut_file and settings.duplex == "fold":
+        raise SheetSettingsError(FOLD_REFUSAL.replace("--cutter", "--cut-file"))
+    if settings.cutter is not None:
+        layout = _cutter_layout(settings, settings.cutter, card_width, card_height, printed_bleed)
+        _check_backs_stay_home(layout)
+        return layout
     paper = settings.paper
 
     def grid(area: Box) -> tuple[Box, ...]:
@@ -273,6 +305,82 @@ def plan_layout(settings: SheetSettings, card_size: tuple[float, float], bleed: 
                          bleed=printed_bleed, slots=slots, front_area=area, mirror=axis)
     _check_backs_stay_home(layout)
     return layout
+
+
+def _check_corner_radius(radius: float, card_width: float, card_height: float) -> None:
+    """A cut's corners can be rounded by at most half the card's shorter side."""
+    shorter = min(card_width, card_height)
+    if not 0 <= radius <= shorter / 2 + EPSILON:
+        raise SheetSettingsError(f"--corner-radius {radius / MM:g} mm does not fit a {card_width / MM:.1f} x "
+                                 f"{card_height / MM:.1f} mm card; use 0 to {shorter / 2 / MM:g} mm")
+
+
+def _cutter_layout(settings: SheetSettings, cutter: CutterSettings, card_width: float, card_height: float,
+                   bleed: float) -> SheetLayout:
+    """The grid between a cutter's registration marks, in the orientation that holds most cards.
+
+    Fronts go on pages of their own (never ``fold``), centred on the page both ways, so a
+    back the printer misplaces errs evenly on every side. Ties keep the paper as given.
+    """
+    if settings.duplex == "fold":
+        raise SheetSettingsError(FOLD_REFUSAL)
+    papers = [settings.paper]
+    if cutter.choose_orientation:
+        papers += [settings.paper.turned(other) for other in ORIENTATIONS if other != settings.paper.orientation]
+    best: tuple[Paper, tuple[Box, ...], Registration] | None = None
+    for paper in papers:
+        slots, registration = _between_marks(paper, cutter, settings, card_width, card_height, bleed)
+        if best is None or len(slots) > len(best[1]):
+            best = (paper, slots, registration)
+    assert best is not None
+    paper, slots, registration = best
+    if not slots:
+        with_bleed = f" with {bleed / MM:g} mm of bleed around it" if bleed else ""
+        either_way = f"{paper.label}, either way up" if cutter.choose_orientation else paper.describe()
+        smaller_inset = " or a smaller --mark-inset" if cutter.inset > cutter.least_inset + EPSILON else ""
+        raise SheetSettingsError(
+            f"a {card_width / MM:.1f} x {card_height / MM:.1f} mm card{with_bleed} does not fit between the "
+            f"registration marks of --cutter {cutter.cutter.name} ({cutter.inset / MM:g} mm inset) on {either_way}; "
+            f"choose a larger paper{smaller_inset}" + (", or print without --bleed" if bleed else ""))
+    settings = dataclasses.replace(settings, paper=paper)
+    return SheetLayout(settings=settings, card_width=card_width, card_height=card_height, bleed=bleed,
+                       slots=slots, front_area=Box(0.0, 0.0, paper.width, paper.height),
+                       mirror=mirror_axis(paper, settings.duplex), registration=registration)
+
+
+def _between_marks(paper: Paper, cutter: CutterSettings, settings: SheetSettings, card_width: float,
+                   card_height: float, bleed: float) -> tuple[tuple[Box, ...], Registration]:
+    """The most cards (trim boxes, reading order) that fit inside the marks on ``paper``, and the marks.
+
+    Every card with its bleed lies inside the rectangle the marks enclose and within the
+    margin, and keeps off each mark's clear margin: a slot of the grid that would reach
+    into one stays empty. A grid one column or row smaller is tried too, since it may leave
+    the corners free and hold more cards; on a tie the one with fewer empty slots wins.
+    The arms then grow as long as the cards leave room for.
+    """
+    shortest = place_marks(paper.width, paper.height, cutter)
+    page = Box(0.0, 0.0, paper.width, paper.height).grown(-settings.margin)
+    inside = shortest.rectangle
+    left, bottom = max(inside.x, page.x), max(inside.y, page.y)
+    area = Box(left, bottom, min(inside.right, page.right) - left, min(inside.top, page.top) - bottom)
+    spacing = max(settings.gutter, 2 * bleed)
+    columns = _fitting(area.width - 2 * bleed, card_width, spacing) if area.width > 0 else 0
+    rows = _fitting(area.height - 2 * bleed, card_height, spacing) if area.height > 0 else 0
+    kept: tuple[Box, ...] = ()
+    best_key: tuple[int, int] | None = None
+    for across in (columns, columns - 1):
+        for down in (rows, rows - 1):
+            if across < 1 or down < 1:
+                continue
+            grid = centred_grid(area, card_width, card_height, spacing, across, down)
+            clear = tuple(slot for slot in grid if not shortest.touches(slot.grown(bleed)))
+            key = (len(clear), len(clear) - len(grid))
+            if best_key is None or key > best_key:
+                kept, best_key = clear, key
+    if not kept:
+        return (), shortest
+    length = longest_arms(paper.width, paper.height, cutter, tuple(slot.grown(bleed) for slot in kept))
+    return kept, place_marks(paper.width, paper.height, cutter, length)
 
 
 def sheet_layout(deck: Deck, renderer: CardRenderer, settings: SheetSettings) -> SheetLayout:
@@ -337,13 +445,13 @@ def plan_pages(layout: SheetLayout, total_cards: int) -> Iterator[PagePlan]:
 
     if layout.duplex == "fold":
         for sheet in range(sheets):
-            yield PagePlan(sheet + 1, "fold", fronts(sheet) + backs(sheet))
+            yield PagePlan(sheet + 1, "fold", fronts(sheet) + backs(sheet), sheet + 1)
     elif layout.duplex == "none":
         for sheet in range(sheets):
-            yield PagePlan(sheet + 1, "fronts", fronts(sheet))
+            yield PagePlan(sheet + 1, "fronts", fronts(sheet), sheet + 1)
         for sheet in range(sheets):
-            yield PagePlan(sheets + sheet + 1, "backs", backs(sheet))
+            yield PagePlan(sheets + sheet + 1, "backs", backs(sheet), sheet + 1)
     else:
         for sheet in range(sheets):
-            yield PagePlan(2 * sheet + 1, "fronts", fronts(sheet))
-            yield PagePlan(2 * sheet + 2, "backs", backs(sheet))
+            yield PagePlan(2 * sheet + 1, "fronts", fronts(sheet), sheet + 1)
+            yield PagePlan(2 * sheet + 2, "backs", backs(sheet), sheet + 1)

@@ -9,6 +9,9 @@ the settings first (paper, card size, duplex mode, back offset), then
      "trim_box":[x,y,width,height],"rotation":0,"fields":{...}}
 
 Lengths are PDF points with the origin at the page's bottom-left corner.
+A build for a cutting machine adds ``cutter`` (its marks' settings, each mark's
+``ink`` rectangles and ``box``, and the ``rectangle`` they enclose, which every
+card lies in), the ``corner_radius`` of the cut paths and the ``cut_file``'s name.
 ``rotation`` is how far the face is turned within its trim box, in degrees
 anticlockwise: 180 for backs below a fold line running across the page
 (``--duplex fold``), so a folded card reads upright turned over sideways;
@@ -26,6 +29,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+from generator.sheets.cutting import Registration
 from generator.sheets.geometry import SheetLayout
 from generator.sheets.style import MM
 
@@ -34,10 +38,12 @@ COMPACT = (",", ":")
 
 
 def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: int,
-                    pages: int, lang: str | None = None) -> dict[str, Any]:
-    """The settings at the top of a manifest (``lang``: the translation printed, if any)."""
+                    pages: int, lang: str | None = None, cut_file: str | None = None) -> dict[str, Any]:
+    """The settings at the top of a manifest (``lang``: the translation printed, if any;
+    ``cut_file``: the name of the cut file written beside it, if any)."""
     paper = layout.paper
     offset_x, offset_y = layout.settings.back_offset
+    cutting = layout.registration is not None or cut_file is not None
     return {
         "deck": deck_id,
         "name": deck_name,
@@ -54,6 +60,27 @@ def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: in
         "cards": cards,
         "pages": pages,
         **({"draft": True} if layout.settings.draft else {}),
+        **({"cutter": cutter_header(layout.registration)} if layout.registration else {}),
+        **({"cut_file": cut_file} if cut_file else {}),
+        **({"corner_radius": round(layout.settings.corner_radius, 3) + 0.0,
+            "corner_radius_mm": round(layout.settings.corner_radius / MM, 3) + 0.0} if cutting else {}),
+    }
+
+
+def cutter_header(registration: Registration) -> dict[str, Any]:
+    """The registration marks of every front page: their settings, each mark's ink rectangles and
+    bounds, and the rectangle they enclose (points, as every box of the manifest)."""
+    settings = registration.settings
+    return {
+        "name": settings.cutter.name,
+        "label": settings.cutter.label,
+        "inset_mm": round(settings.inset / MM, 3),
+        "thickness_mm": round(settings.thickness / MM, 3),
+        "length_mm": round(registration.length / MM, 3),
+        "clear_mm": round(settings.clear / MM, 3),
+        "rectangle": registration.rectangle.rounded(),
+        "marks": [{"kind": mark.kind, "corner": mark.corner, "box": mark.bounds.rounded(),
+                   "ink": [box.rounded() for box in mark.ink]} for mark in registration.marks],
     }
 
 

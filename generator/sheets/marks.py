@@ -102,3 +102,30 @@ def cut_lines(boxes: Sequence[Box], bleed: float) -> list[Line]:
     bottom = min(box.y for box in boxes) - bleed
     top = max(box.top for box in boxes) + bleed
     return [(x, bottom, x, top) for x in xs] + [(left, y, right, y) for y in ys]
+
+
+def kept_clear(lines: Sequence[Line], zones: Sequence[Box], width: float = 0.0,
+               shortest: float = 0.0) -> list[Line]:
+    """``lines`` (upright or level) with the pieces that would reach into any of ``zones`` cut out.
+
+    A line ``width`` wide reaches half its width to either side; what is left of a
+    line beside a zone is kept, so a cut line across the grid stays where no
+    registration mark is near it, unless it is shorter than ``shortest``.
+    """
+    pieces = list(lines)
+    for zone in zones:
+        pieces = [piece for line in pieces for piece in _outside(line, zone.grown(width / 2))]
+    return [piece for piece in pieces if abs(piece[2] - piece[0]) + abs(piece[3] - piece[1]) >= shortest]
+
+
+def _outside(line: Line, zone: Box) -> list[Line]:
+    """The parts of an upright or level ``line`` that lie outside ``zone``."""
+    x0, y0, x1, y1 = line
+    level = y0 == y1
+    across, start, end = (y0, min(x0, x1), max(x0, x1)) if level else (x0, min(y0, y1), max(y0, y1))
+    low, high = (zone.y, zone.top) if level else (zone.x, zone.right)
+    begin, finish = (zone.x, zone.right) if level else (zone.y, zone.top)
+    if not low < across < high or finish <= start or begin >= end:
+        return [line]
+    spans = [(start, min(end, begin)), (max(start, finish), end)]
+    return [(a, across, b, across) if level else (across, a, across, b) for a, b in spans if b - a > 0]

@@ -8,8 +8,11 @@ The steps, each in its own module:
 3. Pages are planned one at a time; each becomes a few placements of those
    forms (:mod:`~generator.sheets.pdf`) and the same placements become lines
    of the manifest (:mod:`~generator.sheets.manifest`).
+4. For a cutting machine, the same layout's slots and registration marks become
+   the cut file (:mod:`~generator.sheets.cutfile`), and the marks are drawn on
+   every front page.
 
-Both files are written atomically: a build that fails leaves no file behind.
+The files are written atomically, together: a build that fails leaves no file behind.
 """
 
 from __future__ import annotations
@@ -28,10 +31,19 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.boxes import Box
 from generator.deck.model import Card, Deck
 from generator.outputs import atomic_outputs
+from generator.sheets.cutfile import cut_file_bytes, cut_file_name, cut_sheet
 from generator.sheets.forms import FormLibrary, font_for, joined_runs, number
-from generator.sheets.geometry import DEFAULT_DUPLEX, PagePlan, SheetLayout, SheetSettings, plan_pages, sheet_layout
+from generator.sheets.geometry import (
+    DEFAULT_DUPLEX,
+    PagePlan,
+    SheetLayout,
+    SheetSettings,
+    SheetSettingsError,
+    plan_pages,
+    sheet_layout,
+)
 from generator.sheets.manifest import ManifestWriter, manifest_header
-from generator.sheets.marks import Line, crop_marks, cut_lines, mark_room
+from generator.sheets.marks import Line, crop_marks, cut_lines, kept_clear, mark_room
 from generator.sheets.pdf import PdfPageWriter
 from generator.sheets.renderer import CardRenderer
 from generator.sheets.style import MM, SheetStyle, load_style
@@ -64,6 +76,8 @@ class PressResult:
     manifest: Path
     pages: int
     cards: int
+    cut_file: Path | None = None
+    """The cut file written beside the PDF (``--cut-file``), if any."""
 
 
 def output_paths(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX) -> tuple[Path, Path]:
@@ -76,13 +90,16 @@ def output_paths(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX) -> tup
 
 def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_dir: Path,
                style: SheetStyle | None = None,
-               on_page: Callable[[PagePlan], None] | None = None) -> PressResult:
-    """Write ``<deck>.pdf`` and ``<deck>.json`` into ``out_dir``; call ``on_page`` after each page."""
+               on_page: Callable[[PagePlan], None] | None = None,
+               deck_version: str | None = None) -> PressResult:
+    """Write ``<deck>.pdf`` and ``<deck>.json`` into ``out_dir`` (and the cut file beside them when
+    ``settings.cut_file`` asks for one); call ``on_page`` after each page. ``deck_version`` is
+    printed in the label of a cutter's sheets (the deck's version, once the deck model has one)."""
     style = style or load_style()
     layout = sheet_layout(deck, renderer, settings)
     total = deck.total
     pages = layout.page_count(total)
-    footer = Footer(deck.name, layout, pages, style)
+    footer = Footer(deck.name, layout, pages, style, version=deck_version)
     library = FormLibrary(title=deck.name, font=font_for(footer.alphabet(), renderer.fonts))
     composer = PageComposer(
         faces=FaceForms(deck, renderer, library, layout.bleed),
@@ -95,18 +112,21 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     compiled = library.compile()
 
     pdf_path, manifest_path = output_paths(deck, out_dir, settings.duplex)
-    with atomic_outputs(pdf_path, manifest_path) as (pdf_stream, manifest_stream), \
-            _utf8(manifest_stream) as manifest_text:
-        writer = PdfPageWriter(pdf_stream, compiled, (layout.paper.width, layout.paper.height))
+    cut_path = pdf_path.with_name(cut_file_name(pdf_path.name, settings.cut_file)) if settings.cut_file else None
+    with atomic_outputs(pdf_path, manifest_path, *([cut_path] if cut_path else [])) as streams, \
+            _utf8(streams[1]) as manifest_text:
+        if cut_path and settings.cut_file:  # the same layout as the pages and the manifest
+            streams[2].write(cut_file_bytes(cut_sheet(layout), settings.cut_file))
+        writer = PdfPageWriter(streams[0], compiled, (layout.paper.width, layout.paper.height))
         manifest = ManifestWriter(manifest_text, manifest_header(deck.id, deck.name, layout, total, pages,
-                                                                    deck.lang))
+                                                                    deck.lang, cut_path.name if cut_path else None))
         for page in plan_pages(layout, total):
             writer.add_page(composer.compose(page, manifest))
             if on_page:
                 on_page(page)
         writer.close()
         manifest.close()
-    return PressResult(deck.id, pdf_path, manifest_path, pages, total)
+    return PressResult(deck.id, pdf_path, manifest_path, pages, total, cut_path)
 
 
 @contextlib.contextmanager
@@ -247,24 +267,33 @@ class Furniture:
         grids_by_role = {"fold": [fronts, backs]} if layout.duplex == "fold" else \
             {"fronts": [fronts], "backs": [backs]}
         last_sheet = total_cards - (layout.sheet_count(total_cards) - 1) * self._per_sheet
+        registration = layout.registration
         for role, grids in grids_by_role.items():
+            # On a cutter's front pages no line comes near a registration mark.
+            zones = registration.keep_clear if registration and role == "fronts" else ()
             for filled in sorted({self._per_sheet, last_sheet}):
                 marks: list[Line] = []
                 for boxes, area in grids:
                     if layout.settings.crop_marks:
                         room = mark_room(area, paper.width, paper.height, style.marks, style.footer.top)
                         marks += crop_marks(boxes, layout.bleed, room, style.marks, boxes[:filled])
+                marks = kept_clear(marks, zones, style.marks.line.width, style.marks.shortest) if zones else marks
                 if marks:
                     name = library.add_lines(f"marks:{role}:{filled}", marks, style.marks.line, page_box)
                     self._marks[(role, filled)] = name.encode()
             over = [line for boxes, _ in grids for line in cut_lines(boxes, layout.bleed)] \
                 if layout.settings.cut_lines else []
+            over = kept_clear(over, zones, style.cut_lines.width) if zones else over
             if over:
                 name = library.add_lines(f"cuts:{role}", over, style.cut_lines, page_box)
                 self._over[role].append(name.encode())
         if layout.fold_line:
             name = library.add_lines("fold", [layout.fold_line], style.fold_line, page_box)
             self._under["fold"].append(name.encode())
+        if registration:  # on front pages only: the machine reads the side it cuts
+            ink = [box for mark in registration.marks for box in mark.ink]
+            name = library.add("registration", page_box, lambda canvas: _fill_black(canvas, ink))
+            self._under["fronts"].append(name.encode())
         self._under_operators: dict[tuple[str, int], bytes] = {}
         self._over_operators = {role: b"\n".join(b"/%s Do" % name for name in names)
                                 for role, names in self._over.items()}
@@ -283,10 +312,23 @@ class Furniture:
         return self._over_operators[role]
 
 
-class Footer:
-    """The small print at the bottom of each page: deck, page, what the page holds, how to print."""
+def _fill_black(canvas: Canvas, boxes: list[Box]) -> None:
+    """Rectangles filled solid black, without an outline (a registration mark's ink)."""
+    canvas.setFillGray(0)
+    for box in boxes:
+        canvas.rect(box.x, box.y, box.width, box.height, stroke=0, fill=1)
 
-    def __init__(self, deck_name: str, layout: SheetLayout, pages: int, style: SheetStyle):
+
+class Footer:
+    """The small print at the bottom of each page: deck, page, what the page holds, how to print.
+
+    On a cutter's sheets it is the label that keeps loose sheets in order: the deck, its
+    version (when given), "sheet N of M" and the mark settings to give the cutter's software.
+    It stays below the rectangle the marks enclose, clear of every mark.
+    """
+
+    def __init__(self, deck_name: str, layout: SheetLayout, pages: int, style: SheetStyle,
+                 version: str | None = None):
         self._deck_name = deck_name
         self._pages = pages
         self._mode = MODE_LABELS[layout.duplex]
@@ -297,43 +339,61 @@ class Footer:
         self._paper_width = layout.paper.width
         self._style = style.footer
         self._draft = layout.settings.draft
-        self._around: dict[str, tuple[str, str]] = {}
-        self._runs: dict[str, tuple[list[tuple[bytes, bytes]], list[tuple[bytes, bytes]]]] = {}
-        """Per page role, the footer's text before and after the page number as runs (see
-        :meth:`FormLibrary.runs`)."""
+        registration = layout.registration
+        self._cutter = registration.describe() if registration else ""
+        self._version = f"version {version}" if registration and version else ""
+        self._sheets = pages if layout.duplex == "fold" else pages // 2
+        if registration:
+            band = Box(0.0, 0.0, layout.paper.width, self._style.top)
+            if registration.touches(band):
+                raise SheetSettingsError("the page label would print beside a registration mark; "
+                                         "use a larger --mark-inset")
+        self._around: dict[str, tuple[str, ...]] = {}
+        self._runs: dict[str, list[list[tuple[bytes, bytes]]]] = {}
+        """Per page role, the footer's text between its numbers as runs (see :meth:`FormLibrary.runs`)."""
 
     def alphabet(self) -> str:
         """Every character a footer of this build can contain."""
         return "".join([self._deck_name, FOOTER_SEPARATOR, "page of 0123456789", self._mode,
-                        self._offset, self._style.draft_label, *ROLE_LABELS.values()])
+                        self._offset, self._style.draft_label, *ROLE_LABELS.values(),
+                        self._cutter, self._version, "sheet " if self._cutter else ""])
 
     def role(self, page: PagePlan) -> str:
         return ROLE_LABELS[(page.role, self._fold_axis if page.role == "fold" else None)]
 
-    def text(self, page: PagePlan) -> str:
-        before, after = self._text_around(page)
-        return f"{before}{page.number}{after}"
+    def numbers(self, page: PagePlan) -> tuple[int, ...]:
+        """The numbers the footer shows, in order: the page's, and first its sheet's on a cutter's."""
+        return (page.sheet, page.number) if self._cutter else (page.number,)
 
-    def _text_around(self, page: PagePlan) -> tuple[str, str]:
-        """The footer of every page in ``page``'s role, before and after its page number."""
+    def text(self, page: PagePlan) -> str:
+        parts = self._text_around(page)
+        return "".join(part + str(value) for part, value in zip(parts, self.numbers(page), strict=False)) + parts[-1]
+
+    def _text_around(self, page: PagePlan) -> tuple[str, ...]:
+        """The footer of every page in ``page``'s role, around its numbers (one more part than numbers)."""
         around = self._around.get(page.role)
         if around is None:
             first = [self._style.draft_label] if self._draft else []  # a draft says so on every page
             rest = [self.role(page), self._mode] + ([self._offset] if self._offset and page.role != "fronts" else [])
-            around = self._around[page.role] = (
-                FOOTER_SEPARATOR.join([*first, self._deck_name, "page "]),
-                f" of {self._pages}{FOOTER_SEPARATOR}{FOOTER_SEPARATOR.join(rest)}")
+            rest += [self._cutter] if self._cutter else []  # the settings to give the cutter's software
+            after = f" of {self._pages}{FOOTER_SEPARATOR}{FOOTER_SEPARATOR.join(rest)}"
+            if self._cutter:
+                named = [*first, self._deck_name, *([self._version] if self._version else []), "sheet "]
+                around = (FOOTER_SEPARATOR.join(named), f" of {self._sheets}{FOOTER_SEPARATOR}page ", after)
+            else:
+                around = (FOOTER_SEPARATOR.join([*first, self._deck_name, "page "]), after)
+            self._around[page.role] = around
         return around
 
     def line(self, page: PagePlan, library: FormLibrary) -> bytes:
-        """The footer's operators; only the page number is encoded afresh for each page."""
+        """The footer's operators; only the numbers are encoded afresh for each page."""
         text = self.text(page)
         width = library.text_width(text, self._style.size)
         runs = self._runs.get(page.role)
         if runs is None:
-            before_text, after_text = self._text_around(page)
-            runs = self._runs[page.role] = (library.runs(before_text), library.runs(after_text))
-        before, after = runs
-        return library.show(joined_runs(before, library.runs(str(page.number)), after),
+            runs = self._runs[page.role] = [library.runs(part) for part in self._text_around(page)]
+        pieces = [piece for part, value in zip(runs, self.numbers(page), strict=False)
+                  for piece in (part, library.runs(str(value)))] + [runs[-1]]
+        return library.show(joined_runs(*pieces),
                             (self._paper_width - width) / 2, self._style.baseline, self._style.size,
                             self._style.gray, self._style.draft_rgb if self._draft else None)

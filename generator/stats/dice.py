@@ -15,6 +15,7 @@ Rewards "track difficulty" when no total pays less than an easier one.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -54,10 +55,7 @@ class DiceFormula:
     @property
     def outcomes(self) -> int:
         """How many equally likely outcomes a roll has (6 x 6 = 36 for 2d6)."""
-        total = 1
-        for count, sides in self.dice:
-            total *= sides ** abs(count)
-        return total
+        return math.prod(sides ** abs(count) for count, sides in self.dice)
 
     def distribution(self) -> dict[int, Fraction]:
         """The exact probability of each total."""
@@ -136,9 +134,9 @@ class Mismatch:
         hard, easy = self.harder, self.easier
         if self.same_odds:
             return (f"{hard.roll} and {easy.roll} are equally likely ({_odds(hard.chance, denominator)}) "
-                    f"but pay {_num(hard.reward)} and {_num(easy.reward)}")
-        return (f"{hard.roll} ({_odds(hard.chance, denominator)}) pays {_num(hard.reward)}, "
-                f"less than the easier {easy.roll} ({_odds(easy.chance, denominator)}) at {_num(easy.reward)}")
+                    f"but pay {number_text(hard.reward)} and {number_text(easy.reward)}")
+        return (f"{hard.roll} ({_odds(hard.chance, denominator)}) pays {number_text(hard.reward)}, "
+                f"less than the easier {easy.roll} ({_odds(easy.chance, denominator)}) at {number_text(easy.reward)}")
 
 
 @dataclass(eq=False)
@@ -158,7 +156,7 @@ class DiceReport:
     def tracks_difficulty(self) -> bool | None:
         if self.value_field is None:
             return None
-        return not any(not m.same_odds for m in self.mismatches)
+        return all(m.same_odds for m in self.mismatches)
 
 
 def dice_report(formula: DiceFormula, field: str, value_field: str | None,
@@ -253,7 +251,8 @@ def _odds(chance: Fraction, denominator: int) -> str:
     return f"{chance.numerator}/{chance.denominator}"
 
 
-def _num(value: Any) -> str:
+def number_text(value: Any) -> str:
+    """A reward or turn count as printed: ``1,250``, or ``12.50`` for a fraction."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"

@@ -136,9 +136,8 @@ def requirements(question: Question, entries: list[tuple[Card, int]]) -> list[Co
             conjunctions.setdefault(frozenset(conjunction), conjunction)
         elif question.every:
             return []  # one impossible part makes the whole AND impossible
-    if question.every:
-        merged = {requirement: None for conj in conjunctions.values() for requirement in conj}
-        return [tuple(merged)]
+    if question.every:  # one AND of every requirement, each once, in order
+        return [tuple(dict.fromkeys(requirement for conj in conjunctions.values() for requirement in conj))]
     return list(conjunctions.values())
 
 
@@ -181,7 +180,7 @@ def _amount(question: Question, need: Condition, amount: int | str | None, chose
 
 
 Check = tuple[int, int, "int | None"]  # (tally index, low, high): one requirement on a tally
-Residual = frozenset  # the requirements of one conjunction that are not yet settled
+Residual = frozenset[Check]  # the requirements of one conjunction that are not yet settled
 
 
 def count_hands(plan: Plan, draw: int, conjunctions: list[Conjunction]) -> int:

@@ -38,9 +38,14 @@ def decklist_pool(deck: Deck, decklist_id: str) -> Pool:
         if decklist.id == decklist_id:
             entries = tuple((deck.card(card_id), n) for card_id, n in decklist.counts.items() if n)
             return Pool(label=decklist.name, decklist=decklist.id, entries=entries)
+    raise InputError(unknown_decklist(deck, decklist_id), Position(deck.path), field="decklist")
+
+
+def unknown_decklist(deck: Deck, decklist_id: str) -> str:
+    """What is wrong with asking ``deck`` for a decklist it does not have."""
     known = [d.id for d in deck.decklists]
     hint = did_you_mean(decklist_id, known) if known else "; this deck has no decklists"
-    raise InputError(f"no decklist '{decklist_id}'{hint}", Position(deck.path), field="decklist")
+    return f"no decklist '{decklist_id}'{hint}"
 
 
 def pools_for(deck: Deck, decklist_id: str | None = None) -> list[Pool]:

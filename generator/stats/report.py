@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pypdfium2
 from PIL import Image
@@ -35,7 +36,7 @@ from generator.stats.analysis import DeckStats
 from generator.stats.composition import Breakdown, Share
 from generator.stats.dice import DiceReport, odds_text
 from generator.stats.simulation import SimulationResult
-from generator.stats.tables import interval_text, percent
+from generator.stats.tables import interval_text, percent, value_text
 
 PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN = 36
@@ -83,7 +84,7 @@ def render_pdf(stats: DeckStats) -> bytes:
     canvas.setTitle(f"{stats.deck.name}: deck statistics")
     canvas.setAuthor("deckpress")
     canvas.setCreator("deckpress stats")
-    _Layout(canvas, stats).draw(panels(stats))
+    _draw_pages(canvas, stats, panels(stats))
     canvas.save()
     return buffer.getvalue()
 
@@ -105,58 +106,45 @@ def render_png(pdf: bytes) -> bytes:
     return out.getvalue()
 
 
-class _Layout:
+def _draw_pages(canvas: Canvas, stats: DeckStats, items: list[Panel]) -> None:
     """Places panels in rows (two half-width panels side by side, or one full-width),
     in reading order, starting a new page when a row no longer fits."""
+    page = 1
+    top = _header(canvas, stats, PAGE_HEIGHT - MARGIN)
+    _footer(canvas, stats, page)
+    for row in _rows(items):
+        height = max(panel.height for panel in row)
+        if top - height < MARGIN and top < PAGE_HEIGHT - MARGIN - 60:  # a row taller than a page is drawn anyway
+            canvas.showPage()
+            page, top = page + 1, PAGE_HEIGHT - MARGIN
+            _footer(canvas, stats, page)
+        for column, panel in enumerate(row):
+            renderPDF.draw(panel.drawing, canvas, MARGIN + column * (COLUMN + GAP), top - panel.height)
+        top -= height + GAP
 
-    def __init__(self, canvas: Canvas, stats: DeckStats):
-        self.canvas = canvas
-        self.stats = stats
-        self.page = 0
-        self.top = 0.0
-        self._new_page()
 
-    def _new_page(self) -> None:
-        if self.page:
-            self.canvas.showPage()
-        self.page += 1
-        self.top = PAGE_HEIGHT - MARGIN
-        if self.page == 1:
-            self.top = self._header(self.top)
-        self._footer()
+def _header(canvas: Canvas, stats: DeckStats, top: float) -> float:
+    """The deck's name and what was counted, at the top of the first page; returns where panels start."""
+    deck = stats.deck
+    canvas.setFillColor(INK)
+    canvas.setFont(BOLD, 16)
+    canvas.drawString(MARGIN, top - 16, deck.name)
+    canvas.setFont(FONT, 9)
+    canvas.setFillColor(MUTED)
+    if any(p.pool.decklist for p in stats.pools):
+        pools = "decklists " + ", ".join(f"{p.pool.label} ({p.pool.total} cards)" for p in stats.pools)
+    else:
+        pools = f"{deck.total} cards"
+    canvas.drawString(MARGIN, top - 30, _fit(f"Deck statistics for {deck.path}: {pools}", FONT, 9, FULL))
+    canvas.setStrokeColor(RULE)
+    canvas.line(MARGIN, top - 38, PAGE_WIDTH - MARGIN, top - 38)
+    return top - 50
 
-    def _header(self, top: float) -> float:
-        deck = self.stats.deck
-        canvas = self.canvas
-        canvas.setFillColor(INK)
-        canvas.setFont(BOLD, 16)
-        canvas.drawString(MARGIN, top - 16, deck.name)
-        canvas.setFont(FONT, 9)
-        canvas.setFillColor(MUTED)
-        if any(p.pool.decklist for p in self.stats.pools):
-            pools = "decklists " + ", ".join(f"{p.pool.label} ({p.pool.total} cards)" for p in self.stats.pools)
-        else:
-            pools = f"{deck.total} cards"
-        canvas.drawString(MARGIN, top - 30, _fit(f"Deck statistics for {deck.path}: {pools}", FONT, 9, FULL))
-        canvas.setStrokeColor(RULE)
-        canvas.line(MARGIN, top - 38, PAGE_WIDTH - MARGIN, top - 38)
-        return top - 50
 
-    def _footer(self) -> None:
-        self.canvas.setFont(FONT, 7)
-        self.canvas.setFillColor(MUTED)
-        self.canvas.drawRightString(PAGE_WIDTH - MARGIN, MARGIN / 2,
-                                    f"deckpress stats: {self.stats.deck.id}, page {self.page}")
-
-    def draw(self, items: list[Panel]) -> None:
-        for row in _rows(items):
-            height = max(panel.height for panel in row)
-            if self.top - height < MARGIN and self.top < PAGE_HEIGHT - MARGIN - 60:
-                self._new_page()  # (a row taller than a fresh page is drawn anyway)
-            for column, panel in enumerate(row):
-                x = MARGIN + column * (COLUMN + GAP)
-                renderPDF.draw(panel.drawing, self.canvas, x, self.top - panel.height)
-            self.top -= height + GAP
+def _footer(canvas: Canvas, stats: DeckStats, page: int) -> None:
+    canvas.setFont(FONT, 7)
+    canvas.setFillColor(MUTED)
+    canvas.drawRightString(PAGE_WIDTH - MARGIN, MARGIN / 2, f"deckpress stats: {stats.deck.id}, page {page}")
 
 
 def _rows(items: list[Panel]) -> list[list[Panel]]:
@@ -200,26 +188,19 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     """Cards per value of one field, as horizontal bars labelled with counts and shares."""
     rows = _chart_rows(table)
     row_height = 11
-    labels = _axis_labels([_label(row.value) for row in reversed(rows)], 7.5, MAX_VALUE_LABEL)
-    label_width = labels.room + 6
+    labels, room = _axis_labels([value_text(row.value) for row in reversed(rows)], 7.5, MAX_VALUE_LABEL)
+    label_width = room + 6
     chart_height = row_height * len(rows)
     height = chart_height + 44
     counted = f"{table.total} cards" + (f" with {table.among}" if table.among else "")
     drawing = _titled(COLUMN, height, f"Composition by {table.field}{suffix}", counted)
-    chart = HorizontalBarChart()
-    chart.x, chart.y = label_width, 14
-    chart.width, chart.height = COLUMN - label_width - 48, chart_height
-    chart.data = [[row.cards for row in reversed(rows)]]
-    chart.categoryAxis.categoryNames = labels.names
-    _style_category_axis(chart.categoryAxis, 7.5)
-    chart.categoryAxis.labels.boxAnchor = "e"
+    data = [[row.cards for row in reversed(rows)]]
+    chart = _bars(HorizontalBarChart(), (label_width, 14, COLUMN - label_width - 48, chart_height), data,
+                  labels, 7.5, "e")
     _style_value_axis(chart.valueAxis, max(row.cards for row in rows))
     chart.bars[0].fillColor = BARS
-    chart.bars.strokeColor = None
     chart.barSpacing = 0
-    chart.barLabelFormat = _share_labeller(table.total)
-    chart.barLabels.fontName, chart.barLabels.fontSize = FONT, 7
-    chart.barLabels.boxAnchor, chart.barLabels.dx = "w", 3
+    _label_bars(chart, _share_labeller(table.total), 7)
     chart.groupSpacing = 2.5
     drawing.add(chart)
     return Panel(COLUMN, drawing)
@@ -259,41 +240,29 @@ def odds_panel(stats: DeckStats) -> Panel:
         chances = {f"{a.question.name} (draw {a.question.draw})": float(a.chance) * 100 for a in pool_stats.answers}
         series.append([chances.get(name) for name in reversed(names)])
     row_height = 14 if len(series) == 1 else 9 * len(series) + 5
-    labels = _axis_labels(list(reversed(names)), 7.5, FULL * 0.5 - 8)
-    label_width = labels.room + 8
+    labels, room = _axis_labels(list(reversed(names)), 7.5, FULL * 0.5 - 8)
+    label_width = room + 8
     legend_height = 14 if len(series) > 1 else 0
     chart_height = row_height * len(names)
     height = chart_height + 50 + legend_height
     drawing = _titled(FULL, height, "Draw odds", "exact chance that a random draw answers yes")
-    chart = HorizontalBarChart()
-    chart.x, chart.y = label_width, 16
-    chart.width, chart.height = FULL - label_width - 44, chart_height
     # A horizontal chart stacks a row's bars from the bottom up: reverse so the first pool is on top.
-    chart.data = list(reversed(series))
-    chart.categoryAxis.categoryNames = labels.names
-    _style_category_axis(chart.categoryAxis, 7.5)
-    chart.categoryAxis.labels.boxAnchor = "e"
+    chart = _bars(HorizontalBarChart(), (label_width, 16, FULL - label_width - 44, chart_height),
+                  list(reversed(series)), labels, 7.5, "e")
     _style_value_axis(chart.valueAxis, 100, fixed=True)
     chart.valueAxis.labelTextFormat = "%d%%"
     palette = [BARS, SECOND, WIN, MUTED]
     for index in range(len(series)):
         chart.bars[len(series) - 1 - index].fillColor = palette[index % len(palette)]
-    chart.bars.strokeColor = None
-    chart.barLabelFormat = "%.1f%%"
-    chart.barLabels.fontName, chart.barLabels.fontSize = FONT, 6.5 if len(series) > 1 else 7
-    chart.barLabels.boxAnchor, chart.barLabels.dx = "w", 3
+    _label_bars(chart, "%.1f%%", 6.5 if len(series) > 1 else 7)
     chart.groupSpacing = 4
     chart.barSpacing = 1
     drawing.add(chart)
     if len(series) > 1:
-        legend = Legend()
-        legend.x, legend.y = label_width, height - 32
-        legend.fontName, legend.fontSize = FONT, 7
-        legend.alignment = "right"
+        legend = _legend(label_width, height - 32,
+                         [(palette[i % len(palette)], p.pool.label) for i, p in enumerate(pools)])
         legend.columnMaximum = 1
-        legend.dx = legend.dy = 7
         legend.deltax = 150
-        legend.colorNamePairs = [(palette[i % len(palette)], p.pool.label) for i, p in enumerate(pools)]
         drawing.add(legend)
     return Panel(FULL, drawing)
 
@@ -314,35 +283,23 @@ def dice_panel(report: DiceReport) -> Panel:
     for line, text in enumerate(findings):
         drawing.add(String(0, below - 12 - 9 * line, _fit(text, FONT, 7.5, FULL), fontName=FONT, fontSize=7.5,
                            fillColor=INK))
-    chart = VerticalBarChart()
-    chart.x, chart.y = 36, 34 + below
-    chart.width, chart.height = FULL - 140, height - 74 - below
     rows = list(report.rows)
     if rewarded:
-        chart.data = [[float(row.reward or 0) for row in rows], [float(row.even_reward or 0) for row in rows]]
-        chart.bars[1].fillColor = SECOND
-        top = max(max(chart.data[0]), max(chart.data[1]))
+        data = [[float(row.reward or 0) for row in rows], [float(row.even_reward or 0) for row in rows]]
     else:
-        chart.data = [[float(row.chance) * 100 for row in rows]]
-        top = max(chart.data[0])
+        data = [[float(row.chance) * 100 for row in rows]]
+    chart = _bars(VerticalBarChart(), (36, 34 + below, FULL - 140, height - 74 - below), data,
+                  [f"{row.roll}\n{odds_text(row.chance, report.formula)}" for row in rows], 7, "n")
     chart.bars[0].fillColor = BARS
-    chart.bars.strokeColor = None
-    chart.categoryAxis.categoryNames = [f"{row.roll}\n{odds_text(row.chance, report.formula)}" for row in rows]
-    _style_category_axis(chart.categoryAxis, 7)
-    chart.categoryAxis.labels.boxAnchor = "n"
+    if rewarded:
+        chart.bars[1].fillColor = SECOND
     chart.categoryAxis.labels.dy = -3
     chart.categoryAxis.labels.textAnchor = "middle"
-    _style_value_axis(chart.valueAxis, top)
+    _style_value_axis(chart.valueAxis, max(max(series) for series in data))
     chart.groupSpacing = 6
     drawing.add(chart)
     if rewarded:
-        legend = Legend()
-        legend.x, legend.y = FULL - 96, height - 46
-        legend.fontName, legend.fontSize = FONT, 7
-        legend.colorNamePairs = [(BARS, report.value_field), (SECOND, "even reward")]
-        legend.alignment = "right"
-        legend.dx = legend.dy = 7
-        drawing.add(legend)
+        drawing.add(_legend(FULL - 96, height - 46, [(BARS, report.value_field), (SECOND, "even reward")]))
     return Panel(FULL, drawing)
 
 
@@ -357,18 +314,13 @@ def simulation_panel(result: SimulationResult) -> Panel:
         subtitle += f"; turns to win {turns.estimate:.1f} (95% CI {interval_text(turns)})"
     drawing = _titled(FULL, height, f"Simulation: {result.title}", subtitle)
     histogram = result.turn_histogram()
-    chart = VerticalBarChart()
-    chart.x, chart.y = 36, 26
-    chart.width, chart.height = FULL - 44, height - 66
-    turns_axis = list(range(min(histogram, default=0), max(histogram, default=0) + 1)) or [0]
-    chart.data = [[histogram.get(turn, (0, 0))[0] for turn in turns_axis]]
-    chart.bars[0].fillColor = WIN
-    chart.bars.strokeColor = None
+    turns_axis = list(range(min(histogram, default=0), max(histogram, default=0) + 1))
+    won = [histogram.get(turn, (0, 0))[0] for turn in turns_axis]
     step = max(1, len(turns_axis) // 25)
-    chart.categoryAxis.categoryNames = [str(t) if i % step == 0 else "" for i, t in enumerate(turns_axis)]
-    _style_category_axis(chart.categoryAxis, 7)
-    chart.categoryAxis.labels.boxAnchor = "n"
-    _style_value_axis(chart.valueAxis, max(max(chart.data[0]), 1))
+    chart = _bars(VerticalBarChart(), (36, 26, FULL - 44, height - 66), [won],
+                  [str(t) if i % step == 0 else "" for i, t in enumerate(turns_axis)], 7, "n")
+    chart.bars[0].fillColor = WIN
+    _style_value_axis(chart.valueAxis, max(max(won), 1))
     chart.groupSpacing = 1.5
     drawing.add(chart)
     drawing.add(String(chart.x + chart.width / 2, 4, "games won on each turn", fontName=FONT, fontSize=7,
@@ -376,10 +328,39 @@ def simulation_panel(result: SimulationResult) -> Panel:
     return Panel(FULL, drawing)
 
 
-def _style_category_axis(axis, size: float) -> None:
-    axis.labels.fontName, axis.labels.fontSize = FONT, size
+Chart = TypeVar("Chart", HorizontalBarChart, VerticalBarChart)
+
+
+def _bars(chart: Chart, place: tuple[float, float, float, float], data: list[list[Any]], names: list[str],
+          name_size: float, name_anchor: str) -> Chart:
+    """``chart`` at (x, y, width, height) in its panel, drawing ``data`` in bars without outlines,
+    its categories named ``names`` at ``name_size`` points, anchored at ``name_anchor``."""
+    chart.x, chart.y, chart.width, chart.height = place
+    chart.data = data
+    chart.bars.strokeColor = None
+    axis = chart.categoryAxis
+    axis.categoryNames = names
+    axis.labels.fontName, axis.labels.fontSize, axis.labels.boxAnchor = FONT, name_size, name_anchor
     axis.strokeColor = RULE
     axis.visibleTicks = False
+    return chart
+
+
+def _label_bars(chart: HorizontalBarChart, text: str | Callable[[float], str], size: float) -> None:
+    """Each bar's value written just past its end."""
+    chart.barLabelFormat = text
+    chart.barLabels.fontName, chart.barLabels.fontSize = FONT, size
+    chart.barLabels.boxAnchor, chart.barLabels.dx = "w", 3
+
+
+def _legend(x: float, y: float, pairs: list[tuple[colors.Color, str | None]]) -> Legend:
+    legend = Legend()
+    legend.x, legend.y = x, y
+    legend.fontName, legend.fontSize = FONT, 7
+    legend.alignment = "right"
+    legend.dx = legend.dy = 7
+    legend.colorNamePairs = pairs
+    return legend
 
 
 def _style_value_axis(axis, top: float, fixed: bool = False) -> None:
@@ -409,31 +390,12 @@ def _axis_steps(top: float) -> tuple[float, float]:
     return 10 * magnitude, 2 * magnitude
 
 
-def _label(value) -> str:
-    if value is None:
-        return "(none)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-@dataclass(frozen=True)
-class AxisLabels:
-    """Category names as printed, and the width (points) they take beside the bars."""
-
-    names: list[str]
-    room: float
-
-
-def _axis_labels(texts: list[str], size: float, most: float) -> AxisLabels:
-    """Labels printed in full when the widest fits in ``most`` points; only longer ones are
-    shortened. The room is measured on the labels themselves, so a label is never cut
-    for being exactly as wide as the room made for it."""
-    widest = max(stringWidth(text, FONT, size) for text in texts)
-    room = min(most, widest)
-    if widest <= most:
-        return AxisLabels(list(texts), room)
-    return AxisLabels([_fit(text, FONT, size, room) for text in texts], room)
+def _axis_labels(texts: list[str], size: float, most: float) -> tuple[list[str], float]:
+    """Category names as printed, and the width (points) they take beside the bars: at most
+    ``most``, each label shortened only if it is wider. The room is measured on the labels
+    themselves, so a label is never cut for being exactly as wide as the room made for it."""
+    room = min(most, max(stringWidth(text, FONT, size) for text in texts))
+    return [_fit(text, FONT, size, room) for text in texts], room
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:

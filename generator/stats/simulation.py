@@ -73,10 +73,6 @@ class Plugin:
     prepare: Callable[[Deck, dict], Any]
     play: Callable[[Any, random.Random, str], Outcome]
 
-    @property
-    def default_policy(self) -> str:
-        return next(iter(self.policies))
-
 
 @dataclass(frozen=True)
 class Interval:
@@ -232,7 +228,7 @@ def run(plugin: Plugin, deck: Deck, spec: SimulationSpec, games: int | None = No
     """Play ``games`` seeded games with ``policy``; ``on_game`` is told after each one."""
     games = spec.games if games is None else games
     seed = spec.seed if seed is None else seed
-    policy = policy or spec.policy or plugin.default_policy
+    policy = policy or spec.policy or next(iter(plugin.policies))  # the first is the default
     if policy not in plugin.policies:
         raise InputError(f"plugin has no policy '{policy}'{did_you_mean(policy, plugin.policies)}",
                          spec.position, field="policy")
@@ -282,7 +278,3 @@ def _display_path(path: Path, deck: Deck) -> str:
         return str(deck.folder / path.relative_to(deck.folder.resolve()))
     except ValueError:
         return str(path)
-
-
-__all__ = ["Interval", "Outcome", "Plugin", "SimulationResult", "game_rng", "load_plugin",
-           "mean_interval", "run", "wilson_interval"]

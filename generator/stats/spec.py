@@ -49,6 +49,7 @@ from generator.errors import Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader
 from generator.stats.dice import DiceFormula, parse_dice
+from generator.stats.pools import unknown_decklist
 
 SECTION_KEYS = {"composition", "draw", "questions", "dice", "simulate"}
 QUESTION_KEYS = {"name", "draw", "need", "from", "for_some", "for_every", "decklist", "description"}
@@ -187,9 +188,6 @@ class _Reader(Reader):
         self.deck = deck
         self.fields = known_fields(deck)
 
-    def text(self, keys: tuple) -> str | None:
-        return self.string(keys)
-
     def required_text(self, keys: tuple) -> str:
         text = self.string(keys, required=True)
         assert text is not None, "string() refuses a missing required value"
@@ -206,9 +204,10 @@ class _Reader(Reader):
 
     def selector(self, keys: tuple) -> Selector:
         """A ``where``-style selector; its errors point at the entry that is wrong."""
-        if self.get(keys) is not None and not isinstance(self.get(keys), dict):
-            raise self.fail(keys, f"a selector is a mapping of field: value, found {describe_value(self.get(keys))}")
-        return parse_selector(self.get(keys), self.deck, self.position(keys),
+        raw = self.get(keys)
+        if raw is not None and not isinstance(raw, dict):
+            raise self.fail(keys, f"a selector is a mapping of field: value, found {describe_value(raw)}")
+        return parse_selector(raw, self.deck, self.position(keys),
                               key_position=lambda key: self.position(keys + (key,)))
 
 
@@ -262,12 +261,9 @@ def _read_question(reader: _Reader, keys: tuple, default_draw: int | None) -> Qu
     draw = reader.integer(keys + ("draw",), minimum=1, maximum=MAX_DRAW) or default_draw
     if draw is None:
         raise reader.fail(keys, "question needs 'draw' (how many cards), or set 'draw' for all questions")
-    decklist = reader.text(keys + ("decklist",))
-    if decklist is not None:
-        ids = [d.id for d in reader.deck.decklists]
-        if decklist not in ids:
-            hint = did_you_mean(decklist, ids) if ids else "; this deck has no decklists"
-            raise reader.fail(keys + ("decklist",), f"no decklist '{decklist}'{hint}")
+    decklist = reader.string(keys + ("decklist",))
+    if decklist is not None and decklist not in {d.id for d in reader.deck.decklists}:
+        raise reader.fail(keys + ("decklist",), unknown_decklist(reader.deck, decklist))
     quantifiers = [key for key in QUANTIFIERS if key in reader.get(keys)]
     if len(quantifiers) > 1:
         raise reader.fail(keys + (quantifiers[1],), "a question takes 'for_some' or 'for_every', not both")
@@ -365,7 +361,7 @@ def _read_simulation(reader: _Reader) -> SimulationSpec:
         plugin=str(path),
         games=DEFAULT_GAMES if games is None else games,
         seed=DEFAULT_SEED if seed is None else seed,
-        policy=reader.text(keys + ("policy",)),
+        policy=reader.string(keys + ("policy",)),
         options=options,
         position=reader.position(keys + ("plugin",)),
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 from generator.stats.analysis import DeckStats, PoolStats
 from generator.stats.composition import Breakdown
-from generator.stats.dice import DiceReport, odds_text
+from generator.stats.dice import DiceReport, number_text, odds_text
 from generator.stats.simulation import Interval, SimulationResult
 
 BAR_WIDTH = 30
@@ -54,7 +54,7 @@ def _pool_lines(stats: DeckStats, pool_stats: PoolStats) -> list[str]:
 
 def composition_lines(table: Breakdown) -> list[str]:
     """Counts and shares of one field's values, with a bar for each."""
-    shown = [(_value_text(row.value), row) for row in table.rows]
+    shown = [(value_text(row.value), row) for row in table.rows]
     width = max([len(table.field)] + [len(text) for text, _ in shown])
     among = f" ({table.total} cards with {table.among})" if table.among else ""
     largest = max((row.share for row in table.rows), default=Fraction(0)) or Fraction(1)
@@ -80,7 +80,7 @@ def dice_lines(report: DiceReport) -> list[str]:
         line = (f"  {row.roll:>5}  {odds_text(row.chance, report.formula):>7}  "
                 f"{float(1 / row.chance):>6.1f}  {row.cards:>5}")
         if rewarded and row.reward is not None:
-            line += f"  {_number(row.reward):>8}  {row.payout:>8.2f}  {row.even_reward:>11.0f}"
+            line += f"  {number_text(row.reward):>8}  {row.payout:>8.2f}  {row.even_reward:>11.0f}"
         lines.append(line)
     for value, ids in report.unreachable:
         lines.append(f"  warning: {report.formula.text} can never roll {value} ({', '.join(ids)})")
@@ -113,7 +113,7 @@ def simulation_lines(result: SimulationResult) -> list[str]:
     turns = result.turns_to_win
     if turns is not None:
         lines.append(f"  turns to win: mean {turns.estimate:.2f} (95% CI {interval_text(turns)}), "
-                     f"median {_number(result.median_turns_to_win)}, "
+                     f"median {number_text(result.median_turns_to_win)}, "
                      f"range {min(result.winning_turns)}-{max(result.winning_turns)}")
     endings = ", ".join(f"{name} {count:,}" for name, count in result.endings().items())
     lines.append(f"  endings: {endings}")
@@ -131,18 +131,13 @@ def interval_text(interval: Interval, as_percent: bool = False) -> str:
     return f"{interval.low:.2f}-{interval.high:.2f}"
 
 
-def _value_text(value: Any) -> str:
+def value_text(value: Any) -> str:
+    """A field's value as a table or chart names it."""
     if value is None:
         return "(none)"
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
-
-
-def _number(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return f"{value:,}" if isinstance(value, int) else f"{value:,.2f}"
 
 
 # --- JSON --------------------------------------------------------------------------------

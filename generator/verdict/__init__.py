@@ -23,6 +23,7 @@ from generator.deck.model import Deck
 from generator.errors import DeckpressError
 from generator.findings import WARNING, Finding, exit_status, findings_from, in_order
 from generator.render.renderer import Renderer
+from generator.sheets.geometry import SheetSettings
 from generator.verdict.checks import CHECKS
 from generator.verdict.subject import Check, Subject
 
@@ -59,11 +60,13 @@ class Verdict:
 
 
 def verdict(deck_path: Path | str, *, lang: str | None = None, checks: Iterable[Check] | None = None,
-            load_renderer: Callable[[Deck], Renderer] | None = None) -> Verdict:
+            load_renderer: Callable[[Deck], Renderer] | None = None,
+            sheets: SheetSettings | None = None) -> Verdict:
     """Run ``checks`` (every check by default) on the deck at ``deck_path``, one after the
     other; ``load_renderer`` makes the card renderer the face checks lay out (by default the
-    deck's own)."""
-    subject = Subject(path=Path(deck_path), lang=lang, load_renderer=load_renderer)
+    deck's own); ``sheets`` are the print settings the sheets are checked for (by default
+    build's defaults)."""
+    subject = Subject(path=Path(deck_path), lang=lang, load_renderer=load_renderer, sheets=sheets)
     found = [finding for check in (CHECKS if checks is None else checks) for finding in run_check(check, subject)]
     found = apply_acceptances(subject.deck, found)  # the deck's accept: entries mark warnings
     return Verdict(path=subject.path, deck=subject.deck, findings=tuple(in_order(found)),
@@ -77,6 +80,3 @@ def run_check(check: Check, subject: Subject) -> list[Finding]:
         return list(check(subject))
     except DeckpressError as error:
         return findings_from(error)
-
-
-__all__ = ["Check", "Subject", "Verdict", "verdict"]

@@ -46,7 +46,3 @@ def colour_blind_findings(renderer: Renderer, faces: list[Face]) -> list[Finding
                              "distance": round(problem.distance, 1),
                              "mitigated": problem.mitigation or None})
             for problem in colour_pair_problems(renderer, faces)]
-
-
-ACCESS_CHECKS = (check_access,)
-"""Added to the checks ``deckpress check`` runs (:data:`generator.verdict.checks.CHECKS`)."""

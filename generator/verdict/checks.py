@@ -31,7 +31,7 @@ from generator.sheets.style import load_style
 from generator.stats.odds import prepare
 from generator.stats.pools import pools_for
 from generator.stats.spec import read_stats_spec
-from generator.verdict.access import ACCESS_CHECKS
+from generator.verdict.access import check_access
 from generator.verdict.booklet import booklet_findings
 from generator.verdict.subject import Subject
 
@@ -144,14 +144,15 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
 
 
 def check_sheets(subject: Subject) -> Iterable[Finding]:
-    """What ``build`` asks of the deck before it draws a page, with its default options: that
-    there is something to print, and that a card fits the default paper. A card too large for
-    the paper is told where its size is written, the front layout."""
+    """What ``build`` asks of the deck before it draws a page, with its default options (or the
+    subject's ``sheets``): that there is something to print, and that a card fits the paper
+    (between a cutter's marks, when printing for one). A card too large for the paper is
+    told where its size is written, the front layout."""
     deck, renderer = subject.deck, subject.renderer
     if deck is None or renderer is None:
         return ()
     try:
-        sheet_layout(deck, renderer, SheetSettings.default(load_style()))
+        sheet_layout(deck, renderer, subject.sheets or SheetSettings.default(load_style()))
     except InputError as error:
         if error.position is None:
             error = InputError(error.message, Position(renderer.layouts["front"].path), field=error.field)
@@ -200,6 +201,6 @@ PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
 DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRAWING_CHECKS
 """What ``build --draft`` runs: untranslated texts are listed and printed marked."""
 
-CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS + (check_sheets, check_stats, check_booklet)
-          + ACCESS_CHECKS)
+CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS
+          + (check_sheets, check_stats, check_booklet, check_access))
 """Everything ``deckpress check`` runs."""

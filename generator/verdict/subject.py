@@ -14,6 +14,7 @@ from pathlib import Path
 from generator.deck.model import Deck
 from generator.findings import Finding
 from generator.render.renderer import Renderer
+from generator.sheets.geometry import SheetSettings
 
 
 @dataclass(eq=False)
@@ -33,10 +34,10 @@ class Subject:
     """What was checked, for the summary line: "rules", "faces"."""
     load_renderer: Callable[[Deck], Renderer] | None = None
     """How the layout check makes the renderer (a draft one, say); the usual one if None."""
+    sheets: SheetSettings | None = None
+    """The print settings the sheets check lays the cards out with (a cutter's, a paper);
+    build's defaults if None."""
 
 
 Check = Callable[[Subject], Iterable[Finding]]
 """One check: reads (and may add to) the subject, and returns what it found."""
-
-
-__all__ = ["Check", "Subject"]

@@ -1,0 +1,101 @@
+"""``deckpress build DECK --for SHOP``: what a print shop takes, instead of print sheets.
+
+``build`` hands over to :func:`build_for_shop` when ``--for`` is given. Every deck is
+checked as ``build`` checks it, and against the shop's rules as ``check --for SHOP``
+does (card size, safe zone, resolution, transparency, ink); a deck that fails is
+listed with all its problems and nothing is written for it. Options that shape
+print sheets (paper, margins, duplex, marks, drafts) mean nothing to a shop's file
+and are refused with ``--for``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+from click.core import ParameterSource
+
+from generator.cli.common import claim_output_name, echo_error, find_decks, plural, print_problems
+from generator.errors import EXIT_OK, DeckpressError
+from generator.verdict import verdict
+from generator.verdict.checks import PRINT_CHECKS, check_rules
+
+SHEET_OPTIONS = ("paper", "orientation", "duplex", "back_offset", "margin", "gutter", "bleed", "crop_marks",
+                 "cut_lines", "draft", "cutter", "mark_inset", "mark_thickness", "mark_length", "cut_file",
+                 "corner_radius")
+"""``build`` options for print sheets, which a shop's file has no use for."""
+FOR_HELP = ("Write what a print shop takes instead of print sheets: drivethrucards (one CMYK PDF/X-1a "
+            "file a deck, OUT/<deck>.drivethrucards.pdf), thegamecrafter (a folder of 825x1125 px "
+            "images, one a face), press-3mm (CMYK PDF/X-4 for any offset press, 3 mm bleed), or a "
+            "preset of your own in the deck's or project's shops/ folder (or a path to one).")
+
+
+def shop_option(command: Callable) -> Callable:
+    """``--for SHOP``, shared by ``build`` and ``check``."""
+    return click.option("--for", "shop", metavar="SHOP", default=None, help=FOR_HELP)(command)
+
+
+def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: bool, lang: str | None,
+                   quiet: bool) -> None:
+    """Check every deck against the shop, then write what it takes; exit 1 (or 2) if any deck fails."""
+    context = click.get_current_context()
+    given = [name for name in SHEET_OPTIONS if context.get_parameter_source(name) is not ParameterSource.DEFAULT]
+    if given:
+        raise click.UsageError(f"--{given[0].replace('_', '-')} shapes print sheets; a shop's file "
+                               "(--for) has its own size, bleed and page order")
+    # The shops' modules bring pypdf and LittleCMS's transforms, which a plain build does without.
+    from generator.shops.choice import ShopChoice  # noqa: PLC0415
+    from generator.shops.press import press_for_shop, steps  # noqa: PLC0415
+    from generator.verdict.shops import shop_check  # noqa: PLC0415
+
+    choice = ShopChoice(shop)
+    checks = [*(each for each in PRINT_CHECKS if not no_check or each is not check_rules), shop_check(choice)]
+    ready = []
+    exit_code = EXIT_OK
+    claimed: dict[str, Path] = {}
+    for path in find_decks(decks):
+        outcome = verdict(path, lang=lang, checks=checks)
+        if outcome.errors:
+            print_problems(outcome, "nothing was built for it")
+            exit_code = max(exit_code, outcome.exit_code)
+            continue
+        deck, renderer = outcome.deck, outcome.renderer
+        assert deck is not None and renderer is not None, "a deck that passed its checks is loaded"
+        claim_output_name(deck, claimed)
+        preset = choice.preset(deck.folder)
+        ready.append((renderer, preset, choice.inks(preset)))
+    if exit_code != EXIT_OK:
+        sys.exit(exit_code)
+    total = sum(steps(renderer, preset) for renderer, preset, _ in ready)
+    results = []
+    with _progress(total, quiet) as advance:
+        for renderer, preset, inks in ready:
+            try:
+                results.append((preset, press_for_shop(renderer, preset, inks, out_dir, advance)))
+            except DeckpressError as error:
+                echo_error(f"error: {error}")
+                sys.exit(error.exit_code)
+    if not quiet:
+        for preset, result in results:
+            made = plural(result.files, "page") if result.path.suffix == ".pdf" else plural(result.files, "image")
+            click.echo(f"wrote {result.path} ({made}, {plural(result.cards, 'card')}) for {preset.name}")
+
+
+class _progress:
+    """A progress bar on stderr counting pages or images; nothing when quiet."""
+
+    def __init__(self, total: int, quiet: bool) -> None:
+        self.bar = None if quiet else click.progressbar(length=total, label="Building for the shop",
+                                                        file=sys.stderr, show_pos=True)
+
+    def __enter__(self):
+        if self.bar is None:
+            return lambda: None
+        bar = self.bar.__enter__()
+        return lambda: bar.update(1)
+
+    def __exit__(self, *exc_info) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc_info)

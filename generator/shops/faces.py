@@ -1,0 +1,368 @@
+"""What a shop would reject in a deck, found from its laid-out faces before anything is drawn.
+
+The deck's side of :mod:`~generator.shops.rules`: the card size against the sizes the
+shop prints; every text, icon and image whose box reaches into the unsafe margin
+(closer to the cut than the preset's ``safe``); raster art with fewer pixels than the
+shop's resolution asks for at its printed size; and, for a CMYK preset, transparency
+where the standard forbids it and any colour or image over the ink limit once
+converted. Each distinct face is looked at once (its plan, as ``build`` draws it);
+a problem an element has on many faces is one finding, naming the first card and
+counting the rest. A background image that runs into the bleed (``bleed: true``) is
+meant to reach the cut and is not held to the safe zone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image
+from reportlab.lib.colors import Color
+
+from generator.boxes import Box
+from generator.deck.model import Card
+from generator.errors import EXIT_RULES, DeckpressError, Position
+from generator.findings import Finding
+from generator.render import Renderer
+from generator.render.icons import Icon
+from generator.render.images import drawn_rectangle
+from generator.render.layout import Layout
+from generator.render.paint import Gradient
+from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp
+from generator.render.svg import SvgArt
+from generator.render.units import MM
+from generator.shops.inks import PressInks
+from generator.shops.presets import Preset
+from generator.shops.rules import standard_of
+
+KIND = "shop"
+"""The kind of every finding about a shop (``--format json`` shows it)."""
+TOLERANCE = 0.01
+"""Points: a box this close to the safe line is inside it (lengths in mm never add up exactly)."""
+
+
+@dataclass(eq=False)
+class _Found:
+    """One problem an element has, gathered over every face that shows it."""
+
+    rule: str
+    message: str
+    position: Position | None
+    card: str | None
+    side: str | None
+    element: str | None
+    amount: float = 0.0  # the worst of its faces, in the unit the message gives
+    faces: int = 1
+    details: dict[str, object] = field(default_factory=dict)
+
+
+def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) -> list[Finding]:
+    """Everything ``preset``'s shop would reject in the deck ``renderer`` draws (see the module
+    docstring); ``inks`` for a CMYK preset."""
+    found: dict[tuple[str, ...], _Found] = {}
+    front = renderer.layouts["front"]
+    size_problem = _card_size(renderer, preset, front)
+    if size_problem is not None:
+        found[("card-size",)] = size_problem
+    forbid_transparency = preset.is_cmyk and not standard_of(preset).transparency
+    colours: dict[str, tuple[Color, str, str, str]] = {}
+    soft_images: dict[Path, bool] = {}
+    for card, side, plan in _faces(renderer):
+        layout = renderer.layouts[side]
+        for op in plan:
+            _safe_zone(op, layout, preset, card, side, found)
+            if isinstance(op, ImageOp):
+                _resolution(op, layout, preset, card, side, found)
+            if forbid_transparency:
+                _transparency(op, layout, preset, card, side, found, soft_images)
+            if inks is not None:
+                for colour in _colours(op):
+                    colours.setdefault(colour.hexval(), (colour, card.id, side, op.element))
+    if inks is not None:
+        _ink(colours, renderer, preset, inks, found)
+        _image_ink(renderer, preset, inks, found)
+    return [_finding(each, preset) for each in found.values()]
+
+
+def _finding(found: _Found, preset: Preset) -> Finding:
+    message = found.message
+    if found.faces > 1:
+        message += f" (and on {found.faces - 1} more {'face' if found.faces == 2 else 'faces'})"
+    return Finding(kind=KIND, message=message, position=found.position, exit_code=EXIT_RULES, card=found.card,
+                   side=found.side, element=found.element,
+                   details={"rule": found.rule, "shop": preset.id, **found.details})
+
+
+def _faces(renderer: Renderer) -> Iterator[tuple[Card, str, tuple[Op, ...]]]:
+    """Each distinct face of the printed cards, with its plan (faces that cannot be laid out
+    are left to the layout checks, which report them)."""
+    seen: set[str] = set()
+    for card in renderer.deck.cards:
+        if card.count <= 0:
+            continue
+        for side in ("front", "back"):
+            try:
+                key = renderer.face_key(card, side)
+                if key in seen:
+                    continue
+                seen.add(key)
+                plan = renderer.plan(card, side)
+            except DeckpressError:
+                continue
+            yield card, side, plan
+
+
+def _hex(colour: Color) -> str:
+    """``#rrggbb``, as layouts write colours."""
+    return "#" + colour.hexval()[2:]
+
+
+def _size(width: float, height: float) -> str:
+    """``63.5 x 88.9 mm``."""
+    return f"{_mm(width)[:-3]} x {_mm(height)}"
+
+
+def _mm(points: float) -> str:
+    return f"{points / MM:.2f}".rstrip("0").rstrip(".") + " mm"
+
+
+def _card_size(renderer: Renderer, preset: Preset, front: Layout) -> _Found | None:
+    if preset.fits_card(renderer.card_size) is not None:
+        return None
+    width, height = renderer.card_size
+    sizes = ", ".join(f"{name} ({_size(w, h)})" for name, (w, h) in preset.cards.items())
+    return _Found("card-size", f"{preset.name} prints {sizes} cards; deck '{renderer.deck.id}' has "
+                               f"{_size(width, height)} cards (layout '{front.name}'); give the shop a "
+                               "preset of its own for this size if it prints it",
+                  Position(front.path), None, None, None)
+
+
+def _element_position(layout: Layout, name: str) -> Position:
+    for element in layout.elements:
+        if element.name == name:
+            return element.position
+    return Position(layout.path)
+
+
+def _element_box(layout: Layout, name: str) -> Box | None:
+    for element in layout.elements:
+        if element.name == name:
+            return getattr(element, "box", None)
+    return None
+
+
+def _extent(op: Op, layout: Layout) -> tuple[str, Box] | None:
+    """What the op draws that the safe zone holds, and its box (turned as it is drawn)."""
+    box: Box | None
+    if isinstance(op, TextOp):
+        kind, box = "text", op.overflow or _element_box(layout, op.element)
+    elif isinstance(op, IconOp):
+        kind = "icon"
+        left = min(x for x, _, _ in op.squares)
+        bottom = min(y for _, y, _ in op.squares)
+        right = max(x + size for x, _, size in op.squares)
+        top = max(y + size for _, y, size in op.squares)
+        box = Box(left, bottom, right - left, top - bottom)
+    elif isinstance(op, (ImageOp, ArtOp)):
+        if op.bleed:
+            return None
+        kind = "image"
+        pixels = op.pixels if isinstance(op, ImageOp) else (op.art.width, op.art.height)
+        box = op.box if op.fit == "cover" else drawn_rectangle(op.box, pixels, op.fit)
+    else:
+        return None
+    if box is None:
+        return None
+    if op.frame is not None and op.frame.rotate % 360:
+        box = _turned(box, op.frame.rotate, op.frame.centre)
+    return kind, box
+
+
+def _turned(box: Box, degrees: float, centre: tuple[float, float]) -> Box:
+    """The upright box around ``box`` turned ``degrees`` about ``centre``."""
+    radians = math.radians(-degrees)
+    cos, sin = math.cos(radians), math.sin(radians)
+    cx, cy = centre
+    corners = [(x, y) for x in (box.x, box.right) for y in (box.y, box.top)]
+    turned = [(cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos) for x, y in corners]
+    xs, ys = [x for x, _ in turned], [y for _, y in turned]
+    return Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _safe_zone(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
+               found: dict[tuple[str, ...], _Found]) -> None:
+    extent = _extent(op, layout)
+    if extent is None:
+        return
+    kind, box = extent
+    safe = layout.trim.grown(-preset.safe)
+    reach = max(safe.x - box.x, safe.y - box.y, box.right - safe.right, box.top - safe.top)
+    if reach <= TOLERANCE:
+        return
+    key = ("safe-zone", layout.name, op.element)
+    known = found.get(key)
+    if known is not None:
+        known.faces += 1
+        known.amount = max(known.amount, reach)
+        return
+    found[key] = _Found("safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {_mm(reach)} "
+                                     f"into {preset.owner} unsafe margin: keep it {_mm(preset.safe)} inside the "
+                                     f"cut (layout '{layout.name}')",
+                        _element_position(layout, op.element), card.id, side, op.element, reach,
+                        details={"reach_mm": round(reach / MM, 2)})
+
+
+def _resolution(op: ImageOp, layout: Layout, preset: Preset, card: Card, side: str,
+                found: dict[tuple[str, ...], _Found]) -> None:
+    drawn = drawn_rectangle(op.box, op.pixels, op.fit)
+    dpi = min(op.pixels[0] * 72 / drawn.width, op.pixels[1] * 72 / drawn.height)
+    if dpi >= preset.dpi - 0.5:
+        return
+    key = ("resolution", str(op.path), layout.name, op.element)
+    if key in found:
+        found[key].faces += 1
+        return
+    needed = (math.ceil(drawn.width / 72 * preset.dpi), math.ceil(drawn.height / 72 * preset.dpi))
+    found[key] = _Found("resolution", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) "
+                                      f"prints at {dpi:.0f} dpi ({op.pixels[0]} x {op.pixels[1]} pixels over "
+                                      f"{_size(drawn.width, drawn.height)}); {preset.name} asks for "
+                                      f"{preset.dpi} dpi: use an image of at least {needed[0]} x {needed[1]} pixels",
+                        _element_position(layout, op.element), card.id, side, op.element,
+                        details={"dpi": round(dpi, 1)})
+
+
+def _transparency(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
+                  found: dict[tuple[str, ...], _Found], soft_images: dict[Path, bool]) -> None:
+    why = _see_through(op, soft_images)
+    if why is None:
+        return
+    key = ("transparency", layout.name, op.element)
+    if key in found:
+        found[key].faces += 1
+        return
+    found[key] = _Found("transparency", f"'{op.element}' on card '{card.id}' ({side}) {why}; "
+                                        f"{preset.standard} ({preset.name}) allows no transparency: make it "
+                                        "opaque (a solid colour that looks the same on its background)",
+                        _element_position(layout, op.element), card.id, side, op.element)
+
+
+def _see_through(op: Op, soft_images: dict[Path, bool]) -> str | None:
+    """Why ``op`` paints with transparency, or None when it does not."""
+    if op.frame is not None and op.frame.opacity < 1:
+        return f"has opacity {op.frame.opacity:g}"
+    for colour in _colours(op):
+        alpha = getattr(colour, "alpha", 1)
+        if alpha is not None and alpha < 1:
+            return f"paints a see-through colour ({_hex(colour)}, alpha {alpha:.2f})"
+    if isinstance(op, ImageOp):
+        if op.path not in soft_images:
+            soft_images[op.path] = _has_alpha(op.path)
+        if soft_images[op.path]:
+            return f"shows '{op.path.name}', an image with soft (see-through) parts"
+    arts = [op.art] if isinstance(op, ArtOp) else [icon.art for icon in _icons(op) if icon.art is not None]
+    for art in arts:
+        if _art_is_see_through(art):
+            return f"draws '{art.path.name}', SVG art with see-through parts"
+    return None
+
+
+def _has_alpha(path: Path) -> bool:
+    """Whether a raster image has an alpha channel that is not fully opaque (read once a file)."""
+    try:
+        with Image.open(path) as image:
+            if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+                alpha = image.convert("RGBA").getchannel("A")
+                return bool(alpha.getextrema() != (255, 255))
+    except (OSError, ValueError):  # a broken image is reported by the face checks
+        return False
+    return False
+
+
+def _art_is_see_through(art: SvgArt) -> bool:
+    for shape in _art_shapes(art.drawing):
+        for attribute, opacity in (("fillColor", "fillOpacity"), ("strokeColor", "strokeOpacity")):
+            colour = getattr(shape, attribute, None)
+            if not isinstance(colour, Color):
+                continue
+            own = getattr(shape, opacity, None)
+            if (getattr(colour, "alpha", 1) or 0) < 1 or (own is not None and own < 1):
+                return True
+    return False
+
+
+def _art_shapes(node: object) -> Iterator[object]:
+    for child in getattr(node, "contents", ()):
+        if hasattr(child, "contents"):
+            yield from _art_shapes(child)
+        else:
+            yield child
+
+
+def _icons(op: Op) -> list[Icon]:
+    if isinstance(op, IconOp):
+        return [op.icon]
+    if isinstance(op, TextOp):
+        return [piece.icon for line in op.text_lines for piece in line.pieces if isinstance(piece, InlineIcon)]
+    return []
+
+
+def _colours(op: Op) -> Iterable[Color]:
+    """The flat colours ``op`` paints (a gradient's stops among them)."""
+    if isinstance(op, ShapeOp):
+        fills = list(op.fill.colours) if isinstance(op.fill, Gradient) else [op.fill]
+        yield from (colour for colour in (*fills, op.stroke) if colour is not None)
+    elif isinstance(op, LineOp):
+        if op.stroke is not None:
+            yield op.stroke
+    elif isinstance(op, TextOp):
+        for line in op.text_lines:
+            for piece in line.pieces:
+                if isinstance(piece, Glyphs):
+                    colour = piece.colour or op.colour
+                    if colour is not None:
+                        yield colour
+                elif piece.ink is not None:
+                    yield from piece.icon.colours(piece.ink, piece.accent)
+    elif isinstance(op, IconOp):
+        yield from op.icon.colours(op.ink, op.accent)
+    elif isinstance(op, ArtOp):
+        yield from op.art.colours
+
+
+def _ink(colours: dict[str, tuple[Color, str, str, str]], renderer: Renderer, preset: Preset, inks: PressInks,
+         found: dict[tuple[str, ...], _Found]) -> None:
+    """Each distinct colour converted once; those over the ink limit are findings."""
+    for colour, card, side, element in colours.values():
+        converted = inks.colour(colour)
+        total = inks.total(converted)
+        if not inks.over_limit(total):
+            continue
+        layout = renderer.layouts[side]
+        found[("ink-limit", colour.hexval())] = _Found(
+            "ink-limit", f"{_hex(colour)} of '{element}' on card '{card}' ({side}) prints with {total:.0f}% ink, "
+                         f"more than {preset.owner} {preset.ink_limit:g}%",
+            _element_position(layout, element), card, side, element, details={"ink": round(total, 1)})
+
+
+def _image_ink(renderer: Renderer, preset: Preset, inks: PressInks, found: dict[tuple[str, ...], _Found]) -> None:
+    """Each distinct raster image converted once; one over the ink limit is a finding."""
+    seen: set[Path] = set()
+    for card, side, plan in _faces(renderer):
+        for op in plan:
+            if not isinstance(op, ImageOp) or op.path in seen:
+                continue
+            seen.add(op.path)
+            try:
+                with Image.open(op.path) as image:
+                    total = inks.image_total(image)
+            except (OSError, ValueError):
+                continue
+            if inks.over_limit(total):
+                layout = renderer.layouts[side]
+                found[("ink-limit", str(op.path))] = _Found(
+                    "ink-limit", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints "
+                                 f"with up to {total:.0f}% ink, more than {preset.owner} {preset.ink_limit:g}%",
+                    _element_position(layout, op.element), card.id, side, op.element,
+                    details={"ink": round(total, 1)})

@@ -1,0 +1,192 @@
+"""The press's inks: sRGB colours and images converted to CMYK through an ICC profile.
+
+Layouts, SVG art and card images are made in sRGB (what a screen shows). A CMYK
+preset converts each of them with LittleCMS (Pillow's ImageCms) through the
+preset's output profile, with the relative colorimetric intent and black-point
+compensation, so colours the press can print stay as they were and the darkest
+colour of the screen becomes the press's darkest. Each distinct colour is converted
+once, and each distinct image once. The profile's own tables hold the total ink
+limit (see ``profiles/make-profiles.sh``), so nothing converted through it puts
+more ink on paper than the preset allows; :meth:`PressInks.total` measures it all
+the same, for the checks that prove it. Pure black (#000000) prints as the preset's
+``black`` (DriveThruCards' rich black is C60 M40 Y40 K100), not as whatever the
+profile makes of it.
+
+An image with an ICC profile of its own (a photo in Adobe RGB) is converted from
+that profile; one without is taken to be sRGB, as browsers take it. CMYK art is
+taken to be in the press's own space and passes through the profile once more,
+which brings it within the ink limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+from PIL import Image, ImageCms
+from reportlab.lib.colors import CMYKColor, Color, toColor
+from reportlab.lib.utils import ImageReader
+
+from generator.errors import InputError
+from generator.shops.presets import Preset
+
+INTENT = ImageCms.Intent.RELATIVE_COLORIMETRIC
+FLAGS = ImageCms.Flags.BLACKPOINTCOMPENSATION
+JPEG_QUALITY = 95
+"""CMYK JPEG art (from JPEG sources) is written at this quality: above what print shops
+ask for, so converting adds no visible loss. Other art is stored losslessly."""
+INK_TOLERANCE = 4 * 100 / 255
+"""Percent: four inks each rounded by one step of 255 in the conversion."""
+
+
+class PressInks:
+    """One preset's conversion from sRGB to its CMYK, each colour and image converted once.
+
+    :meth:`colour` is what a press canvas gives reportlab as its ``enforceColorSpace``:
+    reportlab hands it every flat colour it writes (fills, strokes, text, SVG art,
+    icons), and it returns the CMYK colour to write instead.
+    """
+
+    def __init__(self, preset: Preset) -> None:
+        assert preset.profile is not None and preset.black is not None, "a cmyk preset"
+        self.preset = preset
+        self.profile_bytes, self.profile = read_profile(preset)
+        self._srgb = ImageCms.createProfile("sRGB")
+        self._from_srgb = ImageCms.buildTransform(self._srgb, self.profile, "RGB", "CMYK", INTENT, FLAGS)
+        self._transforms: dict[str, ImageCms.ImageCmsTransform] = {}
+        self._colours: dict[tuple[int, int, int, float], CMYKColor] = {}
+        c, m, y, k = (ink / 100 for ink in preset.black)
+        self._black = (c, m, y, k)
+
+    @property
+    def ink_limit(self) -> float:
+        assert self.preset.ink_limit is not None, "a cmyk preset"
+        return self.preset.ink_limit
+
+    def colour(self, colour: object) -> Color:
+        """``colour`` (anything reportlab takes for one) in the press's CMYK, alpha kept."""
+        found = toColor(colour)
+        if isinstance(found, CMYKColor):
+            return found
+        red, green, blue = (min(255, max(0, round(part * 255))) for part in found.rgb())
+        alpha = float(getattr(found, "alpha", 1) or 0) if getattr(found, "alpha", None) is not None else 1.0
+        key = (red, green, blue, alpha)
+        converted = self._colours.get(key)
+        if converted is None:
+            c, m, y, k = self._cmyk(red, green, blue)
+            converted = self._colours[key] = CMYKColor(c, m, y, k, alpha=alpha)
+        return converted
+
+    def _cmyk(self, red: int, green: int, blue: int) -> tuple[float, float, float, float]:
+        if (red, green, blue) == (0, 0, 0):
+            return self._black
+        pixel = ImageCms.applyTransform(Image.new("RGB", (1, 1), (red, green, blue)), self._from_srgb)
+        assert pixel is not None, "applyTransform returns an image unless told to work in place"
+        values = pixel.getpixel((0, 0))
+        assert isinstance(values, tuple) and len(values) == 4, "a CMYK pixel is four numbers"
+        c, m, y, k = (float(value) / 255 for value in values)
+        return (c, m, y, k)
+
+    @staticmethod
+    def total(colour: Color) -> float:
+        """Total ink of a CMYK colour (as :meth:`colour` gives), in percent."""
+        if not isinstance(colour, CMYKColor):
+            raise ValueError(f"{colour!r} is not a CMYK colour")
+        return float(100 * colour.density * (colour.cyan + colour.magenta + colour.yellow + colour.black))
+
+    def over_limit(self, total: float) -> bool:
+        return total > self.ink_limit + INK_TOLERANCE
+
+    def picture(self, image: Image.Image, was_jpeg: bool) -> ImageReader:
+        """Card art in the press's CMYK, ready to embed (an :data:`~generator.render.images.ArtConversion`):
+        JPEG art as a CMYK JPEG, the rest as raw CMYK samples (compressed losslessly); an
+        alpha channel is kept as the image's soft mask. The renderer asks once per image."""
+        cmyk, alpha = self.cmyk_image(image)
+        if alpha is not None:
+            return _SoftCmykReader(cmyk, alpha)
+        if was_jpeg:
+            data = io.BytesIO()
+            cmyk.save(data, "JPEG", quality=JPEG_QUALITY)
+            data.seek(0)
+            return ImageReader(data)
+        return ImageReader(cmyk)
+
+    def cmyk_image(self, image: Image.Image) -> tuple[Image.Image, Image.Image | None]:
+        """The image's colours in CMYK, and its alpha (None when it has none)."""
+        alpha = None
+        if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+            image = image.convert("RGBA")
+            alpha = image.getchannel("A")
+            if alpha.getextrema() == (255, 255):
+                alpha = None
+        if image.mode == "CMYK":
+            transform = self._transform("cmyk", lambda: ImageCms.buildTransform(
+                self.profile, self.profile, "CMYK", "CMYK", INTENT, FLAGS))
+        else:
+            image = image.convert("RGB")
+            transform = self._transform_from(image.info.get("icc_profile"))
+        converted = ImageCms.applyTransform(image, transform)
+        assert converted is not None, "applyTransform returns an image unless told to work in place"
+        return converted, alpha
+
+    def image_total(self, image: Image.Image) -> float:
+        """The most ink any pixel of the converted image puts down, in percent."""
+        import numpy  # noqa: PLC0415  (only measuring raster art's ink needs it)
+
+        cmyk, _ = self.cmyk_image(image)
+        return 100 * float(numpy.asarray(cmyk, dtype=numpy.uint16).sum(axis=2).max()) / 255
+
+    def _transform_from(self, embedded: bytes | None) -> ImageCms.ImageCmsTransform:
+        """sRGB -> CMYK, or from an image's own RGB profile when it brings one that reads."""
+        if not embedded:
+            return self._from_srgb
+        key = hashlib.sha1(embedded).hexdigest()
+
+        def make() -> ImageCms.ImageCmsTransform:
+            try:
+                source = ImageCms.ImageCmsProfile(io.BytesIO(embedded))
+                if source.profile.xcolor_space.strip() != "RGB":
+                    return self._from_srgb
+                return ImageCms.buildTransform(source, self.profile, "RGB", "CMYK", INTENT, FLAGS)
+            except (OSError, ImageCms.PyCMSError, ValueError):  # a broken profile: the image is taken as sRGB
+                return self._from_srgb
+
+        return self._transform(key, make)
+
+    def _transform(self, key: str, make: Callable[[], ImageCms.ImageCmsTransform]) -> ImageCms.ImageCmsTransform:
+        if key not in self._transforms:
+            self._transforms[key] = make()
+        return self._transforms[key]
+
+
+class _SoftCmykReader(ImageReader):
+    """A CMYK image with a soft mask: reportlab writes a reader's alpha (``_dataA``) as the
+    image's /SMask, and sets it itself only for RGBA and LA images."""
+
+    def __init__(self, cmyk: Image.Image, alpha: Image.Image) -> None:
+        super().__init__(cmyk)
+        self._alpha = ImageReader(alpha)
+
+    def getRGBData(self) -> bytes:  # noqa: N802  (reportlab's name)
+        data: bytes = super().getRGBData()
+        self._dataA = self._alpha
+        return data
+
+
+def read_profile(preset: Preset) -> tuple[bytes, ImageCms.ImageCmsProfile]:
+    """The preset's ICC profile, which must be a CMYK output profile LittleCMS reads."""
+    assert preset.profile is not None, "a cmyk preset"
+    where = preset.at("profile")
+    try:
+        data = Path(preset.profile).read_bytes()
+        profile = ImageCms.ImageCmsProfile(io.BytesIO(data))
+    except (OSError, ImageCms.PyCMSError, ValueError) as error:
+        raise InputError(f"the ICC profile {preset.profile.name} cannot be read ({error})", where,
+                         field="profile") from None
+    space, kind = profile.profile.xcolor_space.strip(), profile.profile.device_class.strip()
+    if space != "CMYK" or kind != "prtr":
+        raise InputError(f"the ICC profile {preset.profile.name} is a {space} {kind} profile; a press "
+                         "needs a CMYK output (prtr) profile", where, field="profile")
+    return data, profile

@@ -1,0 +1,735 @@
+"""Preflight: read any PDF and list, page by page, what a shop would reject in it.
+
+The file's side of :mod:`~generator.shops.rules`, for files deckpress made and files it
+did not. Read with pypdf, never drawn:
+
+- each page's MediaBox, TrimBox and BleedBox against the shop's card sizes and bleed;
+- every colour the pages paint, in their content streams, the forms and patterns
+  they draw, their images (inline ones too) and shadings, against the colour spaces
+  the PDF/X standard allows (no DeviceRGB, Lab or RGB ICC profiles in PDF/X-1a);
+- transparency where the standard forbids it: soft masks, constant alpha below 1,
+  blend modes, transparency groups;
+- every font a page sets text in, which must be embedded;
+- the catalog's OutputIntent (``/S /GTS_PDFX`` with a 4-component profile), the
+  ``GTS_PDFX`` keys and the PDF version;
+- total ink, computed from the colours the pages use: each ``k``/``K`` and CMYK
+  ``sc`` colour, the stops of every shading, every pixel of CMYK images.
+
+Forms and images a file shares between pages are read once. It proves the file keeps
+these rules, which are the ones shops reject files for most; it is not a certified
+PDF/X validator (such as Acrobat's), which checks far more of ISO 15930.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pypdf import PdfReader
+from pypdf.errors import PyPdfError
+from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject, StreamObject
+
+from generator.render.images import MAX_IMAGE_PIXELS
+from generator.render.units import MM
+from generator.shops.inks import INK_TOLERANCE
+from generator.shops.presets import Preset
+from generator.shops.rules import Standard, rules_for, standard_of
+
+MAX_PREFLIGHT_BYTES = 500_000_000
+"""A file read by preflight: a deck of a thousand cards with full-bleed art is a few hundred
+megabytes; past that the file is not a deck of cards."""
+MAX_PREFLIGHT_PAGES = 100_000
+"""Pages read: far more than any deck (one face a page); each takes a moment to read."""
+MAX_PREFLIGHT_OPERATIONS = 500_000
+"""Drawing operations read in all (forms and patterns read once): a card face takes a few hundred,
+so this is a thousand distinct faces twice over, read in about ten seconds."""
+MAX_NESTING = 20
+"""Forms drawn inside forms (and patterns inside patterns): real files nest two or three deep; a
+form that draws itself would go on for ever."""
+BOX_TOLERANCE = 0.05 * MM
+"""How far boxes may be off and still agree: PDF writers round to hundredths of a point."""
+
+COLOUR_ABBREVIATIONS = {"G": "DeviceGray", "RGB": "DeviceRGB", "CMYK": "DeviceCMYK", "I": "Indexed"}
+"""Inline images' short names for colour spaces."""
+
+
+class UnreadablePdf(ValueError):
+    """A file preflight cannot read as a PDF (exit 2); the message says why."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing the shop would reject: the rule, the page (None for the whole file) and what."""
+
+    rule: str
+    message: str
+    page: int | None = None
+
+
+@dataclass
+class _Seen:
+    """What one content stream (a page's, a form's, a pattern's) uses, read once."""
+
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    ink: float = 0.0  # the most ink any colour it paints puts down, percent
+    ink_where: str = ""
+
+    def add(self, rule: str, message: str) -> None:
+        if (rule, message) not in self.problems:
+            self.problems.append((rule, message))
+
+    def take(self, other: _Seen) -> None:
+        for problem in other.problems:
+            self.add(*problem)
+        if other.ink > self.ink:
+            self.ink, self.ink_where = other.ink, other.ink_where
+
+    def inked(self, total: float, where: str) -> None:
+        if total > self.ink:
+            self.ink, self.ink_where = total, where
+
+
+@dataclass(frozen=True)
+class Report:
+    """What preflight found in one file."""
+
+    pages: int
+    problems: tuple[Problem, ...]
+
+    def grouped(self) -> list[tuple[str, str, list[int]]]:
+        """(rule, message, pages) for each distinct problem, in the order first found; the
+        pages are empty for a problem of the whole file."""
+        groups: dict[tuple[str, str], list[int]] = {}
+        for problem in self.problems:
+            pages = groups.setdefault((problem.rule, problem.message), [])
+            if problem.page is not None:
+                pages.append(problem.page)
+        return [(rule, message, pages) for (rule, message), pages in groups.items()]
+
+
+def page_ranges(pages: list[int]) -> str:
+    """``[1, 2, 3, 7]`` -> ``pages 1-3, 7``."""
+    if not pages:
+        return ""
+    runs: list[list[int]] = []
+    for page in sorted(set(pages)):
+        if runs and page == runs[-1][1] + 1:
+            runs[-1][1] = page
+        else:
+            runs.append([page, page])
+    text = ", ".join(f"{first}" if first == last else f"{first}-{last}" for first, last in runs)
+    return f"{'page' if len(pages) == 1 else 'pages'} {text}"
+
+
+def preflight(data: bytes, preset: Preset) -> Report:
+    """Every problem ``preset``'s shop would reject in the PDF ``data``; raises :class:`UnreadablePdf`."""
+    if len(data) > MAX_PREFLIGHT_BYTES:
+        raise UnreadablePdf(f"is {len(data):,} bytes; preflight reads files of at most {MAX_PREFLIGHT_BYTES:,}")
+    if not data.lstrip()[:5] == b"%PDF-":
+        raise UnreadablePdf("is not a PDF file (it does not start with %PDF-)")
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            return Report(0, (Problem("encryption", "the file is encrypted: shops need files they can open "
+                                                    "and print without a password"),))
+        count = len(reader.pages)
+        if count > MAX_PREFLIGHT_PAGES:
+            raise UnreadablePdf(f"has {count:,} pages; preflight reads at most {MAX_PREFLIGHT_PAGES:,}")
+        return Report(count, tuple(_Checker(reader, preset).problems(count)))
+    except UnreadablePdf:
+        raise
+    except Exception as error:  # a parser meeting a broken or hostile file fails in its own ways: report, not crash
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise UnreadablePdf(f"cannot be read as a PDF ({detail})") from None
+
+
+class _Checker:
+    """One file against one preset (see :func:`preflight`)."""
+
+    def __init__(self, reader: PdfReader, preset: Preset) -> None:
+        self.reader = reader
+        self.preset = preset
+        self.rules = {rule.id for rule in rules_for(preset)}
+        self.standard: Standard | None = standard_of(preset) if preset.is_cmyk else None
+        self._streams: dict[tuple[int, int], _Seen] = {}
+        self._same: dict[tuple[bytes, str], _Seen] = {}
+        self._operations_read = 0
+        self._images: dict[tuple[int, int], _Seen] = {}
+
+    def problems(self, count: int) -> Iterator[Problem]:
+        yield from self._document()
+        for index in range(count):
+            page = self.reader.pages[index]
+            number = index + 1
+            for rule, message in self._boxes(page):
+                yield Problem(rule, message, number)
+            seen = self._content(page, page.get("/Resources"), ("page", index), 0)
+            group = page.get("/Group")
+            if self._forbids_transparency() and _is_transparency_group(group):
+                seen.add("transparency", "the page is a transparency group")
+            for rule, message in seen.problems:
+                if rule in self.rules:
+                    yield Problem(rule, message, number)
+            if self.standard is not None and seen.ink > (self.preset.ink_limit or 400) + INK_TOLERANCE:
+                yield Problem("ink-limit", f"{seen.ink_where} puts down {seen.ink:.0f}% ink, more than "
+                                           f"{self.preset.owner} {self.preset.ink_limit:g}%", number)
+
+    def _forbids_transparency(self) -> bool:
+        return self.standard is not None and not self.standard.transparency
+
+    # the whole file ------------------------------------------------------------------------
+
+    def _document(self) -> Iterator[Problem]:
+        standard = self.standard
+        if standard is None:
+            return
+        version = _version(self.reader)
+        if version > standard.pdf_version:
+            yield Problem("pdf-version", f"the file is PDF {version}; {standard.name} allows at most "
+                                         f"PDF {standard.pdf_version}")
+        info = self.reader.trailer.get("/Info")
+        info = info.get_object() if info is not None else DictionaryObject()
+        found = str(info.get("/GTS_PDFXVersion", "")) if isinstance(info, DictionaryObject) else ""
+        if found != standard.version_key:
+            said = f"says '{_shown(found)}'" if found else "is missing"
+            yield Problem("pdfx-keys", f"GTS_PDFXVersion {said}; {self.preset.name} asks for {standard.version_key}")
+        if standard.conformance_key and isinstance(info, DictionaryObject):
+            conformance = str(info.get("/GTS_PDFXConformance", ""))
+            if conformance != standard.conformance_key:
+                said = f"says '{_shown(conformance)}'" if conformance else "is missing"
+                yield Problem("pdfx-keys", f"GTS_PDFXConformance {said}; {standard.name} files say "
+                                           f"{standard.conformance_key}")
+        trapped = str(info.get("/Trapped", "")) if isinstance(info, DictionaryObject) else ""
+        if trapped not in ("/True", "/False"):
+            yield Problem("pdfx-keys", "Trapped is not True or False in the document information, as PDF/X asks")
+        if "/ID" not in self.reader.trailer:
+            yield Problem("pdfx-keys", "the trailer has no file identifier (/ID), which PDF/X asks for")
+        root = _dictionary(self.reader.trailer["/Root"])
+        if standard.needs_xmp and not _xmp_names(root, standard.version_key):
+            yield Problem("pdfx-keys", f"the XMP metadata does not say pdfxid:GTS_PDFXVersion {standard.version_key}")
+        yield from self._output_intent(root)
+
+    def _output_intent(self, root: DictionaryObject) -> Iterator[Problem]:
+        intents = root.get("/OutputIntents")
+        intents = intents.get_object() if intents is not None else None
+        pdfx = [intent.get_object() for intent in intents or []
+                if isinstance(intent.get_object(), DictionaryObject) and intent.get_object().get("/S") == "/GTS_PDFX"]
+        if not pdfx:
+            yield Problem("output-intent", "no OutputIntent for PDF/X (/S /GTS_PDFX) in the catalog: the file "
+                                           "does not say which press its colours are for")
+            return
+        intent = pdfx[0]
+        if not str(intent.get("/OutputConditionIdentifier", "")).strip():
+            yield Problem("output-intent", "the OutputIntent has no OutputConditionIdentifier")
+        profile = intent.get("/DestOutputProfile")
+        profile = profile.get_object() if profile is not None else None
+        if profile is None:
+            condition = _shown(str(intent.get("/OutputConditionIdentifier", "")))
+            yield Problem("output-intent", f"the OutputIntent ('{condition}') embeds no profile "
+                                           "(DestOutputProfile); deckpress cannot tell if it is a CMYK press")
+        elif not isinstance(profile, StreamObject) or profile.get("/N") != 4:
+            components = profile.get("/N") if isinstance(profile, StreamObject) else "no"
+            yield Problem("output-intent", f"the OutputIntent's profile has {components} components; "
+                                           f"{self.preset.name} prints CMYK (4)")
+
+    # each page ----------------------------------------------------------------------------
+
+    def _boxes(self, page: DictionaryObject) -> Iterator[tuple[str, str]]:
+        media = _box(page, "/MediaBox")
+        trim = _box(page, "/TrimBox") or _box(page, "/ArtBox")
+        bleed = _box(page, "/BleedBox")
+        if media is None:
+            yield "card-size", "the page has no MediaBox"
+            return
+        if trim is None:
+            yield "trim-box", "the page has no TrimBox: the shop cannot tell where to cut"
+            page_size = (media[2] - media[0], media[3] - media[1])
+            with_bleed = [(w + 2 * self.preset.bleed, h + 2 * self.preset.bleed) for w, h in self.preset.cards.values()]
+            if with_bleed and not any(abs(page_size[0] - w) <= BOX_TOLERANCE and abs(page_size[1] - h) <= BOX_TOLERANCE
+                                      for w, h in with_bleed):
+                w, h = with_bleed[0]
+                yield "card-size", (f"the page is {_size(page_size[0], page_size[1])}; {self.preset.name} "
+                                    f"takes one card a page, {_size(w, h)} with its bleed")
+        else:
+            trim_size = (trim[2] - trim[0], trim[3] - trim[1])
+            if self.preset.fits_card(trim_size) is None:
+                sizes = ", ".join(f"{name} {_size(w, h)}" for name, (w, h) in self.preset.cards.items())
+                yield "card-size", (f"the TrimBox is {_size(trim_size[0], trim_size[1])}; "
+                                    f"{self.preset.name} prints {sizes}")
+            margins = (trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3])
+            if min(margins) < self.preset.bleed - BOX_TOLERANCE:
+                yield "card-size", (f"the page leaves {_mm(min(margins))} of bleed around the TrimBox; "
+                                    f"{self.preset.name} asks for {_mm(self.preset.bleed)}")
+            elif self.preset.cards and max(margins) > self.preset.bleed + BOX_TOLERANCE:
+                page_size = (media[2] - media[0], media[3] - media[1])
+                wanted = (trim_size[0] + 2 * self.preset.bleed, trim_size[1] + 2 * self.preset.bleed)
+                yield "card-size", (f"the page is {_size(page_size[0], page_size[1])}; {self.preset.name} "
+                                    f"takes the card with its bleed, {_size(wanted[0], wanted[1])}")
+        if bleed is None:
+            yield "bleed-box", "the page has no BleedBox"
+        elif trim is not None and not (_holds(bleed, trim) and _holds(media, bleed)):
+            yield "bleed-box", "the BleedBox does not lie between the TrimBox and the MediaBox"
+
+    def _content(self, owner: DictionaryObject, resources: Any, key: tuple[Any, ...], depth: int) -> _Seen:
+        """What the content stream of ``owner`` (a page, form or tiling pattern) uses, with its
+        resources and everything it draws; read once per stream object."""
+        if depth > MAX_NESTING:
+            raise UnreadablePdf(f"nests forms or patterns more than {MAX_NESTING} deep")
+        reference = getattr(owner, "indirect_reference", None)
+        cache_key = (reference.idnum, reference.generation) if reference is not None else None
+        if cache_key is not None and cache_key in self._streams:
+            return self._streams[cache_key]
+        contents = owner.get("/Contents") if key[0] == "page" else owner
+        data = _stream_data(contents)
+        resources = resources.get_object() if resources is not None else DictionaryObject()
+        # Pages that draw the same thing with the same resources (a shared back placed on
+        # every other page) are read once.
+        same_key = (data, repr(resources))
+        if same_key in self._same:
+            seen = self._same[same_key]
+        else:
+            seen = self._same[same_key] = _Seen()
+            self._operations(operations(data), resources, seen, depth)
+        if cache_key is not None:
+            self._streams[cache_key] = seen
+        return seen
+
+    def _operations(self, stream: Iterator[tuple[list[Any], bytes]], resources: DictionaryObject, seen: _Seen,
+                    depth: int) -> None:
+        fill_space = stroke_space = "DeviceGray"
+        stack: list[tuple[str, str]] = []
+        for operands, operator in stream:
+            self._operations_read += 1
+            if self._operations_read > MAX_PREFLIGHT_OPERATIONS:
+                raise UnreadablePdf(f"draws more than {MAX_PREFLIGHT_OPERATIONS:,} operations; preflight reads "
+                                    "files of card faces, which draw far fewer")
+            if operator == b"q":
+                stack.append((fill_space, stroke_space))
+            elif operator == b"Q" and stack:
+                fill_space, stroke_space = stack.pop()
+            elif operator in (b"rg", b"RG"):
+                self._space(seen, "DeviceRGB", "a colour set in the content (rg, RG)")
+            elif operator in (b"k", b"K"):
+                self._ink(seen, [float(value) for value in operands], "a CMYK colour")
+            elif operator in (b"cs", b"CS"):
+                family = self._named_space(operands[0], resources, seen)
+                if operator == b"cs":
+                    fill_space = family
+                else:
+                    stroke_space = family
+            elif operator in (b"sc", b"scn", b"SC", b"SCN"):
+                space = fill_space if operator in (b"sc", b"scn") else stroke_space
+                numbers = [float(value) for value in operands if not isinstance(value, NameObject)]
+                if space == "DeviceCMYK" and len(numbers) == 4:
+                    self._ink(seen, numbers, "a CMYK colour")
+                if operands and isinstance(operands[-1], NameObject):
+                    self._pattern(operands[-1], resources, seen, depth)
+            elif operator == b"sh" and operands:
+                shading = _resource(resources, "/Shading", operands[0])
+                if shading is not None:
+                    self._shading(shading, resources, seen, "a shading")
+            elif operator == b"gs" and operands:
+                state = _resource(resources, "/ExtGState", operands[0])
+                if state is not None:
+                    self._graphics_state(state, seen)
+            elif operator == b"Tf" and operands:
+                font = _resource(resources, "/Font", operands[0])
+                if font is not None:
+                    self._font(font, seen, depth)
+            elif operator == b"Do" and operands:
+                xobject = _resource(resources, "/XObject", operands[0])
+                if xobject is not None:
+                    self._xobject(xobject, operands[0], seen, depth)
+            elif operator == b"INLINE IMAGE":
+                self._inline_image(operands, resources, seen)
+
+    def _space(self, seen: _Seen, family: str, where: str, shown: str | None = None) -> None:
+        if self.standard is not None and family not in self.standard.colour_spaces | {"Pattern", "Indexed"}:
+            seen.add("colour", f"{where} is {shown or family}; {self.standard.name} allows only "
+                               f"{', '.join(sorted(self.standard.colour_spaces))}")
+
+    def _ink(self, seen: _Seen, values: list[float], where: str) -> None:
+        if len(values) == 4:
+            seen.inked(100 * sum(values), f"{where} ({', '.join(f'{value:g}' for value in values)})")
+
+    def _named_space(self, name: Any, resources: DictionaryObject, seen: _Seen) -> str:
+        """The family of the colour space a ``cs`` names, its problems noted."""
+        if isinstance(name, NameObject) and name[1:] in ("DeviceRGB", "DeviceCMYK", "DeviceGray", "Pattern"):
+            space: Any = name
+        else:
+            space = _resource(resources, "/ColorSpace", name)
+        family = self._check_space(space, seen, "a colour in the content")
+        return family
+
+    def _check_space(self, space: Any, seen: _Seen, where: str) -> str:
+        """The family of a colour space object, each part of it held to the standard."""
+        space = space.get_object() if space is not None else None
+        if isinstance(space, NameObject):
+            family = COLOUR_ABBREVIATIONS.get(space[1:], space[1:])
+            self._space(seen, family, where)
+            return family
+        if isinstance(space, ArrayObject) and space:
+            family = str(space[0])[1:]
+            if family == "ICCBased":
+                stream = space[1].get_object() if len(space) > 1 else None
+                components = stream.get("/N") if isinstance(stream, StreamObject) else None
+                kind = {1: "grey", 3: "RGB", 4: "CMYK"}.get(int(components or 0), "")
+                self._space(seen, "ICCBased", where, f"ICCBased ({kind or 'an ICC profile'})")
+                return "ICCBased"
+            if family == "Indexed" and len(space) > 1:
+                self._check_space(space[1], seen, f"{where}'s palette")
+                return "Indexed"
+            if family in ("Separation", "DeviceN") and len(space) > 2:
+                self._check_space(space[2], seen, f"{where}'s alternate")
+                return family
+            if family == "Pattern" and len(space) > 1:
+                self._check_space(space[1], seen, where)
+                return "Pattern"
+            self._space(seen, family, where)
+            return family
+        return "DeviceGray"
+
+    def _pattern(self, name: Any, resources: DictionaryObject, seen: _Seen, depth: int) -> None:
+        pattern = _resource(resources, "/Pattern", name)
+        if pattern is None:
+            return
+        if pattern.get("/PatternType") == 2:
+            shading = pattern.get("/Shading")
+            if shading is not None:
+                self._shading(shading.get_object(), resources, seen, "a shading pattern")
+            state = pattern.get("/ExtGState")
+            if state is not None:
+                self._graphics_state(state.get_object(), seen)
+        elif isinstance(pattern, StreamObject):
+            seen.take(self._content(pattern, pattern.get("/Resources"), ("pattern",), depth + 1))
+
+    def _shading(self, shading: Any, resources: DictionaryObject, seen: _Seen, where: str) -> None:
+        if not isinstance(shading, DictionaryObject):
+            return
+        family = self._check_space(shading.get("/ColorSpace"), seen, where)
+        if family == "DeviceCMYK":
+            for values in _function_colours(shading.get("/Function")):
+                self._ink(seen, values, where)
+
+    def _graphics_state(self, state: Any, seen: _Seen) -> None:
+        if not isinstance(state, DictionaryObject) or not self._forbids_transparency():
+            return
+        for key, what in (("/CA", "stroking"), ("/ca", "filling")):
+            value = state.get(key)
+            if value is not None and float(value) < 1:
+                seen.add("transparency", f"a graphics state paints with {what} alpha {float(value):g}")
+        mask = state.get("/SMask")
+        if mask is not None and mask != "/None":
+            seen.add("transparency", "a graphics state has a soft mask")
+        blend = state.get("/BM")
+        blend = blend[0] if isinstance(blend, ArrayObject) and blend else blend
+        if blend is not None and blend not in ("/Normal", "/Compatible"):
+            seen.add("transparency", f"a graphics state blends with {str(blend)[1:]}")
+
+    def _font(self, font: Any, seen: _Seen, depth: int) -> None:
+        if not isinstance(font, DictionaryObject) or "fonts" not in self.rules:
+            return
+        name = str(font.get("/BaseFont", "(unnamed)"))[1:]
+        subtype = font.get("/Subtype")
+        if subtype == "/Type3":
+            resources = font.get("/Resources")
+            for glyph in (font.get("/CharProcs") or DictionaryObject()).values():
+                glyph = glyph.get_object()
+                if isinstance(glyph, StreamObject):
+                    seen.take(self._content(glyph, resources, ("glyph",), depth + 1))
+            return
+        if subtype == "/Type0":
+            descendants = font.get("/DescendantFonts")
+            descendants = descendants.get_object() if descendants is not None else None
+            font = descendants[0].get_object() if descendants else font
+        descriptor = font.get("/FontDescriptor")
+        descriptor = descriptor.get_object() if descriptor is not None else None
+        embedded = isinstance(descriptor, DictionaryObject) and any(
+            key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+        if not embedded:
+            seen.add("fonts", f"the font {_shown(name)} is not embedded")
+
+    def _xobject(self, xobject: Any, name: Any, seen: _Seen, depth: int) -> None:
+        if not isinstance(xobject, StreamObject):
+            return
+        subtype = xobject.get("/Subtype")
+        if subtype == "/Form":
+            if self._forbids_transparency() and _is_transparency_group(xobject.get("/Group")):
+                seen.add("transparency", f"the form {str(name)[1:]} is a transparency group")
+            seen.take(self._content(xobject, xobject.get("/Resources"), ("form",), depth + 1))
+        elif subtype == "/Image":
+            seen.take(self._image(xobject, str(name)[1:]))
+
+    def _image(self, image: StreamObject, name: str) -> _Seen:
+        reference = getattr(image, "indirect_reference", None)
+        key = (reference.idnum, reference.generation) if reference is not None else None
+        if key is not None and key in self._images:
+            return self._images[key]
+        seen = _Seen()
+        where = f"the image {name}"
+        if not image.get("/ImageMask"):
+            family = self._check_space(image.get("/ColorSpace"), seen, where)
+            if family == "DeviceCMYK" and self.standard is not None:
+                total = _image_ink(image)
+                if total is not None:
+                    seen.inked(total, where)
+        if self._forbids_transparency():
+            if image.get("/SMask") is not None:
+                seen.add("transparency", f"{where} has a soft mask (see-through parts)")
+            if int(image.get("/SMaskInData", 0) or 0):
+                seen.add("transparency", f"{where} carries its own alpha (SMaskInData)")
+        if key is not None:
+            self._images[key] = seen
+        return seen
+
+    def _inline_image(self, operands: Any, resources: DictionaryObject, seen: _Seen) -> None:
+        settings = operands[0] if operands and isinstance(operands[0], dict) else {}
+        if b"true" in (settings.get("/IM"), settings.get("/ImageMask")):
+            return
+        space = settings.get("/CS", settings.get("/ColorSpace"))
+        if isinstance(space, NameObject) and space[1:] not in COLOUR_ABBREVIATIONS \
+                and space[1:] not in ("DeviceRGB", "DeviceCMYK", "DeviceGray"):
+            space = _resource(resources, "/ColorSpace", space)
+        self._check_space(space, seen, "an inline image")
+
+
+def _dictionary(value: Any) -> DictionaryObject:
+    """``value`` (or what it refers to) as a dictionary; an empty one when it is not one."""
+    value = value.get_object() if value is not None else None
+    return value if isinstance(value, DictionaryObject) else DictionaryObject()
+
+
+def _stream_data(contents: Any) -> bytes:
+    """The decoded bytes of a content stream, or of an array of them joined."""
+    contents = contents.get_object() if contents is not None else None
+    if isinstance(contents, ArrayObject):
+        return b"\n".join(_stream_data(part) for part in contents)
+    return contents.get_data() if isinstance(contents, StreamObject) else b""
+
+
+_TOKEN = re.compile(rb"""
+    (?P<space>(?:[\x00\t\n\x0c\r ]+|%[^\r\n]*)+)
+  | (?P<number>[+-]?(?:\d+\.?\d*|\.\d+))(?![^\x00\t\n\x0c\r ()<>\[\]{}/%])
+  | (?P<name>/[^\x00\t\n\x0c\r ()<>\[\]{}/%]*)
+  | (?P<open_dict><<) | (?P<close_dict>>>)
+  | (?P<hex><[^>]*>)
+  | (?P<string>\()
+  | (?P<open_array>\[) | (?P<close_array>\])
+  | (?P<word>[^\x00\t\n\x0c\r ()<>\[\]{}/%]+)
+  | (?P<other>.)
+""", re.VERBOSE | re.DOTALL)
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+_SPACE = re.compile(rb"(?:[\x00\t\n\x0c\r ]+|%[^\r\n]*)+")
+_END_OF_IMAGE = re.compile(rb"[\x00\t\n\x0c\r ]EI(?=[\x00\t\n\x0c\r ]|$)")
+
+
+def operations(data: bytes) -> Iterator[tuple[list[Any], bytes]]:
+    """The (operands, operator) pairs of a content stream: numbers as floats, names as
+    NameObjects, arrays as lists, dictionaries as dicts, strings as bytes; an inline image
+    is one operation, ``b"INLINE IMAGE"``, its dictionary the only operand."""
+    position, operands = 0, []
+    while True:
+        kind, value, position = _next_value(data, position)
+        if kind == "end":
+            return
+        if kind != "word":
+            operands.append(value)
+        elif value == b"BI":
+            items, position = _values_until(data, position, b"ID")
+            end = _END_OF_IMAGE.search(data, position)  # the data runs from one byte after ID to EI
+            position = end.end() if end else len(data)
+            yield [dict(zip(items[::2], items[1::2], strict=False))], b"INLINE IMAGE"
+            operands = []
+        else:
+            yield operands, value
+            operands = []
+
+
+def _values_until(data: bytes, position: int, stop: bytes) -> tuple[list[Any], int]:
+    """The values before the word ``stop`` (or the end), and where reading stopped."""
+    values: list[Any] = []
+    while True:
+        kind, value, position = _next_value(data, position)
+        if kind == "end" or (kind == "word" and value == stop):
+            return values, position
+        values.append(value)
+
+
+def _next_value(data: bytes, position: int) -> tuple[str, Any, int]:
+    """The next value of a content stream: its kind ("end", "word" for an operator or a keyword,
+    "value" for the rest), the value, and where it ends. Arrays and dictionaries are read whole."""
+    while position < len(data):
+        match = _TOKEN.match(data, position)
+        assert match is not None, "the last alternative matches any byte"
+        kind, text, position = match.lastgroup, match.group(), match.end()
+        if kind in ("space", "other", "close_array", "close_dict"):
+            continue
+        if kind == "number":
+            return "value", float(text), position
+        if kind == "name":
+            name = _NAME_ESCAPE.sub(lambda hexed: bytes([int(hexed.group(1), 16)]), text[1:])
+            return "value", NameObject("/" + name.decode("latin-1")), position
+        if kind == "string":
+            return ("value", *_literal_string(data, position))
+        if kind == "hex":
+            return "value", text, position
+        if kind in ("open_array", "open_dict"):
+            items, position = _values_until_close(data, position, b"]" if kind == "open_array" else b">>")
+            value = items if kind == "open_array" else dict(zip(items[::2], items[1::2], strict=False))
+            return "value", value, position
+        return "word", text, position
+    return "end", None, position
+
+
+def _values_until_close(data: bytes, position: int, close: bytes) -> tuple[list[Any], int]:
+    """The values of an array or dictionary whose opening was just read, up to its ``close``."""
+    values: list[Any] = []
+    while position < len(data):
+        match = _SPACE.match(data, position)
+        position = match.end() if match else position
+        if data.startswith(close, position):
+            return values, position + len(close)
+        kind, value, position = _next_value(data, position)
+        if kind == "end":
+            break
+        values.append(value)
+    return values, position
+
+
+def _literal_string(data: bytes, position: int) -> tuple[bytes, int]:
+    """A ``( ... )`` string starting after its opening bracket: its bytes (escapes as written) and
+    where it ends."""
+    depth, start = 1, position
+    while position < len(data) and depth:
+        byte = data[position]
+        if byte == 0x5C:  # a backslash escapes the next byte
+            position += 2
+            continue
+        depth += 1 if byte == 0x28 else -1 if byte == 0x29 else 0
+        position += 1
+    return data[start:position - 1], position
+
+
+def _is_transparency_group(group: Any) -> bool:
+    group = group.get_object() if group is not None else None
+    return isinstance(group, DictionaryObject) and group.get("/S") == "/Transparency"
+
+
+def _resource(resources: Any, kind: str, name: Any) -> Any:
+    """The object named ``name`` among ``resources``' ``kind`` (None when it is not there)."""
+    resources = resources.get_object() if resources is not None else None
+    if not isinstance(resources, DictionaryObject):
+        return None
+    table = resources.get(kind)
+    table = table.get_object() if table is not None else None
+    if not isinstance(table, DictionaryObject) or not isinstance(name, NameObject):
+        return None
+    found = table.get(name)
+    return found.get_object() if isinstance(found, IndirectObject) else found
+
+
+def _function_colours(function: Any, depth: int = 0) -> Iterator[list[float]]:
+    """The colours a shading's function puts out at its ends (C0 and C1 of exponential ones,
+    each part of a stitching one); sampled functions are not opened."""
+    function = function.get_object() if function is not None else None
+    if depth > MAX_NESTING:
+        return
+    if isinstance(function, ArrayObject):
+        for each in function:
+            yield from _function_colours(each, depth + 1)
+        return
+    if not isinstance(function, DictionaryObject):
+        return
+    kind = function.get("/FunctionType")
+    if kind == 2:
+        for key, default in (("/C0", [0.0]), ("/C1", [1.0])):
+            yield [float(value) for value in function.get(key, default)]
+    elif kind == 3:
+        for each in function.get("/Functions", []):
+            yield from _function_colours(each, depth + 1)
+
+
+def _image_ink(image: StreamObject) -> float | None:
+    """The most ink any pixel of a CMYK image puts down (None when it cannot be decoded here)."""
+    import numpy  # noqa: PLC0415  (only measuring CMYK images needs it)
+
+    width, height = int(image.get("/Width", 0)), int(image.get("/Height", 0))
+    if width * height > MAX_IMAGE_PIXELS or int(image.get("/BitsPerComponent", 8)) != 8:
+        return None
+    filters = image.get("/Filter")
+    filters = [filters] if isinstance(filters, NameObject) else list(filters or [])
+    try:
+        if filters and filters[-1] == "/DCTDecode":
+            from PIL import Image  # noqa: PLC0415  (decoding JPEG images only)
+
+            raw = image.get_data() if len(filters) > 1 else image._data
+            with Image.open(io.BytesIO(raw)) as picture:
+                samples = numpy.asarray(picture.convert("CMYK"), dtype=numpy.uint16)
+        else:
+            raw_samples = numpy.frombuffer(image.get_data(), dtype=numpy.uint8)[:width * height * 4]
+            samples = raw_samples.reshape(-1, 4).astype(numpy.uint16)
+            decode = image.get("/Decode")
+            if decode is not None and [float(value) for value in decode][:2] == [1.0, 0.0]:
+                samples = 255 - samples
+    except (ValueError, OSError, PyPdfError):
+        return None
+    if samples.size == 0:
+        return None
+    return 100 * float(samples.reshape(-1, 4).sum(axis=1).max()) / 255
+
+
+def _version(reader: PdfReader) -> str:
+    """The file's PDF version: its header's, or the catalog's /Version when that is later."""
+    header = re.match(r"%PDF-(\d\.\d)", reader.pdf_header or "")
+    version = header.group(1) if header else "1.0"
+    root = _dictionary(reader.trailer["/Root"])
+    declared = root.get("/Version")
+    if declared is not None and re.fullmatch(r"\d\.\d", str(declared)[1:]):
+        version = max(version, str(declared)[1:])
+    return version
+
+
+def _xmp_names(root: DictionaryObject, version: str) -> bool:
+    metadata = root.get("/Metadata")
+    metadata = metadata.get_object() if metadata is not None else None
+    if not isinstance(metadata, StreamObject):
+        return False
+    text = metadata.get_data().decode("utf-8", "replace")
+    return re.search(r"GTS_PDFXVersion(?:>|=\")\s*" + re.escape(version), text) is not None
+
+
+def _box(page: DictionaryObject, key: str) -> tuple[float, float, float, float] | None:
+    value = page.get(key)
+    if value is None:
+        parent = page.get("/Parent")
+        while value is None and parent is not None and key == "/MediaBox":
+            parent = parent.get_object()
+            value = parent.get(key)
+            parent = parent.get("/Parent")
+    value = value.get_object() if value is not None else None
+    if not isinstance(value, ArrayObject) or len(value) != 4:
+        return None
+    x0, y0, x1, y1 = (float(number) for number in value)
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _holds(outer: tuple[float, ...], inner: tuple[float, ...]) -> bool:
+    return (inner[0] >= outer[0] - BOX_TOLERANCE and inner[1] >= outer[1] - BOX_TOLERANCE
+            and inner[2] <= outer[2] + BOX_TOLERANCE and inner[3] <= outer[3] + BOX_TOLERANCE)
+
+
+def _size(width: float, height: float) -> str:
+    """``63.5 x 88.9 mm``."""
+    return f"{_mm(width)[:-3]} x {_mm(height)}"
+
+
+def _mm(points: float) -> str:
+    return f"{points / MM:.2f}".rstrip("0").rstrip(".") + " mm"
+
+
+def _shown(text: str) -> str:
+    escaped = text.encode("unicode_escape").decode("ascii")
+    return escaped if len(escaped) <= 60 else escaped[:57] + "..."

@@ -1,0 +1,274 @@
+"""``build DECK --for SHOP`` writes what the shop takes, read back as the shop would read it;
+``check --for SHOP`` finds what the shop rejects, and ``build --for`` refuses the same."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import colorspacious
+import pdfplumber
+import pytest
+from cli_run import CARDS, deckpress
+from PIL import Image, ImageCms
+from pypdf import PdfReader
+from shops_support import RGB_OPERATOR, add_element, colour_spaces, decoded_streams, fonts, small_deck
+
+from generator.deck.model import load_deck
+from generator.shops.inks import INTENT, PressInks
+from generator.shops.presets import find_preset
+
+
+@pytest.fixture(scope="module")
+def cereal_killer_dtc(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dtc")
+    run = deckpress("build", CARDS / "cereal-killer", "--for", "drivethrucards", "--out", out, "--quiet")
+    assert run.exit_code == 0, run.stderr
+    return out / "cereal-killer.drivethrucards.pdf"
+
+
+def test_drivethrucards_gets_two_pages_a_card_of_the_card_with_its_bleed(cereal_killer_dtc):
+    reader = PdfReader(cereal_killer_dtc)
+    total = load_deck(CARDS / "cereal-killer" / "deck.yaml").total
+    assert len(reader.pages) == 2 * total == 304
+    for page in reader.pages:
+        assert [float(v) for v in page.mediabox] == [0, 0, 198, 270]
+        assert [float(v) for v in page.trimbox] == [9, 9, 189, 261]  # 180 x 252 pt, centred
+        assert [float(v) for v in page.bleedbox] == [0, 0, 198, 270]
+
+
+def test_each_card_is_its_back_then_its_front(cereal_killer_dtc):
+    deck = load_deck(CARDS / "cereal-killer" / "deck.yaml")
+    first = deck.cards[0]
+    with pdfplumber.open(cereal_killer_dtc) as pdf:
+        texts = [pdf.pages[index].extract_text() or "" for index in range(4)]
+    back_title = deck.name.upper().split()[0]
+    assert back_title in texts[0] and back_title in texts[2]
+    assert first.fields["name"].split()[0] in texts[1] and first.fields["name"].split()[0] in texts[3]
+    assert first.fields["name"].split()[0] not in texts[0]
+
+
+def test_the_file_is_pdf_x1a_with_a_cmyk_output_intent_and_no_rgb_anywhere(cereal_killer_dtc):
+    data = cereal_killer_dtc.read_bytes()
+    reader = PdfReader(cereal_killer_dtc)
+    assert data.startswith(b"%PDF-1.4")
+    info = reader.metadata
+    assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2003" and info["/Trapped"] == "/False"
+    intent = reader.trailer["/Root"]["/OutputIntents"][0].get_object()
+    assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "CGATS TR 003"
+    profile = intent["/DestOutputProfile"].get_object()
+    assert profile["/N"] == 4
+    assert ImageCms.ImageCmsProfile(io.BytesIO(profile.get_data())).profile.xcolor_space.strip() == "CMYK"
+    for obj, stream in decoded_streams(reader):
+        if obj.get("/Subtype") in ("/Image", None) and obj.get("/N") == 4:
+            continue  # the profile itself
+        assert b"/DeviceRGB" not in stream and not RGB_OPERATOR.search(stream), obj
+    assert b"/DeviceRGB" not in data
+    assert "/DeviceRGB" not in colour_spaces(reader)
+
+
+def test_every_font_is_embedded(cereal_killer_dtc):
+    found = fonts(PdfReader(cereal_killer_dtc))
+    assert found and all(found.values()), found
+
+
+def test_colours_come_back_from_the_press_profile_close_to_the_rgb_original():
+    """Converted through the profile and back, a layout's colour is the colour designed, not washed out."""
+    inks = PressInks(find_preset("drivethrucards"))
+    back = ImageCms.buildTransform(inks.profile, ImageCms.createProfile("sRGB"), "CMYK", "RGB", INTENT)
+    for hex_colour in ("#b3261e", "#2d63b3", "#845a4c", "#f3e3c3", "#4d7c2a"):
+        rgb = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+        cmyk = inks.colour(hex_colour)
+        assert inks.total(cmyk) <= 240 + 1.6
+        pixel = Image.new("CMYK", (1, 1), tuple(round(part * 255) for part in
+                                                 (cmyk.cyan, cmyk.magenta, cmyk.yellow, cmyk.black)))
+        returned = ImageCms.applyTransform(pixel, back).getpixel((0, 0))
+        # CAM02-UCS distance: about 1 is the least difference seen side by side; the most saturated
+        # red a 240% press cannot reach loses a little of its depth, nothing looks washed out.
+        assert colorspacious.deltaE(rgb, returned, input_space="sRGB255") < 6, (hex_colour, returned)
+    assert (inks.colour("#000000").cyan, inks.colour("#000000").black) == (0.6, 1.0)  # the shop's rich black
+
+
+def test_the_same_deck_builds_the_same_bytes(tmp_path, cereal_killer_dtc):
+    deck = small_deck(tmp_path)
+    first, second = tmp_path / "a", tmp_path / "b"
+    for out in (first, second):
+        assert deckpress("build", deck, "--for", "drivethrucards", "--out", out, "-q").exit_code == 0
+    assert (first / "demo.drivethrucards.pdf").read_bytes() == (second / "demo.drivethrucards.pdf").read_bytes()
+
+
+def test_the_game_crafter_gets_one_825_by_1125_image_a_face_named_after_it(tmp_path):
+    run = deckpress("build", CARDS / "goblins", "--for", "thegamecrafter", "--out", tmp_path)
+    assert run.exit_code == 0, run.stderr
+    folder = tmp_path / "goblins.thegamecrafter"
+    deck = load_deck(CARDS / "goblins" / "deck.yaml")
+    expected = {f"{card.id}-{side}.png" for card in deck.cards if card.count for side in ("front", "back")}
+    assert {path.name for path in folder.iterdir() if not path.name.startswith(".")} == expected
+    for path in folder.glob("*.png"):
+        with Image.open(path) as image:
+            assert image.size == (825, 1125) and image.mode == "RGB"
+    assert f"wrote {folder} ({len(expected)} images, {deck.total} cards) for The Game Crafter" in run.stdout
+
+
+def test_a_shared_back_is_one_image(tmp_path):
+    assert deckpress("build", CARDS / "cereal-killer", "--for", "thegamecrafter", "--out", tmp_path,
+                     "-q").exit_code == 0
+    names = {path.name for path in (tmp_path / "cereal-killer.thegamecrafter").glob("*.png")}
+    assert "back.png" in names and not any(name.endswith("-back.png") for name in names)
+
+
+@pytest.mark.parametrize("shop", ["drivethrucards", "thegamecrafter"])
+def test_every_bundled_deck_passes_the_shops_checks(shop):
+    run = deckpress("check", CARDS, "--for", shop)
+    assert run.exit_code == 0, run.stdout + run.stderr
+
+
+TOO_CLOSE = """  - name: corner-note
+    when: "side == 'front'"
+    text: "NOTE"
+    box: [2mm, 40%, 20mm, 4mm]
+    size: 6
+"""
+
+
+def test_check_names_the_card_element_and_how_far_text_reaches_into_the_unsafe_margin(tmp_path):
+    deck = small_deck(tmp_path)
+    add_element(deck, TOO_CLOSE.replace("2mm", "4mm"))  # inside the layout's own 3.5 mm, not DriveThru's 3.175
+    assert deckpress("check", deck, "--for", "drivethrucards").exit_code == 0
+    run = deckpress("check", deck, "--for", "thegamecrafter", "--format", "json")
+    assert run.exit_code == 1
+    findings = [each for each in json.loads(run.stdout)["decks"][0]["findings"] if each["kind"] == "shop"]
+    note = next(each for each in findings if each["element"] == "corner-note")
+    assert note["rule"] == "safe-zone" and note["card"] == "knight" and note["reach_mm"] == pytest.approx(2.35)
+    assert "text 'corner-note' on card 'knight' (front) reaches 2.35 mm into The Game Crafter's unsafe margin" \
+        in note["message"]
+    assert note["file"] == str(deck / "layout.yaml")
+
+
+def test_build_for_a_shop_refuses_what_check_for_it_refuses_and_writes_nothing(tmp_path):
+    deck = small_deck(tmp_path)
+    add_element(deck, TOO_CLOSE.replace("2mm", "4mm"))
+    run = deckpress("build", deck, "--for", "thegamecrafter", "--out", tmp_path / "out")
+    assert run.exit_code == 1
+    assert "reaches 2.35 mm into The Game Crafter's unsafe margin" in run.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_transparency_is_refused_for_pdf_x1a_naming_card_and_element_and_allowed_in_pdf_x4(tmp_path):
+    deck = small_deck(tmp_path)
+    add_element(deck, """  - name: glow
+    when: "type == 'spell'"
+    ellipse: [30%, 30%, 40%, 20%]
+    fill: gold
+    opacity: 0.5
+""")
+    run = deckpress("check", deck, "--for", "drivethrucards")
+    assert run.exit_code == 1
+    assert "'glow' on card 'fireball' (front) has opacity 0.5; PDF/X-1a:2003 (DriveThruCards) allows no " \
+           "transparency" in run.stdout
+    assert deckpress("build", deck, "--for", "drivethrucards", "--out", tmp_path / "x1a").exit_code == 1
+    assert not (tmp_path / "x1a").exists()
+    assert deckpress("build", deck, "--for", "press-3mm", "--out", tmp_path / "x4", "-q").exit_code == 0
+    reader = PdfReader(tmp_path / "x4" / "demo.press-3mm.pdf")
+    assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-4"
+    assert b"GTS_PDFXVersion>PDF/X-4" in reader.trailer["/Root"]["/Metadata"].get_object().get_data()
+
+
+def see_through_png(path: Path, size: tuple[int, int], alpha: int = 255) -> Path:
+    Image.new("RGBA", size, (40, 120, 200, alpha)).save(path)
+    return path
+
+
+def test_raster_art_becomes_cmyk_and_low_resolution_art_is_named(tmp_path):
+    deck = small_deck(tmp_path)
+    see_through_png(deck / "art.png", (200, 100))
+    Image.new("RGB", (200, 100), (200, 60, 40)).save(deck / "photo.jpg", quality=95)
+    add_element(deck, """  - name: art
+    when: "type == 'hero'"
+    image: art.png
+    box: [21.75mm, 55mm, 20mm, 10mm]
+  - name: photo
+    when: "type == 'monster'"
+    image: photo.jpg
+    box: [21.75mm, 55mm, 20mm, 10mm]
+""")
+    run = deckpress("check", deck, "--for", "drivethrucards")
+    assert run.exit_code == 1
+    assert "image 'art.png' of 'art' on card 'knight' (front) prints at 254 dpi (200 x 100 pixels over " \
+           "20 x 10 mm); DriveThruCards asks for 300 dpi: use an image of at least 237 x 119 pixels" in run.stdout
+    assert "image 'photo.jpg' of 'photo' on card 'goblin' (front)" in run.stdout
+    see_through_png(deck / "art.png", (1200, 600))
+    Image.new("RGB", (1200, 600), (200, 60, 40)).save(deck / "photo.jpg", quality=95)
+    assert deckpress("check", deck, "--for", "drivethrucards").exit_code == 0
+    assert deckpress("build", deck, "--for", "drivethrucards", "--out", tmp_path / "out", "-q").exit_code == 0
+    reader = PdfReader(tmp_path / "out" / "demo.drivethrucards.pdf")
+    images = [obj for obj, _ in decoded_streams(reader) if obj.get("/Subtype") == "/Image"]
+    assert {str(image["/ColorSpace"]) for image in images} == {"/DeviceCMYK"}
+    # JPEG art stays JPEG (a CMYK one), the rest is stored losslessly
+    assert {str(image["/Filter"][-1] if isinstance(image["/Filter"], list) else image["/Filter"])
+            for image in images} == {"/FlateDecode", "/DCTDecode"}
+
+
+def test_soft_edged_art_is_refused_for_pdf_x1a(tmp_path):
+    deck = small_deck(tmp_path)
+    see_through_png(deck / "art.png", (1200, 600), alpha=128)
+    add_element(deck, """  - name: art
+    when: "type == 'hero'"
+    image: art.png
+    box: [21.75mm, 55mm, 20mm, 10mm]
+""")
+    run = deckpress("check", deck, "--for", "drivethrucards")
+    assert run.exit_code == 1 and "'art' on card 'knight' (front) shows 'art.png', an image with soft" in run.stdout
+    assert deckpress("build", deck, "--for", "press-3mm", "--out", tmp_path / "x4", "-q").exit_code == 0
+    reader = PdfReader(tmp_path / "x4" / "demo.press-3mm.pdf")
+    images = [obj for obj, _ in decoded_streams(reader) if obj.get("/Subtype") == "/Image"]
+    assert any("/SMask" in image for image in images)
+
+
+def test_a_card_size_the_shop_does_not_print_is_named(tmp_path):
+    deck = small_deck(tmp_path)
+    layout = deck / "layout.yaml"
+    layout.write_text(layout.read_text(encoding="utf-8").replace("size: poker", "size: tarot"), encoding="utf-8")
+    run = deckpress("check", deck, "--for", "drivethrucards")
+    assert run.exit_code == 1
+    assert "DriveThruCards prints poker (63.5 x 88.9 mm) cards; deck 'demo' has 69.9 x 120.7 mm cards" in run.stdout
+    assert deckpress("check", deck, "--for", "press-3mm").exit_code == 0  # the generic press prints any size
+
+
+def test_sheet_options_and_unknown_shops_are_usage_errors(tmp_path):
+    run = deckpress("build", CARDS / "tiki", "--for", "drivethrucards", "--paper", "letter", "--out", tmp_path)
+    assert run.exit_code == 2 and "--paper shapes print sheets" in run.stderr
+    run = deckpress("build", CARDS / "tiki", "--for", "drivethru", "--out", tmp_path)
+    assert run.exit_code == 2 and "unknown shop 'drivethru'; did you mean 'drivethrucards'?" in run.stderr
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_deck_brings_its_own_preset(tmp_path):
+    deck = small_deck(tmp_path)
+    (deck / "shops").mkdir()
+    (deck / "shops" / "local.yaml").write_text(
+        "name: Local copy shop\nbleed: 2mm\nsafe: 3mm\ndpi: 300\ncolour: rgb\noutput: image-per-face\n"
+        "naming: '{side}-of-{card}'\nshared_back: all-backs\nimage_format: jpeg\n", encoding="utf-8")
+    assert deckpress("build", deck, "--for", "local", "--out", tmp_path / "out", "-q").exit_code == 0
+    names = sorted(path.name for path in (tmp_path / "out" / "demo.local").glob("*.jpg"))
+    assert "all-backs.jpg" in names and "front-of-knight.jpg" in names
+    with Image.open(tmp_path / "out" / "demo.local" / "front-of-knight.jpg") as image:
+        assert image.size == (round((63.5 + 4) / 25.4 * 300), round((88.9 + 4) / 25.4 * 300))
+
+
+def test_gradients_and_svg_art_are_drawn_in_the_press_inks(tmp_path):
+    deck = small_deck(tmp_path)  # its icons are SVG files
+    add_element(deck, """  - name: sheen
+    when: "type == 'spell'"
+    rect: [30%, 62%, 40%, 3mm]
+    fill: {linear: [gold, "#fff4c0", gold], angle: 90}
+""")
+    assert deckpress("build", deck, "--for", "drivethrucards", "--out", tmp_path / "out", "-q").exit_code == 0
+    pdf = tmp_path / "out" / "demo.drivethrucards.pdf"
+    reader = PdfReader(pdf)
+    shadings = [obj for obj, _ in decoded_streams(reader)] + [
+        reader.get_object(number) for number in range(1, int(reader.trailer["/Size"]))
+        if isinstance(reader.get_object(number), dict) and "/ShadingType" in reader.get_object(number)]
+    assert any(str(each.get("/ColorSpace")) == "/DeviceCMYK" for each in shadings if "/ShadingType" in each)
+    assert deckpress("preflight", pdf, "--for", "drivethrucards").exit_code == 0

@@ -1,0 +1,165 @@
+"""``deckpress preflight FILE.pdf --for SHOP`` reads any PDF and names, page by page, what the
+shop would reject: exit 0 clean, 1 with findings, 2 when the file cannot be read."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from cli_run import CARDS, deckpress
+from PIL import Image
+from reportlab.lib.colors import CMYKColor
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfgen.canvas import Canvas
+from shops_support import add_element, small_deck
+
+from generator.shops.preflight import page_ranges, preflight
+from generator.shops.presets import find_preset
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """Tiki for DriveThruCards and the offset press, and its ordinary print sheets."""
+    out = tmp_path_factory.mktemp("built")
+    for extra in (["--for", "drivethrucards"], ["--for", "press-3mm"], []):
+        run = deckpress("build", CARDS / "tiki", "--out", out, "--quiet", *extra)
+        assert run.exit_code == 0, run.stderr
+    return out
+
+
+def test_our_files_pass_the_shop_they_were_made_for(built):
+    run = deckpress("preflight", built / "tiki.drivethrucards.pdf", "--for", "drivethrucards")
+    assert run.exit_code == 0, run.stdout
+    pdf = built / "tiki.drivethrucards.pdf"
+    assert run.stdout == f"ok    {pdf} for DriveThruCards: 82 pages, nothing it would reject\n"
+    assert deckpress("preflight", built / "tiki.press-3mm.pdf", "--for", "press-3mm").exit_code == 0
+
+
+def test_ordinary_print_sheets_fail_naming_the_pages_and_the_reasons(built):
+    sheets = built / "tiki.pdf"
+    run = deckpress("preflight", sheets, "--for", "drivethrucards")
+    assert run.exit_code == 1
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith(f"FAIL  {sheets} for DriveThruCards: 10 pages, ")
+    assert f"{sheets}: pages 1-10: trim-box: the page has no TrimBox: the shop cannot tell where to cut" in lines
+    assert f"{sheets}: pages 1-10: card-size: the page is 210 x 297 mm; DriveThruCards takes one card a page, " \
+           "69.85 x 95.25 mm with its bleed" in lines
+    assert any(line.startswith(f"{sheets}: pages 1-10: colour: a colour set in the content (rg, RG) is DeviceRGB")
+               for line in lines)
+    assert any("output-intent: no OutputIntent for PDF/X" in line for line in lines)
+    assert any("pdfx-keys: GTS_PDFXVersion is missing" in line for line in lines)
+
+
+def test_a_pdf_x4_file_with_transparency_fails_pdf_x1a_on_the_pages_that_show_it(tmp_path):
+    deck = small_deck(tmp_path)
+    add_element(deck, """  - name: glow
+    when: "type == 'spell'"
+    ellipse: [30%, 30%, 40%, 20%]
+    fill: gold
+    opacity: 0.5
+""")
+    assert deckpress("build", deck, "--for", "press-3mm", "--out", tmp_path, "-q").exit_code == 0
+    pdf = tmp_path / "demo.press-3mm.pdf"
+    assert deckpress("preflight", pdf, "--for", "press-3mm").exit_code == 0  # PDF/X-4 allows it
+    run = deckpress("preflight", pdf, "--for", "drivethrucards", "--format", "json")
+    assert run.exit_code == 1
+    problems = json.loads(run.stdout)["files"][0]["problems"]
+    seen = [problem for problem in problems if problem["rule"] == "transparency"]
+    # Fireball and Shield come last: 3 + 3 copies, a front and a back each, fronts first
+    assert seen == [{"rule": "transparency", "message": "a graphics state paints with filling alpha 0.5",
+                     "pages": list(range(41, 52, 2))}]
+    assert any(problem["rule"] == "pdf-version" for problem in problems)
+
+
+def one_card_pdf(draw, cmyk: bool = True, bleed: float = 9.0) -> bytes:
+    """One 2.5 x 3.5 in card with ``bleed`` and its boxes, drawn by ``draw(canvas)``."""
+    buffer = io.BytesIO()
+    size = (180 + 2 * bleed, 252 + 2 * bleed)
+    canvas = Canvas(buffer, pagesize=size, trimBox=(bleed, bleed, bleed + 180, bleed + 252), bleedBox=(0, 0, *size),
+                    invariant=1)
+    draw(canvas)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def problems_of(data: bytes, shop: str = "drivethrucards") -> set[tuple[str, str]]:
+    return {(problem.rule, problem.message) for problem in preflight(data, find_preset(shop)).problems}
+
+
+def test_constant_alpha_soft_masks_and_unembedded_fonts_are_found():
+    def draw(canvas):
+        canvas.setFillColor(CMYKColor(0, 0.5, 0.5, 0, alpha=0.4))
+        canvas.rect(20, 20, 50, 50, fill=1, stroke=0)
+        canvas.setFont("Helvetica", 10)
+        canvas.drawString(30, 100, "Hello")
+        canvas.drawImage(ImageReader(Image.new("RGBA", (8, 8), (0, 0, 0, 100))), 40, 40, 20, 20, mask="auto")
+
+    found = problems_of(one_card_pdf(draw))
+    assert ("transparency", "a graphics state paints with filling alpha 0.4") in found
+    assert ("fonts", "the font Helvetica is not embedded") in found
+    assert any(rule == "transparency" and "soft mask" in message for rule, message in found)
+    assert any(rule == "colour" and "DeviceRGB" in message for rule, message in found)  # the RGB image
+
+
+def test_total_ink_over_the_limit_is_found_from_the_colours_used():
+    def draw(canvas):
+        canvas.setFillColorCMYK(1, 1, 1, 1)
+        canvas.rect(20, 20, 50, 50, fill=1, stroke=0)
+
+    found = problems_of(one_card_pdf(draw))
+    assert ("ink-limit", "a CMYK colour (1, 1, 1, 1) puts down 400% ink, more than DriveThruCards' 240%") in found
+
+
+def test_a_card_with_too_little_bleed_is_named():
+    found = problems_of(one_card_pdf(lambda canvas: None, bleed=4.0))
+    assert ("card-size", "the page leaves 1.41 mm of bleed around the TrimBox; DriveThruCards asks for 3.17 mm") \
+        in found
+
+
+def test_files_that_are_not_pdfs_are_exit_2_and_the_others_still_read(built, tmp_path):
+    garbage = tmp_path / "garbage.pdf"
+    garbage.write_bytes(b"not a pdf at all")
+    truncated = tmp_path / "truncated.pdf"
+    truncated.write_bytes((built / "tiki.drivethrucards.pdf").read_bytes()[:2000])
+    run = deckpress("preflight", garbage, truncated, tmp_path / "missing.pdf", built / "tiki.drivethrucards.pdf",
+                    "--for", "drivethrucards")
+    assert run.exit_code == 2
+    assert f"error: {garbage}: is not a PDF file (it does not start with %PDF-)" in run.error_lines
+    assert any(line.startswith(f"error: {truncated}: ") for line in run.error_lines)
+    assert f"error: {tmp_path / 'missing.pdf'}: no such file" in run.error_lines
+    assert "nothing it would reject" in run.stdout
+
+
+def test_an_image_shop_takes_no_pdf(built):
+    run = deckpress("preflight", built / "tiki.pdf", "--for", "thegamecrafter")
+    assert run.exit_code == 2 and "The Game Crafter takes one image a face, not a PDF" in run.stderr
+
+
+def test_page_ranges_read_as_people_write_them():
+    assert page_ranges([1, 2, 3, 7, 9, 10]) == "pages 1-3, 7, 9-10"
+    assert page_ranges([4]) == "page 4"
+
+
+def test_a_damaged_file_is_reported_never_a_crash(built):
+    """Bytes of a good file overwritten here and there: every result is a report or one error."""
+    import random
+
+    from generator.shops.preflight import UnreadablePdf
+
+    original = (built / "tiki.drivethrucards.pdf").read_bytes()
+    preset = find_preset("drivethrucards")
+    chances = random.Random(26)
+    for _ in range(25):
+        damaged = bytearray(original)
+        for _ in range(chances.randint(1, 40)):
+            place = chances.randrange(len(damaged))
+            damaged[place:place + 4] = bytes(chances.randrange(256) for _ in range(4))
+        try:
+            report = preflight(bytes(damaged), preset)
+        except UnreadablePdf as error:
+            assert "\n" not in str(error)
+        else:
+            assert report.pages >= 0
