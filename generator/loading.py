@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import yaml
 
 from generator.errors import InputError, Position
-from generator.paths import special_kind
+from generator.revisions import GitError, current_source
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """Far above any real deck (the 152-card bundled deck is ~20 KB)."""
@@ -93,21 +93,24 @@ def load_yaml(path: Path) -> Document:
 
 
 def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
-    """Read a UTF-8 text file, refusing missing, oversized or binary files."""
+    """Read a UTF-8 text file, refusing missing, oversized or binary files. It is read from
+    where the files of decks come from now: the disk, or a git revision
+    (:func:`~generator.revisions.current_source`)."""
+    source = current_source()
     try:
-        status = path.stat()
+        entry = source.entry(path)
     except FileNotFoundError:
         raise InputError("file not found", Position(path)) from None
     except OSError as error:
         raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
-    kind = special_kind(status.st_mode)
-    if kind is not None:
-        raise InputError(f"is {kind}, not a file that can be read", Position(path))
-    if status.st_size > limit:
-        raise InputError(f"file is {status.st_size:,} bytes; the limit is {limit:,}", Position(path))
+    if entry.kind is not None:
+        raise InputError(f"is {entry.kind}, not a file that can be read", Position(path))
+    if entry.size > limit:
+        raise InputError(f"file is {entry.size:,} bytes; the limit is {limit:,}", Position(path))
     try:
-        with path.open("rb") as stream:
-            raw = stream.read(limit + 1)  # no more than the limit, even from a file still growing
+        raw = source.read(path, limit + 1)  # no more than the limit, even from a file still growing
+    except GitError as error:
+        raise InputError(f"cannot read file: {error}", Position(path)) from None
     except OSError as error:
         raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
     if len(raw) > limit:

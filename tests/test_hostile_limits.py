@@ -26,6 +26,9 @@ NOT_INPUT_LIMITS = {
     "MAX_ROWS": "rows of a Tabletop Simulator sheet (its format, not a limit on the deck)",
     "MAX_CHOICES": "when import takes a column for a choice",
     "MAX_IMAGE_HEIGHT_SHARE": "how tall a booklet picture is drawn",
+    "MAX_ERROR_BYTES": "what of git's complaint is kept, for its first line",
+    "MAX_KEPT_BYTES": "files read at a revision kept for a second read; past it git is asked again",
+    "MAX_DIGITS": "decimal places diff shows a chance with, to tell two apart",
 }
 
 

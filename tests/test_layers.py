@@ -5,10 +5,12 @@ Every import counts: at the top of a module, inside a function, or for type chec
 only. The floors, from the bottom (:data:`FLOORS`):
 
 0. the ground modules (``generator/*.py``: errors, paths, findings, loading, reading ...),
-   the template sandbox and the words deckpress prints;
+   the template sandbox, the words deckpress prints and where a deck's files are read
+   from (the disk or a git revision);
 1. the deck model; 2. the card renderer; 3. sheets and access checks;
-4. booklets, stats, exports and print shops; 5. the verdict; 6. the preview server, the new-deck
-   scaffold and the schemas; 7. the command line, and ``python -m generator``.
+4. booklets, stats, exports and print shops; 5. the verdict; 6. the preview server, the
+   new-deck scaffold, the schemas and the comparison of a deck's iterations; 7. the command
+   line, and ``python -m generator``.
 """
 
 from __future__ import annotations
@@ -23,13 +25,13 @@ GROUND = "(ground)"
 """Stands for every module directly in ``generator/`` (but ``__main__``) in :data:`FLOORS`."""
 
 FLOORS = (
-    {GROUND, "sandbox", "words"},
+    {GROUND, "sandbox", "words", "revisions"},
     {"deck"},
     {"render"},
     {"sheets", "access"},
     {"booklet", "stats", "exports", "shops"},
     {"verdict"},
-    {"serve", "scaffold", "schema"},
+    {"serve", "scaffold", "schema", "iterations"},
     {"cli", "__main__"},
 )
 

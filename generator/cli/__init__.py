@@ -48,6 +48,8 @@ COMMANDS = (
                  "Write each deck's rules booklet from the rules.md beside its deck file."),
     CommandEntry("calibrate", "generator.cli.calibrate:calibrate",
                  "Write a calibration sheet that measures how far your printer shifts back pages."),
+    CommandEntry("diff", "generator.cli.diff:diff",
+                 "What changed between two iterations of a deck."),
     CommandEntry("stats", "generator.cli.stats:stats",
                  "Statistics of decks: composition, exact draw odds, dice odds and simulations."),
     CommandEntry("export", "generator.cli.export:export",

@@ -136,6 +136,8 @@ def _summary(deck: Deck, counts: dict[str, int]) -> str:
     checked = [f"{plural(counts.get('rules', 0), 'rule')} checked"]
     if "faces" in counts:
         checked.append(f"{plural(counts['faces'], 'face')} laid out")
+    if deck.version:
+        checked.append(f"version {deck.version}")
     return f"{deck.output_name}: {deck.name}, {plural(deck.total, 'card')}, {', '.join(checked)}"
 
 
@@ -146,6 +148,7 @@ def _as_dict(outcome: Verdict) -> dict:
         "deck": deck.id if deck else None,
         **({"lang": outcome.lang} if outcome.lang else {}),
         "name": deck.name if deck else None,
+        "version": deck.version if deck else None,
         "cards": deck.total if deck else None,
         "rules_checked": outcome.counts.get("rules", 0),
         "faces_checked": outcome.counts.get("faces", 0),

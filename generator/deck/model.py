@@ -64,6 +64,9 @@ most 255 bytes; the longest a command makes around an id adds about 65 to a deck
 ``.<id>-rules-booklet.<lang>.pdf.<pid>-xxxxxxxx.tmp``, with a language code of up to 21
 characters) and 11 to a card id (``<id>-front.png``). 128 leaves room for every one."""
 KIND_PATTERN = re.compile(r"^[a-z][a-z-]*$")
+MAX_VERSION_CHARACTERS = 40
+"""Characters in a deck's ``version:``. It is printed small on every face, so a printed
+iteration can be told from the next; "0.4", "2024-06 playtest 3" or a commit id fit."""
 ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 """What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
 
@@ -164,6 +167,10 @@ class Deck:
     """The ``lang/<code>.yaml`` applied to the texts (generator.deck.translation), if any."""
     accepted: list[Acceptance] = field(default_factory=list)
     """Warnings the deck accepts (its ``accept:`` section), applied by generator.access.accepting."""
+    version: str | None = None
+    """Which iteration of the deck this is: its ``deck: version:``, else (once the verdict
+    stamps it) the short id of the last commit touching its files, ``+`` when changed since;
+    None when neither says. Layouts print it as ``{{ deck.version }}``."""
 
     @property
     def folder(self) -> Path:
@@ -243,11 +250,13 @@ def build_deck(document: Document) -> Deck:
                                 document.at(), field=None if len(missing) > 1 else missing[0]))
     info: dict[str, Any] = {}
     name = ""
+    version = None
     if "deck" in data:
         info = problems.attempt(lambda: reader.mapping(("deck",), "deck"), {})
         problems.attempt(lambda: reader.known_keys(("deck",), DECK_KEYS, "deck setting"), None)
         name = problems.attempt(lambda: _required_text(reader, ("deck", "name")), "")
         problems.attempt(lambda: _read_id(reader), None)
+        version = problems.attempt(lambda: _read_version(reader), None)
     if not info.get("id"):
         problems.attempt(lambda: _check_id_length(reader, (), "deck id (its folder's or file's name)",
                                                   deck_id(document.path),
@@ -295,6 +304,7 @@ def build_deck(document: Document) -> Deck:
         info=dict(info),
         source=document,
         accepted=accepted,
+        version=version,
     )
 
 
@@ -306,6 +316,32 @@ def _read_id(reader: Reader) -> str | None:
     if value is not None:
         _check_id_length(reader, ("deck", "id"), "deck id", value)
     return value
+
+
+def _read_version(reader: Reader) -> str | None:
+    """``deck: version:``, text (or a whole number) short enough to print on every face.
+
+    A number with a point is refused: YAML reads ``version: 1.10`` as the number 1.1, and
+    the cards would print "1.1"."""
+    keys = ("deck", "version")
+    value = reader.get(keys)
+    if value is None:
+        return None
+    if isinstance(value, float):
+        raise reader.fail(keys, f"version {value} is a number to YAML, which drops zeros (1.10 becomes 1.1); "
+                                f"write it in quotes: version: \"{value}\"")
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or not value.strip():
+        raise reader.fail(keys, not_text(value))
+    text = value.strip()
+    if any(ord(char) < 32 or ord(char) == 127 for char in text):
+        raise reader.fail(keys, f"version {text!r} holds a line break or control character; it is printed "
+                                "on one line of every face")
+    if len(text) > MAX_VERSION_CHARACTERS:
+        raise reader.fail(keys, f"version '{text[:20]}...' is {len(text)} characters long; it is printed small "
+                                f"on every face, so at most {MAX_VERSION_CHARACTERS}")
+    return text
 
 
 def _check_id_length(reader: Reader, keys: tuple[Any, ...], what: str, value: str, hint: str = "") -> None:

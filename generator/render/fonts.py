@@ -55,6 +55,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from generator.errors import InputError, Position
 from generator.loading import Document, load_yaml
 from generator.reading import Problems
+from generator.revisions import current_source
 
 REGISTRY_FILENAME = "fonts.yaml"
 FONTS_FOLDER = "fonts"
@@ -166,10 +167,12 @@ class FontRegistry:
         # Name the file unless the error's position already does (a name given in fonts.yaml).
         what = f"font '{name}'" if position.path == path else f"font '{name}' ({path})"
         trusted = path in self.trusted
+        source = current_source()
         try:
             if not trusted:
                 check_font_file(path)
-            font = TTFont(internal, str(path))
+            local = source.local(path)
+            font = TTFont(internal, str(local) if local is not None else source.opened(path, MAX_FONT_BYTES))
             if not trusted:
                 _check_tables(font, path)
         except FontFileError as error:
@@ -224,9 +227,9 @@ class FontFileError(ValueError):
 def check_font_file(path: Path) -> None:
     """Refuse, before parsing, a file that is too large or not a TrueType font at all
     (:class:`FontFileError`, or OSError when it cannot be read)."""
-    size = path.stat().st_size
-    with path.open("rb") as stream:
-        tag = stream.read(4)
+    source = current_source()
+    size = source.entry(path).size
+    tag = source.read(path, 4)
     problem = None
     if size > MAX_FONT_BYTES:
         problem = f"{size:,} bytes; a font file may have at most {MAX_FONT_BYTES:,}"
@@ -247,7 +250,7 @@ def check_font_file(path: Path) -> None:
 def _check_tables(font: TTFont, path: Path) -> None:
     """Every table must lie inside the file, and glyphs must be readable: a file cut short
     parses, then fails (or writes a broken PDF) only when a page embeds its letters."""
-    size = path.stat().st_size
+    size = current_source().entry(path).size
     for tag, entry in font.face.table.items():
         if entry["offset"] + entry["length"] > size:
             raise FontFileError(f"the file is cut short (its '{tag.strip()}' table runs past the end); "
@@ -275,14 +278,18 @@ def _ttf_problem(error: TTFError) -> str:
 
 
 def _internal_name(name: str, path: Path) -> str:
+    """``name``, or ``name`` with a short hash of the file when another file has that name.
+    A file is told apart by where it is read from too: a font at a git revision is not the
+    font of that path on the disk (see :meth:`~generator.revisions.FileSource.identity`)."""
     # Ask the table of registered fonts, not getFont(): on an unknown name that
     # searches the disk for Type 1 metrics, which takes a noticeable while.
+    identity = current_source().identity(path)
     if name not in pdfmetrics.getRegisteredFontNames():
         return name
     registered = pdfmetrics.getFont(name)
-    if Path(getattr(getattr(registered, "face", None), "filename", "")) == path:
+    if str(getattr(getattr(registered, "face", None), "filename", "")) == identity:
         return name
-    digest = hashlib.sha1(str(path).encode("utf-8")).hexdigest()[:8]
+    digest = hashlib.sha1(identity.encode("utf-8")).hexdigest()[:8]
     return f"{name}-{digest}"
 
 
@@ -312,11 +319,12 @@ def load_font_registry(fonts_dir: Path | None, deck_folder: Path | None = None) 
     trusted = frozenset(bundled.files.values())
     searched = [BUNDLED_FONTS_DIR, REPORTLAB_FONTS_DIR]
     problems = Problems()
-    if fonts_dir is not None and fonts_dir.is_dir():
+    source = current_source()
+    if fonts_dir is not None and source.is_dir(fonts_dir):
         problems.attempt(lambda: _read_folder(fonts_dir, table, problems), None)
         searched.insert(0, fonts_dir)
     deck_fonts = deck_folder / FONTS_FOLDER if deck_folder is not None else None
-    if deck_fonts is not None and deck_fonts.is_dir():
+    if deck_fonts is not None and source.is_dir(deck_fonts):
         if fonts_dir is None or deck_fonts.resolve() != fonts_dir.resolve():
             problems.attempt(lambda: _read_folder(deck_fonts, table, problems, confined=deck_folder), None)
             searched.insert(0, deck_fonts)
@@ -343,17 +351,18 @@ def _read_folder(folder: Path, table: _Table, problems: Problems, confined: Path
     """The ``.ttf`` files of one fonts folder by file name, then its ``fonts.yaml`` names.
     A file or entry with a mistake is left out, its mistake in ``problems``; a folder or
     registry that cannot be read at all is raised."""
-    found = sorted(path for path in folder.iterdir() if path.suffix.lower() in FONT_SUFFIXES)
+    source = current_source()
+    found = [path for path in source.listing(folder) if path.suffix.lower() in FONT_SUFFIXES]
     if len(found) > MAX_FONT_FILES:
         raise InputError(f"{len(found):,} font files; a fonts folder may offer at most {MAX_FONT_FILES}",
                          Position(folder))
     for path in found:
         target = problems.attempt(partial(_inside, path, confined, Position(path)) if confined else path.resolve,
                                   None)
-        if target is not None and target.is_file():
+        if target is not None and source.is_file(target):
             table.add(path.stem, target, Position(path))
     registry_file = folder / REGISTRY_FILENAME
-    if not registry_file.is_file():
+    if not source.is_file(registry_file):
         return
     if confined:
         _inside(registry_file, confined, Position(registry_file))
@@ -396,10 +405,11 @@ def _font_file(folder: Path, filename: object, position: Position, name: str, co
     if relative.is_absolute() or ".." in relative.parts:
         raise InputError(f"font file '{filename}' must be inside {folder}", position, field=name)
     candidate = folder / relative
-    if candidate.is_file():
+    source = current_source()
+    if source.is_file(candidate):
         return _inside(candidate, confined, position) if confined else candidate.resolve()
     for bundled in (BUNDLED_FONTS_DIR, REPORTLAB_FONTS_DIR):
-        if (bundled / relative).is_file():
+        if source.is_file(bundled / relative):
             return (bundled / relative).resolve()
     raise InputError(f"font file '{filename}' not found in {folder}", position, field=name)
 
@@ -420,4 +430,4 @@ def find_fonts_dir(deck_folder: Path) -> Path | None:
     builds the same wherever it is run from; without one the bundled fonts serve.
     """
     candidate = deck_folder.parent.parent / FONTS_FOLDER
-    return candidate if candidate.is_dir() else None
+    return candidate if current_source().is_dir(candidate) else None

@@ -49,6 +49,7 @@ from generator.paths import resolve_inside
 from generator.reading import Problems
 from generator.render.paint import faded
 from generator.render.svg import SvgArt, SvgError, draw_svg, load_svg
+from generator.revisions import current_source
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -177,7 +178,7 @@ def _parse_entry(name: str, entry: dict[Any, Any], document: Document, keys: Key
         raise InputError(f"icon '{name}': SVG icons belong in a layout", position, field="svg")
     reference = entry["svg"]
     path = resolve_inside(folder, reference, position, field="svg")
-    if not path.is_file():
+    if not current_source().is_file(path):
         raise InputError(f"icon '{name}': '{reference}' not found in {folder}", position, field="svg")
     try:
         return Icon(art=load_svg(path), colour=colour, accent=accent, position=document.at(*keys))

@@ -26,6 +26,7 @@ from PIL import Image
 from reportlab.lib.utils import ImageReader
 
 from generator.boxes import Box
+from generator.revisions import current_source
 
 MAX_IMAGE_PIXELS = 40_000_000
 """40 megapixels: an A4 page at 600 dpi is 35. Pillow's own bomb limit is 89 (warning) and
@@ -54,8 +55,9 @@ def image_pixels(path: Path, shown: str) -> tuple[int, int]:
 
     ``shown`` is the name the layout or card used for it, for messages.
     """
+    source = current_source()
     try:
-        size = path.stat().st_size
+        size = source.entry(path).size
     except OSError as error:
         raise ImageProblem(f"cannot read image '{shown}': {error.strerror or error}") from None
     if size > MAX_IMAGE_BYTES:
@@ -64,7 +66,7 @@ def image_pixels(path: Path, shown: str) -> tuple[int, int]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # our own limit is lower
-            with Image.open(path) as image:
+            with Image.open(source.local(path) or source.opened(path, MAX_IMAGE_BYTES)) as image:
                 width, height = image.size
                 if width * height > MAX_IMAGE_PIXELS:
                     raise ImageProblem(f"image '{shown}' is {width} x {height} pixels, {limit}")

@@ -60,7 +60,8 @@ gradient (see :mod:`generator.render.paint`).
 Templates see every field of the face (None when a card leaves it out), and
 ``card.id``, ``card.count``, ``side`` ("front" or "back"), ``title``,
 ``fields`` (the face's other fields as (name, value) pairs), ``deck.name``,
-``deck.designer``, ``deck.total``, ``deck.players``; filters for dice odds are
+``deck.designer``, ``deck.total``, ``deck.players``, ``deck.version`` (None when
+the deck has none; ``version`` alone is the same); filters for dice odds are
 listed in :mod:`generator.render.templating`. Any element may have ``when:``,
 an expression (``"roll > 6"``) or a mapping of fields to wanted values
 (``{type: monster}``, ``{roll: [2, 12]}``).
@@ -105,6 +106,7 @@ from generator.render.paint import Gradient, Paint, PaintCompiler, PaintError
 from generator.render.runs import NamedStyle
 from generator.render.templating import Template, TemplateError, TemplateMemo
 from generator.render.units import POINTS_PER_UNIT, UnitError, check_unit, to_points
+from generator.revisions import current_source
 
 K = TypeVar("K")
 T = TypeVar("T")
@@ -379,7 +381,7 @@ def find_layout(name: str, search: list[Path], position: Position | None = None,
     confined_folders = {folder.resolve() for folder in confined}
     for folder in search:
         candidate = folder / f"{name}{LAYOUT_SUFFIX}"
-        if candidate.is_file():
+        if current_source().is_file(candidate):
             if folder.resolve() in confined_folders:
                 return resolve_inside(folder, candidate.name, position, field="layout")
             return candidate

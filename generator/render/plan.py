@@ -29,6 +29,7 @@ from generator.render.paint import Gradient, PaintError
 from generator.render.runs import ICON_MARGIN, MeasuredWords, ShapeError, TextSettings, Word, icon_side, shape_text
 from generator.render.svg import SvgArt, SvgError, load_svg
 from generator.render.text import FittedText, Metrics, block_height, fit_line, fit_wrapped, overflowing
+from generator.revisions import current_source
 from generator.sandbox import TemplateLimitError
 
 MAX_REPEAT = 50
@@ -511,7 +512,7 @@ def _image_file(folder: Path, relative: str, element: Element) -> Path:
         path = resolve_inside(folder, relative, Position(folder), field="image")
     except InputError as error:
         raise PlanProblem(element, f"image path {error.message}") from None
-    if not path.is_file():
+    if not current_source().is_file(path):
         raise PlanProblem(element, f"image '{relative}' not found in {folder}")
     return path
 

@@ -422,8 +422,9 @@ def face_context(deck: Deck, card: Card, side: str) -> dict[str, Any]:
         "card": {"id": card.id, "count": card.count},
         "side": side,
         "deck": {"id": deck.id, "name": deck.name, "designer": deck.info.get("designer"),
-                 "total": deck.total, "players": list(deck.players)},
+                 "total": deck.total, "players": list(deck.players), "version": deck.version},
         "title": deck.title(face),
+        "version": deck.version,
         "fields": [(name, value) for name, value in face.items()
                    if name != deck.title_field and value not in (None, "")],
     }

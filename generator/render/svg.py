@@ -36,6 +36,7 @@ from reportlab.lib.colors import Color
 from generator.boxes import Box
 from generator.render.images import drawn_rectangle
 from generator.render.paint import HEX_COLOUR, HEX_DIGIT_COUNTS
+from generator.revisions import current_source
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -125,11 +126,12 @@ def load_svg(path: Path) -> SvgArt:
     """Read, check and convert the SVG file at ``path``; raises :class:`SvgError`."""
     from lxml import etree  # noqa: PLC0415  (svglib's parser, with svglib: only a deck with SVG art needs them)
 
+    source = current_source()
     try:
-        size = path.stat().st_size
+        size = source.entry(path).size
         if size > MAX_SVG_BYTES:
             raise SvgError(f"is {size:,} bytes; SVG art may be at most {MAX_SVG_BYTES:,}")
-        data = path.read_bytes()
+        data = source.read(path, MAX_SVG_BYTES)
     except OSError as error:
         raise SvgError(f"cannot be read: {error.strerror or error}") from None
     _refuse_entities(xml_text(data))

@@ -30,8 +30,10 @@ from generator.expressions import make_environment, run_guarded
 from generator.render.markup import escape_markup
 from generator.sandbox import MAX_FORMAT_WIDTH, BoundedSandbox, PrintedField, TemplateLimitError
 
-SPECIAL_NAMES = {"card", "side", "deck", "fields", "title"}
-"""Names every face offers besides its fields (a field of the same name wins)."""
+SPECIAL_NAMES = {"card", "side", "deck", "fields", "title", "version"}
+"""Names every face offers besides its fields (a field of the same name wins). ``version``
+is ``deck.version`` on its own: a face that prints it reads nothing else of the deck, so
+a count changed elsewhere (``deck.total``) leaves the face as it was."""
 
 
 @cache

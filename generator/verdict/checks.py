@@ -25,6 +25,7 @@ from generator.deck.translation import mark_untranslated, require_translated, tr
 from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
 from generator.render import load_renderer
+from generator.render.deckfiles import with_version
 from generator.sheets.geometry import SheetSettings, sheet_layout
 from generator.sheets.style import load_style
 from generator.stats.odds import prepare
@@ -50,6 +51,14 @@ def check_model(subject: Subject) -> Iterable[Finding]:
         subject.deck = translate_deck(deck, subject.lang)
     except InputError as error:
         return findings_from(error, "translation")
+    return ()
+
+
+def stamp_version(subject: Subject) -> Iterable[Finding]:
+    """The deck's version, for its faces to print: its own, else its files' last commit
+    (generator.render.deckfiles). Finds nothing: a deck without a version is a sound deck."""
+    if subject.deck is not None:
+        subject.deck = with_version(subject.deck)
     return ()
 
 
@@ -180,7 +189,7 @@ def check_booklet(subject: Subject) -> Iterable[Finding]:
     return booklet_findings(subject.deck, subject.renderer)
 
 
-MODEL_CHECKS = (check_model,)
+MODEL_CHECKS = (check_model, stamp_version)
 """Checks that make (or change) the deck model every later check reads."""
 
 DRAWING_CHECKS = (check_rules, check_layouts, check_faces)

@@ -1,0 +1,227 @@
+"""Asking git about a deck's files: which repository holds them, the last commit that
+touched them, whether the working tree changed them since, and their contents at a
+revision.
+
+Every question is one ``git`` command, bounded in time (:data:`GIT_TIMEOUT_SECONDS`)
+and in what it may print (:data:`MAX_GIT_OUTPUT`), so a repository on a dead network
+share or a tree of millions of files cannot hang deckpress or fill its memory. The
+commands only read: ``git status`` is told not to refresh the index
+(``GIT_OPTIONAL_LOCKS=0``), so nothing in the repository is written, and the file
+system monitor a repository's configuration may name is not started.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+GIT_TIMEOUT_SECONDS = 10.0
+"""How long one git command may run. Each answers in milliseconds on a local repository;
+one that hangs (a lock, a repository on a network share that went away) is given up."""
+
+MAX_GIT_OUTPUT = 64 * 1024 * 1024
+"""Bytes one git command may print: a tree listing of the deck's folders, or one file.
+Far above any deck (a file a deck reads is at most 40 MB, a font); past it the command
+is stopped rather than read into memory."""
+
+MAX_TREE_ENTRIES = 100_000
+"""Files listed under a deck's folders at one revision. A deck folder holds tens of files;
+a listing of this many is a folder of something else (a photo library, node_modules)."""
+
+MAX_ERROR_BYTES = 64 * 1024
+"""What of git's own complaint (its standard error) is kept, for the first line of it."""
+
+SAFE_OPTIONS = ("-c", "core.fsmonitor=false", "-c", "core.quotepath=off")
+"""Given to every command: no file system monitor (a repository's configuration can name a
+program to run as one), and file names printed as they are."""
+
+UNSET_ENVIRONMENT = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+                     "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_COMMON_DIR",
+                     "GIT_PREFIX")
+"""Set when deckpress runs inside a git hook; they would point git at another repository
+than the one holding the deck."""
+
+
+class GitError(OSError):
+    """A git command could not answer: git is missing, timed out, or refused (its message).
+    A file that cannot be read from git is one that cannot be read, as from a disk."""
+
+
+class GitMissing(GitError):
+    """There is no ``git`` program on the PATH."""
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """One file of a tree at a revision: its mode (``100644``, ``120000`` a link), object and size."""
+
+    mode: str
+    object: str
+    size: int
+
+
+def git_program() -> str | None:
+    """The ``git`` on the PATH, or None."""
+    return shutil.which("git")
+
+
+def run_git(arguments: Sequence[str], folder: Path, limit: int = MAX_GIT_OUTPUT,
+            timeout: float | None = None, cut: bool = False) -> bytes:
+    """What ``git <arguments>`` run in ``folder`` prints (at most ``limit`` bytes).
+
+    Raises :class:`GitMissing` without git, and :class:`GitError` with git's first line of
+    complaint when it fails, runs past ``timeout`` seconds (:data:`GIT_TIMEOUT_SECONDS` unless
+    told) or prints more than ``limit``; with ``cut``, printing more is no failure: the first
+    ``limit`` bytes are the answer.
+    """
+    timeout = GIT_TIMEOUT_SECONDS if timeout is None else timeout
+    program = git_program()
+    if program is None:
+        raise GitMissing("git is not installed (no git on the PATH)")
+    with tempfile.TemporaryFile() as complaint:
+        try:
+            process = subprocess.Popen([program, *SAFE_OPTIONS, *arguments], cwd=folder,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=complaint, env=_environment())
+        except OSError as error:
+            raise GitError(f"git cannot be run: {error.strerror or error}") from None
+        stopped = threading.Event()
+
+        def stop() -> None:
+            stopped.set()
+            process.kill()
+
+        timer = threading.Timer(timeout, stop)
+        timer.start()
+        try:
+            assert process.stdout is not None  # asked for with stdout=PIPE
+            output = process.stdout.read(limit + 1)
+            if len(output) > limit:
+                process.kill()
+            process.stdout.close()
+            code = process.wait()
+        finally:
+            timer.cancel()
+        if stopped.is_set():
+            raise GitError(f"git did not answer within {timeout:g} seconds")
+        if len(output) > limit and cut:
+            return output[:limit]
+        if len(output) > limit:
+            raise GitError(f"git printed more than {limit:,} bytes")
+        if code != 0:
+            complaint.seek(0)
+            raise GitError(_first_line(complaint.read(MAX_ERROR_BYTES)) or f"git failed (exit status {code})")
+    return output
+
+
+def _environment() -> dict[str, str]:
+    environment = {name: value for name, value in os.environ.items() if name not in UNSET_ENVIRONMENT}
+    environment.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", GIT_LITERAL_PATHSPECS="1",
+                       GIT_PAGER="cat", LC_ALL="C")
+    return environment
+
+
+def _first_line(raw: bytes) -> str:
+    text = raw.decode("utf-8", errors="replace").strip()
+    line = text.splitlines()[0] if text else ""
+    return line.removeprefix("fatal: ").removeprefix("error: ")
+
+
+def repository_root(folder: Path) -> Path | None:
+    """The top folder of the git working tree holding ``folder``; None outside one, without
+    git, or when git cannot answer."""
+    try:
+        output = run_git(["rev-parse", "--show-toplevel"], folder, limit=64 * 1024)
+    except (GitError, OSError):
+        return None
+    top = output.decode("utf-8", errors="replace").strip()
+    return Path(top) if top else None
+
+
+def relative_paths(root: Path, paths: Iterable[Path]) -> list[str]:
+    """``paths`` as git names them from ``root`` (``cards/tiki``), leaving out those outside it."""
+    top = os.path.realpath(root)
+    found = []
+    for path in paths:
+        real = os.path.realpath(path)
+        if real == top:
+            found.append(".")
+        elif real.startswith(top.rstrip(os.sep) + os.sep):
+            found.append(PurePosixPath(Path(os.path.relpath(real, top))).as_posix())
+    return sorted(set(found))
+
+
+def last_commit(root: Path, paths: Sequence[str], revision: str = "HEAD") -> str | None:
+    """The short id of the last commit up to ``revision`` that touched any of ``paths`` (git's
+    names from ``root``); None when none did, or git cannot say."""
+    if not paths:
+        return None
+    try:
+        output = run_git(["log", "-1", "--format=%h", revision, "--", *paths], root, limit=64 * 1024)
+    except (GitError, OSError):
+        return None
+    return output.decode("ascii", errors="replace").strip() or None
+
+
+def has_changes(root: Path, paths: Sequence[str]) -> bool:
+    """Whether the working tree changes any of ``paths`` from the last commit (edited, added,
+    removed or new files not ignored); False when git cannot say."""
+    if not paths:
+        return False
+    try:
+        output = run_git(["status", "--porcelain", "-z", "--untracked-files=normal", "--", *paths], root)
+    except (GitError, OSError):
+        return False
+    return bool(output.strip(b"\0"))
+
+
+def resolve_revision(root: Path, revision: str) -> str:
+    """The full id of the commit ``revision`` names (``HEAD``, ``v0.3``, ``HEAD~2``, an id);
+    :class:`GitError` when it names none."""
+    if not revision or revision.startswith("-") or any(ord(char) < 32 for char in revision):
+        raise GitError(f"'{_shown(revision)}' is not a revision")
+    try:
+        output = run_git(["rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"], root, limit=4096)
+    except GitMissing:
+        raise
+    except GitError:
+        raise GitError(f"no revision '{_shown(revision)}' in the repository at {root}") from None
+    return output.decode("ascii", errors="replace").strip()
+
+
+def _shown(text: str) -> str:
+    """``text`` with control characters escaped, to quote it in a message."""
+    return "".join(char if ord(char) >= 32 and char != "\x7f" else repr(char)[1:-1] for char in text)
+
+
+def list_tree(root: Path, commit: str, paths: Sequence[str]) -> dict[str, TreeEntry]:
+    """Every file under ``paths`` (git's names from ``root``) at ``commit``, by its name."""
+    if not paths:
+        return {}
+    output = run_git(["ls-tree", "-r", "-z", "--long", "--full-tree", commit, "--", *paths], root)
+    entries: dict[str, TreeEntry] = {}
+    for record in output.split(b"\0"):
+        if not record:
+            continue
+        header, _, name = record.partition(b"\t")
+        parts = header.split()
+        if len(parts) != 4:
+            continue
+        mode, _kind, object_id, size = (part.decode("ascii", errors="replace") for part in parts)
+        entries[name.decode("utf-8", errors="surrogateescape")] = TreeEntry(
+            mode, object_id, int(size) if size.isdigit() else 0)
+        if len(entries) > MAX_TREE_ENTRIES:
+            raise GitError(f"more than {MAX_TREE_ENTRIES:,} files under {', '.join(paths)} at {commit[:12]}")
+    return entries
+
+
+def read_blob(root: Path, object_id: str, limit: int) -> bytes:
+    """The contents of one file at a revision, by its object id (what ``git show REV:path``
+    prints): its first ``limit`` bytes."""
+    return run_git(["cat-file", "blob", object_id], root, limit=limit, cut=True)

@@ -1,0 +1,276 @@
+"""Where the files of a deck are read from: the disk, or a git revision.
+
+A deck read at a revision is just another deck: the same loaders read its deck file,
+layouts, fonts, icons and art, with the same bounds, and only the bytes come from
+git (what ``git show REV:path`` prints) instead of the disk. Nothing is checked out,
+and nothing in the working tree is touched.
+
+Every stage that reads one of a deck's files asks :func:`current_source` for it: the
+disk (:data:`DISK`), unless a :func:`reading_from` block says otherwise::
+
+    with reading_from(Revision.of(folder, "HEAD~1")):
+        old = load_deck(folder)            # the deck file as it was at HEAD~1
+
+A :class:`Revision` answers only for the folders a deck's files come from (its own
+folder, and the project's ``layouts/`` and ``fonts/``); anything else (the layouts,
+fonts and icons that come with deckpress) is read from the disk as always.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+from generator.paths import special_kind
+from generator.revisions.git import (
+    MAX_GIT_OUTPUT,
+    GitError,
+    TreeEntry,
+    git_program,
+    has_changes,
+    last_commit,
+    list_tree,
+    read_blob,
+    relative_paths,
+    repository_root,
+    resolve_revision,
+)
+
+MAX_KEPT_BYTES = 64 * 1024 * 1024
+"""Bytes of files read at a revision kept for a second read (an image is measured, then
+compared): beyond this, a file is asked of git again rather than kept."""
+
+LINK_MODE = "120000"
+SUBMODULE_MODE = "160000"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What stands at a path: its size, and what it is when it is not a regular file."""
+
+    size: int
+    kind: str | None = None
+    """None for a regular file; else what it is, as an error says it ("a folder",
+    "a named pipe", "a symbolic link")."""
+
+
+class FileSource:
+    """The files of decks, by their paths on the disk. This one reads the disk itself."""
+
+    def entry(self, path: Path) -> Entry:
+        """What is at ``path``: FileNotFoundError when nothing is, OSError when it cannot be asked."""
+        status = path.stat()
+        return Entry(status.st_size, special_kind(status.st_mode))
+
+    def read(self, path: Path, most: int) -> bytes:
+        """The first ``most`` bytes of the file at ``path`` (all of it when it is shorter)."""
+        with path.open("rb") as stream:
+            return stream.read(most)
+
+    def listing(self, folder: Path) -> list[Path]:
+        """What a folder holds, sorted by name."""
+        return sorted(folder.iterdir())
+
+    def is_file(self, path: Path) -> bool:
+        try:
+            return self.entry(path).kind is None
+        except OSError:
+            return False
+
+    def is_dir(self, path: Path) -> bool:
+        try:
+            return self.entry(path).kind == "a folder"
+        except OSError:
+            return False
+
+    def local(self, path: Path) -> Path | None:
+        """The file on the disk holding ``path``'s bytes, for libraries that read files by
+        name; None when the bytes are only to be had from :meth:`read`."""
+        return path
+
+    def opened(self, path: Path, most: int) -> BinaryIO:
+        """The file as a binary stream of at most ``most`` bytes, for libraries that read a stream."""
+        local = self.local(path)
+        if local is not None:
+            return local.open("rb")
+        return _Named(self.read(path, most), self.identity(path))
+
+    def label(self, path: Path) -> str:
+        """How messages name the file: its path, or ``REV:path`` at a revision."""
+        return str(path)
+
+    def identity(self, path: Path) -> str:
+        """Tells apart the files of one path in two sources (a font registered for each)."""
+        return str(path)
+
+    def version(self, paths: Iterable[Path]) -> str | None:
+        """The version of these files: the short id of the last commit that touched them,
+        with ``+`` when the working tree changed them since; None outside a git repository,
+        without git, or when git cannot say."""
+        wanted = list(paths)
+        if not wanted:
+            return None
+        folder = wanted[0] if self.is_dir(wanted[0]) else wanted[0].parent
+        root = repository_root(folder)
+        if root is None:
+            return None
+        names = relative_paths(root, wanted)
+        commit = last_commit(root, names)
+        if commit is None:
+            return None
+        return commit + ("+" if has_changes(root, names) else "")
+
+
+DISK = FileSource()
+"""The disk, where files are read from unless :func:`reading_from` says otherwise."""
+
+
+class _Named(io.BytesIO):
+    """Bytes with a name, as libraries that take a stream name what they read (reportlab's fonts)."""
+
+    def __init__(self, data: bytes, name: str) -> None:
+        super().__init__(data)
+        self.name = name
+
+
+@dataclass(eq=False)
+class Revision(FileSource):
+    """A deck's files as they were at one commit of the git repository holding them.
+
+    Only paths inside ``folders`` are read from the commit; a path there that the commit
+    does not hold is missing, even when the working tree has it. A symbolic link at the
+    commit is no file to read (its target is not looked up), so a deck at a revision
+    cannot reach outside its folders either.
+    """
+
+    root: Path
+    """The top folder of the working tree (``git rev-parse --show-toplevel``)."""
+    commit: str
+    """The full id of the commit."""
+    name: str
+    """The revision as the user wrote it (``HEAD~1``), for messages."""
+    folders: tuple[str, ...]
+    """The folders read from the commit, as git names them from ``root``."""
+    files: dict[str, TreeEntry] = field(default_factory=dict)
+    kept: dict[str, bytes] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, folders: Iterable[Path], revision: str) -> Revision:
+        """The files under ``folders`` (the first holds the deck) at ``revision`` of the repository
+        holding them. Raises :class:`~generator.revisions.git.GitError` when there is no such
+        repository or revision, or git cannot list the files."""
+        wanted = list(folders)
+        root = repository_root(wanted[0])
+        if root is None:
+            if git_program() is None:
+                raise GitError("git is not installed (no git on the PATH), so there is no revision to read")
+            raise GitError(f"not in a git repository, so there is no revision '{revision}' to read")
+        commit = resolve_revision(root, revision)
+        if not relative_paths(root, wanted[:1]):  # a folder git names from elsewhere: nothing to read
+            raise GitError(f"{wanted[0]} is not inside the repository at {root}")
+        names = tuple(relative_paths(root, wanted))
+        return cls(root=Path(os.path.realpath(root)), commit=commit, name=revision, folders=names,
+                   files=list_tree(root, commit, names))
+
+    def _name(self, path: Path) -> str | None:
+        """``path`` as git names it from the root, when it lies in one of the folders; else None."""
+        names = relative_paths(self.root, [path])
+        if not names:
+            return None
+        name = names[0]
+        if any(name == folder or folder == "." or name.startswith(folder + "/") for folder in self.folders):
+            return name
+        return None
+
+    @cached_property
+    def _folders(self) -> frozenset[str]:
+        """Every folder the commit holds under the folders read (and the root)."""
+        found = {"."}
+        for name in self.files:
+            parent = PurePosixPath(name).parent
+            while str(parent) not in found:
+                found.add(str(parent))
+                parent = parent.parent
+        return frozenset(found)
+
+    def entry(self, path: Path) -> Entry:
+        name = self._name(path)
+        if name is None:
+            return super().entry(path)
+        found = self.files.get(name)
+        if found is not None and found.mode == LINK_MODE:
+            return Entry(found.size, "a symbolic link")
+        if found is not None and found.mode == SUBMODULE_MODE:
+            return Entry(0, "a folder")
+        if found is not None:
+            return Entry(found.size)
+        if name in self._folders:
+            return Entry(0, "a folder")
+        raise FileNotFoundError(errno.ENOENT, f"no such file at {self.name}", self.label(path))
+
+    def read(self, path: Path, most: int) -> bytes:
+        name = self._name(path)
+        if name is None:
+            return super().read(path, most)
+        found = self.files.get(name)
+        if found is None or found.mode in (LINK_MODE, SUBMODULE_MODE):
+            raise FileNotFoundError(errno.ENOENT, f"no file to read at {self.name}", self.label(path))
+        if found.object in self.kept:
+            return self.kept[found.object][:most]
+        data = read_blob(self.root, found.object, min(most, MAX_GIT_OUTPUT))
+        if len(data) == found.size and sum(map(len, self.kept.values())) + len(data) <= MAX_KEPT_BYTES:
+            self.kept[found.object] = data
+        return data
+
+    def listing(self, folder: Path) -> list[Path]:
+        name = self._name(folder)
+        if name is None:
+            return super().listing(folder)
+        if self.entry(folder).kind != "a folder":
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder", self.label(folder))
+        prefix = "" if name == "." else name + "/"
+        children = {candidate[len(prefix):].split("/")[0] for candidate in self.files if candidate.startswith(prefix)}
+        return sorted(folder / child for child in children)
+
+    def local(self, path: Path) -> Path | None:
+        return None if self._name(path) is not None else path
+
+    def label(self, path: Path) -> str:
+        name = self._name(path)
+        return f"{self.name}:{name}" if name is not None else str(path)
+
+    def identity(self, path: Path) -> str:
+        name = self._name(path)
+        return f"{self.commit}:{name}" if name is not None else str(path)
+
+    def version(self, paths: Iterable[Path]) -> str | None:
+        """The short id of the last commit up to this revision that touched these files."""
+        return last_commit(self.root, relative_paths(self.root, paths), self.commit)
+
+
+_SOURCE: ContextVar[FileSource] = ContextVar("deck_files", default=DISK)
+"""Where the files of decks are read from, for the code running now."""
+
+
+def current_source() -> FileSource:
+    """Where the files of decks are read from now: the disk, unless :func:`reading_from` says otherwise."""
+    return _SOURCE.get()
+
+
+@contextmanager
+def reading_from(source: FileSource) -> Iterator[FileSource]:
+    """Read the files of decks from ``source`` inside the ``with`` block (and from where they
+    were read before it, after it)."""
+    token = _SOURCE.set(source)
+    try:
+        yield source
+    finally:
+        _SOURCE.reset(token)
