@@ -103,6 +103,27 @@ def test_without_a_written_version_the_version_is_the_last_commit_of_the_decks_f
 
 
 @needs_git
+def test_a_shared_repositorys_own_filters_are_never_run_to_find_the_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A deck folder shared with its .git carries its configuration: a clean filter there is a
+    program of the sender's choosing, which ``git status`` would run on a changed file."""
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    ran = tmp_path.parent / f"{tmp_path.name}-filter-ran"
+    (tmp_path / ".gitattributes").write_text("* filter=sender\n")
+    commit(tmp_path, "Every file through the sender's filter")
+    first = summary().rsplit(" ", 1)[1]
+    git(tmp_path, "config", "filter.sender.clean", f"sh -c 'touch {ran}; cat'")
+    deck = tmp_path / "cards" / "game" / "deck.yaml"
+    deck.write_text(deck.read_text() + "# a note\n")  # changed, so git would compare it through the filter
+    assert summary().endswith(f"version {first}+")
+    assert not ran.exists()
+    deck.write_text(deck.read_text().removesuffix("# a note\n"))
+    assert summary().endswith(f"version {first}")
+    assert not ran.exists()
+
+
+@needs_git
 def test_the_version_is_printed_on_fronts_and_backs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -12,6 +12,7 @@ system monitor a repository's configuration may name is not started.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -171,14 +172,43 @@ def last_commit(root: Path, paths: Sequence[str], revision: str = "HEAD") -> str
 
 def has_changes(root: Path, paths: Sequence[str]) -> bool:
     """Whether the working tree changes any of ``paths`` from the last commit (edited, added,
-    removed or new files not ignored); False when git cannot say."""
+    removed or new files not ignored); False when git cannot say.
+
+    ``git status`` would answer this, but it runs the clean filters a repository's own
+    configuration names (``.git/config`` travels with a shared deck folder), which is a
+    program of that configuration's choosing. So the files on disk are hashed here as git
+    hashes a blob and compared with the last commit's tree, and only git commands that run
+    no filter are asked: the tree at HEAD and the untracked files not ignored.
+    """
     if not paths:
         return False
     try:
-        output = run_git(["status", "--porcelain", "-z", "--untracked-files=normal", "--", *paths], root)
+        committed = list_tree(root, "HEAD", paths)
+        listed = run_git(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *paths], root)
     except (GitError, OSError):
         return False
-    return bool(output.strip(b"\0"))
+    names = {part.decode("utf-8", errors="surrogateescape") for part in listed.split(b"\0") if part}
+    if names != set(committed):  # a file added, staged, untracked or removed from the index
+        return True
+    return any(_changed(root / name, entry) for name, entry in committed.items())
+
+
+def _changed(path: Path, entry: TreeEntry) -> bool:
+    """Whether the file at ``path`` differs from the committed blob ``entry``: missing, another
+    kind, or other bytes (hashed as git hashes a blob, SHA-1 or SHA-256 by the id's length)."""
+    try:
+        if entry.mode == "120000":
+            content = os.readlink(path).encode("utf-8", errors="surrogateescape")
+        elif path.is_symlink() or not path.is_file():
+            return True
+        elif path.stat().st_size != entry.size:
+            return True
+        else:
+            content = path.read_bytes()
+    except OSError:
+        return True
+    digest = hashlib.sha256 if len(entry.object) == 64 else hashlib.sha1
+    return digest(b"blob %d\0" % len(content) + content).hexdigest() != entry.object
 
 
 def resolve_revision(root: Path, revision: str) -> str:
