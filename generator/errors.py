@@ -7,7 +7,6 @@ exceptions; only the CLI prints them and picks the exit code.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -200,6 +199,8 @@ def not_text(value: object) -> str:
 def did_you_mean(word: str, choices: Iterable[object]) -> str:
     """'; did you mean X?' for a near miss, else '; expected one of: ...'."""
     names = sorted(map(str, choices))
+    import difflib  # noqa: PLC0415  (only a mistake needs it; loading it is 0.2% of every check)
+
     close = difflib.get_close_matches(word, names, n=1)
     if close:
         return f"; did you mean '{close[0]}'?"

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import csv
 import re
-import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -266,6 +265,8 @@ NUMBER_CELL_TYPES = {"n": "a number", "b": "yes/no (a boolean)"}
 
 def _number_holding_text(path: Path, worksheet: Any) -> InputError | None:
     """The first cell the sheet stores as a number (or yes/no) whose value is not one."""
+    import zipfile  # noqa: PLC0415  (workbooks only: a deck without one never loads it)
+
     from openpyxl.utils.cell import coordinate_to_tuple  # noqa: PLC0415  (only .xlsx decks need openpyxl)
     from openpyxl.xml.functions import iterparse  # noqa: PLC0415  (as above; openpyxl's own: defusedxml when installed)
 
@@ -299,6 +300,8 @@ def _reads_as(kind: str, text: str) -> bool:
 def _check_unpacked_size(path: Path) -> None:
     """Refuse a workbook whose parts would unpack past MAX_XLSX_UNPACKED, from the sizes the
     zip declares (Python's zip reader never unpacks more than a part declares)."""
+    import zipfile  # noqa: PLC0415  (workbooks only: a deck without one never loads it)
+
     try:
         with zipfile.ZipFile(path) as archive:
             parts = archive.infolist()
@@ -323,6 +326,8 @@ _FORMULA_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?f[\s>/]")
 def _holds_formulas(path: Path, part: str) -> bool:
     """Whether the worksheet stored as ``part`` has a formula: a quick look at its XML, so a
     sheet without one (most sheets of cards) is never parsed a second time."""
+    import zipfile  # noqa: PLC0415  (workbooks only: a deck without one never loads it)
+
     with zipfile.ZipFile(path) as archive:  # sizes already bounded by MAX_XLSX_UNPACKED
         return _FORMULA_TAG.search(archive.read(part)) is not None
 
@@ -333,6 +338,8 @@ def _refuse_unsaved_formulas(path: Path, worksheet: Any) -> None:
     read for its values the cell would be blank: a card silently one copy, or nameless. A
     formula whose saved result is empty text (``=IF(A2, "x", "")``) is marked as text, and
     stays a blank cell."""
+    import zipfile  # noqa: PLC0415  (workbooks only, as above)
+
     from openpyxl.utils.cell import coordinate_to_tuple  # noqa: PLC0415  (only .xlsx decks need openpyxl)
     from openpyxl.xml.functions import iterparse  # noqa: PLC0415  (as above; openpyxl's own: defusedxml when installed)
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import codecs
 import copy
 import io
-import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -296,6 +295,8 @@ def _check_urls(value: str, line: int) -> None:
 
 def _render(path: Path, root: Element) -> Drawing:
     """svglib's drawing of the checked tree; its complaints about the file become an error."""
+    import logging  # noqa: PLC0415  (svglib's log; a deck without SVG art never loads it)
+
     from svglib.svglib import SvgRenderer  # noqa: PLC0415  (with reportlab's graphics: only SVG art needs it)
 
     complaints: list[str] = []

@@ -28,7 +28,6 @@ import math
 import random
 import statistics
 import sys
-import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -212,6 +211,8 @@ Ctrl-C (``KeyboardInterrupt``) passes through, to stop the command as the user a
 def _plugin_error(path: Path, what: str, error: BaseException) -> InputError:
     """Name the plugin's own line where it went wrong."""
     line = 0
+    import traceback  # noqa: PLC0415  (only a plugin that fails needs it)
+
     for frame in traceback.extract_tb(error.__traceback__):
         if Path(frame.filename) == path:
             line = frame.lineno or 0
