@@ -37,6 +37,7 @@ class FrameRenderer:
         self.card_size = card_size
         self.bleed = bleed
         self.fonts = [_font()]
+        self.font_files = {"Vera": {"regular": "reportlab:Vera.ttf"}}
 
     def face_key(self, card: Card, side: str) -> str:
         if side == "back" and card.back is None:

@@ -83,6 +83,38 @@ def test_a_character_no_bundled_font_has_names_card_element_and_character(tmp_pa
     assert not (tmp_path / "out").exists()
 
 
+# --- the bundled serif --------------------------------------------------------------------
+
+
+SERIF_FACES = {"DejaVuSerif": "DejaVuSerif.ttf", "DejaVuSerif-Bold": "DejaVuSerif-Bold.ttf",
+               "DejaVuSerif-Italic": "DejaVuSerif-Italic.ttf", "DejaVuSerif-BoldItalic": "DejaVuSerif-BoldItalic.ttf"}
+
+
+def test_dejavu_serif_comes_with_deckpress_and_markup_finds_its_bold_and_italic_faces(tmp_path):
+    folder = project(tmp_path, [("one", "**Bold** *Slanted* ***Both*** Plain")])
+    set_font(tmp_path, "DejaVuSerif")
+    run = build(tmp_path, folder)
+    assert run.exit_code == 0, run.stderr
+    chars = title_chars(tmp_path)
+    assert "".join(char["text"] for char in chars) == "BoldSlantedBothPlain"
+    assert [font_of(char) for char in chars] == (["DejaVuSerif-Bold"] * 4 + ["DejaVuSerif-Italic"] * 7
+                                                 + ["DejaVuSerif-BoldItalic"] * 4 + ["DejaVuSerif"] * 5)
+    manifest = json.loads((tmp_path / "out" / "test.json").read_text(encoding="utf-8"))
+    assert manifest["fonts"] == {"DejaVuSerif": {"regular": "deckpress:DejaVuSerif.ttf",
+                                                 "bold": "deckpress:DejaVuSerif-Bold.ttf",
+                                                 "italic": "deckpress:DejaVuSerif-Italic.ttf",
+                                                 "bold-italic": "deckpress:DejaVuSerif-BoldItalic.ttf"}}
+
+
+@pytest.mark.parametrize("name", sorted(SERIF_FACES))
+def test_each_serif_face_may_be_named_on_its_own(tmp_path, name):
+    folder = project(tmp_path, [("one", "Face")])
+    set_font(tmp_path, name)
+    assert build(tmp_path, folder).exit_code == 0
+    assert {font_of(char) for char in title_chars(tmp_path)} == {name}
+    assert (BUNDLED / SERIF_FACES[name]).stat().st_size > 300_000  # the whole font, not a subset of it
+
+
 # --- a deck's own fonts -------------------------------------------------------------------
 
 

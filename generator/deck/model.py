@@ -11,6 +11,8 @@ required)::
     rules:      the composition rules                     (read by generator.deck.rules)
     stats:      questions for ``deckpress stats``         (read by generator.stats)
     accept:     warnings the designer has looked at and accepts, each with a reason
+    fonts:      {system: true} lets the layouts name fonts installed on the computer
+                (read by generator.render.fonts)
 
 Every error names the file, line, column and field, so a designer can jump
 straight to the mistake.
@@ -42,7 +44,7 @@ DECK_FILENAME = "deck.yaml"
 RULES_FILENAME = "rules.md"
 """The rules the booklet is made of, beside the deck file (see :func:`rules_path`)."""
 
-SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats", "accept"}
+SECTIONS = {"deck", "fields", "back", "cards", "decklists", "rules", "stats", "accept", "fonts"}
 DECK_KEYS = {"id", "name", "players", "layout", "title_field", "designer", "version",
              "description", "card_size"}
 FIELD_KEYS = {"type", "required", "default", "choices", "min", "max", "description", "markup"}

@@ -37,12 +37,21 @@ halfway through writing a PDF.
 Every font is registered with reportlab as a TrueType font, never one of the
 PDF base-14 fonts, so every PDF carries (a subset of) each font it uses and
 prints the same everywhere.
+
+A deck or layout that opts in with ``fonts: {system: true}`` may also name a
+family installed on the computer (``font: Liberation Serif``, or
+``Liberation Serif-Bold`` for one face), found through fontconfig
+(:mod:`generator.render.systemfonts`) once no folder has the name; its files are
+checked like any stranger's. Such a build depends on the machine, so
+:meth:`FontRegistry.family_files` says where each family's files came from, for
+the manifest.
 """
 
 from __future__ import annotations
 
 import hashlib
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
@@ -52,9 +61,10 @@ import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from generator.errors import InputError, Position
+from generator.errors import InputError, Position, describe_value
 from generator.loading import Document, load_yaml
-from generator.reading import Problems
+from generator.reading import Problems, Reader
+from generator.render.systemfonts import MAX_SYSTEM_FAMILIES, SystemFontError, find_system_family
 from generator.revisions import current_source
 
 REGISTRY_FILENAME = "fonts.yaml"
@@ -90,6 +100,12 @@ FACE_KEYS = {"regular": (False, False), "bold": (True, False), "italic": (False,
              "bold-italic": (True, True)}
 """How ``fonts.yaml`` names the faces of a declared family."""
 FACE_WORDS = {(True, False): "bold", (False, True): "italic", (True, True): "bold italic"}
+FONT_SETTINGS = {"system"}
+"""What a deck's or layout's ``fonts:`` mapping may say."""
+BUNDLED_ORIGIN = "deckpress:"
+REPORTLAB_ORIGIN = "reportlab:"
+"""How the manifest names a font that comes with deckpress or with reportlab: by its file
+name inside the package, the same on every machine."""
 
 
 class MissingFace(ValueError):
@@ -117,6 +133,12 @@ class FontRegistry:
     """The folders names were looked up in, first match first (for 'unknown font' errors)."""
     trusted: frozenset[Path] = frozenset()
     """Files that come with deckpress: loaded without the checks a stranger's file gets."""
+    origins: tuple[tuple[Path, str], ...] = ()
+    """Folders (resolved) and how the manifest names a file inside them (``deck:fonts/``)."""
+    system: set[str] = field(default_factory=set)
+    """Names of faces found installed on the computer (:meth:`add_system_family`)."""
+    _system_lookups: dict[str, dict[tuple[bool, bool], Path] | SystemFontError] = field(
+        default_factory=dict, repr=False)
     _loaded: dict[str, TTFont] = field(default_factory=dict, repr=False)
     _by_path: dict[Path, TTFont] = field(default_factory=dict, repr=False)
     _by_face: dict[Face, str] = field(default_factory=dict, repr=False)
@@ -187,6 +209,57 @@ class FontRegistry:
             raise InputError(f"{what}: {_damage(error)}", position, field=name) from None
         pdfmetrics.registerFont(font)
         return font
+
+    def add_system_family(self, name: str, position: Position) -> None:
+        """Add the installed family ``name`` names (itself, or ``X`` of ``X-Bold``) with every face
+        fontconfig has for it, as a family declared in ``fonts.yaml`` is added. Raises
+        :class:`InputError` at ``position`` (where the font was asked for) when fontconfig is
+        absent or has no such family or face; each family is looked up once."""
+        family, style = _split_face(name)
+        found = self._system_lookups.get(family)
+        if found is None:
+            if len(self._system_lookups) >= MAX_SYSTEM_FAMILIES:
+                raise InputError(f"font '{name}': a deck may ask for at most {MAX_SYSTEM_FAMILIES} installed "
+                                 "font families", position, field="font")
+            try:
+                found = find_system_family(family)
+            except SystemFontError as error:
+                found = error
+            self._system_lookups[family] = found
+            if isinstance(found, dict):
+                for face_style, path in sorted(found.items()):
+                    face_name = family + FACE_SUFFIXES[face_style]
+                    if face_name not in self.files:  # a folder's font of that name comes first
+                        self.files[face_name] = path
+                        self.positions[face_name] = position
+                        self.faces[face_name] = Face(family, *face_style)
+                        self._by_face[self.faces[face_name]] = face_name
+                        self.system.add(face_name)
+        if isinstance(found, SystemFontError):
+            raise InputError(f"font '{name}': {found}", position, field="font")
+        if name not in self.files:
+            raise InputError(f"font '{name}': the installed font family '{family}' has no {FACE_WORDS[style]} "
+                             "face", position, field="font")
+
+    def family_files(self, names: Iterable[str]) -> dict[str, dict[str, str]]:
+        """The families of ``names``, each face (``regular``, ``bold``, ``italic``, ``bold-italic``)
+        mapped to where its file came from: ``deckpress:DejaVuSans.ttf`` for a bundled font,
+        ``deck:fonts/X.ttf`` or ``project:fonts/X.ttf`` for a deck's or project's, the absolute
+        path of an installed one. A build that differs between two machines shows why here."""
+        families: dict[str, dict[str, str]] = {}
+        for family in sorted({self.face_of(name).family for name in names}):
+            faces = {key: self._by_face.get(Face(family, *style)) for key, style in FACE_KEYS.items()}
+            families[family] = {key: self.origin(found) for key, found in faces.items() if found is not None}
+        return families
+
+    def origin(self, name: str) -> str:
+        """Where the file of font ``name`` came from (see :meth:`family_files`)."""
+        path = self.files[name]
+        if name not in self.system:
+            for folder, label in self.origins:
+                if folder in path.parents:
+                    return label + path.relative_to(folder).as_posix()
+        return str(path)
 
     def face_of(self, name: str) -> Face:
         return self.faces.get(name, Face(name))
@@ -277,6 +350,26 @@ def _ttf_problem(error: TTFError) -> str:
     return "it is damaged or cut short and cannot be read"
 
 
+def _split_face(name: str) -> tuple[str, tuple[bool, bool]]:
+    """``X-BoldItalic`` is ``X``'s bold italic face; a name without a face suffix is a regular face."""
+    for style, suffix in sorted(FACE_SUFFIXES.items(), key=lambda item: -len(item[1])):
+        if suffix and name.endswith(suffix) and len(name) > len(suffix):
+            return name[:-len(suffix)], style
+    return name, (False, False)
+
+
+def system_fonts_wanted(document: Document, keys: tuple[Any, ...] = ("fonts",)) -> bool:
+    """Whether ``fonts: {system: true}`` at ``keys`` of a deck or layout file lets its layouts
+    name fonts installed on the computer (False when it is not written)."""
+    reader = Reader(document)
+    settings = reader.mapping(keys, "fonts")
+    reader.known_keys(keys, FONT_SETTINGS, "fonts setting")
+    wanted = settings.get("system", False)
+    if not isinstance(wanted, bool):
+        raise reader.fail((*keys, "system"), f"system is true or false, found {describe_value(wanted)}")
+    return wanted
+
+
 def _internal_name(name: str, path: Path) -> str:
     """``name``, or ``name`` with a short hash of the file when another file has that name.
     A file is told apart by where it is read from too: a font at a git revision is not the
@@ -331,7 +424,12 @@ def load_font_registry(fonts_dir: Path | None, deck_folder: Path | None = None) 
     elif deck_fonts is not None:
         searched.insert(0, deck_fonts)
     problems.raise_any()
-    return FontRegistry(table.files, table.positions, table.faces, tuple(searched), trusted)
+    origins = [(BUNDLED_FONTS_DIR.resolve(), BUNDLED_ORIGIN), (REPORTLAB_FONTS_DIR.resolve(), REPORTLAB_ORIGIN)]
+    if deck_fonts is not None:
+        origins.append((deck_fonts.resolve(), f"deck:{FONTS_FOLDER}/"))
+    if fonts_dir is not None:
+        origins.append((fonts_dir.resolve(), f"project:{fonts_dir.name}/"))
+    return FontRegistry(table.files, table.positions, table.faces, tuple(searched), trusted, tuple(origins))
 
 
 @lru_cache(maxsize=1)

@@ -14,6 +14,7 @@ top-left corner, in real units (see :mod:`generator.render.units`)::
     colours:
       accent: {field: category, map: {Shelf: brown}, default: grey}
     icons: {}                      # extra icons, as in data/icons.yaml
+    fonts: {system: true}          # fonts installed on the computer may be named (see render/fonts.py)
     styles:                        # named text styles: "[Burn]{.burn} a monster"
       burn: {colour: "#e0601e", bold: true}
     elements:
@@ -99,7 +100,7 @@ from generator.errors import InputError, LayoutError, Position, did_you_mean, no
 from generator.loading import Document, KeyPath, load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Problems
-from generator.render.fonts import DEFAULT_FONT, FontRegistry
+from generator.render.fonts import DEFAULT_FONT, FontRegistry, system_fonts_wanted
 from generator.render.icons import Icon, parse_icons
 from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI
 from generator.render.paint import Gradient, Paint, PaintCompiler, PaintError
@@ -114,7 +115,7 @@ T = TypeVar("T")
 LAYOUT_SUFFIX = ".yaml"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 TOP_KEYS = {"extends", "size", "units", "bleed", "safe", "title", "defaults", "colours", "icons",
-            "styles", "elements", "description"}
+            "styles", "elements", "description", "fonts"}
 KINDS = ("text", "rect", "ellipse", "line", "icon", "image")
 COMMON_KEYS = {"name", "when", "rotate", "opacity"}
 KIND_KEYS = {
@@ -423,6 +424,9 @@ def read_raw_layout(path: Path, search: list[Path], problems: Problems, chain: t
     for key in ("size", "units", "bleed", "safe", "title"):
         if key in data:
             raw.settings[key] = Value(data[key], document.at(key), units)
+    if "fonts" in data:
+        raw.settings["fonts"] = Value(problems.attempt(partial(system_fonts_wanted, document), False),
+                                      document.at("fonts"), units)
     for section, target in (("defaults", raw.defaults), ("colours", raw.colours), ("styles", raw.styles)):
         if section in data:
             mapping: dict[Any, Any] = problems.attempt(partial(_mapping, document, (section,)), {})
@@ -515,6 +519,8 @@ class LayoutContext:
     fonts: FontRegistry
     templates: TemplateMemo
     """Every template compiled so far, by all the layouts loaded together."""
+    system_fonts: bool = False
+    """The deck lets its layouts name fonts installed on the computer (``fonts: {system: true}``)."""
 
 
 def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -> Layout:
@@ -599,6 +605,8 @@ class _ElementCompiler:
                                     context.colour_table, context.templates,
                                     {key: value.position for key, value in raw.colours.items()})
         self.text_defaults = {**TEXT_DEFAULTS, **{key: value.data for key, value in raw.defaults.items()}}
+        own = raw.settings.get("fonts")  # fonts installed on the computer, as the deck or this layout allows
+        self.system_fonts = context.system_fonts or bool(own and own.data)
 
     # values -----------------------------------------------------------------------------
 
@@ -784,10 +792,12 @@ class _ElementCompiler:
                              where, field="font")
         fonts = self.context.fonts
         for font in names:
-            if not isinstance(font, str) or font not in fonts:
+            if isinstance(font, str) and font not in fonts and self.system_fonts:
+                fonts.add_system_family(font, where)  # found through fontconfig, or an error naming it
+            if not isinstance(font, str) or font not in fonts or (font in fonts.system and not self.system_fonts):
                 raise InputError(f"unknown font '{font}'{did_you_mean(str(font), fonts.names())} "
-                                 f"({fonts.where_searched()}; add a .ttf file to one of them)", where,
-                                 field="font")
+                                 f"({fonts.where_searched()}; add a .ttf file to one of them, or allow fonts "
+                                 "installed on this computer with fonts: {system: true})", where, field="font")
             fonts.font(font)  # a broken file is said once, here, not once for every face it would draw
         return tuple(dict.fromkeys(names))
 

@@ -28,7 +28,7 @@ from generator.deck.model import Card, Deck
 from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
 from generator.loading import load_yaml
 from generator.reading import Problems
-from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry
+from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry, system_fonts_wanted
 from generator.render.icons import Icon, load_icons
 from generator.render.images import ArtConversion, PreparedImages
 from generator.render.layout import (
@@ -119,6 +119,12 @@ class Renderer:
         """Names of every font the layouts use (each embedded as TrueType in the PDF)."""
         names = {name for layout in self.layouts.values() for name in layout.fonts}
         return sorted(self.font_registry.font(name).fontName for name in names)
+
+    @property
+    def font_files(self) -> dict[str, dict[str, str]]:
+        """Each font family the layouts use, its faces mapped to where their files came from
+        (see :meth:`FontRegistry.family_files`), for the manifest."""
+        return self.font_registry.family_files(name for layout in self.layouts.values() for name in layout.fonts)
 
     def face_key(self, card: Card, side: str) -> str:
         """Equal keys mean identical drawings: the layout plus every value it reads."""
@@ -439,11 +445,14 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
     ``draft`` prints text that does not fit instead of refusing it (see :attr:`Renderer.draft`)."""
     fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
     registry = load_font_registry(fonts_path, deck.folder)
+    problems = Problems()
+    system_fonts = problems.attempt(lambda: deck_system_fonts(deck), False)
     card_sizes, colour_table, icons = builtin_tables()
     context = LayoutContext(card_sizes=dict(card_sizes), colour_table=dict(colour_table), icons=dict(icons),
-                            fonts=registry, templates=TemplateMemo(make_layout_environment()))
+                            fonts=registry, templates=TemplateMemo(make_layout_environment()),
+                            system_fonts=system_fonts)
     search = layout_search_path(deck, Path(layouts_dir) if layouts_dir is not None else None)
-    layouts = load_deck_layouts(deck, search, context)
+    layouts = load_deck_layouts(deck, search, context, problems)
     front, back = layouts["front"], layouts["back"]
     if abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01:
         raise InputError(f"front layout '{front.name}' and back layout '{back.name}' have different "
@@ -452,10 +461,19 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
     return Renderer(deck=deck, layouts=layouts, font_registry=registry, draft=draft)
 
 
-def load_deck_layouts(deck: Deck, search: list[Path], context: LayoutContext) -> dict[str, Layout]:
+def deck_system_fonts(deck: Deck) -> bool:
+    """Whether the deck file's ``fonts: {system: true}`` lets every layout of the deck name
+    fonts installed on the computer."""
+    data = deck.source.data
+    return isinstance(data, dict) and "fonts" in data and system_fonts_wanted(deck.source)
+
+
+def load_deck_layouts(deck: Deck, search: list[Path], context: LayoutContext,
+                      problems: Problems | None = None) -> dict[str, Layout]:
     """The deck's layouts, side -> layout, each read once. Every mistake in them, in the
-    front's and the back's alike, is raised together, so one run shows them all."""
-    problems = Problems()
+    front's and the back's alike (and any already in ``problems``), is raised together, so
+    one run shows them all."""
+    problems = problems if problems is not None else Problems()
     names = {side: deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES}
     raws: dict[str, RawLayout] = {}
     for name in dict.fromkeys(names.values()):

@@ -12,6 +12,10 @@ Lengths are PDF points with the origin at the page's bottom-left corner.
 A build for a cutting machine adds ``cutter`` (its marks' settings, each mark's
 ``ink`` rectangles and ``box``, and the ``rectangle`` they enclose, which every
 card lies in), the ``corner_radius`` of the cut paths and the ``cut_file``'s name.
+``fonts`` maps each font family the faces use to where each face's file came from
+(``{"DejaVuSans": {"regular": "deckpress:DejaVuSans.ttf", ...}}``; a font installed on
+the computer by its absolute path), so two builds that differ between machines can
+be told apart.
 ``rotation`` is how far the face is turned within its trim box, in degrees
 anticlockwise: 180 for backs below a fold line running across the page
 (``--duplex fold``), so a folded card reads upright turned over sideways;
@@ -38,9 +42,11 @@ COMPACT = (",", ":")
 
 
 def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: int,
-                    pages: int, lang: str | None = None, cut_file: str | None = None) -> dict[str, Any]:
+                    pages: int, lang: str | None = None, cut_file: str | None = None,
+                    fonts: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
     """The settings at the top of a manifest (``lang``: the translation printed, if any;
-    ``cut_file``: the name of the cut file written beside it, if any)."""
+    ``cut_file``: the name of the cut file written beside it, if any; ``fonts``: where each
+    font family's files came from, if known)."""
     paper = layout.paper
     offset_x, offset_y = layout.settings.back_offset
     cutting = layout.registration is not None or cut_file is not None
@@ -64,6 +70,7 @@ def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: in
         **({"cut_file": cut_file} if cut_file else {}),
         **({"corner_radius": round(layout.settings.corner_radius, 3) + 0.0,
             "corner_radius_mm": round(layout.settings.corner_radius / MM, 3) + 0.0} if cutting else {}),
+        **({"fonts": fonts} if fonts is not None else {}),
     }
 
 

@@ -119,7 +119,8 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
             streams[2].write(cut_file_bytes(cut_sheet(layout), settings.cut_file))
         writer = PdfPageWriter(streams[0], compiled, (layout.paper.width, layout.paper.height))
         manifest = ManifestWriter(manifest_text, manifest_header(deck.id, deck.name, layout, total, pages,
-                                                                    deck.lang, cut_path.name if cut_path else None))
+                                                                    deck.lang, cut_path.name if cut_path else None,
+                                                                    fonts=renderer.font_files))
         for page in plan_pages(layout, total):
             writer.add_page(composer.compose(page, manifest))
             if on_page:

@@ -33,6 +33,11 @@ class CardRenderer(Protocol):
     def fonts(self) -> Sequence[str]:
         """Names of the (embedded TrueType) fonts the faces use."""
 
+    @property
+    def font_files(self) -> dict[str, dict[str, str]]:
+        """Each font family the faces use, its faces mapped to where their files came from
+        (recorded in the manifest)."""
+
     def face_key(self, card: Card, side: str) -> str:
         """Equal keys mean identical drawings: such faces are drawn once and placed many times."""
 
