@@ -21,7 +21,6 @@ import io
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from xml.sax.saxutils import quoteattr
 
 from generator.boxes import Box
 from generator.sheets.cutting import CUT_FILE_FORMATS, Registration
@@ -87,8 +86,8 @@ def svg_cut_file(sheet: CutSheet) -> bytes:
         'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" '
         f'width="{width}mm" height="{height}mm" viewBox="0 0 {width} {height}">',
         "<title>deckpress cut file: cut along the paths of the cut group</title>",
-        f'<g id={quoteattr(REGISTRATION_GROUP)} inkscape:groupmode="layer" '
-        f'inkscape:label={quoteattr(REGISTRATION_GROUP)} fill="#000000" stroke="none">',
+        f'<g id="{REGISTRATION_GROUP}" inkscape:groupmode="layer" '
+        f'inkscape:label="{REGISTRATION_GROUP}" fill="#000000" stroke="none">',
     ]
     marks = sheet.registration.marks if sheet.registration else ()
     for mark in marks:
@@ -97,7 +96,7 @@ def svg_cut_file(sheet: CutSheet) -> bytes:
             lines.append(f'<rect class="{mark.kind}" x="{mm(ink.x)}" y="{mm(top)}" '
                          f'width="{mm(ink.width)}" height="{mm(ink.height)}"/>')
     lines.append("</g>")
-    lines.append(f'<g id={quoteattr(CUT_GROUP)} inkscape:groupmode="layer" inkscape:label={quoteattr(CUT_GROUP)} '
+    lines.append(f'<g id="{CUT_GROUP}" inkscape:groupmode="layer" inkscape:label="{CUT_GROUP}" '
                  f'fill="none" stroke="{SVG_CUT_STROKE}" stroke-width="{SVG_CUT_WIDTH_MM:g}">')
     for number, trim in enumerate(sheet.trims, start=1):
         lines.append(f'<path id="slot-{number}" d="{_svg_outline(trim, sheet.height, sheet.corner_radius)}"/>')
