@@ -135,14 +135,13 @@ def _first_line(raw: bytes) -> str:
 
 
 def repository_root(folder: Path) -> Path | None:
-    """The top folder of the git working tree holding ``folder``; None outside one, without
-    git, or when git cannot answer."""
-    try:
-        output = run_git(["rev-parse", "--show-toplevel"], folder, limit=64 * 1024)
-    except (GitError, OSError):
-        return None
-    top = output.decode("utf-8", errors="replace").strip()
-    return Path(top) if top else None
+    """The top folder of the git working tree holding ``folder``: the nearest folder at or
+    above it with a ``.git`` (a folder, or the file a worktree or submodule has); None outside
+    one. Found by looking, not by asking git, since every command that reads a deck asks."""
+    for candidate in (folder.resolve(), *folder.resolve().parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
 
 
 def relative_paths(root: Path, paths: Iterable[Path]) -> list[str]:
