@@ -3,7 +3,9 @@
 - :func:`copies_deck`: the same 26 distinct faces, counts scaled up to a total
   (what a deck of many copies costs: placements, pages, the manifest);
 - :func:`distinct_deck`: every card different, each printed once (what each
-  distinct face costs: its context, layout, text fitting and drawing).
+  distinct face costs: its context, layout, text fitting and drawing);
+- :func:`two_back_deck`: every card different, with two backs between them (what an
+  export of a deck with several backs costs).
 
 Each is written as ``<project>/cards/<name>/deck.yaml`` beside a link to the
 repository's layouts, the way a project lays decks out, so its layouts are found.
@@ -56,7 +58,26 @@ def distinct_deck(project: Path, total: int, repository: Path = REPOSITORY) -> P
     """``total`` cards, one copy each, all different: the Cereal Killer cards in turn, each
     numbered in its name (``Frankenflakes 17``) so that no two fronts are drawn alike."""
     data = _source(repository)
-    pool = data["cards"]
+    data["cards"] = _distinct_cards(data["cards"], total)
+    return _write(project, f"distinct-{total}", data, repository)
+
+
+BACK_KINDS = {"monster": "Cereal Monsters"}
+"""Which cards of :func:`two_back_deck` get the monster back; every other card gets the shelf back."""
+
+
+def two_back_deck(project: Path, total: int, repository: Path = REPOSITORY) -> Path:
+    """``total`` different cards (as :func:`distinct_deck`) with two backs between them, as a
+    party game of question and answer cards has: each card names its back (``back:``), the
+    monsters one and every other card the other, so the deck shows two distinct backs."""
+    data = _source(repository)
+    data["cards"] = _distinct_cards(data["cards"], total)
+    for card in data["cards"]:
+        card["back"] = {"name": BACK_KINDS.get(card["type"], "Shelves and Milk"), "type": card["type"]}
+    return _write(project, f"two-backs-{total}", data, repository)
+
+
+def _distinct_cards(pool: list[dict], total: int) -> list[dict]:
     cards = []
     for index in range(total):
         card = dict(pool[index % len(pool)])
@@ -65,5 +86,4 @@ def distinct_deck(project: Path, total: int, repository: Path = REPOSITORY) -> P
         card["name"] = f"{card['name']} {number}"
         card["count"] = 1
         cards.append(card)
-    data["cards"] = cards
-    return _write(project, f"distinct-{total}", data, repository)
+    return cards
