@@ -9,6 +9,7 @@ top-left corner, in real units (see :mod:`generator.render.units`)::
     units: mm                      # bare numbers below are millimetres
     bleed: 3mm                     # how far background art runs past the cut (at most 10mm)
     safe: 3mm                      # text stays this far inside the cut
+    corner_radius: 3mm             # how round the cut card's corners are (0: square), for exports
     title: "{{ name }}"            # the face's title in manifests (default: the title field)
     defaults: {font: Vera, size: 9, colour: ink}   # for text elements
     colours:
@@ -114,7 +115,7 @@ T = TypeVar("T")
 
 LAYOUT_SUFFIX = ".yaml"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-TOP_KEYS = {"extends", "size", "units", "bleed", "safe", "title", "defaults", "colours", "icons",
+TOP_KEYS = {"extends", "size", "units", "bleed", "safe", "corner_radius", "title", "defaults", "colours", "icons",
             "styles", "elements", "description", "fonts"}
 KINDS = ("text", "rect", "ellipse", "line", "icon", "image")
 COMMON_KEYS = {"name", "when", "rotate", "opacity"}
@@ -150,6 +151,10 @@ MAX_BLEED_MM = 10.0
 """The widest bleed (mm): print shops ask for 3 mm, a few for 5. Art run further past the cut
 is never seen, and a larger bleed only crowds the sheet until no card fits on it."""
 DEFAULT_SAFE = "3mm"
+DEFAULT_CORNER_RADIUS = "3mm"
+"""The cut card's corner radius when a layout does not say: the rounded corners print shops cut.
+Nothing is drawn from it; exports that know a card's shape (Tabletop Simulator's square or
+rounded cards) read it."""
 DEFAULT_SIZE = "poker"
 MAX_FONT_SIZE = 1000.0
 """The largest type size (points): a letter 35 cm tall, more than any card holds. Past it the
@@ -313,6 +318,8 @@ class Layout:
     styles: dict[str, NamedStyle] = field(default_factory=dict)
     title_position: Position | None = None
     """Where ``title:`` is written (in this file or one it extends), for errors making a title."""
+    corner_radius: float = 3 * POINTS_PER_UNIT["mm"]
+    """Points: how round the cut card's corners are (0 for square corners)."""
 
     @property
     def trim(self) -> Box:
@@ -421,7 +428,7 @@ def read_raw_layout(path: Path, search: list[Path], problems: Problems, chain: t
     else:
         raw = RawLayout(name=path.stem, path=path)
     raw.name, raw.path = path.stem, path
-    for key in ("size", "units", "bleed", "safe", "title"):
+    for key in ("size", "units", "bleed", "safe", "corner_radius", "title"):
         if key in data:
             raw.settings[key] = Value(data[key], document.at(key), units)
     if "fonts" in data:
@@ -532,6 +539,7 @@ def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -
     compiler = _ElementCompiler(raw, context, width, height)
     bleed = problems.attempt(lambda: compiler.bleed(raw.settings.get("bleed")), 0.0)
     safe = problems.attempt(lambda: compiler.length(raw.settings.get("safe"), DEFAULT_SAFE, "safe"), None)
+    corner_radius = problems.attempt(lambda: compiler.corner_radius(raw.settings.get("corner_radius")), None)
     title = raw.settings.get("title")
     layout = Layout(
         name=raw.name,
@@ -548,6 +556,7 @@ def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -
         icons={**context.icons, **raw.icons, **_each_compiled(raw.icons, compiler.icon_colours, problems)},
         fonts=[],
         styles=_each_compiled(raw.styles, compiler.style, problems),
+        corner_radius=compiler.corner_radius(None) if corner_radius is None else corner_radius,
     )
     layout.fonts = sorted({name for element in layout.elements if isinstance(element, TextElement)
                            for name in (element.font, *element.fallback)}
@@ -629,6 +638,14 @@ class _ElementCompiler:
         if value is not None and points > MAX_BLEED_MM * POINTS_PER_UNIT["mm"] + 1e-9:  # 10mm itself, however rounded
             raise InputError(f"bleed must be at most {MAX_BLEED_MM:g} mm, found {value.data!r}",
                              value.position, field="bleed")
+        return points
+
+    def corner_radius(self, value: Value | None) -> float:
+        """The cut card's corner radius in points: at most half the card's shorter side."""
+        points = self.length(value, DEFAULT_CORNER_RADIUS, "corner_radius")
+        if value is not None and points > min(self.width, self.height) / 2 + 1e-9:
+            raise InputError(f"corner_radius must be at most half the card's shorter side, found {value.data!r}",
+                             value.position, field="corner_radius")
         return points
 
     def font_size(self, value: Value | None, default: Any, what: str) -> float:
