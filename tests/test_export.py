@@ -8,8 +8,10 @@ import pytest
 from cli_run import CARDS, deckpress
 from PIL import Image
 
+import generator.exports.contact as contact_module
 from generator.deck.model import load_deck
-from generator.exports.contact import contact_tiles, plan_grid
+from generator.exports.backs import back_file_name
+from generator.exports.contact import contact_sheet, contact_tiles, plan_grid
 from generator.exports.raster import PRINT_BLEED, Raster, rasterise_face, with_bleed
 from generator.render import load_renderer
 
@@ -40,6 +42,16 @@ cards:
   - {id: sun, name: Sun, colour: red, back: {name: Moon, colour: blue}}
   - {id: frog, count: 2, name: Frog, colour: green, back: {name: Toad}}
 """
+
+TWO_BACK_CARDS = """\
+cards:
+  - {id: who, count: 2, name: Who, colour: red, back: {name: Question, colour: blue}}
+  - {id: what, name: What, colour: red, back: {name: Question, colour: blue}}
+  - {id: aye, name: "Yes", colour: green, back: {name: Answer, colour: yellow}}
+  - {id: nay, name: "No", colour: green, back: {name: Answer, colour: yellow}}
+  - {id: maybe, name: Maybe, colour: green, back: {name: Answer, colour: yellow}}
+"""
+"""A party game's question and answer cards: each names its back, and the deck shows two."""
 
 
 def make_deck(tmp_path: Path, cards: str = SHARED_BACK_CARDS, layout: str = LAYOUT, name: str = "test") -> Path:
@@ -138,6 +150,38 @@ def test_double_sided_cards_get_a_back_image_each(tmp_path):
         assert centre(image) == YELLOW  # no colour on the toad side: the layout's default
 
 
+def test_each_back_several_cards_share_is_written_once_named_by_its_face_key(tmp_path):
+    folder = make_deck(tmp_path, TWO_BACK_CARDS)
+    run = deckpress("export", folder, "--png", tmp_path / "out", "--dpi", "20")
+    assert run.exit_code == 0, run.stderr
+    renderer = load_renderer(load_deck(folder))
+    deck = renderer.deck
+    question, answer = (renderer.face_key(deck.card(card), "back") for card in ("who", "aye"))
+    backs = [name for name in png_names(tmp_path / "out") if not name.endswith("-front.png")]
+    assert backs == sorted([f"back-{question}.png", f"back-{answer}.png", "contact-sheet.png"])
+    assert "7 card images" in run.stdout  # five fronts and two backs, not ten
+    with Image.open(tmp_path / "out" / f"back-{question}.png") as image:
+        assert centre(image) == BLUE
+    with Image.open(tmp_path / "out" / f"back-{answer}.png") as image:
+        assert centre(image) == YELLOW
+
+
+def test_identical_backs_written_by_each_card_are_one_shared_back(tmp_path):
+    cards = ("cards:\n  - {id: a, name: A, back: {name: Same}}\n  - {id: b, name: B, back: {name: Same}}\n"
+             "  - {id: c, name: C, back: {name: Own}}\n")
+    run = deckpress("export", make_deck(tmp_path, cards), "--png", tmp_path / "out", "--dpi", "20", "-q")
+    assert run.exit_code == 0, run.stderr
+    assert png_names(tmp_path / "out") == ["a-front.png", "b-front.png", "back.png", "c-back.png", "c-front.png",
+                                           "contact-sheet.png"]
+
+
+def test_a_back_file_name_too_long_for_the_disk_is_named_by_a_digest():
+    key = "a" * 300 + "_0123456789abcdef0123"
+    name = back_file_name("back-", key)
+    assert name.startswith("back-") and name.endswith(".png") and len(name) == len("back-.png") + 20
+    assert back_file_name("back-", "plain_0123456789abcdef0123") == "back-plain_0123456789abcdef0123.png"
+
+
 def test_same_input_same_bytes(tmp_path):
     deck = make_deck(tmp_path)
     for out in ("first", "second"):
@@ -172,6 +216,41 @@ def test_contact_sheet_shows_both_sides_of_double_sided_cards(tmp_path):
         ("Sun / Moon", "1 copy", ("front", "back")), ("Frog / Toad", "2 copies", ("front", "back"))]
 
 
+def test_contact_sheet_ends_with_a_tile_for_each_shared_back(tmp_path):
+    renderer = load_renderer(load_deck(make_deck(tmp_path, TWO_BACK_CARDS)))
+    tiles = contact_tiles(renderer)
+    assert [(tile.name, tile.count, tile.sides) for tile in tiles][-2:] == [
+        ("Back: Question", "3 cards", ("back",)), ("Back: Answer", "3 cards", ("back",))]
+    assert all(tile.sides == ("front",) for tile in tiles[:-2]) and len(tiles) == 7
+
+
+def test_a_large_contact_sheet_drawn_in_bands_shows_what_one_page_would(tmp_path, monkeypatch):
+    cards = "back: {name: Back, colour: blue}\ncards:\n" + "".join(
+        f"  - {{id: card-{number}, name: Card {number}, colour: {('red', 'green', 'yellow')[number % 3]}}}\n"
+        for number in range(40))
+    renderer = load_renderer(load_deck(make_deck(tmp_path, cards)))
+    whole = contact_sheet(renderer, dpi=30)
+    drawn: list[str] = []
+    original = contact_module._draw_tile
+    monkeypatch.setattr(contact_module, "_draw_tile", lambda canvas, renderer, tile, *rest: (
+        drawn.append(tile.name), original(canvas, renderer, tile, *rest)))
+    monkeypatch.setattr(contact_module, "BAND_TILE_ROWS", 1)  # a band for each row of tiles
+    banded = contact_sheet(renderer, dpi=30)
+    grid = plan_grid(41, renderer.card_size)
+    assert len(contact_module.band_breaks(grid, whole.size)) == grid.rows - 1 > 3
+    assert sorted(drawn) == sorted({*drawn}) and len(drawn) == 41  # each tile once, in its band alone
+    assert banded.tobytes() == whole.tobytes()  # the bands meet between rows of tiles
+
+
+def test_a_contact_sheet_past_its_pixel_budget_is_drawn_coarser(tmp_path, monkeypatch):
+    cards = "back: {name: Back}\ncards:\n" + "".join(
+        f"  - {{id: card-{number}, name: Card {number}}}\n" for number in range(30))
+    renderer = load_renderer(load_deck(make_deck(tmp_path, cards)))
+    monkeypatch.setattr(contact_module, "MAX_CONTACT_PIXELS", 200_000)
+    sheet = contact_sheet(renderer)
+    assert 150_000 < sheet.width * sheet.height <= 200_000
+
+
 def test_contact_sheet_grid_holds_every_tile_and_draws_each_card(tmp_path):
     deck = make_deck(tmp_path)
     assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "20", "-q").exit_code == 0
@@ -195,7 +274,7 @@ def test_every_bundled_deck_exports_its_faces(tmp_path):
         run = deckpress("export", CARDS / game, "--png", out, "--dpi", "10", "-q")
         assert run.exit_code == 0, run.stderr
         printed = [card for card in deck.cards if card.count > 0]
-        own_backs = [card for card in printed if card.back is not None]
+        own_backs = [card for card in printed if card.back is not None]  # every back the bundled decks name differs
         shared = any(card.back is None for card in printed)
         expected = {f"{card.id}-front.png" for card in printed} | {f"{card.id}-back.png" for card in own_backs}
         expected |= {"back.png"} if shared else set()
@@ -269,7 +348,8 @@ def test_quiet_prints_nothing(tmp_path):
 def test_help_explains_bleed_and_sharing_tts_decks():
     text = " ".join(deckpress("export", "--help").stdout.split())
     assert "1/8 in (3.175 mm)" in text and "825x1125" in text
-    assert "file://" in text and "upload the images" in text and "replace the URLs" in text
+    assert "file://" in text and "upload DIR's images and export again with --url-base" in text
+    assert "--tts-split FIELD" in text
 
 
 @pytest.mark.parametrize("target", [["--png", "out"], ["--tts", "tts"], ["--png", "out", "--tts", "tts"]])

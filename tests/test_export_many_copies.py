@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -11,7 +12,7 @@ from test_export import make_deck, png_names
 import generator.exports.raster as raster_module
 from generator.deck.model import load_deck
 from generator.exports import load_export_renderer, plan_png_export, plan_tts_export, write_png_export
-from generator.exports.tts import SAVED_OBJECT_ENCODER, saved_object, saved_object_text
+from generator.exports.tts import saved_object, saved_object_text
 from generator.exports.workers import Workers
 from generator.exports.writing import stage_exports, tts_run
 
@@ -47,15 +48,16 @@ def test_tts_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pa
     renderer = load_export_renderer(load_deck(make_deck(tmp_path, MANY_COPIES)))
     export = plan_tts_export(renderer, tmp_path / "tts")
     assert [(sheet.columns, sheet.rows, len(sheet.cards)) for sheet in export.sheets] == [(2, 2, 3)]
+    card_px = export.sheets[0].faces.card_px
     run = tts_run(export)
     try:
         with Workers(renderer, jobs=1) as workers:
             for path in stage_exports(run, workers):
-                if path == export.sheets[-1].face_path:
+                if path == export.sheets[-1].faces.path:
                     break  # every image is drawn; the saved object is checked below without writing it
-        assert drawn_pages == [export.card_px] * 4  # the back, then coin, gem and rock
+        assert drawn_pages == [card_px] * 4  # the back, then coin, gem and rock
         with Image.open(run.tts_files.temp / "test-faces-1.png") as sheet:
-            assert sheet.size == (2 * export.card_px[0], 2 * export.card_px[1])
+            assert sheet.size == (2 * card_px[0], 2 * card_px[1])
     finally:
         run.tts_files.discard()
     [state] = saved_object(export)["ObjectStates"]
@@ -74,10 +76,10 @@ def test_png_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pa
     assert drawn_pages[:4] == [export.raster.size_px] * 4 and len(drawn_pages) == 5  # + the contact sheet
 
 
-def test_the_saved_object_is_written_as_the_encoder_would_write_it(tmp_path):
-    """Each card's entry is formatted once and copied with each copy's GUID: same text as the encoder's."""
+def test_the_saved_object_is_written_as_the_json_module_would_write_it(tmp_path):
+    """Each card's entry is encoded once and written with each copy's GUID: the json module's own text."""
     renderer = load_export_renderer(load_deck(make_deck(tmp_path, MANY_COPIES.replace("count: 50000", "count: 500")
                                                         .replace("count: 30000", "count: 300")
                                                         .replace("count: 20000", "count: 200"))))
     export = plan_tts_export(renderer, tmp_path / "tts")
-    assert "".join(saved_object_text(export)) == SAVED_OBJECT_ENCODER.encode(saved_object(export))
+    assert "".join(saved_object_text(export)) == json.dumps(saved_object(export), indent=2, ensure_ascii=False)

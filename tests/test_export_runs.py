@@ -72,7 +72,7 @@ def test_tts_export_failing_on_the_nth_face_leaves_the_previous_export_untouched
     before = snapshot(out)
     change_deck(deck, "name: Sun, colour: red", "name: Sun, colour: green")
     # The face sheet is made and staged; making the back sheet fails.
-    monkeypatch.setattr(tts_module, "compose_sheet", fail_on_call(2, tts_module.compose_sheet))
+    monkeypatch.setattr(tts_module, "png_from_bands", fail_on_call(2, tts_module.png_from_bands))
     assert deckpress("export", deck, "--tts", out, "-q").exit_code == 2
     assert snapshot(out) == before
 

@@ -13,6 +13,7 @@ from click.core import ParameterSource
 from generator.access.simulation import SIMULATIONS
 from generator.cli.common import find_decks, lang_option, reports_errors, say
 from generator.deck.translation import load_translated_deck, require_translated
+from generator.errors import did_you_mean, printable
 from generator.exports import (
     ExportRun,
     default_jobs,
@@ -22,7 +23,7 @@ from generator.exports import (
     write_exports,
 )
 from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI, png_staging
-from generator.exports.tts import tts_staging
+from generator.exports.tts import check_url_base, tts_staging
 
 MIN_DPI, MAX_DPI = 10, 1200
 """Resolutions ``--dpi`` accepts: below 10 a card is a few pixels; above 1,200 a poker card
@@ -48,7 +49,13 @@ MAX_JOBS = 256
                    "protanopia, deuteranopia or tritanopia (Machado et al. 2009). "
                    "Best written to a folder of their own.")
 @click.option("--tts", "tts_dir", type=click.Path(file_okay=False), metavar="DIR",
-              help="Write Tabletop Simulator deck sheets, the back and DECK_ID.json.")
+              help="Write Tabletop Simulator deck sheets, the backs and DECK_ID.json.")
+@click.option("--tts-split", "split", metavar="FIELD",
+              help="One Tabletop Simulator deck per value of this field [default: one per back "
+                   "that several cards share].")
+@click.option("--url-base", "url_base", metavar="URL",
+              help="Link the Tabletop Simulator images as URL/<file> (where you will upload DIR) "
+                   "instead of file:// paths on this computer.")
 @lang_option
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None, metavar="N",
               help="Rasterise on N processes at once [default: every core]. The files are the "
@@ -57,8 +64,8 @@ MAX_JOBS = 256
 @click.pass_context
 @reports_errors
 def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: bool,
-           simulate: str | None, tts_dir: str | None, lang: str | None, jobs: int | None,
-           quiet: bool) -> None:
+           simulate: str | None, tts_dir: str | None, split: str | None, url_base: str | None,
+           lang: str | None, jobs: int | None, quiet: bool) -> None:
     """Export one deck as card images and/or a Tabletop Simulator deck.
 
     DECK is a deck file or its folder. Every face is checked first: a card that
@@ -70,12 +77,12 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
 
     \b
     --tts writes DECK_ID-faces-N.png sheets (at most 10x7 cards, 4096 px a
-    side), the back (DECK_ID-back.png, or DECK_ID-backs-N.png sheets for
+    side), the backs (DECK_ID-back.png, or DECK_ID-backs-N.png sheets for
     double-sided cards) and DECK_ID.json, a saved object: copy it into
     Tabletop Simulator's "Saves/Saved Objects" folder and spawn it from
-    Objects > Saved Objects. Its image URLs are file:// paths on this
-    computer; to share the deck, upload the images (e.g. with TTS's Cloud
-    Manager) and replace the URLs in the JSON.
+    Objects > Saved Objects. Cards with different backs make a deck each,
+    side by side. Its image URLs are file:// paths on this computer; to
+    share the deck, upload DIR's images and export again with --url-base.
 
     \b
     Examples:
@@ -83,6 +90,7 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
       deckpress export cards/tiki --png build/tiki --bleed --dpi 300
       deckpress export cards/tiki --png build/tiki-deutan --simulate deuteranopia
       deckpress export cards/goblins --tts build/tts
+      deckpress export cards/goblins --tts build/tts --url-base https://example.com/goblins/
       deckpress export cards/tiki --lang fr --png build/png/tiki.fr
     """
     if not png_dir and not tts_dir:
@@ -91,12 +99,27 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
         for name in ("dpi", "bleed", "simulate"):
             if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
                 raise click.UsageError(f"--{name} applies to --png images only")
+    if not tts_dir:
+        for name, option in (("split", "--tts-split"), ("url_base", "--url-base")):
+            if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+                raise click.UsageError(f"{option} applies to --tts decks only")
+    if url_base is not None:
+        try:
+            url_base = check_url_base(url_base)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="'--url-base'") from None
     paths = find_decks([deck])
     if len(paths) != 1:
         raise click.UsageError(f"export takes one deck; {deck} holds {len(paths)}")
     renderer = load_export_renderer(require_translated(load_translated_deck(paths[0], lang)))
+    if split is not None and split not in renderer.deck.fields:
+        unknown = f"the deck has no field '{split}'{did_you_mean(split, renderer.deck.fields)}"
+        raise click.BadParameter(printable(unknown), param_hint="'--tts-split'")
     png = plan_png_export(renderer, png_dir, dpi, bleed, simulate) if png_dir else None
-    tts = plan_tts_export(renderer, tts_dir) if tts_dir else None
+    try:
+        tts = plan_tts_export(renderer, tts_dir, split, url_base) if tts_dir else None
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--tts-split'") from None
     run = ExportRun(png=png, png_files=png_staging(png) if png else None,
                     tts=tts, tts_files=tts_staging(tts) if tts else None)
     # Nothing lands in either folder until every file of both exports is drawn.
@@ -110,10 +133,12 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
                    f"{', with bleed' if bleed else ''}{f', as seen with {simulate}' if simulate else ''}) "
                    f"and {CONTACT_SHEET_FILENAME} in {png.folder}")
     if tts:
-        width, height = tts.card_px
+        piles = f"{len(tts.piles)} decks, " if len(tts.piles) > 1 else ""
         sheets = f"{len(tts.sheets)} deck sheet{'s' if len(tts.sheets) > 1 else ''}"
-        say(f"{renderer.deck.output_name}: {sheets} ({width}x{height} px a card), "
-                   f"{'back sheets' if tts.unique_back else 'the back'} and {tts.json_path}")
+        sizes = sorted({f"{sheet.faces.card_px[0]}x{sheet.faces.card_px[1]}" for sheet in tts.sheets})
+        backs = len(tts.images) - len(tts.sheets)
+        say(f"{renderer.deck.output_name}: {piles}{sheets} ({' and '.join(sizes)} px a card), "
+            f"{backs} back image{'s' if backs > 1 else ''} and {tts.json_path}")
 
 
 @contextlib.contextmanager

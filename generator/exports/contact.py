@@ -1,10 +1,12 @@
 """The contact sheet: every card of a deck at a glance, in one PNG.
 
 Each different card's front is drawn small in a grid, with its name and how
-many copies the deck holds underneath; a deck with a shared back ends with one
-tile for the back. When cards have backs of their own (double-sided cards),
-every tile shows the front and the back side by side instead. The whole sheet
-is one vector page (faces keep their real fonts), rasterised once.
+many copies the deck holds underneath; the deck ends with one tile for each
+back its cards share (see :mod:`~generator.exports.backs`). When cards have
+backs of their own (double-sided cards), every tile shows the front and the
+back side by side instead. The sheet is drawn as vectors (faces keep their real
+fonts) and rasterised in bands, so a deck of thousands of cards never makes
+one huge document or bitmap; past :data:`MAX_CONTACT_PIXELS` it is drawn coarser.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card
+from generator.exports.backs import sort_backs
 from generator.exports.printed import printed_cards
-from generator.exports.raster import fitting_dpi, pixels, rasterise
+from generator.exports.raster import fitting_dpi, pixels, rasterise_bands
 from generator.render import Renderer
 
 CONTACT_DPI = 96
@@ -35,6 +38,14 @@ CAPTION_HEIGHT = 24.0
 TARGET_ASPECT = 4 / 3
 """The grid gets as many columns as make the sheet about this wide for its height."""
 MAX_COLUMNS = 10
+MAX_CONTACT_PIXELS = 16_000_000
+"""The largest contact sheet (4,000 x 4,000 pixels, 48 MB as RGB): every card of 400 at 96 dpi.
+A larger deck's sheet is drawn at a lower resolution: an overview, not a failure."""
+BAND_PIXELS = 4_000_000
+"""Pixels rendered at once at most (16 MB of bitmap), unless one row of tiles is more."""
+BAND_TILE_ROWS = 8
+"""Rows of tiles drawn at once at most: a band's page holds some eighty small faces. A sheet
+within both bounds is one page, as it always was."""
 
 BACKGROUND = HexColor("#ECEAE6")
 EDGE = HexColor("#9A968F")
@@ -87,20 +98,24 @@ def copies_text(count: int) -> str:
 
 
 def contact_tiles(renderer: Renderer) -> list[Tile]:
-    """Every printed card's front in deck order, then the shared back if cards use one.
+    """Every printed card's front in deck order, then each back cards share.
 
     If any card has a back of its own, each tile holds the card's front and back instead.
     """
     deck = renderer.deck
     printed = printed_cards(deck)
-    double_sided = any(card.back is not None for card in printed)
+    backs = sort_backs(renderer, printed)
+    double_sided = bool(backs.own)
     sides = ("front", "back") if double_sided else ("front",)
     tiles = [Tile(card, sides, _caption(renderer, card, sides), copies_text(card.count)) for card in printed]
-    sharing_back = [card for card in printed if card.back is None]
-    if sharing_back and not double_sided:
-        backed = sum(card.count for card in sharing_back)
+    if double_sided:
+        return tiles
+    for back in backs.shared:
+        backed = sum(card.count for card in back.cards)
         who = f"all {backed} cards" if backed == deck.total else f"{backed} cards"
-        tiles.append(Tile(sharing_back[0], ("back",), "Back", who))
+        title = renderer.title(back.card, "back")
+        name = "Back" if len(backs.shared) == 1 else f"Back: {title}" if title else "Back"
+        tiles.append(Tile(back.card, ("back",), name, who))
     return tiles
 
 
@@ -140,17 +155,46 @@ def contact_sheet(renderer: Renderer, dpi: float = CONTACT_DPI, seen_as: str | N
     tiles = contact_tiles(renderer)
     grid = plan_grid(len(tiles), renderer.card_size, max(len(tile.sides) for tile in tiles))
     size_pt = grid.size
-    dpi = fitting_dpi(size_pt, dpi)  # an overview: a huge deck or card gives a coarser sheet, not a failure
+    dpi = fitting_dpi(size_pt, dpi, MAX_CONTACT_PIXELS)  # a huge deck or card gives a coarser sheet, not a failure
     size_px = (pixels(size_pt[0], dpi), pixels(size_pt[1], dpi))
-    return rasterise(lambda canvas: _draw_sheet(canvas, renderer, tiles, grid, seen_as), size_pt, size_px)
+    return rasterise_bands(lambda canvas, top, bottom: _draw_sheet(canvas, renderer, tiles, grid, seen_as, top, bottom),
+                           size_pt, size_px, band_breaks(grid, size_px))
 
 
-def _draw_sheet(canvas: Canvas, renderer: Renderer, tiles: list[Tile], grid: Grid, seen_as: str | None) -> None:
+def band_breaks(grid: Grid, size_px: tuple[int, int]) -> list[int]:
+    """Rows of pixels where the sheet's bands start: in the gaps between rows of tiles, so that
+    no tile is drawn twice, every :data:`BAND_TILE_ROWS` rows of tiles or sooner, to keep a
+    band within :data:`BAND_PIXELS`."""
+    width_px, height_px = size_px
+    scale = height_px / grid.size[1]
+    cell_height = grid.cell[1]
+    per_band = max(1, min(BAND_TILE_ROWS, math.floor(BAND_PIXELS / width_px / (cell_height * scale))))
+    breaks = []
+    for row in range(per_band, grid.rows, per_band):
+        gap_middle = MARGIN + HEADER_HEIGHT + row * cell_height - GAP / 2  # between row - 1 and row
+        breaks.append(round(gap_middle * scale))
+    return breaks
+
+
+def _draw_sheet(canvas: Canvas, renderer: Renderer, tiles: list[Tile], grid: Grid, seen_as: str | None,
+                top: float, bottom: float) -> None:
+    """The sheet's background, and its header and tiles that reach between ``top`` and ``bottom``
+    (points from the sheet's top)."""
     fonts = {name: renderer.font_registry.font(name).fontName
              for name in (NAME_FONT, COUNT_FONT, HEADER_FONT, NOTE_FONT)}
     width, height = grid.size
     canvas.setFillColor(BACKGROUND)
     canvas.rect(0, 0, width, height, stroke=0, fill=1)
+    if top <= MARGIN + HEADER_HEIGHT:
+        _draw_header(canvas, renderer, width, height, fonts, seen_as)
+    for index in _tiles_between(grid, len(tiles), top, bottom):
+        left, tile_top = grid.origin(index)
+        _draw_tile(canvas, renderer, tiles[index], left, height - tile_top, grid.thumb, fonts)
+
+
+def _draw_header(canvas: Canvas, renderer: Renderer, width: float, height: float, fonts: dict[str, str],
+                 seen_as: str | None) -> None:
+    """The deck's name and the line under it."""
     deck = renderer.deck
     canvas.setFillColor(INK)
     header, header_size = fitted_line(deck.name, fonts[HEADER_FONT], HEADER_SIZE, 9, width - 2 * MARGIN)
@@ -162,9 +206,15 @@ def _draw_sheet(canvas: Canvas, renderer: Renderer, tiles: list[Tile], grid: Gri
                                   width - 2 * MARGIN)
     canvas.setFont(fonts[NOTE_FONT], note_size)
     canvas.drawString(MARGIN, height - MARGIN - 26, note)
-    for index, tile in enumerate(tiles):
-        left, top = grid.origin(index)
-        _draw_tile(canvas, renderer, tile, left, height - top, grid.thumb, fonts)
+
+
+def _tiles_between(grid: Grid, count: int, top: float, bottom: float) -> range:
+    """The tiles any of whose faces or captions lie between ``top`` and ``bottom`` (points from the top)."""
+    cell_height = grid.cell[1]
+    tile_height = cell_height - GAP  # the faces and their captions; the gap below is background
+    first_row = max(0, math.floor((top - MARGIN - HEADER_HEIGHT - tile_height) / cell_height) + 1)
+    last_row = math.floor((bottom - MARGIN - HEADER_HEIGHT) / cell_height)
+    return range(min(count, first_row * grid.columns), min(count, (last_row + 1) * grid.columns))
 
 
 def sheet_note(total: int, different: int, seen_as: str | None = None) -> str:

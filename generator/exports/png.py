@@ -1,9 +1,11 @@
 """PNG export: one image per card face at print resolution, plus a contact sheet.
 
 Files are named after the card and the face (``frankenflakes-front.png``,
-``dusty-dour-back.png``); the back that cards share is written once, as
-``back.png``. Cards with a count of 0 are not part of the printed deck and get
-no files. Identical faces are rasterised once and written under each name.
+``dusty-dour-back.png``). A back several cards share (see
+:mod:`~generator.exports.backs`) is written once: as ``back.png`` if it is the
+deck's only shared back, else each as ``back-<face key>.png`` (a question back
+and an answer back). Cards with a count of 0 are not part of the printed deck
+and get no files. Identical faces are rasterised once and written under each name.
 The files appear together once all are drawn, and images of cards since
 removed from the deck are deleted (see :mod:`~generator.exports.staging`).
 """
@@ -18,6 +20,7 @@ from pathlib import Path
 from generator.access.simulation import simulate_image
 from generator.deck.model import Card
 from generator.errors import InputError, Position
+from generator.exports.backs import back_file_name, sort_backs
 from generator.exports.contact import contact_sheet
 from generator.exports.printed import printed_cards
 from generator.exports.raster import (
@@ -33,6 +36,8 @@ from generator.exports.staging import StagedFolder
 from generator.render import Renderer
 
 SHARED_BACK_FILENAME = "back.png"
+SHARED_BACK_PREFIX = "back-"
+"""Of each shared back's file when there are several: ``back-<face key>.png``."""
 CONTACT_SHEET_FILENAME = "contact-sheet.png"
 DEFAULT_DPI = 300
 
@@ -63,16 +68,18 @@ class PngExport:
 
 
 def face_files(renderer: Renderer) -> list[FaceFile]:
-    """Each printed card's front, its own back if it has one, then the shared back once."""
+    """Each printed card's front and its own back if it has one, then each shared back once."""
     printed = printed_cards(renderer.deck)
+    backs = sort_backs(renderer, printed)
+    own = {card.id for card in backs.own}
     files: list[FaceFile] = []
     for card in printed:
         files.append(FaceFile(f"{card.id}-front.png", card, "front"))
-        if card.back is not None:
+        if card.id in own:
             files.append(FaceFile(f"{card.id}-back.png", card, "back"))
-    sharing_back = [card for card in printed if card.back is None]
-    if sharing_back:
-        files.append(FaceFile(SHARED_BACK_FILENAME, sharing_back[0], "back"))
+    for back in backs.shared:
+        name = SHARED_BACK_FILENAME if len(backs.shared) == 1 else back_file_name(SHARED_BACK_PREFIX, back.key)
+        files.append(FaceFile(name, back.card, "back"))
     return files
 
 

@@ -26,6 +26,7 @@ from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card
+from generator.exports.bands import Band, deflate_band
 from generator.render import Renderer
 
 POINTS_PER_INCH = 72.0
@@ -36,6 +37,9 @@ MAX_RASTER_PIXELS = 50_000_000
 """Pixels in one image rendered from a drawing: an A5 card at 1200 dpi, or an A4 one at 600.
 PDFium holds the whole bitmap in memory (4 bytes a pixel), so a 5 m card at 300 dpi
 (3.5 billion pixels) would take all the memory a machine has."""
+
+EMPTY_SLOT = (255, 255, 255)
+"""A slot of a TTS sheet no card uses."""
 
 Draw = Callable[[Canvas], None]
 """Draws onto a canvas whose coordinates run over the drawing's own size in points."""
@@ -72,12 +76,14 @@ def too_many_pixels(size_px: tuple[int, int]) -> bool:
     return size_px[0] * size_px[1] > MAX_RASTER_PIXELS
 
 
-def fitting_dpi(size_pt: tuple[float, float], dpi: float) -> float:
-    """``dpi``, or less if needed to keep an image of ``size_pt`` within MAX_RASTER_PIXELS."""
+def fitting_dpi(size_pt: tuple[float, float], dpi: float, most: int | None = None) -> float:
+    """``dpi``, or less if needed to keep an image of ``size_pt`` within ``most`` pixels
+    (and always within MAX_RASTER_PIXELS)."""
+    limit = MAX_RASTER_PIXELS if most is None else min(most, MAX_RASTER_PIXELS)
     width, height = (length * dpi / POINTS_PER_INCH for length in size_pt)
-    if width * height <= MAX_RASTER_PIXELS:
+    if width * height <= limit:
         return dpi
-    return dpi * math.sqrt(MAX_RASTER_PIXELS / (width * height)) * 0.999
+    return dpi * math.sqrt(limit / (width * height)) * 0.999
 
 
 def with_bleed(renderer: Renderer, bleed: float) -> Renderer:
@@ -122,6 +128,42 @@ def rasterise_pages(draws: Iterable[Draw], size_pt: tuple[float, float],
         sizes.append(size_px)
     canvas.save()
     return render_pdf(buffer.getvalue(), sizes)
+
+
+BandDraw = Callable[[Canvas, float, float], None]
+"""Draws what lies between two heights (points from the top) of a drawing, onto a canvas whose
+coordinates run over the drawing's whole size in points; it may draw more, never less."""
+
+
+def rasterise_bands(draw: BandDraw, size_pt: tuple[float, float], size_px: tuple[int, int],
+                    breaks: Sequence[int] = ()) -> Image.Image:
+    """:func:`rasterise` of a drawing too large to render at once, band after band.
+
+    A band starts at the top and at each row of pixels in ``breaks``; each is a page of
+    its own, holding only what ``draw`` puts in it, rendered and pasted into place: a sheet
+    of thousands of cards never sits in one document or one bitmap. The bands' pixels
+    fall on the same grid as the whole image's; with no breaks, the drawing is rendered
+    exactly as :func:`rasterise` renders it.
+    """
+    width_pt, height_pt = size_pt
+    width_px, height_px = size_px
+    refuse_oversized(size_px)
+    tops = sorted({0, *(row for row in breaks if 0 < row < height_px)})
+    if len(tops) == 1:
+        return rasterise(lambda canvas: draw(canvas, 0.0, height_pt), size_pt, size_px)
+    scale_x, scale_y = width_px / width_pt, height_px / height_pt
+    image = Image.new("RGB", size_px)
+    for top, end in zip(tops, [*tops[1:], height_px], strict=True):
+        band = end - top
+        buffer = io.BytesIO()
+        canvas = Canvas(buffer, pagesize=(width_px, band), invariant=1, pageCompression=0)
+        canvas.translate(0, band + top - height_px)  # the band's bottom row onto the page's bottom
+        canvas.scale(scale_x, scale_y)
+        draw(canvas, top / scale_y, (top + band) / scale_y)
+        canvas.showPage()
+        canvas.save()
+        image.paste(next(render_pdf(buffer.getvalue(), [(width_px, band)])), (0, top))
+    return image
 
 
 def render_pdf(data: bytes, sizes: Sequence[tuple[int, int]]) -> Iterator[Image.Image]:
@@ -223,35 +265,42 @@ class FaceOrder:
 
 @dataclass(frozen=True)
 class RasterTask:
-    """Faces drawn into one document and rasterised together (a unit of work for a worker)."""
+    """Faces drawn into one document and rasterised together (a unit of work for a worker).
+
+    The faces' TTS images are laid side by side, left to right, into a band of
+    ``band_slots`` slots (the rest white) and come back as that band of a sheet's PNG
+    (:mod:`~generator.exports.bands`), so no worker sends pixels and no process holds a
+    whole sheet."""
 
     orders: tuple[FaceOrder, ...]
     png: Raster | None = None
     tts: Raster | None = None
     transform: Transform | None = None
     """Applied to the PNGs' images (a module-level function, so a worker can run it)."""
+    band_slots: int = 0
 
 
 @dataclass(frozen=True)
-class FaceResult:
-    """What a worker made of one :class:`FaceOrder`: each of the two it was asked for."""
+class TaskResult:
+    """What a worker made of one :class:`RasterTask`: each order's PNG (None where it asked for
+    none), and the band of TTS images, if the task has a TTS raster."""
 
-    png: bytes | None
-    pixels: bytes | None
+    pngs: tuple[bytes | None, ...]
+    band: Band | None
 
-    @property
-    def png_data(self) -> bytes:
-        """The PNG file's bytes; an error if the order asked for none."""
-        if self.png is None:
+    def png_data(self, index: int) -> bytes:
+        """Order ``index``'s PNG file; an error if it asked for none."""
+        data = self.pngs[index]
+        if data is None:
             raise ValueError("this face was not rasterised as a PNG")
-        return self.png
+        return data
 
     @property
-    def sheet_pixels(self) -> bytes:
-        """The raw RGB pixels for a TTS sheet; an error if the order asked for none."""
-        if self.pixels is None:
-            raise ValueError("this face was not rasterised for a TTS sheet")
-        return self.pixels
+    def sheet_band(self) -> Band:
+        """The band of TTS images; an error if the task made none."""
+        if self.band is None:
+            raise ValueError("this task was not rasterised for a TTS sheet")
+        return self.band
 
 
 FACE_STRATEGY = zlib.Z_RLE
@@ -263,32 +312,50 @@ FACES_PER_TASK = 8
 """Faces drawn into one document by one worker: enough that fonts are embedded once for
 several faces, few enough that every core gets work from a small deck. Fixed, so the
 documents (and so every pixel) are the same whatever the number of workers."""
+PIXELS_PER_TASK = 12_000_000
+"""Pixels of PNG faces one task makes at most: eight poker cards at 300 dpi with bleed, or
+a row of ten TTS cards beside their PNGs at 300 dpi; a single face at 1200 dpi. The results
+of a few tasks wait at a time, so this keeps memory flat at any resolution."""
+
+
+def faces_per_task(raster: Raster) -> int:
+    """How many faces at ``raster`` one task draws: :data:`FACES_PER_TASK`, fewer if they are large."""
+    width, height = raster.size_px
+    return max(1, min(FACES_PER_TASK, PIXELS_PER_TASK // (width * height)))
 
 
 def raster_tasks(orders: Sequence[FaceOrder], png: Raster | None = None, tts: Raster | None = None,
                  transform: Transform | None = None) -> list[RasterTask]:
-    """``orders`` cut into tasks of :data:`FACES_PER_TASK`, in order."""
-    return [RasterTask(tuple(orders[start:start + FACES_PER_TASK]), png, tts, transform)
-            for start in range(0, len(orders), FACES_PER_TASK)]
+    """``orders`` cut into tasks of :func:`faces_per_task` faces, in order."""
+    size = faces_per_task(png) if png is not None else FACES_PER_TASK
+    return [RasterTask(tuple(orders[start:start + size]), png, tts, transform)
+            for start in range(0, len(orders), size)]
 
 
-def run_raster_task(renderer: Renderer, task: RasterTask) -> list[FaceResult]:
-    """Rasterise the task's faces; for each, its PNG and/or its pixels for a sheet, as asked."""
+def run_raster_task(renderer: Renderer, task: RasterTask) -> TaskResult:
+    """Rasterise the task's faces: each one's PNG as asked, and the band of their TTS images."""
     cards = renderer.deck.cards
     wanted = [wanted_rasters(task, order) for order in task.orders]
     faces = [(cards[order.card], order.side, rasters) for order, rasters in zip(task.orders, wanted, strict=True)]
-    results = []
-    for order, rasters, images in zip(task.orders, wanted, rasterise_faces_at(renderer, faces), strict=True):
+    band = None
+    if task.tts is not None:
+        width, height = task.tts.size_px
+        band = Image.new("RGB", (task.band_slots * width, height), EMPTY_SLOT)
+    pngs: list[bytes | None] = []
+    for slot, (order, rasters, images) in enumerate(zip(task.orders, wanted, rasterise_faces_at(renderer, faces),
+                                                        strict=True)):
         remaining = iter(images)
-        png = pixels = None
+        png = None
         if order.png:
             image = next(remaining)
             image = task.transform(image) if task.transform is not None else image
             png = png_bytes(image, rasters[0].dpi, FACE_STRATEGY)
         if order.tts:
-            pixels = next(remaining).tobytes()
-        results.append(FaceResult(png, pixels))
-    return results
+            if band is None or slot >= task.band_slots:
+                raise ValueError("a face asks for a TTS image, but its task has no room for it in a band")
+            band.paste(next(remaining), (slot * band.width // task.band_slots, 0))
+        pngs.append(png)
+    return TaskResult(tuple(pngs), deflate_band(band) if band is not None else None)
 
 
 def wanted_rasters(task: RasterTask, order: FaceOrder) -> list[Raster]:

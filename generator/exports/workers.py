@@ -9,15 +9,18 @@ is about by their place in the deck, and returns bytes.
 
 Results come back in the order the tasks were given, and how the work is cut
 into tasks never depends on the number of workers, so the files an export
-writes are the same bytes whatever ``--jobs`` says. With one job, or where
-processes cannot be forked, the tasks simply run here, one after the other.
+writes are the same bytes whatever ``--jobs`` says. Only a few tasks are handed
+out ahead of the one whose result is awaited (:data:`TASKS_AHEAD_PER_WORKER`),
+so results never pile up waiting, however many faces a deck has. With one job,
+or where processes cannot be forked, the tasks simply run here, one after the other.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
 from generator.machine import usable_cores
@@ -25,6 +28,11 @@ from generator.render import Renderer
 
 Task = Callable[[Renderer, Any], Any]
 """A module-level function of the renderer and one small, picklable piece of work."""
+
+TASKS_AHEAD_PER_WORKER = 4
+"""Tasks handed out for each worker before the first result is taken: enough that no worker
+waits while the results before its own are written to disk, few enough that no more than a
+few dozen faces' results are ever held."""
 
 _WORKER_RENDERER: list[Renderer] = []
 """Inside a worker process: the renderer it was forked with (set once, by :func:`_adopt`)."""
@@ -57,10 +65,28 @@ class Workers:
             self._executor = None
 
     def map(self, task: Task, pieces: Iterable[Any]) -> Iterator[Any]:
-        """``task(renderer, piece)`` for every piece, in order; all are started at once."""
+        """``task(renderer, piece)`` for every piece, in order; a few at a time are handed out
+        ahead of the one being read (none before the first is asked for)."""
         if self._executor is None:
             return (task(self.renderer, piece) for piece in pieces)
-        return self._executor.map(_run, ((task, piece) for piece in pieces))
+        return self._ahead(self._executor, task, pieces)
+
+    def submit(self, task: Task, piece: Any) -> Callable[[], Any]:
+        """Start ``task(renderer, piece)`` now (before anything :meth:`map` hands out later);
+        returns the function that waits for its result. With no pool, it runs when asked."""
+        if self._executor is None:
+            return lambda: task(self.renderer, piece)
+        future = self._executor.submit(_run, (task, piece))
+        return future.result
+
+    def _ahead(self, executor: Executor, task: Task, pieces: Iterable[Any]) -> Iterator[Any]:
+        pending: deque[Future] = deque()
+        for piece in pieces:
+            pending.append(executor.submit(_run, (task, piece)))
+            if len(pending) >= self.jobs * TASKS_AHEAD_PER_WORKER:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def _adopt(renderer: Renderer) -> None:
