@@ -7,16 +7,20 @@ pixels by PDFium (:mod:`~generator.exports.raster`), then:
 - :mod:`~generator.exports.png`: one PNG per card face at print resolution,
   optionally with the 1/8 in bleed print-on-demand services ask for;
 - :mod:`~generator.exports.contact`: a contact sheet of the whole deck;
-- :mod:`~generator.exports.tts`: deck sheets, back and a saved-object JSON
-  for Tabletop Simulator.
+- :mod:`~generator.exports.tts`: deck sheets, backs and a saved-object JSON
+  for Tabletop Simulator, a deck for each back several cards share.
 
-Data moves one way. Each export is planned first (pure: which files, which
-grid, which names); :mod:`~generator.exports.writing` turns the plans into
-raster tasks, which :mod:`~generator.exports.workers` runs on every core, and
-stages each file as its pixels come back, yielding after each step so the
-command line can show progress; a face both exports show is rasterised once.
-The files are put in place together only when all are drawn
-(:mod:`~generator.exports.staging`).
+Which backs cards share, and so which are drawn and named once, is decided in
+one place (:mod:`~generator.exports.backs`). Data moves one way. Each export is
+planned first (pure: which files, which grid, which names);
+:mod:`~generator.exports.writing` turns the plans into raster tasks, which
+:mod:`~generator.exports.workers` runs on every core a few at a time, and stages
+each file as its pixels come back, yielding after each step so the command line
+can show progress; a face both exports show is rasterised once. Large files are
+made in pieces so that no process holds one whole: TTS sheets a row of cards at
+a time (:mod:`~generator.exports.bands`), the saved object as it is encoded
+(:mod:`~generator.exports.jsonwriter`), the contact sheet in bands. The files
+are put in place together only when all are drawn (:mod:`~generator.exports.staging`).
 """
 
 from collections.abc import Iterator
