@@ -26,7 +26,8 @@ different cards with two backs), and reports the wall time and the peak resident
 memory of every process the command starts, its rasterising workers too: the
 budget is :data:`MEMORY_BUDGET_MB` in any one process, whatever the deck's size.
 With ``--against REV`` the same commands also run from deckpress at git revision
-``REV`` (checked out into a temporary worktree), for a before and after.
+``REV`` (checked out into a temporary worktree), for a before and after, the two
+taking turns; ``--runs N`` runs each N times and quotes the median time.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import contextlib
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -245,27 +247,34 @@ def memory_deck(name: str, project: Path, repository: Path) -> Path:
     return maker(project, int(total), repository).parent
 
 
-def measure_memory(cases: list[MemoryCase], trees: list[tuple[str, Path]], scratch: Path) -> None:
-    """Each case once from each tree, with a table of times and peaks."""
-    print(f"{os.cpu_count()} cores, budget {MEMORY_BUDGET_MB} MB in any one process\n")
-    print("| command | tree | seconds | main process MB | largest worker MB | workers | within budget |")
+def measure_memory(cases: list[MemoryCase], trees: list[tuple[str, Path]], scratch: Path, runs: int) -> None:
+    """Each case ``runs`` times from each tree, the trees taking turns, with a table of the
+    median times and the largest peaks."""
+    print(f"{os.cpu_count()} cores, budget {MEMORY_BUDGET_MB} MB in any one process, {runs} run(s) a case\n")
+    print("| command | tree | seconds (median) | main process MB | largest worker MB | workers | within budget |")
     print("|---|---|---:|---:|---:|---:|---|")
     decks: dict[tuple[str, Path], Path] = {}
     for case in cases:
-        for label, tree in trees:
-            if (case.deck, tree) not in decks:
-                decks[(case.deck, tree)] = memory_deck(case.deck, scratch / f"project-{len(decks)}", tree)
-            out = Path(tempfile.mkdtemp(dir=scratch))
-            command = [sys.executable, "-m", "generator", "export", str(decks[(case.deck, tree)]), "--quiet",
-                       *(part.format(out=out) for part in case.arguments)]
-            environment = {**os.environ, "PYTHONPATH": str(tree)}
-            result = watched(command, tree, environment)
-            subprocess.run(["rm", "-rf", str(out)], check=True)
-            main_pid, *workers = result.peaks_mb
-            worker_peak = max((result.peaks_mb[pid] for pid in workers), default=0.0)
-            verdict = "yes" if result.largest_mb <= MEMORY_BUDGET_MB else "NO"
-            print(f"| {case.name} | {label} | {result.seconds:.1f} | {result.peaks_mb[main_pid]:.0f} | "
-                  f"{worker_peak:.0f} | {len(workers)} | {verdict} |", flush=True)
+        results: dict[str, list[Watched]] = {label: [] for label, _ in trees}
+        for _run in range(runs):
+            for label, tree in trees:
+                if (case.deck, tree) not in decks:
+                    decks[(case.deck, tree)] = memory_deck(case.deck, scratch / f"project-{len(decks)}", tree)
+                out = Path(tempfile.mkdtemp(dir=scratch))
+                command = [sys.executable, "-m", "generator", "export", str(decks[(case.deck, tree)]), "--quiet",
+                           *(part.format(out=out) for part in case.arguments)]
+                environment = {**os.environ, "PYTHONPATH": str(tree)}
+                results[label].append(watched(command, tree, environment))
+                subprocess.run(["rm", "-rf", str(out)], check=True)
+        for label, watched_runs in results.items():
+            seconds = statistics.median(result.seconds for result in watched_runs)
+            main_peak = max(next(iter(result.peaks_mb.values())) for result in watched_runs)
+            worker_peak = max((peak for result in watched_runs for peak in list(result.peaks_mb.values())[1:]),
+                              default=0.0)
+            workers = max(len(result.peaks_mb) - 1 for result in watched_runs)
+            verdict = "yes" if max(result.largest_mb for result in watched_runs) <= MEMORY_BUDGET_MB else "NO"
+            print(f"| {case.name} | {label} | {seconds:.1f} | {main_peak:.0f} | {worker_peak:.0f} | {workers} | "
+                  f"{verdict} |", flush=True)
 
 
 def main() -> None:
@@ -273,6 +282,7 @@ def main() -> None:
     parser.add_argument("--memory", action="store_true", help="time whole export commands and their memory")
     parser.add_argument("--against", metavar="REV", help="with --memory: also run deckpress at git revision REV")
     parser.add_argument("--only", action="append", metavar="CASE", help="with --memory: only this case (repeatable)")
+    parser.add_argument("--runs", type=int, default=1, help="with --memory: runs of each case from each tree")
     arguments = parser.parse_args()
     if not arguments.memory:
         stages()
@@ -286,7 +296,7 @@ def main() -> None:
         if arguments.against:
             tree, commit = stack.enter_context(worktree_at(arguments.against, scratch))
             trees.insert(0, (commit, tree))
-        measure_memory(cases, trees, scratch)
+        measure_memory(cases, trees, scratch, max(1, arguments.runs))
 
 
 def stages() -> None:
