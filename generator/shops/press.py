@@ -120,9 +120,10 @@ def _write_images(renderer: Renderer, preset: Preset, folder: Path, on_step: Cal
     tasks = raster_tasks(orders, raster)
     written = 0
     with all_or_nothing(staged), Workers(renderer, jobs) as workers:
-        results = (result for batch in workers.map(run_raster_task, tasks) for result in batch)
-        for names, result in zip(groups.values(), results, strict=True):
-            data = result.png_data if suffix == ".png" else _jpeg(result.png_data, preset.dpi)
+        results = (batch.png_data(index) for batch in workers.map(run_raster_task, tasks)
+                   for index in range(len(batch.pngs)))
+        for names, png in zip(groups.values(), results, strict=True):
+            data = png if suffix == ".png" else _jpeg(png, preset.dpi)
             for name in names:
                 staged.write_bytes(name, data)
                 written += 1
