@@ -213,16 +213,7 @@ def _instructions(paper: Paper, duplex: str, offset_mm: tuple[float, float]) -> 
     ]
     margin = 12 * MM
     width = paper.width - 2 * margin
-    labels = []
-    y = paper.height - 14 * MM
-    font = sheet_font()
-    for index, paragraph in enumerate(paragraphs):
-        size = TEXT_SIZE + (3 if index == 0 else 0)
-        for line in simpleSplit(paragraph, font, size, width):
-            labels.append(Label(line, margin, y, size=size))
-            y -= size * 1.35
-        y -= size * 0.6
-    return tuple(labels)
+    return _lines(paragraphs, margin, paper.height - 14 * MM, width)
 
 
 def draw_calibration(plan: CalibrationPlan) -> bytes:

@@ -25,7 +25,8 @@ from pathlib import Path
 from generator.boxes import EPSILON, Box
 from generator.errors import InputError
 from generator.loading import Document, load_yaml
-from generator.render.units import MM, read_length
+from generator.render.units import MM
+from generator.sheets.style import settings_of
 
 CUTTERS_FILE = Path(__file__).with_name("cutters.yaml")
 
@@ -154,18 +155,7 @@ def load_cutters(path: Path = CUTTERS_FILE) -> CutterStyle:
     """Read ``cutters.yaml`` (or a file of the same shape); a setting missing or malformed is
     an :class:`InputError` at its line."""
     document = load_yaml(path)
-    data = document.data
-
-    def setting(*keys: str) -> object:
-        node = data
-        for key in keys:
-            if not isinstance(node, dict) or key not in node:
-                raise InputError("missing setting", document.at(*keys[:-1]), keys[-1])
-            node = node[key]
-        return node
-
-    def length(*keys: str) -> float:
-        return read_length(setting(*keys), "pt", document.at(*keys), keys[-1])
+    setting, length = settings_of(document)
 
     cutters = setting("cutters")
     if not isinstance(cutters, dict) or not cutters:

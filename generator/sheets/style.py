@@ -9,6 +9,7 @@ are read as a layout's are (:mod:`generator.render.units`), a bare number in poi
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,14 +103,13 @@ class SheetStyle:
     footer: FooterStyle
 
 
-def load_style(path: Path = STYLE_FILE) -> SheetStyle:
-    """Read ``sheets.yaml`` (or another file of the same shape). Lengths without a unit are
-    points; a setting missing or malformed is an :class:`InputError` at its line."""
-    document = load_yaml(path)
-    data = document.data
+def settings_of(document: Document) -> tuple[Callable[..., object], Callable[..., float]]:
+    """The readers of a sheets data file (``sheets.yaml``, ``cutters.yaml``): the setting at
+    some keys, and a length there (bare numbers are points); either raises an
+    :class:`InputError` at the setting's line when it is missing or malformed."""
 
     def setting(*keys: str) -> object:
-        node = data
+        node = document.data
         for key in keys:
             if not isinstance(node, dict) or key not in node:
                 raise InputError("missing setting", document.at(*keys[:-1]), keys[-1])
@@ -118,6 +118,16 @@ def load_style(path: Path = STYLE_FILE) -> SheetStyle:
 
     def length(*keys: str) -> float:
         return read_length(setting(*keys), "pt", document.at(*keys), keys[-1])
+
+    return setting, length
+
+
+def load_style(path: Path = STYLE_FILE) -> SheetStyle:
+    """Read ``sheets.yaml`` (or another file of the same shape). Lengths without a unit are
+    points; a setting missing or malformed is an :class:`InputError` at its line."""
+    document = load_yaml(path)
+    data = document.data
+    setting, length = settings_of(document)
 
     def gray(*keys: str) -> float:
         value = setting(*keys)
