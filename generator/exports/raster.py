@@ -306,8 +306,8 @@ class TaskResult:
 FACE_STRATEGY = zlib.Z_RLE
 """How a face at print resolution is compressed: its art is mostly runs of flat colour, which
 zlib's run-length strategy packs faster than the default, for slightly larger files.
-(Shrunk images, the contact sheet and TTS sheets, keep the default: their soft edges
-would grow much larger.)"""
+(Shrunk images keep zlib's other strategies: the contact sheet Pillow's default, TTS
+sheets :mod:`~generator.exports.bands`'; their soft edges would grow much larger.)"""
 FACES_PER_TASK = 8
 """Faces drawn into one document by one worker: enough that fonts are embedded once for
 several faces, few enough that every core gets work from a small deck. Fixed, so the
