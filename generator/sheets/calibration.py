@@ -216,14 +216,20 @@ def _instructions(paper: Paper, duplex: str, offset_mm: tuple[float, float]) -> 
     return _lines(paragraphs, margin, paper.height - 14 * MM, width)
 
 
+def _sheet_canvas(buffer: BytesIO, paper: Paper, title: str) -> Canvas:
+    """A reproducible canvas (no dates, fixed identifiers) for a calibration sheet."""
+    canvas = Canvas(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
+                    initialFontName=sheet_font())
+    canvas.setTitle(title)
+    canvas.setCreator("deckpress")
+    canvas.setProducer("deckpress")
+    return canvas
+
+
 def draw_calibration(plan: CalibrationPlan) -> bytes:
     """The two pages as PDF bytes (reproducible: no dates, fixed identifiers)."""
     buffer = BytesIO()
-    canvas = Canvas(buffer, pagesize=(plan.paper.width, plan.paper.height), invariant=1,
-                    pageCompression=1, initialFontName=sheet_font())
-    canvas.setTitle("deckpress printer calibration")
-    canvas.setCreator("deckpress")
-    canvas.setProducer("deckpress")
+    canvas = _sheet_canvas(buffer, plan.paper, "deckpress printer calibration")
     canvas.setLineWidth(LINE_WIDTH)
     canvas.lines([tick for ladder in plan.ladders for tick in ladder.ticks])
     canvas.lines(list(plan.scale_bar))
@@ -356,11 +362,7 @@ def _lines(paragraphs: list[str], left: float, top: float, width: float) -> tupl
 def draw_cutter_calibration(plan: CutterCalibrationPlan) -> bytes:
     """The one page as PDF bytes (reproducible: no dates, fixed identifiers)."""
     buffer = BytesIO()
-    canvas = Canvas(buffer, pagesize=(plan.paper.width, plan.paper.height), invariant=1,
-                    pageCompression=1, initialFontName=sheet_font())
-    canvas.setTitle("deckpress cutter calibration")
-    canvas.setCreator("deckpress")
-    canvas.setProducer("deckpress")
+    canvas = _sheet_canvas(buffer, plan.paper, "deckpress cutter calibration")
     registration = plan.sheet.registration
     canvas.setFillGray(0)
     for mark in registration.marks if registration else ():
