@@ -130,3 +130,15 @@ def test_the_starting_deck_shows_markup_svg_icons_and_a_turned_index(tmp_path: P
     assert "Defeat a monster of 3 or less." in page.extract_text().replace("\n", " ")
     assert any(char["matrix"][0] == pytest.approx(-1) for char in page.chars if char["text"] == "3")
     assert not page.images  # the pictures are SVG, drawn as paths
+
+
+@pytest.mark.parametrize("shop", ["drivethrucards", "thegamecrafter", "press-3mm"])
+def test_the_starting_deck_passes_every_bundled_print_shops_check(tmp_path: Path, shop: str):
+    """A designer's first upload should not fail on the starter's own paint or margins,
+    version stamp included (it is laid out only where the deck has a version)."""
+    run("new", "space-race", "--dir", str(tmp_path))
+    deck = tmp_path / "space-race" / "deck.yaml"
+    deck.write_text(deck.read_text().replace("  layout: layout", '  version: "0.12-rc3"\n  layout: layout', 1))
+    result = run("check", str(deck.parent), "--for", shop)
+    assert result.exit_code == 0, result.output
+    assert "version 0.12-rc3" in result.output
