@@ -16,6 +16,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
 
 from generator.booklet.paragraphs import Paragraph
+from generator.booklet.style import CELL_FONT
 from generator.deck.model import Card, Deck
 from generator.errors import DeckpressError
 from generator.render.icons import Icon
@@ -143,6 +144,7 @@ def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, fra
     if rows and len(rows[-1]) < per_row:
         rows[-1] = rows[-1] + [""] * (per_row - len(rows[-1]))
     style = TableStyle([
+        CELL_FONT,
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("ALIGN", (0, 0), (-1, -1), "CENTER"),
         ("LEFTPADDING", (0, 0), (-1, -1), (column_width - card_width) / 2),

@@ -29,13 +29,14 @@ from reportlab.platypus import (
     PageBreak,
     PageTemplate,
     Spacer,
+    TableStyle,
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.booklet import components as comp
 from generator.booklet.markdown import Heading
 from generator.booklet.paragraphs import BookletCanvas, Paragraph
-from generator.booklet.style import BookletStyle, Paper, derive, paragraph_text
+from generator.booklet.style import CELL_FONT, FONT_FILES, BookletStyle, Paper, derive, paragraph_text
 from generator.deck.model import Deck
 from generator.render.icons import Icon
 from generator.words import words_for
@@ -109,6 +110,9 @@ def _document(buffer: io.BytesIO, deck: Deck, paper: Paper, style: BookletStyle)
     margins = style.margins
     document = _BookletTemplate(
         buffer, pagesize=paper.page, invariant=1, pageCompression=1,
+        # The canvas starts in the body font rather than reportlab's Helvetica, so the PDF names
+        # no font it does not embed (print shops' preflight refuses unembedded fonts).
+        initialFontName=FONT_FILES["body"][0],
         leftMargin=margins.inner, rightMargin=margins.outer,
         topMargin=margins.top, bottomMargin=margins.bottom,
         title=words_for(deck)("booklet_title", name=deck.name), author=str(deck.info.get("designer", "")),
@@ -172,7 +176,12 @@ def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None,
 
 
 def _contents(style: BookletStyle, heading: str) -> list[Flowable]:
-    toc = TableOfContents(dotsMinLevel=0)
+    toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([  # reportlab's own, with CELL_FONT
+        CELL_FONT,
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+    ]))
     toc.levelStyles = [
         derive(style.text["toc"], leftIndent=0, firstLineIndent=0),
         derive(style.text["toc_sub"], leftIndent=style.list_indent, firstLineIndent=0),

@@ -137,7 +137,7 @@ def _draw_forms(writer: PdfWriter, sheet: PageObject,
 def printing_note_pdf(sheet_size: tuple[float, float], font_name: str, colour: Color, note: str) -> bytes:
     """A sheet-sized page carrying only ``note``, over the left half's top margin."""
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=sheet_size, invariant=1, pageCompression=1)
+    canvas = Canvas(buffer, pagesize=sheet_size, invariant=1, pageCompression=1, initialFontName=font_name)
     width, height = sheet_size
     room = width / 2 - 48  # the half page, less a margin either side
     canvas.setFont(font_name, min(NOTE_SIZE, NOTE_SIZE * room / max(stringWidth(note, font_name, NOTE_SIZE), 1)))

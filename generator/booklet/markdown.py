@@ -43,7 +43,7 @@ from generator.booklet.components import Components
 from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
 from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
 from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup
-from generator.booklet.style import EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
+from generator.booklet.style import CELL_FONT, EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
 from generator.render.icons import Icon
@@ -217,6 +217,7 @@ class Converter:
         widths = widths or _column_widths(rows, self.frame_width)
         table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
         commands = [
+            CELL_FONT,
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, self.style.colours["rule"]),
             ("TOPPADDING", (0, 0), (-1, -1), 2.5),
@@ -248,6 +249,7 @@ class Converter:
             content[-1].style = derive(content[-1].style, spaceAfter=0)
         box = Table([[content]], colWidths=[self.frame_width - EXAMPLE_BOX_RULE], hAlign="RIGHT")
         box.setStyle(TableStyle([
+            CELL_FONT,
             ("BACKGROUND", (0, 0), (-1, -1), self.style.colours["shade"]),
             ("LINEBEFORE", (0, 0), (0, -1), EXAMPLE_BOX_RULE, self.style.colours["accent"]),
             ("LEFTPADDING", (0, 0), (-1, -1), padding),
