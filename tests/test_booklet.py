@@ -15,6 +15,7 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
+from shops_support import fonts
 
 from generator.booklet import build_booklet
 from generator.booklet.imposition import Side, saddle_stitch_order
@@ -597,25 +598,11 @@ def test_a_deck_name_no_booklet_font_prints_is_refused_by_check_and_booklet(tmp_
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
 
 
-def fonts_embedded(resources, found: dict[str, bool]) -> dict[str, bool]:
-    """Every font named in ``resources`` and the forms they place -> whether its file is embedded."""
-    resources = resources.get_object() if resources is not None else {}
-    for font in resources.get("/Font", {}).values():
-        font = font.get_object()
-        descriptor = font.get("/FontDescriptor")
-        found[str(font["/BaseFont"])] = descriptor is not None and "/FontFile2" in descriptor.get_object()
-    for form in resources.get("/XObject", {}).values():
-        fonts_embedded(form.get_object().get("/Resources"), found)
-    return found
-
-
 def test_a_bundled_booklet_names_only_fonts_it_embeds(tmp_path):
     """Tiki's rules have tables, an example box and a contents page: reportlab sets each table
     cell's font (Helvetica unless told) and would list it unembedded, which print shops refuse."""
     result = CliRunner().invoke(cli, ["booklet", "cards/tiki", "--out", str(tmp_path), "--quiet"])
     assert result.exit_code == 0, result.output
     for name in ("tiki-rules.pdf", "tiki-rules-booklet.pdf"):
-        fonts: dict[str, bool] = {}
-        for page in PdfReader(tmp_path / name).pages:
-            fonts_embedded(page.get("/Resources"), fonts)
-        assert fonts and all(fonts.values()), (name, fonts)
+        embedded = fonts(PdfReader(tmp_path / name))
+        assert embedded and all(embedded.values()), (name, embedded)

@@ -11,8 +11,10 @@ import pytest
 import yaml
 from cli_run import deckpress
 from PIL import Image
+from pypdf import PdfReader
 from reportlab.graphics.shapes import _CLOSEPATH, _CURVETO, _LINETO, _MOVETO
 from reportlab.pdfgen.canvas import Canvas
+from shops_support import fonts
 from svglib.svglib import svg2rlg
 from test_render import MM, make_deck, render_page
 
@@ -52,6 +54,18 @@ def face_of(tmp_path: Path, layout: str, card_id: str = "ogre"):
 
 
 # --- SVG art --------------------------------------------------------------------------------
+
+
+def test_a_sheet_with_svg_art_names_only_fonts_it_embeds(tmp_path):
+    """reportlab's SVG renderer starts in Helvetica; the sheet must not list that unembedded font
+    (print shops' preflight refuses one) although the art prints no text."""
+    write(tmp_path / "cards" / "test" / "art" / "flag.svg", TWO_COLOURS)
+    make_deck(tmp_path, "elements:\n  - {image: art/flag.svg, box: [10, 10, 30, 30]}\n"
+                        "  - {text: '{{ name }}', box: [5, 50, 50, 10]}\n")
+    run = deckpress("build", tmp_path / "cards" / "test", "--out", tmp_path / "out", "--quiet")
+    assert run.exit_code == 0, run.output
+    embedded = fonts(PdfReader(tmp_path / "out" / "test.pdf"))
+    assert embedded and all(embedded.values()), embedded
 
 
 @pytest.mark.parametrize("fit, x0, top, width, height", [

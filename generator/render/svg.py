@@ -360,5 +360,10 @@ def draw_svg(canvas: Canvas, art: SvgArt, box: Box, fit: str, ink: Color | None 
     canvas.scale(drawn.width / art.width, drawn.height / art.height)
     if opacity < 1:
         canvas.setFillAlpha(opacity)  # gradients inside the art: shadings take the constant alpha
-    renderPDF.draw(art.drawing_in(ink, opacity), canvas, 0, 0)
+    drawing = art.drawing_in(ink, opacity)
+    # reportlab's renderer starts each drawing in its default font, Helvetica, and so names that
+    # unembedded font in the PDF although SVG art prints no text (it is refused): start it in the
+    # canvas's own font instead (the renderer takes a drawing's ``initialFontName`` as its start).
+    drawing.initialFontName, drawing.initialFontSize = canvas._fontname, canvas._fontsize
+    renderPDF.draw(drawing, canvas, 0, 0)
     canvas.restoreState()
