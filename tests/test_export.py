@@ -139,6 +139,21 @@ def test_each_image_shows_its_own_face(tmp_path):
             assert centre(image) == colour, name
 
 
+@pytest.mark.parametrize("paint, expected", [
+    # White at 50% over the blue ground, and a gradient from red to red: what the PDF shows.
+    ('fill: "#ffffff80"', (128, 128, 255)),
+    ("fill: {linear: ['#ff0000', '#ff0000']}", RED),
+])
+def test_see_through_paint_and_gradients_show_in_the_images_as_on_the_sheet(tmp_path, paint, expected):
+    """Faces are placed as forms; a form that does not name its transparency states and shadings
+    in its resources paints see-through colours opaque and gradients not at all."""
+    layout = LAYOUT + f"  - {{name: veil, rect: [10, 20, 43.5, 50], {paint}}}\n"
+    deck = make_deck(tmp_path, layout=layout)
+    assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "30", "-q").exit_code == 0
+    with Image.open(tmp_path / "out" / "back.png") as image:
+        assert centre(image) == pytest.approx(expected, abs=2)
+
+
 def test_double_sided_cards_get_a_back_image_each(tmp_path):
     deck = make_deck(tmp_path, DOUBLE_SIDED_CARDS)
     assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "20", "-q").exit_code == 0

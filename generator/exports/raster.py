@@ -28,6 +28,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.deck.model import Card
 from generator.exports.bands import Band, deflate_band
 from generator.render import Renderer
+from generator.sheets.forms import give_forms_paint_resources
 
 POINTS_PER_INCH = 72.0
 PRINT_BLEED = POINTS_PER_INCH / 8
@@ -225,6 +226,7 @@ def rasterise_faces_at(renderer: Renderer, faces: Sequence[tuple[Card, str, Sequ
             canvas.showPage()
             sizes.append(raster.size_px)
         counts.append(len(rasters))
+    give_forms_paint_resources(canvas, (f"face{index}" for index in range(len(faces))))
     canvas.save()
     images = render_pdf(buffer.getvalue(), sizes)
     return (tuple(itertools.islice(images, count)) for count in counts)

@@ -354,6 +354,14 @@ def _shadings(doc: pdfdoc.PDFDocument) -> pdfdoc.PDFObjectReference | None:
                          "SheetShadings")
 
 
+def give_forms_paint_resources(canvas: Canvas, forms: Iterable[str]) -> None:
+    """Let each of ``forms`` (names as given to ``canvas.beginForm``) name the transparency states
+    and gradients it paints in its own resources, as a viewer needs; call it before
+    ``canvas.save()``. Any document that places faces as forms needs this, not only a sheet."""
+    doc = canvas._doc
+    _give_forms_paint_resources(doc, [pdfdoc.xObjectName(name) for name in forms], _shadings(doc))
+
+
 def _give_forms_paint_resources(doc: pdfdoc.PDFDocument, names: Iterable[str],
                                 shadings: pdfdoc.PDFObjectReference | None) -> None:
     """Let every face form name its transparency and gradients in its own resources.

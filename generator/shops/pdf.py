@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportlab import rl_config
-from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card, Deck
 from generator.errors import InputError
 from generator.render import Renderer
+from generator.sheets.forms import give_forms_paint_resources
 from generator.shops.inks import PressInks
 from generator.shops.presets import Preset
 
@@ -148,35 +149,6 @@ def _draw(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage], inks: P
         canvas.showPage()
         if on_page is not None:
             on_page()
-    give_forms_paint_resources(canvas, [f"FormXob.{name}" for name in forms.values()])
+    give_forms_paint_resources(canvas, forms.values())
     canvas.save()
     return buffer.getvalue()
-
-
-def give_forms_paint_resources(canvas: Canvas, names: Sequence[str]) -> None:
-    """Let every face form name its transparency states and gradients in its own resources.
-
-    reportlab keeps a form's transparency states (``/gs`` operands) beside the form but
-    writes its resources with fonts and images only, and keeps no list of the shadings
-    (``/sh``) a form paints; a viewer, and preflight, look both up in the form's own
-    resources, so they are added here (as the print sheets do, ``sheets/forms.py``).
-    """
-    doc = canvas._doc
-    shading_names = [f"Sh{number}" for number in range(doc.shadingCounter)]
-    shadings = doc.Reference(pdfdoc.PDFDictionary({name: pdfdoc.PDFObjectReference(name) for name in shading_names}),
-                             "ShopShadings") if shading_names else None
-    for name in names:
-        form = doc.idToObject[name]
-        states = getattr(form, "ExtGState", None)
-        if not states and shadings is None:
-            continue
-        resources = pdfdoc.PDFResourceDictionary()
-        resources.basicFonts()
-        resources.allProcs()
-        if form.XObjects:
-            resources.XObject = form.XObjects
-        if states:
-            resources.ExtGState = states
-        if shadings is not None:
-            resources.Shading = shadings
-        form.Resources = resources
