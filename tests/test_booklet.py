@@ -606,3 +606,15 @@ def test_a_bundled_booklet_names_only_fonts_it_embeds(tmp_path):
     for name in ("tiki-rules.pdf", "tiki-rules-booklet.pdf"):
         embedded = fonts(PdfReader(tmp_path / name))
         assert embedded and all(embedded.values()), (name, embedded)
+
+
+def test_an_example_box_may_hold_a_table_and_a_card_reference(tmp_path):
+    """Both are kept together on the page outside a box; inside one (a single table cell)
+    reportlab measured that as 16 million points tall, and the booklet was refused."""
+    rules = ("# Setting up\n\n> **Example.** Three players set up like this:\n>\n"
+             "> | Player | Cards |\n> |---|---|\n> | Ann | 5 |\n> | Bob | 4 |\n>\n"
+             "> {{ cards id=grub,pip,dew,nova }}\n")
+    result = build(tmp_path, rules)
+    text = " ".join(pages_of(result.reading_pdf))
+    assert "Ann 5" in text and "Bob 4" in text
+    assert "grub/front" in text and "nova/front" in text

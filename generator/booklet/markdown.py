@@ -77,6 +77,12 @@ STYLE_TAGS = {"strong": "b", "em": "i", "link": "u"}
 """The paragraph markup of each inline style: links print underlined."""
 
 
+def unkept(flowables: Iterable[Flowable]) -> list[Flowable]:
+    """``flowables`` with each :class:`KeepTogether` replaced by what it keeps together."""
+    return [part for flowable in flowables
+            for part in (flowable._content if isinstance(flowable, KeepTogether) else [flowable])]
+
+
 class Heading(Paragraph):
     """A heading paragraph that the document lists in its contents and PDF outline."""
 
@@ -243,7 +249,9 @@ class Converter:
     def example_box(self, quote: blocks.Quote, depth: int) -> Flowable:
         padding = self.style.box_padding
         inner = dataclasses.replace(self, frame_width=self.frame_width - 2 * padding - EXAMPLE_BOX_RULE)
-        content = inner.flowables(inner.reader.read(quote.body), depth)
+        # The box is one table cell, never split across pages, so keeping parts together means
+        # nothing in it; and reportlab measures a KeepTogether in a cell as 16 million points tall.
+        content = unkept(inner.flowables(inner.reader.read(quote.body), depth))
         self.heading_count = inner.heading_count
         if content and isinstance(content[-1], Paragraph):
             content[-1].style = derive(content[-1].style, spaceAfter=0)
@@ -359,7 +367,7 @@ class Converter:
         rows = card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
                          caption, self.style.colours["rule"], paragraph_text)
         # The last two rows are kept together when they fit, so each row is measured alone.
-        for row in (table for block in rows for table in getattr(block, "_content", [block])):
+        for row in unkept(rows):
             _, height = row.wrap(self.frame_width, self.frame_height)
             if height > self.frame_height:
                 raise directive.fail(f"a row of cards is taller than a page ({height:.0f} pt, the page has "
