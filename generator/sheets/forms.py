@@ -209,7 +209,7 @@ class FormLibrary:
         _give_forms_paint_resources(doc, self._names.values(), shadings)
         self._share_form_dictionaries(doc)
         doc.Reference(resources, RESOURCES_NAME)
-        with _binary_streams():
+        with binary_streams():
             data = canvas.getpdfdata()
         self.compiled = _split_objects(data, doc)
         return self.compiled
@@ -396,7 +396,7 @@ def _give_forms_paint_resources(doc: pdfdoc.PDFDocument, names: Iterable[str],
 
 
 @contextlib.contextmanager
-def _binary_streams() -> Iterator[None]:
+def binary_streams() -> Iterator[None]:
     """Have reportlab write compressed streams as binary rather than ASCII85 text.
 
     ASCII85 makes every stream a quarter larger for no gain in a file that is

@@ -16,20 +16,18 @@ identification keys) are added after, by :mod:`~generator.shops.pdfx`.
 
 from __future__ import annotations
 
-import contextlib
 import io
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reportlab import rl_config
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card, Deck
 from generator.errors import InputError
 from generator.render import Renderer
-from generator.sheets.forms import give_forms_paint_resources
+from generator.sheets.forms import binary_streams, give_forms_paint_resources
 from generator.shops.inks import PressInks
 from generator.shops.presets import Preset
 
@@ -101,21 +99,8 @@ def draw_deck_pdf(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage],
     ``renderer`` must bleed by the preset's bleed; with ``inks`` every colour is the
     press's CMYK.
     """
-    with _binary_streams():
+    with binary_streams():
         return _draw(renderer, preset, pages, inks, on_page)
-
-
-@contextlib.contextmanager
-def _binary_streams() -> Iterator[None]:
-    """Have reportlab write streams (images among them) as binary, not ASCII85 text, which makes
-    each a quarter larger and slower to read back for no gain in a binary file. reportlab
-    has only a process-wide switch, so it is set while the file is made and put back."""
-    saved = rl_config.useA85
-    rl_config.useA85 = 0
-    try:
-        yield
-    finally:
-        rl_config.useA85 = saved
 
 
 def _draw(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage], inks: PressInks | None,
