@@ -78,8 +78,9 @@ MAX_SHAPE_REPEAT = 360
 is already a solid disc; a billion would take hours to draw."""
 LABEL_HEIGHT = 0.55
 """How high an icon's label's capitals (and figures) stand, as a share of the icon's side."""
-LABEL_WIDTH = 0.8
-"""The widest an icon's label may be, as a share of the icon's side: a wider one is set smaller."""
+LABEL_WIDTH = 0.7
+"""The widest an icon's label may be, as a share of the icon's side: a wider one is set smaller (a round
+coin's rim leaves no more room for two figures)."""
 MAX_PATH_NUMBERS = 20_000
 """Numbers in one shape's path data. A detailed icon path has a few hundred; ten thousand
 points in one icon, drawn on every card that shows it, is not an icon."""
