@@ -352,8 +352,8 @@ class Reader:
                 words.append(text[index + 1])
                 index += 2
             elif found is None:
-                stop = min((at for at in (text.find(":", index + 1), text.find("\\", index + 1)) if at >= 0),
-                           default=len(text))
+                next_mark = MAY_BE_MARKUP.search(text, index + 1)
+                stop = next_mark.start() if next_mark else len(text)
                 words.append(text[index:stop])
                 index = stop
             else:
@@ -403,6 +403,10 @@ def plain_text(node: SyntaxTreeNode) -> str:
         elif child.children:
             parts.append(plain_text(child))
     return "".join(parts)
+
+
+MAY_BE_MARKUP = re.compile(r"[:\\]")
+"""What may begin an icon or an escape in a text read as card markup."""
 
 
 def _as_card_markup(node: SyntaxTreeNode) -> str:
