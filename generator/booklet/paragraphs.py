@@ -9,8 +9,9 @@ platypus.
 
 A layout icon in a paragraph (:func:`icon_markup`) takes the room reportlab gives an
 inline picture, sized as card text sizes it: the cap height of the font around it, with
-the cards' margin either side, in the colour of that text. :class:`BookletCanvas` draws it
-there as vector paths, with the cards' own icon drawing.
+the cards' margin either side, in the colour of that text; one showing a label is
+:data:`LABELLED_ICON_SCALE` times larger, centred on the capitals, its label as on cards.
+:class:`BookletCanvas` draws it there as vector paths, with the cards' own icon drawing.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ from generator.render.runs import ICON_MARGIN, icon_side
 
 ICON_TAG = "deckpress-icon"
 """The name of the paragraph markup's ``<onDraw>`` that stands for a layout icon."""
+
+LABELLED_ICON_SCALE = 1.4
+"""How much larger than the capitals an icon showing a label (``:coin{2}:``) is drawn in a booklet,
+centred on them: a figure in a capital-high coin would print at half a capital's height. (On a
+card the layout's ``icon_scale`` decides.)"""
 
 ICON_SPACER = '<font size="0.01">\u00a0</font>'
 """An invisible word before each icon. reportlab ends a line before a picture only when the
@@ -112,11 +118,13 @@ def _make_room(fragment: Any) -> None:
     place = getattr(fragment, "cbDefn", None)
     if place is None or place.kind != "onDraw" or place.name != ICON_TAG:
         return
-    side = icon_side(bundled_fonts(), fragment.fontName, 1.0) * fragment.fontSize
-    margin = ICON_MARGIN * fragment.fontSize
     name, _, label = place.label.partition(" ")
+    caps = icon_side(bundled_fonts(), fragment.fontName, 1.0) * fragment.fontSize
+    side = caps * LABELLED_ICON_SCALE if label else caps
+    margin = ICON_MARGIN * fragment.fontSize
     place.kind, place.image = "img", InlineIcon(name, fragment.textColor, margin, label, fragment.fontName)
-    place.width, place.height, place.valign = side + 2 * margin, side, 0  # on the baseline, up to the caps
+    # on the baseline, up to the caps; a labelled one larger, centred on them
+    place.width, place.height, place.valign = side + 2 * margin, side, (caps - side) / 2
 
 
 class BookletCanvas(Canvas):
