@@ -161,6 +161,15 @@ def test_a_malformed_label_is_an_error_at_its_line_from_check_as_from_build(tmp_
     assert not (tmp_path / "out" / "test.pdf").exists()
 
 
+def test_unquoted_text_with_a_labelled_icon_gets_the_yaml_hint(tmp_path):
+    make_deck(tmp_path, BODY)
+    deck = tmp_path / "cards" / "test" / "deck.yaml"
+    deck.write_text(deck.read_text() + "  - id: zip\n    text: Pay :coin{2}: now\n")
+    run = deckpress("check", deck.parent)
+    assert run.exit_code == 2
+    assert 'text holding an :icon: must be quoted, as in text: "Pay 2 :coin: to draw"' in run.stderr
+
+
 def test_a_plain_field_prints_an_icon_label_as_written(tmp_path):
     folder = tmp_path / "cards" / "plain"
     folder.mkdir(parents=True)
