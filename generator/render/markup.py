@@ -54,9 +54,9 @@ ICON_PATTERN = re.compile(rf":({ICON_NAME})[:{{]")
 """Where an inline icon begins: ``:name:``, or ``:name{`` (a labelled one, or one that is
 malformed). Only a parse tells which, and whether an escape or code span hides it."""
 PLAIN_ICON = re.compile(rf":({ICON_NAME}):")
-LABELLED_ICON = re.compile(rf":({ICON_NAME})\{{((?:\\.|[^}}\\\n])*)\}}(:?)")
-"""``:name{label}:``: the name, the label as written (escapes allowed, one line) and the
-closing colon (empty when it is missing, which is an error)."""
+LABELLED_ICON = re.compile(rf":({ICON_NAME})\{{((?:\\.|[^{{}}\\\n])*)\}}(:?)")
+"""``:name{label}:``: the name, the label as written (escapes allowed, one line, no unescaped
+brace) and the closing colon (empty when it is missing, which is an error)."""
 ICON_OPENING = re.compile(rf":({ICON_NAME})\{{")
 RULE_LINE = re.compile(r"[ ]*-{3,}[ ]*(?=\n|$)")
 """A line of three or more hyphens alone (spaces round them allowed): a horizontal rule."""
@@ -164,8 +164,9 @@ def read_icon(text: str, index: int) -> tuple[IconMark, int] | None:
     """The icon written at ``text[index]`` (a colon) and where it ends; None when none is.
 
     ``:coin:`` and ``:coin{2}:`` are icons; ``:coin{`` with no ``}:`` after its label on the
-    same line, and a label longer than :data:`MAX_ICON_LABEL`, are faults, which take the
-    rest of the opening up to its ``}`` (or the end of the line)."""
+    same line (another ``{`` comes first), and a label longer than :data:`MAX_ICON_LABEL`, are
+    faults: the label's, up to its ``}``; an unclosed one's, its opening ``:coin{`` alone, so
+    the icons after it are read as they are."""
     plain = PLAIN_ICON.match(text, index)
     if plain:
         return IconMark(plain.group(1), written=plain.group(0)), plain.end()
@@ -183,14 +184,9 @@ def read_icon(text: str, index: int) -> tuple[IconMark, int] | None:
     if opening is None:
         return None
     name = opening.group(1)
-    end = labelled.end() if labelled else _line_end(text, index)
+    end = labelled.end() if labelled else opening.end()
     return IconMark(name, fault=f"the label of ':{name}{{' has no '}}:' closing it on its line "
                                 f"(write :{name}{{2}}:)", written=text[index:end]), end
-
-
-def _line_end(text: str, index: int) -> int:
-    end = text.find("\n", index)
-    return len(text) if end < 0 else end
 
 
 def unescape(text: str) -> str:
