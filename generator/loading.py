@@ -128,11 +128,12 @@ def _byte_position(path: Path, raw: bytes, offset: int) -> Position:
     return Position(path, raw.count(b"\n", 0, offset) + 1, offset - line_start + 1)
 
 
-_INLINE_ICON = re.compile(r":[A-Za-z][A-Za-z0-9_-]*: ")
+_INLINE_ICON = re.compile(r":[A-Za-z][A-Za-z0-9_-]*(?:\{[^}\n]*\})?: ")
+"""An inline icon followed by a space (``:coin: ``, ``:coin{2}: ``), which YAML reads as a key."""
 
 
 def _icon_hint(text: str, mark: yaml.Mark | None) -> str:
-    """Card text with an inline icon (``Pay 2 :coin: to draw``) must be quoted: YAML reads
+    """Card text with an inline icon (``Pay 2 :coin: to draw``, ``Pay :coin{2}: now``) must be quoted: YAML reads
     ': ' as a key. Say so when that is what tripped the parser."""
     if mark is None:
         return ""

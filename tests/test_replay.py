@@ -3,8 +3,8 @@ drawing every element afresh with reportlab, and what must be drawn in each form
 gradients) still is.
 
 Every kind of operation a layout draws is replayed in its own deck below (shapes, lines,
-text of every sort, icons, a draft's overflowing text), so a reportlab whose drawing depends
-on something a replay does not restore fails here.
+text of every sort with its icons, their labels and its rules, icons, a draft's overflowing
+text), so a reportlab whose drawing depends on something a replay does not restore fails here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from test_render import make_deck
 
 import generator.render.replay as replay_module
-from generator.render.plan import IconOp, LineOp, ShapeOp, TextOp
+from generator.render.plan import IconOp, InlineIcon, LineOp, ShapeOp, TextOp, TextRule
 
 FLAG = """\
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100">
@@ -103,6 +103,9 @@ KINDS = {
   - {name: turned, text: "{{ kind }}", box: [5, 48, 30, 6], rotate: 90}
   - {name: faded, text: "{{ kind }}", box: [35, 48, 20, 6], opacity: 0.6}
   - {name: coins, text: "Pay :coin: :star: to {{ kind }}", box: [5, 56, 53.5, 6], size: 8}
+  - {name: labels, text: "Pay :coin{2}: :coin{10}: to {{ kind }}\\n---\\n:die-1{X}: more", box: [30, 34, 28, 12],
+     fit: wrap, size: 7, icon_scale: 1.6, colour: '#2d63b3', when: {kind: monster}}
+  - {name: ruled, text: "{{ kind }}\\n---\\nonce more", box: [30, 34, 28, 12], opacity: 0.5, rotate: 90}
   - {name: fallback, text: "Ωmega ½ “quoted” (parens) \\\\ back", box: [5, 63, 53.5, 6], font: [Vera-Bold, DejaVuSans]}
   - {name: many, text: "MANY_GLYPHS", box: [4, 68, 55.5, 15], fit: wrap, size: 4, min_size: 2}
 """.replace("MANY_GLYPHS", MANY_GLYPHS),
@@ -160,6 +163,10 @@ def test_each_kind_of_operation_replays_the_bytes_reportlab_writes_for_it(tmp_pa
     replayed = recording_replays(monkeypatch)
     assert deckpress("build", folder, *options, "--out", tmp_path / "replayed").exit_code == 0
     replayed_kind = [operation for operation in replayed if isinstance(operation, KIND_OPERATIONS[kind])]
+    if kind == "text":  # a labelled icon and a rule among what was replayed
+        pieces = [piece for operation in replayed_kind for line in operation.text_lines for piece in line.pieces]
+        assert any(isinstance(piece, InlineIcon) and piece.label for piece in pieces)
+        assert any(isinstance(piece, TextRule) for piece in pieces)
     if kind == "draft overflow":
         assert any(operation.overflow is not None for operation in replayed_kind)
     else:  # turned ones too (a faded one sets a transparency state, named form by form: drawn each time)

@@ -28,7 +28,7 @@ from generator.booklet.limits import check_glyphs, check_heading, check_table_ro
 from generator.booklet.paths import resolve_image
 from generator.errors import InputError, Position, did_you_mean
 from generator.render.images import ImageProblem, image_pixels
-from generator.render.markup import ICON_PATTERN
+from generator.render.markup import ESCAPABLE, LABELLED_ICON, PLAIN_ICON, read_icon, unescape
 
 if TYPE_CHECKING:
     from markdown_it.tree import SyntaxTreeNode
@@ -83,9 +83,10 @@ class Image:
 
 @dataclass(eq=False)
 class Icon:
-    """One of the deck's layout icons, written ``:name:``."""
+    """One of the deck's layout icons, written ``:name:``, or ``:name{label}:`` to show a label."""
 
     name: str
+    label: str = ""
 
 
 Inline = Text | Break | Styled | Image | Icon
@@ -337,18 +338,33 @@ class Reader:
         return Text(node.content, kind == "code_inline")
 
     def text(self, nodes: list[SyntaxTreeNode], span: Span) -> list[Inline]:
-        """A run of text and escaped characters, read as one text, with its icons."""
+        """A run of text and escaped characters, read as one text, with its icons (read as card
+        markup reads them: an escaped character is never part of one, a label may hold one)."""
         self.check_text("".join(node.content for node in nodes), span)
+        text = "".join(_as_card_markup(node) for node in nodes)
         pieces: list[Inline] = []
         words: list[str] = []  # the text since the last icon
-        for node in nodes:
-            parts = ICON_PATTERN.split(node.content) if node.type == "text" else [node.content]
-            for index, part in enumerate(parts):  # text, an icon's name, text, ...
-                if index % 2 and self.known_icon(part, span):
-                    pieces += [Text("".join(words)), Icon(part)]
+        index = 0
+        while index < len(text):
+            char = text[index]
+            found = read_icon(text, index) if char == ":" else None
+            if char == "\\" and index + 1 < len(text):
+                words.append(text[index + 1])
+                index += 2
+            elif found is None:
+                next_mark = MAY_BE_MARKUP.search(text, index + 1)
+                stop = next_mark.start() if next_mark else len(text)
+                words.append(text[index:stop])
+                index = stop
+            else:
+                mark, index = found
+                if mark.fault:
+                    self.keep(InputError(mark.fault, self.position(span, mark.written.split("\\")[0]), field="icon"))
+                if not mark.fault and self.known_icon(mark.name, span):
+                    pieces += [Text("".join(words)), Icon(mark.name, mark.label)]
                     words = []
-                else:
-                    words.append(f":{part}:" if index % 2 else part)
+                else:  # printed as written, when the booklet goes on at all
+                    words.append(unescape(mark.written))
         pieces.append(Text("".join(words)))
         return [piece for piece in pieces if not isinstance(piece, Text) or piece.content]
 
@@ -379,7 +395,7 @@ def plain_text(node: SyntaxTreeNode) -> str:
     parts = []
     for child in node.children:
         if child.type == "text":
-            parts.append(ICON_PATTERN.sub("", child.content))
+            parts.append(_icons_read(child.content))
         elif child.type in ("text_special", "code_inline"):
             parts.append(child.content)
         elif child.type == "softbreak":
@@ -387,3 +403,22 @@ def plain_text(node: SyntaxTreeNode) -> str:
         elif child.children:
             parts.append(plain_text(child))
     return "".join(parts)
+
+
+MAY_BE_MARKUP = re.compile(r"[:\\]")
+"""What may begin an icon or an escape in a text read as card markup."""
+
+
+def _as_card_markup(node: SyntaxTreeNode) -> str:
+    """A text node as card markup would read it: its backslashes are characters, and an escaped
+    character (a ``text_special`` node) stays escaped."""
+    if node.type == "text":
+        return node.content.replace("\\", "\\\\")
+    return "".join("\\" + char if char in ESCAPABLE else char for char in node.content)
+
+
+def _icons_read(text: str) -> str:
+    """``text`` as a reader sees it: icons left out, their labels kept."""
+    labelled = LABELLED_ICON.sub(lambda found: unescape(found.group(2)).strip(" ") if found.group(3)
+                                 else found.group(0), text)
+    return PLAIN_ICON.sub("", labelled)

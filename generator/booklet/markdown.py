@@ -311,18 +311,22 @@ class Converter:
                 case blocks.Image():
                     parts.append(self.icon(piece))
                 case blocks.Icon():
-                    parts.append(icon_markup(piece.name))
+                    parts.append(icon_markup(piece.name, piece.label))
         return "".join(parts)
 
     def card_markup(self, text: str) -> str:
         """A card's text as the card prints it: bold, italic, line breaks and the layout's icons
-        (a named style's words print plain)."""
+        with their labels (a named style's words print plain, a rule's line is left empty)."""
         lines = parse_markup(text)
         return "<br/>".join("".join(self.span(span) for span in line) for line in lines)
 
     def span(self, span: Span) -> str:
+        if span.fault:  # the card itself refuses it (check says where); the table prints it as written
+            return paragraph_text(span.text)
         if span.icon:
-            return icon_markup(span.icon) if span.icon in self.icons() else paragraph_text(f":{span.icon}:")
+            if span.icon in self.icons():
+                return icon_markup(span.icon, span.label)
+            return paragraph_text(f":{span.icon}{{{span.label}}}:" if span.label else f":{span.icon}:")
         text = f"<b>{paragraph_text(span.text)}</b>" if span.bold else paragraph_text(span.text)
         return f"<i>{text}</i>" if span.italic else text
 

@@ -9,8 +9,9 @@ platypus.
 
 A layout icon in a paragraph (:func:`icon_markup`) takes the room reportlab gives an
 inline picture, sized as card text sizes it: the cap height of the font around it, with
-the cards' margin either side, in the colour of that text. :class:`BookletCanvas` draws it
-there as vector paths, with the cards' own icon drawing.
+the cards' margin either side, in the colour of that text; one showing a label is
+:data:`LABELLED_ICON_SCALE` times larger, centred on the capitals, its label as on cards.
+:class:`BookletCanvas` draws it there as vector paths, with the cards' own icon drawing.
 """
 
 from __future__ import annotations
@@ -18,20 +19,29 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from html import escape
+from itertools import groupby
 from typing import Any
 
 from reportlab.lib.colors import Color, white
 from reportlab.lib.fonts import ps2tt
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph as _Paragraph
 
 from generator.booklet.style import bundled_fonts, fallback_face, load_style
-from generator.render.icons import Icon, draw_icon
+from generator.render.fonts import MissingFace
+from generator.render.icons import Icon, draw_icon, draw_label, label_colour, label_place
 from generator.render.runs import ICON_MARGIN, icon_side
 
 ICON_TAG = "deckpress-icon"
 """The name of the paragraph markup's ``<onDraw>`` that stands for a layout icon."""
+
+LABELLED_ICON_SCALE = 1.4
+"""How much larger than the capitals an icon showing a label (``:coin{2}:``) is drawn in a booklet,
+centred on them: a figure in a capital-high coin would print at half a capital's height. (On a
+card the layout's ``icon_scale`` decides.)"""
 
 ICON_SPACER = '<font size="0.01">\u00a0</font>'
 """An invisible word before each icon. reportlab ends a line before a picture only when the
@@ -68,19 +78,23 @@ def fallback_faces(markup: str, style: ParagraphStyle) -> str:
     return _FACE_TAGS.sub(rewrite, markup)
 
 
-def icon_markup(name: str) -> str:
-    """Paragraph markup for the layout icon ``name`` (a name of letters, digits, - and _)."""
-    return f'{ICON_SPACER}<onDraw name="{ICON_TAG}" label="{name}"/>'
+def icon_markup(name: str, label: str = "") -> str:
+    """Paragraph markup for the layout icon ``name`` (a name of letters, digits, - and _), showing
+    ``label`` (after the first space of the markup's label)."""
+    shown = f"{name} {escape(label, quote=True)}" if label else name
+    return f'{ICON_SPACER}<onDraw name="{ICON_TAG}" label="{shown}"/>'
 
 
 @dataclass(frozen=True)
 class InlineIcon:
-    """A layout icon where a paragraph places a picture: its name, its colour and the room left
-    either side of its square."""
+    """A layout icon where a paragraph places a picture: its name, its colour, the room left
+    either side of its square, and its label with the font of the text around it."""
 
     name: str
     ink: Color
     margin: float
+    label: str = ""
+    font: str = ""
 
 
 class Paragraph(_Paragraph):
@@ -104,10 +118,13 @@ def _make_room(fragment: Any) -> None:
     place = getattr(fragment, "cbDefn", None)
     if place is None or place.kind != "onDraw" or place.name != ICON_TAG:
         return
-    side = icon_side(bundled_fonts(), fragment.fontName, 1.0) * fragment.fontSize
+    name, _, label = place.label.partition(" ")
+    caps = icon_side(bundled_fonts(), fragment.fontName, 1.0) * fragment.fontSize
+    side = caps * LABELLED_ICON_SCALE if label else caps
     margin = ICON_MARGIN * fragment.fontSize
-    place.kind, place.image = "img", InlineIcon(place.label, fragment.textColor, margin)
-    place.width, place.height, place.valign = side + 2 * margin, side, 0  # on the baseline, up to the caps
+    place.kind, place.image = "img", InlineIcon(name, fragment.textColor, margin, label, fragment.fontName)
+    # on the baseline, up to the caps; a labelled one larger, centred on them
+    place.width, place.height, place.valign = side + 2 * margin, side, (caps - side) / 2
 
 
 class BookletCanvas(Canvas):
@@ -123,5 +140,34 @@ class BookletCanvas(Canvas):
         if not isinstance(image, InlineIcon):
             return super().drawImage(image, x, y, width, height, *args, **kwargs)
         side = height or 0.0
-        draw_icon(self, self.icons()[image.name], x + image.margin, y, side, image.ink, white)
+        icon = self.icons()[image.name]
+        draw_icon(self, icon, x + image.margin, y, side, image.ink, white, labelled=bool(image.label))
+        if image.label:
+            pieces = label_pieces(image.label, image.font)
+            cap_height = pdfmetrics.getFont(pieces[0][0]).face.capHeight / 1000
+            start, baseline, size = label_place(x + image.margin, y, side, sum(width for *_, width in pieces),
+                                                cap_height)
+            draw_label(self, pieces, start, baseline, size, label_colour(icon, white))
         return width, height
+
+
+def label_pieces(label: str, font: str) -> tuple[tuple[str, str, float], ...]:
+    """An icon's label in the bold face of ``font`` (the text's around the icon; ``font`` itself
+    when its family has none), each character Vera lacks in the first fallback font that has it,
+    as (font, text, width at 1 pt) pieces."""
+    fonts = bundled_fonts()
+    try:
+        bold = fonts.font(fonts.styled(font, True, False)).fontName if font in fonts else font
+    except MissingFace:
+        bold = font
+    glyphs = pdfmetrics.getFont(bold).face.charToGlyph
+
+    def face(character: str) -> str:
+        if ord(character) in glyphs:
+            return bold
+        family = next((family for family in load_style().fallback_fonts if fonts.has_glyph(family, character)),
+                      None)
+        return fallback_face(family, True, False) if family is not None else bold
+
+    return tuple((name, text, pdfmetrics.stringWidth(text, name, 1.0))
+                 for name, text in ((name, "".join(group)) for name, group in groupby(label, key=face)))

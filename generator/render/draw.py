@@ -20,10 +20,10 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from generator.boxes import Box
-from generator.render.icons import draw_icon
+from generator.render.icons import draw_icon, draw_label
 from generator.render.images import PreparedImages, drawn_rectangle, resampling
 from generator.render.paint import Gradient, faded
-from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp
+from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp, TextRule
 from generator.render.replay import Replay
 from generator.render.svg import draw_svg
 
@@ -199,10 +199,28 @@ def _text_lines(canvas: Canvas, op: TextOp, opacity: float) -> None:
                 text.setTextOrigin(piece.x, piece.y)
                 text.textOut(piece.text)
             canvas.drawText(text)
-        for icon in line.pieces:
-            if isinstance(icon, InlineIcon):
-                draw_icon(canvas, icon.icon, icon.x, icon.y, icon.side, icon.ink, icon.accent or WHITE, opacity)
+        for other in line.pieces:
+            if isinstance(other, InlineIcon):
+                label = other.label
+                draw_icon(canvas, other.icon, other.x, other.y, other.side, other.ink, other.accent or WHITE, opacity,
+                          labelled=label is not None)
+                if label is not None:
+                    draw_label(canvas, label.pieces, label.x, label.y, label.size, label.colour, opacity)
+            elif isinstance(other, TextRule):
+                _rule(canvas, other, op.colour, opacity)
     canvas.setFillAlpha(1)
+
+
+def _rule(canvas: Canvas, rule: TextRule, colour: Color | None, opacity: float) -> None:
+    """A rule in text: a line with square ends, in the text's colour (its state restored after)."""
+    canvas.saveState()
+    canvas.setLineCap(0)
+    if colour is not None:
+        canvas.setStrokeColor(faded(colour, opacity))
+    canvas.setLineWidth(rule.thickness)
+    canvas.setDash([])
+    canvas.line(rule.x, rule.y, rule.x + rule.width, rule.y)
+    canvas.restoreState()
 
 
 def _alpha(colour: Color | None, opacity: float) -> float:

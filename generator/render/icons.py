@@ -17,6 +17,14 @@ data>"`` (M L H V C S Q T A Z, absolute or relative). Options per shape:
 - ``stroke`` and ``width``: an outline in ``ink`` or ``accent``, ``width`` in box units
 - ``repeat: n`` copies turned about the centre; ``rotate: degrees`` turns the shape
 - ``evenodd: true`` makes overlapping sub-paths cut holes
+- ``unlabelled: true`` draws the shape only where the icon shows no label (the
+  built-in coin's sparkle makes way for the 2 of ``:coin{2}:``)
+
+An icon in text may show a label (``:coin{2}:``): its text is centred in the icon's
+square, its capitals :data:`LABEL_HEIGHT` of the square high, shrunk to
+:data:`LABEL_WIDTH` of it when wider (see :func:`label_place`), in the icon's accent (its
+own ``accent`` when the layout gives it one, else paper white): the colour that stands out
+on the icon's ink, as its cut-out details do.
 
 Layouts may add or replace icons in their own ``icons:`` section, as shape
 lists or as SVG files (see :mod:`generator.render.svg`), and may give an icon
@@ -35,12 +43,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from reportlab.lib.colors import Color
+from reportlab.lib.colors import Color, white
 
 from generator.boxes import Box
 from generator.errors import InputError, Position
@@ -57,7 +66,7 @@ if TYPE_CHECKING:
 ICONS_FILE = Path(__file__).parent / "data" / "icons.yaml"
 ICON_BOX = 100.0
 SHAPE_KINDS = ("circle", "ellipse", "rect", "path")
-SHAPE_OPTIONS = {"fill", "stroke", "width", "repeat", "rotate", "evenodd"}
+SHAPE_OPTIONS = {"fill", "stroke", "width", "repeat", "rotate", "evenodd", "unlabelled"}
 PAINT_CHOICES = ("ink", "accent", "none")
 ICON_KEYS = {"svg", "shapes", "colour", "accent"}
 MAX_ICON_NUMBER = 10_000.0
@@ -67,6 +76,11 @@ drawing arithmetic to infinity."""
 MAX_SHAPE_REPEAT = 360
 """Copies of one shape turned about the centre (``repeat: 8`` for a sun's rays): one a degree
 is already a solid disc; a billion would take hours to draw."""
+LABEL_HEIGHT = 0.55
+"""How high an icon's label's capitals (and figures) stand, as a share of the icon's side."""
+LABEL_WIDTH = 0.7
+"""The widest an icon's label may be, as a share of the icon's side: a wider one is set smaller (a round
+coin's rim leaves no more room for two figures)."""
 MAX_PATH_NUMBERS = 20_000
 """Numbers in one shape's path data. A detailed icon path has a few hundred; ten thousand
 points in one icon, drawn on every card that shows it, is not an icon."""
@@ -96,6 +110,7 @@ class Shape:
     repeat: int
     rotate: float
     evenodd: bool
+    unlabelled: bool = False
 
 
 @dataclass(eq=False)
@@ -229,9 +244,11 @@ def _parse_shape(raw: Any, document: Document, keys: KeyPath) -> Shape:
                          f"found {repeat!r}"[:200], document.at(*keys, "repeat"))
     if options["width"] < 0:
         raise InputError("width cannot be negative", document.at(*keys, "width"))
+    if not isinstance(raw.get("unlabelled", False), bool):
+        raise InputError("unlabelled is true or false", document.at(*keys, "unlabelled"))
     return Shape(kind=kind, numbers=numbers, segments=segments, fill=fill, stroke=stroke,
                  width=options["width"], repeat=repeat, rotate=options["rotate"],
-                 evenodd=bool(raw.get("evenodd", False)))
+                 evenodd=bool(raw.get("evenodd", False)), unlabelled=bool(raw.get("unlabelled", False)))
 
 
 def _icon_number(value: Any) -> float:
@@ -394,10 +411,43 @@ def _arc(x1: float, y1: float, rx: float, ry: float, angle: float, large: bool, 
     return segments
 
 
+def label_place(x: float, y: float, side: float, width: float, cap_height: float) -> tuple[float, float, float]:
+    """Where a label sits in the icon square (x, y, side): the x its text starts at, its
+    baseline and its type size, given its width and cap height at 1 pt. Centred both ways (the
+    capitals' middle on the square's), :data:`LABEL_HEIGHT` high, narrowed to :data:`LABEL_WIDTH`."""
+    size = LABEL_HEIGHT * side / cap_height if cap_height > 0 else side
+    if width * size > LABEL_WIDTH * side:
+        size = LABEL_WIDTH * side / width
+    return x + (side - width * size) / 2, y + (side - cap_height * size) / 2, size
+
+
+def label_colour(icon: Icon, accent: Color | None) -> Color:
+    """The colour of an icon's label: the icon's own accent, else ``accent`` (that of what draws
+    it), else paper white."""
+    return icon.accent_ink or accent or white
+
+
+def draw_label(canvas: Canvas, pieces: Sequence[tuple[str, str, float]], x: float, y: float, size: float,
+               colour: Color, opacity: float = 1.0) -> None:
+    """An icon's label: its (font, text, width at 1 pt) pieces from (x, baseline y), at ``size``."""
+    canvas.setFillAlpha(getattr(colour, "alpha", 1) * opacity)
+    text = canvas.beginText()
+    text.setFillColor(colour)
+    cursor = x
+    for font, part, width in pieces:
+        text.setFont(font, size)
+        text.setTextOrigin(cursor, y)
+        text.textOut(part)
+        cursor += width * size
+    canvas.drawText(text)
+    canvas.setFillAlpha(1)
+
+
 def draw_icon(canvas: Canvas, icon: Icon, x: float, y: float, size: float, ink: Color, accent: Color,
-              opacity: float = 1.0) -> None:
+              opacity: float = 1.0, labelled: bool = False) -> None:
     """Draw ``icon`` in the square (x, y, size, size), in PDF coordinates; its own colours,
-    when it has them, win over ``ink`` and ``accent``."""
+    when it has them, win over ``ink`` and ``accent``. A ``labelled`` icon leaves out its
+    ``unlabelled`` shapes."""
     ink, accent = icon.ink or ink, icon.accent_ink or accent
     if icon.art is not None:
         draw_svg(canvas, icon.art, Box(x, y, size, size), "contain", ink, opacity)
@@ -408,6 +458,8 @@ def draw_icon(canvas: Canvas, icon: Icon, x: float, y: float, size: float, ink: 
     canvas.scale(size / ICON_BOX, -size / ICON_BOX)  # icon data runs y-down, like SVG
     colours = {"ink": ink, "accent": accent}
     for shape in icon.shapes:
+        if labelled and shape.unlabelled:
+            continue
         for copy in range(shape.repeat):
             turn = shape.rotate + copy * 360.0 / shape.repeat
             canvas.saveState()

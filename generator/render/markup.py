@@ -4,11 +4,20 @@ Every text element reads its text (from the layout's template and the card's
 fields alike) as light markup, close to what designers already type::
 
     Pay 2 :coin: to **draw** a card.     bold; an inline icon from the layout's icons
+    Pay :coin{2}: to draw.               an icon showing a number or short text (its label)
     *Once per turn*, ***or twice***.     italic; bold and italic together
     [Burn]{.burn} a monster.             a named style from the layout's ``styles:``
     First line                           a newline in the text is a line break
     second line
-    2 \\* 3, ratio 1\\:2                   a backslash prints the next * : [ ] { } or \\ itself
+    ---                                  a line of three or more hyphens alone: a rule
+    2 \\* 3, ratio 1\\:2                   a backslash prints the next * : [ ] { } - or \\ itself
+
+An icon's label (``:coin{2}:``, ``:shield{ {{ armour }} }:``: spaces round it are
+dropped, so a template's braces can stand apart) holds at most
+:data:`MAX_ICON_LABEL` characters; ``}`` inside it is written ``\\}``. A label
+too long, or an opening ``:coin{`` with no ``}:`` closing it on its line, is an
+error of the text (a :attr:`Span.fault`, raised where the text is set), never
+printed as it stands: a misprinted cost is worse than a refused build.
 
 Stars follow CommonMark's rules for emphasis: a run of stars opens emphasis when
 it stands before a word (left-flanking) and closes it after one (right-flanking),
@@ -38,9 +47,23 @@ from dataclasses import dataclass, field
 
 from generator.deck.plain import PlainText
 
-ESCAPABLE = "*:[]{}\\"
-"""Characters a backslash prints literally."""
-ICON_PATTERN = re.compile(r":([A-Za-z][A-Za-z0-9_-]*):")
+ESCAPABLE = "*:[]{}\\-"
+"""Characters a backslash prints literally (``\\-`` keeps a line of hyphens from being a rule)."""
+ICON_NAME = r"[A-Za-z][A-Za-z0-9_-]*"
+ICON_PATTERN = re.compile(rf":({ICON_NAME})[:{{]")
+"""Where an inline icon begins: ``:name:``, or ``:name{`` (a labelled one, or one that is
+malformed). Only a parse tells which, and whether an escape or code span hides it."""
+PLAIN_ICON = re.compile(rf":({ICON_NAME}):")
+LABELLED_ICON = re.compile(rf":({ICON_NAME})\{{((?:\\.|[^{{}}\\\n])*)\}}(:?)")
+"""``:name{label}:``: the name, the label as written (escapes allowed, one line, no unescaped
+brace) and the closing colon (empty when it is missing, which is an error)."""
+ICON_OPENING = re.compile(rf":({ICON_NAME})\{{")
+RULE_LINE = re.compile(r"[ ]*-{3,}[ ]*(?=\n|$)")
+"""A line of three or more hyphens alone (spaces round them allowed): a horizontal rule."""
+MAX_ICON_LABEL = 4
+"""Characters in an icon's label (``:coin{12}:``). The label shrinks to fit its icon, which
+is a capital letter high: a fifth character would print at under a fifth of the icon's width,
+too small to read; a longer text is words, not a label."""
 STYLE_PATTERN = re.compile(r"\[((?:\\.|[^\]\\\n])*)\]\{\.([A-Za-z][A-Za-z0-9_-]*)\}")
 """``[text]{.name}``: the text (escapes allowed, one line) and the style's name."""
 MARKUP_START = re.compile(r"[\\\n*:\[]")
@@ -49,19 +72,32 @@ MARKUP_START = re.compile(r"[\\\n*:\[]")
 
 def escape_markup(text: str) -> str:
     """``text`` written so that markup prints it as it is: a backslash before every
-    character markup would read (``Cats & *Dogs`` becomes ``Cats & \\*Dogs``)."""
-    return "".join("\\" + char if char in ESCAPABLE else char for char in text)
+    character markup would read (``Cats & *Dogs`` becomes ``Cats & \\*Dogs``), and before
+    a line of hyphens that would be a rule (hyphens elsewhere are left as they are)."""
+    escaped = "".join("\\" + char if char in ESCAPABLE and char != "-" else char for char in text)
+    if "---" not in escaped:
+        return escaped
+    return "\n".join(line.replace("-", "\\-", 1) if RULE_LINE.fullmatch(line) else line
+                     for line in escaped.split("\n"))
 
 
 @dataclass(frozen=True)
 class Span:
-    """A stretch of text in one style, or one inline icon (``icon`` set, ``text`` empty)."""
+    """A stretch of text in one style, or one inline icon (``icon`` set, ``text`` empty), with
+    the label it shows (``label``, '' for none); or a rule, alone on its line (``rule``).
+
+    ``fault`` says what is wrong with markup that cannot be printed (an icon's label that is
+    too long or not closed); ``text`` then holds that markup as written. Parsing never fails:
+    setting the text raises the fault, so every reader of markup sees the same text."""
 
     text: str
     bold: bool = False
     italic: bool = False
     style: str | None = None
     icon: str | None = None
+    label: str = ""
+    rule: bool = False
+    fault: str = ""
 
 
 Markup = tuple[tuple[Span, ...], ...]
@@ -74,8 +110,9 @@ def parse_markup(text: str) -> Markup:
 
 
 def plain_text(markup: Markup) -> str:
-    """The words a reader sees, without markup or icons (lines joined by newlines)."""
-    return "\n".join("".join(span.text for span in line) for line in markup)
+    """The words a reader sees, without markup or icons but with icons' labels (lines joined
+    by newlines; a rule's line is empty)."""
+    return "\n".join("".join(span.label or span.text for span in line) for line in markup)
 
 
 def readable(text: str, parse: Callable[[str], Markup] = parse_markup) -> str:
@@ -95,7 +132,8 @@ def prints_as_written(text: str) -> bool:
         return True
     markup = parse_markup(text)
     return plain_text(markup) == text and not any(
-        span.bold or span.italic or span.style or span.icon for line in markup for span in line)
+        span.bold or span.italic or span.style or span.icon or span.rule or span.fault
+        for line in markup for span in line)
 
 
 def icon_names(markup: Markup) -> list[str]:
@@ -104,6 +142,58 @@ def icon_names(markup: Markup) -> list[str]:
 
 def style_names(markup: Markup) -> list[str]:
     return [span.style for line in markup for span in line if span.style]
+
+
+def faults(markup: Markup) -> list[Span]:
+    """The spans of markup that cannot be printed (see :attr:`Span.fault`)."""
+    return [span for line in markup for span in line if span.fault]
+
+
+@dataclass(frozen=True)
+class IconMark:
+    """An inline icon as written at one place of a text (``written``): its name and label, or
+    its ``fault``."""
+
+    name: str
+    label: str = ""
+    fault: str = ""
+    written: str = ""
+
+
+def read_icon(text: str, index: int) -> tuple[IconMark, int] | None:
+    """The icon written at ``text[index]`` (a colon) and where it ends; None when none is.
+
+    ``:coin:`` and ``:coin{2}:`` are icons; ``:coin{`` with no ``}:`` after its label on the
+    same line (another ``{`` comes first), and a label longer than :data:`MAX_ICON_LABEL`, are
+    faults: the label's, up to its ``}``; an unclosed one's, its opening ``:coin{`` alone, so
+    the icons after it are read as they are."""
+    plain = PLAIN_ICON.match(text, index)
+    if plain:
+        return IconMark(plain.group(1), written=plain.group(0)), plain.end()
+    labelled = LABELLED_ICON.match(text, index)
+    if labelled and labelled.group(3):
+        name, written = labelled.group(1), labelled.group(0)
+        label = unescape(labelled.group(2)).strip(" ")
+        if len(label) > MAX_ICON_LABEL:
+            shown = label if len(label) <= 20 else label[:17] + "..."
+            return IconMark(name, fault=f"the label of ':{name}{{...}}:' is \"{shown}\", {len(label):,} "
+                                        f"characters; an icon shows at most {MAX_ICON_LABEL}",
+                            written=written), labelled.end()
+        return IconMark(name, label, written=written), labelled.end()
+    opening = ICON_OPENING.match(text, index)
+    if opening is None:
+        return None
+    name = opening.group(1)
+    end = labelled.end() if labelled else opening.end()
+    return IconMark(name, fault=f"the label of ':{name}{{' has no '}}:' closing it on its line "
+                                f"(write :{name}{{2}}:)", written=text[index:end]), end
+
+
+def unescape(text: str) -> str:
+    """``text`` with each backslash escape (``\\*``, ``\\}``) replaced by the character it prints."""
+    if "\\" not in text:
+        return text
+    return re.sub(r"\\(.)", lambda found: found.group(1) if found.group(1) in ESCAPABLE else found.group(0), text)
 
 
 def _is_punctuation(char: str) -> bool:
@@ -140,9 +230,8 @@ class _Style:
     name: str | None
 
 
-@dataclass(frozen=True)
-class _Icon:
-    name: str
+_RULE = object()
+"""A rule, alone on its line, among the parsed pieces."""
 
 
 class _Parser:
@@ -152,7 +241,7 @@ class _Parser:
 
     def __init__(self, text: str):
         self.text = text
-        self.pieces: list[str | _Run | _Style | _Icon | object] = []
+        self.pieces: list[str | _Run | _Style | IconMark | object] = []
         self.last: _Run | None = None  # the top of the delimiter stack
 
     def parse(self) -> Markup:
@@ -166,6 +255,7 @@ class _Parser:
         text, index = self.text, 0
         style_end, style_end_length = -1, 0  # where the "]{.name}" ending the current style starts
         style_bottom: _Run | None = None  # the stack's top when the style began
+        index = self._rule(0)
         while index < len(text):
             char = text[index]
             if index == style_end:
@@ -178,12 +268,12 @@ class _Parser:
                 index += 2
             elif char == "\n":
                 self.pieces.append(_BREAK)
-                index += 1
+                index = self._rule(index + 1)
             elif char == "*":
                 index = self._stars(index)
-            elif char == ":" and (icon := ICON_PATTERN.match(text, index)):
-                self.pieces.append(_Icon(icon.group(1)))
-                index = icon.end()
+            elif char == ":" and (icon := read_icon(text, index)):
+                self.pieces.append(icon[0])
+                index = icon[1]
             elif char == "[" and style_end < 0 and (styled := STYLE_PATTERN.match(text, index)):
                 self.pieces.append(_Style(styled.group(2)))
                 style_bottom = self.last
@@ -199,6 +289,15 @@ class _Parser:
                     stop = style_end
                 self.pieces.append(text[index:stop])
                 index = stop
+
+    def _rule(self, index: int) -> int:
+        """Where reading goes on from the start of a line at ``index``: past the line, when
+        it is a rule (its piece added), else at ``index``."""
+        rule = RULE_LINE.match(self.text, index)
+        if rule is None:
+            return index
+        self.pieces.append(_RULE)
+        return rule.end()
 
     def _stars(self, index: int) -> int:
         """A run of stars: CommonMark's flanking rules say whether it may open or close."""
@@ -314,9 +413,13 @@ class _Parser:
                     add("*" * piece.left)
                 for emphasis in piece.opens:
                     depth[emphasis] += 1
-            elif isinstance(piece, _Icon):
+            elif isinstance(piece, IconMark):
                 flush()
-                spans.append(Span("", depth["bold"] > 0, depth["italic"] > 0, style, icon=piece.name))
+                spans.append(Span(piece.written if piece.fault else "", depth["bold"] > 0, depth["italic"] > 0,
+                                  style, icon=piece.name, label=piece.label, fault=piece.fault))
+            elif piece is _RULE:
+                flush()
+                spans.append(Span("", rule=True))
             elif isinstance(piece, _Style):
                 style = piece.name
             else:  # a line break

@@ -21,19 +21,21 @@ from generator.boxes import Box
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
-from generator.render.icons import Icon
+from generator.render.icons import Icon, label_colour, label_place
 from generator.render.images import DEFAULT_DPI, ImageProblem, image_pixels
 from generator.render.layout import Element, IconElement, ImageElement, Layout, LineElement, ShapeElement, TextElement
 from generator.render.markup import Markup, parse_markup, plain_text
 from generator.render.paint import Gradient, PaintError
-from generator.render.runs import ICON_MARGIN, MeasuredWords, ShapeError, TextSettings, Word, icon_side, shape_text
+from generator.render.runs import ICON_MARGIN, MeasuredWords, Run, ShapeError, TextSettings, Word, icon_side, shape_text
 from generator.render.svg import SvgArt, SvgError, load_svg
-from generator.render.text import FittedText, Metrics, block_height, fit_line, fit_wrapped, overflowing
+from generator.render.text import FittedText, Metrics, block_height, fit_line, fit_wrapped, line_offsets, overflowing
 from generator.revisions import current_source
 from generator.sandbox import TemplateLimitError
 
 MAX_REPEAT = 50
 """More icons than this in one row is a typo, not a card."""
+RULE_THICKNESS = 0.06
+"""A rule's thickness (``---`` in text), in ems of the text's size: half a point at 8 pt."""
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -111,8 +113,24 @@ class Glyphs:
 
 
 @dataclass(eq=False)
+class IconLabel:
+    """The text an inline icon shows, its baseline starting at (x, y), at ``size``: pieces of
+    (font as registered with reportlab, text, width at 1 pt)."""
+
+    x: float
+    y: float
+    size: float
+    pieces: tuple[tuple[str, str, float], ...]
+    colour: Color
+
+    @property
+    def text(self) -> str:
+        return "".join(text for _, text, _ in self.pieces)
+
+
+@dataclass(eq=False)
 class InlineIcon:
-    """An icon set in a line of text, in the square (x, y, side)."""
+    """An icon set in a line of text, in the square (x, y, side), with its label if it shows one."""
 
     icon: Icon
     x: float
@@ -120,16 +138,29 @@ class InlineIcon:
     side: float
     ink: Color | None
     accent: Color | None
+    label: IconLabel | None = None
+
+
+@dataclass(eq=False)
+class TextRule:
+    """A rule across the text box: from ``x`` to ``x + width`` at height ``y``, ``thickness``
+    thick, in the text's colour."""
+
+    x: float
+    y: float
+    width: float
+    thickness: float
 
 
 @dataclass(eq=False)
 class TextLine:
-    """One printed line of a text: where its baseline starts and its pieces in order."""
+    """One printed line of a text: where its baseline starts and its pieces in order (a rule's
+    line holds its :class:`TextRule` alone)."""
 
     x: float
     baseline: float
-    text: str  # what a reader sees on the line: no markup, no icons
-    pieces: tuple[Glyphs | InlineIcon, ...]
+    text: str  # what a reader sees on the line: no markup, no icons, icons' labels
+    pieces: tuple[Glyphs | InlineIcon | TextRule, ...]
 
 
 @dataclass(eq=False)
@@ -388,14 +419,22 @@ def _set_lines(element: TextElement, fitted: FittedText[Word], metrics: Metrics,
         # Centre capitals and figures on the box's middle: what the eye reads as centred.
         baseline = box.y + box.height / 2 - metrics.cap_height * size / 2
     else:
-        height = block_height(len(fitted.lines), size, element.leading, metrics)
+        height = block_height(fitted.lines, size, element.leading, metrics)
         top = {"top": box.y + box.height,
                "middle": box.y + (box.height + height) / 2,
                "bottom": box.y + height}[element.valign]
         baseline = top - metrics.ascent * size
     side = icon_side(fonts, element.font, element.icon_scale)
+    ruled = any(line.rule for line in fitted.lines)
+    offsets = line_offsets(fitted.lines) if ruled else range(len(fitted.lines))
     lines = []
-    for index, line in enumerate(fitted.lines):
+    for line, offset in zip(fitted.lines, offsets, strict=True):
+        y = baseline - offset * leading
+        if line.rule:
+            # Halfway between the line above's descenders and the line below's ascenders.
+            middle = y + (metrics.ascent - metrics.descent) / 2 * size
+            lines.append(TextLine(box.x, y, "", (TextRule(box.x, middle, box.width, RULE_THICKNESS * size),)))
+            continue
         width = line.width(size)
         gap_extra = 0.0
         align = element.align
@@ -405,7 +444,6 @@ def _set_lines(element: TextElement, fitted: FittedText[Word], metrics: Metrics,
             align = "left"
         x = {"left": box.x, "center": box.x + (box.width - width) / 2,
              "right": box.x + box.width - width}[align]
-        y = baseline - index * leading
         lines.append(_place_words(line.words, x, y, size, gap_extra, side, metrics, colour))
     return tuple(lines)
 
@@ -414,7 +452,7 @@ def _place_words(words: Sequence[Word], x: float, y: float, size: float, gap_ext
                  metrics: Metrics, colour: Color | None) -> TextLine:
     """One line's runs at their positions. A space between two words is printed as part of the
     word before it (when that ends in text), so the PDF's text reads with its spaces."""
-    pieces: list[Glyphs | InlineIcon] = []
+    pieces: list[Glyphs | InlineIcon | TextRule] = []
     reading: list[str] = []
     cursor = x
     for index, word in enumerate(words):
@@ -425,8 +463,11 @@ def _place_words(words: Sequence[Word], x: float, y: float, size: float, gap_ext
             if run.icon is not None:
                 icon_size = side * size
                 bottom = y + (metrics.cap_height * size - icon_size) / 2
-                pieces.append(InlineIcon(run.icon, cursor + ICON_MARGIN * size, bottom, icon_size,
-                                         run.colour or colour, None))
+                left = cursor + ICON_MARGIN * size
+                label = _icon_label(run, left, bottom, icon_size)
+                pieces.append(InlineIcon(run.icon, left, bottom, icon_size, run.colour or colour, None, label))
+                if label is not None:
+                    reading.append(label.text + (" " if position == len(word.runs) - 1 and follows else ""))
             else:
                 last = position == len(word.runs) - 1
                 shown = run.text + (" " if last and follows else "")
@@ -434,6 +475,16 @@ def _place_words(words: Sequence[Word], x: float, y: float, size: float, gap_ext
                 reading.append(shown)
             cursor += run.width * size
     return TextLine(x, y, "".join(reading).strip(), tuple(pieces))
+
+
+def _icon_label(run: Run, x: float, y: float, side: float) -> IconLabel | None:
+    """The label an icon run shows, placed in its square (x, y, side)."""
+    label = run.label
+    if label is None:
+        return None
+    start, baseline, size = label_place(x, y, side, label.width, label.cap_height)
+    pieces = tuple((font, text, width) for (font, text), width in zip(label.pieces, label.widths, strict=True))
+    return IconLabel(start, baseline, size, pieces, label_colour(run.icon, None))
 
 
 def _markup_problem(element: TextElement, error: ShapeError, text: str, context: dict[str, Any]) -> PlanProblem:

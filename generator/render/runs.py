@@ -9,13 +9,18 @@ type size, so fitting tries a size by multiplying, never by measuring again.
 :class:`SpanFonts` is the only place that decides which font draws a run: the
 font the span's style and markup ask for, or, character by character, the first
 font of the element's fallback list (``font: [Vera, DejaVuSans]``) that has it.
+
+An icon's label (``:coin{2}:``) is set in the bold face of the text around it
+(its own face when the family has no bold), measured here as a :class:`Label`;
+where it sits in the icon is the icon stage's (:func:`~generator.render.icons.label_place`).
+A rule (``---``) is a paragraph of its own, :data:`~generator.render.text.RULE`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reportlab.pdfbase.ttfonts import TTFont
@@ -23,6 +28,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from generator.errors import did_you_mean
 from generator.render.fonts import FontRegistry, MissingFace
 from generator.render.markup import Markup, Span
+from generator.render.text import RULE
 
 ICON_MARGIN = 0.12
 """Space (in ems) either side of an inline icon, so it does not touch a figure glued to it."""
@@ -55,8 +61,24 @@ class NamedStyle:
 
 
 @dataclass(eq=False)
+class Label:
+    """The text an inline icon shows, measured at 1 pt: its pieces (font as registered with
+    reportlab, text), their widths, and the cap height of its first font."""
+
+    text: str
+    pieces: tuple[tuple[str, str], ...]
+    widths: tuple[float, ...]
+    cap_height: float
+
+    @property
+    def width(self) -> float:
+        return sum(self.widths)
+
+
+@dataclass(eq=False)
 class Run:
-    """Text in one font and colour, or one inline icon (``icon`` set, ``text`` empty)."""
+    """Text in one font and colour, or one inline icon (``icon`` set, ``text`` empty) with
+    the label it shows, if any."""
 
     text: str
     font: str  # as registered with reportlab
@@ -64,6 +86,7 @@ class Run:
     width: float  # at 1 pt
     icon: Any = None  # an icon from the layout's icons
     icon_name: str = ""
+    label: Label | None = None
 
 
 @dataclass(eq=False)
@@ -76,6 +99,7 @@ class Word:
 
 
 Paragraph = tuple[Word, ...]
+"""The words of one line of the text, or :data:`~generator.render.text.RULE` for a rule."""
 
 
 @dataclass(eq=False)
@@ -173,6 +197,8 @@ def shape_text(markup: Markup, settings: TextSettings, fonts: FontRegistry,
 
 def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegistry,
                side: float, measured: MeasuredWords) -> Paragraph:
+    if len(spans) == 1 and spans[0].rule:
+        return RULE
     words: list[Word] = []
     runs: list[Run] = []
     space = 0.0  # width of the space(s) waiting before the next word
@@ -185,8 +211,11 @@ def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegis
 
     for span in spans:
         colour = settings.style_colours.get(span.style) if span.style else None
+        if span.fault:
+            raise ShapeError(span.fault, span.text)
         if span.icon:
-            runs.append(_icon_run(span.icon, settings, colour, side))
+            label = _label(span, settings, fonts) if span.label else None
+            runs.append(_icon_run(span.icon, settings, colour, side, label))
             continue
         span_fonts = SpanFonts(fonts, settings, span)
         space_font = fonts.font(span_fonts.face(0))
@@ -217,11 +246,24 @@ def _measured_run(text: str, font: TTFont, colour: Any) -> Run:
     return Run(text, font.fontName, colour, font.stringWidth(text, 1.0))
 
 
-def _icon_run(name: str, settings: TextSettings, colour: Any, side: float) -> Run:
+def _icon_run(name: str, settings: TextSettings, colour: Any, side: float, label: Label | None) -> Run:
     icon = settings.icons.get(name)
     if icon is None:
-        raise ShapeError(f"unknown icon ':{name}:'", f":{name}:", did_you_mean(name, settings.icons))
-    return Run("", "", colour, side + 2 * ICON_MARGIN, icon=icon, icon_name=name)
+        # ":name" is what both ":coyn:" and ":coyn{2}:" hold, so the field that has it is found
+        raise ShapeError(f"unknown icon ':{name}:'", f":{name}", did_you_mean(name, settings.icons))
+    return Run("", "", colour, side + 2 * ICON_MARGIN, icon=icon, icon_name=name, label=label)
+
+
+def _label(span: Span, settings: TextSettings, fonts: FontRegistry) -> Label:
+    """The label of an icon span, in the bold face of the span's fonts (its own without one)."""
+    span_fonts = SpanFonts(fonts, settings, replace(span, bold=True))
+    try:
+        span_fonts.face(0)
+    except ShapeError:  # a family without a bold face: the label takes the span's own
+        span_fonts = SpanFonts(fonts, settings, span)
+    faces = [(fonts.font(name), text) for name, text in span_fonts.pieces(span.label)]
+    return Label(span.label, tuple((font.fontName, text) for font, text in faces),
+                 tuple(font.stringWidth(text, 1.0) for font, text in faces), faces[0][0].face.capHeight / 1000)
 
 
 def check_styles(markup: Markup, settings: TextSettings) -> None:

@@ -6,6 +6,11 @@ large, so trying a size costs a multiplication, not a measurement. Sizes step
 down in quarter points, from the layout's size to its minimum; when nothing
 fits, the caller turns ``None`` into an error naming the card and element (or,
 in a draft, draws :func:`overflowing` text and marks it).
+
+A paragraph may be a :data:`RULE` (a line of ``---`` in card text): it holds no
+words and takes :data:`RULE_STEP` of a line's leading above and below it, so two
+abilities with a rule between them stand a line and a half apart (a blank line
+between them takes two).
 """
 
 from __future__ import annotations
@@ -18,6 +23,22 @@ from typing import Generic, Protocol, TypeVar
 SIZE_STEP = 0.25
 """Font sizes step down by this much (points) while wrapped text is fitted."""
 EPSILON = 1e-9
+RULE_STEP = 0.75
+"""From the line before a rule to the rule, and from the rule to the line after it, in
+lines of leading: together a short paragraph gap, the rule in its middle."""
+
+
+class Rule(tuple[()]):
+    """A paragraph that is a horizontal rule: it has no words (so it wraps as an empty one
+    would), and the text stage gives it its own height and drawing."""
+
+    __slots__ = ()
+
+    def __new__(cls) -> Rule:
+        return super().__new__(cls, ())
+
+
+RULE = Rule()
 
 
 class Measured(Protocol):
@@ -43,10 +64,12 @@ class Metrics:
 
 @dataclass(eq=False)
 class Line(Generic[W]):
-    """Words on one printed line; ``last`` when it ends its paragraph (never justified)."""
+    """Words on one printed line; ``last`` when it ends its paragraph (never justified);
+    ``rule`` for a rule's line (no words)."""
 
     words: tuple[W, ...]
     last: bool
+    rule: bool = False
 
     def width(self, size: float) -> float:
         return line_width(self.words, size)
@@ -69,12 +92,12 @@ def line_width(words: Sequence[Measured], size: float) -> float:
 def fit_line(paragraphs: Sequence[Sequence[W]], width: float, height: float, size: float,
              min_size: float, leading: float, metrics: Metrics) -> FittedText[W] | None:
     """Each paragraph on one line (no wrapping), at the largest size up to ``size`` that fits."""
-    lines = tuple(Line(tuple(words), True) for words in paragraphs)
+    lines = tuple(_unwrapped(words) for words in paragraphs)
     limit = size
     natural = max((line.width(1.0) for line in lines), default=0.0)
     if natural > 0:
         limit = min(limit, width / natural)
-    tall = block_height(len(lines), 1.0, leading, metrics)
+    tall = block_height(lines, 1.0, leading, metrics)
     if tall > 0:
         limit = min(limit, height / tall)
     if limit >= size:
@@ -91,7 +114,7 @@ def fit_wrapped(paragraphs: Sequence[Sequence[W]], width: float, height: float, 
     current = size
     while current >= min_size - EPSILON:
         lines = wrap(paragraphs, width, current)
-        if lines is not None and block_height(len(lines), current, leading, metrics) <= height + EPSILON:
+        if lines is not None and block_height(lines, current, leading, metrics) <= height + EPSILON:
             return FittedText(current, lines)
         current -= SIZE_STEP
     return None
@@ -101,17 +124,34 @@ def overflowing(paragraphs: Sequence[Sequence[W]], width: float, min_size: float
                 wrapped: bool) -> FittedText[W]:
     """What a draft prints when nothing fits: the minimum size, wrapped as well as it goes."""
     if not wrapped:
-        return FittedText(min_size, tuple(Line(tuple(words), True) for words in paragraphs))
+        return FittedText(min_size, tuple(_unwrapped(words) for words in paragraphs))
     lines = wrap(paragraphs, width, min_size, allow_overflow=True)
     assert lines is not None  # allowed to overflow, every word finds a line
     return FittedText(min_size, lines)
 
 
-def block_height(line_count: int, size: float, leading: float, metrics: Metrics) -> float:
+def _unwrapped(words: Sequence[W]) -> Line[W]:
+    """A paragraph on one line of its own."""
+    return Line((), True, rule=True) if isinstance(words, Rule) else Line(tuple(words), True)
+
+
+def block_height(lines: Sequence[Line[W]], size: float, leading: float, metrics: Metrics) -> float:
     """From the top of the first line's ascenders to the bottom of the last's descenders."""
-    if line_count == 0:
+    if not lines:
         return 0.0
-    return metrics.line_height(size) + (line_count - 1) * leading * size
+    steps = line_offsets(lines)[-1] if any(line.rule for line in lines) else len(lines) - 1
+    return metrics.line_height(size) + steps * leading * size
+
+
+def line_offsets(lines: Sequence[Line[W]]) -> list[float]:
+    """How far each line's baseline lies below the first's, in lines of leading: one a line,
+    :data:`RULE_STEP` into and out of a rule."""
+    offsets, offset = [], 0.0
+    for index, line in enumerate(lines):
+        if index:
+            offset += RULE_STEP if line.rule or lines[index - 1].rule else 1.0
+        offsets.append(offset)
+    return offsets
 
 
 def wrap(paragraphs: Sequence[Sequence[W]], width: float, size: float,
@@ -121,6 +161,9 @@ def wrap(paragraphs: Sequence[Sequence[W]], width: float, size: float,
     limit = width / size + EPSILON
     lines: list[Line[W]] = []
     for words in paragraphs:
+        if isinstance(words, Rule):
+            lines.append(Line((), True, rule=True))
+            continue
         if not words:
             lines.append(Line((), True))
             continue
@@ -137,6 +180,6 @@ def wrap(paragraphs: Sequence[Sequence[W]], width: float, size: float,
                     lines.append(Line(tuple(current), False))
                 current, used = [word], word.width
         lines.append(Line(tuple(current), True))
-    while lines and not lines[-1].words:
+    while lines and not lines[-1].words and not lines[-1].rule:
         lines.pop()
     return tuple(lines)

@@ -30,7 +30,7 @@ from generator.render.icons import Icon
 from generator.render.images import drawn_rectangle
 from generator.render.layout import Layout
 from generator.render.paint import Gradient
-from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp
+from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp, TextRule
 from generator.render.svg import SvgArt
 from generator.render.units import MM
 from generator.shops.inks import PressInks
@@ -323,8 +323,14 @@ def _colours(op: Op) -> Iterable[Color]:
                     colour = piece.colour or op.colour
                     if colour is not None:
                         yield colour
-                elif piece.ink is not None:
-                    yield from piece.icon.colours(piece.ink, piece.accent)
+                elif isinstance(piece, TextRule):
+                    if op.colour is not None:
+                        yield op.colour
+                else:
+                    if piece.ink is not None:
+                        yield from piece.icon.colours(piece.ink, piece.accent)
+                    if piece.label is not None:
+                        yield piece.label.colour
     elif isinstance(op, IconOp):
         yield from op.icon.colours(op.ink, op.accent)
     elif isinstance(op, ArtOp):
