@@ -176,4 +176,4 @@ class ManifestWriter:
             self._stream.write("\n]}\n")
             return
         cards = ",\n".join(UNICODE_JSON.encode(card.as_json()) for card in record.cards)
-        self._stream.write(f'\n],"fingerprints":{json.dumps(record.scheme)},"cards":[\n{cards}\n]}}\n')
+        self._stream.write(f'\n],"fingerprints":{json.dumps(record.scheme)},"deck_cards":[\n{cards}\n]}}\n')
