@@ -21,7 +21,14 @@ from generator.cli.common import (
     reports_errors,
     say,
 )
-from generator.cli.runs import instruction_lines, print_run, printed_copy, run_request, say_nothing_to_reprint
+from generator.cli.runs import (
+    check_revision,
+    instruction_lines,
+    print_run,
+    printed_copy,
+    run_request,
+    say_nothing_to_reprint,
+)
 from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
 from generator.cli.shop import build_for_shop, shop_option
 from generator.deck import Deck
@@ -163,7 +170,9 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
     )
     settings = cutting.applied_to(settings)  # --cutter, --cut-file and their options
     printed = printed_copy(request)
-    ready, exit_code = prepare_decks(find_decks(decks), settings, check=not no_check, lang=lang)
+    paths = find_decks(decks)
+    check_revision(request, paths)
+    ready, exit_code = prepare_decks(paths, settings, check=not no_check, lang=lang)
     if exit_code != EXIT_OK:
         sys.exit(exit_code)
     runs = {deck.id: print_run(request, printed, deck, renderer, draft, quiet) for deck, renderer, _ in ready}

@@ -18,9 +18,9 @@ import click
 
 from generator.cli.common import plural, say
 from generator.deck import Deck
-from generator.deck.selectors import command_line_selector
+from generator.deck.selectors import command_line_entries, command_line_selector
 from generator.errors import InputError, Position, printable
-from generator.iterations import sides_since
+from generator.iterations import revision_of, sides_since
 from generator.iterations.comparison import Reprint, cards_to_compare, compare
 from generator.iterations.reprints import PrintedCopy, instructions_of, read_manifest_record, reprint_from_manifest
 from generator.render import Renderer, load_renderer
@@ -55,7 +55,15 @@ def run_request(only: tuple[str, ...], since: str | None, manifest: Path | None,
                                "translation with --changed-from and the manifest of its last build")
     if manifest is not None and len(decks) != 1:
         raise click.UsageError("--changed-from compares one deck with the manifest of its last build: name one deck")
+    command_line_entries(only, "--only")  # a selector that is not FIELD=VALUE is said before any deck is read
     return request
+
+
+def check_revision(request: RunRequest, paths: list[Path]) -> None:
+    """A revision that is not there, said before any deck is checked (InputError, exit 2)."""
+    if request.since is not None:
+        for path in paths:
+            revision_of(path, request.since)
 
 
 def printed_copy(request: RunRequest) -> PrintedCopy | None:

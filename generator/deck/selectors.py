@@ -86,12 +86,7 @@ def command_line_selector(items: Iterable[str], deck: Deck, option: str) -> Sele
     unknown field or a value that can never match."""
     raw: dict[str, Any] = {}
     known = known_fields(deck)
-    for item in items:
-        name, equals, text = item.partition("=")
-        name = name.strip()
-        if not equals or not name or not text.strip():
-            raise InputError(f"{option}: '{printable(item)}' is not FIELD=VALUE (such as type=monster)",
-                             field=option.lstrip("-"))
+    for name, text in command_line_entries(items, option):
         if name not in known:
             raise InputError(f"{option} names unknown field '{printable(name)}'{did_you_mean(name, known)}",
                              field=printable(name))
@@ -101,6 +96,19 @@ def command_line_selector(items: Iterable[str], deck: Deck, option: str) -> Sele
             raise InputError(f"{option}: {printable(problem)}", field=printable(name))
         raw[name] = values if len(values) > 1 else values[0]
     return parse_selector(raw, deck, Position(Path(option)))
+
+
+def command_line_entries(items: Iterable[str], option: str) -> list[tuple[str, str]]:
+    """``FIELD=VALUE`` entries split into (field, values as written); raises InputError (exit 2)
+    for one that is not of that form, before any deck is read."""
+    entries = []
+    for item in items:
+        name, equals, text = item.partition("=")
+        if not equals or not name.strip() or not text.strip():
+            raise InputError(f"{option}: '{printable(item)}' is not FIELD=VALUE (such as type=monster)",
+                             field=option.lstrip("-"))
+        entries.append((name.strip(), text))
+    return entries
 
 
 def _split_values(text: str) -> list[str]:

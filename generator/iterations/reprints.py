@@ -54,7 +54,7 @@ MAX_MANIFEST_CARDS = 1_000_000
 
 TAKE_OUT_NOTES = {
     "removed": "no longer in the deck",
-    "stale": "prints differently now; the new sheets replace these copies",
+    "stale": "old printing: the new sheets replace it",
     "surplus": "surplus: the deck now has {count}",
 }
 PUT_IN_NOTES = {
@@ -136,7 +136,7 @@ def read_manifest_record(path: Path) -> PrintedCopy:
                          Position(path, error.lineno, error.colno)) from None
     if not isinstance(manifest, dict) or "placements" not in manifest or not isinstance(manifest.get("deck"), str):
         raise InputError("not a manifest deckpress wrote (no 'deck' and 'placements')", where)
-    if "fingerprints" not in manifest or "cards" not in manifest or "version" not in manifest:
+    if "fingerprints" not in manifest or "deck_cards" not in manifest or "version" not in manifest:
         raise InputError("this manifest was written before builds recorded what each face draws, so it cannot "
                          "tell what changed; build the deck in full once, or use --changed-since REV in git",
                          where, field="fingerprints")
@@ -145,7 +145,7 @@ def read_manifest_record(path: Path) -> PrintedCopy:
                          f"'{FINGERPRINTS}' as this deckpress does; build the deck in full once", where,
                          field="fingerprints")
     return PrintedCopy(manifest["deck"], _text_or_none(manifest, "version", where),
-                       _text_or_none(manifest, "lang", where), _cards(manifest["cards"], where))
+                       _text_or_none(manifest, "lang", where), _cards(manifest["deck_cards"], where))
 
 
 def _text_or_none(manifest: dict[str, Any], key: str, where: Position) -> str | None:
@@ -157,14 +157,15 @@ def _text_or_none(manifest: dict[str, Any], key: str, where: Position) -> str | 
 
 def _cards(raw: Any, where: Position) -> tuple[CardRecord, ...]:
     if not isinstance(raw, list) or len(raw) > MAX_MANIFEST_CARDS:
-        raise InputError(f"'cards' must be a list of at most {MAX_MANIFEST_CARDS} cards", where, field="cards")
+        raise InputError(f"'deck_cards' must be a list of at most {MAX_MANIFEST_CARDS} cards", where,
+                         field="deck_cards")
     cards = []
     for index, entry in enumerate(raw):
         if not (isinstance(entry, dict) and all(isinstance(entry.get(key), str) for key in ("card", "front", "back"))
                 and isinstance(entry.get("count"), int) and not isinstance(entry.get("count"), bool)
                 and entry["count"] >= 0):
-            raise InputError(f"card {index + 1} of 'cards' is not {{card, title, count, front, back}}", where,
-                             field="cards")
+            raise InputError(f"card {index + 1} of 'deck_cards' is not {{card, title, count, front, back}}", where,
+                             field="deck_cards")
         cards.append(CardRecord(entry["card"], escape_controls(str(entry.get("title", entry["card"]))),
                                 entry["count"], entry["front"], entry["back"]))
     return tuple(cards)

@@ -130,7 +130,7 @@ class Instructions:
         put = f"2. Put in the cards of the sheets that follow: {_cards(self.cards_added)}"
         end = f"Then the deck holds {_cards(self.cards_after)}."
         if printing:
-            end += f" Print the sheets after these pages as the first copy was printed ({printing})."
+            end += f" Print the sheets that follow as the first copy was printed ({printing})."
         if blank_backs:
             end += " Each page of these instructions has a blank back, so the sheets keep their duplex order."
         return [("intro", f"What changed {self.basis_text()}.{versions}"), ("out", out), ("in", put), ("end", end)]

@@ -22,7 +22,7 @@ anticlockwise: 180 for backs below a fold line running across the page
 0 everywhere else.
 ``version`` is the deck's version (its ``deck: version:``, else its files' last git
 commit, ``null`` when neither is known), the one printed on every face and in the footers.
-After the placements, ``cards`` lists every card of the deck (not only those these sheets
+After the placements, ``deck_cards`` lists every card of the deck (not only those these sheets
 print) with its ``count`` and a ``front`` and ``back`` fingerprint of what each face draws,
 under ``fingerprints`` (the way they were made): ``build --changed-from`` compares a deck
 with the copy a manifest describes by them. A build that prints only some copies says so:
