@@ -37,7 +37,9 @@ from generator.findings import Finding
 from generator.iterations.reprints import deck_record
 from generator.render import Renderer, load_renderer
 from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError, sheet_layout
+from generator.sheets.manifest import DeckRecord
 from generator.sheets.press import press_deck
+from generator.sheets.renderer import CardRenderer
 from generator.sheets.style import LARGEST_PAPER, MM, load_style
 from generator.verdict import verdict
 from generator.verdict.checks import DRAFT_CHECKS, PRINT_CHECKS, check_rules
@@ -190,7 +192,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         for deck, renderer, _, run in pressed:
             results.append((deck, run, press_deck(deck, renderer, settings, out_dir, style,
                                                   on_page=lambda page: advance(), run=run,
-                                                  record=deck_record(deck, renderer))))
+                                                  record=_record(deck, renderer))))
     if not quiet:
         for deck, run, result in results:
             if run is not None and run.instructions is not None:
@@ -238,6 +240,12 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
             echo_error(error_line(error))
             exit_code = max(exit_code, error.exit_code)
     return ready, exit_code
+
+
+def _record(deck: Deck, renderer: CardRenderer) -> DeckRecord | None:
+    """Every card's face fingerprints for the manifest, from a renderer that can say what each face
+    draws (a layouts' :class:`Renderer`; the sheets draw with any card renderer, which has no record)."""
+    return deck_record(deck, renderer) if isinstance(renderer, Renderer) else None
 
 
 def drafts_despite(finding: Finding) -> bool:
