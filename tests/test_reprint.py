@@ -381,8 +381,8 @@ def test_long_lists_continue_on_further_pages_each_with_a_blank_back(tmp_path: P
     project(tmp_path, commit_it=False)
     monkeypatch.chdir(tmp_path)
     DECK.write_text(many_cards(60, "Old."), encoding="utf-8")
-    edit(LAYOUT, "    box: [5, 5, 53.5, 10]\n    size: 12\n", "    box: [5, 5, 53.5, 14]\n    size: 12\n    min_size: 3\n"
-         "    fit: wrap\n")
+    edit(LAYOUT, "    box: [5, 5, 53.5, 10]\n    size: 12\n",
+         "    box: [5, 5, 53.5, 14]\n    size: 12\n    min_size: 3\n    fit: wrap\n")  # long titles wrap
     assert deckpress("build", "cards/game", "--out", "printed", "-q").exit_code == 0
     DECK.write_text(many_cards(60, "New."), encoding="utf-8")
     run = deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", OUT, "-q")
@@ -411,3 +411,19 @@ def test_long_lists_continue_on_further_pages_each_with_a_blank_back(tmp_path: P
         words = " ".join((pdf.pages[number].extract_text() or "") for number in range(0, pages, 2)).split()
     named = [int(words[index + 1]) for index, word in enumerate(words[:-1]) if word == "Card"]
     assert sorted(named) == sorted(list(range(60)) * 2)  # every card once taken out, once put in
+
+
+@needs_git
+def test_a_footer_too_long_for_narrow_paper_is_set_smaller_not_cut_off(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    edit(DECK, "name: Playtest\n  layout", "name: The Longest Playtest Name Of The Season\n  layout")
+    run = deckpress("build", "cards/game", "--out", OUT, "-q", "--paper", "a5", "--draft", "--back-offset", "0.5,0.5")
+    assert run.exit_code == 0, run.stderr
+    with pdfplumber.open(OUT / "game.pdf") as pdf:
+        for page in pdf.pages:
+            footer = [char for char in page.chars if char["top"] > page.height - 20]
+            assert "version" in "".join(char["text"] for char in footer)
+            assert min(char["x0"] for char in footer) >= 5 * 72 / 25.4 - 0.5
+            assert max(char["x1"] for char in footer) <= page.width - 5 * 72 / 25.4 + 0.5

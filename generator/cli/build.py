@@ -188,7 +188,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         pressed.append((deck, renderer, layout, run))
     total_pages = sum(layout.page_count(deck.total if run is None else run.cards) for deck, _, layout, run in pressed)
     results = []
-    with progress(total_pages, quiet) as advance:
+    with progress(total_pages, quiet or not pressed) as advance:
         for deck, renderer, _, run in pressed:
             results.append((deck, run, press_deck(deck, renderer, settings, out_dir, style,
                                                   on_page=lambda page: advance(), run=run,

@@ -80,6 +80,9 @@ MODE_LABELS = {
     "none": "single-sided, backs at the end",
 }
 FOOTER_SEPARATOR = "  ·  "
+FOOTER_SIDE_ROOM = 5 * MM
+"""The least distance from the footer to the paper's left and right edges (printers leave a few
+millimetres unprinted); a footer that would come closer is set in smaller type."""
 
 
 @dataclass(frozen=True)
@@ -458,12 +461,16 @@ class Footer:
     def line(self, page: PagePlan, library: FormLibrary) -> bytes:
         """The footer's operators; only the numbers are encoded afresh for each page."""
         text = self.text(page)
-        width = library.text_width(text, self._style.size)
+        size = self._style.size
+        width = library.text_width(text, size)
+        room = self._paper_width - 2 * FOOTER_SIDE_ROOM
+        if width > room:  # a narrow paper: the whole label in smaller type rather than cut off at the edges
+            size, width = size * room / width, room
         runs = self._runs.get(page.role)
         if runs is None:
             runs = self._runs[page.role] = [library.runs(part) for part in self._text_around(page)]
         pieces = [piece for part, value in zip(runs, self.numbers(page), strict=False)
                   for piece in (part, library.runs(str(value)))] + [runs[-1]]
         return library.show(joined_runs(*pieces),
-                            (self._paper_width - width) / 2, self._style.baseline, self._style.size,
+                            (self._paper_width - width) / 2, self._style.baseline, size,
                             self._style.gray, self._style.draft_rgb if self._draft else None)
