@@ -45,12 +45,10 @@ fingerprints were made another way cannot be compared with: its faces would all 
 FINGERPRINT_CHARACTERS = 32
 """Hex digits of a fingerprint kept: 128 bits, far past any chance of two faces colliding."""
 
-MAX_MANIFEST_BYTES = 512 * 1024 * 1024
-"""The largest manifest ``--changed-from`` reads. A build of 100,000 copies writes about
-70 MB; anything much larger is not a manifest, and would be read into memory whole."""
-
-MAX_MANIFEST_CARDS = 1_000_000
-"""Cards a manifest's record may list: far above any deck (each is one line of it)."""
+MAX_PRINTED_MANIFEST_BYTES = 512 * 1024 * 1024
+"""The largest manifest ``--changed-from`` reads (into memory, whole). A build of 100,000
+copies writes about 70 MB; a file much larger is not a manifest. It bounds the cards the
+manifest lists too (each is a line of it)."""
 
 TAKE_OUT_NOTES = {
     "removed": "no longer in the deck",
@@ -121,12 +119,12 @@ def read_manifest_record(path: Path) -> PrintedCopy:
     where = Position(path)
     try:
         with path.open("rb") as stream:
-            data = stream.read(MAX_MANIFEST_BYTES + 1)
+            data = stream.read(MAX_PRINTED_MANIFEST_BYTES + 1)
     except OSError as error:
         raise InputError(f"cannot read the manifest: {error.strerror or error}", where) from None
-    if len(data) > MAX_MANIFEST_BYTES:
-        raise InputError(f"larger than {MAX_MANIFEST_BYTES // (1024 * 1024)} MB: not a manifest deckpress wrote",
-                         where)
+    if len(data) > MAX_PRINTED_MANIFEST_BYTES:
+        megabytes = MAX_PRINTED_MANIFEST_BYTES // (1024 * 1024)
+        raise InputError(f"larger than {megabytes} MB: not a manifest deckpress wrote", where)
     try:
         manifest = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
@@ -156,9 +154,8 @@ def _text_or_none(manifest: dict[str, Any], key: str, where: Position) -> str | 
 
 
 def _cards(raw: Any, where: Position) -> tuple[CardRecord, ...]:
-    if not isinstance(raw, list) or len(raw) > MAX_MANIFEST_CARDS:
-        raise InputError(f"'deck_cards' must be a list of at most {MAX_MANIFEST_CARDS} cards", where,
-                         field="deck_cards")
+    if not isinstance(raw, list):
+        raise InputError("'deck_cards' must be a list of cards", where, field="deck_cards")
     cards = []
     for index, entry in enumerate(raw):
         if not (isinstance(entry, dict) and all(isinstance(entry.get(key), str) for key in ("card", "front", "back"))

@@ -47,9 +47,8 @@ TITLE_SHARE = 0.5
 """How much of the width right of the counts the titles take; the notes take the rest."""
 GAP = 2 * MM
 """Space between columns, and above a section's heading."""
-MAX_TITLE = 200
-"""Characters of a title shown; a longer one (card titles are bounded far below this
-anyway) is cut, so one row cannot outgrow a page."""
+TITLE_SHOWN = 200
+"""Characters of a title a row shows; a longer one is cut, so one row cannot outgrow a page."""
 
 
 @dataclass(frozen=True)
@@ -238,7 +237,7 @@ def _row(entry: Entry, font: str, width: float, section: str) -> _Block:
     """``3 ×  Ogre  prints differently now``: the count right-aligned, title and note each wrapped in its column."""
     title_width = (width - COUNT_COLUMN - 2 * GAP) * TITLE_SHARE
     note_width = width - COUNT_COLUMN - 2 * GAP - title_width
-    title = entry.title if len(entry.title) <= MAX_TITLE else entry.title[:MAX_TITLE - 3] + "..."
+    title = entry.title if len(entry.title) <= TITLE_SHOWN else entry.title[:TITLE_SHOWN - 3] + "..."
     title_lines = _wrapped(title, font, TEXT_SIZE, title_width)
     note_lines = _wrapped(entry.note, font, NOTE_SIZE, note_width)
     space = TEXT_SIZE * (LEADING - 1)
