@@ -272,8 +272,9 @@ def test_a_count_that_went_down_takes_out_the_surplus(tmp_path: Path, monkeypatc
     ("{", "{path}:1:2: not a manifest: malformed JSON (Expecting property name enclosed in double quotes)"),
     ("[1, 2]", "{path}: not a manifest deckpress wrote (no 'deck' and 'placements')"),
     ('{"deck": "game", "placements": []}',
-     "{path}: this manifest was written before builds recorded what each face draws, so it cannot tell what "
-     "changed; build the deck in full once, or use --changed-since REV in git (fingerprints)"),
+     "{path}: this manifest does not record what each face draws (it was written before builds kept that "
+     "record), so it cannot tell what changed; build the deck in full once, or use --changed-since REV in git "
+     "(fingerprints)"),
     ('{"deck": "game", "version": null, "placements": [], "fingerprints": "drawing-0", "deck_cards": []}',
      "{path}: its faces were fingerprinted as 'drawing-0', not 'drawing-1' as this deckpress does; build the "
      "deck in full once (fingerprints)"),

@@ -135,8 +135,9 @@ def read_manifest_record(path: Path) -> PrintedCopy:
     if not isinstance(manifest, dict) or "placements" not in manifest or not isinstance(manifest.get("deck"), str):
         raise InputError("not a manifest deckpress wrote (no 'deck' and 'placements')", where)
     if "fingerprints" not in manifest or "deck_cards" not in manifest or "version" not in manifest:
-        raise InputError("this manifest was written before builds recorded what each face draws, so it cannot "
-                         "tell what changed; build the deck in full once, or use --changed-since REV in git",
+        raise InputError("this manifest does not record what each face draws (it was written before builds "
+                         "kept that record), so it cannot tell what changed; build the deck in full once, or "
+                         "use --changed-since REV in git",
                          where, field="fingerprints")
     if manifest["fingerprints"] != FINGERPRINTS:
         raise InputError(f"its faces were fingerprinted as '{printable(str(manifest['fingerprints']))}', not "
