@@ -17,8 +17,9 @@ def test_each_placement_is_one_line_of_json_without_spaces_and_keeps_every_field
     manifest = json.loads(text)
     placements = manifest["placements"]
     assert len(placements) == 2 * manifest["cards"] == 304
-    lines = text.splitlines()[1:-1]  # the settings open the file, the closing brackets end it
-    assert len(lines) == len(placements)
+    lines = text.splitlines()[1:len(placements) + 1]  # the settings open the file; the deck's cards follow
+    assert text.splitlines()[len(placements) + 1] == '],"fingerprints":"drawing-1","deck_cards":['
+    assert len(text.splitlines()) == len(placements) + 3 + len(manifest["deck_cards"])  # one card a line
     for line, placement in zip(lines, placements, strict=True):
         assert set(placement) == FIELDS
         assert line.rstrip(",") == json.dumps(placement, separators=(",", ":"), ensure_ascii=False)
@@ -35,7 +36,7 @@ def test_a_bundled_deck_records_its_fonts_by_their_names_inside_the_packages(tmp
     assert deckpress("build", CARDS / "tiki", "--quiet", "--out", tmp_path).exit_code == 0
     manifest = json.loads((tmp_path / "tiki.json").read_text(encoding="utf-8"))
     assert manifest["fonts"] == {"Vera": VERA_FILES}
-    assert list(manifest)[-2:] == ["fonts", "placements"]  # after every setting the manifest had before
+    assert list(manifest)[-4:] == ["fonts", "placements", "fingerprints", "deck_cards"]  # after every setting
 
 
 def test_fonts_from_the_deck_and_the_project_are_recorded_relative_to_their_folders(tmp_path):

@@ -21,14 +21,25 @@ from generator.cli.common import (
     reports_errors,
     say,
 )
+from generator.cli.runs import (
+    check_revision,
+    instruction_lines,
+    print_run,
+    printed_copy,
+    run_request,
+    say_nothing_to_reprint,
+)
 from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
 from generator.cli.shop import build_for_shop, shop_option
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
 from generator.findings import Finding
+from generator.iterations.reprints import deck_record
 from generator.render import Renderer, load_renderer
 from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError, sheet_layout
+from generator.sheets.manifest import DeckRecord
 from generator.sheets.press import press_deck
+from generator.sheets.renderer import CardRenderer
 from generator.sheets.style import LARGEST_PAPER, MM, load_style
 from generator.verdict import verdict
 from generator.verdict.checks import DRAFT_CHECKS, PRINT_CHECKS, check_rules
@@ -98,6 +109,18 @@ def parse_distance(context: click.Context, parameter: click.Parameter,
                    "printed at its smallest size, cut off at its box and marked in red, every page "
                    "says DRAFT, the manifest says \"draft\": true, and the problems are listed "
                    "(exit 0). A file that cannot be read still stops it.")
+@click.option("--only", "only", multiple=True, metavar="FIELD=VALUE",
+              help="Print only the cards this selector picks, in the where: words of rules: type=monster, "
+                   "id=imp,ember-imp (several values: any of them). Repeatable: all must hold. Written to "
+                   "OUT/<deck>.only.pdf.")
+@click.option("--changed-since", "changed_since", metavar="REV",
+              help="Print only what a copy printed at the git revision REV lacks: every copy of a card that "
+                   "is new or prints differently, the added copies of a card whose count went up; first "
+                   "pages say what to take out of the printed deck. Written to OUT/<deck>.reprint.pdf.")
+@click.option("--changed-from", "changed_from", metavar="OLD.json",
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="As --changed-since, for a deck not in git: the printed copy is the one whose build "
+                   "wrote the manifest OLD.json.")
 @lang_option
 @shop_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
@@ -105,7 +128,8 @@ def parse_distance(context: click.Context, parameter: click.Parameter,
 @cutter_options
 def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation: str, duplex: str,
           back_offset: tuple[float, float], margin: float | None, gutter: float | None, bleed: bool,
-          crop_marks: bool, cut_lines: bool, no_check: bool, draft: bool, lang: str | None,
+          crop_marks: bool, cut_lines: bool, no_check: bool, draft: bool, only: tuple[str, ...],
+          changed_since: str | None, changed_from: Path | None, lang: str | None,
           shop: str | None, quiet: bool, cutting: CutterChoice) -> None:
     """Write print-ready PDF sheets and a layout manifest for each deck.
 
@@ -127,7 +151,11 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
       deckpress build cards/tiki --draft
       deckpress build cards/tiki --cutter silhouette --cut-file svg
       deckpress build cards/tiki --for drivethrucards
+      deckpress build cards/tiki --only type=monster
+      deckpress build cards/tiki --changed-since HEAD
+      deckpress build my-deck --changed-from printed/my-deck.json
     """
+    request = run_request(only, changed_since, changed_from, decks, lang, shop)
     if shop is not None:  # a print shop's file instead of sheets (cli/shop.py)
         return build_for_shop(decks, shop, out_dir, no_check, lang, quiet)
     style = load_style()
@@ -143,17 +171,35 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         draft=draft,
     )
     settings = cutting.applied_to(settings)  # --cutter, --cut-file and their options
-    ready, exit_code = prepare_decks(find_decks(decks), settings, check=not no_check, lang=lang)
+    printed = printed_copy(request)
+    paths = find_decks(decks)
+    check_revision(request, paths)
+    ready, exit_code = prepare_decks(paths, settings, check=not no_check, lang=lang)
     if exit_code != EXIT_OK:
         sys.exit(exit_code)
-    total_pages = sum(layout.page_count(deck.total) for deck, _, layout in ready)
+    runs = {deck.id: print_run(request, printed, deck, renderer, draft, quiet) for deck, renderer, _ in ready}
+    pressed = []
+    for deck, renderer, layout in ready:
+        run = runs[deck.id]
+        if run is not None and run.instructions is not None and not run.cards:
+            if not quiet:
+                say_nothing_to_reprint(deck, run.instructions)
+            continue
+        pressed.append((deck, renderer, layout, run))
+    total_pages = sum(layout.page_count(deck.total if run is None else run.cards) for deck, _, layout, run in pressed)
     results = []
-    with progress(total_pages, quiet) as advance:
-        for deck, renderer, _ in ready:
-            results.append(press_deck(deck, renderer, settings, out_dir, style,
-                                      on_page=lambda page: advance()))
+    with progress(total_pages, quiet or not pressed) as advance:
+        for deck, renderer, _, run in pressed:
+            results.append((deck, run, press_deck(deck, renderer, settings, out_dir, style,
+                                                  on_page=lambda page: advance(), run=run,
+                                                  record=_record(deck, renderer))))
     if not quiet:
-        for result in results:
+        for deck, run, result in results:
+            if run is not None and run.instructions is not None:
+                say(f"deck '{deck.id}': reprint {run.instructions.basis_text()}, "
+                    f"{plural(result.instruction_pages, 'page')} of instructions first")
+                for line in instruction_lines(deck, run.instructions):
+                    say(line)
             say(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
                 f"and {result.manifest}" + (f" and {result.cut_file}" if result.cut_file else ""))
 
@@ -194,6 +240,12 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
             echo_error(error_line(error))
             exit_code = max(exit_code, error.exit_code)
     return ready, exit_code
+
+
+def _record(deck: Deck, renderer: CardRenderer) -> DeckRecord | None:
+    """Every card's face fingerprints for the manifest, from a renderer that can say what each face
+    draws (a layouts' :class:`Renderer`; the sheets draw with any card renderer, which has no record)."""
+    return deck_record(deck, renderer) if isinstance(renderer, Renderer) else None
 
 
 def drafts_despite(finding: Finding) -> bool:

@@ -8,14 +8,13 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import click
 
 from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors, say, say_json
 from generator.deck import load_deck
 from generator.deck.model import Deck, deck_id
-from generator.deck.selectors import choice_problem, known_fields, parse_selector, type_problem
+from generator.deck.selectors import command_line_selector, known_fields
 from generator.deck.translation import translate_deck
 from generator.errors import EXIT_OK, DeckpressError, InputError, Position, did_you_mean, printable
 from generator.stats.analysis import DeckStats, Request, analyse, planned_games
@@ -124,50 +123,11 @@ def _command_line_question(deck: Deck, draw: int | None, where: tuple[str, ...],
                            at_least: int) -> tuple[Question, ...]:
     if draw is None:
         return ()
-    raw = _parse_where(deck, where)
-    selector = parse_selector(raw, deck, Position(Path("--where")))
+    selector = command_line_selector(where, deck, "--where")
     condition = Condition(where=selector, at_least=at_least)
     question = Question(name=f"{condition.describe()} in {draw} cards", draw=draw, needs=(condition,),
                         position=Position(Path("--draw")))
     return (question,)
-
-
-def _parse_where(deck: Deck, items: tuple[str, ...]) -> dict[str, Any]:
-    """``type=monster`` ``roll=2|12`` -> {type: monster, roll: [2, 12]}, values typed like the field."""
-    known = known_fields(deck)
-    raw: dict[str, Any] = {}
-    for item in items:
-        name, equals, text = item.partition("=")
-        name = name.strip()
-        if not equals or not name:
-            raise click.BadParameter(f"'{item}' is not FIELD=VALUE", param_hint="--where")
-        if name not in known:
-            raise InputError(f"--where names unknown field '{name}'{did_you_mean(name, known)}", field=name)
-        values = [_typed(deck, name, part.strip()) for part in text.split("|")]
-        problem = choice_problem(deck, name, values) or type_problem(deck, name, values)
-        if problem:
-            raise InputError(f"--where: {problem}", field=name)
-        raw[name] = values if len(values) > 1 else values[0]
-    return raw
-
-
-def _typed(deck: Deck, name: str, text: str) -> Any:
-    """Command-line text as the field's type, so ``roll=7`` matches the number 7."""
-    spec = deck.fields.get(name.removeprefix("back."))
-    kind = spec.type if spec is not None else None
-    if kind == "bool" or (kind is None and text.lower() in ("true", "false")):
-        return text.lower() in ("true", "yes", "1")
-    if kind in ("int", "number", None):
-        for convert in (int, float):
-            try:
-                return convert(text)
-            except ValueError:
-                pass
-    if spec is not None and spec.type == "choice":
-        for choice in spec.choices:
-            if str(choice) == text:
-                return choice
-    return text
 
 
 def _report_targets(report: str | None, paths: list[Path], lang: str | None = None) -> dict[Path, Path]:

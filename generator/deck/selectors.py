@@ -8,16 +8,22 @@ A selector is a mapping of field to wanted value::
     where: {id: shelf-repair}              # the card id
 
 All entries must hold. An empty or missing selector picks every card.
+
+On the command line (``stats --where``, ``build --only``) the same selector is written
+``FIELD=VALUE``, one entry an option, several values separated by ``|`` or ``,``
+(``--only id=imp,ember-imp``); :func:`command_line_selector` reads it into the same
+mapping and checks it with :func:`parse_selector`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from generator.deck.model import Card, Deck
-from generator.errors import InputError, Position, describe_value, did_you_mean
+from generator.errors import InputError, Position, describe_value, did_you_mean, printable
 
 
 @dataclass(eq=False)
@@ -67,6 +73,69 @@ def parse_selector(raw: Any, deck: Deck, position: Position,
             raise InputError(problem, where, field=field_name)
         wanted.append((str(key), values))
     return Selector(tuple(wanted))
+
+
+VALUE_SEPARATORS = ("|", ",")
+"""What separates the values of one command-line entry: ``roll=2|12``, ``id=imp,ember-imp``."""
+
+
+def command_line_selector(items: Iterable[str], deck: Deck, option: str) -> Selector:
+    """``FIELD=VALUE`` entries given to ``option`` (``--only``) as a checked :class:`Selector`:
+    all entries must hold, values typed like their field (``roll=7`` matches the number 7).
+    Raises InputError (exit 2) naming ``option`` for an entry that is not ``FIELD=VALUE``, an
+    unknown field or a value that can never match."""
+    raw: dict[str, Any] = {}
+    known = known_fields(deck)
+    for name, text in command_line_entries(items, option):
+        if name not in known:
+            raise InputError(f"{option} names unknown field '{printable(name)}'{did_you_mean(name, known)}",
+                             field=printable(name))
+        values = [_typed(deck, name, part.strip()) for part in _split_values(text)]
+        problem = choice_problem(deck, name, values) or type_problem(deck, name, values)
+        if problem:
+            raise InputError(f"{option}: {printable(problem)}", field=printable(name))
+        raw[name] = values if len(values) > 1 else values[0]
+    return parse_selector(raw, deck, Position(Path(option)))
+
+
+def command_line_entries(items: Iterable[str], option: str) -> list[tuple[str, str]]:
+    """``FIELD=VALUE`` entries split into (field, values as written); raises InputError (exit 2)
+    for one that is not of that form, before any deck is read."""
+    entries = []
+    for item in items:
+        name, equals, text = item.partition("=")
+        if not equals or not name.strip() or not text.strip():
+            raise InputError(f"{option}: '{printable(item)}' is not FIELD=VALUE (such as type=monster)",
+                             field=option.lstrip("-"))
+        entries.append((name.strip(), text))
+    return entries
+
+
+def _split_values(text: str) -> list[str]:
+    for separator in VALUE_SEPARATORS[1:]:
+        text = text.replace(separator, VALUE_SEPARATORS[0])
+    return text.split(VALUE_SEPARATORS[0])
+
+
+def _typed(deck: Deck, name: str, text: str) -> Any:
+    """Command-line text as the field's type, so ``roll=7`` matches the number 7."""
+    if name == "id":  # card ids are text, even ids written as digits
+        return text
+    spec = deck.fields.get(name.removeprefix(BACK_PREFIX))
+    kind = spec.type if spec is not None else None
+    if kind == "bool" or (kind is None and text.lower() in ("true", "false")):
+        return text.lower() in ("true", "yes", "1")
+    if kind in ("int", "number", None):
+        for convert in (int, float):
+            try:
+                return convert(text)
+            except ValueError:
+                pass
+    if spec is not None and spec.type == "choice":
+        for choice in spec.choices:
+            if str(choice) == text:
+                return choice
+    return text
 
 
 def choice_problem(deck: Deck, name: str, wanted: Iterable[Any]) -> str | None:

@@ -217,7 +217,7 @@ def compare(old: Side, new: Side, advance: Callable[[], None] | None = None) -> 
     return Comparison(
         old=_summary(old), new=_summary(new), deck=deck_changes, cards=cards,
         rules=tuple(_rule_changes(old, new)), odds=tuple(_odds(old, new)),
-        reprint=_reprint(cards),
+        reprint=reprint_of(cards),
         stats_problems=tuple(problem for problem in (old.stats_problem, new.stats_problem) if problem))
 
 
@@ -559,7 +559,10 @@ def _odds(old: Side, new: Side) -> Iterable[OddsAnswer]:
 # --- the reprint -----------------------------------------------------------------------
 
 
-def _reprint(cards: tuple[CardChange, ...]) -> Reprint:
+def reprint_of(cards: tuple[CardChange, ...]) -> Reprint:
+    """What a reprint prints and takes out for these card changes (in card order): every copy
+    of a card that is new or prints differently (its old copies out), the added copies of a
+    card whose count went up, the surplus of one whose count went down."""
     printed: list[Printed] = []
     removed: list[Removed] = []
     for change in cards:

@@ -97,6 +97,10 @@ class Canon:
         self._digests: dict[str, str] = {}
         self._fonts: dict[str, Resource] = {}
         self._icons: dict[int, str] = {}
+        self._icon_resources: dict[int, tuple[Icon, Resource]] = {}
+        """Each icon's resource, made once (by the icon object, kept so its id stays its own)."""
+        self._fields: dict[type, tuple[str, ...]] = {}
+        """Per dataclass, the fields of it that say what is drawn (looked up once a class)."""
         for layout in renderer.layouts.values():
             self._icons.update({id(icon): name for name, icon in layout.icons.items()})
 
@@ -143,17 +147,22 @@ class Canon:
         if isinstance(value, SvgArt):
             return self._keep(self._file(value.path), resources)
         if isinstance(value, Icon):
-            return self._keep(self._icon(value, resources), resources)
+            known_icon = self._icon_resources.get(id(value))
+            if known_icon is None or known_icon[0] is not value:
+                known_icon = self._icon_resources[id(value)] = (value, self._icon(value, resources))
+            return self._keep(known_icon[1], resources)
         if isinstance(value, (Glyphs, TextOp)):
             font = self._keep(self._font(value.font), resources)
             fields = [(part.name, self._plain(getattr(value, part.name), resources))
                       for part in dataclasses.fields(value) if part.name not in ("font", "element")]
             return (type(value).__name__, ("font", font), *fields)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            return (type(value).__name__, *((part.name, self._plain(getattr(value, part.name), resources))
-                                            for part in dataclasses.fields(value)
-                                            if part.compare and not part.name.startswith("_")
-                                            and part.name not in ("element", "position")))
+            names = self._fields.get(type(value))
+            if names is None:
+                names = self._fields[type(value)] = tuple(
+                    part.name for part in dataclasses.fields(value)
+                    if part.compare and not part.name.startswith("_") and part.name not in ("element", "position"))
+            return (type(value).__name__, *((name, self._plain(getattr(value, name), resources)) for name in names))
         if isinstance(value, (tuple, list)):
             return tuple(self._plain(item, resources) for item in value)
         if isinstance(value, dict):

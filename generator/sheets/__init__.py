@@ -12,7 +12,9 @@ The public surface:
   :func:`~generator.sheets.cutting.place_marks`: a cutting machine's registration
   marks, from ``cutters.yaml`` (a build for a cutter fits its grid between them);
 - :func:`~generator.sheets.press.press_deck`: a deck's PDF and manifest, and the
-  cut file (:mod:`~generator.sheets.cutfile`) drawn from the same layout;
+  cut file (:mod:`~generator.sheets.cutfile`) drawn from the same layout; or only some
+  copies of it (a :class:`~generator.sheets.instructions.PrintRun`), a reprint behind
+  its instruction pages (:mod:`~generator.sheets.instructions`);
 - :func:`~generator.sheets.calibration.write_calibration`: the sheet that
   measures a printer's front/back misregistration (and
   :func:`~generator.sheets.calibration.write_cutter_calibration`, a cutter's test cut);

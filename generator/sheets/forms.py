@@ -104,6 +104,11 @@ class FormLibrary:
         """Per character: the font subset that has it and its code there, ready for a string."""
         self.compiled: CompiledForms | None = None
 
+    @property
+    def font(self) -> str:
+        """The font of the text the library shows (footers, a reprint's instructions)."""
+        return self._font
+
     def __contains__(self, key: str) -> bool:
         return key in self._names
 

@@ -179,7 +179,8 @@ class PagePlan:
 
     number: int
     role: str
-    """"fronts", "backs" or "fold" (fronts and backs on one page)."""
+    """"fronts", "backs" or "fold" (fronts and backs on one page); a reprint's first pages
+    are "instructions" and, behind them in duplex, "blank"."""
     placements: tuple[Placement, ...]
     sheet: int = 1
     """The sheet of paper the page is printed on (from 1): a front page and its backs share one."""
@@ -425,8 +426,10 @@ def _best_fold(paper: Paper, grid: Callable[[Box], tuple[Box, ...]]) -> tuple[Bo
     return preferred if len(preferred[1]) >= len(other[1]) else other
 
 
-def plan_pages(layout: SheetLayout, total_cards: int) -> Iterator[PagePlan]:
-    """Every page of the PDF in order, one at a time, for a deck of ``total_cards`` copies."""
+def plan_pages(layout: SheetLayout, total_cards: int, before: int = 0) -> Iterator[PagePlan]:
+    """Every page of the PDF in order, one at a time, for a deck of ``total_cards`` copies;
+    ``before`` pages come ahead of the sheets (a reprint's instructions), so the first sheet's
+    first page is numbered ``before + 1``. Sheets are numbered from 1 all the same."""
     per_sheet = layout.cards_per_sheet
     sheets = layout.sheet_count(total_cards)
     slots = layout.slots
@@ -445,13 +448,13 @@ def plan_pages(layout: SheetLayout, total_cards: int) -> Iterator[PagePlan]:
 
     if layout.duplex == "fold":
         for sheet in range(sheets):
-            yield PagePlan(sheet + 1, "fold", fronts(sheet) + backs(sheet), sheet + 1)
+            yield PagePlan(before + sheet + 1, "fold", fronts(sheet) + backs(sheet), sheet + 1)
     elif layout.duplex == "none":
         for sheet in range(sheets):
-            yield PagePlan(sheet + 1, "fronts", fronts(sheet), sheet + 1)
+            yield PagePlan(before + sheet + 1, "fronts", fronts(sheet), sheet + 1)
         for sheet in range(sheets):
-            yield PagePlan(sheets + sheet + 1, "backs", backs(sheet), sheet + 1)
+            yield PagePlan(before + sheets + sheet + 1, "backs", backs(sheet), sheet + 1)
     else:
         for sheet in range(sheets):
-            yield PagePlan(2 * sheet + 1, "fronts", fronts(sheet), sheet + 1)
-            yield PagePlan(2 * sheet + 2, "backs", backs(sheet), sheet + 1)
+            yield PagePlan(before + 2 * sheet + 1, "fronts", fronts(sheet), sheet + 1)
+            yield PagePlan(before + 2 * sheet + 2, "backs", backs(sheet), sheet + 1)

@@ -20,6 +20,14 @@ be told apart.
 anticlockwise: 180 for backs below a fold line running across the page
 (``--duplex fold``), so a folded card reads upright turned over sideways;
 0 everywhere else.
+``version`` is the deck's version (its ``deck: version:``, else its files' last git
+commit, ``null`` when neither is known), the one printed on every face and in the footers.
+After the placements, ``deck_cards`` lists every card of the deck (not only those these sheets
+print) with its ``count`` and a ``front`` and ``back`` fingerprint of what each face draws,
+under ``fingerprints`` (the way they were made): ``build --changed-from`` compares a deck
+with the copy a manifest describes by them. A build that prints only some copies says so:
+``only`` (the selectors it was given) or ``reprint`` (what to take out of the printed deck
+and what its sheets add, as its first pages say; see :mod:`generator.sheets.instructions`).
 ``fields`` are the fields printed on that face. Placements are written as
 they are made, so a manifest of 100,000 cards never sits in memory whole, and
 written without spaces: a deck of many copies repeats each line many times.
@@ -31,6 +39,8 @@ sheet shares, is formatted once (:meth:`ManifestWriter.face_parts`,
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from generator.sheets.cutting import Registration
@@ -41,18 +51,45 @@ COMPACT = (",", ":")
 """JSON separators without spaces."""
 
 
+@dataclass(frozen=True)
+class CardRecord:
+    """One card of the deck as a build draws it: what ``build --changed-from`` compares."""
+
+    card: str
+    title: str
+    count: int
+    front: str
+    """A fingerprint of everything the front draws (equal fingerprints, equal faces)."""
+    back: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"card": self.card, "title": self.title, "count": self.count, "front": self.front,
+                "back": self.back}
+
+
+@dataclass(frozen=True)
+class DeckRecord:
+    """Every card of the deck with its faces' fingerprints, made the way ``scheme`` names."""
+
+    scheme: str
+    cards: Sequence[CardRecord]
+
+
 def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: int,
                     pages: int, lang: str | None = None, cut_file: str | None = None,
-                    fonts: dict[str, dict[str, str]] | None = None) -> dict[str, Any]:
+                    fonts: dict[str, dict[str, str]] | None = None, version: str | None = None,
+                    run: dict[str, Any] | None = None) -> dict[str, Any]:
     """The settings at the top of a manifest (``lang``: the translation printed, if any;
     ``cut_file``: the name of the cut file written beside it, if any; ``fonts``: where each
-    font family's files came from, if known)."""
+    font family's files came from, if known; ``version``: the deck's; ``run``: what a build
+    that prints only some copies says of them, ``{"only": [...]}`` or ``{"reprint": {...}}``)."""
     paper = layout.paper
     offset_x, offset_y = layout.settings.back_offset
     cutting = layout.registration is not None or cut_file is not None
     return {
         "deck": deck_id,
         "name": deck_name,
+        "version": version,
         **({"lang": lang} if lang else {}),
         "units": "pt",
         "paper": {"name": paper.name, "orientation": paper.orientation,
@@ -71,6 +108,7 @@ def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: in
         **({"corner_radius": round(layout.settings.corner_radius, 3) + 0.0,
             "corner_radius_mm": round(layout.settings.corner_radius / MM, 3) + 0.0} if cutting else {}),
         **({"fonts": fonts} if fonts is not None else {}),
+        **(run or {}),
     }
 
 
@@ -132,5 +170,10 @@ class ManifestWriter:
             self._stream.write(self._separator + ",\n".join(placements))
             self._separator = ",\n"
 
-    def close(self) -> None:
-        self._stream.write("\n]}\n")
+    def close(self, record: DeckRecord | None = None) -> None:
+        """End the placements; then the deck's cards and their fingerprints, when given, one a line."""
+        if record is None:
+            self._stream.write("\n]}\n")
+            return
+        cards = ",\n".join(UNICODE_JSON.encode(card.as_json()) for card in record.cards)
+        self._stream.write(f'\n],"fingerprints":{json.dumps(record.scheme)},"deck_cards":[\n{cards}\n]}}\n')

@@ -12,6 +12,11 @@ The steps, each in its own module:
    the cut file (:mod:`~generator.sheets.cutfile`), and the marks are drawn on
    every front page.
 
+A build that prints only some copies (a :class:`~generator.sheets.instructions.PrintRun`:
+``--only``, or a reprint of what changed) chooses them before any page is planned, so
+the pages are those of an ordinary smaller deck; a reprint's instructions come first
+(:mod:`~generator.sheets.instructions`).
+
 The files are written atomically, together: a build that fails leaves no file behind.
 """
 
@@ -20,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import io
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -42,7 +47,15 @@ from generator.sheets.geometry import (
     plan_pages,
     sheet_layout,
 )
-from generator.sheets.manifest import ManifestWriter, manifest_header
+from generator.sheets.instructions import (
+    DUPLEX_WITH_BACKS,
+    Instructions,
+    Label,
+    PrintRun,
+    draw_labels,
+    instruction_pages,
+)
+from generator.sheets.manifest import DeckRecord, ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, kept_clear, mark_room
 from generator.sheets.pdf import PdfPageWriter
 from generator.sheets.renderer import CardRenderer
@@ -56,6 +69,8 @@ ROLE_LABELS = {
     ("backs", None): "backs",
     ("fold", "y"): "fronts above, backs below: fold on the dashed line",
     ("fold", "x"): "fronts left, backs right: fold on the dashed line",
+    ("instructions", None): "reprint instructions: what to take out, what to put in",
+    ("blank", None): "back of the reprint instructions, left blank",
 }
 """What a page holds, by its role and, for folded pages, the fold's mirror axis."""
 MODE_LABELS = {
@@ -65,6 +80,9 @@ MODE_LABELS = {
     "none": "single-sided, backs at the end",
 }
 FOOTER_SEPARATOR = "  ·  "
+FOOTER_SIDE_ROOM = 5 * MM
+"""The least distance from the footer to the paper's left and right edges (printers leave a few
+millimetres unprinted); a footer that would come closer is set in smaller type."""
 
 
 @dataclass(frozen=True)
@@ -78,56 +96,98 @@ class PressResult:
     cards: int
     cut_file: Path | None = None
     """The cut file written beside the PDF (``--cut-file``), if any."""
+    instruction_pages: int = 0
+    """Pages of a reprint's instructions in front of the sheets (their blank backs included)."""
 
 
-def output_paths(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX) -> tuple[Path, Path]:
+def output_paths(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX, part: str | None = None) -> tuple[Path, Path]:
     """``<out>/<deck>.pdf`` and the manifest ``<out>/<deck>.json`` beside it (``<deck>.<lang>.pdf``
     for a translation). A duplex mode other than the default names itself, ``<deck>.short.pdf``,
-    so building one deck for two printers keeps both."""
-    stem = deck.output_name if duplex == DEFAULT_DUPLEX else f"{deck.output_name}.{duplex}"
+    so building one deck for two printers keeps both; so does a build of some copies only
+    (``part``: ``<deck>.reprint.pdf``), so it never replaces the full build's files."""
+    stem = deck.output_name if part is None else f"{deck.output_name}.{part}"
+    stem = stem if duplex == DEFAULT_DUPLEX else f"{stem}.{duplex}"
     return out_dir / f"{stem}.pdf", out_dir / f"{stem}.json"
 
 
 def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_dir: Path,
                style: SheetStyle | None = None,
                on_page: Callable[[PagePlan], None] | None = None,
-               deck_version: str | None = None) -> PressResult:
+               deck_version: str | None = None, run: PrintRun | None = None,
+               record: DeckRecord | None = None) -> PressResult:
     """Write ``<deck>.pdf`` and ``<deck>.json`` into ``out_dir`` (and the cut file beside them when
-    ``settings.cut_file`` asks for one); call ``on_page`` after each page. ``deck_version`` is
-    printed in the label of a cutter's sheets (the deck's version, once the deck model has one)."""
+    ``settings.cut_file`` asks for one); call ``on_page`` after each page of cards.
+
+    ``deck_version`` (by default the deck's own) is printed in every page's footer and kept in
+    the manifest. ``run`` prints only the copies it names (``<deck>.<part>.pdf``), behind its
+    instructions' pages when it has any. ``record`` (every card's face fingerprints) is kept
+    at the end of the manifest, for a later reprint to compare against.
+    """
     style = style or load_style()
+    version = deck_version if deck_version is not None else deck.version
     layout = sheet_layout(deck, renderer, settings)
-    total = deck.total
-    pages = layout.page_count(total)
-    footer = Footer(deck.name, layout, pages, style, version=deck_version)
-    library = FormLibrary(title=deck.name, font=font_for(footer.alphabet(), renderer.fonts))
+    total = deck.total if run is None else run.cards
+    footer = Footer(deck.name, layout, layout.page_count(total), style, version=version,
+                    sheets=layout.sheet_count(total))
+    instructions = run.instructions if run is not None else None
+    alphabet = footer.alphabet() + (instructions.alphabet() if instructions else "")
+    library = FormLibrary(title=deck.name, font=font_for(alphabet, renderer.fonts))
     composer = PageComposer(
-        faces=FaceForms(deck, renderer, library, layout.bleed),
+        faces=FaceForms(deck, renderer, library, layout.bleed, run.copies if run else None),
         furniture=Furniture(layout, style, library, total),
         footer=footer,
         library=library,
-        copies=CopyIndex(deck),
+        copies=CopyIndex(deck, run.copies if run else None),
     )
+    first_pages = _instruction_forms(instructions, layout, style, library) if instructions else []
+    blank_backs = bool(first_pages) and layout.duplex in DUPLEX_WITH_BACKS
+    before = len(first_pages) * (2 if blank_backs else 1)
+    footer.pages += before
     library.prepare_text(footer.alphabet())
     compiled = library.compile()
 
-    pdf_path, manifest_path = output_paths(deck, out_dir, settings.duplex)
+    pdf_path, manifest_path = output_paths(deck, out_dir, settings.duplex, run.part if run else None)
     cut_path = pdf_path.with_name(cut_file_name(pdf_path.name, settings.cut_file)) if settings.cut_file else None
+    run_header = None if run is None else {"reprint": instructions.as_json(before)} if instructions else \
+        {"only": list(run.only)}
     with atomic_outputs(pdf_path, manifest_path, *([cut_path] if cut_path else [])) as streams, \
             _utf8(streams[1]) as manifest_text:
         if cut_path and settings.cut_file:  # the same layout as the pages and the manifest
             streams[2].write(cut_file_bytes(cut_sheet(layout), settings.cut_file))
         writer = PdfPageWriter(streams[0], compiled, (layout.paper.width, layout.paper.height))
-        manifest = ManifestWriter(manifest_text, manifest_header(deck.id, deck.name, layout, total, pages,
-                                                                    deck.lang, cut_path.name if cut_path else None,
-                                                                    fonts=renderer.font_files))
-        for page in plan_pages(layout, total):
+        manifest = ManifestWriter(manifest_text, manifest_header(deck.id, deck.name, layout, total,
+                                                                    footer.pages, deck.lang,
+                                                                    cut_path.name if cut_path else None,
+                                                                    fonts=renderer.font_files, version=version,
+                                                                    run=run_header))
+        number = 0
+        for form in first_pages:
+            for role in ("instructions", "blank") if blank_backs else ("instructions",):
+                number += 1
+                page = PagePlan(number, role, (), 0)
+                drawn = b"/%s Do\n" % form if role == "instructions" else b""
+                writer.add_page(drawn + footer.line(page, library))
+        for page in plan_pages(layout, total, before):
             writer.add_page(composer.compose(page, manifest))
             if on_page:
                 on_page(page)
         writer.close()
-        manifest.close()
-    return PressResult(deck.id, pdf_path, manifest_path, pages, total, cut_path)
+        manifest.close(record)
+    return PressResult(deck.id, pdf_path, manifest_path, footer.pages, total, cut_path, before)
+
+
+def _instruction_forms(instructions: Instructions, layout: SheetLayout, style: SheetStyle,
+                       library: FormLibrary) -> list[bytes]:
+    """Each page of a reprint's instructions drawn once as a form; their names."""
+    paper = layout.paper
+    pages = instruction_pages(instructions, paper, library.font, style.footer.top, MODE_LABELS[layout.duplex],
+                              layout.duplex in DUPLEX_WITH_BACKS)
+    names = []
+    for index, labels in enumerate(pages):
+        def draw(canvas: Canvas, labels: tuple[Label, ...] = labels) -> None:
+            draw_labels(canvas, labels, library.font)
+        names.append(library.add(f"instructions:{index + 1}", (0.0, 0.0, paper.width, paper.height), draw).encode())
+    return names
 
 
 @contextlib.contextmanager
@@ -202,33 +262,40 @@ def placing(box: Box, rotation: int = 0) -> bytes:
 
 
 class CopyIndex:
-    """Turns a physical card's position in the deck (from 0) into its card and copy number."""
+    """Turns a physical card's position in the deck (from 0) into its card and copy number.
 
-    def __init__(self, deck: Deck):
-        self._cards = [card for card in deck.cards if card.count > 0]
-        self._ends = list(accumulate(card.count for card in self._cards))
-        self._run: tuple[int, int, Card] | None = None
-        """The indices the card last found covers, ``start <= index < end``, and that card."""
+    Given ``copies`` (card id -> copy numbers), only those copies are in the deck, each
+    keeping its number (a reprint of copies 4 and 5 of a card numbers them 4 and 5).
+    """
+
+    def __init__(self, deck: Deck, copies: Mapping[str, Sequence[int]] | None = None):
+        self._cards = [card for card in deck.cards if (card.count if copies is None else len(copies.get(card.id, ())))]
+        self._numbers = None if copies is None else [copies[card.id] for card in self._cards]
+        self._ends = list(accumulate(card.count if copies is None else len(copies[card.id]) for card in self._cards))
+        self._run: tuple[int, int, Card, Sequence[int] | None] | None = None
+        """The indices the card last found covers, ``start <= index < end``, that card and its copy numbers."""
 
     def locate(self, index: int) -> tuple[Card, int]:
         run = self._run
         if run is None or not run[0] <= index < run[1]:  # pages walk a card's copies in a row: search when it ends
             position = bisect_right(self._ends, index)
             start = self._ends[position - 1] if position else 0
-            run = self._run = (start, self._ends[position], self._cards[position])
-        start, _, card = run
-        return card, index - start + 1
+            numbers = self._numbers[position] if self._numbers is not None else None
+            run = self._run = (start, self._ends[position], self._cards[position], numbers)
+        start, _, card, numbers = run
+        return card, index - start + 1 if numbers is None else numbers[index - start]
 
 
 class FaceForms:
     """Every distinct face drawn once; per card and side, its form and manifest parts."""
 
-    def __init__(self, deck: Deck, renderer: CardRenderer, library: FormLibrary, bleed: float):
+    def __init__(self, deck: Deck, renderer: CardRenderer, library: FormLibrary, bleed: float,
+                 copies: Mapping[str, Sequence[int]] | None = None):
         width, height = renderer.card_size
         bbox = (-bleed, -bleed, width + bleed, height + bleed)
         self._by_card: dict[tuple[str, str], tuple[bytes, tuple[str, str]]] = {}
         for card in deck.cards:
-            if card.count == 0:
+            if card.count == 0 or (copies is not None and not copies.get(card.id)):
                 continue
             for side in SIDES:
                 key = renderer.face_key(card, side)
@@ -329,9 +396,10 @@ class Footer:
     """
 
     def __init__(self, deck_name: str, layout: SheetLayout, pages: int, style: SheetStyle,
-                 version: str | None = None):
+                 version: str | None = None, sheets: int | None = None):
         self._deck_name = deck_name
-        self._pages = pages
+        self.pages = pages
+        """Pages in the PDF, as "page N of M" counts them (a reprint's instructions included)."""
         self._mode = MODE_LABELS[layout.duplex]
         self._fold_axis = layout.mirror if layout.duplex == "fold" else None
         offset_x, offset_y = layout.settings.back_offset
@@ -342,8 +410,8 @@ class Footer:
         self._draft = layout.settings.draft
         registration = layout.registration
         self._cutter = registration.describe() if registration else ""
-        self._version = f"version {version}" if registration and version else ""
-        self._sheets = pages if layout.duplex == "fold" else pages // 2
+        self._version = f"version {version}" if version else ""
+        self._sheets = sheets if sheets is not None else pages if layout.duplex == "fold" else pages // 2
         if registration:
             band = Box(0.0, 0.0, layout.paper.width, self._style.top)
             if registration.touches(band):
@@ -363,8 +431,9 @@ class Footer:
         return ROLE_LABELS[(page.role, self._fold_axis if page.role == "fold" else None)]
 
     def numbers(self, page: PagePlan) -> tuple[int, ...]:
-        """The numbers the footer shows, in order: the page's, and first its sheet's on a cutter's."""
-        return (page.sheet, page.number) if self._cutter else (page.number,)
+        """The numbers the footer shows, in order: the page's, and first its sheet's on a cutter's
+        sheets of cards."""
+        return (page.sheet, page.number) if self._cutter and page.role in PAGE_ROLES else (page.number,)
 
     def text(self, page: PagePlan) -> str:
         parts = self._text_around(page)
@@ -375,26 +444,33 @@ class Footer:
         around = self._around.get(page.role)
         if around is None:
             first = [self._style.draft_label] if self._draft else []  # a draft says so on every page
-            rest = [self.role(page), self._mode] + ([self._offset] if self._offset and page.role != "fronts" else [])
-            rest += [self._cutter] if self._cutter else []  # the settings to give the cutter's software
-            after = f" of {self._pages}{FOOTER_SEPARATOR}{FOOTER_SEPARATOR.join(rest)}"
-            if self._cutter:
-                named = [*first, self._deck_name, *([self._version] if self._version else []), "sheet "]
-                around = (FOOTER_SEPARATOR.join(named), f" of {self._sheets}{FOOTER_SEPARATOR}page ", after)
+            named = [*first, self._deck_name, *([self._version] if self._version else [])]
+            cards = page.role in PAGE_ROLES
+            rest = [self.role(page)] + ([self._mode] if cards else [])
+            rest += [self._offset] if self._offset and page.role in ("backs", "fold") else []
+            rest += [self._cutter] if self._cutter and cards else []  # the settings to give the cutter's software
+            after = f" of {self.pages}{FOOTER_SEPARATOR}{FOOTER_SEPARATOR.join(rest)}"
+            if self._cutter and cards:
+                around = (FOOTER_SEPARATOR.join([*named, "sheet "]), f" of {self._sheets}{FOOTER_SEPARATOR}page ",
+                          after)
             else:
-                around = (FOOTER_SEPARATOR.join([*first, self._deck_name, "page "]), after)
+                around = (FOOTER_SEPARATOR.join([*named, "page "]), after)
             self._around[page.role] = around
         return around
 
     def line(self, page: PagePlan, library: FormLibrary) -> bytes:
         """The footer's operators; only the numbers are encoded afresh for each page."""
         text = self.text(page)
-        width = library.text_width(text, self._style.size)
+        size = self._style.size
+        width = library.text_width(text, size)
+        room = self._paper_width - 2 * FOOTER_SIDE_ROOM
+        if width > room:  # a narrow paper: the whole label in smaller type rather than cut off at the edges
+            size, width = size * room / width, room
         runs = self._runs.get(page.role)
         if runs is None:
             runs = self._runs[page.role] = [library.runs(part) for part in self._text_around(page)]
         pieces = [piece for part, value in zip(runs, self.numbers(page), strict=False)
                   for piece in (part, library.runs(str(value)))] + [runs[-1]]
         return library.show(joined_runs(*pieces),
-                            (self._paper_width - width) / 2, self._style.baseline, self._style.size,
+                            (self._paper_width - width) / 2, self._style.baseline, size,
                             self._style.gray, self._style.draft_rgb if self._draft else None)

@@ -1,0 +1,141 @@
+"""``build --only``, ``--changed-since`` and ``--changed-from``: which copies a build prints.
+
+Each deck's :class:`~generator.sheets.instructions.PrintRun` is worked out after every deck
+is checked and laid out and before any file is written, so a bad revision, a manifest that
+cannot be compared or a selector that picks nothing stops the build with nothing half-done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from generator.cli.common import plural, say
+from generator.deck import Deck
+from generator.deck.selectors import command_line_entries, command_line_selector
+from generator.errors import InputError, Position, printable
+from generator.iterations import revision_of, sides_since
+from generator.iterations.comparison import Reprint, cards_to_compare, compare
+from generator.iterations.reprints import PrintedCopy, instructions_of, read_manifest_record, reprint_from_manifest
+from generator.render import Renderer, load_renderer
+from generator.sheets.instructions import Instructions, PrintRun
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What the command line asked to print, when not every copy."""
+
+    only: tuple[str, ...] = ()
+    since: str | None = None
+    manifest: Path | None = None
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.only) or self.since is not None or self.manifest is not None
+
+
+def run_request(only: tuple[str, ...], since: str | None, manifest: Path | None, decks: tuple[str, ...],
+                lang: str | None, shop: str | None) -> RunRequest:
+    """The options checked together; combinations that cannot work are usage errors (exit 2)."""
+    request = RunRequest(only, since, manifest)
+    asked = [name for name, given in (("--only", only), ("--changed-since", since is not None),
+                                      ("--changed-from", manifest is not None)) if given]
+    if len(asked) > 1:
+        raise click.UsageError(f"{' and '.join(asked)} choose the copies to print in two ways; give one")
+    if asked and shop is not None:
+        raise click.UsageError(f"{asked[0]} prints sheets; a print shop's file (--for) holds the whole deck")
+    if since is not None and lang is not None:
+        raise click.UsageError("--changed-since compares the deck as written, not a translation; build the "
+                               "translation with --changed-from and the manifest of its last build")
+    if manifest is not None and len(decks) != 1:
+        raise click.UsageError("--changed-from compares one deck with the manifest of its last build: name one deck")
+    command_line_entries(only, "--only")  # a selector that is not FIELD=VALUE is said before any deck is read
+    return request
+
+
+def check_revision(request: RunRequest, paths: list[Path]) -> None:
+    """A revision that is not there, said before any deck is checked (InputError, exit 2)."""
+    if request.since is not None:
+        for path in paths:
+            revision_of(path, request.since)
+
+
+def printed_copy(request: RunRequest) -> PrintedCopy | None:
+    """The manifest ``--changed-from`` names, read before any deck is (its errors come first)."""
+    return read_manifest_record(request.manifest) if request.manifest is not None else None
+
+
+def print_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, renderer: Renderer,
+              draft: bool, quiet: bool) -> PrintRun | None:
+    """The copies of ``deck`` to print (None: every copy). Raises InputError when the copies
+    cannot be chosen; returns a run of no copies when there is nothing to reprint."""
+    if request.only:
+        selector = command_line_selector(request.only, deck, "--only")
+        copies = {card.id: tuple(range(1, card.count + 1)) for card in deck.cards
+                  if card.count and selector.matches(card)}
+        if not copies:
+            raise InputError(f"--only {printable(' '.join(request.only))} matches no card of deck '{deck.id}'; "
+                             "nothing was built", Position(deck.path), field="only")
+        return PrintRun(copies, "only", only=request.only)
+    if request.since is not None:
+        old, new = sides_since(deck.path, request.since)
+        with _progress(cards_to_compare(old, new), quiet) as advance:
+            comparison = compare(old, new, advance)
+        return _reprint_run(comparison.reprint, deck, {"since": request.since}, comparison.old.version)
+    if printed is not None:
+        assert request.manifest is not None  # read from it
+        if printed.deck != deck.id:
+            raise InputError(f"the manifest is of deck '{printable(printed.deck)}', not '{deck.id}'",
+                             Position(request.manifest), field="deck")
+        if printed.lang != deck.lang:
+            raise InputError(f"the manifest is of the {_language(printed.lang)}, this build of the "
+                             f"{_language(deck.lang)}", Position(request.manifest), field="lang")
+        drawer = renderer if printed.version == deck.version else \
+            load_renderer(dataclasses.replace(deck, version=printed.version), draft=draft)
+        reprint = reprint_from_manifest(printed, deck, drawer)
+        return _reprint_run(reprint, deck, {"from": request.manifest.name}, printed.version)
+    return None
+
+
+def _language(lang: str | None) -> str:
+    return f"translation '{lang}'" if lang else "deck as written"
+
+
+def _reprint_run(reprint: Reprint, deck: Deck, basis: dict[str, str], old_version: str | None) -> PrintRun:
+    return PrintRun(reprint.copies(), "reprint", instructions_of(reprint, deck, basis, old_version))
+
+
+def instruction_lines(deck: Deck, instructions: Instructions) -> list[str]:
+    """What the reprint's first page says, in a few lines of the build's summary."""
+    lines = []
+    if instructions.take_out:
+        lines.append(f"  take out {plural(instructions.cards_taken_out, 'card')}: " + ", ".join(
+            f"{entry.title} x{entry.copies} ({entry.why})" for entry in instructions.take_out))
+    if instructions.add:
+        lines.append(f"  the new sheets add {plural(instructions.cards_added, 'card')}: " + ", ".join(
+            f"{entry.title} x{entry.copies} ({entry.why})" for entry in instructions.add))
+    return lines
+
+
+def say_nothing_to_reprint(deck: Deck, instructions: Instructions) -> None:
+    """The summary of a reprint with no card to print: no PDF, and what to take out if anything."""
+    say(f"deck '{deck.id}': nothing to reprint {instructions.basis_text()}: the printed copy has every card "
+        f"as it now prints; no PDF written")
+    for line in instruction_lines(deck, instructions):
+        say(line)
+
+
+@contextlib.contextmanager
+def _progress(cards: int, quiet: bool) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr counting cards compared; nothing at all when quiet."""
+    if quiet:
+        yield lambda: None
+        return
+    with click.progressbar(length=cards, label="Comparing cards", file=sys.stderr, show_pos=True) as bar:
+        yield lambda: bar.update(1)
