@@ -151,7 +151,8 @@ def test_outside_a_repository_or_without_git_since_is_one_line_and_exit_2(tmp_pa
     monkeypatch.chdir(tmp_path)
     run = deckpress("serve", "cards/game", "--since", "HEAD", "--port", "0", "-q")
     assert run.exit_code == 2
-    assert run.error_lines == ["error: cards/game/deck.yaml: not in a git repository, so there is no revision 'HEAD' to read"]
+    assert run.error_lines == ["error: cards/game/deck.yaml: not in a git repository, so there is no revision "
+                               "'HEAD' to read"]
     monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
     run = deckpress("serve", "cards/game", "--since", "HEAD", "--port", "0", "-q")
     assert run.exit_code == 2

@@ -114,6 +114,10 @@ class Baseline:
         changes no face).
         """
         older = self._stamped(deck.version)
+        with older.reading():  # first, so that the newer faces drawn alike are kept as these objects
+            for card in older.deck.cards:
+                for side in SIDES:
+                    older.canon.face(card, side)
         layouts = earlier.layouts if earlier is not None else raw_layouts(deck)
         newer = Side(name=WORKING_TREE, source=DISK, deck=deck, renderer=renderer, layouts=layouts, rules={},
                      answers={})

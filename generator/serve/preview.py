@@ -5,7 +5,9 @@ where they print, its statistics and every problem found in it. A save that
 breaks the deck (it no longer loads, or its layout no longer compiles) keeps
 the last good faces in the snapshot, marked stale, beside the new problems;
 the next good save replaces them. Snapshots are never changed once made, so
-the web server can read the current one from any thread.
+the web server can read the current one from any thread. Given a
+:class:`~generator.iterations.following.Baseline` (``serve --since REV``),
+each good state also carries the marks of the faces that changed since REV.
 """
 
 from __future__ import annotations
@@ -178,11 +180,11 @@ class DeckPreview:
             return None
         earlier = self._plans_from.since if self._plans_from is not None else None
         followed = earlier.followed if earlier is not None else None
-        if followed is None and self._plans_from is not None:
-            # Plans taken over without their drawings (the last comparison failed): they name
-            # the icons of layouts loaded before, so this comparison lays the deck out afresh.
-            checked = load_renderer(deck)
         try:
+            if followed is None and self._plans_from is not None:
+                # Plans taken over without their drawings (the last comparison failed): they name
+                # the icons of layouts loaded before, so this comparison lays the deck out afresh.
+                checked = load_renderer(deck)
             return since_view(self.baseline.revision, self.baseline.follow(deck, checked, followed), faces)
         except DeckpressError as error:
             return SinceView(self.baseline.revision, None, problem=str(error))
