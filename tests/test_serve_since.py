@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from cli_run import deckpress, place_of
-from iterations_support import commit, edit, project
+from iterations_support import commit, edit, project, write_art
 from serve_support import TIMEOUT, Server, running_server
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -100,13 +100,29 @@ def test_counts_new_and_removed_cards_and_a_layout_element_are_each_marked(playt
         golem = [(face["side"], face["since"]) for face in deck["faces"] if face["cards"] == ["golem"]]
         line = next(number for number, text in enumerate((playtest / LAYOUT).read_text().splitlines(), 1)
                     if "size: 14" in text)
-        assert golem == [("front", {"kind": "changed", "reasons": ["element 'title' size: 12 -> 14"],
+        assert golem == [("front", {"kind": "changed", "reasons": ["layout element 'title' changed"],
                                     "details": [{"what": "element 'title' size: 12 -> 14",
                                                  "where": f"layouts/game.yaml:{line}:5"}]})]
         back = next(face for face in deck["faces"] if face["side"] == "back")
         assert back["since"]["kind"] == "changed"
-        assert "element 'title' size: 12 -> 14" in back["since"]["reasons"]
+        assert "layout element 'title' changed" in back["since"]["reasons"]
+        assert {"what": "element 'title' size: 12 -> 14", "where": f"layouts/game.yaml:{line}:5"} in \
+            back["since"]["details"]
         assert deck["since"]["faces"] == 5  # four fronts and the shared back: every title grew
+
+
+def test_an_art_file_and_the_shared_back_are_named_as_the_reasons(playtest: Path):
+    with running_server("cards/game", cwd=playtest, options=("--since", "HEAD")) as server:
+        before = server.deck("game")["version"]
+        write_art(playtest / "cards" / "game" / "art" / "golem.png", (40, 40, 200))
+        deck = reloaded(server, before)
+        assert marked(deck) == [("front", ["golem"], "changed", ["art/golem.png changed"])]
+        deck = saved(server, playtest / DECK, "back:\n  name: Playtest\n", "back:\n  name: Playtest II\n")
+        assert marked(deck) == [("front", ["golem"], "changed", ["art/golem.png changed"]),
+                                ("back", ["imp", "ogre", "troll", "golem"], "changed", ["back name changed"])]
+        back = next(face for face in deck["faces"] if face["side"] == "back")
+        assert back["since"]["details"] == [{"what": 'back name: "Playtest" -> "Playtest II"',
+                                             "where": _at(playtest, "name: Playtest II")}]
 
 
 def test_a_broken_save_keeps_the_last_marks_until_the_deck_is_fixed(playtest: Path):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Position
-from generator.iterations.comparison import CardChange, Change, Comparison, short
+from generator.iterations.comparison import CardChange, Cause, Change, Comparison, short
 from generator.iterations.following import Followed
 from generator.serve.faces import FaceView
 
@@ -127,7 +127,7 @@ def _face_reasons(change: CardChange, side: str) -> tuple[tuple[str, ...], tuple
     details: list[Detail] = []
     for cause in face.causes:
         if cause.kind != "card":
-            reasons.append(cause.what)
+            reasons.append(_short_cause(cause))
             details.append(Detail(cause.what, cause.position))
             continue
         fields = _side_fields(change.fields, side)
@@ -144,6 +144,20 @@ def _face_reasons(change: CardChange, side: str) -> tuple[tuple[str, ...], tuple
             reasons.append(cause.what)
             details.append(Detail(cause.what, cause.position))
     return tuple(dict.fromkeys(reasons)), tuple(dict.fromkeys(details))
+
+
+def _short_cause(cause: Cause) -> str:
+    """A cause in a few words, for a face's tile (its detail view has it whole): the layout
+    element that draws differently (``layout element 'title' changed``) or the setting that
+    changed, without its values; a file, font or icon as the comparison names it."""
+    if cause.element is not None:
+        for ending in (" added", " removed"):
+            if cause.what == f"element '{cause.element}'{ending}":
+                return f"layout {cause.what}"
+        return f"layout element '{cause.element}' changed"
+    if cause.kind in ("setting", "deck"):
+        return f"{cause.what.split(': ', 1)[0]} changed"
+    return cause.what
 
 
 def _side_fields(changes: Iterable[Change], side: str) -> list[tuple[str, Change]]:
