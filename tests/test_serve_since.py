@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 from cli_run import deckpress, place_of
-from iterations_support import commit, edit, project, write_art
+from iterations_support import commit, edit, git, project, write_art
 from serve_support import TIMEOUT, Server, running_server
+
+from generator.scaffold import create_deck
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -29,11 +31,11 @@ def marked(deck: dict) -> list[tuple[str, list[str], str, list[str]]]:
             for face in deck["faces"] if face["since"] is not None]
 
 
-def reloaded(server: Server, after: int) -> dict:
+def reloaded(server: Server, after: int, deck_id: str = "game") -> dict:
     """The deck once the server has reloaded it since version ``after`` (errors or not)."""
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:
-        deck = server.deck("game")
+        deck = server.deck(deck_id)
         if deck["version"] > after and not deck["stale"]:
             return deck
         time.sleep(0.05)
@@ -109,6 +111,24 @@ def test_counts_new_and_removed_cards_and_a_layout_element_are_each_marked(playt
         assert {"what": "element 'title' size: 12 -> 14", "where": f"layouts/game.yaml:{line}:5"} in \
             back["since"]["details"]
         assert deck["since"]["faces"] == 5  # four fronts and the shared back: every title grew
+
+
+def test_faces_drawn_with_icons_stay_unmarked_save_after_save(tmp_path: Path):
+    """The starting deck draws an icon on every front; saves that keep the layouts reuse the
+    faces laid out before, icons and all, and must not mark them."""
+    folder = create_deck(tmp_path / "cards", "space-race")
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "The deck as printed")
+    deck = folder / "deck.yaml"
+    with running_server(folder, cwd=tmp_path, options=("--since", "HEAD")) as server:
+        before = server.deck("space-race")["version"]
+        edit(deck, "name: Knight", "name: Paladin")
+        first = reloaded(server, before, "space-race")
+        edit(deck, "name: Paladin", "name: Templar")
+        second = reloaded(server, first["version"], "space-race")
+        for shown in (first, second):
+            assert [(face["side"], face["since"]["reasons"]) for face in shown["faces"] if face["since"]] == \
+                [("front", ["name changed"])]
 
 
 def test_an_art_file_and_the_shared_back_are_named_as_the_reasons(playtest: Path):
