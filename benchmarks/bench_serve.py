@@ -4,6 +4,7 @@ Run by hand from the repository root (it is not part of the test suite)::
 
     .venv/bin/python benchmarks/bench_serve.py              # 10 saves on each deck
     .venv/bin/python benchmarks/bench_serve.py --saves 30
+    .venv/bin/python benchmarks/bench_serve.py --since       # also with serve --since HEAD
 
 For each deck, a fresh ``deckpress serve`` process and a headless Chromium page
 (Debian's ``/usr/bin/chromium``, through Playwright). Each save renames one card
@@ -15,7 +16,10 @@ look at the files (every 0.25 s), the event reaching the page and the one new
 face being drawn and fetched.
 
 The decks: the starting deck of ``deckpress new`` (7 cards) and the same deck
-with 300 distinct cards, to show how a save's cost grows with the deck.
+with 300 distinct cards, to show how a save's cost grows with the deck. With
+``--since``, each deck is measured a second time in a git repository of its own,
+served with ``--since HEAD``, so every save is also compared with the committed
+deck and the renamed card marked as changed.
 """
 
 from __future__ import annotations
@@ -69,8 +73,16 @@ def many_cards(folder: Path, count: int) -> None:
     deck.write_text(head + "cards:\n" + cards)
 
 
-def measure(folder: Path, saves: int, browser) -> tuple[list[float], list[float]]:
-    process = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(folder), "--port", "0"],
+def committed(folder: Path) -> None:
+    """Put the project holding the deck at ``folder`` in a git repository of its own, committed."""
+    root = folder.parent.parent
+    identity = ["-c", "user.name=Bench", "-c", "user.email=bench@example.com"]
+    for command in (["init", "-q"], ["add", "-A"], [*identity, "commit", "-q", "-m", "The deck as printed"]):
+        subprocess.run(["git", *command], cwd=root, check=True, capture_output=True)
+
+
+def measure(folder: Path, saves: int, browser, options: tuple[str, ...] = ()) -> tuple[list[float], list[float]]:
+    process = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(folder), "--port", "0", *options],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                cwd=folder.parent.parent)
     lines: queue.Queue[str] = queue.Queue()
@@ -116,6 +128,7 @@ def summary(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--saves", type=int, default=10)
+    parser.add_argument("--since", action="store_true", help="also measure serve --since HEAD")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -123,8 +136,15 @@ def main() -> None:
         large = create_deck(Path(scratch) / "large" / "cards", "space-race")
         many_cards(large, 300)
         for label, folder in (("7 cards", small), ("300 distinct cards", large)):
+            original = (folder / "deck.yaml").read_text()
             latencies, reloads = measure(folder, arguments.saves, browser)
-            print(f"{label:>20}: save to screen {summary(latencies)}; server reload {summary(reloads)}")
+            print(f"{label:>33}: save to screen {summary(latencies)}; server reload {summary(reloads)}")
+            if arguments.since:
+                (folder / "deck.yaml").write_text(original)
+                committed(folder)
+                latencies, reloads = measure(folder, arguments.saves, browser, ("--since", "HEAD"))
+                label = f"{label}, --since HEAD"
+                print(f"{label:>33}: save to screen {summary(latencies)}; server reload {summary(reloads)}")
         browser.close()
 
 

@@ -29,6 +29,10 @@ NOT_INPUT_LIMITS = {
     "MAX_ERROR_BYTES": "what of git's complaint is kept, for its first line",
     "MAX_KEPT_BYTES": "files read at a revision kept for a second read; past it git is asked again",
     "MAX_DIGITS": "decimal places diff shows a chance with, to tell two apart",
+    "MAX_REASONS": "reasons serve --since lists under one face; the rest are counted",
+    "MAX_DETAILS": "changes serve --since lists in one face's detail view",
+    "MAX_LISTED_CHANGES": "changed and removed cards the serve --since panel names; the rest are counted",
+    "MAX_SUMMARY": "characters of the serve --since panel's line for one changed card",
 }
 
 

@@ -8,6 +8,9 @@ its own. The pieces, in the order data flows:
   distinct faces of a deck and where each card lands on the print sheets;
 - :mod:`~generator.serve.preview`: one deck's snapshot, remade on every save,
   keeping the last good cards while a file is broken;
+- :mod:`~generator.serve.since`: with ``--since REV``, the faces that print
+  differently since a git revision, and why (compared by
+  :mod:`generator.iterations`, as ``diff`` compares);
 - :mod:`~generator.serve.images`: face images from the print renderer;
 - :mod:`~generator.serve.downloads`: the print PDF and booklets, on demand;
 - :mod:`~generator.serve.app` and :mod:`~generator.serve.server`: the web

@@ -5,7 +5,9 @@ where they print, its statistics and every problem found in it. A save that
 breaks the deck (it no longer loads, or its layout no longer compiles) keeps
 the last good faces in the snapshot, marked stale, beside the new problems;
 the next good save replaces them. Snapshots are never changed once made, so
-the web server can read the current one from any thread.
+the web server can read the current one from any thread. Given a
+:class:`~generator.iterations.following.Baseline` (``serve --since REV``),
+each good state also carries the marks of the faces that changed since REV.
 """
 
 from __future__ import annotations
@@ -22,10 +24,12 @@ from generator.booklet import booklet_paths, rules_path
 from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
+from generator.iterations.following import Baseline
 from generator.render import Renderer, load_renderer
 from generator.serve.dependencies import Dependencies, deck_dependencies
 from generator.serve.faces import FaceView, distinct_faces
 from generator.serve.printing import PrintPlan, plan_print, sheet_dict, spots_dict
+from generator.serve.since import SinceView, mark_dict, since_dict, since_view
 from generator.sheets.geometry import SheetSettings, SheetSettingsError
 from generator.sheets.press import output_paths
 from generator.sheets.style import load_style
@@ -65,6 +69,8 @@ class Drawable:
     """All the print plan depends on (card size, bleed, each card's id and count), so a
     save that changes none of it keeps the plan instead of walking every copy again."""
     stats: dict[str, Any] | None
+    since: SinceView | None = None
+    """With ``serve --since REV``: the faces that changed since REV, and why."""
 
     def token(self, face: FaceView) -> str:
         """The face's name in image addresses: changes when, and only when, its drawing does."""
@@ -94,9 +100,13 @@ class Snapshot:
 class DeckPreview:
     """A deck file and its latest snapshot; :meth:`refresh` after its files change."""
 
-    def __init__(self, path: Path, roots: Callable[[Path], list[Path]], lang: str | None = None):
+    def __init__(self, path: Path, roots: Callable[[Path], list[Path]], lang: str | None = None,
+                 baseline: Baseline | None = None):
         self.path = path
         self.lang = lang
+        self.baseline = baseline
+        """The deck at a revision, to mark what changed since (``serve --since``)."""
+        self._plans_from: Drawable | None = None  # the state whose plans this load took over
         self.id = deck_id(path)
         self._roots_of = roots
         self.roots: list[Path] = roots(path)
@@ -107,6 +117,7 @@ class DeckPreview:
     def refresh(self) -> Snapshot:
         """Reload the deck and its problems; keep the last good faces if it no longer draws."""
         # Exactly what `check` runs, so the page lists what `check` prints.
+        self._plans_from = None
         found = verdict(self.path, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
         self._update_roots(deck)
@@ -129,6 +140,7 @@ class DeckPreview:
         previous = self.snapshot.drawable
         if previous is not None and previous.look == look_fingerprint(deck, self.watched_files()):
             renderer.reuse_plans(previous.checked)
+            self._plans_from = previous
         return renderer
 
     def watched_files(self) -> FileTimes:
@@ -158,7 +170,24 @@ class DeckPreview:
         print_key = (checked.card_size, checked.bleed, tuple((card.id, card.count) for card in deck.cards))
         print_plan = (previous.print_plan if previous is not None and previous.print_key == print_key
                       else _print_plan(deck, checked))
-        return Drawable(deck, drawing, checked, look, faces, distinct, print_plan, print_key, _stats(deck))
+        return Drawable(deck, drawing, checked, look, faces, distinct, print_plan, print_key, _stats(deck),
+                        self._since(deck, checked, faces))
+
+    def _since(self, deck: Deck, checked: Renderer, faces: list[FaceView]) -> SinceView | None:
+        """The faces that changed since the baseline's revision; the last comparison's drawings
+        are taken over when ``checked`` took over the plans of its state."""
+        if self.baseline is None:
+            return None
+        earlier = self._plans_from.since if self._plans_from is not None else None
+        followed = earlier.followed if earlier is not None else None
+        try:
+            if followed is None and self._plans_from is not None:
+                # Plans taken over without their drawings (the last comparison failed): they name
+                # the icons of layouts loaded before, so this comparison lays the deck out afresh.
+                checked = load_renderer(deck)
+            return since_view(self.baseline.revision, self.baseline.follow(deck, checked, followed), faces)
+        except DeckpressError as error:
+            return SinceView(self.baseline.revision, None, problem=str(error))
 
 
 def drafting(checked: Renderer) -> Renderer:
@@ -213,7 +242,7 @@ def snapshot_dict(deck_id: str, snapshot: Snapshot) -> dict[str, Any]:
     }
     if drawable is None:
         return dict(result, name=deck_id, faces=[], cards={}, fields=[], distinct=0, card=None,
-                    sheet=None, stats=None, downloads={})
+                    sheet=None, stats=None, downloads={}, since=None)
     deck, renderer = drawable.deck, drawable.renderer
     deck_file = (deck.path, shown_path(deck.path))  # most cards are written there: name it once
     width, height = renderer.card_size
@@ -232,10 +261,12 @@ def snapshot_dict(deck_id: str, snapshot: Snapshot) -> dict[str, Any]:
         sheet=sheet_dict(plan) if plan else None,
         stats=drawable.stats,
         downloads=download_links(deck_id, snapshot),
+        since=since_dict(drawable.since, shown_path) if drawable.since is not None else None,
     )
 
 
 def face_dict(deck_id: str, drawable: Drawable, face: FaceView) -> dict[str, Any]:
+    mark = drawable.since.marks.get(face.key) if drawable.since is not None else None
     return {
         "key": face.key,
         "side": face.side,
@@ -247,6 +278,7 @@ def face_dict(deck_id: str, drawable: Drawable, face: FaceView) -> dict[str, Any
         "fields": {name: _plain(value) for name, value in face.fields.items()},
         "shared": face.side == "back" and face.card.back is None,
         "problem": face.problem,
+        "since": mark_dict(mark, shown_path) if mark is not None else None,
     }
 
 

@@ -26,6 +26,8 @@ import click
 import uvicorn
 
 from generator.errors import InputError, printable
+from generator.iterations import revision_of
+from generator.iterations.following import Baseline
 from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopback, url_host
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
@@ -170,18 +172,34 @@ def _stop_on_terminate() -> None:
 
 
 def serve_decks(paths: list[Path], host: str, port: int, roots: Callable[[Path], list[Path]],
-                lang: str | None = None, open_browser: bool = False, quiet: bool = False) -> None:
-    """Load the decks, listen on ``host``:``port`` and serve until Ctrl-C (or SIGTERM)."""
+                lang: str | None = None, open_browser: bool = False, quiet: bool = False,
+                since: str | None = None) -> None:
+    """Load the decks, listen on ``host``:``port`` and serve until Ctrl-C (or SIGTERM).
+
+    ``since``: a git revision; each deck is read as it was then, before anything listens (an
+    InputError when it cannot be: no git, no repository, no such revision, a malformed file),
+    and the page marks the faces that changed since."""
+    baselines = read_baselines(paths, since, quiet) if since is not None else {}
     sock, listening = open_socket(host, port)
     _stop_on_terminate()
     try:
         # A booklet still being built when the server stops may write into the folder as it goes.
         with sock, tempfile.TemporaryDirectory(prefix="deckpress-serve-", ignore_cleanup_errors=True) as folder:
-            previews = [DeckPreview(path, roots, lang) for path in paths]
+            previews = [DeckPreview(path, roots, lang, baselines.get(path)) for path in paths]
             _serve(sock, listening, previews, Path(folder), open_browser, quiet)
     except KeyboardInterrupt:
         pass  # uvicorn hands Ctrl-C on once it has shut down; stopping is what was asked
     click.echo("stopped")
+
+
+def read_baselines(paths: list[Path], revision: str, quiet: bool) -> dict[Path, Baseline]:
+    """Each deck as it was at ``revision``; InputError for the first that cannot be read there.
+    Every revision is looked up before any deck is read, so a mistyped one is said at once."""
+    for path in paths:
+        revision_of(path, revision)
+    with click.progressbar(paths, label=f"Reading decks at {printable(revision)}", hidden=quiet,
+                           file=sys.stderr) as bar:
+        return {path: Baseline(path, revision) for path in bar}
 
 
 def _serve(sock: socket.socket, listening: Listening, previews: list[DeckPreview], downloads_folder: Path,

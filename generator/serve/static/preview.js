@@ -11,6 +11,7 @@ const state = {
   chosen: false,             // the designer picked a deck tab (the address no longer decides)
   side: "all",
   filter: "",
+  changedOnly: false,        // show only the faces marked as changed since the revision
   detail: null,              // key of the face open in the detail view
   renderedDeck: null,
   tiles: new Map(),          // face key -> tile element, for the deck on screen
@@ -119,6 +120,7 @@ function render() {
   renderDownloads(deck);
   renderGrid(deck);
   renderProblems(deck);
+  renderSince(deck);
   renderStats(deck);
   applyFilter();
   if (state.detail) openDetail(state.detail, false);
@@ -245,6 +247,36 @@ function updateTile(tile, face, mark) {
     flag.remove();
   }
   if (flag) flag.classList.toggle("warning", !face.problem && mark === "warning");
+  updateSinceMark(tile, face.since);
+}
+
+// A face that changed since the revision: an outline in the mark's colour, a tag on the
+// card and its reasons under the title.
+const SINCE_TAGS = { new: "new", changed: "changed", count: "count" };
+
+function updateSinceMark(tile, since) {
+  tile.classList.remove("since", "since-new", "since-changed", "since-count");
+  let tag = tile.querySelector(".since-tag");
+  let reason = tile.querySelector(".reason");
+  if (!since) {
+    if (tag) tag.remove();
+    if (reason) reason.remove();
+    delete tile.dataset.since;
+    return;
+  }
+  tile.classList.add("since", `since-${since.kind}`);
+  tile.dataset.since = since.kind;
+  if (!tag) {
+    tag = el("span", { class: "since-tag" });
+    tile.querySelector(".face").append(tag);
+  }
+  tag.textContent = SINCE_TAGS[since.kind] || since.kind;
+  if (!reason) {
+    reason = el("span", { class: "reason" });
+    tile.querySelector("figcaption").append(reason);
+  }
+  reason.textContent = since.reasons.join(" · ");
+  reason.title = since.reasons.join("\n");
 }
 
 function flash(tile) {
@@ -290,6 +322,55 @@ function renderProblems(deck) {
     }
     list.append(item);
   }
+}
+
+// --- changed since a revision ---------------------------------------------------------
+
+function renderSince(deck) {
+  const panel = $("since-panel");
+  const toggle = $("changed-only");
+  const since = deck.since;
+  panel.hidden = !since;
+  toggle.hidden = !since;
+  toggle.parentElement.classList.toggle("with-since", Boolean(since));
+  if (!since) return;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  $("since-revision").textContent = since.revision;
+  $("since-count").textContent = plural(since.faces, "face");
+  toggle.querySelector(".pill").textContent = String(since.faces);
+  const parts = [`${plural(since.changed_total, "card")} new or changed`, `${since.removed_total} removed`];
+  if (since.version) parts.push(`version then ${since.version}`);
+  $("since-summary").textContent = since.changed_total || since.removed_total ? parts.join(" · ")
+    : `Nothing prints differently since ${since.revision}.`;
+  $("since-problem").hidden = !since.problem;
+  $("since-problem").textContent = since.problem ? `Cannot compare now: ${since.problem}` : "";
+  const changed = $("since-changed");
+  changed.replaceChildren();
+  for (const entry of since.changed) {
+    const face = deck.faces.find((candidate) => candidate.since && candidate.cards.includes(entry.card));
+    const name = el("button", { type: "button", class: "card-link", text: entry.title || entry.card,
+                                disabled: !face });
+    if (face) {
+      name.addEventListener("click", () => {
+        const tile = state.tiles.get(face.key);
+        if (tile) tile.scrollIntoView({ block: "center", behavior: "smooth" });
+        openDetail(face.key, true);
+      });
+    }
+    changed.append(el("li", { class: `since-${entry.status === "added" ? "new" : "changed"}` }, name,
+      el("span", { class: "what", text: entry.what })));
+  }
+  const more = since.changed_total - since.changed.length;
+  if (more > 0) changed.append(el("li", { class: "note", text: `and ${more} more` }));
+  const removed = $("since-removed");
+  removed.replaceChildren();
+  $("since-removed-title").hidden = since.removed_total === 0;
+  for (const entry of since.removed) {
+    removed.append(el("li", {}, el("strong", { text: entry.title || entry.card }),
+      ` ×${entry.count}`, el("span", { class: "where", text: entry.where })));
+  }
+  const gone = since.removed_total - since.removed.length;
+  if (gone > 0) removed.append(el("li", { class: "note", text: `and ${gone} more` }));
 }
 
 // --- statistics --------------------------------------------------------------------------
@@ -438,7 +519,8 @@ function applyFilter() {
   let shown = 0;
   for (const tile of state.tiles.values()) {
     const face = tile._face;
-    const visible = (state.side === "all" || face.side === state.side) && faceMatches(face, clauses);
+    const visible = (state.side === "all" || face.side === state.side) && faceMatches(face, clauses) &&
+      !(state.changedOnly && deck.since && !face.since);
     tile.hidden = !visible;
     if (visible) shown += 1;
   }
@@ -470,6 +552,16 @@ function openDetail(key, show) {
   if (face.problem) messages.unshift(`Cannot be laid out: ${face.problem}`);
   box.hidden = messages.length === 0;
   box.replaceChildren(...messages.map((message) => el("p", { text: message })));
+  const since = $("detail-since");
+  since.hidden = !face.since;
+  since.replaceChildren();
+  if (face.since) {
+    since.className = `detail-since since-${face.since.kind}`;
+    since.append(el("p", { class: "eyebrow", text: `${SINCE_TAGS[face.since.kind] || face.since.kind} since ${deck.since.revision}` }));
+    for (const detail of face.since.details) {
+      since.append(el("p", {}, el("span", { class: "where", text: detail.where }), detail.what));
+    }
+  }
   renderFlip(deck, face);
   renderFields(deck, face);
   renderSheets(deck, face);
@@ -625,6 +717,12 @@ function start() {
       applyFilter();
     });
   }
+  const changedOnly = $("changed-only");
+  changedOnly.addEventListener("click", () => {
+    state.changedOnly = !state.changedOnly;
+    changedOnly.setAttribute("aria-pressed", String(state.changedOnly));
+    applyFilter();
+  });
   const zoom = $("zoom");
   zoom.addEventListener("input", () => document.documentElement.style.setProperty("--card-w", `${zoom.value}px`));
   for (const box of document.querySelectorAll(".legend input")) box.addEventListener("change", syncGuides);

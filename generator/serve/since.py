@@ -1,0 +1,249 @@
+"""What ``serve --since REV`` marks: each face shown that prints differently since the
+revision, each new card, each count that changed, and the cards that are gone.
+
+The comparison itself is :mod:`generator.iterations` (the very one ``diff --since``
+reports); this module only puts it on the faces the page shows. A face the page shows
+once for several cards (a shared back, two cards drawn alike) is marked when any of
+them changed on that side, with each reason once. Every text here comes from the
+deck's files: the page shows it as text, never as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.errors import Position
+from generator.iterations.comparison import CardChange, Cause, Change, Comparison, short
+from generator.iterations.following import Followed
+from generator.serve.faces import FaceView
+
+MAX_REASONS = 8
+"""Reasons listed under one face; a face many changed cards share says how many more."""
+
+MAX_DETAILS = 40
+"""Changes listed in one face's detail view (each field, each layout setting at its line)."""
+
+MAX_SUMMARY = 200
+"""Characters of the one line the side panel gives a changed card; its face's detail view has it all."""
+
+MAX_LISTED_CHANGES = 500
+"""Changed and removed cards listed in the side panel; the rest are counted. A new layout
+redraws every face of a large deck: the panel names the first, the grid marks them all."""
+
+NEW = "new"
+CHANGED = "changed"
+RECOUNTED = "count"
+"""The kinds of mark, strongest first: a new card; a face that prints differently; a card
+printed as before, in another number of copies."""
+
+BACK_PREFIX = "back "
+"""How a comparison names a field of a card's own back (``back name``)."""
+
+
+@dataclass(frozen=True)
+class Detail:
+    """One change behind a mark, where the files say it."""
+
+    what: str
+    where: Position | None
+
+
+@dataclass(frozen=True)
+class FaceMark:
+    """Why one face shown is marked."""
+
+    kind: str
+    """:data:`NEW`, :data:`CHANGED` or :data:`RECOUNTED`."""
+    reasons: tuple[str, ...]
+    """Short, for the face's tile: ``text changed``, ``count 2 -> 3``, ``new card``."""
+    details: tuple[Detail, ...]
+    """Each change, whole, for the detail view."""
+
+
+@dataclass(frozen=True)
+class SinceView:
+    """The marks of one state of the deck, and the comparison the next save may build on."""
+
+    revision: str
+    followed: Followed | None
+    marks: dict[str, FaceMark] = field(default_factory=dict)
+    """By the key of the face shown."""
+    problem: str | None = None
+    """Why the deck could not be compared now (the marks are then empty)."""
+
+
+@dataclass(frozen=True)
+class _Part:
+    """What one card gives the mark of one of its faces."""
+
+    card: str
+    kind: str
+    reasons: tuple[str, ...]
+    details: tuple[Detail, ...]
+
+
+def since_view(revision: str, followed: Followed, faces: list[FaceView]) -> SinceView:
+    """The marks of ``faces`` (the faces the page shows) from ``followed``'s comparison."""
+    parts = _parts_by_card(followed.comparison)
+    marks = {}
+    for face in faces:
+        mark = _face_mark(face, parts)
+        if mark is not None:
+            marks[face.key] = mark
+    return SinceView(revision, followed, marks)
+
+
+def _parts_by_card(comparison: Comparison) -> dict[tuple[str, str], _Part]:
+    """(card id, side) -> what that face of the card says, for each card that changed."""
+    parts: dict[tuple[str, str], _Part] = {}
+    for change in comparison.cards:
+        if change.status == "added":
+            for side in ("front", "back"):
+                detail = Detail(f"new card, {_copies(change.new_count)}", change.position)
+                parts[change.card, side] = _Part(change.card, NEW, ("new card",), (detail,))
+            continue
+        for face in change.faces:
+            parts[change.card, face.side] = _Part(change.card, CHANGED, *_face_reasons(change, face.side))
+        if change.recounted:
+            count = f"count {change.old_count} -> {change.new_count}"
+            detail = Detail(f"{count} copies", change.count_position or change.position)
+            known = parts.get((change.card, "front"))
+            if known is None:
+                parts[change.card, "front"] = _Part(change.card, RECOUNTED, (count,), (detail,))
+            elif count not in known.reasons:
+                parts[change.card, "front"] = _Part(change.card, known.kind, (*known.reasons, count),
+                                                    (*known.details, detail))
+    return parts
+
+
+def _face_reasons(change: CardChange, side: str) -> tuple[tuple[str, ...], tuple[Detail, ...]]:
+    """Why one face of a card that both iterations have prints differently: the fields of
+    that face that changed, or what the comparison names (a layout setting, a file)."""
+    face = next(face for face in change.faces if face.side == side)
+    reasons: list[str] = []
+    details: list[Detail] = []
+    for cause in face.causes:
+        if cause.kind != "card":
+            reasons.append(_short_cause(cause))
+            details.append(Detail(cause.what, cause.position))
+            continue
+        fields = _side_fields(change.fields, side)
+        if fields:
+            names = [name for name, _ in fields]
+            reasons.append(f"{', '.join(names)} changed")
+            details.extend(Detail(f"{name}: {short(each.old)} -> {short(each.new)}", each.position)
+                           for name, each in fields)
+        elif change.recounted:
+            reasons.append(f"count {change.old_count} -> {change.new_count}")
+            details.append(Detail(f"count {change.old_count} -> {change.new_count} copies",
+                                  change.count_position or change.position))
+        else:
+            reasons.append(cause.what)
+            details.append(Detail(cause.what, cause.position))
+    return tuple(dict.fromkeys(reasons)), tuple(dict.fromkeys(details))
+
+
+def _short_cause(cause: Cause) -> str:
+    """A cause in a few words, for a face's tile (its detail view has it whole): the layout
+    element that draws differently (``layout element 'title' changed``) or the setting that
+    changed, without its values; a file, font or icon as the comparison names it."""
+    if cause.element is not None:
+        for ending in (" added", " removed"):
+            if cause.what == f"element '{cause.element}'{ending}":
+                return f"layout {cause.what}"
+        return f"layout element '{cause.element}' changed"
+    if cause.kind in ("setting", "deck"):
+        return f"{cause.what.split(': ', 1)[0]} changed"
+    return cause.what
+
+
+def _side_fields(changes: Iterable[Change], side: str) -> list[tuple[str, Change]]:
+    """The fields of one face that changed, by name: a front's own, a card's own back's."""
+    found = []
+    for change in changes:
+        on_back = change.what.startswith(BACK_PREFIX)
+        if on_back == (side == "back"):
+            found.append((change.what.removeprefix(BACK_PREFIX) if on_back else change.what, change))
+    return found
+
+
+def _face_mark(face: FaceView, parts: dict[tuple[str, str], _Part]) -> FaceMark | None:
+    """The mark of one face shown: of each of its cards that changed on that side. A new card
+    marks a back only when the back is its own: a shared back prints as it did."""
+    shared = face.side == "back" and face.card.back is None
+    mine = [parts.get((card.id, face.side)) for card in face.cards]
+    older = [part for part in mine if not (shared and part is not None and part.kind == NEW)]
+    found = [part for part in older if part is not None]
+    if not found:
+        return None
+    kinds = {part.kind for part in found}
+    kind = next(kind for kind in (NEW, CHANGED, RECOUNTED) if kind in kinds)
+    if kind == NEW and len(kinds) > 1:
+        kind = CHANGED  # a new card drawn like one that changed: the face is not new to the box
+    named = len(older) > 1 and len(found) < len(older)  # only some of the cards printing it changed
+    reasons = list(dict.fromkeys(f"{part.card}: {reason}" if named else reason
+                                 for part in found for reason in part.reasons))
+    if len(reasons) > MAX_REASONS:
+        reasons[MAX_REASONS - 1:] = [f"and {len(reasons) - MAX_REASONS + 1} more"]
+    details = list(dict.fromkeys(detail for part in found for detail in part.details))[:MAX_DETAILS]
+    return FaceMark(kind, tuple(reasons), tuple(details))
+
+
+def _copies(count: int) -> str:
+    return f"{count} {'copy' if count == 1 else 'copies'}"
+
+
+# --- what the page receives -----------------------------------------------------------------
+
+def mark_dict(mark: FaceMark, shown: Callable[[Path], str]) -> dict[str, Any]:
+    """A face's mark as the page receives it; ``shown`` names a file as the page does."""
+    return {"kind": mark.kind, "reasons": list(mark.reasons),
+            "details": [{"what": detail.what, "where": where(detail.where, shown)} for detail in mark.details]}
+
+
+def since_dict(view: SinceView, shown: Callable[[Path], str]) -> dict[str, Any]:
+    """The comparison as the side panel lists it: what changed, in card order, and what is gone."""
+    result: dict[str, Any] = {"revision": view.revision, "problem": view.problem, "faces": len(view.marks),
+                              "version": None, "changed": [], "removed": [], "changed_total": 0,
+                              "removed_total": 0}
+    if view.followed is None:
+        return result
+    comparison = view.followed.comparison
+    changed = [change for change in comparison.cards if change.status != "removed"
+               and (change.status == "added" or change.faces or change.recounted)]
+    removed = [change for change in comparison.cards if change.status == "removed"]
+    return dict(
+        result,
+        version=comparison.old.version,
+        changed_total=len(changed),
+        removed_total=len(removed),
+        changed=[{"card": change.card, "title": change.title, "status": change.status,
+                  "what": _summary(change)} for change in changed[:MAX_LISTED_CHANGES]],
+        removed=[{"card": change.card, "title": change.title, "count": change.old_count,
+                  "where": where(change.position, shown)} for change in removed[:MAX_LISTED_CHANGES]],
+    )
+
+
+def _summary(change: CardChange) -> str:
+    """One line for a changed card in the side panel."""
+    if change.status == "added":
+        return f"new card, {_copies(change.new_count)}"
+    said = []
+    for face in change.faces:
+        reasons, _ = _face_reasons(change, face.side)
+        said.append(f"{face.side}: {'; '.join(reasons)}")
+    if change.recounted and not any(f"count {change.old_count} -> {change.new_count}" in line for line in said):
+        said.append(f"count {change.old_count} -> {change.new_count}")
+    line = "; ".join(said)
+    return line if len(line) <= MAX_SUMMARY else line[:MAX_SUMMARY - 3] + "..."
+
+
+def where(position: Position | None, shown: Callable[[Path], str]) -> str:
+    """``path:line:column`` with the path as the page names files (``shown``), or ''. A file
+    at the revision keeps its name (``HEAD:cards/game/deck.yaml``)."""
+    if position is None:
+        return ""
+    return str(Position(Path(shown(position.path)), position.line, position.column))
