@@ -181,3 +181,15 @@ def test_an_icon_written_against_a_word_or_a_stop_stays_on_its_line(market, tmp_
             assert icon["x0"] > left + 1, icon
     starts = [word["text"] for word in words if word["x0"] < left + 0.5]
     assert attached[1].strip()[:1] not in {start[:1] for start in starts if attached[1]}, starts
+
+
+def test_a_table_column_is_as_wide_as_an_icon_glued_to_its_word(market, tmp_path):
+    notes = " ".join(["long words here"] * 30)
+    (market / "rules.md").write_text(f"# Worth\n\n| Card | Worth | Notes |\n|---|---|---|\n"
+                                     f"| Estate | 1 :vp:-Siegpunktmarkerplaettchen | {notes} |\n", encoding="utf-8")
+    words, icons, _ = words_and_icons(booklet(market, tmp_path / "out"))
+    glued = next(word for word in words if word["text"] == "-Siegpunktmarkerplaettchen")
+    notes_left = min(word["x0"] for word in words if word["text"] == "long")
+    assert glued["x1"] < notes_left  # the whole word in its column, not broken nor over the next
+    assert any(glued["x0"] - 0.5 * glued["size"] < icon["x1"] <= glued["x0"]  # its icon just before it, on its line
+               and icon["top"] < glued["baseline"] < icon["bottom"] + 1 for icon in icons)

@@ -442,7 +442,8 @@ def _column_widths(rows: list[list[Flowable | str]], frame_width: float) -> list
                 icons = cell.icon_widths()
                 # One point of slack: reportlab wraps a line that fits only to the last decimal.
                 wants[index] = max(wants[index], stringWidth(text, font, size) + sum(icons) + 2 * CELL_PADDING + 1)
-                longest_word = max([stringWidth(word, font, size) for word in text.split()] + icons, default=0)
+                longest_word = max([stringWidth(word, font, size) for word in text.split()] + icons
+                                   + cell.glued_widths(), default=0)
                 needs[index] = max(needs[index], longest_word + 2 * CELL_PADDING + 1)
                 if cell.style.alignment == TA_LEFT:
                     text_columns.add(index)

@@ -126,6 +126,13 @@ class Paragraph(_Paragraph):
             if GLUE_TAG in text:
                 self.frags = glued_words(self.frags)
 
+    def glued_widths(self) -> list[float]:
+        """The width of each word an icon is glued into (none unless some is): a line cannot end
+        inside one, so a table column must be as wide as the widest."""
+        if not (self.frags and isinstance(self.frags[0], list)):
+            return []
+        return [word[0] for word in self.frags if any(_is_glue(fragment) for fragment, _ in word[1:])]
+
     def icon_widths(self) -> list[float]:
         """The width each layout icon takes in the paragraph (its text's width leaves them out)."""
         return [fragment.cbDefn.width for fragment in _fragments(self.frags)
