@@ -72,6 +72,15 @@ def test_a_red_green_map_is_flagged_when_colour_alone_tells_them_apart(tmp_path)
         "deuteranopia, closer than 10 (colour 'suit-colour'); nothing else on the card tells them apart")
 
 
+def test_a_distance_just_under_the_threshold_never_reads_as_the_threshold(tmp_path):
+    """A gold and a green 9.96 apart for protanopes: "9.9 apart, closer than 10", not "10.0"."""
+    close = MAP.replace('red: "#c62f2a", green: "#3c8d3f", blue: "#2d63b3"',
+                        'red: "#9a6a12", green: "#2e6b34", blue: "#2d63b3"')
+    (problem,) = [found for found in problems_for(tmp_path, close) if found.deficiency == "protanopia"]
+    assert 9.95 <= problem.distance < DISTINCT_COLOURS
+    assert "are 9.9 apart in CAM02-UCS as seen with protanopia, closer than 10 " in problem.describe()
+
+
 def test_the_same_map_with_the_value_printed_is_reported_as_mitigated(tmp_path):
     (problem,) = problems_for(tmp_path, MAP + SUIT_AS_TEXT)
     assert problem.values == (("red",), ("green",))

@@ -161,3 +161,35 @@ def test_a_row_of_icons_alone_wraps_within_the_text_width(market, tmp_path):
     right = style.margins.inner + style.text_frame("a4")[0]
     assert len(icons) > 100 and len({round(icon["top"]) for icon in icons}) > 5  # many lines of icons
     assert max(icon["x1"] for icon in icons) <= right + 0.5
+
+
+@pytest.mark.parametrize("written", ["3 :vp:.", "1 :vp:-token", "x:vp:"])
+def test_an_icon_written_against_a_word_or_a_stop_stays_on_its_line(market, tmp_path, written):
+    """Lines end only at spaces: never between an icon and the stop, hyphen or word written
+    against it, wherever the line happens to end."""
+    text = " ".join(f"{'w' * (n % 7 + 1)} {written}" for n in range(120))
+    (market / "rules.md").write_text(f"# Scoring\n\n{text}\n", encoding="utf-8")
+    words, icons, _ = words_and_icons(booklet(market, tmp_path / "out"))
+    attached = written.replace(":vp:", "\0").split("\0")
+    assert len(icons) > 100
+    left = min(word["x0"] for word in words)
+    for icon in icons:
+        if attached[1]:  # the text written after the icon is on its line, right after it
+            assert any(icon["x1"] < word["x0"] < icon["x1"] + 0.3 * word["size"]  # the icon's margin apart
+                       and icon["top"] < word["baseline"] < icon["bottom"] + 1 for word in words), icon
+        if attached[0][-1:].strip():  # and the word written before it, right before it
+            assert icon["x0"] > left + 1, icon
+    starts = [word["text"] for word in words if word["x0"] < left + 0.5]
+    assert attached[1].strip()[:1] not in {start[:1] for start in starts if attached[1]}, starts
+
+
+def test_a_table_column_is_as_wide_as_an_icon_glued_to_its_word(market, tmp_path):
+    notes = " ".join(["long words here"] * 30)
+    (market / "rules.md").write_text(f"# Worth\n\n| Card | Worth | Notes |\n|---|---|---|\n"
+                                     f"| Estate | 1 :vp:-Siegpunktmarkerplaettchen | {notes} |\n", encoding="utf-8")
+    words, icons, _ = words_and_icons(booklet(market, tmp_path / "out"))
+    glued = next(word for word in words if word["text"] == "-Siegpunktmarkerplaettchen")
+    notes_left = min(word["x0"] for word in words if word["text"] == "long")
+    assert glued["x1"] < notes_left  # the whole word in its column, not broken nor over the next
+    assert any(glued["x0"] - 0.5 * glued["size"] < icon["x1"] <= glued["x0"]  # its icon just before it, on its line
+               and icon["top"] < glued["baseline"] < icon["bottom"] + 1 for icon in icons)

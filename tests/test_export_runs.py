@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,22 @@ def test_tts_export_failing_on_the_nth_face_leaves_the_previous_export_untouched
     # The face sheet is made and staged; making the back sheet fails.
     monkeypatch.setattr(tts_module, "png_from_bands", fail_on_call(2, tts_module.png_from_bands))
     assert deckpress("export", deck, "--tts", out, "-q").exit_code == 2
+    assert snapshot(out) == before
+
+
+def test_a_disk_filling_up_as_the_files_are_flushed_leaves_the_previous_export_untouched(tmp_path, monkeypatch):
+    """Every file is flushed to disk before any is put in place: the full disk is reported with the
+    file it concerns, and nothing of the run is left."""
+    deck = make_deck(tmp_path)
+    out = tmp_path / "out"
+    assert deckpress("export", deck, "--png", out, "--dpi", "20", "-q").exit_code == 0
+    before = snapshot(out)
+    change_deck(deck, "name: Ogre, colour: red", "name: Ogre, colour: blue")
+    monkeypatch.setattr(os, "fsync", fail_on_call(3, os.fsync))
+    run = deckpress("export", deck, "--png", out, "--dpi", "20", "-q", "--jobs", "1")
+    assert run.exit_code == 2
+    [line] = run.error_lines
+    assert line.startswith(f"error: {out}{os.sep}") and line.endswith(".png: No space left on device"), line
     assert snapshot(out) == before
 
 

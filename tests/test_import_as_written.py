@@ -35,7 +35,8 @@ def party_sheet(folder: Path) -> Path:
 
 def printed_titles(pdf: Path, placements: list[dict]) -> list[str]:
     """The title printed on each of ``placements`` (the manifest's), as a reader copies it from
-    the PDF: the generic layout prints it across the card's top, above 15% of its height."""
+    the PDF: the generic layout prints it across the card's top, above 15% of its height, on as
+    many lines as it needs."""
     titles = []
     with pdfplumber.open(pdf) as document:
         for placement in placements:
@@ -44,7 +45,8 @@ def printed_titles(pdf: Path, placements: list[dict]) -> list[str]:
             card = page.crop((x, page.height - y - height, x + width, page.height - y))
             top = page.height - y - height
             title = [char for char in card.chars if char["bottom"] < top + 0.15 * height]
-            titles.append("".join(char["text"] for char in sorted(title, key=lambda char: char["x0"])))
+            titles.append("".join(char["text"] for char in sorted(title, key=lambda char: (round(char["top"]),
+                                                                                        char["x0"]))))
     return titles
 
 
@@ -106,3 +108,22 @@ def test_a_workbook_imports_its_cells_as_written_too(tmp_path):
     assert deckpress("import", folder / "cards.xlsx").exit_code == 0
     assert deckpress("check", folder).exit_code == 0
     assert [card.fields["text"] for card in load_deck(folder).cards] == CELLS
+
+
+def test_an_imported_deck_of_sentences_checks_and_prints_them_whole(tmp_path):
+    """A party game's title column holds its cards' sentences: the generic layout wraps them."""
+    sentences = ["The secret ingredient in tonight's soup is ____, and it was very loud indeed.",
+                 "I packed three things for the desert island, one of them ____ (terms apply).*",
+                 "A suspiciously calm grandfather clock with a tiny crown."]
+    folder = tmp_path / "party"
+    folder.mkdir()
+    (folder / "cards.csv").write_text("kind,text\n" + "".join(f"prompt,{csv_cell(text)}\n" for text in sentences),
+                                      encoding="utf-8")
+    assert deckpress("import", folder / "cards.csv").exit_code == 0
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 0 and "does not fit" not in checked.stdout, checked.stdout
+    assert deckpress("build", folder, "--out", tmp_path / "out", "--quiet").exit_code == 0
+    manifest = json.loads((tmp_path / "out" / "party.json").read_text(encoding="utf-8"))
+    fronts = [placement for placement in manifest["placements"] if placement["face"] == "front"]
+    assert [title.replace(" ", "") for title in printed_titles(tmp_path / "out" / "party.pdf", fronts)] == \
+        [text.replace(" ", "") for text in sentences]

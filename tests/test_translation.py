@@ -109,7 +109,7 @@ def test_check_lang_reports_every_untranslated_text_by_card_and_field(tmp_path):
 
 
 def test_check_lang_finds_a_translation_that_does_not_fit_its_card(tmp_path):
-    long_name = "Chevalier " * 12
+    long_name = "Chevalier " * 40
     folder = make_deck(tmp_path, {"fr": FRENCH.replace("name: Chevalier,", f"name: {long_name.strip()},")})
     run = deckpress("check", folder, "--lang", "fr")
     assert run.exit_code == 1

@@ -26,6 +26,7 @@ for both (``UNIT`` for heroes and monsters alike) tells nobody anything.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,11 +70,18 @@ class ColourPairProblem:
     def describe(self) -> str:
         (one, two), (first, second) = ("/".join(map(str, group)) for group in self.values), self.colours
         text = (f"field '{self.field}': {one} ({hex_of(first)}) and {two} ({hex_of(second)}) are "
-                f"{self.distance:.1f} apart in CAM02-UCS as seen with {self.deficiency}, closer than "
+                f"{shown_distance(self.distance)} apart in CAM02-UCS as seen with {self.deficiency}, closer than "
                 f"{DISTINCT_COLOURS:g} ({self.source})")
         if self.mitigation:
             return f"{text}; mitigated: {self.mitigation}"
         return f"{text}; nothing else on the card tells them apart"
+
+
+def shown_distance(distance: float) -> str:
+    """A distance below :data:`DISTINCT_COLOURS` to one decimal, rounded down where rounding would
+    reach it: 9.96 reads 9.9, never "10.0 apart, closer than 10"."""
+    shown = round(distance, 1)
+    return f"{shown if shown < DISTINCT_COLOURS else math.floor(distance * 10) / 10:.1f}"
 
 
 @dataclass(eq=False)

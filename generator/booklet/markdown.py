@@ -42,7 +42,7 @@ from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_pr
 from generator.booklet.components import Components
 from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
 from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
-from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup
+from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup, joins_after, joins_before
 from generator.booklet.style import CELL_FONT, EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
@@ -296,7 +296,7 @@ class Converter:
     def markup(self, pieces: tuple[blocks.Inline, ...]) -> str:
         """Paragraph markup for inline pieces: bold, italic, code, links, icons."""
         parts = []
-        for piece in pieces:
+        for index, piece in enumerate(pieces):
             match piece:
                 case blocks.Text(code=False):
                     parts.append(paragraph_text(piece.content))
@@ -311,22 +311,27 @@ class Converter:
                 case blocks.Image():
                     parts.append(self.icon(piece))
                 case blocks.Icon():
-                    parts.append(icon_markup(piece.name, piece.label))
+                    before, after = _plain_text(pieces, index - 1), _plain_text(pieces, index + 1)
+                    parts.append(icon_markup(piece.name, piece.label, joins_after(before), joins_before(after)))
         return "".join(parts)
 
     def card_markup(self, text: str) -> str:
         """A card's text as the card prints it: bold, italic, line breaks and the layout's icons
         with their labels (a named style's words print plain, a rule's line is left empty)."""
         lines = parse_markup(text)
-        return "<br/>".join("".join(self.span(span) for span in line) for line in lines)
+        return "<br/>".join("".join(self.span(line, index) for index in range(len(line))) for line in lines)
 
-    def span(self, span: Span) -> str:
+    def span(self, line: tuple[Span, ...], index: int) -> str:
+        """Markup for ``line[index]``; an icon is kept on the line of a word written against it."""
+        span = line[index]
         if span.fault:  # the card itself refuses it (check says where); the table prints it as written
             return paragraph_text(span.text)
         if span.icon:
-            if span.icon in self.icons():
-                return icon_markup(span.icon, span.label)
-            return paragraph_text(f":{span.icon}{{{span.label}}}:" if span.label else f":{span.icon}:")
+            if span.icon not in self.icons():
+                return paragraph_text(f":{span.icon}{{{span.label}}}:" if span.label else f":{span.icon}:")
+            before = line[index - 1].text if index > 0 else ""
+            after = line[index + 1].text if index + 1 < len(line) else ""
+            return icon_markup(span.icon, span.label, joins_after(before), joins_before(after))
         text = f"<b>{paragraph_text(span.text)}</b>" if span.bold else paragraph_text(span.text)
         return f"<i>{text}</i>" if span.italic else text
 
@@ -449,7 +454,8 @@ def _column_widths(rows: list[list[Flowable | str]], frame_width: float) -> list
                 icons = cell.icon_widths()
                 # One point of slack: reportlab wraps a line that fits only to the last decimal.
                 wants[index] = max(wants[index], stringWidth(text, font, size) + sum(icons) + 2 * CELL_PADDING + 1)
-                longest_word = max([stringWidth(word, font, size) for word in text.split()] + icons, default=0)
+                longest_word = max([stringWidth(word, font, size) for word in text.split()] + icons
+                                   + cell.glued_widths(), default=0)
                 needs[index] = max(needs[index], longest_word + 2 * CELL_PADDING + 1)
                 if cell.style.alignment == TA_LEFT:
                     text_columns.add(index)
@@ -475,3 +481,13 @@ def _cell_text(paragraph: Paragraph) -> str:
     """A cell's text without markup, as printed (an icon's width is counted apart)."""
     text = re.sub(r"<[^>]+>", "", paragraph.text.replace(ICON_SPACER, ""))
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def _plain_text(pieces: tuple[blocks.Inline, ...], index: int) -> str:
+    """The words of ``pieces[index]`` when it is plain text, else nothing (what an icon beside
+    it is kept with)."""
+    if 0 <= index < len(pieces):
+        piece = pieces[index]
+        if isinstance(piece, blocks.Text):
+            return piece.content
+    return ""

@@ -12,6 +12,9 @@ inline picture, sized as card text sizes it: the cap height of the font around i
 the cards' margin either side, in the colour of that text; one showing a label is
 :data:`LABELLED_ICON_SCALE` times larger, centred on the capitals, its label as on cards.
 :class:`BookletCanvas` draws it there as vector paths, with the cards' own icon drawing.
+reportlab may end a line on either side of a picture; an icon written against a word or a
+stop (``1 :vp:-token``, ``3 :vp:.``) stays on one line with it, as on the cards: see
+:func:`icon_markup`.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph as _Paragraph
+from reportlab.platypus.paragraph import _getFragWords, _HSFrag
 
 from generator.booklet.style import bundled_fonts, fallback_face, load_style
 from generator.render.fonts import MissingFace
@@ -47,6 +51,11 @@ ICON_SPACER = '<font size="0.01">\u00a0</font>'
 """An invisible word before each icon. reportlab ends a line before a picture only when the
 line holds a word already, so a row of icons alone would run past the edge (and take time
 growing with the square of its length to lay out); after this, a line may end before any icon."""
+
+GLUE_TAG = "deckpress-glue"
+"""The ``<onDraw>`` between an icon and a word written against it: a picture of no width that
+tells :class:`Paragraph` to join the two into one word (reportlab makes every picture a word of
+its own, and may end a line between any two words)."""
 
 _FACE_TAGS = re.compile(r"<(/?)(b|strong|i|em|font)\b([^>]*)>")
 _FONT_NAME = re.compile(r'name="([^"]*)"')
@@ -78,11 +87,31 @@ def fallback_faces(markup: str, style: ParagraphStyle) -> str:
     return _FACE_TAGS.sub(rewrite, markup)
 
 
-def icon_markup(name: str, label: str = "") -> str:
+def icon_markup(name: str, label: str = "", after_word: bool = False, before_word: bool = False) -> str:
     """Paragraph markup for the layout icon ``name`` (a name of letters, digits, - and _), showing
-    ``label`` (after the first space of the markup's label)."""
+    ``label`` (after the first space of the markup's label).
+
+    ``after_word``: the text before it ends without a space (``x:coin:``), ``before_word``: the
+    text after it starts without one (``:coin:.``); the icon is then kept on that text's line.
+    Anywhere else a line may end before and after it."""
     shown = f"{name} {escape(label, quote=True)}" if label else name
-    return f'{ICON_SPACER}<onDraw name="{ICON_TAG}" label="{shown}"/>'
+    glue = f'<onDraw name="{GLUE_TAG}"/>'
+    return (glue if after_word else ICON_SPACER) + f'<onDraw name="{ICON_TAG}" label="{shown}"/>' \
+        + (glue if before_word else "")
+
+
+def joins_before(text: str) -> bool:
+    """Whether an icon written just before ``text`` is kept on its line (no space between)."""
+    return bool(text) and not text[0].isspace()
+
+
+def joins_after(text: str) -> bool:
+    """Whether an icon written just after ``text`` is kept on its line (no space between)."""
+    return bool(text) and not text[-1].isspace()
+
+
+GLUE = object()
+"""What a glue's picture draws: nothing."""
 
 
 @dataclass(frozen=True)
@@ -101,22 +130,62 @@ class Paragraph(_Paragraph):
     """reportlab's paragraph, with fallback runs in the face bold and italic ask for, and room
     for its layout icons."""
 
+    frags: list[Any]
+    """reportlab's fragments of the text, or its words once glue has joined some (:func:`glued_words`)."""
+
     def __init__(self, text: str, style: ParagraphStyle, *args: Any, **kwargs: Any):
         super().__init__(fallback_faces(text, style) if isinstance(text, str) else text, style, *args, **kwargs)
         if isinstance(text, str) and ICON_TAG in text:
             for fragment in self.frags:
                 _make_room(fragment)
+            if GLUE_TAG in text:
+                self.frags = glued_words(self.frags)
+
+    def glued_widths(self) -> list[float]:
+        """The width of each word an icon is glued into (none unless some is): a line cannot end
+        inside one, so a table column must be as wide as the widest."""
+        if not (self.frags and isinstance(self.frags[0], list)):
+            return []
+        return [word[0] for word in self.frags if any(_is_glue(fragment) for fragment, _ in word[1:])]
 
     def icon_widths(self) -> list[float]:
         """The width each layout icon takes in the paragraph (its text's width leaves them out)."""
-        return [fragment.cbDefn.width for fragment in self.frags
+        return [fragment.cbDefn.width for fragment in _fragments(self.frags)
                 if isinstance(getattr(getattr(fragment, "cbDefn", None), "image", None), InlineIcon)]
+
+
+def glued_words(fragments: list[Any]) -> list[Any]:
+    """The paragraph's words as reportlab's line breaker takes them (``[width, (fragment, text),
+    ...]``, the form a paragraph split across pages keeps), each glue joining the words either side
+    of it into one: no line ends between an icon and a word written against it."""
+    words: list[Any] = []
+    for word in _getFragWords(fragments):
+        if words and (_is_glue(word[1][0]) or _is_glue(words[-1][-1][0])):
+            kind = _HSFrag if isinstance(word, _HSFrag) else list  # a space after it or not
+            words[-1] = kind([words[-1][0] + word[0], *words[-1][1:], *word[1:]])
+        else:
+            words.append(word)
+    return words
+
+
+def _is_glue(fragment: Any) -> bool:
+    return getattr(getattr(fragment, "cbDefn", None), "image", None) is GLUE
+
+
+def _fragments(frags: list[Any]) -> list[Any]:
+    """Every fragment of a paragraph, whether it holds fragments or words (see :func:`glued_words`)."""
+    if frags and isinstance(frags[0], list):
+        return [fragment for word in frags for fragment, _ in word[1:]]
+    return frags
 
 
 def _make_room(fragment: Any) -> None:
     """Turn an icon's ``<onDraw>`` into a picture reportlab lines up and makes room for."""
     place = getattr(fragment, "cbDefn", None)
-    if place is None or place.kind != "onDraw" or place.name != ICON_TAG:
+    if place is None or place.kind != "onDraw" or place.name not in (ICON_TAG, GLUE_TAG):
+        return
+    if place.name == GLUE_TAG:  # no width: reportlab counts it into the word that follows
+        place.kind, place.image, place.width, place.height, place.valign = "img", GLUE, 0, 0, 0
         return
     name, _, label = place.label.partition(" ")
     caps = icon_side(bundled_fonts(), fragment.fontName, 1.0) * fragment.fontSize
@@ -137,6 +206,8 @@ class BookletCanvas(Canvas):
 
     def drawImage(self, image: Any, x: float, y: float, width: float | None = None,
                   height: float | None = None, *args: Any, **kwargs: Any) -> Any:
+        if image is GLUE:
+            return 0, 0
         if not isinstance(image, InlineIcon):
             return super().drawImage(image, x, y, width, height, *args, **kwargs)
         side = height or 0.0

@@ -7,7 +7,8 @@ sheets and no JSON at all). So each run goes through a :class:`StagedFolder`:
 
 1. every file is written into a hidden temporary folder inside the target
    folder (same file system, so moving a file is one rename);
-2. only when every file is written does :meth:`StagedFolder.commit` move them
+2. only when every file is written does :meth:`StagedFolder.commit` flush them
+   all to disk (a full disk shows itself there at the latest) and move them
    into place, in the order they were written (the TTS saved object last, so
    it never points at sheets that are not there yet);
 3. files an earlier export of the same deck wrote and this run did not (the
@@ -27,6 +28,7 @@ import json
 import os
 import shutil
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -37,6 +39,10 @@ MANIFEST_NAME = ".deckpress-{deck}-{kind}.json"
 """Hidden, so it is not uploaded or printed along with the images."""
 MAX_MANIFEST_BYTES = 1_000_000
 """A manifest lists file names only; anything larger is not one of ours."""
+FLUSHING_THREADS = 16
+"""Staged files flushed to disk at once. Flushes made together share the file system's journal
+commits: one at a time, the 1,541 files of a 1,538-card PNG export took 7 ms each on a busy
+machine's disk (11 s in all), sixteen at a time a tenth of that."""
 
 
 @dataclass
@@ -68,8 +74,6 @@ class StagedFolder:
         temp = self.temp if self.temp is not None else self._open()
         with naming_failures(self.folder / name), open(temp / name, "wb") as stream:
             yield stream
-            stream.flush()
-            os.fsync(stream.fileno())
         if name not in self.staged:
             self.staged.append(name)
 
@@ -85,6 +89,7 @@ class StagedFolder:
         """Move every staged file into place, then delete this deck's files the run no longer writes."""
         if self.temp is None:
             return
+        flush_to_disk(self.folder, self.temp, self.staged)
         previous = read_manifest(self.manifest_path)
         # Listed before anything moves: if the moves are interrupted, the next run still knows them.
         write_manifest(self.manifest_path, self, previous + [name for name in self.staged if name not in previous])
@@ -108,6 +113,22 @@ class StagedFolder:
             with contextlib.suppress(OSError):
                 folder.rmdir()  # only succeeds on an empty folder
         self.made_folders = []
+
+
+def flush_to_disk(folder: Path, temp: Path, names: list[str]) -> None:
+    """Every staged file on disk before any is put in place, where a full disk shows itself at the
+    latest; the first that fails is raised, named as the file it was to become in ``folder``."""
+    def flush(name: str) -> None:
+        with naming_failures(folder / name):
+            descriptor = os.open(temp / name, os.O_RDWR)  # writable: Windows flushes no read-only file
+            try:
+                os.fsync(descriptor)
+            finally:
+                os.close(descriptor)
+
+    with ThreadPoolExecutor(max_workers=max(1, min(FLUSHING_THREADS, len(names)))) as pool:
+        for _ in pool.map(flush, names):
+            pass
 
 
 @contextlib.contextmanager
