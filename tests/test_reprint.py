@@ -17,7 +17,7 @@ import pytest
 from cli_run import deckpress
 from iterations_support import commit, edit, git, project, write_art
 
-from generator.iterations import reprints
+from generator.iterations import fingerprints
 from generator.sheets.instructions import MARGIN
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -434,7 +434,7 @@ def test_a_footer_too_long_for_narrow_paper_is_set_smaller_not_cut_off(tmp_path:
 def test_a_manifest_past_its_size_limit_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path, commit_it=False)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(reprints, "MAX_PRINTED_MANIFEST_BYTES", 1024 * 1024)
+    monkeypatch.setattr(fingerprints, "MAX_PRINTED_MANIFEST_BYTES", 1024 * 1024)
     Path("huge.json").write_text(" " * (1024 * 1024 + 1), encoding="utf-8")
     run = deckpress("build", "cards/game", "--changed-from", "huge.json", "--out", OUT)
     assert run.exit_code == 2

@@ -34,7 +34,7 @@ from generator.cli.shop import build_for_shop, shop_option
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
 from generator.findings import Finding
-from generator.iterations.reprints import deck_record
+from generator.iterations.fingerprints import deck_record
 from generator.render import Renderer, load_renderer
 from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError, sheet_layout
 from generator.sheets.manifest import DeckRecord

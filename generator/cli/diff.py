@@ -12,8 +12,8 @@ import click
 
 from generator.cli.common import reports_errors
 from generator.errors import EXIT_OK
-from generator.iterations import sides_of, sides_since
 from generator.iterations.comparison import cards_to_compare, compare
+from generator.iterations.decks import sides_of, sides_since
 from generator.iterations.report import as_dict, markdown_lines, text_lines
 
 

@@ -3,14 +3,11 @@
 Each deck's :class:`~generator.sheets.instructions.PrintRun` is worked out after every deck
 is checked and laid out and before any file is written, so a bad revision, a manifest that
 cannot be compared or a selector that picks nothing stops the build with nothing half-done.
+A reprint's comparison is :mod:`generator.cli.reprinting`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import sys
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,10 +17,9 @@ from generator.cli.common import plural, say
 from generator.deck import Deck
 from generator.deck.selectors import command_line_entries, command_line_selector
 from generator.errors import InputError, Position, printable
-from generator.iterations import revision_of, sides_since
-from generator.iterations.comparison import Reprint, cards_to_compare, compare
-from generator.iterations.reprints import PrintedCopy, instructions_of, read_manifest_record, reprint_from_manifest
-from generator.render import Renderer, load_renderer
+from generator.iterations.fingerprints import PrintedCopy, read_manifest_record
+from generator.iterations.revision import revision_of
+from generator.render import Renderer
 from generator.sheets.instructions import Instructions, PrintRun
 
 
@@ -83,32 +79,12 @@ def print_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, rend
             raise InputError(f"--only {printable(' '.join(request.only))} matches no card of deck '{deck.id}'; "
                              "nothing was built", Position(deck.path), field="only")
         return PrintRun(copies, "only", only=request.only)
-    if request.since is not None:
-        old, new = sides_since(deck.path, request.since)
-        with _progress(cards_to_compare(old, new), quiet) as advance:
-            comparison = compare(old, new, advance)
-        return _reprint_run(comparison.reprint, deck, {"since": request.since}, comparison.old.version)
-    if printed is not None:
-        assert request.manifest is not None  # read from it
-        if printed.deck != deck.id:
-            raise InputError(f"the manifest is of deck '{printable(printed.deck)}', not '{deck.id}'",
-                             Position(request.manifest), field="deck")
-        if printed.lang != deck.lang:
-            raise InputError(f"the manifest is of the {_language(printed.lang)}, this build of the "
-                             f"{_language(deck.lang)}", Position(request.manifest), field="lang")
-        drawer = renderer if printed.version == deck.version else \
-            load_renderer(dataclasses.replace(deck, version=printed.version), draft=draft)
-        reprint = reprint_from_manifest(printed, deck, drawer)
-        return _reprint_run(reprint, deck, {"from": request.manifest.name}, printed.version)
+    if request.since is not None or printed is not None:
+        # Only a reprint compares two decks; the comparison (and the deck's statistics it
+        # answers again) would otherwise load at the start of every build.
+        from generator.cli.reprinting import reprint_run  # noqa: PLC0415
+        return reprint_run(request, printed, deck, renderer, draft, quiet)
     return None
-
-
-def _language(lang: str | None) -> str:
-    return f"translation '{lang}'" if lang else "deck as written"
-
-
-def _reprint_run(reprint: Reprint, deck: Deck, basis: dict[str, str], old_version: str | None) -> PrintRun:
-    return PrintRun(reprint.copies(), "reprint", instructions_of(reprint, deck, basis, old_version))
 
 
 def instruction_lines(deck: Deck, instructions: Instructions) -> list[str]:
@@ -129,13 +105,3 @@ def say_nothing_to_reprint(deck: Deck, instructions: Instructions) -> None:
         f"as it now prints; no PDF written")
     for line in instruction_lines(deck, instructions):
         say(line)
-
-
-@contextlib.contextmanager
-def _progress(cards: int, quiet: bool) -> Iterator[Callable[[], None]]:
-    """A progress bar on stderr counting cards compared; nothing at all when quiet."""
-    if quiet:
-        yield lambda: None
-        return
-    with click.progressbar(length=cards, label="Comparing cards", file=sys.stderr, show_pos=True) as bar:
-        yield lambda: bar.update(1)

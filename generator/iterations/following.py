@@ -25,9 +25,10 @@ from pathlib import Path
 
 from generator.deck.model import Card, Deck, absolute_folder
 from generator.errors import DeckpressError
-from generator.iterations import WORKING_TREE, revision_of
 from generator.iterations.comparison import Comparison, compare
+from generator.iterations.decks import WORKING_TREE
 from generator.iterations.drawing import Canon, FaceDrawing
+from generator.iterations.revision import revision_of
 from generator.iterations.sides import KEEP_OWN_VERSION, Side, raw_layouts, read_side, relabelled
 from generator.render.layout import RawLayout
 from generator.render.renderer import SIDES, Renderer, load_renderer

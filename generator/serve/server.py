@@ -26,8 +26,8 @@ import click
 import uvicorn
 
 from generator.errors import InputError, printable
-from generator.iterations import revision_of
 from generator.iterations.following import Baseline
+from generator.iterations.revision import revision_of
 from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopback, url_host
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages

@@ -1,0 +1,38 @@
+"""Two decks read for comparing: two folders on the disk, or a deck and its own files at a
+git revision (:mod:`generator.iterations.revision`). See the package for what a comparison holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.iterations.comparison import Comparison, compare
+from generator.iterations.revision import revision_of
+from generator.iterations.sides import KEEP_OWN_VERSION, Side, read_side
+from generator.revisions import DISK
+
+WORKING_TREE = "working tree"
+"""What a report calls the deck as it is on the disk, compared with a revision."""
+
+
+def sides_of(old: Path, new: Path) -> tuple[Side, Side]:
+    """Two decks on the disk (deck files or folders), read for comparing; the older first."""
+    newer = read_side(new, DISK, str(new), KEEP_OWN_VERSION)
+    return read_side(old, DISK, str(old), newer.deck.version), newer
+
+
+def sides_since(deck: Path, revision: str) -> tuple[Side, Side]:
+    """The deck at ``deck`` as it was at ``revision`` of its git repository, and as it is now.
+    Raises InputError when there is no repository or no such revision, or a side cannot be read."""
+    older = revision_of(deck, revision)  # a revision that is not there is said before any reading
+    newer = read_side(deck, DISK, WORKING_TREE, KEEP_OWN_VERSION)
+    return read_side(deck, older, revision, newer.deck.version), newer
+
+
+def compare_decks(old: Path, new: Path) -> Comparison:
+    """What differs from the deck ``old`` to the deck ``new``, both on the disk."""
+    return compare(*sides_of(old, new))
+
+
+def compare_since(deck: Path, revision: str) -> Comparison:
+    """What differs from ``deck`` at ``revision`` to the deck as it is now."""
+    return compare(*sides_since(deck, revision))
