@@ -385,7 +385,10 @@ def follow(page: Page, folder: Path, pictures: Path | None = None) -> list[Outco
                 except (OSError, subprocess.CalledProcessError, AssertionError, KeyError) as error:
                     outcomes.append(Outcome(step, f"picture {step.words[0]}", 0, 97, str(error)))
         elif step.kind != "draft":
-            outcomes.extend(run_step(folder, step))
+            try:
+                outcomes.extend(run_step(folder, step))
+            except (OSError, AssertionError, yaml.YAMLError) as error:  # a file an earlier step failed to make
+                outcomes.append(Outcome(step, f"{step.kind} {' '.join(step.words)}", 0, 96, str(error)))
     return outcomes
 
 
