@@ -36,17 +36,20 @@ example in the documentation is run.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pypdfium2
 import yaml
 from click.testing import CliRunner
 from PIL import Image, ImageChops
@@ -301,7 +304,9 @@ def make_picture(folder: Path, step: Step, out: Path) -> None:
       (``back`` for a shared back), as ``deckpress export --png`` draws them;
     - ``pdf=PATH pages=1,2 [dpi=N] [crop=0.4]``: pages of a PDF side by side (30 dpi unless
       given; ``crop`` keeps the top of a page, trimmed to what is drawn there);
-    - ``png=PATH,PATH [width=N]``: images a command wrote, side by side, made smaller.
+    - ``png=PATH,PATH [width=N]``: images a command wrote, side by side, made smaller;
+    - ``preview=FOLDER``: the live preview of that deck (``deckpress serve``), as Chromium
+      shows it (Debian's ``/usr/bin/chromium`` through Playwright, as the preview's tests).
 
     The picture is saved with a palette of 256 colours: a few tens of kilobytes, and no
     difference a reader sees at screen size.
@@ -312,7 +317,9 @@ def make_picture(folder: Path, step: Step, out: Path) -> None:
         if "deck" in options:
             images = deck_faces(folder, options, Path(scratch))
         elif "pdf" in options:
-            images = pdf_pages(folder / options["pdf"], options, Path(scratch))
+            images = pdf_pages(folder / options["pdf"], options)
+        elif "preview" in options:
+            images = [preview_page(folder, options)]
         elif "png" in options:
             images = [smaller(Image.open(folder / file).convert("RGB"), int(options.get("width", "700")))
                       for file in options["png"].split(",")]
@@ -320,6 +327,41 @@ def make_picture(folder: Path, step: Step, out: Path) -> None:
             raise AssertionError(f"{step.where}: a picture needs deck=, pdf= or png=")
         picture = side_by_side(images).convert("P", palette=Image.Palette.ADAPTIVE, colors=256)
         picture.save(out / name, optimize=True)
+
+
+PREVIEW_SECONDS = 60
+"""How long the preview may take to start and show its cards before the picture fails."""
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def preview_page(folder: Path, options: dict[str, str]) -> Image.Image:
+    """A screenshot of ``deckpress serve`` showing a deck, started on a free port and stopped."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 (only this picture needs a browser)
+
+    if not CHROMIUM.exists():
+        raise AssertionError(f"the preview's picture needs {CHROMIUM} (Debian package chromium)")
+    server = subprocess.Popen([sys.executable, "-m", "generator", "serve", options["preview"], "--port", "0",
+                               "--quiet"], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        address = re.search(r"http://[\d.]+:\d+/", line)
+        if not address:
+            raise AssertionError(f"deckpress serve did not say where it listens: {line!r}")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1200, "height": 760})
+            page.goto(address.group(0), timeout=PREVIEW_SECONDS * 1000)
+            page.wait_for_selector("img", timeout=PREVIEW_SECONDS * 1000)
+            page.wait_for_load_state("networkidle", timeout=PREVIEW_SECONDS * 1000)
+            shot = page.screenshot()
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    return smaller(Image.open(io.BytesIO(shot)).convert("RGB"), int(options.get("width", "900")))
 
 
 def smaller(image: Image.Image, width: int) -> Image.Image:
@@ -345,20 +387,25 @@ def deck_faces(folder: Path, options: dict[str, str], scratch: Path) -> list[Ima
     return images
 
 
-def pdf_pages(pdf: Path, options: dict[str, str], scratch: Path) -> list[Image.Image]:
+def pdf_pages(pdf: Path, options: dict[str, str]) -> list[Image.Image]:
+    """Pages of a PDF as images, rendered by PDFium (the rasteriser ``export`` uses)."""
+    document = pypdfium2.PdfDocument(pdf)
     images = []
-    for page in options.get("pages", "1").split(","):
-        prefix = scratch / f"page-{page}"
-        subprocess.run(["pdftoppm", "-r", options.get("dpi", "30"), "-f", page, "-l", page, "-png",
-                        "-singlefile", str(pdf), str(prefix)], check=True, timeout=60)
-        image = Image.open(f"{prefix}.png").convert("RGB")
-        if "crop" in options:  # the top of the page only, to the edge of what is drawn there
-            image = image.crop((0, 0, image.width, round(image.height * float(options["crop"]))))
-            box = ImageChops.difference(image, Image.new("RGB", image.size, "white")).getbbox()
-            if box:
-                image = image.crop((max(box[0] - 8, 0), max(box[1] - 8, 0),
-                                    min(box[2] + 8, image.width), min(box[3] + 8, image.height)))
-        images.append(image)
+    try:
+        for number in options.get("pages", "1").split(","):
+            page = document[int(number) - 1]
+            image = page.render(scale=float(options.get("dpi", "30")) / 72, fill_color=(255, 255, 255, 255),
+                                may_draw_forms=True).to_pil().convert("RGB")
+            page.close()
+            if "crop" in options:  # the top of the page only, to the edge of what is drawn there
+                image = image.crop((0, 0, image.width, round(image.height * float(options["crop"]))))
+                box = ImageChops.difference(image, Image.new("RGB", image.size, "white")).getbbox()
+                if box:
+                    image = image.crop((max(box[0] - 8, 0), max(box[1] - 8, 0),
+                                        min(box[2] + 8, image.width), min(box[3] + 8, image.height)))
+            images.append(image)
+    finally:
+        document.close()
     return images
 
 
@@ -384,7 +431,7 @@ def follow(page: Page, folder: Path, pictures: Path | None = None) -> list[Outco
             if pictures is not None:
                 try:
                     make_picture(folder, step, pictures)
-                except (OSError, subprocess.CalledProcessError, AssertionError, KeyError) as error:
+                except (OSError, pypdfium2.PdfiumError, AssertionError, KeyError, IndexError) as error:
                     outcomes.append(Outcome(step, f"picture {step.words[0]}", 0, 97, str(error)))
         elif step.kind != "draft":
             try:
