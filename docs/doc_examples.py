@@ -337,7 +337,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 def preview_page(folder: Path, options: dict[str, str]) -> Image.Image:
     """A screenshot of ``deckpress serve`` showing a deck, started on a free port and stopped."""
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415 (only this picture needs a browser)
+    from playwright.sync_api import Error as BrowserError  # noqa: PLC0415 (only this picture needs a browser)
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
     if not CHROMIUM.exists():
         raise AssertionError(f"the preview's picture needs {CHROMIUM} (Debian package chromium)")
@@ -352,12 +353,16 @@ def preview_page(folder: Path, options: dict[str, str]) -> Image.Image:
             raise AssertionError(f"deckpress serve did not say where it listens: {line!r}")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1200, "height": 760})
-            page.goto(address.group(0), timeout=PREVIEW_SECONDS * 1000)
-            page.wait_for_selector("img", timeout=PREVIEW_SECONDS * 1000)
-            page.wait_for_load_state("networkidle", timeout=PREVIEW_SECONDS * 1000)
-            shot = page.screenshot()
-            browser.close()
+            try:
+                page = browser.new_page(viewport={"width": 1200, "height": 760})
+                page.goto(address.group(0), timeout=PREVIEW_SECONDS * 1000)
+                page.wait_for_selector("img", timeout=PREVIEW_SECONDS * 1000)
+                page.wait_for_load_state("networkidle", timeout=PREVIEW_SECONDS * 1000)
+                shot = page.screenshot()
+            except BrowserError as error:
+                raise AssertionError(f"the preview did not show: {error}") from error
+            finally:
+                browser.close()
     finally:
         server.terminate()
         server.wait(timeout=10)
