@@ -47,7 +47,7 @@ test: lint browser
 # missing page or picture is an error. It needs no network. (`make test` builds it too.)
 docs: $(DOCS_STAMP)
 	$(BIN)/python docs/make_pictures.py
-	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict
 
 # Lint and types: a new finding fails `make test` like a failing test.
 lint: $(TEST_STAMP)

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -62,7 +63,8 @@ def test_the_site_builds_strictly_and_loads_nothing_from_the_network(followed):
             pytest.fail("mkdocs is not installed: pip install -e '.[test]'")
         pytest.skip("mkdocs is not installed (pip install -e '.[docs]')")
     root, _, _ = followed
-    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+    # Not --quiet: mkdocs counts the warnings --strict fails on only when it prints them.
+    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict",
                             "-f", str(root / "mkdocs.yml"), "-d", str(root / "site")],
                            capture_output=True, text=True, timeout=120,
                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
@@ -77,6 +79,24 @@ def test_the_site_builds_strictly_and_loads_nothing_from_the_network(followed):
               for url in re.findall(r"(?:url\(|@import\s+)[\"']?((?:https?:)?//[^\"')]+)",
                                     sheet.read_text(encoding="utf-8"))]
     assert remote + styles == []
+
+
+def test_a_broken_link_or_a_missing_picture_fails_the_build(tmp_path):
+    """The site's own configuration, strict: one page linking to a page and a picture that
+    are not there is refused, so a broken page fails CI."""
+    if importlib.util.find_spec("mkdocs") is None:
+        pytest.skip("mkdocs is not installed (pip install -e '.[docs]')")
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
+    config["nav"] = [{"Home": "index.md"}]
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\nSee [rules](reference/rules.md).\n\n"
+                                                "![a card](pictures/missing.png)\n", encoding="utf-8")
+    built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(tmp_path / "mkdocs.yml"),
+                            "-d", str(tmp_path / "site")], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert built.returncode != 0
+    assert "reference/rules.md" in built.stderr and "pictures/missing.png" in built.stderr
 
 
 def test_every_picture_a_page_shows_is_drawn(followed):
