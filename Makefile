@@ -5,9 +5,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+DOCS_STAMP := $(VENV)/.installed-docs
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: build test lint check clean browser
+.PHONY: build test lint check clean browser docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +20,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(STAMP) $(DOCS_STAMP)
+
+$(DOCS_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	touch $@ $(STAMP)
 
 build: $(STAMP)
@@ -37,9 +42,16 @@ check: $(STAMP)
 test: lint browser
 	$(BIN)/python -m pytest
 
+# The documentation site, into build/site/: every picture drawn anew from the pages' own
+# examples (which must do what the pages say), then built strictly, so a broken link, a
+# missing page or picture is an error. It needs no network. (`make test` builds it too.)
+docs: $(DOCS_STAMP)
+	$(BIN)/python docs/make_pictures.py
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict
+
 # Lint and types: a new finding fails `make test` like a failing test.
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check generator tests benchmarks
+	$(BIN)/ruff check generator tests benchmarks docs
 	$(BIN)/mypy
 
 # The preview's tests drive a real browser: Debian's chromium, through Playwright (installed

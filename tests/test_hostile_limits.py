@@ -1,4 +1,5 @@
-"""The README's table of limits and the limits in the code say the same thing.
+"""The table of limits in the documentation (docs/reference/limits.md) and the limits in the code
+say the same thing.
 
 Every constant the table names exists and says why it has its value (a docstring), and
 every ``MAX_`` constant in the code is in the table, or below as a bound on what deckpress
@@ -37,8 +38,8 @@ NOT_INPUT_LIMITS = {
 
 
 def readme_limits() -> set[str]:
-    """The constants named in the last column of the README's table of limits."""
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    """The constants named in the last column of the documentation's table of limits."""
+    text = (REPO / "docs" / "reference" / "limits.md").read_text(encoding="utf-8")
     table = text[text.index("| limit | value | why | constant |"):]
     rows = table[:table.index("\n\n")].splitlines()[2:]
     return {name for row in rows for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", row.rsplit("|", 2)[-2])}

@@ -1,4 +1,4 @@
-"""The README's layout reference names every key the layout schema (and so the loader) knows,
+"""The layouts page of the documentation names every key the layout schema (and so the loader) knows,
 each with a default and an example, so a designer never has to read the code to find one."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-HEADING = "### Layout reference"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "reference" / "layouts.md"
+HEADING = "## Every key"
 CODE = re.compile(r"`([^`]+)`")
 
 
@@ -32,8 +32,8 @@ def schema_keys(node: Any) -> set[str]:
 
 def reference_rows() -> list[list[str]]:
     """The cells of each row of the reference's table (the header and rule left out)."""
-    text = README.read_text(encoding="utf-8")
-    assert HEADING in text, f"README.md has no '{HEADING}' section"
+    text = PAGE.read_text(encoding="utf-8")
+    assert HEADING in text, f"docs/reference/layouts.md has no '{HEADING}' section"
     section = text.split(HEADING, 1)[1]
     section = re.split(r"^#{1,3} ", section, maxsplit=1, flags=re.MULTILINE)[0]
     rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
@@ -46,8 +46,8 @@ def test_the_layout_reference_names_every_key_the_schema_knows():
     keys = schema_keys(schema)
     assert {"valign", "icon_scale", "fonts", "system", "linear"} <= keys  # the walk reaches nested keys
     documented = {name for row in reference_rows() for name in CODE.findall(row[0])}
-    assert keys - documented == set(), "keys the README's layout reference does not list"
-    assert documented - keys == set(), "keys the README lists that layouts do not have"
+    assert keys - documented == set(), "keys the layouts page does not list"
+    assert documented - keys == set(), "keys the layouts page lists that layouts do not have"
 
 
 def test_each_key_of_the_reference_has_where_a_default_and_an_example():
