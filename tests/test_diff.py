@@ -171,6 +171,20 @@ def test_changed_art_redraws_the_faces_that_show_it_and_names_the_file(tmp_path:
     assert "  print 2 cards: golem x2 (redrawn)" in lines
 
 
+def test_a_count_that_changed_with_the_art_blames_the_art_not_the_count(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch):
+    """The layout prints no count, so the new drawing is the art's doing."""
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    write_art(Path("cards/game/art/golem.png"), (40, 40, 200))
+    edit(DECK, "strength: 6, count: 2,", "strength: 6, count: 3,")
+    report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
+    golem, = report["cards"]
+    assert golem["count"] == {"old": 2, "new": 3}
+    assert [(face["side"], [(cause["kind"], cause["what"]) for cause in face["causes"]])
+            for face in golem["faces"]] == [("front", [("file", "art/golem.png changed")])]
+
+
 def test_a_shared_back_changed_in_the_deck_file_names_that_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path)
     monkeypatch.chdir(tmp_path)

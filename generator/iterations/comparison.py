@@ -356,11 +356,14 @@ def _field_changes(old: Side, new: Side, old_index: int, was: Card, index: int, 
                              side.where(side.deck.source.at("cards", at, *keys, name)))
 
 
+OWN_FIELDS = "its own fields"
+
+
 def _own_change(was: Card, card: Card, side: str) -> str | None:
     """What the card itself gives this face that differs: its fields (its own back's, for a
     back), or its count; None when neither does (a shared back is the deck's)."""
     if (was.fields != card.fields) if side == "front" else (was.back != card.back):
-        return "its own fields"
+        return OWN_FIELDS
     if was.count != card.count:
         return "its count"
     return None
@@ -376,9 +379,13 @@ def _face_change(old: Side, new: Side, was: Card, card: Card, side: str, layout:
     if before == after:
         return None
     own = _own_change(was, card, side)
-    if own is not None:
+    if own == OWN_FIELDS:
         return FaceChange(side, (Cause("card", own, new.where(card.position)),))
-    return FaceChange(side, tuple(_causes(before, after, side, old, new, layout, deck_changes)))
+    causes = tuple(_causes(before, after, side, old, new, layout, deck_changes))
+    if own is not None and all(cause.kind == "element" for cause in causes):
+        # Only the count changed, and no setting or file explains the new drawing: the face prints it.
+        causes = (Cause("card", own, new.where(card.position)),)
+    return FaceChange(side, causes)
 
 
 # --- why a face prints differently ---------------------------------------------------
