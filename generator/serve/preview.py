@@ -32,6 +32,7 @@ from generator.sheets.style import load_style
 from generator.stats.analysis import analyse
 from generator.stats.tables import as_dict as stats_dict
 from generator.verdict import verdict
+from generator.verdict.complete import CHECKS
 from generator.watching import Snapshot as FileTimes
 from generator.watching import snapshot as file_times
 
@@ -107,7 +108,7 @@ class DeckPreview:
     def refresh(self) -> Snapshot:
         """Reload the deck and its problems; keep the last good faces if it no longer draws."""
         # Exactly what `check` runs, so the page lists what `check` prints.
-        found = verdict(self.path, lang=self.lang, load_renderer=self._renderer_reusing_plans)
+        found = verdict(self.path, checks=CHECKS, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
         self._update_roots(deck)
         drawable = self._drawable(deck, found.renderer) if deck and found.renderer else None
