@@ -308,7 +308,7 @@ def components_of(directive: Directive, deck: Deck) -> Components:
     return components(deck, by, component_labels(directive, deck), extras_option(directive.options))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False, slots=True)
 class Cell:
     """A cell of a block directive's table: its text, in bold or not, and a smaller line under it.
     A card's text (``card``) is card markup: its bold, italic, line breaks and icons print as on

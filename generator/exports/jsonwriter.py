@@ -31,7 +31,7 @@ _TEXT = json.JSONEncoder(ensure_ascii=False)
 _ASCII = json.JSONEncoder(ensure_ascii=True)
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Items:
     """A list made as it is written: ``make()`` gives its items each time it is called."""
 
@@ -53,7 +53,7 @@ class Shared:
         return text
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Joined:
     """One JSON object holding the members of each part in turn (dicts or :class:`Shared`)."""
 

@@ -36,7 +36,7 @@ from generator.stats.spec import read_stats_spec
 WORKBOOK_SUFFIX = ".xlsx"
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class RuleOutcome:
     """How one composition rule fares on one side."""
 
@@ -49,7 +49,7 @@ class RuleOutcome:
     position: Position
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Answer:
     """One of the deck's own ``stats:`` questions, answered in one pool."""
 

@@ -133,14 +133,14 @@ _BREAK = object()
 """A hard line break among the parsed pieces."""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class _Style:
     """Where a named style begins (``name`` set) or ends (``name`` None)."""
 
     name: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class _Icon:
     name: str
 

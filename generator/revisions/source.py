@@ -52,7 +52,7 @@ LINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False)
 class Entry:
     """What stands at a path: its size, and what it is when it is not a regular file."""
 
