@@ -47,7 +47,7 @@ Nobody reads two dozen colours as a code (a card's own art colour, say), and com
 every pair of hundreds of them would make check slow for nothing."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ColourPairProblem:
     """Two values of a field (or two groups of values sharing their colours) whose colours
     look alike to players with ``deficiency``."""
@@ -76,7 +76,7 @@ class ColourPairProblem:
         return f"{text}; nothing else on the card tells them apart"
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class _FieldColours:
     """What the faces show for one field: its values' colours by paint, and other cues."""
 

@@ -44,7 +44,7 @@ TOC_LEVELS = 2
 """Headings down to this level (## ) appear in the contents and the outline."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Body:
     """A fresh set of body flowables, plus what the cover needs from the rules file."""
 

@@ -90,7 +90,7 @@ class Heading(Paragraph):
         self.toc_key = key
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Converter:
     """Draws one rules file's blocks as flowables.
 

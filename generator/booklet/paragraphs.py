@@ -73,7 +73,7 @@ def icon_markup(name: str) -> str:
     return f'{ICON_SPACER}<onDraw name="{ICON_TAG}" label="{name}"/>'
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class InlineIcon:
     """A layout icon where a paragraph places a picture: its name, its colour and the room left
     either side of its square."""

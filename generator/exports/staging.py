@@ -39,7 +39,7 @@ MAX_MANIFEST_BYTES = 1_000_000
 """A manifest lists file names only; anything larger is not one of ours."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class StagedFolder:
     """One export run of one deck into one folder: files are staged, then put in place together."""
 

@@ -83,7 +83,7 @@ class Segment(NamedTuple):
     numbers: tuple[float, ...] = ()
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Shape:
     """One shape of an icon, in icon box units."""
 
@@ -98,7 +98,7 @@ class Shape:
     evenodd: bool
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Icon:
     """An icon: shapes drawn from data, or SVG art; with colours of its own when the layout
     gives them (``colour``/``accent`` as written; ``ink``/``accent_ink`` once resolved)."""

@@ -111,7 +111,7 @@ def _is_punctuation(char: str) -> bool:
     return unicodedata.category(char)[0] in "PS"
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class _Run:
     """A run of stars on the delimiter stack (CommonMark's), linked to its neighbours.
 
@@ -133,14 +133,14 @@ _BREAK = object()
 """A hard line break among the parsed pieces."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class _Style:
     """Where a named style begins (``name`` set) or ends (``name`` None)."""
 
     name: str | None
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class _Icon:
     name: str
 

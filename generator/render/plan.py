@@ -61,7 +61,7 @@ class PlanProblem(Exception):
         self.kind = kind
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Frame:
     """An element's turn (degrees clockwise about ``centre``) and opacity (0 to 1)."""
 
@@ -70,7 +70,7 @@ class Frame:
     opacity: float
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ShapeOp:
     """A rectangle (rounded by ``radius``) or an ellipse filling ``box``."""
 
@@ -86,7 +86,7 @@ class ShapeOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class LineOp:
     """A straight line from ``start`` to ``end``."""
 
@@ -99,7 +99,7 @@ class LineOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Glyphs:
     """Text in one font and colour, its baseline starting at (x, y)."""
 
@@ -110,7 +110,7 @@ class Glyphs:
     colour: Color | None
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class InlineIcon:
     """An icon set in a line of text, in the square (x, y, side)."""
 
@@ -122,7 +122,7 @@ class InlineIcon:
     accent: Color | None
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class TextLine:
     """One printed line of a text: where its baseline starts and its pieces in order."""
 
@@ -132,7 +132,7 @@ class TextLine:
     pieces: tuple[Glyphs | InlineIcon, ...]
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class TextOp:
     """A text element laid out: its lines, at the size it fits."""
 
@@ -150,7 +150,7 @@ class TextOp:
         return tuple((line.x, line.baseline, line.text) for line in self.text_lines)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class IconOp:
     """An icon drawn at each of ``squares`` (repeated icons have several)."""
 
@@ -162,7 +162,7 @@ class IconOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ImageOp:
     """A raster image placed in ``box`` as ``fit`` says."""
 
@@ -176,7 +176,7 @@ class ImageOp:
     dpi: int = DEFAULT_DPI  # larger images are downsampled to this resolution at their drawn size
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ArtOp:
     """SVG art, drawn as vector paths."""
 
@@ -191,7 +191,7 @@ class ArtOp:
 Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp | ArtOp
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class PlanResources:
     """What planning needs besides the layout: fonts, the deck folder for images, and what
     planning earlier faces learnt (image sizes, each distinct string's markup, each

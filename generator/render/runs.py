@@ -43,7 +43,7 @@ class ShapeError(ValueError):
         self.hint = hint
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class NamedStyle:
     """A layout's ``styles:`` entry, used in text as ``[Burn]{.burn}``."""
 
@@ -54,7 +54,7 @@ class NamedStyle:
     fallback: tuple[str, ...] = ()  # fonts for characters ``font`` lacks
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Run:
     """Text in one font and colour, or one inline icon (``icon`` set, ``text`` empty)."""
 
@@ -66,7 +66,7 @@ class Run:
     icon_name: str = ""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Word:
     """Runs with no space between them; ``space`` is the space before the word (width at 1 pt)."""
 
@@ -78,7 +78,7 @@ class Word:
 Paragraph = tuple[Word, ...]
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class TextSettings:
     """What an element and its layout say about setting its text."""
 

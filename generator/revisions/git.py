@@ -58,7 +58,7 @@ class GitMissing(GitError):
     """There is no ``git`` program on the PATH."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class TreeEntry:
     """One file of a tree at a revision: its mode (``100644``, ``120000`` a link), object and size."""
 

@@ -52,7 +52,7 @@ LINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Entry:
     """What stands at a path: its size, and what it is when it is not a regular file."""
 
@@ -141,7 +141,7 @@ class _Named(io.BytesIO):
         self.name = name
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Revision(FileSource):
     """A deck's files as they were at one commit of the git repository holding them.
 

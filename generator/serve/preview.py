@@ -46,7 +46,7 @@ already tell when card values change; a change to these alone leaves every other
 face's image as it was."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Drawable:
     """A good state of the deck: loaded, laid out, ready to draw."""
 
@@ -72,7 +72,7 @@ class Drawable:
         return f"{face.key}-{self.look}"
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Snapshot:
     """What the page shows for one deck at one moment."""
 

@@ -67,7 +67,7 @@ MODE_LABELS = {
 FOOTER_SEPARATOR = "  ·  "
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class PressResult:
     """What a build wrote."""
 
@@ -141,7 +141,7 @@ def _utf8(binary: BinaryIO) -> Iterator[TextIO]:
         text.detach()
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class PageComposer:
     """Turns a planned page into content-stream operators, and its placements into manifest lines.
 

@@ -69,7 +69,7 @@ class PressCanvas(Canvas):
         super().radialGradient(x, y, radius, [self.inks.colour(colour) for colour in colors], positions, extend)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ShopPage:
     """One page of a shop PDF: which face of which card."""
 

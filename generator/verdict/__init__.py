@@ -28,7 +28,7 @@ from generator.sheets.geometry import SheetSettings
 from generator.verdict.subject import Check, Subject
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Verdict:
     """Everything found about one deck, in file and line order."""
 
