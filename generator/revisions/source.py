@@ -42,6 +42,7 @@ from generator.revisions.git import (
     relative_paths,
     repository_root,
     resolve_revision,
+    together,
 )
 
 MAX_KEPT_BYTES = 64 * 1024 * 1024
@@ -123,10 +124,10 @@ class FileSource:
         if root is None:
             return None
         names = relative_paths(root, wanted)
-        commit = last_commit(root, names)
+        commit, changed = together(lambda: last_commit(root, names), lambda: has_changes(root, names))
         if commit is None:
             return None
-        return commit + ("+" if has_changes(root, names) else "")
+        return commit + ("+" if changed else "")
 
 
 DISK = FileSource()
