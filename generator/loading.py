@@ -57,7 +57,7 @@ as loading keeps it; a (file, line, column) triple for a value read from another
 (cards from a card file); or a :class:`Locator`."""
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Document:
     """A loaded YAML file: its data and where each part of it came from."""
 

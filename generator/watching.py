@@ -63,7 +63,7 @@ def changed_files(before: Snapshot, after: Snapshot) -> list[Path]:
     return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Watcher:
     """Calls ``on_change`` with the changed files whenever something under ``roots`` changes.
 

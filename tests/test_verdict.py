@@ -16,7 +16,7 @@ from cli_run import deckpress, line_of, place_of
 
 from generator.errors import Position
 from generator.findings import Finding
-from generator.verdict import checks, verdict
+from generator.verdict import checks, complete, verdict
 
 LAYOUT = """\
 size: poker
@@ -219,4 +219,4 @@ def test_a_check_that_fails_on_a_bug_is_not_taken_for_a_finding(tmp_path):
         raise ValueError("a bug in a check")
 
     with pytest.raises(ValueError, match="a bug in a check"):
-        verdict(project(tmp_path), checks=checks.CHECKS + (fails,))
+        verdict(project(tmp_path), checks=complete.CHECKS + (fails,))

@@ -56,7 +56,7 @@ VISIBLE = 16
 almost are (a soft edge's last pixels)."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Backdrop:
     """One colour found under the text, and which element painted it ('' for the paper)."""
 

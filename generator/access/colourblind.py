@@ -48,7 +48,7 @@ Nobody reads two dozen colours as a code (a card's own art colour, say), and com
 every pair of hundreds of them would make check slow for nothing."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ColourPairProblem:
     """Two values of a field (or two groups of values sharing their colours) whose colours
     look alike to players with ``deficiency``."""
@@ -84,7 +84,7 @@ def shown_distance(distance: float) -> str:
     return f"{shown if shown < DISTINCT_COLOURS else math.floor(distance * 10) / 10:.1f}"
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class _FieldColours:
     """What the faces show for one field: its values' colours by paint, and other cues."""
 

@@ -57,7 +57,7 @@ OVERHANG = 0.25
 """Part of the type size an italic glyph may reach past its advance on either side."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ContrastProblem:
     """One text element of one face that does not stand out enough from its backdrop."""
 

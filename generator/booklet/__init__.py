@@ -40,7 +40,7 @@ longer file would keep ``booklet`` busy for long when every paragraph is a headi
 PAPERS = ("a4", "letter")
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Booklet:
     """Both PDFs of one deck's rules, ready to write."""
 

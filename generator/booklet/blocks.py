@@ -50,7 +50,7 @@ Body = Sequence["SyntaxTreeNode"]
 # --- inline pieces ------------------------------------------------------------
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Text:
     """Words as the reader sees them (character references and escapes resolved); ``code``
     inside a sentence when ``code``. A soft line break is a space."""
@@ -59,12 +59,12 @@ class Text:
     code: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Break:
     """A hard line break."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Styled:
     """Pieces in ``strong``, ``em`` (emphasis) or ``link`` style."""
 
@@ -72,7 +72,7 @@ class Styled:
     pieces: tuple[Inline, ...]
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Image:
     """An image file in the deck folder, found readable: a block of its own when it is alone
     in its paragraph, else an icon inside a sentence."""
@@ -81,7 +81,7 @@ class Image:
     pixels: tuple[int, int]
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Icon:
     """One of the deck's layout icons, written ``:name:``, or ``:name{label}:`` to show a label."""
 
@@ -95,7 +95,7 @@ Inline = Text | Break | Styled | Image | Icon
 # --- blocks -------------------------------------------------------------------
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Heading:
     level: int
     pieces: tuple[Inline, ...]
@@ -103,14 +103,14 @@ class Heading:
     """Its text without markup, as the contents and the PDF outline list it."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Paragraph:
     pieces: tuple[Inline, ...]
     introduces: bool
     """It ends with a colon ("...in three strengths:"), so it introduces what follows."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ListBlock:
     ordered: bool
     start: int
@@ -118,7 +118,7 @@ class ListBlock:
     items: tuple[Body, ...]
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Cell:
     align: str
     """"left", "center" or "right"."""
@@ -127,14 +127,14 @@ class Cell:
     """The cell as written."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Row:
     head: bool
     cells: tuple[Cell, ...]
     position: Position
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Table:
     """A table; :meth:`Reader.rows` reads its rows."""
 
@@ -142,7 +142,7 @@ class Table:
     position: Position
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Quote:
     """A block quote, printed as a shaded example box."""
 
@@ -151,12 +151,12 @@ class Quote:
     span: Span
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Rule:
     """A horizontal rule."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class CodeBlock:
     text: str
 
@@ -176,7 +176,7 @@ def parse(text: str) -> Body:
     return SyntaxTreeNode(parser.parse(text)).children
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Reader:
     """Reads one rules file's Markdown into blocks, checking every text and picture on the way.
 

@@ -13,7 +13,7 @@ from generator.deck.model import Card, Deck
 from generator.words import Words, words_for
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ComponentGroup:
     """Cards sharing one value of the grouping field, e.g. every ``category: Shelf`` card."""
 
@@ -39,7 +39,7 @@ class ComponentGroup:
         return self.words("group_cards", self.count, label=self.label)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Components:
     """The deck's contents: a headline ("152 cards"), its groups, and anything else needed."""
 

@@ -55,7 +55,7 @@ from generator.words import Words, words_for
 DIRECTIVE = re.compile(r"\{\{(.*?)\}\}")
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Directive:
     """One ``{{ ... }}`` as written: its name, arguments and where it stands."""
 
@@ -70,7 +70,7 @@ class Directive:
         return InputError(message, self.position, field=self.name)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Spec:
     """What a directive accepts: its own options and whether it also picks cards."""
 
@@ -208,7 +208,7 @@ def find_decklist(directive: Directive, deck: Deck, list_id: str) -> Decklist:
     return decklist
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Column:
     """One column of a card table: its default header and how to read a card's value."""
 
@@ -308,7 +308,7 @@ def components_of(directive: Directive, deck: Deck) -> Components:
     return components(deck, by, component_labels(directive, deck), extras_option(directive.options))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(repr=False, eq=False, slots=True)
 class Cell:
     """A cell of a block directive's table: its text, in bold or not, and a smaller line under it.
     A card's text (``card``) is card markup: its bold, italic, line breaks and icons print as on
@@ -320,7 +320,7 @@ class Cell:
     card: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class DirectiveTable:
     """What a ``{{ components }}``, ``{{ decklists }}`` or ``{{ cardtable }}`` prints: its
     headers, whether each column holds numbers (printed to the right), a row of cells (None:
@@ -520,7 +520,7 @@ INLINE: dict[str, Callable[[Directive, Deck], str]] = {
 }
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ExpandedSource:
     """A rules file with inline directives replaced by their text.
 

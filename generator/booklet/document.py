@@ -45,7 +45,7 @@ TOC_LEVELS = 2
 """Headings down to this level (## ) appear in the contents and the outline."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Body:
     """A fresh set of body flowables, plus what the cover needs from the rules file."""
 

@@ -96,7 +96,7 @@ class Heading(Paragraph):
         self.toc_key = key
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Converter:
     """Draws one rules file's blocks as flowables.
 

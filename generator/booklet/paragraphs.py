@@ -114,7 +114,7 @@ GLUE = object()
 """What a glue's picture draws: nothing."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class InlineIcon:
     """A layout icon where a paragraph places a picture: its name, its colour, the room left
     either side of its square, and its label with the font of the text around it."""

@@ -60,7 +60,7 @@ EXAMPLE_BOX_RULE = 3
 """Points of the coloured rule down the left of an example box, taken from the text width beside
 its padding."""
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Paper:
     """A reading page size and the landscape sheet two of them are imposed on."""
 
@@ -69,7 +69,7 @@ class Paper:
     sheet: tuple[float, float]
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Margins:
     """The reading page's margins in points (inner at the fold)."""
 
@@ -79,7 +79,7 @@ class Margins:
     outer: float
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class BookletStyle:
     """Everything the booklet stages need to know about the look, in points."""
 
@@ -149,7 +149,7 @@ def _text_frame(document: Document, paper: str) -> tuple[float, float]:
     return width - inner - outer, height - top - bottom
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class TextBounds:
     """The largest a line of text can be in each kind of block, read without registering the
     booklet's fonts: enough for ``check`` to tell that a block surely fits a page. Each kind is

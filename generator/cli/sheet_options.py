@@ -54,7 +54,7 @@ def resolve_paper(style: SheetStyle, paper: str | None, orientation: str) -> Pap
         raise click.BadParameter(str(error), param_hint="'--paper'") from None
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class CutterChoice:
     """What the cutter options asked for, checked: the marks, the cut file and its corners."""
 

@@ -50,7 +50,7 @@ MAX_JSON_NESTING = 20
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Record:
     """One card as the file writes it: its value and the place of each of its values."""
 

@@ -158,7 +158,7 @@ def mark_plain(declared: dict[str, dict[str, Any]], cards: Iterable[Any], reads_
                     spec["markup"] = False
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Imported:
     """A deck file's text made from a spreadsheet or card file, and what it holds."""
 

@@ -73,7 +73,7 @@ ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 """What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class FieldSpec:
     """One column of the card database: its type and what values it allows.
 
@@ -90,7 +90,7 @@ class FieldSpec:
     markup: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Card:
     """A distinct card: its front fields, its own back (if double-sided) and its copies."""
 
@@ -107,7 +107,7 @@ class Card:
         return self.back if self.back is not None else shared_back
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Decklist:
     """A named selection of cards from the pool, with its own copy counts."""
 
@@ -118,7 +118,7 @@ class Decklist:
     description: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class RuleSpec:
     """One composition rule as written: its kind, its parameters and its message.
 
@@ -134,7 +134,7 @@ class RuleSpec:
     decklist: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Acceptance:
     """A warning the deck accepts: its kind, what it must match, and why it is fine.
 
@@ -147,7 +147,7 @@ class Acceptance:
     position: Position
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Deck:
     """A validated deck: everything later stages need, with positions for errors."""
 

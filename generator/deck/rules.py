@@ -73,7 +73,7 @@ def rule_finding(rule: RuleSpec, expected: str, found: str, cards: tuple[str, ..
     )
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Report:
     """The outcome of checking one deck: broken rules, and rules too malformed to run."""
 
@@ -138,7 +138,7 @@ def _pools(deck: Deck, rule: RuleSpec) -> list[tuple[str | None, Pool]]:
 
 # --- amounts -------------------------------------------------------------------------
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Amount:
     """How many a rule allows: exactly, at least and/or at most."""
 

@@ -26,7 +26,7 @@ from generator.deck.model import Card, Deck
 from generator.errors import InputError, Position, describe_value, did_you_mean, printable
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Selector:
     """A checked ``where:`` mapping, ready to test cards against."""
 

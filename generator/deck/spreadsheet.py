@@ -77,7 +77,7 @@ class FieldKind(Protocol):
     def choices(self) -> tuple[Any, ...]: ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(repr=False, eq=False, slots=True)
 class RowPlace:
     """Where a spreadsheet row and its cells stand: the row's line and, shared by every row,
     each key's column. A deck document keeps one of these a row (see
@@ -96,7 +96,7 @@ Place = CellPosition | RowPlace
 """Where a card or one of its values stands, as :func:`sheet_to_cards` and card files give it."""
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class Sheet:
     """A spreadsheet read as text cells: a header row and the data rows with their row numbers.
 

@@ -59,7 +59,7 @@ MAX_LANGUAGES = 100
 folder stuffed with thousands of files would make one command run for hours."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Untranslated:
     """A text the deck prints that its translation leaves out."""
 
@@ -73,7 +73,7 @@ class Untranslated:
         return f"{self.what} has no translation in {translation_path}"
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class LayoutText:
     """A layout element's text in the translation's language, and where it is written."""
 
@@ -81,7 +81,7 @@ class LayoutText:
     position: Position
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Translation:
     """What a translated deck carries besides its translated texts."""
 

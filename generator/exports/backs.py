@@ -22,7 +22,7 @@ MAX_FILE_NAME_BYTES = 255
 """The longest file name most file systems take."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class SharedBack:
     """One back that several cards show (or the deck's own back)."""
 
@@ -35,7 +35,7 @@ class SharedBack:
         return self.cards[0]
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Backs:
     """A deck's printed cards sorted by their backs."""
 

@@ -38,7 +38,7 @@ ADLER_BASE = 65521
 NO_FILTER = b"\x00"
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Band:
     """Rows of a PNG image, filtered and deflated on their own (see the module docstring)."""
 

@@ -57,7 +57,7 @@ HEADER_FONT, HEADER_SIZE = "Vera-Bold", 14.0
 NOTE_FONT, NOTE_SIZE, NOTE_MIN_SIZE = "Vera", 9.0, 6.0
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Tile:
     """One cell of the sheet: the faces to draw (left to right) and the two caption lines under them."""
 
@@ -67,7 +67,7 @@ class Tile:
     count: str
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Grid:
     """Where the tiles go, in points from the sheet's top-left corner."""
 

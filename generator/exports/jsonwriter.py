@@ -31,14 +31,14 @@ _TEXT = json.JSONEncoder(ensure_ascii=False)
 _ASCII = json.JSONEncoder(ensure_ascii=True)
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Items:
     """A list made as it is written: ``make()`` gives its items each time it is called."""
 
     make: Callable[[], Iterable[Any]]
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Shared:
     """A mapping written many times at the same depth: its members are encoded once per depth."""
 
@@ -53,7 +53,7 @@ class Shared:
         return text
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Joined:
     """One JSON object holding the members of each part in turn (dicts or :class:`Shared`)."""
 

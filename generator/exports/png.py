@@ -42,7 +42,7 @@ CONTACT_SHEET_FILENAME = "contact-sheet.png"
 DEFAULT_DPI = 300
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class FaceFile:
     """One PNG to write: a face of a card and the file name it goes under."""
 
@@ -51,7 +51,7 @@ class FaceFile:
     side: str
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class PngExport:
     """Everything a PNG export writes, decided before anything is drawn."""
 

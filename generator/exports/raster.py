@@ -46,7 +46,7 @@ Draw = Callable[[Canvas], None]
 """Draws onto a canvas whose coordinates run over the drawing's own size in points."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Raster:
     """How one face becomes pixels: the card's trim size, the bleed around it and the image size."""
 
@@ -255,7 +255,7 @@ Transform = Callable[[Image.Image], Image.Image]
 """Changes a rasterised face before it is used (a module-level function, so workers can run it)."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class FaceOrder:
     """One face to rasterise, and what to make of it."""
 
@@ -265,7 +265,7 @@ class FaceOrder:
     tts: bool   # raw RGB pixels at the task's TTS raster (for a sheet)
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class RasterTask:
     """Faces drawn into one document and rasterised together (a unit of work for a worker).
 
@@ -282,7 +282,7 @@ class RasterTask:
     band_slots: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class TaskResult:
     """What a worker made of one :class:`RasterTask`: each order's PNG (None where it asked for
     none), and the band of TTS images, if the task has a TTS raster."""

@@ -45,7 +45,7 @@ commits: one at a time, the 1,541 files of a 1,538-card PNG export took 7 ms eac
 machine's disk (11 s in all), sixteen at a time a tenth of that."""
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class StagedFolder:
     """One export run of one deck into one folder: files are staged, then put in place together."""
 

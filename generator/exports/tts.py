@@ -105,7 +105,7 @@ JSON_BYTES_PER_WRITE = 1 << 20
 never sits in memory whole."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Grid:
     """One image an export writes: faces in a grid, left to right, top to bottom."""
 
@@ -123,7 +123,7 @@ class Grid:
         return self.faces[row * self.columns:(row + 1) * self.columns]
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Sheet:
     """One deck sheet of a pile: its faces, its back, and the TTS deck number they go under."""
 
@@ -148,7 +148,7 @@ class Sheet:
         return self.number * SLOT_NUMBER_BASE + slot
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Pile:
     """One TTS deck of the saved object (a lone card if it holds one copy)."""
 
@@ -161,7 +161,7 @@ class Pile:
         return self.sheets[0].unique_back
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class TtsExport:
     """Everything a TTS export writes, decided before anything is drawn."""
 
@@ -252,7 +252,7 @@ def pile_grids(slots: int, card_size: tuple[float, float]) -> tuple[tuple[int, i
     return card_px, sheets
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class _Group:
     """The cards of one pile before it is laid out: their label and their shared back, if one."""
 

@@ -50,7 +50,7 @@ Staging = Callable[[TaskResult], Iterator[Path | None]]
 """What becomes of one task's result: the files it completes, staged (None for a band drawn)."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class ExportRun:
     """What one ``export`` command writes: PNGs, a TTS deck, or both, with their staging folders."""
 

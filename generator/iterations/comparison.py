@@ -39,7 +39,7 @@ LAYOUT_SECTIONS = ("settings", "defaults", "colours", "styles")
 """The parts of a layout besides its elements, as :class:`~generator.render.layout.RawLayout` keeps them."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Change:
     """One value that differs: ``what: old -> new``, where the newer files say it (or where
     the older ones did, for a value that is gone)."""
@@ -66,7 +66,7 @@ class Cause:
     """The layout element it concerns, when it concerns one."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class FaceChange:
     """One face of a card that prints differently, and why."""
 
@@ -74,7 +74,7 @@ class FaceChange:
     causes: tuple[Cause, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class CardChange:
     """One card that is new, gone, or different."""
 
@@ -100,7 +100,7 @@ class CardChange:
         return tuple(face.side for face in self.faces)
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class RuleChange:
     """A composition rule whose outcome changed (or that is new, or gone)."""
 
@@ -113,7 +113,7 @@ class RuleChange:
     position: Position | None
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class OddsAnswer:
     """One ``stats:`` question with its old and new answer (None where a side does not ask it)."""
 
@@ -130,7 +130,7 @@ class OddsAnswer:
         return (self.old, self.old_problem) != (self.new, self.new_problem)
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Printed:
     """Copies of one card the next print run makes: ``copies`` are their numbers in the newer
     deck (as a build's manifest counts them), ``why`` "new", "redrawn" or "more copies"."""
@@ -141,7 +141,7 @@ class Printed:
     why: str
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Removed:
     """Printed copies of one card to take out of the box: ``why`` "removed" (the card is gone),
     "stale" (it now prints differently; its new copies replace them) or "surplus" (its
@@ -153,7 +153,7 @@ class Removed:
     why: str
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Reprint:
     """What turns a printed copy of the older deck into the newer one."""
 
@@ -173,7 +173,7 @@ class Reprint:
         return {entry.card: entry.copies for entry in self.printed}
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class SideSummary:
     """What a report says of each side in its heading."""
 
@@ -185,7 +185,7 @@ class SideSummary:
     path: str
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Comparison:
     """Everything that differs between two iterations of a deck (see the module docstring)."""
 
@@ -391,7 +391,7 @@ def _face_change(old: Side, new: Side, was: Card, card: Card, side: str, layout:
 # --- why a face prints differently ---------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class _LayoutChanges:
     """What differs between the two layouts of one side of the cards, as written."""
 

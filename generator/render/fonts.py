@@ -121,7 +121,7 @@ class Face:
     italic: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class FontRegistry:
     """Font names -> TrueType files, registered with reportlab on first use."""
 
@@ -386,7 +386,7 @@ def _internal_name(name: str, path: Path) -> str:
     return f"{name}-{digest}"
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class _Table:
     """What the folders read so far say: names, where they were written, families."""
 

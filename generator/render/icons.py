@@ -97,7 +97,7 @@ class Segment(NamedTuple):
     numbers: tuple[float, ...] = ()
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Shape:
     """One shape of an icon, in icon box units."""
 
@@ -113,7 +113,7 @@ class Shape:
     unlabelled: bool = False
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Icon:
     """An icon: shapes drawn from data, or SVG art; with colours of its own when the layout
     gives them (``colour``/``accent`` as written; ``ink``/``accent_ink`` once resolved)."""

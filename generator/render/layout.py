@@ -168,7 +168,7 @@ MAX_DASH_LENGTHS = 16
 
 # Elements are told apart by identity (plans are keyed by id()), never by value: eq=False
 # spares each class the __eq__ and __hash__ that dataclass would generate at every start.
-@dataclass(eq=False, kw_only=True)
+@dataclass(repr=False, eq=False, kw_only=True)
 class Element:
     """What every element has: a name for errors and overrides, and a condition."""
 
@@ -201,7 +201,7 @@ class Element:
         return frozenset(found)
 
 
-@dataclass(eq=False, kw_only=True)
+@dataclass(repr=False, eq=False, kw_only=True)
 class BoxedElement(Element):
     """An element drawn in a box of its own (every kind but a line)."""
 
@@ -212,7 +212,7 @@ class BoxedElement(Element):
         return self.box
 
 
-@dataclass(eq=False, kw_only=True)
+@dataclass(repr=False, eq=False, kw_only=True)
 class TextElement(BoxedElement):
     """Text in a box: a template, its font and size, and how it fits and aligns."""
 
@@ -235,7 +235,7 @@ class TextElement(BoxedElement):
         return [self.colour]
 
 
-@dataclass(eq=False, kw_only=True)
+@dataclass(repr=False, eq=False, kw_only=True)
 class ShapeElement(BoxedElement):
     """A rectangle (optionally rounded: a frame) or an ellipse."""
 
@@ -250,7 +250,7 @@ class ShapeElement(BoxedElement):
         return [self.fill, self.stroke]
 
 
-@dataclass(eq=False, kw_only=True)
+@dataclass(repr=False, eq=False, kw_only=True)
 class LineElement(Element):
     """A straight line from ``start`` to ``end``, stroked."""
 
@@ -269,7 +269,7 @@ class LineElement(Element):
         return Box(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
 
 
-@dataclass(eq=False, kw_only=True)
+@dataclass(repr=False, eq=False, kw_only=True)
 class IconElement(BoxedElement):
     """An icon, or a row/column of ``repeat`` icons, fitted into ``box``."""
 
@@ -288,7 +288,7 @@ class IconElement(BoxedElement):
         return [self.colour, self.accent]
 
 
-@dataclass(eq=False, kw_only=True)
+@dataclass(repr=False, eq=False, kw_only=True)
 class ImageElement(BoxedElement):
     """A raster image (downsampled to ``dpi`` at its drawn size) or SVG art (drawn as paths)."""
 
@@ -301,7 +301,7 @@ class ImageElement(BoxedElement):
         return [*super().templates(), self.path]
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Layout:
     """A loaded, compiled layout: everything in points, ready to plan faces with."""
 
@@ -343,7 +343,7 @@ class Layout:
 # --- finding and merging layout files -------------------------------------------------
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Value:
     """A raw value from a layout file, with where it was written and that file's units."""
 
@@ -352,7 +352,7 @@ class Value:
     units: str
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class RawElement:
     """One element of a layout file as written, its values not yet compiled."""
 
@@ -361,7 +361,7 @@ class RawElement:
     position: Position
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class RawLayout:
     """A layout file merged with everything it extends, before compiling."""
 
@@ -515,7 +515,7 @@ def _mapping(document: Document, keys: KeyPath) -> dict[Any, Any]:
 # --- compiling a merged layout ---------------------------------------------------------
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class LayoutContext:
     """What compiling a layout needs from outside: tables, fonts, icons, and the templates
     compiled so far (with the Jinja environment they are compiled in)."""

@@ -201,7 +201,7 @@ def _is_punctuation(char: str) -> bool:
     return unicodedata.category(char)[0] in "PS"
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class _Run:
     """A run of stars on the delimiter stack (CommonMark's), linked to its neighbours.
 
@@ -223,7 +223,7 @@ _BREAK = object()
 """A hard line break among the parsed pieces."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class _Style:
     """Where a named style begins (``name`` set) or ends (``name`` None)."""
 

@@ -50,7 +50,7 @@ class PaintError(ValueError):
     """A colour that cannot be resolved; the caller adds where it was written."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Gradient:
     """A linear gradient: colours evenly spaced along a line at ``angle`` degrees (clockwise
     from left-to-right, as seen on the card)."""
@@ -68,7 +68,7 @@ class Gradient:
         return cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Paint:
     """A colour that may depend on the face: ``resolve(context)`` gives a Color, a Gradient
     (for fills) or None."""

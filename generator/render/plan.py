@@ -63,7 +63,7 @@ class PlanProblem(Exception):
         self.kind = kind
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Frame:
     """An element's turn (degrees clockwise about ``centre``) and opacity (0 to 1)."""
 
@@ -72,7 +72,7 @@ class Frame:
     opacity: float
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ShapeOp:
     """A rectangle (rounded by ``radius``) or an ellipse filling ``box``."""
 
@@ -88,7 +88,7 @@ class ShapeOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class LineOp:
     """A straight line from ``start`` to ``end``."""
 
@@ -101,7 +101,7 @@ class LineOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Glyphs:
     """Text in one font and colour, its baseline starting at (x, y)."""
 
@@ -112,7 +112,7 @@ class Glyphs:
     colour: Color | None
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class IconLabel:
     """The text an inline icon shows, its baseline starting at (x, y), at ``size``: pieces of
     (font as registered with reportlab, text, width at 1 pt)."""
@@ -128,7 +128,7 @@ class IconLabel:
         return "".join(text for _, text, _ in self.pieces)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class InlineIcon:
     """An icon set in a line of text, in the square (x, y, side), with its label if it shows one."""
 
@@ -141,7 +141,7 @@ class InlineIcon:
     label: IconLabel | None = None
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class TextRule:
     """A rule across the text box: from ``x`` to ``x + width`` at height ``y``, ``thickness``
     thick, in the text's colour."""
@@ -152,7 +152,7 @@ class TextRule:
     thickness: float
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class TextLine:
     """One printed line of a text: where its baseline starts and its pieces in order (a rule's
     line holds its :class:`TextRule` alone)."""
@@ -163,7 +163,7 @@ class TextLine:
     pieces: tuple[Glyphs | InlineIcon | TextRule, ...]
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class TextOp:
     """A text element laid out: its lines, at the size it fits."""
 
@@ -181,7 +181,7 @@ class TextOp:
         return tuple((line.x, line.baseline, line.text) for line in self.text_lines)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class IconOp:
     """An icon drawn at each of ``squares`` (repeated icons have several)."""
 
@@ -193,7 +193,7 @@ class IconOp:
     frame: Frame | None = None  # its turn and opacity, when it has either
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ImageOp:
     """A raster image placed in ``box`` as ``fit`` says."""
 
@@ -207,7 +207,7 @@ class ImageOp:
     dpi: int = DEFAULT_DPI  # larger images are downsampled to this resolution at their drawn size
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class ArtOp:
     """SVG art, drawn as vector paths."""
 
@@ -222,7 +222,7 @@ class ArtOp:
 Op = ShapeOp | LineOp | TextOp | IconOp | ImageOp | ArtOp
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class PlanResources:
     """What planning needs besides the layout: fonts, the deck folder for images, and what
     planning earlier faces learnt (image sizes, each distinct string's markup, each

@@ -63,7 +63,7 @@ these options writes, by an encoder made once (``json.dumps`` with options makes
 Keys name forms in the PDF, so this must not change."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Renderer:
     """Draws the faces of one deck's cards (see the module docstring)."""
 

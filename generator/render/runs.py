@@ -49,7 +49,7 @@ class ShapeError(ValueError):
         self.hint = hint
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class NamedStyle:
     """A layout's ``styles:`` entry, used in text as ``[Burn]{.burn}``."""
 
@@ -60,7 +60,7 @@ class NamedStyle:
     fallback: tuple[str, ...] = ()  # fonts for characters ``font`` lacks
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Label:
     """The text an inline icon shows, measured at 1 pt: its pieces (font as registered with
     reportlab, text), their widths, and the cap height of its first font."""
@@ -75,7 +75,7 @@ class Label:
         return sum(self.widths)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Run:
     """Text in one font and colour, or one inline icon (``icon`` set, ``text`` empty) with
     the label it shows, if any."""
@@ -89,7 +89,7 @@ class Run:
     label: Label | None = None
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Word:
     """Runs with no space between them; ``space`` is the space before the word (width at 1 pt)."""
 
@@ -102,7 +102,7 @@ Paragraph = tuple[Word, ...]
 """The words of one line of the text, or :data:`~generator.render.text.RULE` for a rule."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class TextSettings:
     """What an element and its layout say about setting its text."""
 

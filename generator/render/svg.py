@@ -86,7 +86,7 @@ class SvgError(ValueError):
         self.line = line or 0
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class SvgArt:
     """A loaded SVG: its drawing, its size in points, and the colours it paints."""
 

@@ -101,7 +101,7 @@ def _escaping_finalize(value: Any) -> Any:
     return escape_markup(value) if isinstance(value, PlainText) else value
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Template:
     """A layout string: plain text, or a compiled Jinja2 template or expression."""
 

@@ -50,7 +50,7 @@ W = TypeVar("W", bound=Measured)
 """The kind of word fitted (a card's text fits :class:`generator.render.runs.Word`)."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Metrics:
     """Vertical font metrics per point of size (ascent above, descent below the baseline)."""
 
@@ -62,7 +62,7 @@ class Metrics:
         return (self.ascent + self.descent) * size
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Line(Generic[W]):
     """Words on one printed line; ``last`` when it ends its paragraph (never justified);
     ``rule`` for a rule's line (no words)."""
@@ -75,7 +75,7 @@ class Line(Generic[W]):
         return line_width(self.words, size)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class FittedText(Generic[W]):
     """A text fitted to its box: the size it is printed at and its lines."""
 

@@ -18,9 +18,10 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 GIT_TIMEOUT_SECONDS = 10.0
 """How long one git command may run. Each answers in milliseconds on a local repository;
@@ -58,7 +59,7 @@ class GitMissing(GitError):
     """There is no ``git`` program on the PATH."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class TreeEntry:
     """One file of a tree at a revision: its mode (``100644``, ``120000`` a link), object and size."""
 
@@ -119,6 +120,31 @@ def run_git(arguments: Sequence[str], folder: Path, limit: int = MAX_GIT_OUTPUT,
             complaint.seek(0)
             raise GitError(_first_line(complaint.read(MAX_ERROR_BYTES)) or f"git failed (exit status {code})")
     return output
+
+
+def together(*questions: Callable[[], Any]) -> list[Any]:
+    """The answers of ``questions`` (each a function that waits on git), in their order, each
+    asked on a thread of its own so that their git commands run at once; the first that
+    raised is raised again, after every one has finished."""
+    answers: list[Any] = [None] * len(questions)
+    errors: list[BaseException | None] = [None] * len(questions)
+
+    def ask(index: int) -> None:
+        try:
+            answers[index] = questions[index]()
+        except BaseException as error:  # raised again in the asking thread
+            errors[index] = error
+
+    threads = [threading.Thread(target=ask, args=(index,), daemon=True) for index in range(1, len(questions))]
+    for thread in threads:
+        thread.start()
+    ask(0)
+    for thread in threads:
+        thread.join()
+    for error in errors:
+        if error is not None:
+            raise error
+    return answers
 
 
 def _environment() -> dict[str, str]:
@@ -182,8 +208,9 @@ def has_changes(root: Path, paths: Sequence[str]) -> bool:
     if not paths:
         return False
     try:
-        committed = list_tree(root, "HEAD", paths)
-        listed = run_git(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *paths], root)
+        committed, listed = together(
+            lambda: list_tree(root, "HEAD", paths),
+            lambda: run_git(["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *paths], root))
     except (GitError, OSError):
         return False
     names = {part.decode("utf-8", errors="surrogateescape") for part in listed.split(b"\0") if part}

@@ -42,6 +42,7 @@ from generator.revisions.git import (
     relative_paths,
     repository_root,
     resolve_revision,
+    together,
 )
 
 MAX_KEPT_BYTES = 64 * 1024 * 1024
@@ -52,7 +53,7 @@ LINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Entry:
     """What stands at a path: its size, and what it is when it is not a regular file."""
 
@@ -123,10 +124,10 @@ class FileSource:
         if root is None:
             return None
         names = relative_paths(root, wanted)
-        commit = last_commit(root, names)
+        commit, changed = together(lambda: last_commit(root, names), lambda: has_changes(root, names))
         if commit is None:
             return None
-        return commit + ("+" if has_changes(root, names) else "")
+        return commit + ("+" if changed else "")
 
 
 DISK = FileSource()
@@ -141,7 +142,7 @@ class _Named(io.BytesIO):
         self.name = name
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Revision(FileSource):
     """A deck's files as they were at one commit of the git repository holding them.
 

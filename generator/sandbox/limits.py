@@ -62,7 +62,7 @@ MAX_VALUE_DEPTH = 100
 levels by the loader; deeper values come from a template wrapping a list in a loop."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Limits:
     """The bounds of one template run (see the constants above for the reasons)."""
 

@@ -22,7 +22,7 @@ from generator.render.layout import LAYOUT_SUFFIX, find_layout
 from generator.render.renderer import BUILTIN_LAYOUTS_DIR, GENERIC_LAYOUT, SIDES, layout_search_path
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Dependencies:
     """The layouts a deck reads, and the shared folders they are looked up in."""
 

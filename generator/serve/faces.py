@@ -20,7 +20,7 @@ MAX_PREVIEW_FACES = 5000
 an image; a deck past this shows its first faces and says how many it left out."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class FaceView:
     """One distinct face: how it is drawn (its key), what it shows and who carries it."""
 

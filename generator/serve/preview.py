@@ -36,6 +36,7 @@ from generator.sheets.style import load_style
 from generator.stats.analysis import analyse
 from generator.stats.tables import as_dict as stats_dict
 from generator.verdict import verdict
+from generator.verdict.complete import CHECKS
 from generator.watching import Snapshot as FileTimes
 from generator.watching import snapshot as file_times
 
@@ -49,7 +50,7 @@ already tell when card values change; a change to these alone leaves every other
 face's image as it was."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Drawable:
     """A good state of the deck: loaded, laid out, ready to draw."""
 
@@ -77,7 +78,7 @@ class Drawable:
         return f"{face.key}-{self.look}"
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Snapshot:
     """What the page shows for one deck at one moment."""
 
@@ -118,7 +119,7 @@ class DeckPreview:
         """Reload the deck and its problems; keep the last good faces if it no longer draws."""
         # Exactly what `check` runs, so the page lists what `check` prints.
         self._plans_from = None
-        found = verdict(self.path, lang=self.lang, load_renderer=self._renderer_reusing_plans)
+        found = verdict(self.path, checks=CHECKS, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
         self._update_roots(deck)
         drawable = self._drawable(deck, found.renderer) if deck and found.renderer else None

@@ -21,7 +21,7 @@ MAX_LISTED_COPIES = 50
 this is shown with its first positions and a count, so the page stays small."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Spot:
     """One face of one copy on the sheets: which page, which cell of its grid, its trim box."""
 
@@ -31,7 +31,7 @@ class Spot:
     box: Box
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class PrintPlan:
     """The sheet grid and, per card id, where its first copies land (copy, front, back)."""
 

@@ -48,7 +48,7 @@ deck it is reloading then is dropped half read (it is a daemon thread, and says 
 once stopped): the preview is stopping, and nobody will look at that snapshot."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Listening:
     """Where the server listens."""
 

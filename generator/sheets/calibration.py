@@ -59,7 +59,7 @@ SCALE_BAR = 100 * MM
 CALIBRATION_MODES = ("long", "short")
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Label:
     """A piece of text: its baseline start (x, y) and whether it runs upwards."""
 
@@ -71,7 +71,7 @@ class Label:
     align: str = "left"
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Ladder:
     """One axis's ticks (front page), the line they are read against (back page), and labels."""
 
@@ -84,7 +84,7 @@ class Ladder:
     labels: tuple[Label, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class CalibrationPlan:
     paper: Paper
     duplex: str
@@ -278,7 +278,7 @@ CUT_TEST_GUIDE = 0.3
 CUT_TEST_GUIDE_GRAY = 0.55
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class CutterCalibrationPlan:
     """A one-page sheet for a cutting machine: its marks, the rectangle to cut, guides, text."""
 

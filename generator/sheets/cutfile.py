@@ -40,7 +40,7 @@ QUARTER_CIRCLE_BULGE = math.tan(math.pi / 8)
 """A DXF polyline's bulge for a quarter circle turning anticlockwise: tan(90 degrees / 4)."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class CutSheet:
     """What a cutting machine needs of one page: its size, every trim box and the marks (points)."""
 

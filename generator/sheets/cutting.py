@@ -54,7 +54,7 @@ class CutterSettingsError(InputError):
         self.option = option
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Cutter:
     """One cutting machine's mark pattern, as ``cutters.yaml`` names it."""
 
@@ -64,7 +64,7 @@ class Cutter:
     """(corner, kind) for every corner that carries a mark, in :data:`CORNERS` order."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class CutterStyle:
     """Everything ``cutters.yaml`` says, in points."""
 
@@ -82,7 +82,7 @@ class CutterStyle:
     corner_radius: float
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class CutterSettings:
     """The marks a build prints: which pattern, and each length in points.
 
@@ -104,7 +104,7 @@ class CutterSettings:
     choose_orientation: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Mark:
     """One registration mark: its kind, its corner of the page and its ink as rectangles."""
 
@@ -120,7 +120,7 @@ class Mark:
         return Box(left, bottom, max(box.right for box in self.ink) - left, max(box.top for box in self.ink) - bottom)
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Registration:
     """The marks on one page, the rectangle they enclose and the room kept free around them."""
 

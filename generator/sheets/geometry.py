@@ -62,7 +62,7 @@ DUPLEX_MODES = ("long", "short", "fold", "none")
 DEFAULT_DUPLEX = "long"
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class SheetSettings:
     """The choices a user makes about printing, in points."""
 
@@ -91,7 +91,7 @@ class SheetSettings:
                    gutter=style.default_gutter)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class SheetLayout:
     """A grid fitted on the paper: where each front goes, and how backs mirror it."""
 
@@ -173,7 +173,7 @@ class Placement(NamedTuple):
     """Degrees the face is turned about the centre of ``box``: 0 or 180."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class PagePlan:
     """One page of the PDF: its number (from 1), what it holds, and its placements."""
 

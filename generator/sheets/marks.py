@@ -19,7 +19,7 @@ Line = tuple[float, float, float, float]
 """A straight line from (x0, y0) to (x1, y1), in points."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Room:
     """The part of the page a grid may put marks in: its area less the edges kept clear."""
 

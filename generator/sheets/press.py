@@ -85,7 +85,7 @@ FOOTER_SIDE_ROOM = 5 * MM
 millimetres unprinted); a footer that would come closer is set in smaller type."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class PressResult:
     """What a build wrote."""
 
@@ -201,7 +201,7 @@ def _utf8(binary: BinaryIO) -> Iterator[TextIO]:
         text.detach()
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class PageComposer:
     """Turns a planned page into content-stream operators, and its placements into manifest lines.
 

@@ -29,7 +29,7 @@ LARGEST_PAPER = MAX_LENGTH
 """PDF pages may be at most 200 inches (5080 mm) a side; larger pages do not display or print."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Paper:
     """A sheet of paper as it lies on the page: width and height in points."""
 
@@ -53,7 +53,7 @@ class Paper:
         return f"{self.label} {self.orientation}"
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class LineStyle:
     """How a kind of line is stroked: width in points, gray level, dash pattern."""
 
@@ -62,7 +62,7 @@ class LineStyle:
     dash: tuple[float, ...] = ()
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class MarkStyle:
     """Crop marks: their longest and shortest length, distances, and stroke."""
 
@@ -73,7 +73,7 @@ class MarkStyle:
     line: LineStyle
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class FooterStyle:
     """The footer under each sheet: its type size, baseline and gray, and the draft label."""
 
@@ -89,7 +89,7 @@ class FooterStyle:
         return self.baseline + self.size
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class SheetStyle:
     """Everything ``sheets.yaml`` says, in points."""
 

@@ -43,7 +43,7 @@ TOLERANCE = 0.01
 """Points: a box this close to the safe line is inside it (lengths in mm never add up exactly)."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class _Found:
     """One problem an element has, gathered over every face that shows it."""
 

@@ -68,7 +68,7 @@ class PressCanvas(Canvas):
         super().radialGradient(x, y, radius, [self.inks.colour(colour) for colour in colors], positions, extend)
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class ShopPage:
     """One page of a shop PDF: which face of which card."""
 

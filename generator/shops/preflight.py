@@ -60,7 +60,7 @@ class UnreadablePdf(ValueError):
     """A file preflight cannot read as a PDF (exit 2); the message says why."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Problem:
     """One thing the shop would reject: the rule, the page (None for the whole file) and what."""
 
@@ -69,7 +69,7 @@ class Problem:
     page: int | None = None
 
 
-@dataclass
+@dataclass(repr=False, eq=False)
 class _Seen:
     """What one content stream (a page's, a form's, a pattern's) uses, read once."""
 
@@ -92,7 +92,7 @@ class _Seen:
             self.ink, self.ink_where = total, where
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Report:
     """What preflight found in one file."""
 

@@ -80,7 +80,7 @@ MAX_TEXT = 200
 NAMING_FIELDS = ("{card}", "{side}")
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Preset:
     """One shop's requirements, lengths in points, inks in percent."""
 

@@ -40,7 +40,7 @@ JPEG_QUALITY = 95
 """Images a face written as JPEG (for a preset that asks for JPEG): well above what shops ask."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class ShopResult:
     """What a build for a shop wrote."""
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from generator.shops.presets import Preset
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Standard:
     """What one PDF/X standard asks of a file."""
 
@@ -55,7 +55,7 @@ def standard_of(preset: Preset) -> Standard:
     return STANDARDS[preset.standard]
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Rule:
     """One thing a shop rejects a file for."""
 

@@ -33,7 +33,7 @@ class Request:
     policy: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Answer:
     """A question's exact chance in one pool."""
 
@@ -41,7 +41,7 @@ class Answer:
     chance: Fraction
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class PoolStats:
     """Composition and draw odds for one pool (the deck, or one decklist)."""
 
@@ -50,7 +50,7 @@ class PoolStats:
     answers: tuple[Answer, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class DeckStats:
     """Everything ``deckpress stats`` reports about one deck."""
 

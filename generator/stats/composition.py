@@ -17,7 +17,7 @@ MAX_DEFAULT_VALUES = 12
 """Undeclared fields are broken down by default only if they take this few values."""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Share:
     """One value of a field: its cards (copies), distinct cards and share of the pool."""
 
@@ -27,7 +27,7 @@ class Share:
     share: Fraction
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Breakdown:
     """A field's values across a pool, in a natural order (declared choices, or numbers ascending)."""
 

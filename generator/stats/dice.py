@@ -35,7 +35,7 @@ MAX_SIDES = 100
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))\s*")
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class DiceFormula:
     """A sum of dice and a constant, like ``2d6`` or ``1d6+1d4+2``."""
 
@@ -102,7 +102,7 @@ def parse_dice(text: Any) -> DiceFormula:
     return DiceFormula(text=source, dice=tuple(dice), constant=constant)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class DiceRow:
     """One roll total printed on cards, with its odds and (optionally) its reward."""
 
@@ -119,7 +119,7 @@ class DiceRow:
         return None if self.reward is None else float(self.reward * self.chance)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Mismatch:
     """A roll that pays less than an easier one, or differently from an equally hard one."""
 
@@ -139,7 +139,7 @@ class Mismatch:
                 f"less than the easier {easy.roll} ({_odds(easy.chance, denominator)}) at {number_text(easy.reward)}")
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class DiceReport:
     """Every total of a dice formula against the cards that print it."""
 

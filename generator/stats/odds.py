@@ -66,7 +66,7 @@ class Requirement:
 Conjunction = tuple[Requirement, ...]  # every requirement must hold
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Plan:
     """How the count walks the deck: the tallies requirements read (and the index of each),
     the cap of each tally, the categories in the order they are taken (each a signature of
@@ -79,7 +79,7 @@ class Plan:
     last_feed: dict[int, int]
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class PreparedQuestion:
     """A question ready to count: the cards it draws from (with their copies), what it asks
     of them, and the plan the count follows (made once: bounding the work reads it too)."""

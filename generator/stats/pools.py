@@ -13,7 +13,7 @@ from generator.deck.model import Card, Deck
 from generator.errors import InputError, Position, did_you_mean
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Pool:
     """Physical cards to deal from: each distinct card with its number of copies."""
 

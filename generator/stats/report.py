@@ -58,7 +58,7 @@ SECOND = colors.HexColor("#e0a030")
 WIN = colors.HexColor("#4c9a5b")
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Panel:
     """A chart with its title, drawn at a size known before placing it."""
 

@@ -62,7 +62,7 @@ class Outcome:
     ending: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Plugin:
     """A loaded game plugin."""
 
@@ -73,7 +73,7 @@ class Plugin:
     play: Callable[[Any, random.Random, str], Outcome]
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Interval:
     """An estimate with its 95% confidence interval."""
 
@@ -82,7 +82,7 @@ class Interval:
     high: float
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class SimulationResult:
     """The outcomes of a run and their summary statistics."""
 

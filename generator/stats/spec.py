@@ -68,7 +68,7 @@ MAX_DRAW = 1000
 deals a thousand cards at once."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class CountBy:
     """A composition table: count cards by ``field``, among the cards ``where`` selects."""
 
@@ -76,7 +76,7 @@ class CountBy:
     where: Selector = Selector(())
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Condition:
     """'At least 2 of the drawn cards are treasures of the monster's type.'
 
@@ -105,7 +105,7 @@ class Condition:
         return f"{amount} {what}"
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Question:
     """A named draw-odds question: draw ``draw`` cards; do all ``needs`` hold?"""
 
@@ -127,7 +127,7 @@ class Question:
         return text
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class DiceSpec:
     """Which card field is a dice roll, on which dice, and which field is its reward."""
 
@@ -137,7 +137,7 @@ class DiceSpec:
     where: Selector = Selector(())
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class SimulationSpec:
     """The deck's game plugin and how to run it."""
 
@@ -149,7 +149,7 @@ class SimulationSpec:
     options: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class StatsSpec:
     """Everything the ``stats:`` section asks for; empty when the deck has none."""
 

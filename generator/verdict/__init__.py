@@ -1,11 +1,12 @@
 """The verdict on a deck: every check that ``build``, ``booklet``, ``stats`` and ``export``
 run before drawing, in one pass, with every problem found.
 
-``verdict(path)`` runs the checks listed in :data:`generator.verdict.checks.CHECKS`
-in order, each a function of the :class:`Subject` being judged that returns
-:class:`~generator.findings.Finding` values. The first check loads the deck model;
-checks that need the model (or the card renderer the layout check loads) find
-nothing more when an earlier one could not build it. ``deckpress check`` prints
+``verdict(path, checks=...)`` runs the checks it is given in order (everything
+``check`` runs is :data:`generator.verdict.complete.CHECKS`), each a function of
+the :class:`Subject` being judged that returns :class:`~generator.findings.Finding`
+values. The first check loads the deck model; checks that need the model (or the
+card renderer the layout check loads) find nothing more when an earlier one could
+not build it. ``deckpress check`` prints
 the findings; ``build`` and the other commands run the checks they depend on.
 
 The promise: if ``check`` passes a deck, no other command refuses it with its
@@ -24,11 +25,10 @@ from generator.errors import DeckpressError
 from generator.findings import WARNING, Finding, exit_status, findings_from, in_order
 from generator.render.renderer import Renderer
 from generator.sheets.geometry import SheetSettings
-from generator.verdict.checks import CHECKS
 from generator.verdict.subject import Check, Subject
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Verdict:
     """Everything found about one deck, in file and line order."""
 
@@ -59,15 +59,14 @@ class Verdict:
         return tuple(finding for finding in self.findings if finding.severity == WARNING)
 
 
-def verdict(deck_path: Path | str, *, lang: str | None = None, checks: Iterable[Check] | None = None,
+def verdict(deck_path: Path | str, *, checks: Iterable[Check], lang: str | None = None,
             load_renderer: Callable[[Deck], Renderer] | None = None,
             sheets: SheetSettings | None = None) -> Verdict:
-    """Run ``checks`` (every check by default) on the deck at ``deck_path``, one after the
-    other; ``load_renderer`` makes the card renderer the face checks lay out (by default the
-    deck's own); ``sheets`` are the print settings the sheets are checked for (by default
-    build's defaults)."""
+    """Run ``checks`` on the deck at ``deck_path``, one after the other; ``load_renderer``
+    makes the card renderer the face checks lay out (by default the deck's own); ``sheets``
+    are the print settings the sheets are checked for (by default build's defaults)."""
     subject = Subject(path=Path(deck_path), lang=lang, load_renderer=load_renderer, sheets=sheets)
-    found = [finding for check in (CHECKS if checks is None else checks) for finding in run_check(check, subject)]
+    found = [finding for check in checks for finding in run_check(check, subject)]
     found = apply_acceptances(subject.deck, found)  # the deck's accept: entries mark warnings
     return Verdict(path=subject.path, deck=subject.deck, findings=tuple(in_order(found)),
                    counts=dict(subject.counts), renderer=subject.renderer, lang=lang,

@@ -170,7 +170,7 @@ class _NoRenderer(Exception):
     """The card layouts could not be read (which is reported), so no card can be measured."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class _Walk:
     """One pass over a rules file's blocks, keeping every problem it meets."""
 

@@ -8,7 +8,9 @@ tuple where it belongs:
   applied to it), so every later check sees the deck as it will be printed;
 - :data:`DRAWING_CHECKS` add what ``build`` and ``export`` need before they
   draw (rules, layouts, every distinct face);
-- :data:`CHECKS` is everything ``deckpress check`` runs.
+- :data:`generator.verdict.complete.CHECKS` is everything ``deckpress check`` runs:
+  these and the checks of what only ``check`` looks at (sheets, stats, booklet,
+  access), kept in their own module so that ``build`` does not load them.
 
 A check that needs the model (``subject.deck``) or the card renderer
 (``subject.renderer``) finds nothing when an earlier check could not make it:
@@ -26,13 +28,6 @@ from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
 from generator.render import load_renderer
 from generator.render.deckfiles import with_version
-from generator.sheets.geometry import SheetSettings, sheet_layout
-from generator.sheets.style import load_style
-from generator.stats.odds import prepare
-from generator.stats.pools import pools_for
-from generator.stats.spec import read_stats_spec
-from generator.verdict.access import check_access
-from generator.verdict.booklet import booklet_findings
 from generator.verdict.subject import Subject
 
 
@@ -143,52 +138,6 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
             for error in problems]
 
 
-def check_sheets(subject: Subject) -> Iterable[Finding]:
-    """What ``build`` asks of the deck before it draws a page, with its default options (or the
-    subject's ``sheets``): that there is something to print, and that a card fits the paper
-    (between a cutter's marks, when printing for one). A card too large for the paper is
-    told where its size is written, the front layout."""
-    deck, renderer = subject.deck, subject.renderer
-    if deck is None or renderer is None:
-        return ()
-    try:
-        sheet_layout(deck, renderer, subject.sheets or SheetSettings.default(load_style()))
-    except InputError as error:
-        if error.position is None:
-            error = InputError(error.message, Position(renderer.layouts["front"].path), field=error.field)
-        return findings_from(error, "sheets")
-    return ()
-
-
-def check_stats(subject: Subject) -> Iterable[Finding]:
-    """The ``stats:`` section, and every question it asks of every pool (without the
-    counting, which ``deckpress stats`` does)."""
-    deck = subject.deck
-    if deck is None:
-        return ()
-    try:
-        spec = read_stats_spec(deck)
-    except InputError as error:
-        return findings_from(error, "stats")
-    found = []
-    for pool in pools_for(deck):
-        for question in spec.questions:
-            if question.decklist not in (None, pool.decklist):
-                continue
-            try:
-                prepare(question, pool)
-            except InputError as error:
-                found.extend(findings_from(error, "stats"))
-    return found
-
-
-def check_booklet(subject: Subject) -> Iterable[Finding]:
-    """The rules booklet's directives, images, tables and characters, when the deck has rules."""
-    if subject.deck is None:
-        return ()
-    return booklet_findings(subject.deck, subject.renderer)
-
-
 MODEL_CHECKS = (check_model, stamp_version)
 """Checks that make (or change) the deck model every later check reads."""
 
@@ -200,7 +149,3 @@ PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
 
 DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRAWING_CHECKS
 """What ``build --draft`` runs: untranslated texts are listed and printed marked."""
-
-CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS
-          + (check_sheets, check_stats, check_booklet, check_access))
-"""Everything ``deckpress check`` runs."""

@@ -17,7 +17,7 @@ from generator.render.renderer import Renderer
 from generator.sheets.geometry import SheetSettings
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Subject:
     """The deck being judged, and what the checks build on the way for later ones."""
 

@@ -33,7 +33,7 @@ MAX_PHRASE_CHARS = 500
 overflow the page it is printed on."""
 
 
-@dataclass(eq=False)
+@dataclass(repr=False, eq=False)
 class Words:
     """The phrases of one language, ready to fill in."""
 

@@ -1,0 +1,75 @@
+"""Everything ``deckpress check`` runs: the checks every drawing command runs first
+(:mod:`generator.verdict.checks`), then those of what only ``check`` and the live preview
+look at before any paper is spent: the sheets with the given options, the ``stats:``
+section, the rules booklet and what is hard to read or to tell apart.
+
+They live apart from the drawing commands' checks so that ``build`` does not load the
+statistics, booklet and accessibility modules it never runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from generator.errors import InputError, Position
+from generator.findings import Finding, findings_from
+from generator.sheets.geometry import SheetSettings, sheet_layout
+from generator.sheets.style import load_style
+from generator.stats.odds import prepare
+from generator.stats.pools import pools_for
+from generator.stats.spec import read_stats_spec
+from generator.verdict.access import check_access
+from generator.verdict.booklet import booklet_findings
+from generator.verdict.checks import DRAWING_CHECKS, MODEL_CHECKS, check_translation
+from generator.verdict.subject import Subject
+
+
+def check_sheets(subject: Subject) -> Iterable[Finding]:
+    """What ``build`` asks of the deck before it draws a page, with its default options (or the
+    subject's ``sheets``): that there is something to print, and that a card fits the paper
+    (between a cutter's marks, when printing for one). A card too large for the paper is
+    told where its size is written, the front layout."""
+    deck, renderer = subject.deck, subject.renderer
+    if deck is None or renderer is None:
+        return ()
+    try:
+        sheet_layout(deck, renderer, subject.sheets or SheetSettings.default(load_style()))
+    except InputError as error:
+        if error.position is None:
+            error = InputError(error.message, Position(renderer.layouts["front"].path), field=error.field)
+        return findings_from(error, "sheets")
+    return ()
+
+
+def check_stats(subject: Subject) -> Iterable[Finding]:
+    """The ``stats:`` section, and every question it asks of every pool (without the
+    counting, which ``deckpress stats`` does)."""
+    deck = subject.deck
+    if deck is None:
+        return ()
+    try:
+        spec = read_stats_spec(deck)
+    except InputError as error:
+        return findings_from(error, "stats")
+    found = []
+    for pool in pools_for(deck):
+        for question in spec.questions:
+            if question.decklist not in (None, pool.decklist):
+                continue
+            try:
+                prepare(question, pool)
+            except InputError as error:
+                found.extend(findings_from(error, "stats"))
+    return found
+
+
+def check_booklet(subject: Subject) -> Iterable[Finding]:
+    """The rules booklet's directives, images, tables and characters, when the deck has rules."""
+    if subject.deck is None:
+        return ()
+    return booklet_findings(subject.deck, subject.renderer)
+
+
+CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS
+          + (check_sheets, check_stats, check_booklet, check_access))
+"""Everything ``deckpress check`` runs."""
