@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
@@ -46,6 +47,9 @@ from generator.render.paint import load_colour_table
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
 from generator.render.templating import SPECIAL_NAMES, TemplateError, TemplateMemo, make_layout_environment
 from generator.sandbox import BoundedSandbox, TemplateLimitError
+
+FaceObserver = Callable[[Card, str, tuple[Op, ...]], None]
+"""Handed each distinct face a pass lays out: one card that shows it, the side, and its plan."""
 
 if TYPE_CHECKING:  # drawing needs reportlab's canvas; checking faces does not load it
     from reportlab.pdfgen.canvas import Canvas
@@ -214,13 +218,18 @@ class Renderer:
         if problems:
             raise LayoutErrors(problems)
 
-    def problems(self) -> list[DeckpressError]:
+    def problems(self, observe: FaceObserver | None = None, keep: bool = True) -> list[DeckpressError]:
         """Every distinct face that cannot be laid out (or titled), each reported once, in
         deck order. Each error carries ``card``, ``side``, ``element`` and ``kind``
         ("fit" for text that does not fit, "input" for a broken or oversized image file
         (an InputError, exit 2), else "layout"). In a draft, text that does not fit is
         drawn all the same and its error says so with ``drafted`` set. A broken or oversized
-        image file is one problem, at the first face that shows it."""
+        image file is one problem, at the first face that shows it.
+
+        ``observe`` is handed (card, side, plan) for each distinct face that is laid out, in
+        deck order. With ``keep`` False nothing made on the way is kept (plans, keys,
+        titles): each plan is let go once observed, so a pass over a deck of any size holds
+        one face at a time, and a face drawn later is planned again."""
         problems: list[DeckpressError] = []
         tried: set[str] = set()
         self.tried_faces = 0
@@ -229,12 +238,18 @@ class Renderer:
             for side in SIDES:
                 key = self.face_key(card, side)
                 if key in tried:
+                    self._forget(card, side, keep)
                     continue
                 tried.add(key)
                 self.tried_faces += 1
                 try:
-                    self._plan(card, side, key)
-                    self.title(card, side)
+                    plan = self._plan(card, side, key, keep)
+                    if observe is not None:
+                        observe(card, side, plan)
+                    if keep:
+                        self.title(card, side)
+                    else:
+                        self._make_title(card, side)
                 except (LayoutError, InputError) as error:
                     broken_file = error.broken_file if isinstance(error, FaceInputError) else None
                     if broken_file is None or broken_file not in broken_files:
@@ -242,6 +257,7 @@ class Renderer:
                     if broken_file is not None:
                         broken_files.add(broken_file)
                 problems.extend(self._overflows.get(key, ()))
+                self._forget(card, side, keep)
         return problems
 
     tried_faces: int = 0
@@ -289,8 +305,14 @@ class Renderer:
         if "title" in facts and facts.get("key") in self._plans:
             facts.pop("context", None)
 
-    def _plan(self, card: Card, side: str, key: str | None = None) -> tuple[Op, ...]:
-        """The face's plan, made once per face key (``key``, when the caller has it already)."""
+    def _forget(self, card: Card, side: str, keep: bool) -> None:
+        """Let what is known of a face go after a pass that keeps nothing (see :meth:`problems`)."""
+        if not keep:
+            self._faces.pop((id(card), side), None)
+
+    def _plan(self, card: Card, side: str, key: str | None = None, keep: bool = True) -> tuple[Op, ...]:
+        """The face's plan, made once per face key (``key``, when the caller has it already);
+        with ``keep`` False a plan not made before is made and not remembered."""
         key = key or self.face_key(card, side)
         plan = self._plans.get(key)
         if plan is None:
@@ -303,8 +325,9 @@ class Renderer:
             if self._resources.overflows:
                 self._overflows[key] = [self._drafted(card, side, layout, problem)
                                         for problem in self._resources.overflows]
-            self._plans[key] = plan
-            self._settle(self._facts(card, side))
+            if keep:
+                self._plans[key] = plan
+                self._settle(self._facts(card, side))
         return plan
 
     def _drafted(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> FaceProblem:

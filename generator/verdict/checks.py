@@ -19,19 +19,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from generator.deck.model import RULES_FILENAME, Deck, load_deck, rules_path
+from generator.deck.model import RULES_FILENAME, Card, Deck, load_deck, rules_path
 from generator.deck.rules import check_deck
 from generator.deck.translation import mark_untranslated, require_translated, translate_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
 from generator.render import load_renderer
 from generator.render.deckfiles import with_version
+from generator.render.plan import Op
 from generator.sheets.geometry import SheetSettings, sheet_layout
 from generator.sheets.style import load_style
 from generator.stats.odds import prepare
 from generator.stats.pools import pools_for
 from generator.stats.spec import read_stats_spec
-from generator.verdict.access import check_access
+from generator.verdict.access import check_access, watch_access
 from generator.verdict.booklet import booklet_findings
 from generator.verdict.subject import Subject
 
@@ -133,11 +134,33 @@ def check_layouts(subject: Subject) -> Iterable[Finding]:
 
 
 def check_faces(subject: Subject) -> Iterable[Finding]:
-    """Every distinct face laid out: text that does not fit, missing glyphs and images."""
+    """Every distinct face laid out: text that does not fit, missing glyphs and images. The
+    plans are kept, for the command that draws the faces next."""
     if subject.renderer is None:
         return ()
-    problems = subject.renderer.problems()
-    subject.counts["faces"] = subject.renderer.tried_faces
+    return _face_findings(subject, subject.renderer.problems())
+
+
+def check_faces_once(subject: Subject) -> Iterable[Finding]:
+    """Every distinct face laid out, as :func:`check_faces`, each plan handed to the checks that
+    asked for it (``subject.face_observers``) and let go: what ``check`` runs, which draws
+    nothing, so that its memory does not grow with the faces of the deck."""
+    renderer = subject.renderer
+    if renderer is None:
+        return ()
+    observers = tuple(subject.face_observers)
+
+    def observe(card: Card, side: str, plan: tuple[Op, ...]) -> None:
+        for observer in observers:
+            observer(card, side, plan)
+
+    found = _face_findings(subject, renderer.problems(observe if observers else None, keep=False))
+    subject.faces_observed = True
+    return found
+
+
+def _face_findings(subject: Subject, problems: list[DeckpressError]) -> list[Finding]:
+    subject.counts["faces"] = subject.renderer.tried_faces if subject.renderer is not None else 0
     # A draft renderer draws text that does not fit, marked, and says so with "drafted".
     return [Finding.from_error(error, "layout", details={"drafted": True} if getattr(error, "drafted", False) else {})
             for error in problems]
@@ -203,4 +226,11 @@ DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRA
 
 CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS
           + (check_sheets, check_stats, check_booklet, check_access))
-"""Everything ``deckpress check`` runs."""
+"""Everything ``deckpress check`` runs, the plans kept for a caller that draws the faces
+next (the live preview)."""
+
+STREAMING_CHECKS = (MODEL_CHECKS + (check_translation, check_rules, check_layouts, watch_access, check_faces_once)
+                    + (check_sheets, check_stats, check_booklet, check_access))
+"""The same checks for a caller that draws nothing (``deckpress check``): each distinct face
+is laid out once, for the layout and the access checks together, and no plan is kept, so
+memory does not grow with the faces of the deck."""
