@@ -35,7 +35,7 @@ from generator.sandbox import TemplateLimitError
 MAX_REPEAT = 50
 """More icons than this in one row is a typo, not a card."""
 
-MAX_REMEMBERED = 4096
+MAX_MEMO_ENTRIES = 4096
 """Entries each of planning's memos (element operations, parsed strings, measured words)
 holds before it starts afresh. Faces share frames, labels and words, so a memo saves
 most of the fitting; a deck of 100,000 different cards would otherwise keep every
@@ -54,7 +54,7 @@ class BoundedMemo(dict[K, V]):
     only how much is worked out twice; emptying the whole memo (rather than dropping the
     oldest entry) keeps a lookup a plain dict's and an insertion cheap."""
 
-    def __init__(self, limit: int = MAX_REMEMBERED) -> None:
+    def __init__(self, limit: int = MAX_MEMO_ENTRIES) -> None:
         super().__init__()
         self.limit = limit
 
@@ -229,7 +229,7 @@ class PlanResources:
     image_sizes: dict[Path, tuple[int, int] | ImageProblem] = field(default_factory=dict)
     arts: dict[Path, SvgArt | SvgError] = field(default_factory=dict)
     markup: dict[str, Markup] = field(default_factory=BoundedMemo)
-    words: MeasuredWords = field(default_factory=lambda: BoundedMemo(4 * MAX_REMEMBERED))
+    words: MeasuredWords = field(default_factory=lambda: BoundedMemo(4 * MAX_MEMO_ENTRIES))
     """Each word's measured runs (see :func:`~generator.render.runs.shape_text`)."""
     planned: dict[tuple[Any, ...], tuple[Op | None, tuple[PlanProblem, ...]]] = field(default_factory=BoundedMemo)
     """Each element's operation (and a draft's overflows) by the values it read."""

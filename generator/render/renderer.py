@@ -77,7 +77,13 @@ class Renderer:
     draft: bool = False
     """Text that does not fit is drawn at its minimum size, clipped and marked in red, instead
     of stopping the face; :meth:`problems` still reports it, :meth:`validate` lets it pass."""
+    forget_drawn: bool = False
+    """Let each face's plan go once the face is drawn: for a command that draws each distinct
+    face once (a build's sheets), so the plans do not stay with the sheets being drawn; a face
+    drawn again is planned again."""
     _plans: dict[str, tuple[Op, ...]] = field(default_factory=dict, repr=False)
+    _drawn: set[str] = field(default_factory=set, repr=False)
+    """Keys of the faces drawn and let go (with :attr:`forget_drawn`)."""
     _overflows: dict[str, list[FaceProblem]] = field(default_factory=dict, repr=False)
     _images: PreparedImages = field(default_factory=PreparedImages, repr=False)
     _resources: PlanResources = field(init=False, repr=False)
@@ -184,7 +190,12 @@ class Renderer:
         from generator.render.replay import Replay  # noqa: PLC0415  (loads reportlab's canvas)
 
         layout = self.layouts[_check_side(side)]
-        ops = self._plan(card, side)
+        key = self.face_key(card, side)
+        ops = self._plan(card, side, key)
+        if self.forget_drawn:
+            self._plans.pop(key, None)
+            self._drawn.add(key)
+            self._settle(self._facts(card, side))
         trim, bleed_width = layout.trim, layout.bleed if bleed else 0.0
         replays = self._replays.setdefault(canvas, {})
         replay = replays.get((trim, bleed_width))
@@ -302,7 +313,7 @@ class Renderer:
     def _settle(self, facts: dict[str, Any]) -> None:
         """Let a face's context go once its key, title and plan are made: nothing reads it
         again, and kept, the contexts would grow with the deck's distinct faces."""
-        if "title" in facts and facts.get("key") in self._plans:
+        if "title" in facts and (facts.get("key") in self._plans or facts.get("key") in self._drawn):
             facts.pop("context", None)
 
     def _forget(self, card: Card, side: str, keep: bool) -> None:
