@@ -1,22 +1,27 @@
-"""Peak memory and time of ``deckpress check`` on a party game's spreadsheet of 30,000 and
-100,000 rows of text cards.
+"""Peak memory and time of ``deckpress check`` (and ``build``, ``export --png``) on a party
+game's spreadsheet of 30,000 and 100,000 rows of text cards.
 
 Run by hand from the repository root (it is not part of the test suite)::
 
     .venv/bin/python benchmarks/bench_spreadsheets.py
     .venv/bin/python benchmarks/bench_spreadsheets.py --rows 30000 --rows 100000 --format json
+    .venv/bin/python benchmarks/bench_spreadsheets.py --rows 1000 --rows 10000 --command check \
+        --command build --command png
 
 Each deck is a CSV of short prompts (``text``, and ``colour`` on every other row: a
 spreadsheet holds at most 200,000 filled cells) read by ``cards: {from: cards.csv}``.
-For each size it runs, each in a fresh process whose peak resident memory is its own:
+For each size it runs, each in a fresh process whose peak resident memory is its own
+(an export's workers included: the peak is the largest process's):
 
 - ``load``: reading the spreadsheet into the deck model (what streaming the rows keeps
   small: the rows are read one at a time, and the model holds the cards made of them);
-- ``check``: the whole ``deckpress check``, every distinct face laid out.
+- ``check``: the whole ``deckpress check``, every distinct face laid out;
+- ``build``, ``png`` (with ``--command``): ``deckpress build`` and ``deckpress export --png``
+  (an export draws every face at 300 dpi: minutes for 10,000 cards).
 
 It prints seconds (wall and CPU: the CPU time is the steadier on a shared machine) and
 the peak in MB, and the growth per thousand rows between the smallest and the largest
-deck, so what grows with the rows is told apart from what a check costs anyway. Figures
+deck, so what grows with the rows is told apart from what a command costs anyway. Figures
 are printed, never asserted.
 """
 
@@ -72,35 +77,46 @@ def measured(command: list[str]) -> dict:
             "peak_mb": round(usage.ru_maxrss / 1024, 1)}
 
 
+COMMANDS = {
+    "check": lambda deck, out: ["check", str(deck)],
+    "build": lambda deck, out: ["build", str(deck), "--quiet", "--out", str(out)],
+    "png": lambda deck, out: ["export", str(deck), "--quiet", "--png", str(out)],
+}
+"""The commands ``--command`` can measure, by name: their arguments after ``deckpress``."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, action="append", help="rows of cards (default 30,000 and 100,000)")
+    parser.add_argument("--command", choices=sorted(COMMANDS), action="append",
+                        help="a command to measure besides loading (default check)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     arguments = parser.parse_args()
     sizes = sorted(arguments.rows or [30_000, 100_000])
+    stages = ["load", *(arguments.command or ["check"])]
     results = []
     with tempfile.TemporaryDirectory(prefix="deckpress-sheets-") as scratch:
         for rows in sizes:
             deck = party_deck(Path(scratch) / f"party-{rows}", rows)
-            results.append({
-                "rows": rows,
-                "csv_mb": round((deck / "cards.csv").stat().st_size / 1e6, 2),
-                "load": measured([sys.executable, "-c", LOAD, str(deck)]),
-                "check": measured([sys.executable, "-m", "generator", "check", str(deck)]),
-            })
+            result = {"rows": rows, "csv_mb": round((deck / "cards.csv").stat().st_size / 1e6, 2),
+                      "load": measured([sys.executable, "-c", LOAD, str(deck)])}
+            for stage in stages[1:]:
+                out = Path(scratch) / f"{stage}-{rows}"
+                result[stage] = measured([sys.executable, "-m", "generator", *COMMANDS[stage](deck, out)])
+            results.append(result)
     if arguments.format == "json":
         print(json.dumps(results, indent=2))
         return
-    print(f"{'rows':>8} {'csv MB':>7}   {'load: wall s':>12} {'cpu s':>6} {'peak MB':>8}   "
-          f"{'check: wall s':>13} {'cpu s':>6} {'peak MB':>8}")
+    print(f"{'rows':>8} {'csv MB':>7}" + "".join(f"   {stage + ': wall s':>14} {'cpu s':>6} {'peak MB':>8}"
+                                                 for stage in stages))
     for result in results:
-        load, check = result["load"], result["check"]
-        print(f"{result['rows']:>8,} {result['csv_mb']:>7}   {load['wall_s']:>12} {load['cpu_s']:>6} "
-              f"{load['peak_mb']:>8}   {check['wall_s']:>13} {check['cpu_s']:>6} {check['peak_mb']:>8}")
+        print(f"{result['rows']:>8,} {result['csv_mb']:>7}" + "".join(
+            f"   {result[stage]['wall_s']:>14} {result[stage]['cpu_s']:>6} {result[stage]['peak_mb']:>8}"
+            for stage in stages))
     if len(results) > 1:
         first, last = results[0], results[-1]
         thousands = (last["rows"] - first["rows"]) / 1000
-        for stage in ("load", "check"):
+        for stage in stages:
             growth = (last[stage]["peak_mb"] - first[stage]["peak_mb"]) / thousands
             print(f"{stage}: {growth:.2f} MB more per thousand rows")
 

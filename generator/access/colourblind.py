@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,9 +37,11 @@ from reportlab.lib.colors import Color
 from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, hex_of, rgb_of
 from generator.access.contrast import Face, distinct_plans
 from generator.access.perception import distance
+from generator.deck.model import Card
 from generator.errors import Position
 from generator.render.layout import Element, IconElement, TextElement
 from generator.render.paint import Paint, PaintError
+from generator.render.plan import BoundedMemo, Op
 from generator.render.renderer import Renderer, face_context
 from generator.render.templating import SPECIAL_NAMES, Template, TemplateError
 
@@ -102,14 +105,13 @@ CUE_MITIGATIONS = {CUE_TEXT: "every such face prints {field} as text ('{element}
 """How a problem says which other cue tells the values apart."""
 
 
-def colour_pair_problems(renderer: Renderer, faces: list[Face] | None = None) -> list[ColourPairProblem]:
+def colour_pair_problems(renderer: Renderer, faces: Iterable[Face] | None = None) -> list[ColourPairProblem]:
     """Every pair of a field's values whose colours a colour-blind player may confuse
     (``faces``: the distinct faces' plans, when the caller has them already)."""
-    fields = _observe(renderer, list(distinct_plans(renderer)) if faces is None else faces)
-    problems: list[ColourPairProblem] = []
-    for name in sorted(fields):
-        problems += _field_problems(name, fields[name])
-    return problems
+    watch = ColourWatch(renderer)
+    for card, side, ops in distinct_plans(renderer) if faces is None else faces:
+        watch.observe(card, side, ops)
+    return watch.problems()
 
 
 class _Resolver:
@@ -117,7 +119,7 @@ class _Resolver:
     values it reads: thousands of faces usually share a handful."""
 
     def __init__(self) -> None:
-        self.known: dict[tuple, Any] = {}
+        self.known: dict[tuple, Any] = BoundedMemo()
 
     def colour(self, paint: Paint, context: dict) -> Color | None:
         return self._once(("paint", id(paint)), paint.names, context, lambda: _resolve(paint, context))
@@ -138,22 +140,37 @@ class _Resolver:
         return self.known[key]
 
 
-def _observe(renderer: Renderer, faces: list[Face]) -> dict[str, _FieldColours]:
-    deck = renderer.deck
-    declared = set(deck.fields)
-    fields: dict[str, _FieldColours] = defaultdict(_FieldColours)
-    resolver = _Resolver()
-    names_read = {id(element): element.names for layout in renderer.layouts.values()
-                  for element in layout.elements}
-    for card, side, ops in faces:
+class ColourWatch:
+    """What the distinct faces handed over one at a time (:meth:`observe`) show of each field
+    a colour is chosen by, so that a pass over the faces can judge them without keeping
+    their plans; :meth:`problems` once every face is seen.
+
+    Only fields some paint reads can carry a colour code, so only their values are noted:
+    a field of card texts, different on every card, is not remembered card by card."""
+
+    def __init__(self, renderer: Renderer) -> None:
+        self.renderer = renderer
+        self.fields: dict[str, _FieldColours] = defaultdict(_FieldColours)
+        self.resolver = _Resolver()
+        self.declared = set(renderer.deck.fields)
+        layouts = renderer.layouts.values()
+        self.names_read = {id(element): element.names for layout in layouts for element in layout.elements}
+        self.painted = {name for layout in layouts for element in layout.elements
+                        for paint in element.paints() for name in paint.names}
+
+    def observe(self, card: Card, side: str, ops: tuple[Op, ...]) -> None:
+        """Note what one distinct face shows of the fields a paint reads."""
+        deck, fields, resolver = self.renderer.deck, self.fields, self.resolver
+        face_fields = self.declared or set(card.face(side, deck.shared_back) or {})
+        candidates = (face_fields - (SPECIAL_NAMES - self.declared)) & self.painted
+        if not candidates:
+            return
         context = face_context(deck, card, side)
-        face_fields = declared or set(card.face(side, deck.shared_back) or {})
-        candidates = face_fields - (SPECIAL_NAMES - declared)
         drawn = {op.element for op in ops}
-        for element in renderer.layouts[side].elements:
+        for element in self.renderer.layouts[side].elements:
             if element.name not in drawn:
                 continue
-            for name in names_read[id(element)] & candidates:
+            for name in self.names_read[id(element)] & candidates:
                 value = context.get(name)
                 if not _is_value(value):
                     continue
@@ -172,7 +189,13 @@ def _observe(renderer: Renderer, faces: list[Face]) -> dict[str, _FieldColours]:
         for name in candidates:
             if _is_value(context.get(name)):
                 fields[name].faces[context[name]] += 1
-    return fields
+
+    def problems(self) -> list[ColourPairProblem]:
+        """Every pair of values of a field whose colours look alike, field by field."""
+        problems: list[ColourPairProblem] = []
+        for name in sorted(self.fields):
+            problems += _field_problems(name, self.fields[name])
+        return problems
 
 
 def _note_cues(seen: _FieldColours, name: str, element: Element, context: dict, value: Any,

@@ -87,30 +87,45 @@ class ContrastProblem:
                 f"{shown_ratio(self.ratio):.2f}:1, below the {self.required:g}:1 WCAG 2 asks of {kind}")
 
 
-def contrast_problems(renderer: Renderer, faces: list[Face] | None = None) -> list[ContrastProblem]:
+def contrast_problems(renderer: Renderer, faces: Iterable[Face] | None = None) -> list[ContrastProblem]:
     """Every text element, on every distinct face, that is too faint against its backdrop
     (the worst run of each element, when its runs differ in colour or weight); ``faces``
     are the distinct faces' plans, when the caller has them already."""
-    images = ImageSamples()
-    problems = []
+    watch = ContrastWatch(renderer)
     for card, side, ops in distinct_plans(renderer) if faces is None else faces:
-        layout = renderer.layouts[side]
-        positions = {element.name: element.position for element in layout.elements}
+        watch.observe(card, side, ops)
+    return watch.problems
+
+
+class ContrastWatch:
+    """The contrast problems of faces handed over one at a time (:meth:`observe`), so that a
+    pass over the distinct faces can check them without keeping their plans."""
+
+    def __init__(self, renderer: Renderer) -> None:
+        self.renderer = renderer
+        self.problems: list[ContrastProblem] = []
+        self.images = ImageSamples()
+        self.positions = {side: {element.name: element.position for element in layout.elements}
+                          for side, layout in renderer.layouts.items()}
+
+    def observe(self, card: Card, side: str, ops: tuple[Op, ...]) -> None:
+        """Check each text element of one distinct face."""
+        layout = self.renderer.layouts[side]
+        positions = self.positions[side]
         painting: list[Op] = []  # only these can lie under text: the rest of a plan is never walked
         for op in ops:
             if isinstance(op, PAINTING_OPS):
                 painting.append(op)
             if not isinstance(op, TextOp):
                 continue
-            worst = _worst_run(op, tuple(painting), images)
+            worst = _worst_run(op, tuple(painting), self.images)
             if worst is None:
                 continue
             run, backdrop, ratio, bold, alpha = worst
-            problems.append(ContrastProblem(card, side, op.element,
-                                            positions.get(op.element, Position(layout.path)),
-                                            rgb_of(run.colour), backdrop.rgb, backdrop.element, ratio,
-                                            op.size, bold, alpha))
-    return problems
+            self.problems.append(ContrastProblem(card, side, op.element,
+                                                 positions.get(op.element, Position(layout.path)),
+                                                 rgb_of(run.colour), backdrop.rgb, backdrop.element, ratio,
+                                                 op.size, bold, alpha))
 
 
 def distinct_plans(renderer: Renderer) -> Iterator[Face]:

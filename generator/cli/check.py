@@ -15,7 +15,7 @@ from generator.deck.model import Deck
 from generator.errors import EXIT_INPUT, EXIT_OK
 from generator.sheets.geometry import SheetSettings
 from generator.verdict import Check, Verdict, verdict
-from generator.verdict.complete import CHECKS
+from generator.verdict.complete import CHECKS, STREAMING_CHECKS
 
 
 @click.command()
@@ -89,9 +89,10 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
 
 
 def _shop_checks(shop: str | None) -> tuple[Check, ...]:
-    """Every check, and the shop's when ``--for`` names one."""
+    """Every check, and the shop's when ``--for`` names one. Without a shop no plan is kept;
+    the shop's check reads the plans the face check keeps."""
     if shop is None:
-        return CHECKS
+        return STREAMING_CHECKS
     from generator.shops.choice import ShopChoice  # noqa: PLC0415  (brings LittleCMS and the presets: --for only)
     from generator.verdict.shops import shop_check  # noqa: PLC0415  (likewise)
 

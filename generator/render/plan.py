@@ -37,9 +37,33 @@ MAX_REPEAT = 50
 RULE_THICKNESS = 0.06
 """A rule's thickness (``---`` in text), in ems of the text's size: half a point at 8 pt."""
 
+MAX_MEMO_ENTRIES = 4096
+"""Entries each of planning's memos (element operations, parsed strings, measured words)
+holds before it starts afresh. Faces share frames, labels and words, so a memo saves
+most of the fitting; a deck of 100,000 different cards would otherwise keep every
+card's text and operations until the command ends. Starting afresh costs planning each
+shared element once more, a few times in a deck of tens of thousands of cards."""
+
 K = TypeVar("K")
 V = TypeVar("V")
 E = TypeVar("E", bound=Exception)
+
+
+class BoundedMemo(dict[K, V]):
+    """A memo of at most ``limit`` entries: adding one to a full memo empties it first.
+
+    What it remembers can always be worked out again, so forgetting changes no result,
+    only how much is worked out twice; emptying the whole memo (rather than dropping the
+    oldest entry) keeps a lookup a plain dict's and an insertion cheap."""
+
+    def __init__(self, limit: int = MAX_MEMO_ENTRIES) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: K, value: V) -> None:
+        if len(self) >= self.limit and key not in self:
+            self.clear()
+        super().__setitem__(key, value)
 
 
 class PlanProblem(Exception):
@@ -235,10 +259,10 @@ class PlanResources:
     overflows: list[PlanProblem] = field(default_factory=list)
     image_sizes: dict[Path, tuple[int, int] | ImageProblem] = field(default_factory=dict)
     arts: dict[Path, SvgArt | SvgError] = field(default_factory=dict)
-    markup: dict[str, Markup] = field(default_factory=dict)
-    words: MeasuredWords = field(default_factory=dict)
+    markup: dict[str, Markup] = field(default_factory=BoundedMemo)
+    words: MeasuredWords = field(default_factory=lambda: BoundedMemo(4 * MAX_MEMO_ENTRIES))
     """Each word's measured runs (see :func:`~generator.render.runs.shape_text`)."""
-    planned: dict[tuple[Any, ...], tuple[Op | None, tuple[PlanProblem, ...]]] = field(default_factory=dict)
+    planned: dict[tuple[Any, ...], tuple[Op | None, tuple[PlanProblem, ...]]] = field(default_factory=BoundedMemo)
     """Each element's operation (and a draft's overflows) by the values it read."""
     reads: dict[int, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 

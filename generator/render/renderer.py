@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
@@ -47,6 +48,9 @@ from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
 from generator.render.templating import SPECIAL_NAMES, TemplateError, TemplateMemo, make_layout_environment
 from generator.sandbox import BoundedSandbox, TemplateLimitError
 
+FaceObserver = Callable[[Card, str, tuple[Op, ...]], None]
+"""Handed each distinct face a pass lays out: one card that shows it, the side, and its plan."""
+
 if TYPE_CHECKING:  # drawing needs reportlab's canvas; checking faces does not load it
     from reportlab.pdfgen.canvas import Canvas
 
@@ -73,7 +77,13 @@ class Renderer:
     draft: bool = False
     """Text that does not fit is drawn at its minimum size, clipped and marked in red, instead
     of stopping the face; :meth:`problems` still reports it, :meth:`validate` lets it pass."""
+    forget_drawn: bool = False
+    """Let each face's plan go once the face is drawn: for a command that draws each distinct
+    face once (a build's sheets), so the plans do not stay with the sheets being drawn; a face
+    drawn again is planned again."""
     _plans: dict[str, tuple[Op, ...]] = field(default_factory=dict, repr=False)
+    _drawn: set[str] = field(default_factory=set, repr=False)
+    """Keys of the faces drawn and let go (with :attr:`forget_drawn`)."""
     _overflows: dict[str, list[FaceProblem]] = field(default_factory=dict, repr=False)
     _images: PreparedImages = field(default_factory=PreparedImages, repr=False)
     _resources: PlanResources = field(init=False, repr=False)
@@ -180,7 +190,12 @@ class Renderer:
         from generator.render.replay import Replay  # noqa: PLC0415  (loads reportlab's canvas)
 
         layout = self.layouts[_check_side(side)]
-        ops = self._plan(card, side)
+        key = self.face_key(card, side)
+        ops = self._plan(card, side, key)
+        if self.forget_drawn:
+            self._plans.pop(key, None)
+            self._drawn.add(key)
+            self._settle(self._facts(card, side))
         trim, bleed_width = layout.trim, layout.bleed if bleed else 0.0
         replays = self._replays.setdefault(canvas, {})
         replay = replays.get((trim, bleed_width))
@@ -214,13 +229,18 @@ class Renderer:
         if problems:
             raise LayoutErrors(problems)
 
-    def problems(self) -> list[DeckpressError]:
+    def problems(self, observe: FaceObserver | None = None, keep: bool = True) -> list[DeckpressError]:
         """Every distinct face that cannot be laid out (or titled), each reported once, in
         deck order. Each error carries ``card``, ``side``, ``element`` and ``kind``
         ("fit" for text that does not fit, "input" for a broken or oversized image file
         (an InputError, exit 2), else "layout"). In a draft, text that does not fit is
         drawn all the same and its error says so with ``drafted`` set. A broken or oversized
-        image file is one problem, at the first face that shows it."""
+        image file is one problem, at the first face that shows it.
+
+        ``observe`` is handed (card, side, plan) for each distinct face that is laid out, in
+        deck order. With ``keep`` False nothing made on the way is kept (plans, keys,
+        titles): each plan is let go once observed, so a pass over a deck of any size holds
+        one face at a time, and a face drawn later is planned again."""
         problems: list[DeckpressError] = []
         tried: set[str] = set()
         self.tried_faces = 0
@@ -229,12 +249,18 @@ class Renderer:
             for side in SIDES:
                 key = self.face_key(card, side)
                 if key in tried:
+                    self._forget(card, side, keep)
                     continue
                 tried.add(key)
                 self.tried_faces += 1
                 try:
-                    self._plan(card, side, key)
-                    self.title(card, side)
+                    plan = self._plan(card, side, key, keep)
+                    if observe is not None:
+                        observe(card, side, plan)
+                    if keep:
+                        self.title(card, side)
+                    else:
+                        self._make_title(card, side)
                 except (LayoutError, InputError) as error:
                     broken_file = error.broken_file if isinstance(error, FaceInputError) else None
                     if broken_file is None or broken_file not in broken_files:
@@ -242,6 +268,7 @@ class Renderer:
                     if broken_file is not None:
                         broken_files.add(broken_file)
                 problems.extend(self._overflows.get(key, ()))
+                self._forget(card, side, keep)
         return problems
 
     tried_faces: int = 0
@@ -286,11 +313,17 @@ class Renderer:
     def _settle(self, facts: dict[str, Any]) -> None:
         """Let a face's context go once its key, title and plan are made: nothing reads it
         again, and kept, the contexts would grow with the deck's distinct faces."""
-        if "title" in facts and facts.get("key") in self._plans:
+        if "title" in facts and (facts.get("key") in self._plans or facts.get("key") in self._drawn):
             facts.pop("context", None)
 
-    def _plan(self, card: Card, side: str, key: str | None = None) -> tuple[Op, ...]:
-        """The face's plan, made once per face key (``key``, when the caller has it already)."""
+    def _forget(self, card: Card, side: str, keep: bool) -> None:
+        """Let what is known of a face go after a pass that keeps nothing (see :meth:`problems`)."""
+        if not keep:
+            self._faces.pop((id(card), side), None)
+
+    def _plan(self, card: Card, side: str, key: str | None = None, keep: bool = True) -> tuple[Op, ...]:
+        """The face's plan, made once per face key (``key``, when the caller has it already);
+        with ``keep`` False a plan not made before is made and not remembered."""
         key = key or self.face_key(card, side)
         plan = self._plans.get(key)
         if plan is None:
@@ -303,8 +336,9 @@ class Renderer:
             if self._resources.overflows:
                 self._overflows[key] = [self._drafted(card, side, layout, problem)
                                         for problem in self._resources.overflows]
-            self._plans[key] = plan
-            self._settle(self._facts(card, side))
+            if keep:
+                self._plans[key] = plan
+                self._settle(self._facts(card, side))
         return plan
 
     def _drafted(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> FaceProblem:

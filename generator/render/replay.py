@@ -38,9 +38,11 @@ FORM_RESOURCES = ("_formsinuse", "_annotationrefs", "_colorsUsed", "_shadingUsed
 """What reportlab collects for the resources of the page or form being drawn."""
 TRANSPARENCY = re.compile(r"/gRLs\d+ gs")
 """reportlab's operator setting a transparency state (named anew in each form)."""
-MAX_REMEMBERED = 50_000
-"""Drawings remembered per canvas: a few hundred bytes of operators each, so at most
-tens of megabytes; past this, operations are drawn afresh."""
+MAX_REMEMBERED = 10_000
+"""Drawings remembered per canvas: a few hundred bytes of operators each, and the
+operation itself, so some ten megabytes. Past this, what is remembered is forgotten and
+remembered afresh: what faces share (a frame, a label) is drawn and remembered again at
+once, while the text of a card that no other card shows goes."""
 
 DRAW_AGAIN = "draw again"
 """Remembered for an operation that must be drawn every time."""
@@ -100,7 +102,7 @@ class Replay:
         start, resources = len(canvas._code), _resources(canvas)
         draw(operation)
         if len(self._drawn) >= MAX_REMEMBERED:
-            return None
+            self._drawn.clear()  # nothing remembered is kept alive by a drawing left to come
         after = self._state(canvas)
         # The operation is kept with its drawing, so its id cannot pass to another object.
         key = (id(operation), id(before))

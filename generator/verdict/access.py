@@ -9,23 +9,54 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from generator.access.colourblind import colour_pair_problems
+from generator.access.colourblind import ColourPairProblem, ColourWatch
 from generator.access.colours import hex_of, shown_ratio
-from generator.access.contrast import Face, contrast_problems, distinct_plans
+from generator.access.contrast import ContrastProblem, ContrastWatch, distinct_plans
+from generator.deck.model import Card
 from generator.findings import COLOUR_BLIND, CONTRAST, WARNING, Finding
+from generator.render.plan import Op
 from generator.render.renderer import Renderer
 from generator.verdict.subject import Subject
 
 
+def watch_access(subject: Subject) -> Iterable[Finding]:
+    """Have the pass over the distinct faces (:func:`~generator.verdict.checks.check_faces_once`)
+    hand each face's plan to the contrast and colour-blind checks, so that the faces are laid
+    out once and no plan is kept for :func:`check_access`. Finds nothing itself."""
+    if subject.renderer is not None:
+        watch = subject.access = AccessWatch(subject.renderer)
+        subject.face_observers.append(watch.observe)
+    return ()
+
+
 def check_access(subject: Subject) -> Iterable[Finding]:
-    """Contrast and colour-blind warnings, from one pass over the distinct faces."""
-    if subject.renderer is None:
+    """Contrast and colour-blind warnings, from one pass over the distinct faces: the pass the
+    faces were checked in when :func:`watch_access` asked for it, else one of its own."""
+    renderer = subject.renderer
+    if renderer is None:
         return ()
-    faces = list(distinct_plans(subject.renderer))
-    return contrast_findings(subject.renderer, faces) + colour_blind_findings(subject.renderer, faces)
+    watch = subject.access
+    if watch is None or not subject.faces_observed:
+        watch = AccessWatch(renderer)
+        for card, side, ops in distinct_plans(renderer):
+            watch.observe(card, side, ops)
+    return (contrast_findings(watch.contrast.problems)
+            + colour_blind_findings(watch.colours.problems()))
 
 
-def contrast_findings(renderer: Renderer, faces: list[Face]) -> list[Finding]:
+class AccessWatch:
+    """The contrast and colour-blind checks of faces handed over one at a time."""
+
+    def __init__(self, renderer: Renderer) -> None:
+        self.contrast = ContrastWatch(renderer)
+        self.colours = ColourWatch(renderer)
+
+    def observe(self, card: Card, side: str, ops: tuple[Op, ...]) -> None:
+        self.contrast.observe(card, side, ops)
+        self.colours.observe(card, side, ops)
+
+
+def contrast_findings(problems: list[ContrastProblem]) -> list[Finding]:
     """Every text element of every distinct face against the colour painted behind it."""
     return [Finding(kind=CONTRAST, message=problem.describe(), position=problem.position,
                     severity=WARNING, card=problem.card.id, side=problem.side, element=problem.element,
@@ -33,10 +64,10 @@ def contrast_findings(renderer: Renderer, faces: list[Face]) -> list[Finding]:
                              "backdrop_colour": hex_of(problem.backdrop),
                              "ratio": shown_ratio(problem.ratio), "required": problem.required,
                              "size": round(problem.size, 2), "bold": problem.bold})
-            for problem in contrast_problems(renderer, faces)]
+            for problem in problems]
 
 
-def colour_blind_findings(renderer: Renderer, faces: list[Face]) -> list[Finding]:
+def colour_blind_findings(problems: list[ColourPairProblem]) -> list[Finding]:
     """Every pair of a field's values whose colours look alike with a colour-vision deficiency."""
     return [Finding(kind=COLOUR_BLIND, message=problem.describe(), position=problem.position,
                     severity=WARNING, element=problem.element,
@@ -45,4 +76,4 @@ def colour_blind_findings(renderer: Renderer, faces: list[Face]) -> list[Finding
                              "colour": problem.colour or None, "deficiency": problem.deficiency,
                              "distance": round(problem.distance, 1),
                              "mitigated": problem.mitigation or None})
-            for problem in colour_pair_problems(renderer, faces)]
+            for problem in problems]

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from generator.deck.model import RULES_FILENAME, Deck, load_deck, rules_path
+from generator.deck.model import RULES_FILENAME, Card, Deck, load_deck, rules_path
 from generator.deck.rules import check_deck
 from generator.deck.translation import mark_untranslated, require_translated, translate_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
 from generator.render import load_renderer
 from generator.render.deckfiles import with_version
+from generator.render.plan import Op
 from generator.verdict.subject import Subject
 
 
@@ -128,11 +129,42 @@ def check_layouts(subject: Subject) -> Iterable[Finding]:
 
 
 def check_faces(subject: Subject) -> Iterable[Finding]:
-    """Every distinct face laid out: text that does not fit, missing glyphs and images."""
+    """Every distinct face laid out: text that does not fit, missing glyphs and images. The
+    plans are kept, for the command that draws the faces next."""
     if subject.renderer is None:
         return ()
-    problems = subject.renderer.problems()
-    subject.counts["faces"] = subject.renderer.tried_faces
+    return _face_findings(subject, subject.renderer.problems())
+
+
+def check_faces_to_print(subject: Subject) -> Iterable[Finding]:
+    """Every distinct face laid out, as :func:`check_faces`, for a command that then draws each
+    face once (build): each plan is kept until its face is drawn, then let go."""
+    found = check_faces(subject)
+    if subject.renderer is not None:
+        subject.renderer.forget_drawn = True
+    return found
+
+
+def check_faces_once(subject: Subject) -> Iterable[Finding]:
+    """Every distinct face laid out, as :func:`check_faces`, each plan handed to the checks that
+    asked for it (``subject.face_observers``) and let go: what ``check`` runs, which draws
+    nothing, so that its memory does not grow with the faces of the deck."""
+    renderer = subject.renderer
+    if renderer is None:
+        return ()
+    observers = tuple(subject.face_observers)
+
+    def observe(card: Card, side: str, plan: tuple[Op, ...]) -> None:
+        for observer in observers:
+            observer(card, side, plan)
+
+    found = _face_findings(subject, renderer.problems(observe if observers else None, keep=False))
+    subject.faces_observed = True
+    return found
+
+
+def _face_findings(subject: Subject, problems: list[DeckpressError]) -> list[Finding]:
+    subject.counts["faces"] = subject.renderer.tried_faces if subject.renderer is not None else 0
     # A draft renderer draws text that does not fit, marked, and says so with "drafted".
     return [Finding.from_error(error, "layout", details={"drafted": True} if getattr(error, "drafted", False) else {})
             for error in problems]
@@ -144,8 +176,11 @@ MODEL_CHECKS = (check_model, stamp_version)
 DRAWING_CHECKS = (check_rules, check_layouts, check_faces)
 """What every command that draws cards must know first."""
 
-PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
+PRINTED_FACES_CHECKS = (check_rules, check_layouts, check_faces_to_print)
+""":data:`DRAWING_CHECKS` for a build, which draws each face once: a plan is let go once drawn."""
+
+PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + PRINTED_FACES_CHECKS
 """What ``build`` runs before drawing (a translation must be complete to be printed)."""
 
-DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRAWING_CHECKS
+DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + PRINTED_FACES_CHECKS
 """What ``build --draft`` runs: untranslated texts are listed and printed marked."""

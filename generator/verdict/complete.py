@@ -18,9 +18,16 @@ from generator.sheets.style import load_style
 from generator.stats.odds import prepare
 from generator.stats.pools import pools_for
 from generator.stats.spec import read_stats_spec
-from generator.verdict.access import check_access
+from generator.verdict.access import check_access, watch_access
 from generator.verdict.booklet import booklet_findings
-from generator.verdict.checks import DRAWING_CHECKS, MODEL_CHECKS, check_translation
+from generator.verdict.checks import (
+    DRAWING_CHECKS,
+    MODEL_CHECKS,
+    check_faces_once,
+    check_layouts,
+    check_rules,
+    check_translation,
+)
 from generator.verdict.subject import Subject
 
 
@@ -72,4 +79,11 @@ def check_booklet(subject: Subject) -> Iterable[Finding]:
 
 CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS
           + (check_sheets, check_stats, check_booklet, check_access))
-"""Everything ``deckpress check`` runs."""
+"""Everything ``deckpress check`` runs, the plans kept for a caller that draws the faces
+next (the live preview, and ``check --for``, whose shop check reads the plans again)."""
+
+STREAMING_CHECKS = (MODEL_CHECKS + (check_translation, check_rules, check_layouts, watch_access, check_faces_once)
+                    + (check_sheets, check_stats, check_booklet, check_access))
+"""The same checks for a caller that draws nothing (``deckpress check``): each distinct face
+is laid out once, for the layout and the access checks together, and no plan is kept, so
+memory does not grow with the faces of the deck."""

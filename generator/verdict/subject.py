@@ -10,11 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.deck.model import Deck
 from generator.findings import Finding
-from generator.render.renderer import Renderer
+from generator.render.renderer import FaceObserver, Renderer
 from generator.sheets.geometry import SheetSettings
+
+if TYPE_CHECKING:  # the access checks name the subject: only its annotation needs them
+    from generator.verdict.access import AccessWatch
 
 
 @dataclass(repr=False, eq=False)
@@ -37,6 +41,13 @@ class Subject:
     sheets: SheetSettings | None = None
     """The print settings the sheets check lays the cards out with (a cutter's, a paper);
     build's defaults if None."""
+    face_observers: list[FaceObserver] = field(default_factory=list)
+    """What the pass over the distinct faces hands each face's plan to (checks that read
+    plans, set up before the pass, so that no plan need be kept for them)."""
+    faces_observed: bool = False
+    """Whether a pass handed every distinct face to ``face_observers``."""
+    access: AccessWatch | None = None
+    """The contrast and colour-blind checks the pass feeds, when they asked to be fed."""
 
 
 Check = Callable[[Subject], Iterable[Finding]]
