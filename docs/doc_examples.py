@@ -305,8 +305,9 @@ def make_picture(folder: Path, step: Step, out: Path) -> None:
     - ``pdf=PATH pages=1,2 [dpi=N] [crop=0.4]``: pages of a PDF side by side (30 dpi unless
       given; ``crop`` keeps the top of a page, trimmed to what is drawn there);
     - ``png=PATH,PATH [width=N]``: images a command wrote, side by side, made smaller;
-    - ``preview=FOLDER``: the live preview of that deck (``deckpress serve``), as Chromium
-      shows it (Debian's ``/usr/bin/chromium`` through Playwright, as the preview's tests).
+    - ``preview=FOLDER [since=REV]``: the live preview of that deck (``deckpress serve``, with
+      ``--since REV`` when given, its marks shown), as Chromium shows it (Debian's
+      ``/usr/bin/chromium`` through Playwright, as the preview's tests).
 
     The picture is saved with a palette of 256 colours: a few tens of kilobytes, and no
     difference a reader sees at screen size.
@@ -342,8 +343,9 @@ def preview_page(folder: Path, options: dict[str, str]) -> Image.Image:
 
     if not CHROMIUM.exists():
         raise AssertionError(f"the preview's picture needs {CHROMIUM} (Debian package chromium)")
+    since = ["--since", options["since"]] if "since" in options else []
     server = subprocess.Popen([sys.executable, "-m", "generator", "serve", options["preview"], "--port", "0",
-                               "--quiet"], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               "--quiet", *since], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     try:
         assert server.stdout is not None
@@ -357,6 +359,8 @@ def preview_page(folder: Path, options: dict[str, str]) -> Image.Image:
                 page = browser.new_page(viewport={"width": 1200, "height": 760})
                 page.goto(address.group(0), timeout=PREVIEW_SECONDS * 1000)
                 page.wait_for_selector("img", timeout=PREVIEW_SECONDS * 1000)
+                if since:  # the marks come with the comparison, after the first faces
+                    page.wait_for_selector("#grid .since-tag", timeout=PREVIEW_SECONDS * 1000)
                 page.wait_for_load_state("networkidle", timeout=PREVIEW_SECONDS * 1000)
                 shot = page.screenshot()
             except BrowserError as error:
