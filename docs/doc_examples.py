@@ -27,7 +27,7 @@ is an example when an HTML comment (invisible on the site) stands on the line ab
     exists (then the marker becomes one of the above).
 
 ``<!-- setup: bundled -->`` copies the project's bundled decks, layouts and fonts into the
-page's folder first. ``<!-- picture: NAME.png ... -->`` makes a picture from the folder as it
+page's folder first; ``<!-- setup: real-decks -->`` copies ``tests/decks/``. ``<!-- picture: NAME.png ... -->`` makes a picture from the folder as it
 is at that point of the page (see :func:`make_picture`); ``make_pictures.py`` and the tests
 ask for them. ``<!-- draft: TOPIC -->`` marks where a section about a feature being built
 goes. A ``yaml``, ``sh``, ``console`` or ``diff`` block without a marker is an error: every
@@ -60,6 +60,9 @@ DOCS = Path(__file__).resolve().parent
 REPO = DOCS.parent
 BUNDLED = ("cards", "layouts", "fonts")
 """What ``<!-- setup: bundled -->`` copies: the project a fresh clone has."""
+SETUPS = {"bundled": BUNDLED, "real-decks": ("tests/decks",)}
+"""What each ``<!-- setup: NAME -->`` copies into the page's folder: ``real-decks`` the
+worked examples of games from elsewhere, under ``tests/decks/`` as in a clone."""
 
 CHECKED_LANGUAGES = {"yaml", "yml", "sh", "console", "shell", "bash", "diff"}
 """Fences that must carry a marker; ``text`` blocks (what a command prints) need none."""
@@ -434,7 +437,7 @@ def follow(page: Page, folder: Path, pictures: Path | None = None) -> list[Outco
     outcomes: list[Outcome] = []
     for step in page.steps:
         if step.kind == "setup":
-            for name in BUNDLED:
+            for name in SETUPS[step.words[0]]:
                 shutil.copytree(REPO / name, folder / name, dirs_exist_ok=True)
         elif step.kind == "picture":
             if pictures is not None:
