@@ -27,8 +27,9 @@ is an example when an HTML comment (invisible on the site) stands on the line ab
     exists (then the marker becomes one of the above).
 
 ``<!-- setup: bundled -->`` copies the project's bundled decks, layouts and fonts into the
-page's folder first; ``<!-- setup: real-decks -->`` copies ``tests/decks/``. ``<!-- picture: NAME.png ... -->`` makes a picture from the folder as it
-is at that point of the page (see :func:`make_picture`); ``make_pictures.py`` and the tests
+page's folder first; ``<!-- setup: real-decks -->`` copies ``tests/decks/``.
+``<!-- picture: NAME.png ... -->`` makes a picture from the folder as it is at that point
+of the page (see :func:`make_picture`); ``make_pictures.py`` and the tests
 ask for them. ``<!-- draft: TOPIC -->`` marks where a section about a feature being built
 goes. A ``yaml``, ``sh``, ``console`` or ``diff`` block without a marker is an error: every
 example in the documentation is run.
