@@ -27,8 +27,9 @@ is an example when an HTML comment (invisible on the site) stands on the line ab
     exists (then the marker becomes one of the above).
 
 ``<!-- setup: bundled -->`` copies the project's bundled decks, layouts and fonts into the
-page's folder first. ``<!-- picture: NAME.png ... -->`` makes a picture from the folder as it
-is at that point of the page (see :func:`make_picture`); ``make_pictures.py`` and the tests
+page's folder first; ``<!-- setup: real-decks -->`` copies ``tests/decks/``.
+``<!-- picture: NAME.png ... -->`` makes a picture from the folder as it is at that point
+of the page (see :func:`make_picture`); ``make_pictures.py`` and the tests
 ask for them. ``<!-- draft: TOPIC -->`` marks where a section about a feature being built
 goes. A ``yaml``, ``sh``, ``console`` or ``diff`` block without a marker is an error: every
 example in the documentation is run.
@@ -60,6 +61,9 @@ DOCS = Path(__file__).resolve().parent
 REPO = DOCS.parent
 BUNDLED = ("cards", "layouts", "fonts")
 """What ``<!-- setup: bundled -->`` copies: the project a fresh clone has."""
+SETUPS = {"bundled": BUNDLED, "real-decks": ("tests/decks",)}
+"""What each ``<!-- setup: NAME -->`` copies into the page's folder: ``real-decks`` the
+worked examples of games from elsewhere, under ``tests/decks/`` as in a clone."""
 
 CHECKED_LANGUAGES = {"yaml", "yml", "sh", "console", "shell", "bash", "diff"}
 """Fences that must carry a marker; ``text`` blocks (what a command prints) need none."""
@@ -305,8 +309,9 @@ def make_picture(folder: Path, step: Step, out: Path) -> None:
     - ``pdf=PATH pages=1,2 [dpi=N] [crop=0.4]``: pages of a PDF side by side (30 dpi unless
       given; ``crop`` keeps the top of a page, trimmed to what is drawn there);
     - ``png=PATH,PATH [width=N]``: images a command wrote, side by side, made smaller;
-    - ``preview=FOLDER``: the live preview of that deck (``deckpress serve``), as Chromium
-      shows it (Debian's ``/usr/bin/chromium`` through Playwright, as the preview's tests).
+    - ``preview=FOLDER [since=REV]``: the live preview of that deck (``deckpress serve``, with
+      ``--since REV`` when given, its marks shown), as Chromium shows it (Debian's
+      ``/usr/bin/chromium`` through Playwright, as the preview's tests).
 
     The picture is saved with a palette of 256 colours: a few tens of kilobytes, and no
     difference a reader sees at screen size.
@@ -342,8 +347,9 @@ def preview_page(folder: Path, options: dict[str, str]) -> Image.Image:
 
     if not CHROMIUM.exists():
         raise AssertionError(f"the preview's picture needs {CHROMIUM} (Debian package chromium)")
+    since = ["--since", options["since"]] if "since" in options else []
     server = subprocess.Popen([sys.executable, "-m", "generator", "serve", options["preview"], "--port", "0",
-                               "--quiet"], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               "--quiet", *since], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     try:
         assert server.stdout is not None
@@ -357,6 +363,8 @@ def preview_page(folder: Path, options: dict[str, str]) -> Image.Image:
                 page = browser.new_page(viewport={"width": 1200, "height": 760})
                 page.goto(address.group(0), timeout=PREVIEW_SECONDS * 1000)
                 page.wait_for_selector("img", timeout=PREVIEW_SECONDS * 1000)
+                if since:  # the marks come with the comparison, after the first faces
+                    page.wait_for_selector("#grid .since-tag", timeout=PREVIEW_SECONDS * 1000)
                 page.wait_for_load_state("networkidle", timeout=PREVIEW_SECONDS * 1000)
                 shot = page.screenshot()
             except BrowserError as error:
@@ -430,7 +438,7 @@ def follow(page: Page, folder: Path, pictures: Path | None = None) -> list[Outco
     outcomes: list[Outcome] = []
     for step in page.steps:
         if step.kind == "setup":
-            for name in BUNDLED:
+            for name in SETUPS[step.words[0]]:
                 shutil.copytree(REPO / name, folder / name, dirs_exist_ok=True)
         elif step.kind == "picture":
             if pictures is not None:
