@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -99,8 +100,8 @@ class Canon:
         self._icons: dict[int, str] = {}
         self._icon_resources: dict[int, tuple[Icon, Resource]] = {}
         """Each icon's resource, made once (by the icon object, kept so its id stays its own)."""
-        self._fields: dict[type, tuple[str, ...]] = {}
-        """Per dataclass, the fields of it that say what is drawn (looked up once a class)."""
+        self._converters: dict[type, Callable[[Any, dict[tuple[str, str], Resource]], Any]] = {}
+        """How each type of value met is written down (see :meth:`_converter`)."""
         for layout in renderer.layouts.values():
             self._icons.update({id(icon): name for name, icon in layout.icons.items()})
 
@@ -131,43 +132,57 @@ class Canon:
 
     def _plain(self, value: Any, resources: dict[tuple[str, str], Resource]) -> Any:
         """``value`` as nested tuples of plain values; files, fonts and icons go to ``resources``."""
-        if value is None or isinstance(value, (bool, int, str)):
+        kind = type(value)
+        if kind is str or kind is int or value is None or kind is bool:
             return value
-        if isinstance(value, float):
+        if kind is float:
             return round(value, PLACES)
-        if isinstance(value, Fraction):
-            return str(value)
-        if isinstance(value, CMYKColor):
-            return ("cmyk", *(round(part, PLACES) for part in (value.cyan, value.magenta, value.yellow,
-                                                                 value.black, value.alpha)))
-        if isinstance(value, Color):
-            return ("rgb", *(round(part, PLACES) for part in value.rgba()))
-        if isinstance(value, Path):
-            return self._keep(self._file(value), resources)
-        if isinstance(value, SvgArt):
-            return self._keep(self._file(value.path), resources)
-        if isinstance(value, Icon):
-            known_icon = self._icon_resources.get(id(value))
-            if known_icon is None or known_icon[0] is not value:
-                known_icon = self._icon_resources[id(value)] = (value, self._icon(value, resources))
-            return self._keep(known_icon[1], resources)
-        if isinstance(value, (Glyphs, TextOp)):
-            font = self._keep(self._font(value.font), resources)
-            fields = [(part.name, self._plain(getattr(value, part.name), resources))
-                      for part in dataclasses.fields(value) if part.name not in ("font", "element")]
-            return (type(value).__name__, ("font", font), *fields)
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            names = self._fields.get(type(value))
-            if names is None:
-                names = self._fields[type(value)] = tuple(
-                    part.name for part in dataclasses.fields(value)
-                    if part.compare and not part.name.startswith("_") and part.name not in ("element", "position"))
-            return (type(value).__name__, *((name, self._plain(getattr(value, name), resources)) for name in names))
-        if isinstance(value, (tuple, list)):
-            return tuple(self._plain(item, resources) for item in value)
-        if isinstance(value, dict):
-            return tuple(sorted((str(key), self._plain(item, resources)) for key, item in value.items()))
-        return repr(value)
+        convert = self._converters.get(kind)
+        if convert is None:
+            convert = self._converters[kind] = self._converter(kind)
+        return convert(value, resources)
+
+    def _converter(self, kind: type) -> Callable[[Any, dict[tuple[str, str], Resource]], Any]:
+        """How values of ``kind`` are written down (chosen once a type: a face has thousands)."""
+        if issubclass(kind, (bool, int, str)):
+            return lambda value, resources: value
+        if issubclass(kind, float):
+            return lambda value, resources: round(value, PLACES)
+        if issubclass(kind, Fraction):
+            return lambda value, resources: str(value)
+        if issubclass(kind, CMYKColor):
+            return lambda value, resources: ("cmyk", *(round(part, PLACES) for part in (
+                value.cyan, value.magenta, value.yellow, value.black, value.alpha)))
+        if issubclass(kind, Color):
+            return lambda value, resources: ("rgb", *(round(part, PLACES) for part in value.rgba()))
+        if issubclass(kind, Path):
+            return lambda value, resources: self._keep(self._file(value), resources)
+        if issubclass(kind, SvgArt):
+            return lambda value, resources: self._keep(self._file(value.path), resources)
+        if issubclass(kind, Icon):
+            return self._plain_icon
+        if issubclass(kind, (Glyphs, TextOp)):
+            names = tuple(part.name for part in dataclasses.fields(kind) if part.name not in ("font", "element"))
+            return lambda value, resources: (
+                kind.__name__, ("font", self._keep(self._font(value.font), resources)),
+                *((name, self._plain(getattr(value, name), resources)) for name in names))
+        if dataclasses.is_dataclass(kind):
+            names = tuple(part.name for part in dataclasses.fields(kind) if part.compare
+                          and not part.name.startswith("_") and part.name not in ("element", "position"))
+            return lambda value, resources: (
+                kind.__name__, *((name, self._plain(getattr(value, name), resources)) for name in names))
+        if issubclass(kind, (tuple, list)):
+            return lambda value, resources: tuple(self._plain(item, resources) for item in value)
+        if issubclass(kind, dict):
+            return lambda value, resources: tuple(sorted(
+                (str(key), self._plain(item, resources)) for key, item in value.items()))
+        return lambda value, resources: repr(value)
+
+    def _plain_icon(self, value: Icon, resources: dict[tuple[str, str], Resource]) -> tuple[str, str]:
+        known_icon = self._icon_resources.get(id(value))
+        if known_icon is None or known_icon[0] is not value:
+            known_icon = self._icon_resources[id(value)] = (value, self._icon(value, resources))
+        return self._keep(known_icon[1], resources)
 
     @staticmethod
     def _keep(resource: Resource, resources: dict[tuple[str, str], Resource]) -> tuple[str, str]:
