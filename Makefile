@@ -39,8 +39,10 @@ build: $(STAMP)
 check: $(STAMP)
 	$(BIN)/deckpress check
 
+# The suite runs on every core; a test module's shared fixtures (a deck built once for many
+# assertions, the site followed once) stay with one worker.
 test: lint browser
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadscope
 
 # The documentation site, into build/site/: every picture drawn anew from the pages' own
 # examples (which must do what the pages say), then built strictly, so a broken link, a
