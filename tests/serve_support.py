@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import queue
 import re
 import signal
@@ -15,6 +16,9 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 TIMEOUT = 60  # seconds; generous for a busy CI machine, never reached when it works
 
@@ -107,3 +111,27 @@ def running_server(*decks: Path | str, cwd: Path, options: tuple[str, ...] = ())
                 process.wait(timeout=TIMEOUT)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+WAIT_MS = 20_000  # generous for a busy CI machine; a save shows within a second when idle
+
+
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, for a module's ``browser`` fixture; skips the
+    module without them (fails under CI=true, where `make test` has installed both)."""
+    try:
+        from playwright.sync_api import sync_playwright  # noqa: PLC0415  (browser tests only)
+    except ImportError:
+        sync_playwright = None
+    if sync_playwright is None or not CHROMIUM.exists():
+        missing = "Playwright for Python" if sync_playwright is None else str(CHROMIUM)
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the browser tests need {missing}; `make test` installs it")
+        pytest.skip(f"no {missing}: `make test` installs it")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()

@@ -12,33 +12,16 @@ from pathlib import Path
 
 import pytest
 from cli_run import CARDS, deckpress
-from serve_support import edit, line_of, running_server
+from serve_support import CHROMIUM, CHROMIUM_FLAGS, WAIT_MS, chromium, edit, line_of, running_server
 
 from generator.deck import load_deck
 from generator.render import load_renderer
 from generator.scaffold import create_deck
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-WAIT_MS = 20_000  # generous for a busy CI machine; a save shows within a second when idle
-
 
 @pytest.fixture(scope="module")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    if sync_playwright is None or not CHROMIUM.exists():
-        missing = "Playwright for Python" if sync_playwright is None else str(CHROMIUM)
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests need {missing}; `make test` installs it")
-        pytest.skip(f"no {missing}: `make test` installs it")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

@@ -14,31 +14,14 @@ from pathlib import Path
 
 import pytest
 from iterations_support import edit, project
-from serve_support import running_server
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-WAIT_MS = 20_000  # generous for a busy CI machine; a save shows within a second when idle
+from serve_support import WAIT_MS, chromium, running_server
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 
 @pytest.fixture(scope="module")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    if sync_playwright is None or not CHROMIUM.exists():
-        missing = "Playwright for Python" if sync_playwright is None else str(CHROMIUM)
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests need {missing}; `make test` installs it")
-        pytest.skip(f"no {missing}: `make test` installs it")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
+    yield from chromium()
 
 
 def screenshot(page, name: str) -> None:

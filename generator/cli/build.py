@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
 
 from generator.cli.common import (
     claim_output_name,
+    counted,
     echo_error,
     error_line,
     find_decks,
@@ -188,7 +187,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         pressed.append((deck, renderer, layout, run))
     total_pages = sum(layout.page_count(deck.total if run is None else run.cards) for deck, _, layout, run in pressed)
     results = []
-    with progress(total_pages, quiet or not pressed) as advance:
+    with counted(total_pages, "Building sheets", quiet or not pressed) as advance:
         for deck, renderer, _, run in pressed:
             results.append((deck, run, press_deck(deck, renderer, settings, out_dir, style,
                                                   on_page=lambda page: advance(), run=run,
@@ -253,13 +252,3 @@ def drafts_despite(finding: Finding) -> bool:
     or text that does not fit (printed small, cut off and marked)."""
     return finding.kind in ("rule", "translation") or bool(finding.details.get("drafted"))
 
-
-@contextlib.contextmanager
-def progress(pages: int, quiet: bool) -> Iterator[Callable[[], None]]:
-    """A progress bar on stderr counting pages; nothing at all when quiet."""
-    if quiet:
-        yield lambda: None
-        return
-    with click.progressbar(length=pages, label="Building sheets", file=sys.stderr,
-                           show_pos=True) as bar:
-        yield lambda: bar.update(1)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import click
@@ -156,3 +157,14 @@ def reports_errors(command: Callable) -> Callable:
             sys.exit(EXIT_INPUT)
 
     return wrapper
+
+
+@contextlib.contextmanager
+def counted(steps: int, label: str, quiet: bool) -> Iterator[Callable[[], None]]:
+    """A progress bar on stderr counting ``steps`` under ``label`` (nothing at all when quiet);
+    yields what counts one step."""
+    if quiet:
+        yield lambda: None
+        return
+    with click.progressbar(length=steps, label=label, file=sys.stderr, show_pos=True) as bar:
+        yield lambda: bar.update(1)

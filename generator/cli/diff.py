@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import click
 
-from generator.cli.common import reports_errors
+from generator.cli.common import counted, reports_errors
 from generator.errors import EXIT_OK
 from generator.iterations.comparison import cards_to_compare, compare
 from generator.iterations.decks import sides_of, sides_since
@@ -57,7 +55,7 @@ def diff(decks: tuple[str, ...], revision: str | None, output_format: str, quiet
         raise click.UsageError("name two decks, OLD NEW, or one DECK with --since REV")
     old, new = sides_since(Path(decks[0]), revision) if revision is not None else \
         sides_of(Path(decks[0]), Path(decks[1]))
-    with _progress(cards_to_compare(old, new), quiet) as advance:
+    with counted(cards_to_compare(old, new), "Comparing cards", quiet) as advance:
         comparison = compare(old, new, advance)
     if output_format == "json":
         click.echo(json.dumps(as_dict(comparison), indent=2, ensure_ascii=False))
@@ -65,12 +63,3 @@ def diff(decks: tuple[str, ...], revision: str | None, output_format: str, quiet
         click.echo("\n".join(markdown_lines(comparison) if output_format == "markdown" else text_lines(comparison)))
     sys.exit(EXIT_OK)
 
-
-@contextlib.contextmanager
-def _progress(cards: int, quiet: bool) -> Iterator[Callable[[], None]]:
-    """A progress bar on stderr counting cards compared; nothing at all when quiet."""
-    if quiet:
-        yield lambda: None
-        return
-    with click.progressbar(length=cards, label="Comparing cards", file=sys.stderr, show_pos=True) as bar:
-        yield lambda: bar.update(1)

@@ -4,13 +4,9 @@ comparison of the deck with the printed copy (at a git revision, or as a manifes
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import sys
-from collections.abc import Callable, Iterator
 
-import click
-
+from generator.cli.common import counted
 from generator.cli.runs import RunRequest
 from generator.deck import Deck
 from generator.errors import InputError, Position, printable
@@ -28,7 +24,7 @@ def reprint_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, re
     ``printed`` is its manifest's record). Raises InputError when they cannot be compared."""
     if request.since is not None:
         old, new = sides_since(deck.path, request.since)
-        with _progress(cards_to_compare(old, new), quiet) as advance:
+        with counted(cards_to_compare(old, new), "Comparing cards", quiet) as advance:
             comparison = compare(old, new, advance)
         return _reprint_run(comparison.reprint, deck, {"since": request.since}, comparison.old.version)
     if printed is not None:
@@ -53,12 +49,3 @@ def _language(lang: str | None) -> str:
 def _reprint_run(reprint: Reprint, deck: Deck, basis: dict[str, str], old_version: str | None) -> PrintRun:
     return PrintRun(reprint.copies(), "reprint", instructions_of(reprint, deck, basis, old_version))
 
-
-@contextlib.contextmanager
-def _progress(cards: int, quiet: bool) -> Iterator[Callable[[], None]]:
-    """A progress bar on stderr counting cards compared; nothing at all when quiet."""
-    if quiet:
-        yield lambda: None
-        return
-    with click.progressbar(length=cards, label="Comparing cards", file=sys.stderr, show_pos=True) as bar:
-        yield lambda: bar.update(1)

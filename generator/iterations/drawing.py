@@ -17,7 +17,6 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -148,8 +147,6 @@ class Canon:
             return lambda value, resources: value
         if issubclass(kind, float):
             return lambda value, resources: round(value, PLACES)
-        if issubclass(kind, Fraction):
-            return lambda value, resources: str(value)
         if issubclass(kind, CMYKColor):
             return lambda value, resources: ("cmyk", *(round(part, PLACES) for part in (
                 value.cyan, value.magenta, value.yellow, value.black, value.alpha)))
