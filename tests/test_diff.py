@@ -185,6 +185,31 @@ def test_a_count_that_changed_with_the_art_blames_the_art_not_the_count(tmp_path
             for face in golem["faces"]] == [("front", [("file", "art/golem.png changed")])]
 
 
+def test_cards_read_from_a_csv_are_read_at_the_revision_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The older side's rows come from the CSV as committed, not from today's file."""
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    deck = Path("cards/game/deck.yaml")
+    text = deck.read_text()
+    start, end = text.index("cards:\n"), text.index("rules:")
+    deck.write_text(text[:start] + "cards: {from: cards.csv}\n" + text[end:])
+    Path("cards/game/cards.csv").write_text(
+        "id,name,text,strength,count,art\n"
+        "imp,Imp,Burn a card.,2,2,\nogre,Ogre,Smash.,5,3,\ntroll,Troll,Regrow.,4,1,\n"
+        "golem,Golem,Stand firm.,6,2,art/golem.png\n")
+    commit(tmp_path, "Cards in a spreadsheet")
+    edit(Path("cards/game/cards.csv"), "troll,Troll,Regrow.,4,1,", "troll,Troll,Regrow twice.,4,1,")
+    edit(Path("cards/game/cards.csv"), "ogre,Ogre,Smash.,5,3,", "ogre,Ogre,Smash.,5,2,")
+    report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
+    assert (report["old"]["cards"], report["new"]["cards"]) == (8, 7)
+    assert {card["card"]: card["count"] for card in report["cards"]} == {
+        "ogre": {"old": 3, "new": 2}, "troll": {"old": 1, "new": 1}}
+    run = deckpress("build", "cards/game", "--changed-since", "HEAD", "--out", "out", "--no-check", "-q")
+    assert run.exit_code == 0, run.stderr
+    printed = json.loads(Path("out/game.reprint.json").read_text())
+    assert sorted({placement["card"] for placement in printed["placements"] if placement.get("card")}) == ["troll"]
+
+
 def test_a_shared_back_changed_in_the_deck_file_names_that_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -9,6 +9,7 @@ The reprint is read back from its PDF (pdfplumber) and its manifest.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -281,7 +282,19 @@ def test_a_count_that_went_down_takes_out_the_surplus(tmp_path: Path, monkeypatc
     ('{"deck": "other", "version": null, "placements": [], "fingerprints": "drawing-1", "deck_cards": []}',
      "{path}: the manifest is of deck 'other', not 'game' (deck)"),
     ('{"deck": "game", "version": null, "placements": [], "fingerprints": "drawing-1", "deck_cards": [{"card": 1}]}',
-     "{path}: card 1 of 'deck_cards' is not {{card, title, count, front, back}} (deck_cards)"),
+     "{path}: card 1 of 'deck_cards' is not {{card, title, count, front, back}} with a count of 0 to 100,000 "
+     "(deck_cards)"),
+    ('{"deck": "game", "version": null, "placements": [], "fingerprints": "drawing-1", "deck_cards": '
+     '[{"card": "imp", "count": 1000000000000000000000000, "front": "a", "back": "b"}]}',
+     "{path}: card 1 of 'deck_cards' is not {{card, title, count, front, back}} with a count of 0 to 100,000 "
+     "(deck_cards)"),
+    ('{"deck": "game", "version": null, "placements": [], "fingerprints": "drawing-1", "deck_cards": '
+     '[{"card": "imp", "count": 1, "front": "a", "back": "b"},'
+     ' {"card": "imp", "count": 2, "front": "a", "back": "b"}]}',
+     "{path}: card 2 of 'deck_cards' lists 'imp' again (deck_cards)"),
+    ("[" * 100_000 + "]" * 100_000, "{path}: not a manifest: JSON nested deeper than a manifest ever is"),
+    ('{"deck": "game", "n": ' + "9" * 5000 + "}",
+     "{path}: not a manifest: it holds a number too long to read"),
 ])
 def test_a_manifest_that_cannot_be_compared_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                    content: str, message: str):
@@ -292,6 +305,15 @@ def test_a_manifest_that_cannot_be_compared_is_one_line_and_exit_2(tmp_path: Pat
     assert run.exit_code == 2
     assert run.error_lines == [f"error: {message.format(path='old.json')}"]
     assert not OUT.exists()
+
+
+def test_a_pipe_named_as_the_manifest_is_refused_not_waited_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo("old.json")
+    run = deckpress("build", "cards/game", "--changed-from", "old.json", "--out", OUT)
+    assert run.exit_code == 2
+    assert run.error_lines == ["error: old.json: is a named pipe, not a manifest file"]
 
 
 def test_a_manifest_that_is_not_there_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -23,6 +23,7 @@ gives, and every cell keeps its position (``cards.csv:7:3`` is row 7, column
 from __future__ import annotations
 
 import csv
+import io
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -32,7 +33,7 @@ from typing import IO, Any, Protocol
 
 from generator.errors import InputError, Position, did_you_mean
 from generator.loading import MAX_FILE_BYTES, read_text
-from generator.paths import special_kind
+from generator.revisions import current_source
 
 SPREADSHEET_SUFFIXES = (".csv", ".xlsx")
 COUNT_COLUMNS = ("count", "qty", "quantity", "copies")
@@ -151,16 +152,15 @@ def check_readable(path: Path, limit: int = MAX_FILE_BYTES) -> None:
     larger than ``limit``, before it is opened; the words are those of
     :func:`~generator.loading.read_text`."""
     try:
-        status = path.stat()
+        entry = current_source().entry(path)  # the disk, or the files of a git revision
     except FileNotFoundError:
         raise InputError("file not found", Position(path)) from None
     except OSError as error:
         raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
-    kind = special_kind(status.st_mode)
-    if kind is not None:
-        raise InputError(f"is {kind}, not a file that can be read", Position(path))
-    if status.st_size > limit:
-        raise InputError(f"file is {status.st_size:,} bytes; the limit is {limit:,}", Position(path))
+    if entry.kind is not None:
+        raise InputError(f"is {entry.kind}, not a file that can be read", Position(path))
+    if entry.size > limit:
+        raise InputError(f"file is {entry.size:,} bytes; the limit is {limit:,}", Position(path))
 
 
 @contextmanager
@@ -169,7 +169,8 @@ def _csv_rows(path: Path) -> Iterator[Rows]:
     try:
         # utf-8-sig: a CSV saved as Excel's "CSV UTF-8" starts with a byte-order mark, left out.
         # newline="" as the csv module asks: rows may end in \n, \r\n or an old Mac's lone \r.
-        stream = path.open(encoding="utf-8-sig", newline="")
+        # Read through the deck's file source, so a deck at a git revision has that revision's rows.
+        stream = io.TextIOWrapper(current_source().opened(path, MAX_FILE_BYTES), encoding="utf-8-sig", newline="")
     except OSError as error:
         raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
     with stream:

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from generator.deck.model import Deck, absolute_folder
+from generator.deck.model import MAX_COPIES, MAX_TOTAL_CARDS, Deck, absolute_folder
 from generator.errors import InputError, Position, printable
 from generator.iterations.drawing import Canon, ElementDrawing, FaceDrawing
+from generator.paths import special_kind
 from generator.render.renderer import SIDES, Renderer
 from generator.revisions import DISK
 from generator.sheets.manifest import CardRecord, DeckRecord
@@ -97,6 +98,12 @@ def read_manifest_record(path: Path) -> PrintedCopy:
     for a file that is not a manifest, or one written before manifests kept the record."""
     where = Position(path)
     try:
+        kind = special_kind(path.stat().st_mode)
+    except OSError as error:
+        raise InputError(f"cannot read the manifest: {error.strerror or error}", where) from None
+    if kind is not None:  # a pipe would be waited on for ever
+        raise InputError(f"is {kind}, not a manifest file", where)
+    try:
         with path.open("rb") as stream:
             data = stream.read(MAX_PRINTED_MANIFEST_BYTES + 1)
     except OSError as error:
@@ -111,6 +118,10 @@ def read_manifest_record(path: Path) -> PrintedCopy:
     except json.JSONDecodeError as error:
         raise InputError(f"not a manifest: malformed JSON ({error.msg})",
                          Position(path, error.lineno, error.colno)) from None
+    except RecursionError:
+        raise InputError("not a manifest: JSON nested deeper than a manifest ever is", where) from None
+    except ValueError:  # a number of thousands of digits, which Python refuses to read
+        raise InputError("not a manifest: it holds a number too long to read", where) from None
     if not isinstance(manifest, dict) or "placements" not in manifest or not isinstance(manifest.get("deck"), str):
         raise InputError("not a manifest deckpress wrote (no 'deck' and 'placements')", where)
     if "fingerprints" not in manifest or "deck_cards" not in manifest or "version" not in manifest:
@@ -137,12 +148,22 @@ def _cards(raw: Any, where: Position) -> tuple[CardRecord, ...]:
     if not isinstance(raw, list):
         raise InputError("'deck_cards' must be a list of cards", where, field="deck_cards")
     cards = []
+    seen: set[str] = set()
+    total = 0
     for index, entry in enumerate(raw):
         if not (isinstance(entry, dict) and all(isinstance(entry.get(key), str) for key in ("card", "front", "back"))
                 and isinstance(entry.get("count"), int) and not isinstance(entry.get("count"), bool)
-                and entry["count"] >= 0):
-            raise InputError(f"card {index + 1} of 'deck_cards' is not {{card, title, count, front, back}}", where,
+                and 0 <= entry["count"] <= MAX_COPIES and entry["card"]):
+            raise InputError(f"card {index + 1} of 'deck_cards' is not {{card, title, count, front, back}} "
+                             f"with a count of 0 to {MAX_COPIES:,}", where, field="deck_cards")
+        if entry["card"] in seen:
+            raise InputError(f"card {index + 1} of 'deck_cards' lists '{printable(entry['card'])}' again", where,
                              field="deck_cards")
+        seen.add(entry["card"])
+        total += entry["count"]
+        if total > MAX_TOTAL_CARDS:
+            raise InputError(f"'deck_cards' lists more than {MAX_TOTAL_CARDS:,} cards, more than a deck may hold",
+                             where, field="deck_cards")
         cards.append(CardRecord(entry["card"], printable(str(entry.get("title", entry["card"]))),
                                 entry["count"], entry["front"], entry["back"]))
     return tuple(cards)
