@@ -277,6 +277,14 @@ def test_card_table_prints_values_the_way_cards_read(tmp_path):
                     "Dew", "Grub ~grumpy~ Shiny", "Pip ~sunny~"]     # formats print their own text
 
 
+def test_card_table_prints_a_plain_field_as_written(tmp_path):
+    deck = DECK.replace("  power: int\n", "  power: int\n  note: {type: text, markup: false}\n")
+    deck = deck.replace("power: 2, count: 3", "power: 2, note: 'Pay **2** [a]{.zz} now', count: 3")
+    folder = make_deck(tmp_path, "{{ cardtable kind=Goblin columns=name,note }}\n", deck)
+    text = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)[1]
+    assert "Grub Pay **2** [a]{.zz} now" in text.splitlines()
+
+
 def test_card_table_format_must_name_a_column(tmp_path):
     folder, result = cli_error(tmp_path, "{{ cardtable columns=name format=\"power:{} pts\" }}\n")
     assert result.exit_code == 2

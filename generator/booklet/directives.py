@@ -431,7 +431,10 @@ def shown(deck: Deck, column: str, value: Any, template: str | None, words: Word
         return Cell("–")
     if isinstance(value, bool):
         return Cell(words("yes_cell") if value else "–")
-    return Cell(value, card=True) if isinstance(value, str) else Cell(str(value))
+    if isinstance(value, str):
+        # A plain field (markup: false) prints as written, as on the card.
+        return Cell(value, card=spec is None or spec.markup)
+    return Cell(str(value))
 
 
 def _is_numeric(values: list[Any]) -> bool:
