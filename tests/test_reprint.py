@@ -269,6 +269,20 @@ def test_a_count_that_went_down_takes_out_the_surplus(tmp_path: Path, monkeypatc
     assert not OUT.exists()
 
 
+def test_a_count_down_to_0_takes_the_card_out_and_one_up_from_0_puts_it_in_as_new(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    edit(DECK, "text: Regrow., strength: 4}", "text: Regrow., strength: 4, count: 0}")
+    assert deckpress("build", "cards/game", "--out", "printed", "--no-check", "-q").exit_code == 0
+    edit(DECK, "text: Smash., strength: 5, count: 3}", "text: Smash., strength: 5, count: 0}")
+    edit(DECK, "text: Regrow., strength: 4, count: 0}", "text: Regrow twice., strength: 4, count: 2}")
+    run = deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", OUT, "--no-check")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines()[1:3] == ["  take out 3 cards: Ogre x3 (removed)",
+                                            "  the new sheets add 2 cards: Troll x2 (new)"]
+
+
 @pytest.mark.parametrize("content, message", [
     ("{", "{path}:1:2: not a manifest: malformed JSON (Expecting property name enclosed in double quotes)"),
     ("[1, 2]", "{path}: not a manifest deckpress wrote (no 'deck' and 'placements')"),

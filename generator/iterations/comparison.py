@@ -578,15 +578,18 @@ def reprint_of(cards: tuple[CardChange, ...]) -> Reprint:
         elif change.status == "removed" and change.old_count:
             removed.append(Removed(change.card, change.title, change.old_count, "removed"))
         elif change.faces:
-            if change.new_count:
-                printed.append(Printed(change.card, change.title, tuple(range(1, change.new_count + 1)), "redrawn"))
+            if change.new_count:  # a card printed none of before is new to the box
+                printed.append(Printed(change.card, change.title, tuple(range(1, change.new_count + 1)),
+                                       "redrawn" if change.old_count else "new"))
             if change.old_count:
-                removed.append(Removed(change.card, change.title, change.old_count, "stale"))
+                removed.append(Removed(change.card, change.title, change.old_count,
+                                       "stale" if change.new_count else "removed"))
         elif change.new_count > change.old_count:
             printed.append(Printed(change.card, change.title,
                                    tuple(range(change.old_count + 1, change.new_count + 1)), "more copies"))
         elif change.new_count < change.old_count:
-            removed.append(Removed(change.card, change.title, change.old_count - change.new_count, "surplus"))
+            removed.append(Removed(change.card, change.title, change.old_count - change.new_count,
+                                   "surplus" if change.new_count else "removed"))
     return Reprint(tuple(printed), tuple(removed))
 
 
