@@ -210,6 +210,17 @@ def test_cards_read_from_a_csv_are_read_at_the_revision_too(tmp_path: Path, monk
     assert sorted({placement["card"] for placement in printed["placements"] if placement.get("card")}) == ["troll"]
 
 
+def test_a_card_whose_text_and_art_both_changed_names_both(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    write_art(Path("cards/game/art/golem.png"), (40, 40, 200))
+    edit(DECK, "text: Stand firm.,", "text: Stand firmer.,")
+    report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
+    golem, = report["cards"]
+    assert [(face["side"], [(cause["kind"], cause["what"]) for cause in face["causes"]])
+            for face in golem["faces"]] == [("front", [("card", "its own fields"), ("file", "art/golem.png changed")])]
+
+
 def test_a_shared_back_changed_in_the_deck_file_names_that_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -379,9 +379,12 @@ def _face_change(old: Side, new: Side, was: Card, card: Card, side: str, layout:
     if before == after:
         return None
     own = _own_change(was, card, side)
-    if own == OWN_FIELDS:
-        return FaceChange(side, (Cause("card", own, new.where(card.position)),))
     causes = tuple(_causes(before, after, side, old, new, layout, deck_changes))
+    if own == OWN_FIELDS:
+        # The card's fields explain what its own values draw; a layout setting or a file that
+        # changed as well is named beside them (an element merely drawing other values is not).
+        also = tuple(cause for cause in causes if cause.kind not in ("element", "deck"))
+        return FaceChange(side, (Cause("card", own, new.where(card.position)), *also))
     if own is not None and all(cause.kind == "element" for cause in causes):
         # Only the count changed, and no setting or file explains the new drawing: the face prints it.
         causes = (Cause("card", own, new.where(card.position)),)
