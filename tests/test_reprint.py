@@ -190,6 +190,21 @@ def test_a_reprint_is_the_same_bytes_twice(playtest: Path):
 
 
 @needs_git
+def test_nothing_to_reprint_removes_an_earlier_reprint_left_in_the_folder(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    edit(DECK, "text: Smash.,", "text: Smash twice.,")
+    assert deckpress("build", "cards/game", "--changed-since", "HEAD", "--out", OUT, "-q").exit_code == 0
+    assert (OUT / "game.reprint.pdf").is_file()
+    commit(tmp_path, "Printed the reprint")
+    run = deckpress("build", "cards/game", "--changed-since", "HEAD", "--out", OUT)
+    assert run.exit_code == 0, run.stderr
+    assert f"  removed {OUT / 'game.reprint.pdf'}, an earlier reprint's" in run.stdout.splitlines()
+    assert not (OUT / "game.reprint.pdf").exists() and not (OUT / "game.reprint.json").exists()
+
+
+@needs_git
 def test_nothing_to_reprint_says_so_and_writes_no_pdf(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path)
     monkeypatch.chdir(tmp_path)

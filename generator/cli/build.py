@@ -37,7 +37,7 @@ from generator.iterations.fingerprints import deck_record
 from generator.render import Renderer, load_renderer
 from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError, sheet_layout
 from generator.sheets.manifest import DeckRecord
-from generator.sheets.press import press_deck
+from generator.sheets.press import output_paths, press_deck
 from generator.sheets.renderer import CardRenderer
 from generator.sheets.style import LARGEST_PAPER, MM, load_style
 from generator.verdict import verdict
@@ -183,6 +183,12 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         if run is not None and run.instructions is not None and not run.cards:
             if not quiet:
                 say_nothing_to_reprint(deck, run.instructions)
+            # An earlier reprint's sheets would tell of changes the printed copy now has.
+            for stale in output_paths(deck, out_dir, settings.duplex, run.part):
+                if stale.is_file():
+                    stale.unlink()
+                    if not quiet:
+                        say(f"  removed {stale}, an earlier reprint's")
             continue
         pressed.append((deck, renderer, layout, run))
     total_pages = sum(layout.page_count(deck.total if run is None else run.cards) for deck, _, layout, run in pressed)
