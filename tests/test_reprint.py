@@ -273,6 +273,22 @@ def test_changed_from_sees_a_changed_art_file(tmp_path: Path, monkeypatch: pytes
     assert placed == {("golem", 1), ("golem", 2)}
 
 
+def test_a_reprint_on_other_paper_or_duplex_than_the_printed_copy_says_so(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    printed = deckpress("build", "cards/game", "--out", "printed", "--duplex", "short", "--paper", "letter", "-q")
+    assert printed.exit_code == 0, printed.stderr
+    edit(DECK, "text: Smash.,", "text: Smash twice.,")
+    run = deckpress("build", "cards/game", "--changed-from", "printed/game.short.json", "--out", OUT, "-q")
+    assert run.exit_code == 0, run.stderr
+    assert run.error_lines == ["note: the printed copy was built with --paper letter --duplex short; give the "
+                               "same for sheets that match it"]
+    same = deckpress("build", "cards/game", "--changed-from", "printed/game.short.json", "--out", OUT, "-q",
+                     "--duplex", "short", "--paper", "letter")
+    assert same.exit_code == 0 and same.error_lines == []
+
+
 def test_a_count_that_went_down_takes_out_the_surplus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path, commit_it=False)
     monkeypatch.chdir(tmp_path)

@@ -27,6 +27,7 @@ from generator.cli.runs import (
     printed_copy,
     run_request,
     say_nothing_to_reprint,
+    warn_if_printed_otherwise,
 )
 from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
 from generator.cli.shop import build_for_shop, shop_option
@@ -171,6 +172,8 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
     )
     settings = cutting.applied_to(settings)  # --cutter, --cut-file and their options
     printed = printed_copy(request)
+    if printed is not None:
+        warn_if_printed_otherwise(printed, settings)
     paths = find_decks(decks)
     check_revision(request, paths)
     ready, exit_code = prepare_decks(paths, settings, check=not no_check, lang=lang)

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import plural, say
+from generator.cli.common import echo_error, plural, say
 from generator.deck import Deck
 from generator.deck.selectors import command_line_entries, command_line_selector
 from generator.errors import InputError, Position, printable
 from generator.iterations.fingerprints import PrintedCopy, read_manifest_record
 from generator.iterations.revision import revision_of
 from generator.render import Renderer
+from generator.sheets.geometry import SheetSettings
 from generator.sheets.instructions import Instructions, PrintRun
 
 
@@ -65,6 +66,18 @@ def check_revision(request: RunRequest, paths: list[Path]) -> None:
 def printed_copy(request: RunRequest) -> PrintedCopy | None:
     """The manifest ``--changed-from`` names, read before any deck is (its errors come first)."""
     return read_manifest_record(request.manifest) if request.manifest is not None else None
+
+
+def warn_if_printed_otherwise(printed: PrintedCopy, settings: SheetSettings) -> None:
+    """A note on stderr when the manifest's copy was printed on other paper or with another
+    duplex than this reprint: its sheets would not match the box, and the page says to print
+    them as the first copy was."""
+    differs = [f"{name} {printable(was)}" for name, was, now in (
+        ("--paper", printed.paper, settings.paper.name), ("--duplex", printed.duplex, settings.duplex))
+        if was is not None and was != now]
+    if differs:
+        echo_error(f"note: the printed copy was built with {' '.join(differs)}; give the same for sheets "
+                   "that match it")
 
 
 def print_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, renderer: Renderer,

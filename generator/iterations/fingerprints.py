@@ -91,6 +91,9 @@ class PrintedCopy:
     version: str | None
     lang: str | None
     cards: tuple[CardRecord, ...]
+    paper: str | None = None
+    """The paper and duplex the copy was printed with (as the manifest names them), if it says."""
+    duplex: str | None = None
 
 
 def read_manifest_record(path: Path) -> PrintedCopy:
@@ -133,8 +136,11 @@ def read_manifest_record(path: Path) -> PrintedCopy:
         raise InputError(f"its faces were fingerprinted as '{printable(str(manifest['fingerprints']))}', not "
                          f"'{FINGERPRINTS}' as this deckpress does; build the deck in full once", where,
                          field="fingerprints")
+    paper = manifest.get("paper")
     return PrintedCopy(manifest["deck"], _text_or_none(manifest, "version", where),
-                       _text_or_none(manifest, "lang", where), _cards(manifest["deck_cards"], where))
+                       _text_or_none(manifest, "lang", where), _cards(manifest["deck_cards"], where),
+                       paper=str(paper["name"]) if isinstance(paper, dict) and "name" in paper else None,
+                       duplex=str(manifest["duplex"]) if isinstance(manifest.get("duplex"), str) else None)
 
 
 def _text_or_none(manifest: dict[str, Any], key: str, where: Position) -> str | None:
