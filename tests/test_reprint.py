@@ -150,6 +150,16 @@ def test_the_instruction_page_keeps_inside_its_margins_above_the_footer(playtest
         assert min(char["top"] for char in body) >= MARGIN - 20
 
 
+def test_a_deck_name_of_one_long_word_is_broken_to_stay_inside_the_page(playtest: Path):
+    edit(DECK, "deck:\n  name: Playtest\n", "deck:\n  name: " + "Supercalifragilistic" * 6 + "\n")
+    assert deckpress("build", "cards/game", "--changed-since", "HEAD", "--out", OUT, "-q").exit_code == 0
+    with pdfplumber.open(OUT / "game.reprint.pdf") as pdf:
+        page = pdf.pages[0]
+        footer = max(char["top"] for char in page.chars)
+        body = [char for char in page.chars if char["top"] < footer - 1]
+        assert max(char["x1"] for char in body) <= page.width - MARGIN + 0.5
+
+
 def test_reprinted_sheets_keep_every_sheet_option(playtest: Path):
     """Short-edge duplex with bleed and cut lines: backs mirror rows; folding: no blank back."""
     run = deckpress("build", "cards/game", "--changed-since", "HEAD", "--out", OUT, "-q", "--duplex", "short",

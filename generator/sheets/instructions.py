@@ -227,8 +227,8 @@ def _blocks(instructions: Instructions, font: str, width: float, printing: str,
 
 
 def _text_block(text: str, font: str, size: float, width: float, space: float = 0.0) -> _Block:
-    """A paragraph wrapped to ``width``, ``space`` above it."""
-    lines = simpleSplit(text, font, size, width) or [""]
+    """A paragraph wrapped to ``width`` (a word wider than it broken inside), ``space`` above it."""
+    lines = _wrapped(text, font, size, width)
     labels = [Label(line, MARGIN, space + size + index * size * LEADING, size) for index, line in enumerate(lines)]
     return _Block(space + size + (len(lines) - 1) * size * LEADING + size * (LEADING - 1), labels)
 
