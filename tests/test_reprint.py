@@ -299,6 +299,24 @@ def test_a_reprint_on_other_paper_or_duplex_than_the_printed_copy_says_so(tmp_pa
     assert same.exit_code == 0 and same.error_lines == []
 
 
+@needs_git
+def test_a_renamed_card_is_taken_out_by_the_name_its_printed_copies_show(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    edit(DECK, "{id: ogre, name: Ogre,", "{id: ogre, name: Ogress,")
+    run = deckpress("build", "cards/game", "--changed-since", "HEAD", "--out", OUT)
+    assert run.exit_code == 0, run.stderr
+    assert "  take out 3 cards: Ogre x3 (stale)" in run.stdout.splitlines()
+    assert "  the new sheets add 3 cards: Ogress x3 (redrawn)" in run.stdout.splitlines()
+    assert deckpress("build", "cards/game", "--out", "printed", "-q").exit_code == 0
+    edit(DECK, "{id: ogre, name: Ogress,", "{id: ogre, name: Ogrette,")
+    run = deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", OUT, "-q")
+    assert run.exit_code == 0, run.stderr
+    instructions = manifest_of(OUT / "game.reprint.json")["reprint"]
+    assert [entry["title"] for entry in instructions["take_out"]] == ["Ogress"]
+
+
 def test_a_count_that_went_down_takes_out_the_surplus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path, commit_it=False)
     monkeypatch.chdir(tmp_path)

@@ -90,6 +90,8 @@ class CardChange:
     faces: tuple[FaceChange, ...] = ()
     count_position: Position | None = None
     """Where the newer deck file gives the count (the card's line when it leaves it out)."""
+    old_title: str | None = None
+    """The title the older deck printed, where it differs: the printed copies show it."""
 
     @property
     def recounted(self) -> bool:
@@ -337,9 +339,11 @@ def _card_changes(old: Side, new: Side, deck_changes: tuple[Change, ...],
                                         for side in SIDES) if face is not None)
         status = "changed" if fields or was.count != card.count else "redrawn" if faces else ""
         if status:
-            yield CardChange(card_id, new.deck.title(card.fields), status, was.count, card.count,
+            title, old_title = new.deck.title(card.fields), old.deck.title(was.fields)
+            yield CardChange(card_id, title, status, was.count, card.count,
                              new.where(card.position), fields, faces,
-                             new.where(new.deck.source.at("cards", index, "count")))
+                             new.where(new.deck.source.at("cards", index, "count")),
+                             old_title if old_title != title else None)
 
 
 def _field_changes(old: Side, new: Side, old_index: int, was: Card, index: int, card: Card) -> Iterable[Change]:
@@ -584,14 +588,14 @@ def reprint_of(cards: tuple[CardChange, ...]) -> Reprint:
             if change.new_count:  # a card printed none of before is new to the box
                 printed.append(Printed(change.card, change.title, tuple(range(1, change.new_count + 1)),
                                        "redrawn" if change.old_count else "new"))
-            if change.old_count:
-                removed.append(Removed(change.card, change.title, change.old_count,
+            if change.old_count:  # taken out by the title the printed copies show
+                removed.append(Removed(change.card, change.old_title or change.title, change.old_count,
                                        "stale" if change.new_count else "removed"))
         elif change.new_count > change.old_count:
             printed.append(Printed(change.card, change.title,
                                    tuple(range(change.old_count + 1, change.new_count + 1)), "more copies"))
         elif change.new_count < change.old_count:
-            removed.append(Removed(change.card, change.title, change.old_count - change.new_count,
+            removed.append(Removed(change.card, change.old_title or change.title, change.old_count - change.new_count,
                                    "surplus" if change.new_count else "removed"))
     return Reprint(tuple(printed), tuple(removed))
 

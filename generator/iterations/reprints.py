@@ -55,7 +55,7 @@ def reprint_from_manifest(printed: PrintedCopy, deck: Deck, renderer: Renderer) 
                       if prints[card_id, side] != (was.front if side == "front" else was.back))
         if faces or was.count != card.count:
             changes.append(CardChange(card_id, title, "redrawn" if faces else "changed", was.count, card.count,
-                                      None, faces=faces))
+                                      None, faces=faces, old_title=was.title if was.title != title else None))
     return reprint_of(tuple(changes))
 
 
