@@ -92,13 +92,12 @@ def load_yaml(path: Path) -> Document:
     return parse_yaml(text, path)
 
 
-def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
-    """Read a UTF-8 text file, refusing missing, oversized or binary files. It is read from
-    where the files of decks come from now: the disk, or a git revision
-    (:func:`~generator.revisions.current_source`)."""
-    source = current_source()
+def check_readable(path: Path, limit: int = MAX_FILE_BYTES) -> None:
+    """Refuse a missing file, one that is no regular file (a pipe would wait for ever) or one
+    larger than ``limit``, before it is opened, where the files of decks come from now (the
+    disk, or a git revision)."""
     try:
-        entry = source.entry(path)
+        entry = current_source().entry(path)
     except FileNotFoundError:
         raise InputError("file not found", Position(path)) from None
     except OSError as error:
@@ -107,8 +106,15 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
         raise InputError(f"is {entry.kind}, not a file that can be read", Position(path))
     if entry.size > limit:
         raise InputError(f"file is {entry.size:,} bytes; the limit is {limit:,}", Position(path))
+
+
+def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
+    """Read a UTF-8 text file, refusing missing, oversized or binary files. It is read from
+    where the files of decks come from now: the disk, or a git revision
+    (:func:`~generator.revisions.current_source`)."""
+    check_readable(path, limit)
     try:
-        raw = source.read(path, limit + 1)  # no more than the limit, even from a file still growing
+        raw = current_source().read(path, limit + 1)  # no more than the limit, even from a file still growing
     except GitError as error:
         raise InputError(f"cannot read file: {error}", Position(path)) from None
     except OSError as error:

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from generator.errors import InputError, Position, did_you_mean
-from generator.loading import MAX_FILE_BYTES, read_text
+from generator.loading import MAX_FILE_BYTES, check_readable, read_text
 from generator.revisions import current_source
 
 SPREADSHEET_SUFFIXES = (".csv", ".xlsx")
@@ -145,22 +145,6 @@ def open_sheet(path: Path, sheet: str | None = None, named_at: Position | None =
             yield found
     else:
         raise InputError(f"cards can come from a .csv or .xlsx file, not '{path.suffix}'", Position(path))
-
-
-def check_readable(path: Path, limit: int = MAX_FILE_BYTES) -> None:
-    """Refuse a missing file, one that is no regular file (a pipe would wait for ever) or one
-    larger than ``limit``, before it is opened; the words are those of
-    :func:`~generator.loading.read_text`."""
-    try:
-        entry = current_source().entry(path)  # the disk, or the files of a git revision
-    except FileNotFoundError:
-        raise InputError("file not found", Position(path)) from None
-    except OSError as error:
-        raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
-    if entry.kind is not None:
-        raise InputError(f"is {entry.kind}, not a file that can be read", Position(path))
-    if entry.size > limit:
-        raise InputError(f"file is {entry.size:,} bytes; the limit is {limit:,}", Position(path))
 
 
 @contextmanager
