@@ -128,11 +128,14 @@ class ContrastWatch:
                                                  op.size, bold, alpha))
 
 
-def distinct_plans(renderer: Renderer) -> Iterator[Face]:
-    """(card, side, plan) once for each distinct face; faces that cannot be laid out are
-    left to the layout check, which reports them."""
+def distinct_plans(renderer: Renderer, printed_only: bool = False) -> Iterator[Face]:
+    """(card, side, plan) once for each distinct face (of the cards with copies to print, when
+    ``printed_only``); faces that cannot be laid out are left to the layout check, which
+    reports them."""
     seen: set[str] = set()
     for card in renderer.deck.cards:
+        if printed_only and card.count <= 0:
+            continue
         for side in SIDES:
             try:
                 key = renderer.face_key(card, side)

@@ -21,9 +21,10 @@ from pathlib import Path
 from PIL import Image
 from reportlab.lib.colors import Color
 
+from generator.access.contrast import distinct_plans
 from generator.boxes import Box
 from generator.deck.model import Card
-from generator.errors import EXIT_RULES, DeckpressError, Position
+from generator.errors import EXIT_RULES, Position
 from generator.findings import Finding
 from generator.render import Renderer
 from generator.render.icons import Icon
@@ -69,7 +70,7 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
     forbid_transparency = preset.is_cmyk and not standard_of(preset).transparency
     colours: dict[str, tuple[Color, str, str, str]] = {}
     soft_images: dict[Path, bool] = {}
-    for card, side, plan in _faces(renderer):
+    for card, side, plan in distinct_plans(renderer, printed_only=True):
         layout = renderer.layouts[side]
         for op in plan:
             _safe_zone(op, layout, preset, card, side, found)
@@ -93,25 +94,6 @@ def _finding(found: _Found, preset: Preset) -> Finding:
     return Finding(kind=KIND, message=message, position=found.position, exit_code=EXIT_RULES, card=found.card,
                    side=found.side, element=found.element,
                    details={"rule": found.rule, "shop": preset.id, **found.details})
-
-
-def _faces(renderer: Renderer) -> Iterator[tuple[Card, str, tuple[Op, ...]]]:
-    """Each distinct face of the printed cards, with its plan (faces that cannot be laid out
-    are left to the layout checks, which report them)."""
-    seen: set[str] = set()
-    for card in renderer.deck.cards:
-        if card.count <= 0:
-            continue
-        for side in ("front", "back"):
-            try:
-                key = renderer.face_key(card, side)
-                if key in seen:
-                    continue
-                seen.add(key)
-                plan = renderer.plan(card, side)
-            except DeckpressError:
-                continue
-            yield card, side, plan
 
 
 def _hex(colour: Color) -> str:
@@ -355,7 +337,7 @@ def _ink(colours: dict[str, tuple[Color, str, str, str]], renderer: Renderer, pr
 def _image_ink(renderer: Renderer, preset: Preset, inks: PressInks, found: dict[tuple[str, ...], _Found]) -> None:
     """Each distinct raster image converted once; one over the ink limit is a finding."""
     seen: set[Path] = set()
-    for card, side, plan in _faces(renderer):
+    for card, side, plan in distinct_plans(renderer, printed_only=True):
         for op in plan:
             if not isinstance(op, ImageOp) or op.path in seen:
                 continue
