@@ -21,7 +21,7 @@ RULES = """rules:
 def frame_renderer(monkeypatch):
     """Cards are drawn by the small test renderer."""
     command_module = importlib.import_module("generator.cli.build")  # the package exports the command
-    monkeypatch.setattr(command_module, "load_renderer", lambda deck, draft=False: FrameRenderer(deck))
+    monkeypatch.setattr(command_module, "load_renderer", lambda deck, **options: FrameRenderer(deck))
 
 
 def run(*args):

@@ -375,7 +375,7 @@ def frame_renderer(monkeypatch):
     import importlib
 
     command_module = importlib.import_module("generator.cli.build")
-    monkeypatch.setattr(command_module, "load_renderer", lambda deck, draft=False: FrameRenderer(deck))
+    monkeypatch.setattr(command_module, "load_renderer", lambda deck, **options: FrameRenderer(deck))
 
 
 def run(*args):

@@ -14,7 +14,8 @@ from generator.cli.common import find_decks, lang_option, reports_errors, say
 from generator.deck.model import RULES_FILENAME, load_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.render.fonts import find_fonts_dir
-from generator.render.renderer import BUILTIN_LAYOUTS_DIR, layout_search_path
+from generator.render.layout import BUILTIN_LAYOUTS_DIR
+from generator.render.renderer import layout_search_path
 from generator.watching import Watcher
 
 MIN_INTERVAL = 0.05

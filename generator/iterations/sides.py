@@ -25,7 +25,6 @@ from generator.deck.rules import check_deck
 from generator.errors import DeckpressError, InputError, Position, each_error, together
 from generator.iterations.drawing import Canon
 from generator.reading import Problems
-from generator.render.deckfiles import with_version
 from generator.render.layout import RawLayout, find_layout, read_raw_layout
 from generator.render.renderer import GENERIC_LAYOUT, SIDES, Renderer, layout_search_path, load_renderer
 from generator.revisions import FileSource, reading_from
@@ -125,11 +124,13 @@ def read_side(target: Path, source: FileSource, name: str, stamp: str | None = K
     errors (with positions as ``source`` names them) when it cannot be read."""
     with reading_from(source):
         try:
-            deck = with_version(load_deck(find_deck_file(target)))
+            deck = load_deck(find_deck_file(target))
             _refuse_workbook_at_revision(deck, source)
-            drawn = deck if stamp == KEEP_OWN_VERSION else dataclasses.replace(deck, version=stamp)
-            renderer = load_renderer(drawn)
-            layouts = raw_layouts(drawn)
+            renderer = load_renderer(deck, stamp_version=True)
+            deck = renderer.deck
+            if stamp != KEEP_OWN_VERSION:  # before any face is laid out: the faces print the stamp
+                renderer.deck = dataclasses.replace(deck, version=stamp)
+            layouts = raw_layouts(deck)
         except DeckpressError as error:
             raise relabelled(error, source) from None
         answers, problem = stats_answers(deck)

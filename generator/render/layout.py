@@ -114,6 +114,8 @@ K = TypeVar("K")
 T = TypeVar("T")
 
 LAYOUT_SUFFIX = ".yaml"
+BUILTIN_LAYOUTS_DIR = Path(__file__).parent / "layouts"
+"""The layouts deckpress comes with (``generic``), found after the deck's and the project's."""
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 TOP_KEYS = {"extends", "size", "units", "bleed", "safe", "corner_radius", "title", "defaults", "colours", "icons",
             "styles", "elements", "description", "fonts"}
@@ -320,6 +322,8 @@ class Layout:
     """Where ``title:`` is written (in this file or one it extends), for errors making a title."""
     corner_radius: float = 3 * POINTS_PER_UNIT["mm"]
     """Points: how round the cut card's corners are (0 for square corners)."""
+    files: tuple[Path, ...] = ()
+    """Every file the layout is drawn from (see :attr:`RawLayout.files`)."""
 
     @property
     def trim(self) -> Box:
@@ -373,6 +377,9 @@ class RawLayout:
     styles: dict[str, Value] = field(default_factory=dict)
     icons: dict[str, Icon] = field(default_factory=dict)
     elements: list[RawElement] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    """The files it was read from: those it extends, itself, and the SVG icons they name
+    beside them (whether or not they could be read): what a deck's version is taken from."""
 
 
 def find_layout(name: str, search: list[Path], position: Position | None = None,
@@ -428,6 +435,7 @@ def read_raw_layout(path: Path, search: list[Path], problems: Problems, chain: t
     else:
         raw = RawLayout(name=path.stem, path=path)
     raw.name, raw.path = path.stem, path
+    raw.files.extend([path, *_icon_files(data, path.parent)])
     for key in ("size", "units", "bleed", "safe", "corner_radius", "title"):
         if key in data:
             raw.settings[key] = Value(data[key], document.at(key), units)
@@ -449,6 +457,15 @@ def read_raw_layout(path: Path, search: list[Path], problems: Problems, chain: t
     if "elements" in data:
         _merge_elements(raw, document, units, problems)
     return raw
+
+
+def _icon_files(data: dict[Any, Any], folder: Path) -> list[Path]:
+    """The SVG files a layout's ``icons:`` names (``{svg: icons/coin.svg}``), beside the layout."""
+    icons = data.get("icons")
+    if not isinstance(icons, dict):
+        return []
+    return [folder / entry["svg"] for entry in icons.values()
+            if isinstance(entry, dict) and isinstance(entry.get("svg"), str) and entry["svg"].strip()]
 
 
 def _merge_elements(raw: RawLayout, document: Document, units: str, problems: Problems) -> None:
@@ -557,6 +574,7 @@ def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -
         fonts=[],
         styles=_each_compiled(raw.styles, compiler.style, problems),
         corner_radius=compiler.corner_radius(None) if corner_radius is None else corner_radius,
+        files=tuple(raw.files),
     )
     layout.fonts = sorted({name for element in layout.elements if isinstance(element, TextElement)
                            for name in (element.font, *element.fallback)}

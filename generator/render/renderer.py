@@ -29,10 +29,12 @@ from generator.deck.model import Card, Deck
 from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
 from generator.loading import load_yaml
 from generator.reading import Problems
+from generator.render.deckfiles import with_version
 from generator.render.fonts import FontRegistry, find_fonts_dir, load_font_registry, system_fonts_wanted
 from generator.render.icons import Icon, load_icons
 from generator.render.images import ArtConversion, PreparedImages
 from generator.render.layout import (
+    BUILTIN_LAYOUTS_DIR,
     Element,
     Layout,
     LayoutContext,
@@ -58,7 +60,6 @@ if TYPE_CHECKING:  # drawing needs reportlab's canvas; checking faces does not l
 
 SIDES = ("front", "back")
 DATA_DIR = Path(__file__).parent / "data"
-BUILTIN_LAYOUTS_DIR = Path(__file__).parent / "layouts"
 GENERIC_LAYOUT = "generic"
 CARD_SIZES_FILE = DATA_DIR / "card_sizes.yaml"
 KEY_JSON = json.JSONEncoder(sort_keys=True, default=str, ensure_ascii=False)
@@ -474,9 +475,14 @@ def face_context(deck: Deck, card: Card, side: str) -> dict[str, Any]:
 
 
 def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
-                  fonts_dir: Path | str | None = None, draft: bool = False) -> Renderer:
+                  fonts_dir: Path | str | None = None, draft: bool = False, stamp_version: bool = False) -> Renderer:
     """Load the layouts the deck names (or the generic one) with their fonts and icons;
-    ``draft`` prints text that does not fit instead of refusing it (see :attr:`Renderer.draft`)."""
+    ``draft`` prints text that does not fit instead of refusing it (see :attr:`Renderer.draft`).
+
+    ``stamp_version``: the renderer's deck, whose faces it draws, gets its version as the
+    files the layouts were read from give it (:func:`generator.render.deckfiles.with_version`),
+    when it has none of its own: what a command that prints the deck, or checks it for
+    printing, wants. Without it the deck's faces print the version the deck has."""
     fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
     registry = load_font_registry(fonts_path, deck.folder)
     problems = Problems()
@@ -492,6 +498,8 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
         raise InputError(f"front layout '{front.name}' and back layout '{back.name}' have different "
                          "card sizes; both faces of a card must match", deck.source.at("deck", "layout"),
                          field="layout")
+    if stamp_version:
+        deck = with_version(deck, layouts.values())
     return Renderer(deck=deck, layouts=layouts, font_registry=registry, draft=draft)
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from generator.deck.model import Deck
 from generator.errors import DeckpressError
 from generator.loading import load_yaml
-from generator.render.layout import LAYOUT_SUFFIX, find_layout
-from generator.render.renderer import BUILTIN_LAYOUTS_DIR, GENERIC_LAYOUT, SIDES, layout_search_path
+from generator.render.layout import BUILTIN_LAYOUTS_DIR, LAYOUT_SUFFIX, find_layout
+from generator.render.renderer import GENERIC_LAYOUT, SIDES, layout_search_path
 
 
 @dataclass(repr=False, eq=False)

@@ -137,7 +137,7 @@ class DeckPreview:
         """The deck's renderer as ``check`` loads it, given the last good state's plans when
         nothing but card values can have changed since (same look): unchanged faces are not
         laid out again. Equal faces get equal plans, so the findings are check's own."""
-        renderer = load_renderer(deck)
+        renderer = load_renderer(deck, stamp_version=True)
         previous = self.snapshot.drawable
         if previous is not None and previous.look == look_fingerprint(deck, self.watched_files()):
             renderer.reuse_plans(previous.checked)

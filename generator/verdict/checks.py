@@ -20,6 +20,7 @@ its problems are already reported.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 from generator.deck.model import RULES_FILENAME, Card, Deck, load_deck, rules_path
 from generator.deck.rules import check_deck
@@ -27,7 +28,6 @@ from generator.deck.translation import mark_untranslated, require_translated, tr
 from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
 from generator.render import load_renderer
-from generator.render.deckfiles import with_version
 from generator.render.plan import Op
 from generator.verdict.subject import Subject
 
@@ -47,14 +47,6 @@ def check_model(subject: Subject) -> Iterable[Finding]:
         subject.deck = translate_deck(deck, subject.lang)
     except InputError as error:
         return findings_from(error, "translation")
-    return ()
-
-
-def stamp_version(subject: Subject) -> Iterable[Finding]:
-    """The deck's version, for its faces to print: its own, else its files' last commit
-    (generator.render.deckfiles). Finds nothing: a deck without a version is a sound deck."""
-    if subject.deck is not None:
-        subject.deck = with_version(subject.deck)
     return ()
 
 
@@ -118,13 +110,16 @@ def check_rules(subject: Subject) -> Iterable[Finding]:
 
 
 def check_layouts(subject: Subject) -> Iterable[Finding]:
-    """The layouts the deck names: keys, types, units, fonts, icons and the fields they read."""
+    """The layouts the deck names: keys, types, units, fonts, icons and the fields they read.
+    From here on the subject's deck is the renderer's, with the version its faces print (its
+    own, else its files' last commit, the layouts' files as they were read)."""
     if subject.deck is None:
         return ()
     try:
-        subject.renderer = (subject.load_renderer or load_renderer)(subject.deck)
+        subject.renderer = (subject.load_renderer or partial(load_renderer, stamp_version=True))(subject.deck)
     except DeckpressError as error:  # malformed layouts, and text outside the safe zone
         return findings_from(error, "layout")
+    subject.deck = subject.renderer.deck
     return ()
 
 
@@ -170,7 +165,7 @@ def _face_findings(subject: Subject, problems: list[DeckpressError]) -> list[Fin
             for error in problems]
 
 
-MODEL_CHECKS = (check_model, stamp_version)
+MODEL_CHECKS = (check_model,)
 """Checks that make (or change) the deck model every later check reads."""
 
 DRAWING_CHECKS = (check_rules, check_layouts, check_faces)

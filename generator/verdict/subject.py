@@ -37,7 +37,9 @@ class Subject:
     counts: dict[str, int] = field(default_factory=dict)
     """What was checked, for the summary line: "rules", "faces"."""
     load_renderer: Callable[[Deck], Renderer] | None = None
-    """How the layout check makes the renderer (a draft one, say); the usual one if None."""
+    """How the layout check makes the renderer (a draft one, say); the usual one if None,
+    ``load_renderer(deck, stamp_version=True)``. The renderer's deck becomes the subject's, so
+    one that prints the deck stamps its version as that does."""
     sheets: SheetSettings | None = None
     """The print settings the sheets check lays the cards out with (a cutter's, a paper);
     build's defaults if None."""
