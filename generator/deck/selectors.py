@@ -173,10 +173,6 @@ def type_problem(deck: Deck, name: str, wanted: Iterable[Any]) -> str | None:
     return None
 
 
-def select(cards: Iterable[Card], selector: Selector) -> list[Card]:
-    return [card for card in cards if selector.matches(card)]
-
-
 BACK_PREFIX = "back."
 
 

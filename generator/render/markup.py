@@ -136,19 +136,6 @@ def prints_as_written(text: str) -> bool:
         for line in markup for span in line)
 
 
-def icon_names(markup: Markup) -> list[str]:
-    return [span.icon for line in markup for span in line if span.icon]
-
-
-def style_names(markup: Markup) -> list[str]:
-    return [span.style for line in markup for span in line if span.style]
-
-
-def faults(markup: Markup) -> list[Span]:
-    """The spans of markup that cannot be printed (see :attr:`Span.fault`)."""
-    return [span for line in markup for span in line if span.fault]
-
-
 @dataclass(frozen=True)
 class IconMark:
     """An inline icon as written at one place of a text (``written``): its name and label, or
