@@ -10,6 +10,7 @@ from cli_run import deckpress
 from generator.deck.model import load_deck
 from generator.errors import EXIT_INPUT, EXIT_RULES, InputError, LayoutError
 from generator.render import load_renderer
+from generator.render.layout import MAX_EXTENDS
 from generator.render.units import UnitError, to_points
 
 MM = 72 / 25.4
@@ -137,6 +138,17 @@ def test_extends_cycle_is_refused(tmp_path):
     with pytest.raises(InputError) as caught:
         renderer_for(tmp_path, {"main": "extends: other\n", "other": "extends: main\n"})
     assert "extends itself" in str(caught.value)
+
+
+def test_an_extends_chain_longer_than_the_limit_is_refused_where_it_goes_too_far(tmp_path):
+    chain = {f"l{index}": f"extends: l{index + 1}\n" for index in range(MAX_EXTENDS + 5)}
+    with pytest.raises(InputError) as caught:
+        renderer_for(tmp_path, chain, layout="l0")
+    assert f"l{MAX_EXTENDS - 1}.yaml:1:" in str(caught.value)
+    assert f"layout 'l{MAX_EXTENDS}' is more than {MAX_EXTENDS} layouts down one extends chain" in str(caught.value)
+    short = {**{f"l{index}": f"extends: l{index + 1}\n" for index in range(MAX_EXTENDS - 1)},
+             f"l{MAX_EXTENDS - 1}": "elements: []\n"}
+    assert renderer_for(tmp_path / "short", short, layout="l0").layouts["front"].name == "l0"
 
 
 def test_text_outside_the_safe_zone_is_a_layout_error(tmp_path):

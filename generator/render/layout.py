@@ -114,6 +114,10 @@ K = TypeVar("K")
 T = TypeVar("T")
 
 LAYOUT_SUFFIX = ".yaml"
+MAX_EXTENDS = 32
+"""Layouts one ``extends`` chain may go through. A real design extends two or three; a longer
+chain, from a mistake or a hostile deck folder of layouts each extending the next, is
+refused at the ``extends`` that goes too far instead of nesting reading without end."""
 BUILTIN_LAYOUTS_DIR = Path(__file__).parent / "layouts"
 """The layouts deckpress comes with (``generic``), found after the deck's and the project's."""
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -430,6 +434,9 @@ def read_raw_layout(path: Path, search: list[Path], problems: Problems, chain: t
         parent_path = find_layout(parent_name, [path.parent, *search], document.at("extends"), confined)
         if parent_path.resolve() in chain or parent_path.resolve() == path.resolve():
             raise InputError(f"layout '{parent_name}' extends itself (through {path.stem})",
+                             document.at("extends"), field="extends")
+        if len(chain) + 1 >= MAX_EXTENDS:
+            raise InputError(f"layout '{parent_name}' is more than {MAX_EXTENDS} layouts down one extends chain",
                              document.at("extends"), field="extends")
         raw = read_raw_layout(parent_path, search, problems, chain + (path.resolve(),), confined)
     else:
