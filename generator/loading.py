@@ -9,16 +9,15 @@ refused before parsing.
 Every value keeps the place it came from, so later stages can say
 ``cards/tiki/deck.yaml:42:11: expected a whole number (strength)``.
 
-The node tree is composed from the parser's events here, iteratively, rather than
-by PyYAML's C composer, because that one recurses without a bound wherever libyaml
-is older than 0.2.6 (a 50,000-deep ``[[[`` document crashes the process) and
-checking the depth from the events before it would parse every file twice.
+The node tree is composed by PyYAML's composer over libyaml's parser. That composer
+recurses, one level a nesting level, so it is used only where libyaml refuses nesting
+deeper than 1,000 levels itself (0.2.6 and later); elsewhere PyYAML's own parser and
+composer run, and Python's recursion limit stops a document nested too deep.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -198,85 +197,62 @@ def refused_character(text: str, path: Path) -> InputError:
                       Position(path, text.count("\n", 0, offset) + 1, offset - line_start + 1))
 
 
-EVENT_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""Whose parser makes the events: libyaml's where PyYAML has it (see :func:`compose`)."""
+LIBYAML_NESTING_CAP = (0, 2, 6)
+"""The first libyaml that refuses nesting deeper than 1,000 levels, before PyYAML's composer,
+which recurses a level a nesting level, could overflow the stack on a 50,000-deep ``[[[``."""
+
+
+def _loader() -> type[yaml.SafeLoader]:
+    """libyaml's safe loader where PyYAML has it and it caps nesting; else PyYAML's own."""
+    libyaml = getattr(yaml, "_yaml", None)
+    if hasattr(yaml, "CSafeLoader") and libyaml is not None and libyaml.get_version() >= LIBYAML_NESTING_CAP:
+        return yaml.CSafeLoader  # type: ignore[return-value]  # the same interface, in C
+    return yaml.SafeLoader
+
+
+LOADER = _loader()
+"""Whose parser and composer make the node tree (see the module docstring)."""
 
 
 def compose(text: str, path: Path) -> yaml.Node | None:
-    """YAML text -> one node tree, from the events of libyaml's parser where PyYAML has it.
-
-    The tree is composed here without recursion, so nesting depth is checked as it
-    grows rather than by overflowing a stack.
-    """
+    """YAML text -> one node tree; a second document, an alias before its anchor, an anchor
+    defined twice and nesting past libyaml's cap are refused at their line."""
     try:
-        return _compose_events(yaml.parse(text, Loader=EVENT_LOADER), path)
+        return yaml.compose(text, Loader=LOADER)
+    except yaml.composer.ComposerError as error:
+        if error.problem == "but found another document":
+            raise InputError("a deck file holds one YAML document; found a second '---'",
+                             _position(path, error.problem_mark)) from None
+        if error.context == "found duplicate anchor; first occurrence":
+            first = _line_column(error.context_mark)[0] if error.context_mark else "?"
+            raise InputError(f"anchor '&{_name_at(text, error.problem_mark, '&')}' is defined again (first at "
+                             f"line {first}); give one of them another name",
+                             _position(path, error.problem_mark)) from None
+        if error.problem == "found undefined alias":
+            name = _name_at(text, error.problem_mark, "*")
+            raise InputError(f"alias '*{name}' names no anchor defined before it",
+                             _position(path, error.problem_mark)) from None
+        raise
     except yaml.MarkedYAMLError as error:
         if "nesting depth" in str(error.problem):  # libyaml's own cap, far above ours
             raise InputError(f"nested more than {MAX_DEPTH} levels deep",
                              _position(path, error.problem_mark)) from None
         raise
+    except RecursionError:  # PyYAML's own composer, where libyaml does not cap nesting
+        raise InputError(f"nested more than {MAX_DEPTH} levels deep", Position(path)) from None
 
 
-def _compose_events(events: Iterator[yaml.Event], path: Path) -> yaml.Node | None:
-    """Build the node tree from parser events, as PyYAML's composer would, iteratively."""
-    resolver = yaml.resolver.Resolver()
-    anchors: dict[str, yaml.Node] = {}
-    open_nodes: list[list[Any]] = []  # [collection node, pending mapping key or None]
-    root: yaml.Node | None = None
-    documents = 0
+_ANCHOR_NAME = re.compile(r"[^\s,\[\]{}]+")
 
-    def attach(node: yaml.Node) -> None:
-        nonlocal root
-        if not open_nodes:
-            root = node
-            return
-        frame = open_nodes[-1]
-        parent = frame[0]
-        if isinstance(parent, yaml.SequenceNode):
-            parent.value.append(node)
-        elif frame[1] is None:
-            frame[1] = node
-        else:
-            parent.value.append((frame[1], node))
-            frame[1] = None
 
-    for event in events:
-        if isinstance(event, yaml.DocumentStartEvent):
-            documents += 1
-            if documents > 1:
-                raise InputError("a deck file holds one YAML document; found a second '---'",
-                                 _position(path, event.start_mark))
-        elif isinstance(event, yaml.AliasEvent):
-            if event.anchor not in anchors:
-                raise InputError(f"alias '*{event.anchor}' names no anchor defined before it",
-                                 _position(path, event.start_mark))
-            attach(anchors[event.anchor])
-        elif isinstance(event, yaml.ScalarEvent):
-            tag = event.tag
-            if tag is None or tag == "!":
-                tag = resolver.resolve(yaml.ScalarNode, event.value, event.implicit)
-            # (the stubs' nodes take only PyYAML's own Mark; libyaml's has the same fields)
-            node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark,  # type: ignore[arg-type]
-                                   style=event.style)
-            if event.anchor is not None:
-                anchors[event.anchor] = node
-            attach(node)
-        elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            if len(open_nodes) >= MAX_DEPTH:
-                raise InputError(f"nested more than {MAX_DEPTH} levels deep", _position(path, event.start_mark))
-            kind = yaml.SequenceNode if isinstance(event, yaml.SequenceStartEvent) else yaml.MappingNode
-            tag = event.tag
-            if tag is None or tag == "!":
-                tag = resolver.resolve(kind, None, event.implicit)
-            collection = kind(tag, [], event.start_mark, None,  # type: ignore[arg-type]  # as above
-                              flow_style=event.flow_style)
-            if event.anchor is not None:
-                anchors[event.anchor] = collection
-            attach(collection)
-            open_nodes.append([collection, None])
-        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            open_nodes.pop()[0].end_mark = event.end_mark
-    return root
+def _name_at(text: str, mark: Any, sign: str) -> str:
+    """The name of the anchor (``&``) or alias (``*``) written at ``mark``, which libyaml's
+    errors do not say; a position is counted in characters."""
+    lines = text.splitlines()
+    line = lines[mark.line] if mark is not None and mark.line < len(lines) else ""
+    start = line.find(sign, mark.column if mark is not None else 0)
+    found = _ANCHOR_NAME.match(line, start + 1) if start >= 0 else None
+    return found.group() if found else ""
 
 
 def _position(path: Path, mark: Any) -> Position:
@@ -313,11 +289,11 @@ class _Builder:
         def size(node: yaml.Node, depth: int) -> int:
             if id(node) in sizes:
                 return sizes[id(node)]
-            if depth > MAX_DEPTH:
-                raise InputError(f"nested more than {MAX_DEPTH} levels deep",
-                                 _position(self.path, node.start_mark))
             if isinstance(node, yaml.ScalarNode):
                 return 1
+            if depth >= MAX_DEPTH:  # this mapping or list is the one level too many
+                raise InputError(f"nested more than {MAX_DEPTH} levels deep",
+                                 _position(self.path, node.start_mark))
             if id(node) in active:
                 raise InputError("recursive alias", _position(self.path, node.start_mark))
             active.add(id(node))

@@ -10,9 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from cli_run import deckpress
 
-from generator.loading import MAX_FILE_BYTES
+from generator.loading import LIBYAML_NESTING_CAP, LOADER, MAX_FILE_BYTES
 
 GOOD = """\
 deck:
@@ -173,6 +174,15 @@ def test_nesting_that_would_exhaust_the_parser_is_refused(tmp_path, depth):
     line = single_error(path)
     assert line.startswith(f"{path}")
     assert "nested" in line and "50 levels" in line
+
+
+def test_the_recursive_c_composer_is_used_only_with_a_libyaml_that_caps_nesting():
+    """libyaml's composer recurses a level a nesting level; the libyaml it runs over must refuse
+    nesting past 1,000 itself, or a deep enough file would overflow the stack."""
+    assert LOADER is yaml.CSafeLoader  # the wheel pinned in pyproject brings libyaml
+    assert yaml._yaml.get_version() >= LIBYAML_NESTING_CAP
+    with pytest.raises(yaml.MarkedYAMLError, match="nesting depth"):
+        yaml.compose("[" * 1_001 + "]" * 1_001, Loader=LOADER)
 
 
 def test_aliases_within_bounds_still_work(tmp_path):

@@ -121,7 +121,6 @@ def test_positions_are_those_of_keys_and_list_items():
      {"card": {"name": "Imp", "cost": 1, "colour": "red"}}),
     ("card: {cost: 3, <<: {cost: 1, name: Imp}}\n", {"card": {"cost": 3, "name": "Imp"}}),
     ("a: &x 1\nb: *x\n", {"a": 1, "b": 1}),
-    ("a: &x 1\nb: &x 2\nc: *x\n", {"a": 1, "b": 2, "c": 2}),  # an alias names the latest anchor of its name
     ("a: !!str 1\nb: !!binary aGk=\nd: ! 12\n", {"a": "1", "b": b"hi", "d": 12}),
 ])
 def test_anchors_merge_keys_and_tags_build_what_was_written(text, expected):
@@ -140,6 +139,8 @@ def test_merged_keys_are_placed_where_they_were_written():
     ("a: =\n", "deck.yaml:1:4: invalid value: could not determine a constructor for the tag "
                "'tag:yaml.org,2002:value'"),
     ("a: *nowhere\n", "deck.yaml:1:4: alias '*nowhere' names no anchor defined before it"),
+    ("a: &x 1\nb: &x 2\nc: *x\n",
+     "deck.yaml:2:4: anchor '&x' is defined again (first at line 1); give one of them another name"),
     ("a: 1\n---\nb: 2\n", "deck.yaml:2:1: a deck file holds one YAML document; found a second '---'"),
     ("a: &r [*r]\n", "deck.yaml:1:4: recursive alias"),
     ("a: 2024-13-45\n", "deck.yaml:1:4: invalid value: month must be in 1..12"),
