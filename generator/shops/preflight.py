@@ -35,7 +35,7 @@ from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObj
 from generator.render.images import MAX_IMAGE_PIXELS
 from generator.render.units import MM
 from generator.shops.inks import INK_TOLERANCE
-from generator.shops.presets import Preset
+from generator.shops.presets import Preset, mm_text, shown, size_text
 from generator.shops.rules import Standard, rules_for, standard_of
 
 MAX_PREFLIGHT_BYTES = 500_000_000
@@ -194,12 +194,12 @@ class _Checker:
         info = info.get_object() if info is not None else DictionaryObject()
         found = str(info.get("/GTS_PDFXVersion", "")) if isinstance(info, DictionaryObject) else ""
         if found != standard.version_key:
-            said = f"says '{_shown(found)}'" if found else "is missing"
+            said = f"says '{shown(found)}'" if found else "is missing"
             yield Problem("pdfx-keys", f"GTS_PDFXVersion {said}; {self.preset.name} asks for {standard.version_key}")
         if standard.conformance_key and isinstance(info, DictionaryObject):
             conformance = str(info.get("/GTS_PDFXConformance", ""))
             if conformance != standard.conformance_key:
-                said = f"says '{_shown(conformance)}'" if conformance else "is missing"
+                said = f"says '{shown(conformance)}'" if conformance else "is missing"
                 yield Problem("pdfx-keys", f"GTS_PDFXConformance {said}; {standard.name} files say "
                                            f"{standard.conformance_key}")
         trapped = str(info.get("/Trapped", "")) if isinstance(info, DictionaryObject) else ""
@@ -227,7 +227,7 @@ class _Checker:
         profile = intent.get("/DestOutputProfile")
         profile = profile.get_object() if profile is not None else None
         if profile is None:
-            condition = _shown(str(intent.get("/OutputConditionIdentifier", "")))
+            condition = shown(str(intent.get("/OutputConditionIdentifier", "")))
             yield Problem("output-intent", f"the OutputIntent ('{condition}') embeds no profile "
                                            "(DestOutputProfile); deckpress cannot tell if it is a CMYK press")
         elif not isinstance(profile, StreamObject) or profile.get("/N") != 4:
@@ -251,23 +251,23 @@ class _Checker:
             if with_bleed and not any(abs(page_size[0] - w) <= BOX_TOLERANCE and abs(page_size[1] - h) <= BOX_TOLERANCE
                                       for w, h in with_bleed):
                 w, h = with_bleed[0]
-                yield "card-size", (f"the page is {_size(page_size[0], page_size[1])}; {self.preset.name} "
-                                    f"takes one card a page, {_size(w, h)} with its bleed")
+                yield "card-size", (f"the page is {size_text(page_size[0], page_size[1])}; {self.preset.name} "
+                                    f"takes one card a page, {size_text(w, h)} with its bleed")
         else:
             trim_size = (trim[2] - trim[0], trim[3] - trim[1])
             if self.preset.fits_card(trim_size) is None:
-                sizes = ", ".join(f"{name} {_size(w, h)}" for name, (w, h) in self.preset.cards.items())
-                yield "card-size", (f"the TrimBox is {_size(trim_size[0], trim_size[1])}; "
+                sizes = ", ".join(f"{name} {size_text(w, h)}" for name, (w, h) in self.preset.cards.items())
+                yield "card-size", (f"the TrimBox is {size_text(trim_size[0], trim_size[1])}; "
                                     f"{self.preset.name} prints {sizes}")
             margins = (trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3])
             if min(margins) < self.preset.bleed - BOX_TOLERANCE:
-                yield "card-size", (f"the page leaves {_mm(min(margins))} of bleed around the TrimBox; "
-                                    f"{self.preset.name} asks for {_mm(self.preset.bleed)}")
+                yield "card-size", (f"the page leaves {mm_text(min(margins))} of bleed around the TrimBox; "
+                                    f"{self.preset.name} asks for {mm_text(self.preset.bleed)}")
             elif self.preset.cards and max(margins) > self.preset.bleed + BOX_TOLERANCE:
                 page_size = (media[2] - media[0], media[3] - media[1])
                 wanted = (trim_size[0] + 2 * self.preset.bleed, trim_size[1] + 2 * self.preset.bleed)
-                yield "card-size", (f"the page is {_size(page_size[0], page_size[1])}; {self.preset.name} "
-                                    f"takes the card with its bleed, {_size(wanted[0], wanted[1])}")
+                yield "card-size", (f"the page is {size_text(page_size[0], page_size[1])}; {self.preset.name} "
+                                    f"takes the card with its bleed, {size_text(wanted[0], wanted[1])}")
         if bleed is None:
             yield "bleed-box", "the page has no BleedBox"
         elif trim is not None and not (_holds(bleed, trim) and _holds(media, bleed)):
@@ -450,7 +450,7 @@ class _Checker:
         embedded = isinstance(descriptor, DictionaryObject) and any(
             key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
         if not embedded:
-            seen.add("fonts", f"the font {_shown(name)} is not embedded")
+            seen.add("fonts", f"the font {shown(name)} is not embedded")
 
     def _xobject(self, xobject: Any, name: Any, seen: _Seen, depth: int) -> None:
         if not isinstance(xobject, StreamObject):
@@ -719,17 +719,3 @@ def _box(page: DictionaryObject, key: str) -> tuple[float, float, float, float] 
 def _holds(outer: tuple[float, ...], inner: tuple[float, ...]) -> bool:
     return (inner[0] >= outer[0] - BOX_TOLERANCE and inner[1] >= outer[1] - BOX_TOLERANCE
             and inner[2] <= outer[2] + BOX_TOLERANCE and inner[3] <= outer[3] + BOX_TOLERANCE)
-
-
-def _size(width: float, height: float) -> str:
-    """``63.5 x 88.9 mm``."""
-    return f"{_mm(width)[:-3]} x {_mm(height)}"
-
-
-def _mm(points: float) -> str:
-    return f"{points / MM:.2f}".rstrip("0").rstrip(".") + " mm"
-
-
-def _shown(text: str) -> str:
-    escaped = text.encode("unicode_escape").decode("ascii")
-    return escaped if len(escaped) <= 60 else escaped[:57] + "..."
