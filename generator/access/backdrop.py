@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -347,6 +348,14 @@ def rasterise_art(art: SvgArt) -> Image.Image:
         return document[0].render(scale=scale, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
     finally:
         document.close()
+
+
+def union(boxes: Iterable[Box]) -> Box:
+    """The upright box around all of ``boxes`` (at least one)."""
+    boxes = list(boxes)
+    left, bottom = min(box.x for box in boxes), min(box.y for box in boxes)
+    right, top = max(box.right for box in boxes), max(box.top for box in boxes)
+    return Box(left, bottom, right - left, top - bottom)
 
 
 def _intersection(first: Box, second: Box) -> Box | None:
