@@ -55,7 +55,6 @@ class _Found:
     card: str | None
     side: str | None
     element: str | None
-    amount: float = 0.0  # the worst of its faces, in the unit the message gives
     faces: int = 1
     details: dict[str, object] = field(default_factory=dict)
 
@@ -171,15 +170,13 @@ def _safe_zone(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
     if reach <= TOLERANCE:
         return
     key = ("safe-zone", layout.name, op.element)
-    known = found.get(key)
-    if known is not None:
-        known.faces += 1
-        known.amount = max(known.amount, reach)
+    if key in found:
+        found[key].faces += 1
         return
     found[key] = _Found("safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {mm_text(reach)} "
                                      f"into {preset.owner} unsafe margin: keep it {mm_text(preset.safe)} inside the "
                                      f"cut (layout '{layout.name}')",
-                        _element_position(layout, op.element), card.id, side, op.element, reach,
+                        _element_position(layout, op.element), card.id, side, op.element,
                         details={"reach_mm": round(reach / MM, 2)})
 
 
