@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,14 +114,19 @@ def page_ranges(pages: list[int]) -> str:
     """``[1, 2, 3, 7]`` -> ``pages 1-3, 7``."""
     if not pages:
         return ""
-    runs: list[list[int]] = []
-    for page in sorted(set(pages)):
-        if runs and page == runs[-1][1] + 1:
-            runs[-1][1] = page
-        else:
-            runs.append([page, page])
-    text = ", ".join(f"{first}" if first == last else f"{first}-{last}" for first, last in runs)
+    text = ", ".join(f"{first}" if first == last else f"{first}-{last}" for first, last in consecutive_runs(pages))
     return f"{'page' if len(pages) == 1 else 'pages'} {text}"
+
+
+def consecutive_runs(numbers: Iterable[int]) -> list[tuple[int, int]]:
+    """``[1, 2, 3, 7]`` -> ``[(1, 3), (7, 7)]``: each run of consecutive numbers, first and last."""
+    runs: list[tuple[int, int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], number)
+        else:
+            runs.append((number, number))
+    return runs
 
 
 def preflight(data: bytes, preset: Preset) -> Report:
@@ -213,8 +218,7 @@ class _Checker:
         yield from self._output_intent(root)
 
     def _output_intent(self, root: DictionaryObject) -> Iterator[Problem]:
-        intents = root.get("/OutputIntents")
-        intents = intents.get_object() if intents is not None else None
+        intents = _resolved(root.get("/OutputIntents"))
         pdfx = [intent.get_object() for intent in intents or []
                 if isinstance(intent.get_object(), DictionaryObject) and intent.get_object().get("/S") == "/GTS_PDFX"]
         if not pdfx:
@@ -224,8 +228,7 @@ class _Checker:
         intent = pdfx[0]
         if not str(intent.get("/OutputConditionIdentifier", "")).strip():
             yield Problem("output-intent", "the OutputIntent has no OutputConditionIdentifier")
-        profile = intent.get("/DestOutputProfile")
-        profile = profile.get_object() if profile is not None else None
+        profile = _resolved(intent.get("/DestOutputProfile"))
         if profile is None:
             condition = shown(str(intent.get("/OutputConditionIdentifier", "")))
             yield Problem("output-intent", f"the OutputIntent ('{condition}') embeds no profile "
@@ -366,7 +369,7 @@ class _Checker:
 
     def _check_space(self, space: Any, seen: _Seen, where: str) -> str:
         """The family of a colour space object, each part of it held to the standard."""
-        space = space.get_object() if space is not None else None
+        space = _resolved(space)
         if isinstance(space, NameObject):
             family = COLOUR_ABBREVIATIONS.get(space[1:], space[1:])
             self._space(seen, family, where)
@@ -442,11 +445,9 @@ class _Checker:
                     seen.take(self._content(glyph, resources, ("glyph",), depth + 1))
             return
         if subtype == "/Type0":
-            descendants = font.get("/DescendantFonts")
-            descendants = descendants.get_object() if descendants is not None else None
+            descendants = _resolved(font.get("/DescendantFonts"))
             font = descendants[0].get_object() if descendants else font
-        descriptor = font.get("/FontDescriptor")
-        descriptor = descriptor.get_object() if descriptor is not None else None
+        descriptor = _resolved(font.get("/FontDescriptor"))
         embedded = isinstance(descriptor, DictionaryObject) and any(
             key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
         if not embedded:
@@ -496,15 +497,20 @@ class _Checker:
         self._check_space(space, seen, "an inline image")
 
 
+def _resolved(value: Any) -> Any:
+    """The object ``value`` refers to (``value`` itself when it is no reference); None stays None."""
+    return value.get_object() if value is not None else None
+
+
 def _dictionary(value: Any) -> DictionaryObject:
     """``value`` (or what it refers to) as a dictionary; an empty one when it is not one."""
-    value = value.get_object() if value is not None else None
+    value = _resolved(value)
     return value if isinstance(value, DictionaryObject) else DictionaryObject()
 
 
 def _stream_data(contents: Any) -> bytes:
     """The decoded bytes of a content stream, or of an array of them joined."""
-    contents = contents.get_object() if contents is not None else None
+    contents = _resolved(contents)
     if isinstance(contents, ArrayObject):
         return b"\n".join(_stream_data(part) for part in contents)
     return contents.get_data() if isinstance(contents, StreamObject) else b""
@@ -614,17 +620,16 @@ def _literal_string(data: bytes, position: int) -> tuple[bytes, int]:
 
 
 def _is_transparency_group(group: Any) -> bool:
-    group = group.get_object() if group is not None else None
+    group = _resolved(group)
     return isinstance(group, DictionaryObject) and group.get("/S") == "/Transparency"
 
 
 def _resource(resources: Any, kind: str, name: Any) -> Any:
     """The object named ``name`` among ``resources``' ``kind`` (None when it is not there)."""
-    resources = resources.get_object() if resources is not None else None
+    resources = _resolved(resources)
     if not isinstance(resources, DictionaryObject):
         return None
-    table = resources.get(kind)
-    table = table.get_object() if table is not None else None
+    table = _resolved(resources.get(kind))
     if not isinstance(table, DictionaryObject) or not isinstance(name, NameObject):
         return None
     found = table.get(name)
@@ -634,7 +639,7 @@ def _resource(resources: Any, kind: str, name: Any) -> Any:
 def _function_colours(function: Any, depth: int = 0) -> Iterator[list[float]]:
     """The colours a shading's function puts out at its ends (C0 and C1 of exponential ones,
     each part of a stitching one); sampled functions are not opened."""
-    function = function.get_object() if function is not None else None
+    function = _resolved(function)
     if depth > MAX_NESTING:
         return
     if isinstance(function, ArrayObject):
@@ -693,8 +698,7 @@ def _version(reader: PdfReader) -> str:
 
 
 def _xmp_names(root: DictionaryObject, version: str) -> bool:
-    metadata = root.get("/Metadata")
-    metadata = metadata.get_object() if metadata is not None else None
+    metadata = _resolved(root.get("/Metadata"))
     if not isinstance(metadata, StreamObject):
         return False
     text = metadata.get_data().decode("utf-8", "replace")
@@ -709,7 +713,7 @@ def _box(page: DictionaryObject, key: str) -> tuple[float, float, float, float] 
             parent = parent.get_object()
             value = parent.get(key)
             parent = parent.get("/Parent")
-    value = value.get_object() if value is not None else None
+    value = _resolved(value)
     if not isinstance(value, ArrayObject) or len(value) != 4:
         return None
     x0, y0, x1, y1 = (float(number) for number in value)
