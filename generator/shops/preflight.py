@@ -247,9 +247,9 @@ class _Checker:
         if media is None:
             yield "card-size", "the page has no MediaBox"
             return
+        page_size = (media[2] - media[0], media[3] - media[1])
         if trim is None:
             yield "trim-box", "the page has no TrimBox: the shop cannot tell where to cut"
-            page_size = (media[2] - media[0], media[3] - media[1])
             with_bleed = [(w + 2 * self.preset.bleed, h + 2 * self.preset.bleed) for w, h in self.preset.cards.values()]
             if with_bleed and not any(abs(page_size[0] - w) <= BOX_TOLERANCE and abs(page_size[1] - h) <= BOX_TOLERANCE
                                       for w, h in with_bleed):
@@ -267,7 +267,6 @@ class _Checker:
                 yield "card-size", (f"the page leaves {mm_text(min(margins))} of bleed around the TrimBox; "
                                     f"{self.preset.name} asks for {mm_text(self.preset.bleed)}")
             elif self.preset.cards and max(margins) > self.preset.bleed + BOX_TOLERANCE:
-                page_size = (media[2] - media[0], media[3] - media[1])
                 wanted = (trim_size[0] + 2 * self.preset.bleed, trim_size[1] + 2 * self.preset.bleed)
                 yield "card-size", (f"the page is {size_text(page_size[0], page_size[1])}; {self.preset.name} "
                                     f"takes the card with its bleed, {size_text(wanted[0], wanted[1])}")
@@ -364,8 +363,7 @@ class _Checker:
             space: Any = name
         else:
             space = _resource(resources, "/ColorSpace", name)
-        family = self._check_space(space, seen, "a colour in the content")
-        return family
+        return self._check_space(space, seen, "a colour in the content")
 
     def _check_space(self, space: Any, seen: _Seen, where: str) -> str:
         """The family of a colour space object, each part of it held to the standard."""
