@@ -84,8 +84,7 @@ class _Seen:
     def take(self, other: _Seen) -> None:
         for problem in other.problems:
             self.add(*problem)
-        if other.ink > self.ink:
-            self.ink, self.ink_where = other.ink, other.ink_where
+        self.inked(other.ink, other.ink_where)
 
     def inked(self, total: float, where: str) -> None:
         if total > self.ink:
