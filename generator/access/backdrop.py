@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -243,7 +244,7 @@ def _shape_covers(op: ShapeOp, corners: Corners) -> bool:
     radius = _corner_radius(op)
     inner = _inner(box, radius)
     # Both shapes are convex: the region is inside when its four corners are.
-    return all(_distance_to_point(inner, x, y) <= radius + EPSILON for x, y in corners)
+    return all(_distance_to_box(inner, Box(x, y, 0.0, 0.0)) <= radius + EPSILON for x, y in corners)
 
 
 def _corner_radius(op: ShapeOp) -> float:
@@ -258,13 +259,8 @@ def _inner(box: Box, radius: float) -> Box:
     return Box(box.x + radius, box.y + radius, box.width - 2 * radius, box.height - 2 * radius)
 
 
-def _distance_to_point(box: Box, x: float, y: float) -> float:
-    dx = max(box.x - x, 0.0, x - box.right)
-    dy = max(box.y - y, 0.0, y - box.top)
-    return math.hypot(dx, dy)
-
-
 def _distance_to_box(box: Box, region: Box) -> float:
+    """How far apart two boxes are (0 where they touch); a point is a box of no size."""
     dx = max(box.x - region.right, 0.0, region.x - box.right)
     dy = max(box.y - region.top, 0.0, region.y - box.top)
     return math.hypot(dx, dy)
@@ -276,7 +272,7 @@ def _nearest_on_unit_circle(ellipse: Box, region: Box) -> float:
     scale_x, scale_y = ellipse.width / 2, ellipse.height / 2
     scaled = Box((region.x - centre_x) / scale_x, (region.y - centre_y) / scale_y,
                  region.width / scale_x, region.height / scale_y)
-    return _distance_to_point(scaled, 0.0, 0.0)
+    return _distance_to_box(scaled, Box(0.0, 0.0, 0.0, 0.0))
 
 
 # images --------------------------------------------------------------------------------
@@ -347,6 +343,14 @@ def rasterise_art(art: SvgArt) -> Image.Image:
         return document[0].render(scale=scale, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
     finally:
         document.close()
+
+
+def union(boxes: Iterable[Box]) -> Box:
+    """The upright box around all of ``boxes`` (at least one)."""
+    boxes = list(boxes)
+    left, bottom = min(box.x for box in boxes), min(box.y for box in boxes)
+    right, top = max(box.right for box in boxes), max(box.top for box in boxes)
+    return Box(left, bottom, right - left, top - bottom)
 
 
 def _intersection(first: Box, second: Box) -> Box | None:

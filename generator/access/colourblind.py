@@ -28,14 +28,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.lib.colors import Color
 
 from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, hex_of, rgb_of
-from generator.access.contrast import Face, distinct_plans
+from generator.access.contrast import distinct_plans
 from generator.access.perception import distance
 from generator.deck.model import Card
 from generator.errors import Position
@@ -105,11 +104,10 @@ CUE_MITIGATIONS = {CUE_TEXT: "every such face prints {field} as text ('{element}
 """How a problem says which other cue tells the values apart."""
 
 
-def colour_pair_problems(renderer: Renderer, faces: Iterable[Face] | None = None) -> list[ColourPairProblem]:
-    """Every pair of a field's values whose colours a colour-blind player may confuse
-    (``faces``: the distinct faces' plans, when the caller has them already)."""
+def colour_pair_problems(renderer: Renderer) -> list[ColourPairProblem]:
+    """Every pair of a field's values whose colours a colour-blind player may confuse."""
     watch = ColourWatch(renderer)
-    for card, side, ops in distinct_plans(renderer) if faces is None else faces:
+    for card, side, ops in distinct_plans(renderer):
         watch.observe(card, side, ops)
     return watch.problems()
 

@@ -11,7 +11,7 @@ card with nine copies is one check.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,6 +29,7 @@ from generator.access.backdrop import (
     reaching,
     region_bounds,
     sole_cover,
+    union,
 )
 from generator.access.colours import (
     BOLD_WEIGHT,
@@ -87,12 +88,11 @@ class ContrastProblem:
                 f"{shown_ratio(self.ratio):.2f}:1, below the {self.required:g}:1 WCAG 2 asks of {kind}")
 
 
-def contrast_problems(renderer: Renderer, faces: Iterable[Face] | None = None) -> list[ContrastProblem]:
+def contrast_problems(renderer: Renderer) -> list[ContrastProblem]:
     """Every text element, on every distinct face, that is too faint against its backdrop
-    (the worst run of each element, when its runs differ in colour or weight); ``faces``
-    are the distinct faces' plans, when the caller has them already."""
+    (the worst run of each element, when its runs differ in colour or weight)."""
     watch = ContrastWatch(renderer)
-    for card, side, ops in distinct_plans(renderer) if faces is None else faces:
+    for card, side, ops in distinct_plans(renderer):
         watch.observe(card, side, ops)
     return watch.problems
 
@@ -163,7 +163,7 @@ def _worst_run(op: TextOp, below: tuple[Op, ...], images: ImageSamples
     if not runs:
         return None
     # Most of a face lies nowhere near this text: walk only what may paint under its runs.
-    area = _union(_outline(box, op.frame) for _, box in runs).grown(AREA_MARGIN)
+    area = union(_outline(box, op.frame) for _, box in runs).grown(AREA_MARGIN)
     reachable = reaching(below, area)
     on_panel = sole_cover(reachable, area)  # one colour under every run: no walk per run
     for run, box in runs:
@@ -199,13 +199,6 @@ def _region(box: Box, frame: Frame | None) -> Region:
 def _outline(box: Box, frame: Frame | None) -> Box:
     """An upright box around ``box`` as ``frame`` turns it onto the page."""
     return region_bounds(corners_of(box, frame)) if frame is not None and frame.rotate else box
-
-
-def _union(boxes: Iterable[Box]) -> Box:
-    boxes = list(boxes)
-    left, bottom = min(box.x for box in boxes), min(box.y for box in boxes)
-    right, top = max(box.right for box in boxes), max(box.top for box in boxes)
-    return Box(left, bottom, right - left, top - bottom)
 
 
 def _behind(run: Glyphs, op: TextOp, line_box: Box, everything: tuple[Op, ...], reachable: tuple[Op, ...],

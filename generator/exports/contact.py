@@ -169,11 +169,9 @@ def band_breaks(grid: Grid, size_px: tuple[int, int]) -> list[int]:
     scale = height_px / grid.size[1]
     cell_height = grid.cell[1]
     per_band = max(1, min(BAND_TILE_ROWS, math.floor(BAND_PIXELS / width_px / (cell_height * scale))))
-    breaks = []
-    for row in range(per_band, grid.rows, per_band):
-        gap_middle = MARGIN + HEADER_HEIGHT + row * cell_height - GAP / 2  # between row - 1 and row
-        breaks.append(round(gap_middle * scale))
-    return breaks
+    # Each break falls in the middle of the gap between a band's first row of tiles and the row above.
+    return [round((MARGIN + HEADER_HEIGHT + row * cell_height - GAP / 2) * scale)
+            for row in range(per_band, grid.rows, per_band)]
 
 
 def _draw_sheet(canvas: Canvas, renderer: Renderer, tiles: list[Tile], grid: Grid, seen_as: str | None,

@@ -18,7 +18,7 @@ import io
 import itertools
 import math
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import pypdfium2
@@ -100,7 +100,16 @@ def with_bleed(renderer: Renderer, bleed: float) -> Renderer:
 
 def rasterise(draw: Draw, size_pt: tuple[float, float], size_px: tuple[int, int]) -> Image.Image:
     """Render whatever ``draw`` paints over ``size_pt`` into an RGB image of exactly ``size_px``."""
-    return next(rasterise_pages([draw], size_pt, size_px))
+    width_pt, height_pt = size_pt
+    width_px, height_px = size_px
+    refuse_oversized(size_px)
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(width_px, height_px), invariant=1, pageCompression=0)
+    canvas.scale(width_px / width_pt, height_px / height_pt)
+    draw(canvas)
+    canvas.showPage()
+    canvas.save()
+    return next(render_pdf(buffer.getvalue(), [size_px]))
 
 
 def refuse_oversized(size_px: tuple[int, int]) -> None:
@@ -108,27 +117,6 @@ def refuse_oversized(size_px: tuple[int, int]) -> None:
     the file to blame, so this only stops a caller that skipped them."""
     if too_many_pixels(size_px):
         raise ValueError(f"an image of {size_px[0]:,} x {size_px[1]:,} pixels is more than {MAX_RASTER_PIXELS:,}")
-
-
-def rasterise_pages(draws: Iterable[Draw], size_pt: tuple[float, float],
-                    size_px: tuple[int, int]) -> Iterator[Image.Image]:
-    """Each drawing on its own page of one PDF in memory, rendered page by page.
-
-    One document for many drawings embeds each font once instead of once per face.
-    """
-    width_pt, height_pt = size_pt
-    width_px, height_px = size_px
-    refuse_oversized(size_px)
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(width_px, height_px), invariant=1, pageCompression=0)
-    sizes = []
-    for draw in draws:
-        canvas.scale(width_px / width_pt, height_px / height_pt)
-        draw(canvas)
-        canvas.showPage()
-        sizes.append(size_px)
-    canvas.save()
-    return render_pdf(buffer.getvalue(), sizes)
 
 
 BandDraw = Callable[[Canvas, float, float], None]

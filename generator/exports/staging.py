@@ -127,8 +127,7 @@ def flush_to_disk(folder: Path, temp: Path, names: list[str]) -> None:
                 os.close(descriptor)
 
     with ThreadPoolExecutor(max_workers=max(1, min(FLUSHING_THREADS, len(names)))) as pool:
-        for _ in pool.map(flush, names):
-            pass
+        list(pool.map(flush, names))  # taking every result raises the first failure
 
 
 @contextlib.contextmanager

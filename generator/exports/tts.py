@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -211,19 +212,20 @@ def card_pixels(card_size: tuple[float, float], columns: int = MAX_COLUMNS, rows
     return (max(1, min(round(width * scale), most_wide)), max(1, min(round(height * scale), most_high)))
 
 
-def _grids(slots: int) -> Iterator[tuple[int, int]]:
-    return ((columns, rows) for columns in range(MIN_COLUMNS, MAX_COLUMNS + 1)
-            for rows in range(MIN_ROWS, MAX_ROWS + 1) if columns * rows >= slots)
+def _grids(slots: int) -> list[tuple[int, int]]:
+    """Every grid (columns, rows) with at least ``slots`` slots; ValueError if none has."""
+    grids = [(columns, rows) for columns in range(MIN_COLUMNS, MAX_COLUMNS + 1)
+             for rows in range(MIN_ROWS, MAX_ROWS + 1) if columns * rows >= slots]
+    if not grids:
+        raise ValueError(f"{slots} slots do not fit one sheet")
+    return grids
 
 
 def choose_grid(slots: int, card_px: tuple[int, int]) -> tuple[int, int]:
     """The smallest grid (columns, rows) with ``slots`` slots for cards of ``card_px``, the
     squarest image among equals."""
     width, height = card_px
-    candidates = list(_grids(slots))
-    if not candidates:
-        raise ValueError(f"{slots} slots do not fit one sheet")
-    return min(candidates, key=lambda grid: (grid[0] * grid[1], abs(grid[0] * width - grid[1] * height), grid[1]))
+    return min(_grids(slots), key=lambda grid: (grid[0] * grid[1], abs(grid[0] * width - grid[1] * height), grid[1]))
 
 
 def sharpest_grid(slots: int, card_size: tuple[float, float]) -> tuple[int, int]:
@@ -233,10 +235,7 @@ def sharpest_grid(slots: int, card_size: tuple[float, float]) -> tuple[int, int]
         width, height = card_pixels(card_size, *grid)
         return (-width * height, grid[0] * grid[1], grid[1])
 
-    candidates = list(_grids(slots))
-    if not candidates:
-        raise ValueError(f"{slots} slots do not fit one sheet")
-    return min(candidates, key=sharpness)
+    return min(_grids(slots), key=sharpness)
 
 
 def pile_grids(slots: int, card_size: tuple[float, float]) -> tuple[tuple[int, int], list[tuple[int, int, int]]]:
@@ -313,9 +312,10 @@ def plan_tts_export(renderer: Renderer, folder: Path | str, split: str | None = 
         unique = group.back is None
         slot_of: dict[tuple[str, str], int] = {}
         slot_cards: list[Card] = []
+        card_slots: dict[str, int] = {}  # card id -> its slot in the pile
         for card in group.cards:
             key = (renderer.face_key(card, "front"), renderer.face_key(card, "back") if unique else "")
-            slot = slot_of.setdefault(key, len(slot_cards))
+            slot = card_slots[card.id] = slot_of.setdefault(key, len(slot_cards))
             if slot == len(slot_cards):
                 slot_cards.append(card)
         card_px, grids = pile_grids(len(slot_cards), renderer.card_size)
@@ -341,8 +341,7 @@ def plan_tts_export(renderer: Renderer, folder: Path | str, split: str | None = 
             sheets.append(Sheet(number, faces, back, shared_back is None))
             start += used
         for card in group.cards:
-            sheet_index, slot = divmod(slot_of[(renderer.face_key(card, "front"),
-                                                renderer.face_key(card, "back") if unique else "")], SLOTS_PER_SHEET)
+            sheet_index, slot = divmod(card_slots[card.id], SLOTS_PER_SHEET)
             card_ids[card.id] = sheets[sheet_index].card_id(slot)
         label = f"{deck.name}: {group.label}" if group.label else deck.name
         piles.append(Pile(label, group.cards, tuple(sheets)))
@@ -405,8 +404,8 @@ def custom_deck_entry(export: TtsExport, sheet: Sheet) -> dict[str, Any]:
 
 def saved_object(export: TtsExport) -> dict[str, Any]:
     """The saved object as plain data: every pile, every copy (for looking at; the export writes
-    :func:`saved_object_text`, the same JSON made as it is written)."""
-    return _saved(export, lazy=False)
+    :func:`saved_object_text`, whose JSON this reads back)."""
+    return json.loads("".join(saved_object_text(export)))
 
 
 def saved_object_text(export: TtsExport) -> Iterator[str]:
@@ -414,10 +413,10 @@ def saved_object_text(export: TtsExport) -> Iterator[str]:
     piece. The long lists (a CardID and an entry for each copy) are made as they are written,
     and each card's entry is encoded once for all its copies, so a deck of many copies is
     written quickly and never held in memory whole."""
-    return pieces(_saved(export, lazy=True))
+    return pieces(_saved(export))
 
 
-def _saved(export: TtsExport, lazy: bool) -> dict[str, Any]:
+def _saved(export: TtsExport) -> dict[str, Any]:
     deck = export.renderer.deck
     pile_guids = [_guid(deck.id, "deck" if index == 0 else f"deck/{index}") for index in range(len(export.piles))]
     guids = _unique_guids(deck.id, taken=set(pile_guids))  # taken by the copies of the piles in turn
@@ -434,15 +433,14 @@ def _saved(export: TtsExport, lazy: bool) -> dict[str, Any]:
         "XmlUI": "",
         "LuaScript": "",
         "LuaScriptState": "",
-        "ObjectStates": [_pile_state(export, pile, index, pile_guids[index], guids, lazy)
+        "ObjectStates": [_pile_state(export, pile, index, pile_guids[index], guids)
                          for index, pile in enumerate(export.piles)],
         "TabStates": {},
         "VersionNumber": "",
     }
 
 
-def _pile_state(export: TtsExport, pile: Pile, index: int, guid: str, guids: Iterator[str],
-                lazy: bool) -> dict[str, Any]:
+def _pile_state(export: TtsExport, pile: Pile, index: int, guid: str, guids: Iterator[str]) -> dict[str, Any]:
     """A pile's object state: a deck holding every copy, its GUIDs the next of ``guids``, or a
     lone card (with the pile's own GUID)."""
     deck = export.renderer.deck
@@ -475,10 +473,9 @@ def _pile_state(export: TtsExport, pile: Pile, index: int, guid: str, guids: Ite
         **CARD_STATE_DEFAULTS,
         "Description": description if isinstance(description, str) else "",
         "Hands": False,
-        "DeckIDs": Items(copy_ids) if lazy else list(copy_ids()),
+        "DeckIDs": Items(copy_ids),
         "CustomDeck": {str(number): entry for number, entry in entries.items()},
-        "ContainedObjects": Items(contained) if lazy else [
-            {"GUID": card_guid, **shared[card.id]} for card, card_guid in zip(copies(), guids, strict=False)],
+        "ContainedObjects": Items(contained),
     }
 
 

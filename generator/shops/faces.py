@@ -21,6 +21,7 @@ from pathlib import Path
 from PIL import Image
 from reportlab.lib.colors import Color
 
+from generator.access.backdrop import union
 from generator.access.contrast import distinct_plans
 from generator.boxes import Box
 from generator.deck.model import Card
@@ -35,7 +36,7 @@ from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, Li
 from generator.render.svg import SvgArt
 from generator.render.units import MM
 from generator.shops.inks import PressInks
-from generator.shops.presets import Preset
+from generator.shops.presets import Preset, mm_text, size_text
 from generator.shops.rules import standard_of
 
 KIND = "shop"
@@ -54,7 +55,6 @@ class _Found:
     card: str | None
     side: str | None
     element: str | None
-    amount: float = 0.0  # the worst of its faces, in the unit the message gives
     faces: int = 1
     details: dict[str, object] = field(default_factory=dict)
 
@@ -101,22 +101,13 @@ def _hex(colour: Color) -> str:
     return "#" + colour.hexval()[2:]
 
 
-def _size(width: float, height: float) -> str:
-    """``63.5 x 88.9 mm``."""
-    return f"{_mm(width)[:-3]} x {_mm(height)}"
-
-
-def _mm(points: float) -> str:
-    return f"{points / MM:.2f}".rstrip("0").rstrip(".") + " mm"
-
-
 def _card_size(renderer: Renderer, preset: Preset, front: Layout) -> _Found | None:
     if preset.fits_card(renderer.card_size) is not None:
         return None
     width, height = renderer.card_size
-    sizes = ", ".join(f"{name} ({_size(w, h)})" for name, (w, h) in preset.cards.items())
+    sizes = ", ".join(f"{name} ({size_text(w, h)})" for name, (w, h) in preset.cards.items())
     return _Found("card-size", f"{preset.name} prints {sizes} cards; deck '{renderer.deck.id}' has "
-                               f"{_size(width, height)} cards (layout '{front.name}'); give the shop a "
+                               f"{size_text(width, height)} cards (layout '{front.name}'); give the shop a "
                                "preset of its own for this size if it prints it",
                   Position(front.path), None, None, None)
 
@@ -141,12 +132,7 @@ def _extent(op: Op, layout: Layout) -> tuple[str, Box] | None:
     if isinstance(op, TextOp):
         kind, box = "text", op.overflow or _element_box(layout, op.element)
     elif isinstance(op, IconOp):
-        kind = "icon"
-        left = min(x for x, _, _ in op.squares)
-        bottom = min(y for _, y, _ in op.squares)
-        right = max(x + size for x, _, size in op.squares)
-        top = max(y + size for _, y, size in op.squares)
-        box = Box(left, bottom, right - left, top - bottom)
+        kind, box = "icon", union(Box(x, y, size, size) for x, y, size in op.squares)
     elif isinstance(op, (ImageOp, ArtOp)):
         if op.bleed:
             return None
@@ -184,15 +170,13 @@ def _safe_zone(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
     if reach <= TOLERANCE:
         return
     key = ("safe-zone", layout.name, op.element)
-    known = found.get(key)
-    if known is not None:
-        known.faces += 1
-        known.amount = max(known.amount, reach)
+    if key in found:
+        found[key].faces += 1
         return
-    found[key] = _Found("safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {_mm(reach)} "
-                                     f"into {preset.owner} unsafe margin: keep it {_mm(preset.safe)} inside the "
+    found[key] = _Found("safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {mm_text(reach)} "
+                                     f"into {preset.owner} unsafe margin: keep it {mm_text(preset.safe)} inside the "
                                      f"cut (layout '{layout.name}')",
-                        _element_position(layout, op.element), card.id, side, op.element, reach,
+                        _element_position(layout, op.element), card.id, side, op.element,
                         details={"reach_mm": round(reach / MM, 2)})
 
 
@@ -209,7 +193,7 @@ def _resolution(op: ImageOp, layout: Layout, preset: Preset, card: Card, side: s
     needed = (math.ceil(drawn.width / 72 * preset.dpi), math.ceil(drawn.height / 72 * preset.dpi))
     found[key] = _Found("resolution", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) "
                                       f"prints at {dpi:.0f} dpi ({op.pixels[0]} x {op.pixels[1]} pixels over "
-                                      f"{_size(drawn.width, drawn.height)}); {preset.name} asks for "
+                                      f"{size_text(drawn.width, drawn.height)}); {preset.name} asks for "
                                       f"{preset.dpi} dpi: use an image of at least {needed[0]} x {needed[1]} pixels",
                         _element_position(layout, op.element), card.id, side, op.element,
                         details={"dpi": round(dpi, 1)})

@@ -71,7 +71,7 @@ class PressInks:
         if isinstance(found, CMYKColor):
             return found
         red, green, blue = (min(255, max(0, round(part * 255))) for part in found.rgb())
-        alpha = float(getattr(found, "alpha", 1) or 0) if getattr(found, "alpha", None) is not None else 1.0
+        alpha = 1.0 if getattr(found, "alpha", None) is None else float(found.alpha)
         key = (red, green, blue, alpha)
         converted = self._colours.get(key)
         if converted is None:

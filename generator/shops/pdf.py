@@ -110,10 +110,9 @@ def _draw(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage], inks: P
     width, height = renderer.card_size
     buffer = io.BytesIO()
     options: dict[str, Any] = {"pagesize": page_size, "invariant": 1, "pageCompression": 1,
-                               "trimBox": trim, "bleedBox": (0, 0, *page_size),
-                               "initialFontName": renderer.fonts[0] if renderer.fonts else None}
-    if options["initialFontName"] is None:
-        del options["initialFontName"]
+                               "trimBox": trim, "bleedBox": (0, 0, *page_size)}
+    if renderer.fonts:
+        options["initialFontName"] = renderer.fonts[0]
     canvas = PressCanvas(buffer, inks, **options) if inks is not None else Canvas(buffer, **options)
     canvas.setTitle(renderer.deck.name)
     canvas.setAuthor(str(renderer.deck.info.get("designer") or ""))

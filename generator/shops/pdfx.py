@@ -36,6 +36,7 @@ from pypdf.generic import (
 )
 
 from generator.shops.inks import PressInks
+from generator.shops.preflight import consecutive_runs
 from generator.shops.presets import Preset
 from generator.shops.rules import standard_of
 
@@ -108,16 +109,10 @@ def _increment(objects: list[tuple[int, PdfObject]], offset: int, reader: PdfRea
         out.write(b"\nendobj\n")
     xref = offset + out.tell()
     out.write(b"xref\n")
-    numbers = sorted(positions)
-    start = 0
-    while start < len(numbers):  # one subsection a run of consecutive numbers
-        end = start
-        while end + 1 < len(numbers) and numbers[end + 1] == numbers[end] + 1:
-            end += 1
-        out.write(b"%d %d\n" % (numbers[start], end - start + 1))
-        for number in numbers[start:end + 1]:
+    for first, last in consecutive_runs(positions):  # one subsection a run of consecutive numbers
+        out.write(b"%d %d\n" % (first, last - first + 1))
+        for number in range(first, last + 1):
             out.write(b"%010d 00000 n \n" % positions[number])
-        start = end + 1
     trailer = reader.trailer
     new_trailer = DictionaryObject({
         NameObject("/Size"): NumberObject(size),

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +35,7 @@ from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObj
 from generator.render.images import MAX_IMAGE_PIXELS
 from generator.render.units import MM
 from generator.shops.inks import INK_TOLERANCE
-from generator.shops.presets import Preset
+from generator.shops.presets import Preset, mm_text, shown, size_text
 from generator.shops.rules import Standard, rules_for, standard_of
 
 MAX_PREFLIGHT_BYTES = 500_000_000
@@ -84,8 +84,7 @@ class _Seen:
     def take(self, other: _Seen) -> None:
         for problem in other.problems:
             self.add(*problem)
-        if other.ink > self.ink:
-            self.ink, self.ink_where = other.ink, other.ink_where
+        self.inked(other.ink, other.ink_where)
 
     def inked(self, total: float, where: str) -> None:
         if total > self.ink:
@@ -114,14 +113,19 @@ def page_ranges(pages: list[int]) -> str:
     """``[1, 2, 3, 7]`` -> ``pages 1-3, 7``."""
     if not pages:
         return ""
-    runs: list[list[int]] = []
-    for page in sorted(set(pages)):
-        if runs and page == runs[-1][1] + 1:
-            runs[-1][1] = page
-        else:
-            runs.append([page, page])
-    text = ", ".join(f"{first}" if first == last else f"{first}-{last}" for first, last in runs)
+    text = ", ".join(f"{first}" if first == last else f"{first}-{last}" for first, last in consecutive_runs(pages))
     return f"{'page' if len(pages) == 1 else 'pages'} {text}"
+
+
+def consecutive_runs(numbers: Iterable[int]) -> list[tuple[int, int]]:
+    """``[1, 2, 3, 7]`` -> ``[(1, 3), (7, 7)]``: each run of consecutive numbers, first and last."""
+    runs: list[tuple[int, int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], number)
+        else:
+            runs.append((number, number))
+    return runs
 
 
 def preflight(data: bytes, preset: Preset) -> Report:
@@ -194,12 +198,12 @@ class _Checker:
         info = info.get_object() if info is not None else DictionaryObject()
         found = str(info.get("/GTS_PDFXVersion", "")) if isinstance(info, DictionaryObject) else ""
         if found != standard.version_key:
-            said = f"says '{_shown(found)}'" if found else "is missing"
+            said = f"says '{shown(found)}'" if found else "is missing"
             yield Problem("pdfx-keys", f"GTS_PDFXVersion {said}; {self.preset.name} asks for {standard.version_key}")
         if standard.conformance_key and isinstance(info, DictionaryObject):
             conformance = str(info.get("/GTS_PDFXConformance", ""))
             if conformance != standard.conformance_key:
-                said = f"says '{_shown(conformance)}'" if conformance else "is missing"
+                said = f"says '{shown(conformance)}'" if conformance else "is missing"
                 yield Problem("pdfx-keys", f"GTS_PDFXConformance {said}; {standard.name} files say "
                                            f"{standard.conformance_key}")
         trapped = str(info.get("/Trapped", "")) if isinstance(info, DictionaryObject) else ""
@@ -213,8 +217,7 @@ class _Checker:
         yield from self._output_intent(root)
 
     def _output_intent(self, root: DictionaryObject) -> Iterator[Problem]:
-        intents = root.get("/OutputIntents")
-        intents = intents.get_object() if intents is not None else None
+        intents = _resolved(root.get("/OutputIntents"))
         pdfx = [intent.get_object() for intent in intents or []
                 if isinstance(intent.get_object(), DictionaryObject) and intent.get_object().get("/S") == "/GTS_PDFX"]
         if not pdfx:
@@ -224,10 +227,9 @@ class _Checker:
         intent = pdfx[0]
         if not str(intent.get("/OutputConditionIdentifier", "")).strip():
             yield Problem("output-intent", "the OutputIntent has no OutputConditionIdentifier")
-        profile = intent.get("/DestOutputProfile")
-        profile = profile.get_object() if profile is not None else None
+        profile = _resolved(intent.get("/DestOutputProfile"))
         if profile is None:
-            condition = _shown(str(intent.get("/OutputConditionIdentifier", "")))
+            condition = shown(str(intent.get("/OutputConditionIdentifier", "")))
             yield Problem("output-intent", f"the OutputIntent ('{condition}') embeds no profile "
                                            "(DestOutputProfile); deckpress cannot tell if it is a CMYK press")
         elif not isinstance(profile, StreamObject) or profile.get("/N") != 4:
@@ -244,30 +246,29 @@ class _Checker:
         if media is None:
             yield "card-size", "the page has no MediaBox"
             return
+        page_size = (media[2] - media[0], media[3] - media[1])
         if trim is None:
             yield "trim-box", "the page has no TrimBox: the shop cannot tell where to cut"
-            page_size = (media[2] - media[0], media[3] - media[1])
             with_bleed = [(w + 2 * self.preset.bleed, h + 2 * self.preset.bleed) for w, h in self.preset.cards.values()]
             if with_bleed and not any(abs(page_size[0] - w) <= BOX_TOLERANCE and abs(page_size[1] - h) <= BOX_TOLERANCE
                                       for w, h in with_bleed):
                 w, h = with_bleed[0]
-                yield "card-size", (f"the page is {_size(page_size[0], page_size[1])}; {self.preset.name} "
-                                    f"takes one card a page, {_size(w, h)} with its bleed")
+                yield "card-size", (f"the page is {size_text(page_size[0], page_size[1])}; {self.preset.name} "
+                                    f"takes one card a page, {size_text(w, h)} with its bleed")
         else:
             trim_size = (trim[2] - trim[0], trim[3] - trim[1])
             if self.preset.fits_card(trim_size) is None:
-                sizes = ", ".join(f"{name} {_size(w, h)}" for name, (w, h) in self.preset.cards.items())
-                yield "card-size", (f"the TrimBox is {_size(trim_size[0], trim_size[1])}; "
+                sizes = ", ".join(f"{name} {size_text(w, h)}" for name, (w, h) in self.preset.cards.items())
+                yield "card-size", (f"the TrimBox is {size_text(trim_size[0], trim_size[1])}; "
                                     f"{self.preset.name} prints {sizes}")
             margins = (trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3])
             if min(margins) < self.preset.bleed - BOX_TOLERANCE:
-                yield "card-size", (f"the page leaves {_mm(min(margins))} of bleed around the TrimBox; "
-                                    f"{self.preset.name} asks for {_mm(self.preset.bleed)}")
+                yield "card-size", (f"the page leaves {mm_text(min(margins))} of bleed around the TrimBox; "
+                                    f"{self.preset.name} asks for {mm_text(self.preset.bleed)}")
             elif self.preset.cards and max(margins) > self.preset.bleed + BOX_TOLERANCE:
-                page_size = (media[2] - media[0], media[3] - media[1])
                 wanted = (trim_size[0] + 2 * self.preset.bleed, trim_size[1] + 2 * self.preset.bleed)
-                yield "card-size", (f"the page is {_size(page_size[0], page_size[1])}; {self.preset.name} "
-                                    f"takes the card with its bleed, {_size(wanted[0], wanted[1])}")
+                yield "card-size", (f"the page is {size_text(page_size[0], page_size[1])}; {self.preset.name} "
+                                    f"takes the card with its bleed, {size_text(wanted[0], wanted[1])}")
         if bleed is None:
             yield "bleed-box", "the page has no BleedBox"
         elif trim is not None and not (_holds(bleed, trim) and _holds(media, bleed)):
@@ -361,12 +362,11 @@ class _Checker:
             space: Any = name
         else:
             space = _resource(resources, "/ColorSpace", name)
-        family = self._check_space(space, seen, "a colour in the content")
-        return family
+        return self._check_space(space, seen, "a colour in the content")
 
     def _check_space(self, space: Any, seen: _Seen, where: str) -> str:
         """The family of a colour space object, each part of it held to the standard."""
-        space = space.get_object() if space is not None else None
+        space = _resolved(space)
         if isinstance(space, NameObject):
             family = COLOUR_ABBREVIATIONS.get(space[1:], space[1:])
             self._space(seen, family, where)
@@ -442,15 +442,13 @@ class _Checker:
                     seen.take(self._content(glyph, resources, ("glyph",), depth + 1))
             return
         if subtype == "/Type0":
-            descendants = font.get("/DescendantFonts")
-            descendants = descendants.get_object() if descendants is not None else None
+            descendants = _resolved(font.get("/DescendantFonts"))
             font = descendants[0].get_object() if descendants else font
-        descriptor = font.get("/FontDescriptor")
-        descriptor = descriptor.get_object() if descriptor is not None else None
+        descriptor = _resolved(font.get("/FontDescriptor"))
         embedded = isinstance(descriptor, DictionaryObject) and any(
             key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
         if not embedded:
-            seen.add("fonts", f"the font {_shown(name)} is not embedded")
+            seen.add("fonts", f"the font {shown(name)} is not embedded")
 
     def _xobject(self, xobject: Any, name: Any, seen: _Seen, depth: int) -> None:
         if not isinstance(xobject, StreamObject):
@@ -496,15 +494,20 @@ class _Checker:
         self._check_space(space, seen, "an inline image")
 
 
+def _resolved(value: Any) -> Any:
+    """The object ``value`` refers to (``value`` itself when it is no reference); None stays None."""
+    return value.get_object() if value is not None else None
+
+
 def _dictionary(value: Any) -> DictionaryObject:
     """``value`` (or what it refers to) as a dictionary; an empty one when it is not one."""
-    value = value.get_object() if value is not None else None
+    value = _resolved(value)
     return value if isinstance(value, DictionaryObject) else DictionaryObject()
 
 
 def _stream_data(contents: Any) -> bytes:
     """The decoded bytes of a content stream, or of an array of them joined."""
-    contents = contents.get_object() if contents is not None else None
+    contents = _resolved(contents)
     if isinstance(contents, ArrayObject):
         return b"\n".join(_stream_data(part) for part in contents)
     return contents.get_data() if isinstance(contents, StreamObject) else b""
@@ -614,17 +617,16 @@ def _literal_string(data: bytes, position: int) -> tuple[bytes, int]:
 
 
 def _is_transparency_group(group: Any) -> bool:
-    group = group.get_object() if group is not None else None
+    group = _resolved(group)
     return isinstance(group, DictionaryObject) and group.get("/S") == "/Transparency"
 
 
 def _resource(resources: Any, kind: str, name: Any) -> Any:
     """The object named ``name`` among ``resources``' ``kind`` (None when it is not there)."""
-    resources = resources.get_object() if resources is not None else None
+    resources = _resolved(resources)
     if not isinstance(resources, DictionaryObject):
         return None
-    table = resources.get(kind)
-    table = table.get_object() if table is not None else None
+    table = _resolved(resources.get(kind))
     if not isinstance(table, DictionaryObject) or not isinstance(name, NameObject):
         return None
     found = table.get(name)
@@ -634,7 +636,7 @@ def _resource(resources: Any, kind: str, name: Any) -> Any:
 def _function_colours(function: Any, depth: int = 0) -> Iterator[list[float]]:
     """The colours a shading's function puts out at its ends (C0 and C1 of exponential ones,
     each part of a stitching one); sampled functions are not opened."""
-    function = function.get_object() if function is not None else None
+    function = _resolved(function)
     if depth > MAX_NESTING:
         return
     if isinstance(function, ArrayObject):
@@ -693,8 +695,7 @@ def _version(reader: PdfReader) -> str:
 
 
 def _xmp_names(root: DictionaryObject, version: str) -> bool:
-    metadata = root.get("/Metadata")
-    metadata = metadata.get_object() if metadata is not None else None
+    metadata = _resolved(root.get("/Metadata"))
     if not isinstance(metadata, StreamObject):
         return False
     text = metadata.get_data().decode("utf-8", "replace")
@@ -709,7 +710,7 @@ def _box(page: DictionaryObject, key: str) -> tuple[float, float, float, float] 
             parent = parent.get_object()
             value = parent.get(key)
             parent = parent.get("/Parent")
-    value = value.get_object() if value is not None else None
+    value = _resolved(value)
     if not isinstance(value, ArrayObject) or len(value) != 4:
         return None
     x0, y0, x1, y1 = (float(number) for number in value)
@@ -719,17 +720,3 @@ def _box(page: DictionaryObject, key: str) -> tuple[float, float, float, float] 
 def _holds(outer: tuple[float, ...], inner: tuple[float, ...]) -> bool:
     return (inner[0] >= outer[0] - BOX_TOLERANCE and inner[1] >= outer[1] - BOX_TOLERANCE
             and inner[2] <= outer[2] + BOX_TOLERANCE and inner[3] <= outer[3] + BOX_TOLERANCE)
-
-
-def _size(width: float, height: float) -> str:
-    """``63.5 x 88.9 mm``."""
-    return f"{_mm(width)[:-3]} x {_mm(height)}"
-
-
-def _mm(points: float) -> str:
-    return f"{points / MM:.2f}".rstrip("0").rstrip(".") + " mm"
-
-
-def _shown(text: str) -> str:
-    escaped = text.encode("unicode_escape").decode("ascii")
-    return escaped if len(escaped) <= 60 else escaped[:57] + "..."

@@ -170,7 +170,7 @@ def find_preset(shop: str, deck_folder: Path | None = None) -> Preset:
     if is_preset_file(shop):
         return load_preset(Path(shop))
     if not NAME_PATTERN.match(shop):
-        raise InputError(f"'{_shown(shop)}' is not a shop name: use lower-case letters, digits and '-' "
+        raise InputError(f"'{shown(shop)}' is not a shop name: use lower-case letters, digits and '-' "
                          f"(or a preset file ending in {PRESET_SUFFIX})", field="for")
     folders = preset_folders(deck_folder)
     for folder in folders:
@@ -237,10 +237,20 @@ def _positions(document: Document) -> dict[str, Position]:
     return {str(key): document.at(key) for key in document.data}
 
 
-def _shown(text: str) -> str:
+def shown(text: str) -> str:
     """Text from the command line or a file, with control characters escaped, shortened."""
     escaped = text.encode("unicode_escape").decode("ascii")
     return escaped if len(escaped) <= 60 else escaped[:57] + "..."
+
+
+def size_text(width: float, height: float) -> str:
+    """A size in points as a shop's messages give it: ``63.5 x 88.9 mm``."""
+    return f"{mm_text(width)[:-3]} x {mm_text(height)}"
+
+
+def mm_text(points: float) -> str:
+    """A length in points as a shop's messages give it: ``3.18 mm``."""
+    return f"{points / MM:.2f}".rstrip("0").rstrip(".") + " mm"
 
 
 def _choice(reader: Reader, key: str, choices: tuple[str, ...], default: str | None = None) -> str:
@@ -250,7 +260,7 @@ def _choice(reader: Reader, key: str, choices: tuple[str, ...], default: str | N
     if value is None:
         raise reader.fail((), f"missing {key}: one of {', '.join(choices)}", key)
     if value not in choices:
-        raise reader.fail((key,), f"expected one of {', '.join(choices)}, found '{_shown(str(value))}'"
+        raise reader.fail((key,), f"expected one of {', '.join(choices)}, found '{shown(str(value))}'"
                                   f"{did_you_mean(str(value), choices)}")
     return str(value)
 
@@ -277,14 +287,14 @@ def _length(reader: Reader, key: str, least: float, most: float, required: bool 
         return 0.0
     points = _points(reader, (key,), value)
     if not least - 1e-9 <= points <= most + 1e-9:
-        raise reader.fail((key,), f"must lie between {least / MM:g} and {most / MM:g} mm, found '{_shown(str(value))}'")
+        raise reader.fail((key,), f"must lie between {least / MM:g} and {most / MM:g} mm, found '{shown(str(value))}'")
     return points
 
 
 def _number(reader: Reader, key: str, least: float, most: float) -> float:
     value = reader.get((key,))
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise reader.fail((key,), f"expected a number from {least:g} to {most:g}, found '{_shown(str(value))}'")
+        raise reader.fail((key,), f"expected a number from {least:g} to {most:g}, found '{shown(str(value))}'")
     if not least <= value <= most:  # also refuses nan
         raise reader.fail((key,), f"must lie between {least:g} and {most:g}, found {value:g}")
     return float(value)
@@ -329,7 +339,7 @@ def _order(reader: Reader) -> tuple[str, ...]:
 def _check_naming(reader: Reader, naming: str, shared_back: str) -> None:
     if not all(part in naming for part in NAMING_FIELDS):
         raise reader.fail(("naming",), f"naming must hold {' and '.join(NAMING_FIELDS)}, so every face "
-                                       f"has a file of its own; found '{_shown(naming)}'")
+                                       f"has a file of its own; found '{shown(naming)}'")
     for key, value in (("naming", naming.replace("{card}", "c").replace("{side}", "s")),
                        ("shared_back", shared_back)):
         if "/" in value or "\\" in value or value.startswith(".") or "{" in value or "}" in value:
@@ -345,7 +355,7 @@ def _black(reader: Reader, ink_limit: float) -> tuple[float, float, float, float
     inks = []
     for index, ink in enumerate(value):
         if isinstance(ink, bool) or not isinstance(ink, (int, float)) or not 0 <= ink <= 100:
-            raise reader.fail(("black", index), f"each ink is a percentage from 0 to 100, found '{_shown(str(ink))}'")
+            raise reader.fail(("black", index), f"each ink is a percentage from 0 to 100, found '{shown(str(ink))}'")
         inks.append(float(ink))
     if sum(inks) > ink_limit + 1e-9:
         raise reader.fail(("black",), f"black uses {sum(inks):g}% ink, more than the preset's ink_limit of "
@@ -364,7 +374,7 @@ def _profile(reader: Reader, path: Path) -> Path:
         profile = resolve_inside(path.parent, name, reader.position(("profile",)), field="profile")
         if not profile.is_file():
             known = ", ".join(sorted(each.name for each in BUNDLED_PROFILES.glob("*.icc")))
-            raise reader.fail(("profile",), f"no ICC profile '{_shown(name)}' beside the preset or among "
+            raise reader.fail(("profile",), f"no ICC profile '{shown(name)}' beside the preset or among "
                                             f"the bundled ones ({known})")
     size = profile.stat().st_size
     if size > MAX_PROFILE_BYTES:

@@ -93,7 +93,6 @@ RULES = (
     Rule("pdf-version", "the PDF version the standard allows", deck=False, file=True, cmyk_only=True),
     Rule("encryption", "the file is not encrypted", deck=False, file=True),
 )
-RULES_BY_ID = {rule.id: rule for rule in RULES}
 
 
 def rules_for(preset: Preset) -> tuple[Rule, ...]:

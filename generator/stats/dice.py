@@ -15,6 +15,7 @@ Rewards "track difficulty" when no total pays less than an easier one.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import defaultdict
@@ -217,16 +218,13 @@ def _mismatches(rewarded: list[tuple[DiceRow, float]]) -> list[Mismatch]:
 
 def _ranks(values: list[float]) -> list[float]:
     """Ranks from 1, ties sharing their average rank."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
     ranks = [0.0] * len(values)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
-            end += 1
-        for k in range(start, end + 1):
-            ranks[order[k]] = (start + end) / 2 + 1
-        start = end + 1
+    start = 0  # how many values rank below the tie at hand
+    for _, tie in itertools.groupby(sorted(range(len(values)), key=lambda i: values[i]), key=lambda i: values[i]):
+        tied = list(tie)
+        for index in tied:
+            ranks[index] = start + (len(tied) + 1) / 2
+        start += len(tied)
     return ranks
 
 

@@ -32,7 +32,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.outputs import write_files_atomic
-from generator.stats.analysis import DeckStats
+from generator.stats.analysis import Answer, DeckStats
 from generator.stats.composition import Breakdown, Share
 from generator.stats.dice import DiceReport, odds_text
 from generator.stats.simulation import SimulationResult
@@ -229,15 +229,10 @@ def _share_labeller(total: int) -> Callable[[float], str]:
 def odds_panel(stats: DeckStats) -> Panel:
     """Each question's exact chance as a horizontal bar from 0 to 100%, one bar per pool."""
     pools = [p for p in stats.pools if p.answers]
-    names: list[str] = []
-    for pool_stats in pools:
-        for answer in pool_stats.answers:
-            name = f"{answer.question.name} (draw {answer.question.draw})"
-            if name not in names:
-                names.append(name)
+    names = list(dict.fromkeys(_question_label(answer) for pool_stats in pools for answer in pool_stats.answers))
     series = []
     for pool_stats in pools:
-        chances = {f"{a.question.name} (draw {a.question.draw})": float(a.chance) * 100 for a in pool_stats.answers}
+        chances = {_question_label(a): float(a.chance) * 100 for a in pool_stats.answers}
         series.append([chances.get(name) for name in reversed(names)])
     row_height = 14 if len(series) == 1 else 9 * len(series) + 5
     labels, room = _axis_labels(list(reversed(names)), 7.5, FULL * 0.5 - 8)
@@ -265,6 +260,10 @@ def odds_panel(stats: DeckStats) -> Panel:
         legend.deltax = 150
         drawing.add(legend)
     return Panel(FULL, drawing)
+
+
+def _question_label(answer: Answer) -> str:
+    return f"{answer.question.name} (draw {answer.question.draw})"
 
 
 def dice_panel(report: DiceReport) -> Panel:
