@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from generator.deck.model import Card, Deck
-from generator.errors import Position
+from generator.errors import Position, printable
 from generator.iterations.drawing import ElementDrawing, FaceDrawing, Resource
 from generator.iterations.sides import Answer, RuleOutcome, Side
 from generator.render.layout import KINDS, RawElement, RawLayout, Value
@@ -96,10 +96,6 @@ class CardChange:
     @property
     def recounted(self) -> bool:
         return self.status not in ("added", "removed") and self.old_count != self.new_count
-
-    @property
-    def sides_changed(self) -> tuple[str, ...]:
-        return tuple(face.side for face in self.faces)
 
 
 @dataclass(repr=False, eq=False)
@@ -607,21 +603,13 @@ SHORT_TEXT = 60
 
 
 def short(value: Any, limit: int = SHORT_TEXT) -> str:
-    """A value as a one-line report shows it: text quoted, with control characters escaped,
-    cut to ``limit`` characters; nothing as "(none)"."""
+    """A value as a one-line report shows it: text quoted, with control characters escaped
+    (:func:`~generator.errors.printable`), cut to ``limit`` characters; nothing as "(none)"."""
     if value is None:
         return "(none)"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, str):
-        escaped = escape_controls(value)
-        if len(escaped) > limit:
-            escaped = escaped[:limit - 3] + "..."
-        return f'"{escaped}"'
-    text = escape_controls(str(value))
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def escape_controls(text: str) -> str:
-    """``text`` with line breaks, tabs and other control characters written as escapes."""
-    return "".join(repr(char)[1:-1] if ord(char) < 32 or 127 <= ord(char) < 160 else char for char in text)
+    text = printable(str(value))
+    if len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return f'"{text}"' if isinstance(value, str) else text

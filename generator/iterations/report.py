@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from generator.errors import Position
+from generator.errors import Position, printable
 from generator.iterations.comparison import (
     CardChange,
     Cause,
@@ -23,7 +23,6 @@ from generator.iterations.comparison import (
     Removed,
     RuleChange,
     SideSummary,
-    escape_controls,
     short,
 )
 from generator.stats.tables import percent
@@ -75,7 +74,7 @@ def text_lines(comparison: Comparison) -> list[str]:
         if reprint.removed:
             lines.append(f"  take out {_count(reprint.cards_removed)}: "
                          + _listed([_removed(entry) for entry in reprint.removed], ALL_IN_JSON))
-    return [escape_controls(line) for line in lines]  # names from the files (fields, elements) too
+    return [printable(line) for line in lines]  # names from the files (fields, elements) too
 
 
 def _heading(comparison: Comparison) -> str:
@@ -141,7 +140,7 @@ def _rule_text(rule: RuleChange) -> str:
         state = f"still {rule.new}, differently"
     else:
         state = f"now {rule.new} (it {_verb(rule.old)})"
-    detail = f": {escape_controls(rule.detail)}" if rule.detail and rule.new != "passes" else ""
+    detail = f": {printable(rule.detail)}" if rule.detail and rule.new != "passes" else ""
     return f"{rule.rule}: {state}{detail}"
 
 
@@ -151,7 +150,7 @@ def _verb(status: str) -> str:
 
 def _question(answer: OddsAnswer) -> str:
     where = f"[decklist {answer.decklist}] " if answer.decklist else ""
-    return f"{where}{escape_controls(answer.question)}"
+    return f"{where}{printable(answer.question)}"
 
 
 def _answers(answer: OddsAnswer) -> str:
@@ -289,7 +288,7 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}<>#|!~])")
 
 def md(text: Any) -> str:
     """A value as Markdown text: control characters escaped, formatting characters backslashed."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", escape_controls(str(text)))
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", printable(str(text)))
 
 
 def markdown_lines(comparison: Comparison) -> list[str]:
@@ -312,9 +311,7 @@ def markdown_lines(comparison: Comparison) -> list[str]:
     if comparison.redrawn:
         lines += ["### Redrawn (the cards themselves are unchanged)", ""]
         for (sides, causes), cards in _grouped(comparison.redrawn).items():
-            titles = [md(change.title or change.card) for change in cards]
-            shown = ", ".join(titles[:LISTED_CARDS]) + (f" and {len(titles) - LISTED_CARDS} more"
-                                                        if len(titles) > LISTED_CARDS else "")
+            shown = _listed([md(change.title or change.card) for change in cards])
             lines.append(f"- {sides_text(sides, len(cards)).capitalize()} of {shown}: "
                          + "; ".join(_arrowed(md(cause.what)) for cause in causes))
         lines.append("")
@@ -342,7 +339,7 @@ def markdown_lines(comparison: Comparison) -> list[str]:
             lines += [f"- {len(entry.copies)} × {md(entry.title or entry.card)} ({_why(entry.why)})"
                       for entry in reprint.printed]
             lines.append("")
-    return [escape_controls(line) for line in lines]
+    return [printable(line) for line in lines]
 
 
 def _arrowed(text: str) -> str:
