@@ -241,9 +241,8 @@ class Converter:
                 where = row_positions[number] if row_positions else position
                 raise InputError(f"row {number + 1} of the table is taller than a page ({row_height:.0f} pt, "
                                  f"the page has {self.frame_height:.0f}); shorten its cells", where, field=field)
-        if len(rows) <= KEEP_TABLE_ROWS:
-            if height <= self.frame_height * KEEP_TABLE_PAGE_SHARE:
-                return KeepTogether([table])
+        if len(rows) <= KEEP_TABLE_ROWS and height <= self.frame_height * KEEP_TABLE_PAGE_SHARE:
+            return KeepTogether([table])
         return table
 
     def example_box(self, quote: blocks.Quote, depth: int) -> Flowable:
