@@ -109,8 +109,13 @@ class Canon:
         key = self.renderer.face_key(card, side)
         known = self._faces.get(key)
         if known is None:
-            known = self._faces[key] = self._draw(card, side)
+            known = self._faces[key] = self._kept(self._draw(card, side))
         return known
+
+    def _kept(self, drawn: FaceDrawing) -> FaceDrawing:
+        """The drawing kept for a face just drawn: itself (:mod:`generator.iterations.following`
+        keeps one object for equal drawings instead)."""
+        return drawn
 
     def _draw(self, card: Card, side: str) -> FaceDrawing:
         layout: Layout = self.renderer.layouts[side]

@@ -23,7 +23,7 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.deck.model import Card, Deck, absolute_folder
+from generator.deck.model import Deck, absolute_folder
 from generator.errors import DeckpressError
 from generator.iterations.comparison import Comparison, compare
 from generator.iterations.decks import WORKING_TREE
@@ -49,17 +49,10 @@ class _Canon(Canon):
         self._drawings = drawings
         self._older = older
 
-    def face(self, card: Card, side: str) -> FaceDrawing:
-        key = self.renderer.face_key(card, side)
-        known = self._faces.get(key)
-        if known is None:
-            drawn = self._draw(card, side)
-            if self._older:
-                known = self._drawings.setdefault(drawn, drawn)
-            else:
-                known = self._drawings.get(drawn, drawn)
-            self._faces[key] = known
-        return known
+    def _kept(self, drawn: FaceDrawing) -> FaceDrawing:
+        if self._older:
+            return self._drawings.setdefault(drawn, drawn)
+        return self._drawings.get(drawn, drawn)
 
     def take_over(self, earlier: Canon) -> None:
         """Keep what ``earlier`` wrote down: only for a renderer that took over the plans of
