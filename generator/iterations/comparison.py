@@ -31,6 +31,7 @@ from generator.iterations.drawing import ElementDrawing, FaceDrawing, Resource
 from generator.iterations.sides import Answer, RuleOutcome, Side
 from generator.render.layout import KINDS, RawElement, RawLayout, Value
 from generator.render.renderer import SIDES
+from generator.stats.tables import value_text
 
 DECK_SETTINGS = ("name", "designer", "players", "layout", "title_field", "card_size", "description")
 """The ``deck:`` settings a comparison reports (the version is the comparison's heading)."""
@@ -604,12 +605,9 @@ SHORT_TEXT = 60
 
 def short(value: Any, limit: int = SHORT_TEXT) -> str:
     """A value as a one-line report shows it: text quoted, with control characters escaped
-    (:func:`~generator.errors.printable`), cut to ``limit`` characters; nothing as "(none)"."""
-    if value is None:
-        return "(none)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    text = printable(str(value))
+    (:func:`~generator.errors.printable`), cut to ``limit`` characters; nothing as "(none)" and
+    a yes/no value as yes or no, as the stats tables write them."""
+    text = printable(value_text(value))
     if len(text) > limit:
         text = text[:limit - 3] + "..."
     return f'"{text}"' if isinstance(value, str) else text

@@ -23,7 +23,7 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.deck.model import Deck, absolute_folder
+from generator.deck.model import Deck
 from generator.errors import DeckpressError
 from generator.iterations.comparison import Comparison, compare
 from generator.iterations.decks import WORKING_TREE
@@ -42,10 +42,8 @@ class _Canon(Canon):
     """A :class:`Canon` that can take over the drawings of an earlier one and that keeps one
     object for equal drawings of the two sides (see the module docstring)."""
 
-    def __init__(self, renderer: Renderer, source: FileSource, deck: Deck, drawings: Drawings,
-                 older: bool) -> None:
-        folder = absolute_folder(deck.path)
-        super().__init__(renderer, source, (folder, folder.parent.parent))
+    def __init__(self, renderer: Renderer, source: FileSource, drawings: Drawings, older: bool) -> None:
+        super().__init__(renderer, source)
         self._drawings = drawings
         self._older = older
 
@@ -115,7 +113,7 @@ class Baseline:
         layouts = earlier.layouts if earlier is not None else raw_layouts(deck)
         newer = Side(name=WORKING_TREE, source=DISK, deck=deck, renderer=renderer, layouts=layouts, rules={},
                      answers={})
-        canon = _Canon(renderer, DISK, deck, self._drawings, older=False)
+        canon = _Canon(renderer, DISK, self._drawings, older=False)
         if earlier is not None:
             canon.take_over(earlier.canon)
         newer.canon = canon
@@ -145,5 +143,5 @@ class Baseline:
         return self._side
 
     def _with_canon(self, side: Side) -> Side:
-        side.canon = _Canon(side.renderer, side.source, side.deck, {}, older=True)
+        side.canon = _Canon(side.renderer, side.source, {}, older=True)
         return side
