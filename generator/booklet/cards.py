@@ -88,18 +88,12 @@ def distinct_faces(deck: Deck, cards: Iterable[Card], sides: tuple[str, ...],
     A shared card back is shown once, however many cards carry it; two cards
     that print identically (same face key) are shown once.
     """
-    seen: set[Any] = set()
-    faces = []
+    faces: dict[Any, tuple[Card, str]] = {}  # by face key, the first card and side showing it
     for card in cards:
-        if card.count == 0:
-            continue
-        for side in sides:
-            key = renderer.face_key(card, side)
-            if key in seen:
-                continue
-            seen.add(key)
-            faces.append((card, side))
-    return faces
+        if card.count:
+            for side in sides:
+                faces.setdefault(renderer.face_key(card, side), (card, side))
+    return list(faces.values())
 
 
 def face_problems(renderer: Renderer, deck: Deck, faces: list[tuple[Card, str]]) -> list[DeckpressError]:
