@@ -122,12 +122,6 @@ class Baseline:
                 canon.face(card, side)
         return Followed(compare(older, newer), canon, layouts)
 
-    @property
-    def _drawings(self) -> Drawings:
-        canon = self._side.canon
-        assert isinstance(canon, _Canon)  # made by _with_canon
-        return canon._drawings
-
     def _stamped(self, version: str | None) -> Side:
         """The older side drawing its faces with ``version``: made again when the newer
         deck's version changes (its first save after a commit adds the ``+``)."""
@@ -143,5 +137,6 @@ class Baseline:
         return self._side
 
     def _with_canon(self, side: Side) -> Side:
-        side.canon = _Canon(side.renderer, side.source, {}, older=True)
+        self._drawings: Drawings = {}  # the older side's, which the newer side's equal drawings are swapped for
+        side.canon = _Canon(side.renderer, side.source, self._drawings, older=True)
         return side

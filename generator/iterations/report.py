@@ -140,7 +140,7 @@ def _rule_text(rule: RuleChange) -> str:
         state = f"still {rule.new}, differently"
     else:
         state = f"now {rule.new} (it {_verb(rule.old)})"
-    detail = f": {printable(rule.detail)}" if rule.detail and rule.new != "passes" else ""
+    detail = f": {rule.detail}" if rule.detail and rule.new != "passes" else ""
     return f"{rule.rule}: {state}{detail}"
 
 
@@ -150,7 +150,7 @@ def _verb(status: str) -> str:
 
 def _question(answer: OddsAnswer) -> str:
     where = f"[decklist {answer.decklist}] " if answer.decklist else ""
-    return f"{where}{printable(answer.question)}"
+    return f"{where}{answer.question}"
 
 
 def _answers(answer: OddsAnswer) -> str:
