@@ -146,11 +146,8 @@ def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, fra
         ("TOPPADDING", (0, 0), (-1, -1), 0),
         ("BOTTOMPADDING", (0, 0), (-1, -1), gap),
     ])
-    tables = []
-    for row in rows:
-        table = Table([row], colWidths=[column_width] * per_row, hAlign="LEFT")
-        table.setStyle(style)
-        tables.append(table)
+    tables: list[Flowable] = [Table([row], colWidths=[column_width] * per_row, hAlign="LEFT", style=style)
+                              for row in rows]
     if len(tables) >= 2:
         # The last row never starts a page alone: a lone card at the top of a page
         # reads like a stray. The page breaks a row earlier instead.

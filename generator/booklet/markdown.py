@@ -220,8 +220,6 @@ class Converter:
         """
         check_table_rows(len(rows) - header_rows, position, field)
         check_columns(max(len(row) for row in rows), self.frame_width, position, field)
-        widths = widths or _column_widths(rows, self.frame_width)
-        table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
         commands = [
             CELL_FONT,
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -233,8 +231,8 @@ class Converter:
         ]
         if header_rows:
             commands.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), self.style.colours["shade"]))
-        table.setStyle(TableStyle(commands))
-        table.spaceAfter = self.style.text["body"].spaceAfter + 2
+        table = Table(rows, colWidths=widths or _column_widths(rows, self.frame_width), repeatRows=header_rows,
+                      hAlign="LEFT", style=TableStyle(commands), spaceAfter=self.style.text["body"].spaceAfter + 2)
         _, height = table.wrap(self.frame_width, self.frame_height)
         for number, row_height in enumerate(table._rowHeights):
             if row_height > self.frame_height:
@@ -254,17 +252,16 @@ class Converter:
         self.heading_count = inner.heading_count
         if content and isinstance(content[-1], Paragraph):
             content[-1].style = derive(content[-1].style, spaceAfter=0)
-        box = Table([[content]], colWidths=[self.frame_width - EXAMPLE_BOX_RULE], hAlign="RIGHT")
-        box.setStyle(TableStyle([
-            CELL_FONT,
-            ("BACKGROUND", (0, 0), (-1, -1), self.style.colours["shade"]),
-            ("LINEBEFORE", (0, 0), (0, -1), EXAMPLE_BOX_RULE, self.style.colours["accent"]),
-            ("LEFTPADDING", (0, 0), (-1, -1), padding),
-            ("RIGHTPADDING", (0, 0), (-1, -1), padding),
-            ("TOPPADDING", (0, 0), (-1, -1), padding),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
-        ]))
-        box.spaceAfter = self.style.box_space_after
+        box = Table([[content]], colWidths=[self.frame_width - EXAMPLE_BOX_RULE], hAlign="RIGHT",
+                    spaceAfter=self.style.box_space_after, style=TableStyle([
+                        CELL_FONT,
+                        ("BACKGROUND", (0, 0), (-1, -1), self.style.colours["shade"]),
+                        ("LINEBEFORE", (0, 0), (0, -1), EXAMPLE_BOX_RULE, self.style.colours["accent"]),
+                        ("LEFTPADDING", (0, 0), (-1, -1), padding),
+                        ("RIGHTPADDING", (0, 0), (-1, -1), padding),
+                        ("TOPPADDING", (0, 0), (-1, -1), padding),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
+                    ]))
         _, height = box.wrap(self.frame_width, self.frame_height)
         if height > self.frame_height:
             raise InputError(f"the example box is taller than a page ({height:.0f} pt, the page has "

@@ -88,11 +88,7 @@ class _Part:
 def since_view(revision: str, followed: Followed, faces: list[FaceView]) -> SinceView:
     """The marks of ``faces`` (the faces the page shows) from ``followed``'s comparison."""
     parts = _parts_by_card(followed.comparison)
-    marks = {}
-    for face in faces:
-        mark = _face_mark(face, parts)
-        if mark is not None:
-            marks[face.key] = mark
+    marks = {face.key: mark for face in faces if (mark := _face_mark(face, parts)) is not None}
     return SinceView(revision, followed, marks)
 
 
@@ -162,12 +158,8 @@ def _short_cause(cause: Cause) -> str:
 
 def _side_fields(changes: Iterable[Change], side: str) -> list[tuple[str, Change]]:
     """The fields of one face that changed, by name: a front's own, a card's own back's."""
-    found = []
-    for change in changes:
-        on_back = change.what.startswith(BACK_PREFIX)
-        if on_back == (side == "back"):
-            found.append((change.what.removeprefix(BACK_PREFIX) if on_back else change.what, change))
-    return found
+    return [(change.what.removeprefix(BACK_PREFIX), change) for change in changes
+            if change.what.startswith(BACK_PREFIX) == (side == "back")]
 
 
 def _face_mark(face: FaceView, parts: dict[tuple[str, str], _Part]) -> FaceMark | None:
