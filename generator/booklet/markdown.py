@@ -131,9 +131,7 @@ class Converter:
     # --- blocks -------------------------------------------------------------
 
     def flowables(self, read: Iterable[blocks.Block], depth: int) -> list[Flowable]:
-        flowables: list[Flowable] = []
-        for block in read:
-            flowables.extend(self.draw(block, depth))
+        flowables = [flowable for block in read for flowable in self.draw(block, depth)]
         return _keep_headings_with_blocks(flowables, self.frame_width, self.frame_height)
 
     def draw(self, block: blocks.Block, depth: int) -> list[Flowable]:

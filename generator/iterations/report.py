@@ -89,13 +89,14 @@ def _side(side: SideSummary) -> str:
 def _card_lines(change: CardChange) -> list[str]:
     where = _at(change.position)
     if change.status == "added":
-        return [f"{where}{change.card}: added, {_copies(change.new_count)}"]
+        return [f"{where}{change.card}: added, {copies_text(change.new_count)}"]
     if change.status == "removed":
-        return [f"{where}{change.card}: removed, {_copies(change.old_count)}"]
+        return [f"{where}{change.card}: removed, {copies_text(change.old_count)}"]
     lines = [f"{_at(field.position)}{change.card}: {field.what}: {short(field.old)} -> {short(field.new)}"
              for field in change.fields]
     if change.recounted:
-        lines.append(f"{_at(change.count_position)}{change.card}: {change.old_count} -> {_copies(change.new_count)}")
+        lines.append(f"{_at(change.count_position)}{change.card}: {change.old_count} -> "
+                     f"{copies_text(change.new_count)}")
     return lines
 
 
@@ -186,7 +187,8 @@ def _count(cards: int) -> str:
     return f"{cards} card" if cards == 1 else f"{cards} cards"
 
 
-def _copies(count: int) -> str:
+def copies_text(count: int) -> str:
+    """"1 copy", "3 copies"."""
     return f"{count} copy" if count == 1 else f"{count} copies"
 
 
@@ -350,12 +352,12 @@ def _arrowed(text: str) -> str:
 def _card_markdown(change: CardChange) -> str:
     title = f"**{md(change.title or change.card)}**"
     if change.status == "added":
-        return f"- {title}: new, {_copies(change.new_count)}"
+        return f"- {title}: new, {copies_text(change.new_count)}"
     if change.status == "removed":
-        return f"- ~~{md(change.title or change.card)}~~: removed ({_copies(change.old_count)})"
+        return f"- ~~{md(change.title or change.card)}~~: removed ({copies_text(change.old_count)})"
     parts = [f"{md(field.what)}: {md(short(field.old))} → {md(short(field.new))}" for field in change.fields]
     if change.recounted:
-        parts.append(f"{change.old_count} → {_copies(change.new_count)}")
+        parts.append(f"{change.old_count} → {copies_text(change.new_count)}")
     return f"- {title}: " + "; ".join(parts)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from generator.errors import Position
 from generator.iterations.comparison import CardChange, Cause, Change, Comparison, short
 from generator.iterations.following import Followed
+from generator.iterations.report import copies_text
 from generator.serve.faces import FaceView
 
 MAX_REASONS = 8
@@ -98,7 +99,7 @@ def _parts_by_card(comparison: Comparison) -> dict[tuple[str, str], _Part]:
     for change in comparison.cards:
         if change.status == "added":
             for side in ("front", "back"):
-                detail = Detail(f"new card, {_copies(change.new_count)}", change.position)
+                detail = Detail(f"new card, {copies_text(change.new_count)}", change.position)
                 parts[change.card, side] = _Part(change.card, NEW, ("new card",), (detail,))
             continue
         for face in change.faces:
@@ -184,10 +185,6 @@ def _face_mark(face: FaceView, parts: dict[tuple[str, str], _Part]) -> FaceMark 
     return FaceMark(kind, tuple(reasons), tuple(details))
 
 
-def _copies(count: int) -> str:
-    return f"{count} {'copy' if count == 1 else 'copies'}"
-
-
 # --- what the page receives -----------------------------------------------------------------
 
 def mark_dict(mark: FaceMark, shown: Callable[[Path], str]) -> dict[str, Any]:
@@ -222,7 +219,7 @@ def since_dict(view: SinceView, shown: Callable[[Path], str]) -> dict[str, Any]:
 def _summary(change: CardChange) -> str:
     """One line for a changed card in the side panel."""
     if change.status == "added":
-        return f"new card, {_copies(change.new_count)}"
+        return f"new card, {copies_text(change.new_count)}"
     said = []
     for face in change.faces:
         reasons, _ = _face_reasons(change, face.side)
