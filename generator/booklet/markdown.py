@@ -42,7 +42,7 @@ from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_pr
 from generator.booklet.components import Components
 from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
 from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
-from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup, joins_after, joins_before
+from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup
 from generator.booklet.style import CELL_FONT, EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
@@ -305,8 +305,8 @@ class Converter:
                 case blocks.Image():
                     parts.append(self.icon(piece))
                 case blocks.Icon():
-                    before, after = _plain_text(pieces, index - 1), _plain_text(pieces, index + 1)
-                    parts.append(icon_markup(piece.name, piece.label, joins_after(before), joins_before(after)))
+                    parts.append(icon_markup(piece.name, piece.label, _plain_text(pieces, index - 1),
+                                             _plain_text(pieces, index + 1)))
         return "".join(parts)
 
     def card_markup(self, text: str) -> str:
@@ -325,7 +325,7 @@ class Converter:
                 return paragraph_text(f":{span.icon}{{{span.label}}}:" if span.label else f":{span.icon}:")
             before = line[index - 1].text if index > 0 else ""
             after = line[index + 1].text if index + 1 < len(line) else ""
-            return icon_markup(span.icon, span.label, joins_after(before), joins_before(after))
+            return icon_markup(span.icon, span.label, before, after)
         text = f"<b>{paragraph_text(span.text)}</b>" if span.bold else paragraph_text(span.text)
         return f"<i>{text}</i>" if span.italic else text
 
