@@ -390,11 +390,8 @@ function renderStats(deck) {
       const bars = el("div", { class: "bars" });
       const largest = Math.max(1, ...table.rows.map((row) => row.cards));
       for (const row of table.rows) {
-        const fill = el("div", { class: "fill" });
-        fill.style.width = `${(row.cards / largest) * 100}%`;
-        bars.append(el("span", { class: "label", text: row.value === null ? "—" : String(row.value), title: String(row.value) }),
-          el("div", { class: "track" }, fill),
-          el("span", { class: "value", text: `${row.cards} · ${Math.round(row.share * 100)}%` }));
+        bar(bars, row.value === null ? "—" : String(row.value), row.cards / largest,
+            `${row.cards} · ${Math.round(row.share * 100)}%`, { label: String(row.value) });
       }
       block.append(bars);
       body.append(block);
@@ -423,18 +420,23 @@ function renderStats(deck) {
   for (const note of deck.stats.notes || []) box.append(el("p", { class: "note", text: note }));
 }
 
+// One bar of a chart in ``bars``: its label, ``share`` (0 to 1) of its track filled, its value.
+function bar(bars, label, share, value, titles = {}) {
+  const fill = el("div", { class: "fill" });
+  fill.style.width = `${share * 100}%`;
+  bars.append(el("span", { class: "label", text: label, title: titles.label }),
+    el("div", { class: "track", title: titles.track }, fill), el("span", { class: "value", text: value }));
+}
+
 function diceBlock(dice) {
   const title = `${dice.field} on ${dice.dice}` + (dice.value ? ` against ${dice.value}` : "");
   const block = el("div", { class: "stats-block" }, el("h3", { text: title }));
   const bars = el("div", { class: "bars" });
   const likeliest = Math.max(...dice.rows.map((row) => row.probability), 1e-9);
   for (const row of dice.rows) {
-    const fill = el("div", { class: "fill" });
-    fill.style.width = `${(row.probability / likeliest) * 100}%`;
     const reward = row.reward === null || row.reward === undefined ? "" : ` · ${row.reward}`;
-    bars.append(el("span", { class: "label", text: String(row.roll) }),
-      el("div", { class: "track", title: `${row.exact} · ${row.card_ids.join(", ")}` }, fill),
-      el("span", { class: "value", text: `${(row.probability * 100).toFixed(1)}%${reward}` }));
+    bar(bars, String(row.roll), row.probability / likeliest, `${(row.probability * 100).toFixed(1)}%${reward}`,
+        { track: `${row.exact} · ${row.card_ids.join(", ")}` });
   }
   block.append(bars);
   for (const mismatch of dice.mismatches || []) block.append(el("p", { class: "note warn", text: mismatch }));
@@ -653,16 +655,13 @@ function renderSheets(deck, face) {
     list.append(el("li", { text: "Not printed: this card's count is 0." }));
     return;
   }
-  const first = spots[0];
-  const frontPage = first[2].page;
-  const backPage = first[3].page;
-  const mine = face.side === "front" ? 2 : 3;
+  const [, , { page: frontPage }, { page: backPage }] = spots[0];
   box.append(sheetPicture(deck.sheet, frontPage, spots, face.side === "front" ? "fronts" : "fronts (the other side)"));
   if (backPage !== frontPage) {
     box.append(sheetPicture(deck.sheet, backPage, spots, face.side === "back" ? "backs" : "backs (the other side)"));
   }
-  for (const [id, copy, ...places] of spots.slice(0, SPOTS_SHOWN)) {
-    const here = places[mine - 2];
+  for (const [id, copy, front, back] of spots.slice(0, SPOTS_SHOWN)) {
+    const here = face.side === "front" ? front : back;
     list.append(el("li", {}, el("span", { class: "copy", text: face.card_count > 1 ? `${id} #${copy}` : `#${copy}` }),
       `page ${here.page}, row ${here.row}, column ${here.column}`));
   }
