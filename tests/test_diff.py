@@ -305,11 +305,12 @@ def test_a_font_file_that_changed_is_named_and_not_the_text_it_moves(tmp_path: P
 def test_control_characters_from_the_deck_are_written_as_escapes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path)
     monkeypatch.chdir(tmp_path)
-    edit(DECK, "text: Smash.", 'text: "Smash\\e[31m\\nnow"')
+    # ESC would drive the terminal; U+202E (right-to-left override) would reverse the rest of the line
+    edit(DECK, "text: Smash.", 'text: "Smash\\e[31m\\nnow\\u202e."')
     for output_format in ("text", "markdown"):
         run = deckpress("diff", "cards/game", "--since", "HEAD", "--format", output_format, "-q")
-        assert run.exit_code == 0 and "\x1b" not in run.stdout
-        assert "Smash\\x1b[31m\\nnow" in run.stdout.replace("\\\\", "\\").replace("\\[", "[")
+        assert run.exit_code == 0 and "\x1b" not in run.stdout and "\u202e" not in run.stdout
+        assert "Smash\\x1b[31m\\nnow\\u202e." in run.stdout.replace("\\\\", "\\").replace("\\[", "[")
     report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
     ogre, = report["cards"]
-    assert ogre["fields"][0]["new"] == "Smash\x1b[31m\nnow"  # JSON escapes it; tools get it whole
+    assert ogre["fields"][0]["new"] == "Smash\x1b[31m\nnow\u202e."  # JSON escapes it; tools get it whole

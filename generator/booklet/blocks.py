@@ -203,10 +203,7 @@ class Reader:
         return self.read(parse(self.source.text))
 
     def read(self, body: Body) -> Iterator[Block]:
-        for node in body:
-            block = self.block(node)
-            if block is not None:
-                yield block
+        return (block for block in map(self.block, body) if block is not None)
 
     def rows(self, table: Table) -> list[Row]:
         """The rows of ``table``, header rows first, each cell's text checked."""

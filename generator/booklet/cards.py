@@ -88,18 +88,12 @@ def distinct_faces(deck: Deck, cards: Iterable[Card], sides: tuple[str, ...],
     A shared card back is shown once, however many cards carry it; two cards
     that print identically (same face key) are shown once.
     """
-    seen: set[Any] = set()
-    faces = []
+    faces: dict[Any, tuple[Card, str]] = {}  # by face key, the first card and side showing it
     for card in cards:
-        if card.count == 0:
-            continue
-        for side in sides:
-            key = renderer.face_key(card, side)
-            if key in seen:
-                continue
-            seen.add(key)
-            faces.append((card, side))
-    return faces
+        if card.count:
+            for side in sides:
+                faces.setdefault(renderer.face_key(card, side), (card, side))
+    return list(faces.values())
 
 
 def face_problems(renderer: Renderer, deck: Deck, faces: list[tuple[Card, str]]) -> list[DeckpressError]:
@@ -152,11 +146,8 @@ def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, fra
         ("TOPPADDING", (0, 0), (-1, -1), 0),
         ("BOTTOMPADDING", (0, 0), (-1, -1), gap),
     ])
-    tables = []
-    for row in rows:
-        table = Table([row], colWidths=[column_width] * per_row, hAlign="LEFT")
-        table.setStyle(style)
-        tables.append(table)
+    tables: list[Flowable] = [Table([row], colWidths=[column_width] * per_row, hAlign="LEFT", style=style)
+                              for row in rows]
     if len(tables) >= 2:
         # The last row never starts a page alone: a lone card at the top of a page
         # reads like a stray. The page breaks a row earlier instead.

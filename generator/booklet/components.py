@@ -83,23 +83,17 @@ def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[Com
     """
     if by is None:
         return ()
-    order: list[str] = []
-    members: dict[str, list[Card]] = {}
+    members: dict[str, list[Card]] = {}  # in the order the deck first has each value
     for card in deck.cards:
-        if card.count == 0:
-            continue
-        key = value_label(card.fields.get(by))
-        if key not in members:
-            order.append(key)
-            members[key] = []
-        members[key].append(card)
+        if card.count:
+            members.setdefault(value_label(card.fields.get(by)), []).append(card)
     words = words_for(deck)
     return tuple(
-        ComponentGroup(label=labels.get(key) or choice_label(deck, by, members[key][0].fields.get(by))
-                       or key or words("other_column"),
-                       count=sum(c.count for c in members[key]), cards=tuple(members[key]),
+        ComponentGroup(label=labels.get(key) or choice_label(deck, by, cards[0].fields.get(by)) or key
+                       or words("other_column"),
+                       count=sum(card.count for card in cards), cards=tuple(cards),
                        renamed=key in labels, unset=not key, words=words)
-        for key in order
+        for key, cards in members.items()
     )
 
 

@@ -64,7 +64,9 @@ class Directive:
     options: dict[str, str]
     position: Position
     source: str
-    end_column: int = 0
+    """The directive as written, braces and all."""
+    end_column: int
+    """The column just past its closing braces."""
 
     def fail(self, message: str) -> InputError:
         return InputError(message, self.position, field=self.name)
@@ -117,7 +119,7 @@ def scan(text: str, path: Path, problems: list[InputError] | None = None) -> lis
     return found
 
 
-def parse(inner: str, position: Position, source: str = "", end_column: int = 0) -> Directive:
+def parse(inner: str, position: Position, source: str, end_column: int) -> Directive:
     """``" count type=monster "`` -> Directive(name="count", options={"type": "monster"})."""
     try:
         words = shlex.split(inner)
@@ -146,16 +148,13 @@ def parse(inner: str, position: Position, source: str = "", end_column: int = 0)
         expected = f"{spec.arguments} plain argument(s)" if spec.arguments else "no plain arguments"
         raise InputError(f"'{name}' takes {expected}, found {len(arguments)}: {' '.join(arguments)}",
                          position, field=name)
-    directive = Directive(name, arguments, options, position, source or f"{{{{{inner}}}}}", end_column)
+    directive = Directive(name, arguments, options, position, source, end_column)
     if not (spec.selects_cards or spec.free_labels):
         extra = sorted(set(options) - spec.options)
         if extra:
-            raise directive.fail(f"unknown option '{extra[0]}'" + _allowed(spec))
+            allowed = f"options: {', '.join(sorted(spec.options))}" if spec.options else "it takes no options"
+            raise directive.fail(f"unknown option '{extra[0]}'; {allowed}")
     return directive
-
-
-def _allowed(spec: Spec) -> str:
-    return f"; options: {', '.join(sorted(spec.options))}" if spec.options else "; it takes no options"
 
 
 def coerce(raw: str) -> Any:
@@ -275,14 +274,13 @@ def component_labels(directive: Directive, deck: Deck) -> dict[str, str]:
     return renamed
 
 
-def check_field(directive: Directive, deck: Deck, name: str) -> str:
+def check_field(directive: Directive, deck: Deck, name: str) -> None:
     """Refuse a field name the deck does not have (column names, sort keys, 'by')."""
     bare = name.removeprefix("back.")
     known = set(deck.fields) | {key for card in deck.cards for key in card.fields}
     known |= {key for card in deck.cards for key in (card.back or {})}
     if bare not in known | {"id", "count"}:
         raise directive.fail(f"the deck has no field '{name}'")
-    return name
 
 
 def card_value(card: Card, name: str) -> Any:

@@ -165,12 +165,9 @@ def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None,
         card.hAlign = "CENTER"
         story += [Spacer(0, 18), card]
     story += [Spacer(0, 18 if card is not None else 36),
-              Paragraph(f"<b>{paragraph_text(words('in_the_box'))}</b>", centred["cover_line"]), Spacer(0, 4),
-              Paragraph(paragraph_text(contents.headline), centred["body"])]
-    for group in contents.groups:
-        story.append(Paragraph(paragraph_text(group.line), centred["body"]))
-    for extra in contents.extras:
-        story.append(Paragraph(paragraph_text(extra), centred["body"]))
+              Paragraph(f"<b>{paragraph_text(words('in_the_box'))}</b>", centred["cover_line"]), Spacer(0, 4)]
+    in_the_box = [contents.headline, *(group.line for group in contents.groups), *contents.extras]
+    story += [Paragraph(paragraph_text(line), centred["body"]) for line in in_the_box]
     story += [Spacer(0, 24), Paragraph(paragraph_text(words("rules_booklet")), centred["cover_small"])]
     return story
 

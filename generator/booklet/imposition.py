@@ -51,11 +51,9 @@ def saddle_stitch_order(pages: int) -> list[Side]:
     def page(number: int) -> int | None:
         return number if number <= pages else None
 
-    sides = []
-    for sheet in range(total // PAGES_PER_SHEET):
-        sides.append(Side(left=page(total - 2 * sheet), right=page(2 * sheet + 1)))
-        sides.append(Side(left=page(2 * sheet + 2), right=page(total - 2 * sheet - 1)))
-    return sides
+    return [side for sheet in range(total // PAGES_PER_SHEET)
+            for side in (Side(left=page(total - 2 * sheet), right=page(2 * sheet + 1)),
+                         Side(left=page(2 * sheet + 2), right=page(total - 2 * sheet - 1)))]
 
 
 NOTE_SIZE = 6.5

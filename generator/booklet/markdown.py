@@ -42,7 +42,7 @@ from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_pr
 from generator.booklet.components import Components
 from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
 from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
-from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup, joins_after, joins_before
+from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup
 from generator.booklet.style import CELL_FONT, EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
@@ -131,9 +131,7 @@ class Converter:
     # --- blocks -------------------------------------------------------------
 
     def flowables(self, read: Iterable[blocks.Block], depth: int) -> list[Flowable]:
-        flowables: list[Flowable] = []
-        for block in read:
-            flowables.extend(self.draw(block, depth))
+        flowables = [flowable for block in read for flowable in self.draw(block, depth)]
         return _keep_headings_with_blocks(flowables, self.frame_width, self.frame_height)
 
     def draw(self, block: blocks.Block, depth: int) -> list[Flowable]:
@@ -220,8 +218,6 @@ class Converter:
         """
         check_table_rows(len(rows) - header_rows, position, field)
         check_columns(max(len(row) for row in rows), self.frame_width, position, field)
-        widths = widths or _column_widths(rows, self.frame_width)
-        table = Table(rows, colWidths=widths, repeatRows=header_rows, hAlign="LEFT")
         commands = [
             CELL_FONT,
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -233,17 +229,16 @@ class Converter:
         ]
         if header_rows:
             commands.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), self.style.colours["shade"]))
-        table.setStyle(TableStyle(commands))
-        table.spaceAfter = self.style.text["body"].spaceAfter + 2
+        table = Table(rows, colWidths=widths or _column_widths(rows, self.frame_width), repeatRows=header_rows,
+                      hAlign="LEFT", style=TableStyle(commands), spaceAfter=self.style.text["body"].spaceAfter + 2)
         _, height = table.wrap(self.frame_width, self.frame_height)
         for number, row_height in enumerate(table._rowHeights):
             if row_height > self.frame_height:
                 where = row_positions[number] if row_positions else position
                 raise InputError(f"row {number + 1} of the table is taller than a page ({row_height:.0f} pt, "
                                  f"the page has {self.frame_height:.0f}); shorten its cells", where, field=field)
-        if len(rows) <= KEEP_TABLE_ROWS:
-            if height <= self.frame_height * KEEP_TABLE_PAGE_SHARE:
-                return KeepTogether([table])
+        if len(rows) <= KEEP_TABLE_ROWS and height <= self.frame_height * KEEP_TABLE_PAGE_SHARE:
+            return KeepTogether([table])
         return table
 
     def example_box(self, quote: blocks.Quote, depth: int) -> Flowable:
@@ -255,17 +250,16 @@ class Converter:
         self.heading_count = inner.heading_count
         if content and isinstance(content[-1], Paragraph):
             content[-1].style = derive(content[-1].style, spaceAfter=0)
-        box = Table([[content]], colWidths=[self.frame_width - EXAMPLE_BOX_RULE], hAlign="RIGHT")
-        box.setStyle(TableStyle([
-            CELL_FONT,
-            ("BACKGROUND", (0, 0), (-1, -1), self.style.colours["shade"]),
-            ("LINEBEFORE", (0, 0), (0, -1), EXAMPLE_BOX_RULE, self.style.colours["accent"]),
-            ("LEFTPADDING", (0, 0), (-1, -1), padding),
-            ("RIGHTPADDING", (0, 0), (-1, -1), padding),
-            ("TOPPADDING", (0, 0), (-1, -1), padding),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
-        ]))
-        box.spaceAfter = self.style.box_space_after
+        box = Table([[content]], colWidths=[self.frame_width - EXAMPLE_BOX_RULE], hAlign="RIGHT",
+                    spaceAfter=self.style.box_space_after, style=TableStyle([
+                        CELL_FONT,
+                        ("BACKGROUND", (0, 0), (-1, -1), self.style.colours["shade"]),
+                        ("LINEBEFORE", (0, 0), (0, -1), EXAMPLE_BOX_RULE, self.style.colours["accent"]),
+                        ("LEFTPADDING", (0, 0), (-1, -1), padding),
+                        ("RIGHTPADDING", (0, 0), (-1, -1), padding),
+                        ("TOPPADDING", (0, 0), (-1, -1), padding),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
+                    ]))
         _, height = box.wrap(self.frame_width, self.frame_height)
         if height > self.frame_height:
             raise InputError(f"the example box is taller than a page ({height:.0f} pt, the page has "
@@ -311,8 +305,8 @@ class Converter:
                 case blocks.Image():
                     parts.append(self.icon(piece))
                 case blocks.Icon():
-                    before, after = _plain_text(pieces, index - 1), _plain_text(pieces, index + 1)
-                    parts.append(icon_markup(piece.name, piece.label, joins_after(before), joins_before(after)))
+                    parts.append(icon_markup(piece.name, piece.label, _plain_text(pieces, index - 1),
+                                             _plain_text(pieces, index + 1)))
         return "".join(parts)
 
     def card_markup(self, text: str) -> str:
@@ -331,7 +325,7 @@ class Converter:
                 return paragraph_text(f":{span.icon}{{{span.label}}}:" if span.label else f":{span.icon}:")
             before = line[index - 1].text if index > 0 else ""
             after = line[index + 1].text if index + 1 < len(line) else ""
-            return icon_markup(span.icon, span.label, joins_after(before), joins_before(after))
+            return icon_markup(span.icon, span.label, before, after)
         text = f"<b>{paragraph_text(span.text)}</b>" if span.bold else paragraph_text(span.text)
         return f"<i>{text}</i>" if span.italic else text
 

@@ -87,27 +87,19 @@ def fallback_faces(markup: str, style: ParagraphStyle) -> str:
     return _FACE_TAGS.sub(rewrite, markup)
 
 
-def icon_markup(name: str, label: str = "", after_word: bool = False, before_word: bool = False) -> str:
+def icon_markup(name: str, label: str, before: str, after: str) -> str:
     """Paragraph markup for the layout icon ``name`` (a name of letters, digits, - and _), showing
     ``label`` (after the first space of the markup's label).
 
-    ``after_word``: the text before it ends without a space (``x:coin:``), ``before_word``: the
-    text after it starts without one (``:coin:.``); the icon is then kept on that text's line.
-    Anywhere else a line may end before and after it."""
+    ``before`` and ``after`` are the texts written just before and after it: one that touches it,
+    with no space between (``x:coin:``, ``:coin:.``), keeps the icon on its line. Anywhere else a
+    line may end before and after it."""
     shown = f"{name} {escape(label, quote=True)}" if label else name
     glue = f'<onDraw name="{GLUE_TAG}"/>'
+    after_word = bool(before) and not before[-1].isspace()
+    before_word = bool(after) and not after[0].isspace()
     return (glue if after_word else ICON_SPACER) + f'<onDraw name="{ICON_TAG}" label="{shown}"/>' \
         + (glue if before_word else "")
-
-
-def joins_before(text: str) -> bool:
-    """Whether an icon written just before ``text`` is kept on its line (no space between)."""
-    return bool(text) and not text[0].isspace()
-
-
-def joins_after(text: str) -> bool:
-    """Whether an icon written just after ``text`` is kept on its line (no space between)."""
-    return bool(text) and not text[-1].isspace()
 
 
 GLUE = object()

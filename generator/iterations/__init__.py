@@ -4,10 +4,11 @@ Either side is a deck read as every command reads it, from the disk or from the
 files git holds at a revision (:mod:`generator.revisions`), so a deck at a revision
 is just another deck::
 
-    from generator.iterations.decks import compare_decks, compare_since
+    from generator.iterations.comparison import compare
+    from generator.iterations.decks import sides_of, sides_since
 
-    comparison = compare_since(Path("cards/tiki"), "HEAD")     # the last commit -> now
-    comparison = compare_decks(Path("old/tiki"), Path("cards/tiki"))
+    comparison = compare(*sides_since(Path("cards/tiki"), "HEAD"))   # the last commit -> now
+    comparison = compare(*sides_of(Path("old/tiki"), Path("cards/tiki")))
 
 The :class:`~generator.iterations.comparison.Comparison` says, in card order, which
 cards were added, removed or changed (each field with its line), which faces print

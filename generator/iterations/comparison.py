@@ -26,11 +26,12 @@ from fractions import Fraction
 from typing import Any
 
 from generator.deck.model import Card, Deck
-from generator.errors import Position
+from generator.errors import Position, printable
 from generator.iterations.drawing import ElementDrawing, FaceDrawing, Resource
 from generator.iterations.sides import Answer, RuleOutcome, Side
 from generator.render.layout import KINDS, RawElement, RawLayout, Value
 from generator.render.renderer import SIDES
+from generator.stats.tables import value_text
 
 DECK_SETTINGS = ("name", "designer", "players", "layout", "title_field", "card_size", "description")
 """The ``deck:`` settings a comparison reports (the version is the comparison's heading)."""
@@ -96,10 +97,6 @@ class CardChange:
     @property
     def recounted(self) -> bool:
         return self.status not in ("added", "removed") and self.old_count != self.new_count
-
-    @property
-    def sides_changed(self) -> tuple[str, ...]:
-        return tuple(face.side for face in self.faces)
 
 
 @dataclass(repr=False, eq=False)
@@ -607,21 +604,10 @@ SHORT_TEXT = 60
 
 
 def short(value: Any, limit: int = SHORT_TEXT) -> str:
-    """A value as a one-line report shows it: text quoted, with control characters escaped,
-    cut to ``limit`` characters; nothing as "(none)"."""
-    if value is None:
-        return "(none)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, str):
-        escaped = escape_controls(value)
-        if len(escaped) > limit:
-            escaped = escaped[:limit - 3] + "..."
-        return f'"{escaped}"'
-    text = escape_controls(str(value))
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def escape_controls(text: str) -> str:
-    """``text`` with line breaks, tabs and other control characters written as escapes."""
-    return "".join(repr(char)[1:-1] if ord(char) < 32 or 127 <= ord(char) < 160 else char for char in text)
+    """A value as a one-line report shows it: text quoted, with control characters escaped
+    (:func:`~generator.errors.printable`), cut to ``limit`` characters; nothing as "(none)" and
+    a yes/no value as yes or no, as the stats tables write them."""
+    text = printable(value_text(value))
+    if len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return f'"{text}"' if isinstance(value, str) else text

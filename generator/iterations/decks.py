@@ -1,11 +1,11 @@
 """Two decks read for comparing: two folders on the disk, or a deck and its own files at a
-git revision (:mod:`generator.iterations.revision`). See the package for what a comparison holds."""
+git revision (:mod:`generator.iterations.revision`), as two sides for
+:func:`~generator.iterations.comparison.compare`. See the package for what a comparison holds."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from generator.iterations.comparison import Comparison, compare
 from generator.iterations.revision import revision_of
 from generator.iterations.sides import KEEP_OWN_VERSION, Side, read_side
 from generator.revisions import DISK
@@ -27,12 +27,3 @@ def sides_since(deck: Path, revision: str) -> tuple[Side, Side]:
     newer = read_side(deck, DISK, WORKING_TREE, KEEP_OWN_VERSION)
     return read_side(deck, older, revision, newer.deck.version), newer
 
-
-def compare_decks(old: Path, new: Path) -> Comparison:
-    """What differs from the deck ``old`` to the deck ``new``, both on the disk."""
-    return compare(*sides_of(old, new))
-
-
-def compare_since(deck: Path, revision: str) -> Comparison:
-    """What differs from ``deck`` at ``revision`` to the deck as it is now."""
-    return compare(*sides_since(deck, revision))

@@ -22,7 +22,7 @@ from typing import Any
 
 from reportlab.lib.colors import CMYKColor, Color
 
-from generator.deck.model import Card
+from generator.deck.model import Card, absolute_folder
 from generator.errors import DeckpressError, Position
 from generator.render.fonts import FontRegistry
 from generator.render.icons import Icon
@@ -84,14 +84,15 @@ class FaceDrawing:
 class Canon:
     """Writes down the faces one renderer draws, reading files from ``source`` for their digests.
 
-    ``folders`` are where file names are shown from (the deck's folder, then its project),
+    File names are shown from the renderer's deck folder, then from its project (:attr:`folders`),
     so the same art in two copies of a deck has the same name.
     """
 
-    def __init__(self, renderer: Renderer, source: FileSource, folders: tuple[Path, ...]) -> None:
+    def __init__(self, renderer: Renderer, source: FileSource) -> None:
         self.renderer = renderer
         self.source = source
-        self.folders = tuple(Path(os.path.abspath(folder)) for folder in folders)
+        folder = absolute_folder(renderer.deck.path)
+        self.folders = (folder, folder.parent.parent)
         self._faces: dict[str, FaceDrawing] = {}
         self._ops: dict[int, ElementDrawing] = {}
         self._digests: dict[str, str] = {}
@@ -109,8 +110,13 @@ class Canon:
         key = self.renderer.face_key(card, side)
         known = self._faces.get(key)
         if known is None:
-            known = self._faces[key] = self._draw(card, side)
+            known = self._faces[key] = self._kept(self._draw(card, side))
         return known
+
+    def _kept(self, drawn: FaceDrawing) -> FaceDrawing:
+        """The drawing kept for a face just drawn: itself (:mod:`generator.iterations.following`
+        keeps one object for equal drawings instead)."""
+        return drawn
 
     def _draw(self, card: Card, side: str) -> FaceDrawing:
         layout: Layout = self.renderer.layouts[side]

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from generator.deck.model import MAX_COPIES, MAX_TOTAL_CARDS, Deck, absolute_folder
+from generator.deck.model import MAX_COPIES, MAX_TOTAL_CARDS, Deck
 from generator.errors import InputError, Position, printable
 from generator.iterations.drawing import Canon, ElementDrawing, FaceDrawing
 from generator.paths import special_kind
@@ -62,8 +62,7 @@ def fingerprint(face: FaceDrawing, elements: dict[int, tuple[ElementDrawing, str
 def face_fingerprints(deck: Deck, renderer: Renderer,
                       advance: Callable[[], None] | None = None) -> dict[tuple[str, str], str]:
     """(card id, side) -> the fingerprint of what that face draws with ``renderer``."""
-    folder = absolute_folder(deck.path)
-    canon = Canon(renderer, DISK, (folder, folder.parent.parent))
+    canon = Canon(renderer, DISK)
     elements: dict[int, tuple[ElementDrawing, str]] = {}
     found = {}
     for card in deck.cards:

@@ -23,7 +23,7 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.deck.model import Card, Deck, absolute_folder
+from generator.deck.model import Deck
 from generator.errors import DeckpressError
 from generator.iterations.comparison import Comparison, compare
 from generator.iterations.decks import WORKING_TREE
@@ -42,24 +42,15 @@ class _Canon(Canon):
     """A :class:`Canon` that can take over the drawings of an earlier one and that keeps one
     object for equal drawings of the two sides (see the module docstring)."""
 
-    def __init__(self, renderer: Renderer, source: FileSource, deck: Deck, drawings: Drawings,
-                 older: bool) -> None:
-        folder = absolute_folder(deck.path)
-        super().__init__(renderer, source, (folder, folder.parent.parent))
+    def __init__(self, renderer: Renderer, source: FileSource, drawings: Drawings, older: bool) -> None:
+        super().__init__(renderer, source)
         self._drawings = drawings
         self._older = older
 
-    def face(self, card: Card, side: str) -> FaceDrawing:
-        key = self.renderer.face_key(card, side)
-        known = self._faces.get(key)
-        if known is None:
-            drawn = self._draw(card, side)
-            if self._older:
-                known = self._drawings.setdefault(drawn, drawn)
-            else:
-                known = self._drawings.get(drawn, drawn)
-            self._faces[key] = known
-        return known
+    def _kept(self, drawn: FaceDrawing) -> FaceDrawing:
+        if self._older:
+            return self._drawings.setdefault(drawn, drawn)
+        return self._drawings.get(drawn, drawn)
 
     def take_over(self, earlier: Canon) -> None:
         """Keep what ``earlier`` wrote down: only for a renderer that took over the plans of
@@ -122,7 +113,7 @@ class Baseline:
         layouts = earlier.layouts if earlier is not None else raw_layouts(deck)
         newer = Side(name=WORKING_TREE, source=DISK, deck=deck, renderer=renderer, layouts=layouts, rules={},
                      answers={})
-        canon = _Canon(renderer, DISK, deck, self._drawings, older=False)
+        canon = _Canon(renderer, DISK, self._drawings, older=False)
         if earlier is not None:
             canon.take_over(earlier.canon)
         newer.canon = canon
@@ -130,12 +121,6 @@ class Baseline:
             for side in SIDES:
                 canon.face(card, side)
         return Followed(compare(older, newer), canon, layouts)
-
-    @property
-    def _drawings(self) -> Drawings:
-        canon = self._side.canon
-        assert isinstance(canon, _Canon)  # made by _with_canon
-        return canon._drawings
 
     def _stamped(self, version: str | None) -> Side:
         """The older side drawing its faces with ``version``: made again when the newer
@@ -152,5 +137,6 @@ class Baseline:
         return self._side
 
     def _with_canon(self, side: Side) -> Side:
-        side.canon = _Canon(side.renderer, side.source, side.deck, {}, older=True)
+        self._drawings: Drawings = {}  # the older side's, which the newer side's equal drawings are swapped for
+        side.canon = _Canon(side.renderer, side.source, self._drawings, older=True)
         return side

@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from generator.errors import Position
+from generator.errors import Position, printable
 from generator.iterations.comparison import (
     CardChange,
     Cause,
@@ -23,7 +23,6 @@ from generator.iterations.comparison import (
     Removed,
     RuleChange,
     SideSummary,
-    escape_controls,
     short,
 )
 from generator.stats.tables import percent
@@ -75,7 +74,7 @@ def text_lines(comparison: Comparison) -> list[str]:
         if reprint.removed:
             lines.append(f"  take out {_count(reprint.cards_removed)}: "
                          + _listed([_removed(entry) for entry in reprint.removed], ALL_IN_JSON))
-    return [escape_controls(line) for line in lines]  # names from the files (fields, elements) too
+    return [printable(line) for line in lines]  # names from the files (fields, elements) too
 
 
 def _heading(comparison: Comparison) -> str:
@@ -90,13 +89,14 @@ def _side(side: SideSummary) -> str:
 def _card_lines(change: CardChange) -> list[str]:
     where = _at(change.position)
     if change.status == "added":
-        return [f"{where}{change.card}: added, {_copies(change.new_count)}"]
+        return [f"{where}{change.card}: added, {copies_text(change.new_count)}"]
     if change.status == "removed":
-        return [f"{where}{change.card}: removed, {_copies(change.old_count)}"]
+        return [f"{where}{change.card}: removed, {copies_text(change.old_count)}"]
     lines = [f"{_at(field.position)}{change.card}: {field.what}: {short(field.old)} -> {short(field.new)}"
              for field in change.fields]
     if change.recounted:
-        lines.append(f"{_at(change.count_position)}{change.card}: {change.old_count} -> {_copies(change.new_count)}")
+        lines.append(f"{_at(change.count_position)}{change.card}: {change.old_count} -> "
+                     f"{copies_text(change.new_count)}")
     return lines
 
 
@@ -141,7 +141,7 @@ def _rule_text(rule: RuleChange) -> str:
         state = f"still {rule.new}, differently"
     else:
         state = f"now {rule.new} (it {_verb(rule.old)})"
-    detail = f": {escape_controls(rule.detail)}" if rule.detail and rule.new != "passes" else ""
+    detail = f": {rule.detail}" if rule.detail and rule.new != "passes" else ""
     return f"{rule.rule}: {state}{detail}"
 
 
@@ -151,7 +151,7 @@ def _verb(status: str) -> str:
 
 def _question(answer: OddsAnswer) -> str:
     where = f"[decklist {answer.decklist}] " if answer.decklist else ""
-    return f"{where}{escape_controls(answer.question)}"
+    return f"{where}{answer.question}"
 
 
 def _answers(answer: OddsAnswer) -> str:
@@ -187,7 +187,8 @@ def _count(cards: int) -> str:
     return f"{cards} card" if cards == 1 else f"{cards} cards"
 
 
-def _copies(count: int) -> str:
+def copies_text(count: int) -> str:
+    """"1 copy", "3 copies"."""
     return f"{count} copy" if count == 1 else f"{count} copies"
 
 
@@ -289,7 +290,7 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]{}<>#|!~])")
 
 def md(text: Any) -> str:
     """A value as Markdown text: control characters escaped, formatting characters backslashed."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", escape_controls(str(text)))
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", printable(str(text)))
 
 
 def markdown_lines(comparison: Comparison) -> list[str]:
@@ -312,9 +313,7 @@ def markdown_lines(comparison: Comparison) -> list[str]:
     if comparison.redrawn:
         lines += ["### Redrawn (the cards themselves are unchanged)", ""]
         for (sides, causes), cards in _grouped(comparison.redrawn).items():
-            titles = [md(change.title or change.card) for change in cards]
-            shown = ", ".join(titles[:LISTED_CARDS]) + (f" and {len(titles) - LISTED_CARDS} more"
-                                                        if len(titles) > LISTED_CARDS else "")
+            shown = _listed([md(change.title or change.card) for change in cards])
             lines.append(f"- {sides_text(sides, len(cards)).capitalize()} of {shown}: "
                          + "; ".join(_arrowed(md(cause.what)) for cause in causes))
         lines.append("")
@@ -342,7 +341,7 @@ def markdown_lines(comparison: Comparison) -> list[str]:
             lines += [f"- {len(entry.copies)} × {md(entry.title or entry.card)} ({_why(entry.why)})"
                       for entry in reprint.printed]
             lines.append("")
-    return [escape_controls(line) for line in lines]
+    return [printable(line) for line in lines]
 
 
 def _arrowed(text: str) -> str:
@@ -353,12 +352,12 @@ def _arrowed(text: str) -> str:
 def _card_markdown(change: CardChange) -> str:
     title = f"**{md(change.title or change.card)}**"
     if change.status == "added":
-        return f"- {title}: new, {_copies(change.new_count)}"
+        return f"- {title}: new, {copies_text(change.new_count)}"
     if change.status == "removed":
-        return f"- ~~{md(change.title or change.card)}~~: removed ({_copies(change.old_count)})"
+        return f"- ~~{md(change.title or change.card)}~~: removed ({copies_text(change.old_count)})"
     parts = [f"{md(field.what)}: {md(short(field.old))} → {md(short(field.new))}" for field in change.fields]
     if change.recounted:
-        parts.append(f"{change.old_count} → {_copies(change.new_count)}")
+        parts.append(f"{change.old_count} → {copies_text(change.new_count)}")
     return f"- {title}: " + "; ".join(parts)
 
 

@@ -17,7 +17,8 @@ words of a reprint's first pages.
 from __future__ import annotations
 
 from generator.deck.model import Deck
-from generator.iterations.comparison import CardChange, FaceChange, Reprint, escape_controls, in_card_order, reprint_of
+from generator.errors import printable
+from generator.iterations.comparison import CardChange, FaceChange, Reprint, in_card_order, reprint_of
 from generator.iterations.fingerprints import PrintedCopy, face_fingerprints
 from generator.render.renderer import SIDES, Renderer
 from generator.sheets.instructions import Entry, Instructions
@@ -47,7 +48,7 @@ def reprint_from_manifest(printed: PrintedCopy, deck: Deck, renderer: Renderer) 
             assert was is not None  # the id came from one of them
             changes.append(CardChange(card_id, was.title, "removed", was.count, 0, None))
             continue
-        title = escape_controls(renderer.title(card, "front"))
+        title = printable(renderer.title(card, "front"))
         if was is None:
             changes.append(CardChange(card_id, title, "added", 0, card.count, None))
             continue
@@ -62,10 +63,10 @@ def reprint_from_manifest(printed: PrintedCopy, deck: Deck, renderer: Renderer) 
 def instructions_of(reprint: Reprint, deck: Deck, basis: dict[str, str], old_version: str | None) -> Instructions:
     """A reprint in the words of its first pages: what to take out, what the sheets add."""
     counts = {card.id: card.count for card in deck.cards}
-    take_out = tuple(Entry(entry.card, escape_controls(entry.title), entry.copies, entry.why,
+    take_out = tuple(Entry(entry.card, printable(entry.title), entry.copies, entry.why,
                            TAKE_OUT_NOTES[entry.why].format(count=counts.get(entry.card, 0)))
                      for entry in reprint.removed)
-    put_in = tuple(Entry(entry.card, escape_controls(entry.title), len(entry.copies), entry.why,
+    put_in = tuple(Entry(entry.card, printable(entry.title), len(entry.copies), entry.why,
                          PUT_IN_NOTES[entry.why].format(count=counts.get(entry.card, 0)), entry.copies)
                    for entry in reprint.printed)
     return Instructions(deck.name, basis, old_version, deck.version, take_out, put_in, deck.total)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from generator.deck.model import Deck, RuleSpec, absolute_folder, find_deck_file, load_deck
+from generator.deck.model import Deck, RuleSpec, find_deck_file, load_deck
 from generator.deck.rules import check_deck
 from generator.errors import DeckpressError, InputError, Position, each_error, together
 from generator.iterations.drawing import Canon
@@ -83,8 +83,7 @@ class Side:
     canon: Canon = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        folder = absolute_folder(self.deck.path)
-        self.canon = Canon(self.renderer, self.source, (folder, folder.parent.parent))
+        self.canon = Canon(self.renderer, self.source)
 
     @contextmanager
     def reading(self) -> Iterator[Side]:

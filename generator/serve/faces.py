@@ -46,24 +46,22 @@ def distinct_faces(deck: Deck, renderer: Renderer) -> tuple[list[FaceView], int]
     """The faces to show (at most MAX_PREVIEW_FACES) and how many distinct faces the deck has."""
     order: list[tuple[str, str]] = []  # (key, side) in showing order
     shared_backs: list[tuple[str, str]] = []
-    carriers: dict[str, list[Card]] = {}
-    first: dict[str, tuple[Card, str]] = {}
+    carriers: dict[str, list[Card]] = {}  # the first card carrying a face is the one drawn
     for card in deck.cards:
         for side in ("front", "back"):
             key = renderer.face_key(card, side)
             if key not in carriers:
                 carriers[key] = []
-                first[key] = (card, side)
                 target = shared_backs if side == "back" and card.back is None else order
                 target.append((key, side))
             carriers[key].append(card)
     keys = (order + shared_backs)[:MAX_PREVIEW_FACES]
-    faces = [_face_view(deck, renderer, key, *first[key], tuple(carriers[key])) for key, _ in keys]
+    faces = [_face_view(deck, renderer, key, side, tuple(carriers[key])) for key, side in keys]
     return faces, len(carriers)
 
 
-def _face_view(deck: Deck, renderer: Renderer, key: str, card: Card, side: str,
-               cards: tuple[Card, ...]) -> FaceView:
+def _face_view(deck: Deck, renderer: Renderer, key: str, side: str, cards: tuple[Card, ...]) -> FaceView:
+    card = cards[0]
     fields = card.face(side, deck.shared_back) or {}
     problem = None
     try:

@@ -18,6 +18,7 @@ from typing import Any
 from generator.errors import Position
 from generator.iterations.comparison import CardChange, Cause, Change, Comparison, short
 from generator.iterations.following import Followed
+from generator.iterations.report import copies_text
 from generator.serve.faces import FaceView
 
 MAX_REASONS = 8
@@ -88,11 +89,7 @@ class _Part:
 def since_view(revision: str, followed: Followed, faces: list[FaceView]) -> SinceView:
     """The marks of ``faces`` (the faces the page shows) from ``followed``'s comparison."""
     parts = _parts_by_card(followed.comparison)
-    marks = {}
-    for face in faces:
-        mark = _face_mark(face, parts)
-        if mark is not None:
-            marks[face.key] = mark
+    marks = {face.key: mark for face in faces if (mark := _face_mark(face, parts)) is not None}
     return SinceView(revision, followed, marks)
 
 
@@ -102,7 +99,7 @@ def _parts_by_card(comparison: Comparison) -> dict[tuple[str, str], _Part]:
     for change in comparison.cards:
         if change.status == "added":
             for side in ("front", "back"):
-                detail = Detail(f"new card, {_copies(change.new_count)}", change.position)
+                detail = Detail(f"new card, {copies_text(change.new_count)}", change.position)
                 parts[change.card, side] = _Part(change.card, NEW, ("new card",), (detail,))
             continue
         for face in change.faces:
@@ -162,12 +159,8 @@ def _short_cause(cause: Cause) -> str:
 
 def _side_fields(changes: Iterable[Change], side: str) -> list[tuple[str, Change]]:
     """The fields of one face that changed, by name: a front's own, a card's own back's."""
-    found = []
-    for change in changes:
-        on_back = change.what.startswith(BACK_PREFIX)
-        if on_back == (side == "back"):
-            found.append((change.what.removeprefix(BACK_PREFIX) if on_back else change.what, change))
-    return found
+    return [(change.what.removeprefix(BACK_PREFIX), change) for change in changes
+            if change.what.startswith(BACK_PREFIX) == (side == "back")]
 
 
 def _face_mark(face: FaceView, parts: dict[tuple[str, str], _Part]) -> FaceMark | None:
@@ -190,10 +183,6 @@ def _face_mark(face: FaceView, parts: dict[tuple[str, str], _Part]) -> FaceMark 
         reasons[MAX_REASONS - 1:] = [f"and {len(reasons) - MAX_REASONS + 1} more"]
     details = list(dict.fromkeys(detail for part in found for detail in part.details))[:MAX_DETAILS]
     return FaceMark(kind, tuple(reasons), tuple(details))
-
-
-def _copies(count: int) -> str:
-    return f"{count} {'copy' if count == 1 else 'copies'}"
 
 
 # --- what the page receives -----------------------------------------------------------------
@@ -230,7 +219,7 @@ def since_dict(view: SinceView, shown: Callable[[Path], str]) -> dict[str, Any]:
 def _summary(change: CardChange) -> str:
     """One line for a changed card in the side panel."""
     if change.status == "added":
-        return f"new card, {_copies(change.new_count)}"
+        return f"new card, {copies_text(change.new_count)}"
     said = []
     for face in change.faces:
         reasons, _ = _face_reasons(change, face.side)

@@ -40,6 +40,28 @@ function svg(tag, attributes = {}) {
   return node;
 }
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const copies = (n) => `${n} ${n === 1 ? "copy" : "copies"}`;
+const more = (count) => el("li", { class: "note", text: `and ${count} more` });
+
+// Shows a face's image in ``img`` (a placeholder for one that cannot be laid out); true when
+// it replaced another image.
+function showImage(img, face) {
+  const source = face.image || "/static/unfit.svg";
+  const replaced = img.hasAttribute("src") && img.getAttribute("src") !== source;
+  if (img.getAttribute("src") !== source) img.setAttribute("src", source);
+  img.alt = face.title || `${face.cards[0]} (${face.side})`;
+  img.classList.toggle("unfit", !face.image);
+  return replaced;
+}
+
+// The grid scrolled to a face, open in the detail view.
+function showFace(key) {
+  const tile = state.tiles.get(key);
+  if (tile) tile.scrollIntoView({ block: "center", behavior: "smooth" });
+  openDetail(key, true);
+}
+
 // --- live connection ---------------------------------------------------------------------
 
 function connect() {
@@ -217,20 +239,12 @@ function makeTile(face) {
 }
 
 function updateTile(tile, face, mark) {
-  const img = tile.querySelector("img");
-  const source = face.image || "/static/unfit.svg";
-  if (img.getAttribute("src") !== source) {
-    const wasShown = img.hasAttribute("src");
-    img.setAttribute("src", source);
-    if (wasShown) flash(tile);
-  }
-  img.alt = face.title || `${face.cards[0]} (${face.side})`;
-  img.classList.toggle("unfit", !face.image);
+  if (showImage(tile.querySelector("img"), face)) flash(tile);
   tile.dataset.side = face.side;
   tile._face = face;
   const badge = tile.querySelector(".badge");
   badge.textContent = `×${face.copies}`;
-  badge.title = `${face.copies} ${face.copies === 1 ? "copy" : "copies"} printed`;
+  badge.title = `${copies(face.copies)} printed`;
   badge.classList.toggle("zero", face.copies === 0);
   tile.querySelector(".name").textContent = face.title || "(untitled)";
   const sub = tile.querySelector(".sub");
@@ -252,8 +266,6 @@ function updateTile(tile, face, mark) {
 
 // A face that changed since the revision: an outline in the mark's colour, a tag on the
 // card and its reasons under the title.
-const SINCE_TAGS = { new: "new", changed: "changed", count: "count" };
-
 function updateSinceMark(tile, since) {
   tile.classList.remove("since", "since-new", "since-changed", "since-count");
   let tag = tile.querySelector(".since-tag");
@@ -270,7 +282,7 @@ function updateSinceMark(tile, since) {
     tag = el("span", { class: "since-tag" });
     tile.querySelector(".face").append(tag);
   }
-  tag.textContent = SINCE_TAGS[since.kind] || since.kind;
+  tag.textContent = since.kind;
   if (!reason) {
     reason = el("span", { class: "reason" });
     tile.querySelector("figcaption").append(reason);
@@ -291,7 +303,6 @@ function renderProblems(deck) {
   const list = $("problems");
   list.replaceChildren();
   const count = $("problem-count");
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   if (deck.errors) { count.className = "pill error"; count.textContent = plural(deck.errors, "error"); }
   else if (deck.warnings) { count.className = "pill warning"; count.textContent = plural(deck.warnings, "warning"); }
   else {
@@ -313,11 +324,7 @@ function renderProblems(deck) {
     if (face) {
       const link = el("button", { type: "button", class: "card-link",
                                   text: `Show ${face.title || problem.card} (${face.side})` });
-      link.addEventListener("click", () => {
-        const tile = state.tiles.get(face.key);
-        if (tile) tile.scrollIntoView({ block: "center", behavior: "smooth" });
-        openDetail(face.key, true);
-      });
+      link.addEventListener("click", () => showFace(face.key));
       item.append(el("br"), link);
     }
     list.append(item);
@@ -334,7 +341,6 @@ function renderSince(deck) {
   toggle.hidden = !since;
   toggle.parentElement.classList.toggle("with-since", Boolean(since));
   if (!since) return;
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   $("since-revision").textContent = since.revision;
   $("since-count").textContent = plural(since.faces, "face");
   toggle.querySelector(".pill").textContent = String(since.faces);
@@ -350,18 +356,12 @@ function renderSince(deck) {
     const face = deck.faces.find((candidate) => candidate.since && candidate.cards.includes(entry.card));
     const name = el("button", { type: "button", class: "card-link", text: entry.title || entry.card,
                                 disabled: !face });
-    if (face) {
-      name.addEventListener("click", () => {
-        const tile = state.tiles.get(face.key);
-        if (tile) tile.scrollIntoView({ block: "center", behavior: "smooth" });
-        openDetail(face.key, true);
-      });
-    }
+    if (face) name.addEventListener("click", () => showFace(face.key));
     changed.append(el("li", { class: `since-${entry.status === "added" ? "new" : "changed"}` }, name,
       el("span", { class: "what", text: entry.what })));
   }
-  const more = since.changed_total - since.changed.length;
-  if (more > 0) changed.append(el("li", { class: "note", text: `and ${more} more` }));
+  const unlisted = since.changed_total - since.changed.length;
+  if (unlisted > 0) changed.append(more(unlisted));
   const removed = $("since-removed");
   removed.replaceChildren();
   $("since-removed-title").hidden = since.removed_total === 0;
@@ -370,7 +370,7 @@ function renderSince(deck) {
       ` ×${entry.count}`, el("span", { class: "where", text: entry.where })));
   }
   const gone = since.removed_total - since.removed.length;
-  if (gone > 0) removed.append(el("li", { class: "note", text: `and ${gone} more` }));
+  if (gone > 0) removed.append(more(gone));
 }
 
 // --- statistics --------------------------------------------------------------------------
@@ -390,11 +390,8 @@ function renderStats(deck) {
       const bars = el("div", { class: "bars" });
       const largest = Math.max(1, ...table.rows.map((row) => row.cards));
       for (const row of table.rows) {
-        const fill = el("div", { class: "fill" });
-        fill.style.width = `${(row.cards / largest) * 100}%`;
-        bars.append(el("span", { class: "label", text: row.value === null ? "—" : String(row.value), title: String(row.value) }),
-          el("div", { class: "track" }, fill),
-          el("span", { class: "value", text: `${row.cards} · ${Math.round(row.share * 100)}%` }));
+        bar(bars, row.value === null ? "—" : String(row.value), row.cards / largest,
+            `${row.cards} · ${Math.round(row.share * 100)}%`, { label: String(row.value) });
       }
       block.append(bars);
       body.append(block);
@@ -423,18 +420,23 @@ function renderStats(deck) {
   for (const note of deck.stats.notes || []) box.append(el("p", { class: "note", text: note }));
 }
 
+// One bar of a chart in ``bars``: its label, ``share`` (0 to 1) of its track filled, its value.
+function bar(bars, label, share, value, titles = {}) {
+  const fill = el("div", { class: "fill" });
+  fill.style.width = `${share * 100}%`;
+  bars.append(el("span", { class: "label", text: label, title: titles.label }),
+    el("div", { class: "track", title: titles.track }, fill), el("span", { class: "value", text: value }));
+}
+
 function diceBlock(dice) {
   const title = `${dice.field} on ${dice.dice}` + (dice.value ? ` against ${dice.value}` : "");
   const block = el("div", { class: "stats-block" }, el("h3", { text: title }));
   const bars = el("div", { class: "bars" });
   const likeliest = Math.max(...dice.rows.map((row) => row.probability), 1e-9);
   for (const row of dice.rows) {
-    const fill = el("div", { class: "fill" });
-    fill.style.width = `${(row.probability / likeliest) * 100}%`;
     const reward = row.reward === null || row.reward === undefined ? "" : ` · ${row.reward}`;
-    bars.append(el("span", { class: "label", text: String(row.roll) }),
-      el("div", { class: "track", title: `${row.exact} · ${row.card_ids.join(", ")}` }, fill),
-      el("span", { class: "value", text: `${(row.probability * 100).toFixed(1)}%${reward}` }));
+    bar(bars, String(row.roll), row.probability / likeliest, `${(row.probability * 100).toFixed(1)}%${reward}`,
+        { track: `${row.exact} · ${row.card_ids.join(", ")}` });
   }
   block.append(bars);
   for (const mismatch of dice.mismatches || []) block.append(el("p", { class: "note warn", text: mismatch }));
@@ -536,15 +538,11 @@ function openDetail(key, show) {
   const dialog = $("detail");
   if (!face) { closeDetail(); return; }
   state.detail = key;
-  const image = $("detail-image");
-  const source = face.image || "/static/unfit.svg";
-  if (image.getAttribute("src") !== source) image.setAttribute("src", source);
-  image.alt = face.title || `${face.cards[0]} (${face.side})`;
-  image.classList.toggle("unfit", !face.image);
+  showImage($("detail-image"), face);
   drawGuides(deck, face);
   $("detail-side").textContent = `${face.side}${face.shared ? " · shared back" : ""}`;
   $("detail-title").textContent = face.title || "(untitled)";
-  $("detail-copies").textContent = `${face.copies} ${face.copies === 1 ? "copy" : "copies"} printed` +
+  $("detail-copies").textContent = `${copies(face.copies)} printed` +
     (face.card_count > 1 ? ` · on ${face.card_count} cards` : "");
   const box = $("detail-problem");
   const messages = deck.problems.filter((problem) => !problem.accepted && faceForProblem(deck, problem) === face)
@@ -557,7 +555,7 @@ function openDetail(key, show) {
   since.replaceChildren();
   if (face.since) {
     since.className = `detail-since since-${face.since.kind}`;
-    since.append(el("p", { class: "eyebrow", text: `${SINCE_TAGS[face.since.kind] || face.since.kind} since ${deck.since.revision}` }));
+    since.append(el("p", { class: "eyebrow", text: `${face.since.kind} since ${deck.since.revision}` }));
     for (const detail of face.since.details) {
       since.append(el("p", {}, el("span", { class: "where", text: detail.where }), detail.what));
     }
@@ -657,21 +655,18 @@ function renderSheets(deck, face) {
     list.append(el("li", { text: "Not printed: this card's count is 0." }));
     return;
   }
-  const first = spots[0];
-  const frontPage = first[2].page;
-  const backPage = first[3].page;
-  const mine = face.side === "front" ? 2 : 3;
+  const [, , { page: frontPage }, { page: backPage }] = spots[0];
   box.append(sheetPicture(deck.sheet, frontPage, spots, face.side === "front" ? "fronts" : "fronts (the other side)"));
   if (backPage !== frontPage) {
     box.append(sheetPicture(deck.sheet, backPage, spots, face.side === "back" ? "backs" : "backs (the other side)"));
   }
-  for (const [id, copy, ...places] of spots.slice(0, SPOTS_SHOWN)) {
-    const here = places[mine - 2];
+  for (const [id, copy, front, back] of spots.slice(0, SPOTS_SHOWN)) {
+    const here = face.side === "front" ? front : back;
     list.append(el("li", {}, el("span", { class: "copy", text: face.card_count > 1 ? `${id} #${copy}` : `#${copy}` }),
       `page ${here.page}, row ${here.row}, column ${here.column}`));
   }
-  const more = face.copies - Math.min(spots.length, SPOTS_SHOWN);
-  if (more > 0) list.append(el("li", { class: "note", text: `and ${more} more ${more === 1 ? "copy" : "copies"}` }));
+  const unlisted = face.copies - Math.min(spots.length, SPOTS_SHOWN);
+  if (unlisted > 0) list.append(el("li", { class: "note", text: `and ${unlisted} more ${unlisted === 1 ? "copy" : "copies"}` }));
 }
 
 function sheetPicture(sheet, page, spots, label) {
