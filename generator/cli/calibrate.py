@@ -6,9 +6,8 @@ from pathlib import Path
 
 import click
 
-from generator.cli.build import parse_offset
 from generator.cli.common import reports_errors, say
-from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
+from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, parse_offset, resolve_paper
 from generator.sheets.calibration import CALIBRATION_MODES, write_calibration, write_cutter_calibration
 from generator.sheets.style import MM, load_style
 

@@ -163,8 +163,5 @@ def reports_errors(command: Callable) -> Callable:
 def counted(steps: int, label: str, quiet: bool) -> Iterator[Callable[[], None]]:
     """A progress bar on stderr counting ``steps`` under ``label`` (nothing at all when quiet);
     yields what counts one step."""
-    if quiet:
-        yield lambda: None
-        return
-    with click.progressbar(length=steps, label=label, file=sys.stderr, show_pos=True) as bar:
+    with click.progressbar(length=steps, label=label, file=sys.stderr, show_pos=True, hidden=quiet) as bar:
         yield lambda: bar.update(1)

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from generator.cli.common import claim_output_name, echo_error, find_decks, plural, print_problems, say
+from generator.cli.common import claim_output_name, counted, echo_error, find_decks, plural, print_problems, say
 from generator.errors import EXIT_OK, DeckpressError
 from generator.verdict import verdict
 from generator.verdict.checks import PRINT_CHECKS, check_rules
@@ -70,7 +70,7 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
         sys.exit(exit_code)
     total = sum(steps(renderer, preset) for renderer, preset, _ in ready)
     results = []
-    with _progress(total, quiet) as advance:
+    with counted(total, "Building for the shop", quiet) as advance:
         for renderer, preset, inks in ready:
             try:
                 results.append((preset, press_for_shop(renderer, preset, inks, out_dir, advance)))
@@ -82,20 +82,3 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
             made = plural(result.files, "page") if result.path.suffix == ".pdf" else plural(result.files, "image")
             say(f"wrote {result.path} ({made}, {plural(result.cards, 'card')}) for {preset.name}")
 
-
-class _progress:
-    """A progress bar on stderr counting pages or images; nothing when quiet."""
-
-    def __init__(self, total: int, quiet: bool) -> None:
-        self.bar = None if quiet else click.progressbar(length=total, label="Building for the shop",
-                                                        file=sys.stderr, show_pos=True)
-
-    def __enter__(self):
-        if self.bar is None:
-            return lambda: None
-        bar = self.bar.__enter__()
-        return lambda: bar.update(1)
-
-    def __exit__(self, *exc_info) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc_info)
