@@ -32,10 +32,6 @@ class RunRequest:
     since: str | None = None
     manifest: Path | None = None
 
-    @property
-    def partial(self) -> bool:
-        return bool(self.only) or self.since is not None or self.manifest is not None
-
 
 def run_request(only: tuple[str, ...], since: str | None, manifest: Path | None, decks: tuple[str, ...],
                 lang: str | None, shop: str | None) -> RunRequest:

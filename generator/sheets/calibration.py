@@ -36,8 +36,9 @@ from generator.errors import InputError
 from generator.outputs import write_bytes_atomic, write_files_atomic
 from generator.sheets.cutfile import CutSheet, cut_file_bytes, cut_file_name
 from generator.sheets.cutting import CutterSettings, longest_arms, place_marks
-from generator.sheets.forms import sheet_font
+from generator.sheets.forms import sheet_canvas, sheet_font
 from generator.sheets.geometry import back_box, mirror_axis, mirror_box
+from generator.sheets.instructions import Label
 from generator.sheets.marks import Line
 from generator.sheets.style import MM, Paper
 
@@ -57,18 +58,6 @@ LABEL_SIZE = 7.0
 TEXT_SIZE = 8.0
 SCALE_BAR = 100 * MM
 CALIBRATION_MODES = ("long", "short")
-
-
-@dataclass(repr=False, eq=False)
-class Label:
-    """A piece of text: its baseline start (x, y) and whether it runs upwards."""
-
-    text: str
-    x: float
-    y: float
-    upright: bool = False
-    size: float = LABEL_SIZE
-    align: str = "left"
 
 
 @dataclass(repr=False, eq=False)
@@ -148,7 +137,7 @@ def plan_calibration(paper: Paper, duplex: str = "long",
         x = ladder_x - sign_x * (value - offset_mm[0]) * MM
         y = x_top - row * PITCH
         ticks_x.append((x, y - TICK, x, y + TICK))
-        labels_x.append(Label(f"{value:+.2f}", ladder_x - REACH * MM - 3 * MM, y - LABEL_SIZE / 3,
+        labels_x.append(Label(f"{value:+.2f}", ladder_x - REACH * MM - 3 * MM, y - LABEL_SIZE / 3, LABEL_SIZE,
                               align="right"))
     labels_x.append(Label("X", ladder_x, x_top + OVERHANG + 2 * MM, size=TEXT_SIZE, align="centre"))
     line_x = (ladder_x, x_top - span - OVERHANG, ladder_x, x_top + OVERHANG)
@@ -160,7 +149,7 @@ def plan_calibration(paper: Paper, duplex: str = "long",
         x = row_left + column * PITCH
         y = middle - sign_y * (value - offset_mm[1]) * MM
         ticks_y.append((x - TICK, y, x + TICK, y))
-        labels_y.append(Label(f"{value:+.2f}", x + LABEL_SIZE / 3, middle - REACH * MM - 3 * MM,
+        labels_y.append(Label(f"{value:+.2f}", x + LABEL_SIZE / 3, middle - REACH * MM - 3 * MM, LABEL_SIZE,
                               upright=True, align="right"))
     labels_y.append(Label("Y", row_left - OVERHANG - 3 * MM, middle - TEXT_SIZE / 3, size=TEXT_SIZE,
                           align="centre"))
@@ -216,20 +205,10 @@ def _instructions(paper: Paper, duplex: str, offset_mm: tuple[float, float]) -> 
     return _lines(paragraphs, margin, paper.height - 14 * MM, width)
 
 
-def _sheet_canvas(buffer: BytesIO, paper: Paper, title: str) -> Canvas:
-    """A reproducible canvas (no dates, fixed identifiers) for a calibration sheet."""
-    canvas = Canvas(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
-                    initialFontName=sheet_font())
-    canvas.setTitle(title)
-    canvas.setCreator("deckpress")
-    canvas.setProducer("deckpress")
-    return canvas
-
-
 def draw_calibration(plan: CalibrationPlan) -> bytes:
     """The two pages as PDF bytes (reproducible: no dates, fixed identifiers)."""
     buffer = BytesIO()
-    canvas = _sheet_canvas(buffer, plan.paper, "deckpress printer calibration")
+    canvas = sheet_canvas(buffer, "deckpress printer calibration", sheet_font(), (plan.paper.width, plan.paper.height))
     canvas.setLineWidth(LINE_WIDTH)
     canvas.lines([tick for ladder in plan.ladders for tick in ladder.ticks])
     canvas.lines(list(plan.scale_bar))
@@ -362,7 +341,7 @@ def _lines(paragraphs: list[str], left: float, top: float, width: float) -> tupl
 def draw_cutter_calibration(plan: CutterCalibrationPlan) -> bytes:
     """The one page as PDF bytes (reproducible: no dates, fixed identifiers)."""
     buffer = BytesIO()
-    canvas = _sheet_canvas(buffer, plan.paper, "deckpress cutter calibration")
+    canvas = sheet_canvas(buffer, "deckpress cutter calibration", sheet_font(), (plan.paper.width, plan.paper.height))
     registration = plan.sheet.registration
     canvas.setFillGray(0)
     for mark in registration.marks if registration else ():

@@ -127,8 +127,7 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     version = deck_version if deck_version is not None else deck.version
     layout = sheet_layout(deck, renderer, settings)
     total = deck.total if run is None else run.cards
-    footer = Footer(deck.name, layout, layout.page_count(total), style, version=version,
-                    sheets=layout.sheet_count(total))
+    footer = Footer(deck.name, layout, layout.page_count(total), layout.sheet_count(total), style, version)
     instructions = run.instructions if run is not None else None
     alphabet = footer.alphabet() + (instructions.alphabet() if instructions else "")
     library = FormLibrary(title=deck.name, font=font_for(alphabet, renderer.fonts))
@@ -395,8 +394,8 @@ class Footer:
     It stays below the rectangle the marks enclose, clear of every mark.
     """
 
-    def __init__(self, deck_name: str, layout: SheetLayout, pages: int, style: SheetStyle,
-                 version: str | None = None, sheets: int | None = None):
+    def __init__(self, deck_name: str, layout: SheetLayout, pages: int, sheets: int, style: SheetStyle,
+                 version: str | None):
         self._deck_name = deck_name
         self.pages = pages
         """Pages in the PDF, as "page N of M" counts them (a reprint's instructions included)."""
@@ -411,7 +410,7 @@ class Footer:
         registration = layout.registration
         self._cutter = registration.describe() if registration else ""
         self._version = f"version {version}" if version else ""
-        self._sheets = sheets if sheets is not None else pages if layout.duplex == "fold" else pages // 2
+        self._sheets = sheets
         if registration:
             band = Box(0.0, 0.0, layout.paper.width, self._style.top)
             if registration.touches(band):
