@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -136,9 +137,10 @@ def say(message: str = "", err: bool = False, nl: bool = True) -> None:
     click.echo(printable(message, keep=LINE_BREAKS), err=err, nl=nl)
 
 
-def say_json(text: str) -> None:
-    """Print JSON text, with the controls JSON leaves raw in strings escaped as ``\\u`` (same data)."""
-    click.echo(printable_json(text))
+def say_json(data: object) -> None:
+    """Print ``data`` as indented JSON, non-ASCII kept as it is, with the controls JSON leaves raw in
+    strings escaped as ``\\u`` (same data)."""
+    click.echo(printable_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def reports_errors(command: Callable) -> Callable:

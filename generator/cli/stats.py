@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
 from pathlib import Path
 
@@ -107,7 +106,7 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
                 say()
             say("\n".join(render_text(deck_stats)))
     if output_format == "json":
-        say_json(json.dumps({"decks": results}, indent=2, ensure_ascii=False))
+        say_json({"decks": results})
     sys.exit(exit_code)
 
 

@@ -23,6 +23,7 @@ The files are written atomically, together: a build that fails leaves no file be
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -47,14 +48,7 @@ from generator.sheets.geometry import (
     plan_pages,
     sheet_layout,
 )
-from generator.sheets.instructions import (
-    DUPLEX_WITH_BACKS,
-    Instructions,
-    Label,
-    PrintRun,
-    draw_labels,
-    instruction_pages,
-)
+from generator.sheets.instructions import DUPLEX_WITH_BACKS, Instructions, PrintRun, draw_labels, instruction_pages
 from generator.sheets.manifest import DeckRecord, ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, kept_clear, mark_room
 from generator.sheets.pdf import PdfPageWriter
@@ -181,12 +175,9 @@ def _instruction_forms(instructions: Instructions, layout: SheetLayout, style: S
     paper = layout.paper
     pages = instruction_pages(instructions, paper, library.font, style.footer.top, MODE_LABELS[layout.duplex],
                               layout.duplex in DUPLEX_WITH_BACKS)
-    names = []
-    for index, labels in enumerate(pages):
-        def draw(canvas: Canvas, labels: tuple[Label, ...] = labels) -> None:
-            draw_labels(canvas, labels, library.font)
-        names.append(library.add(f"instructions:{index + 1}", (0.0, 0.0, paper.width, paper.height), draw).encode())
-    return names
+    return [library.add(f"instructions:{index}", (0.0, 0.0, paper.width, paper.height),
+                        functools.partial(draw_labels, labels=labels, font=library.font)).encode()
+            for index, labels in enumerate(pages, start=1)]
 
 
 @contextlib.contextmanager
@@ -323,7 +314,8 @@ class Furniture:
 
     def __init__(self, layout: SheetLayout, style: SheetStyle, library: FormLibrary, total_cards: int):
         self._under: dict[str, list[bytes]] = {role: [] for role in PAGE_ROLES}
-        self._over: dict[str, list[bytes]] = {role: [] for role in PAGE_ROLES}
+        self._over = dict.fromkeys(PAGE_ROLES, b"")
+        """Cut lines' form, placed over the cards, by page role (none: nothing)."""
         self._marks: dict[tuple[str, int], bytes] = {}
         """Crop-mark forms by page role and the number of cards on the page."""
         self._per_sheet = layout.cards_per_sheet
@@ -353,7 +345,7 @@ class Furniture:
             over = kept_clear(over, zones, style.cut_lines.width) if zones else over
             if over:
                 name = library.add_lines(f"cuts:{role}", over, style.cut_lines, page_box)
-                self._over[role].append(name.encode())
+                self._over[role] = b"/%s Do" % name.encode()
         if layout.fold_line:
             name = library.add_lines("fold", [layout.fold_line], style.fold_line, page_box)
             self._under["fold"].append(name.encode())
@@ -362,8 +354,6 @@ class Furniture:
             name = library.add("registration", page_box, lambda canvas: _fill_black(canvas, ink))
             self._under["fronts"].append(name.encode())
         self._under_operators: dict[tuple[str, int], bytes] = {}
-        self._over_operators = {role: b"\n".join(b"/%s Do" % name for name in names)
-                                for role, names in self._over.items()}
 
     def under(self, role: str, filled: int | None = None) -> bytes:
         """What goes under the cards of a page of ``role`` holding ``filled`` cards (default: full)."""
@@ -376,7 +366,7 @@ class Furniture:
         return found
 
     def over(self, role: str) -> bytes:
-        return self._over_operators[role]
+        return self._over[role]
 
 
 def _fill_black(canvas: Canvas, boxes: list[Box]) -> None:
