@@ -259,10 +259,12 @@ class CopyIndex:
     """
 
     def __init__(self, deck: Deck, copies: Mapping[str, Sequence[int]] | None = None):
-        self._cards = [card for card in deck.cards if (card.count if copies is None else len(copies.get(card.id, ())))]
-        self._numbers = None if copies is None else [copies[card.id] for card in self._cards]
-        self._ends = list(accumulate(card.count if copies is None else len(copies[card.id]) for card in self._cards))
-        self._run: tuple[int, int, Card, Sequence[int] | None] | None = None
+        if copies is None:  # every copy: a card's copies numbered from 1
+            copies = {card.id: range(1, card.count + 1) for card in deck.cards}
+        self._cards = [card for card in deck.cards if copies.get(card.id)]
+        self._numbers = [copies[card.id] for card in self._cards]
+        self._ends = list(accumulate(map(len, self._numbers)))
+        self._run: tuple[int, int, Card, Sequence[int]] | None = None
         """The indices the card last found covers, ``start <= index < end``, that card and its copy numbers."""
 
     def locate(self, index: int) -> tuple[Card, int]:
@@ -270,10 +272,9 @@ class CopyIndex:
         if run is None or not run[0] <= index < run[1]:  # pages walk a card's copies in a row: search when it ends
             position = bisect_right(self._ends, index)
             start = self._ends[position - 1] if position else 0
-            numbers = self._numbers[position] if self._numbers is not None else None
-            run = self._run = (start, self._ends[position], self._cards[position], numbers)
+            run = self._run = (start, self._ends[position], self._cards[position], self._numbers[position])
         start, _, card, numbers = run
-        return card, index - start + 1 if numbers is None else numbers[index - start]
+        return card, numbers[index - start]
 
 
 class FaceForms:
