@@ -185,7 +185,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
             if run is not None and run.instructions is not None:
                 say(f"deck '{deck.id}': reprint {run.instructions.basis_text()}, "
                     f"{plural(result.instruction_pages, 'page')} of instructions first")
-                for line in instruction_lines(deck, run.instructions):
+                for line in instruction_lines(run.instructions):
                     say(line)
             say(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
                 f"and {result.manifest}" + (f" and {result.cut_file}" if result.cut_file else ""))
