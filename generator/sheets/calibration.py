@@ -64,10 +64,7 @@ CALIBRATION_MODES = ("long", "short")
 class Ladder:
     """One axis's ticks (front page), the line they are read against (back page), and labels."""
 
-    axis: str
     ticks: tuple[Line, ...]
-    values: tuple[float, ...]
-    """The offset each tick stands for, in mm, in the order of ``ticks``."""
     back_line: Line
     """On the back page, in the back page's own coordinates, offset included."""
     labels: tuple[Label, ...]
@@ -76,8 +73,6 @@ class Ladder:
 @dataclass(repr=False, eq=False)
 class CalibrationPlan:
     paper: Paper
-    duplex: str
-    offset_mm: tuple[float, float]
     ladders: tuple[Ladder, Ladder]
     scale_bar: tuple[Line, ...]
     text: tuple[Label, ...]
@@ -168,14 +163,8 @@ def plan_calibration(paper: Paper, duplex: str = "long",
                  (bar_left + SCALE_BAR, bar_y - 2 * MM, bar_left + SCALE_BAR, bar_y + 2 * MM))
     return CalibrationPlan(
         paper=paper,
-        duplex=duplex,
-        offset_mm=offset_mm,
-        ladders=(
-            Ladder("x", tuple(ticks_x), tuple(values_x), _to_back(line_x, paper, duplex, offset),
-                   tuple(labels_x)),
-            Ladder("y", tuple(ticks_y), tuple(values_y), _to_back(line_y, paper, duplex, offset),
-                   tuple(labels_y)),
-        ),
+        ladders=(Ladder(tuple(ticks_x), _to_back(line_x, paper, duplex, offset), tuple(labels_x)),
+                 Ladder(tuple(ticks_y), _to_back(line_y, paper, duplex, offset), tuple(labels_y))),
         scale_bar=scale_bar,
         text=text + (Label("this bar must measure 100 mm; if not, print at actual size",
                            centre_x, bar_y - 5 * MM, size=LABEL_SIZE + 1, align="centre"),),
@@ -236,11 +225,9 @@ def _draw_label(canvas: Canvas, label: Label) -> None:
 
 
 def write_calibration(path: Path, paper: Paper, duplex: str = "long",
-                      offset_mm: tuple[float, float] = (0.0, 0.0)) -> CalibrationPlan:
-    """Write the calibration PDF to ``path`` atomically; return its plan."""
-    plan = plan_calibration(paper, duplex, offset_mm)
-    write_bytes_atomic(path, draw_calibration(plan))
-    return plan
+                      offset_mm: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Write the calibration PDF to ``path`` atomically."""
+    write_bytes_atomic(path, draw_calibration(plan_calibration(paper, duplex, offset_mm)))
 
 
 CUT_TEST_SIZE = (63 * MM, 88 * MM)
@@ -362,10 +349,10 @@ def draw_cutter_calibration(plan: CutterCalibrationPlan) -> bytes:
 
 
 def write_cutter_calibration(path: Path, paper: Paper, cutter: CutterSettings, corner_radius: float,
-                             cut_file: str = "svg") -> tuple[CutterCalibrationPlan, Path]:
+                             cut_file: str = "svg") -> Path:
     """Write the cutter calibration PDF to ``path`` and its cut file beside it, both or neither;
-    return the plan and the cut file's path."""
+    return the cut file's path."""
     plan = plan_cutter_calibration(paper, cutter, corner_radius, cut_file)
     cut_path = path.with_name(cut_file_name(path.name, cut_file))
     write_files_atomic({path: draw_cutter_calibration(plan), cut_path: cut_file_bytes(plan.sheet, cut_file)})
-    return plan, cut_path
+    return cut_path

@@ -83,7 +83,6 @@ millimetres unprinted); a footer that would come closer is set in smaller type."
 class PressResult:
     """What a build wrote."""
 
-    deck_id: str
     pdf: Path
     manifest: Path
     pages: int
@@ -166,7 +165,7 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
                 on_page(page)
         writer.close()
         manifest.close(record)
-    return PressResult(deck.id, pdf_path, manifest_path, footer.pages, total, cut_path, before)
+    return PressResult(pdf_path, manifest_path, footer.pages, total, cut_path, before)
 
 
 def _instruction_forms(instructions: Instructions, layout: SheetLayout, style: SheetStyle,
