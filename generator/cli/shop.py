@@ -18,13 +18,13 @@ import click
 from click.core import ParameterSource
 
 from generator.cli.common import claim_output_name, counted, echo_error, find_decks, plural, print_problems, say
+from generator.cli.sheet_options import CUT_FILE_OPTIONS, CUTTER_OPTIONS
 from generator.errors import EXIT_OK, DeckpressError
 from generator.verdict import verdict
 from generator.verdict.checks import PRINT_CHECKS, check_rules
 
 SHEET_OPTIONS = ("paper", "orientation", "duplex", "back_offset", "margin", "gutter", "bleed", "crop_marks",
-                 "cut_lines", "draft", "cutter", "mark_inset", "mark_thickness", "mark_length", "cut_file",
-                 "corner_radius")
+                 "cut_lines", "draft", *CUTTER_OPTIONS, *CUT_FILE_OPTIONS)
 """``build`` options for print sheets, which a shop's file has no use for."""
 FOR_HELP = ("Write what a print shop takes instead of print sheets: drivethrucards (one CMYK PDF/X-1a "
             "file a deck, OUT/<deck>.drivethrucards.pdf), thegamecrafter (a folder of 825x1125 px "
