@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from generator.deck.model import DECK_FILENAME, deck_id
 from generator.errors import EXIT_INPUT, DeckpressError, InputError, Position, each_error, printable, printable_json
@@ -98,6 +99,12 @@ def lang_option(command: Callable | None = None, *, allow_all: bool = False) -> 
                  f"written are named <deck>.CODE.pdf and so on.{extra}")(function)
 
     return decorate(command) if command is not None else decorate
+
+
+def given(context: click.Context, name: str) -> bool:
+    """Whether the command line gave the option ``name`` rather than leaving it at its default."""
+    return name in context.params and context.get_parameter_source(name) not in (
+        ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
 
 
 def error_line(error: DeckpressError) -> str:

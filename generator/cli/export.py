@@ -5,10 +5,9 @@ from __future__ import annotations
 import sys
 
 import click
-from click.core import ParameterSource
 
 from generator.access.simulation import SIMULATIONS
-from generator.cli.common import find_decks, lang_option, reports_errors, say
+from generator.cli.common import find_decks, given, lang_option, reports_errors, say
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.errors import did_you_mean, printable
 from generator.exports import (
@@ -94,11 +93,11 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
         raise click.UsageError("say what to export: --png DIR, --tts DIR or both")
     if not png_dir:
         for name in ("dpi", "bleed", "simulate"):
-            if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+            if given(ctx, name):
                 raise click.UsageError(f"--{name} applies to --png images only")
     if not tts_dir:
         for name, option in (("split", "--tts-split"), ("url_base", "--url-base")):
-            if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+            if given(ctx, name):
                 raise click.UsageError(f"{option} applies to --tts decks only")
     if url_base is not None:
         try:

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
+from generator.cli.common import given
 from generator.sheets.cutting import (
     CUT_FILE_FORMATS,
     FOLD_REFUSAL,
@@ -103,11 +103,6 @@ def parse_distance(context: click.Context, parameter: click.Parameter, value: fl
     return value
 
 
-def _given(context: click.Context, name: str) -> bool:
-    return name in context.params and context.get_parameter_source(name) not in (
-        ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
-
-
 def cutter_choice(context: click.Context, values: dict[str, Any], duplex: str | None) -> CutterChoice:
     """The cutter options' ``values`` checked together: an unknown cutter, an inset under the
     cutter's least, a mark option without ``--cutter``, a cutter or cut file with ``--duplex
@@ -127,14 +122,14 @@ def cutter_choice(context: click.Context, values: dict[str, Any], duplex: str | 
     try:
         settings = None if name is None else cutter_settings(
             style, name, values.get("mark_inset"), values.get("mark_thickness"), values.get("mark_length"),
-            choose_orientation=not _given(context, "orientation"))
+            choose_orientation=not given(context, "orientation"))
     except CutterSettingsError as error:
         raise click.BadParameter(error.message, param_hint=f"'{error.option}'") from None
     radius = values.get("corner_radius")
     return CutterChoice(
         cutter=settings, cut_file=cut_file,
         corner_radius=style.corner_radius if radius is None else radius * MM,
-        gutter=style.gutter if settings is not None and not _given(context, "gutter") else None)
+        gutter=style.gutter if settings is not None and not given(context, "gutter") else None)
 
 
 def cutter_options(command: Callable | None = None, *, cut_file: bool = True) -> Callable:

@@ -15,9 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
-from click.core import ParameterSource
 
-from generator.cli.common import claim_output_name, counted, echo_error, find_decks, plural, print_problems, say
+from generator.cli.common import claim_output_name, counted, echo_error, find_decks, given, plural, print_problems, say
 from generator.cli.sheet_options import CUT_FILE_OPTIONS, CUTTER_OPTIONS
 from generator.errors import EXIT_OK, DeckpressError
 from generator.verdict import verdict
@@ -41,9 +40,9 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
                    quiet: bool) -> None:
     """Check every deck against the shop, then write what it takes; exit 1 (or 2) if any deck fails."""
     context = click.get_current_context()
-    given = [name for name in SHEET_OPTIONS if context.get_parameter_source(name) is not ParameterSource.DEFAULT]
-    if given:
-        raise click.UsageError(f"--{given[0].replace('_', '-')} shapes print sheets; a shop's file "
+    sheet_options = [name for name in SHEET_OPTIONS if given(context, name)]
+    if sheet_options:
+        raise click.UsageError(f"--{sheet_options[0].replace('_', '-')} shapes print sheets; a shop's file "
                                "(--for) has its own size, bleed and page order")
     # The shops' modules bring pypdf and LittleCMS's transforms, which a plain build does without.
     from generator.shops.choice import ShopChoice  # noqa: PLC0415
