@@ -402,9 +402,7 @@ def _check_backs_stay_home(layout: SheetLayout) -> None:
     home = layout.back_area if layout.duplex == "fold" else Box(0.0, 0.0, layout.paper.width,
                                                                  layout.paper.height)
     for slot in layout.slots:
-        back = layout.back_box(slot).grown(layout.bleed)
-        if (back.x < home.x - EPSILON or back.y < home.y - EPSILON
-                or back.right > home.right + EPSILON or back.top > home.top + EPSILON):
+        if not layout.back_box(slot).grown(layout.bleed).inside(home, tolerance=EPSILON):
             offset_x, offset_y = (value / MM for value in layout.settings.back_offset)
             where = "their half of the page" if layout.duplex == "fold" else "the paper"
             raise SheetSettingsError(
