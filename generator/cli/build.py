@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
@@ -29,7 +28,15 @@ from generator.cli.runs import (
     say_nothing_to_reprint,
     warn_if_printed_otherwise,
 )
-from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
+from generator.cli.sheet_options import (
+    MAX_BACK_OFFSET_MM,
+    CutterChoice,
+    cutter_options,
+    paper_options,
+    parse_distance,
+    parse_offset,
+    resolve_paper,
+)
 from generator.cli.shop import build_for_shop, shop_option
 from generator.deck import Deck
 from generator.errors import EXIT_OK, DeckpressError
@@ -40,7 +47,7 @@ from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, 
 from generator.sheets.manifest import DeckRecord
 from generator.sheets.press import output_paths, press_deck
 from generator.sheets.renderer import CardRenderer
-from generator.sheets.style import LARGEST_PAPER, MM, load_style
+from generator.sheets.style import MM, load_style
 from generator.verdict import verdict
 from generator.verdict.checks import DRAFT_CHECKS, PRINT_CHECKS, check_rules
 
@@ -48,34 +55,6 @@ DUPLEX_HELP = ("long: backs follow each front page, columns mirrored (flip on lo
                "short: rows mirrored (flip on short edge); fold: fronts and backs on one page, "
                "fold and glue (backs below a fold across the page print upside down, so they read "
                "upright once folded); none: fronts only, backs on pages at the end.")
-
-
-MAX_BACK_OFFSET_MM = 20.0
-"""The largest back offset accepted, either way: printers misregister by a few millimetres,
-so anything beyond this is a typo, and it would push backs off their page."""
-
-
-def parse_offset(context: click.Context, parameter: click.Parameter, value: str) -> tuple[float, float]:
-    """``X,Y`` in millimetres -> (x, y) in points; each within +-MAX_BACK_OFFSET_MM."""
-    try:
-        x_text, y_text = value.split(",")
-        offset_mm = (float(x_text), float(y_text))
-    except ValueError:
-        raise click.BadParameter(f"expected two numbers in millimetres, like 0.5,-1.2; found '{value}'") \
-            from None
-    if not all(abs(part) <= MAX_BACK_OFFSET_MM for part in offset_mm):  # also refuses nan and inf
-        raise click.BadParameter(f"each part must lie between -{MAX_BACK_OFFSET_MM:g} and "
-                                 f"{MAX_BACK_OFFSET_MM:g} mm; found '{value}'")
-    return offset_mm[0] * MM, offset_mm[1] * MM
-
-
-def parse_distance(context: click.Context, parameter: click.Parameter,
-                   value: float | None) -> float | None:
-    """A margin or gutter in millimetres: zero or more, and no wider than the largest paper."""
-    if value is not None and not (math.isfinite(value) and 0 <= value * MM <= LARGEST_PAPER):
-        raise click.BadParameter(f"expected a length in millimetres from 0 to {LARGEST_PAPER / MM:.0f}; "
-                                 f"found '{value:g}'")
-    return value
 
 
 @click.command()
@@ -195,18 +174,16 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
             continue
         pressed.append((deck, renderer, layout, run))
     total_pages = sum(layout.page_count(deck.total if run is None else run.cards) for deck, _, layout, run in pressed)
-    results = []
     with counted(total_pages, "Building sheets", quiet or not pressed) as advance:
-        for deck, renderer, _, run in pressed:
-            results.append((deck, run, press_deck(deck, renderer, settings, out_dir, style,
-                                                  on_page=lambda page: advance(), run=run,
-                                                  record=_record(deck, renderer))))
+        results = [(deck, run, press_deck(deck, renderer, settings, out_dir, style, on_page=lambda page: advance(),
+                                          run=run, record=_record(deck, renderer)))
+                   for deck, renderer, _, run in pressed]
     if not quiet:
         for deck, run, result in results:
             if run is not None and run.instructions is not None:
                 say(f"deck '{deck.id}': reprint {run.instructions.basis_text()}, "
                     f"{plural(result.instruction_pages, 'page')} of instructions first")
-                for line in instruction_lines(deck, run.instructions):
+                for line in instruction_lines(run.instructions):
                     say(line)
             say(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
                 f"and {result.manifest}" + (f" and {result.cut_file}" if result.cut_file else ""))

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import click
 
-from generator.cli.build import parse_offset
 from generator.cli.common import reports_errors, say
-from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, resolve_paper
+from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, parse_offset, resolve_paper
 from generator.sheets.calibration import CALIBRATION_MODES, write_calibration, write_cutter_calibration
 from generator.sheets.style import MM, load_style
 
@@ -62,8 +61,8 @@ def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tup
         out_file = out_file.with_name(f"{out_file.name}.pdf")
     sheet = resolve_paper(load_style(), paper, orientation)
     if cutting.cutter is not None:
-        _, cut_path = write_cutter_calibration(out_file, sheet, cutting.cutter, cutting.corner_radius,
-                                               cutting.cut_file or "svg")
+        cut_path = write_cutter_calibration(out_file, sheet, cutting.cutter, cutting.corner_radius,
+                                            cutting.cut_file or "svg")
         say(f"wrote {out_file} and {cut_path}: print the page at actual size, load both in the "
             "cutter's software with the marks the page names, and cut.")
         return

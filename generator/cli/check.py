@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -83,8 +82,7 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
             else:
                 _print(outcome)
     if output_format == "json":
-        say_json(json.dumps({"decks": results, "passed": exit_code == EXIT_OK}, indent=2,
-                              ensure_ascii=False))
+        say_json({"decks": results, "passed": exit_code == EXIT_OK})
     sys.exit(exit_code)
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from generator.deck.model import DECK_FILENAME, deck_id
 from generator.errors import EXIT_INPUT, DeckpressError, InputError, Position, each_error, printable, printable_json
@@ -99,6 +101,12 @@ def lang_option(command: Callable | None = None, *, allow_all: bool = False) -> 
     return decorate(command) if command is not None else decorate
 
 
+def given(context: click.Context, name: str) -> bool:
+    """Whether the command line gave the option ``name`` rather than leaving it at its default."""
+    return name in context.params and context.get_parameter_source(name) not in (
+        ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+
+
 def error_line(error: DeckpressError) -> str:
     """``error: path:line:column: message``; a group of problems gives one such line each."""
     return "\n".join(f"error: {each}" for each in each_error(error))
@@ -136,9 +144,10 @@ def say(message: str = "", err: bool = False, nl: bool = True) -> None:
     click.echo(printable(message, keep=LINE_BREAKS), err=err, nl=nl)
 
 
-def say_json(text: str) -> None:
-    """Print JSON text, with the controls JSON leaves raw in strings escaped as ``\\u`` (same data)."""
-    click.echo(printable_json(text))
+def say_json(data: object) -> None:
+    """Print ``data`` as indented JSON, non-ASCII kept as it is, with the controls JSON leaves raw in
+    strings escaped as ``\\u`` (same data)."""
+    click.echo(printable_json(json.dumps(data, indent=2, ensure_ascii=False)))
 
 
 def reports_errors(command: Callable) -> Callable:
@@ -163,8 +172,5 @@ def reports_errors(command: Callable) -> Callable:
 def counted(steps: int, label: str, quiet: bool) -> Iterator[Callable[[], None]]:
     """A progress bar on stderr counting ``steps`` under ``label`` (nothing at all when quiet);
     yields what counts one step."""
-    if quiet:
-        yield lambda: None
-        return
-    with click.progressbar(length=steps, label=label, file=sys.stderr, show_pos=True) as bar:
+    with click.progressbar(length=steps, label=label, file=sys.stderr, show_pos=True, hidden=quiet) as bar:
         yield lambda: bar.update(1)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
 from generator.cli.common import counted, reports_errors
-from generator.errors import EXIT_OK
 from generator.iterations.comparison import cards_to_compare, compare
 from generator.iterations.decks import sides_of, sides_since
 from generator.iterations.report import as_dict, markdown_lines, text_lines
@@ -61,5 +59,4 @@ def diff(decks: tuple[str, ...], revision: str | None, output_format: str, quiet
         click.echo(json.dumps(as_dict(comparison), indent=2, ensure_ascii=False))
     else:
         click.echo("\n".join(markdown_lines(comparison) if output_format == "markdown" else text_lines(comparison)))
-    sys.exit(EXIT_OK)
 

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 import click
-from click.core import ParameterSource
 
 from generator.access.simulation import SIMULATIONS
-from generator.cli.common import find_decks, lang_option, reports_errors, say
+from generator.cli.common import find_decks, given, lang_option, reports_errors, say
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.errors import did_you_mean, printable
 from generator.exports import (
@@ -97,11 +93,11 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
         raise click.UsageError("say what to export: --png DIR, --tts DIR or both")
     if not png_dir:
         for name in ("dpi", "bleed", "simulate"):
-            if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+            if given(ctx, name):
                 raise click.UsageError(f"--{name} applies to --png images only")
     if not tts_dir:
         for name, option in (("split", "--tts-split"), ("url_base", "--url-base")):
-            if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+            if given(ctx, name):
                 raise click.UsageError(f"{option} applies to --tts decks only")
     if url_base is not None:
         try:
@@ -123,8 +119,10 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
     run = ExportRun(png=png, png_files=png_staging(png) if png else None,
                     tts=tts, tts_files=tts_staging(tts) if tts else None)
     # Nothing lands in either folder until every file of both exports is drawn.
-    with _progress(run.steps, f"exporting {renderer.deck.output_name}", quiet) as advance:
-        advance(write_exports(run, jobs or default_jobs()))
+    with click.progressbar(write_exports(run, jobs or default_jobs()), length=run.steps, hidden=quiet,
+                           label=f"exporting {renderer.deck.output_name}", file=sys.stderr) as written:
+        for _ in written:
+            pass
     if quiet:
         return
     if png:
@@ -140,21 +138,3 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
         say(f"{renderer.deck.output_name}: {piles}{sheets} ({' and '.join(sizes)} px a card), "
             f"{backs} back image{'s' if backs > 1 else ''} and {tts.json_path}")
 
-
-@contextlib.contextmanager
-def _progress(steps: int, label: str, quiet: bool) -> Iterator:
-    """A function that runs a writer to its end, moving a progress bar on stderr one step a yield."""
-    if quiet:
-        yield _drain
-        return
-    with click.progressbar(length=steps, label=label, file=sys.stderr) as bar:
-        def advance(writer: Iterable[Path | None]) -> None:
-            for _ in writer:
-                bar.update(1)
-
-        yield advance
-
-
-def _drain(writer: Iterable[Path | None]) -> None:
-    for _ in writer:
-        pass

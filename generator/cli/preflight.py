@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -62,8 +61,7 @@ def preflight_command(files: tuple[Path, ...], shop: str, output_format: str) ->
         else:
             _print(path, report, preset)
     if output_format == "json":
-        say_json(json.dumps({"shop": preset.id, "files": results, "passed": exit_code == EXIT_OK}, indent=2,
-                            ensure_ascii=False))
+        say_json({"shop": preset.id, "files": results, "passed": exit_code == EXIT_OK})
     sys.exit(exit_code)
 
 

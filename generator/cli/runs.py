@@ -32,10 +32,6 @@ class RunRequest:
     since: str | None = None
     manifest: Path | None = None
 
-    @property
-    def partial(self) -> bool:
-        return bool(self.only) or self.since is not None or self.manifest is not None
-
 
 def run_request(only: tuple[str, ...], since: str | None, manifest: Path | None, decks: tuple[str, ...],
                 lang: str | None, shop: str | None) -> RunRequest:
@@ -100,21 +96,18 @@ def print_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, rend
     return None
 
 
-def instruction_lines(deck: Deck, instructions: Instructions) -> list[str]:
+def instruction_lines(instructions: Instructions) -> list[str]:
     """What the reprint's first page says, in a few lines of the build's summary."""
-    lines = []
-    if instructions.take_out:
-        lines.append(f"  take out {plural(instructions.cards_taken_out, 'card')}: " + ", ".join(
-            f"{entry.title} x{entry.copies} ({entry.why})" for entry in instructions.take_out))
-    if instructions.add:
-        lines.append(f"  the new sheets add {plural(instructions.cards_added, 'card')}: " + ", ".join(
-            f"{entry.title} x{entry.copies} ({entry.why})" for entry in instructions.add))
-    return lines
+    sections = (("take out", instructions.cards_taken_out, instructions.take_out),
+                ("the new sheets add", instructions.cards_added, instructions.add))
+    return [f"  {what} {plural(cards, 'card')}: " + ", ".join(f"{entry.title} x{entry.copies} ({entry.why})"
+                                                         for entry in entries)
+            for what, cards, entries in sections if entries]
 
 
 def say_nothing_to_reprint(deck: Deck, instructions: Instructions) -> None:
     """The summary of a reprint with no card to print: no PDF, and what to take out if anything."""
     say(f"deck '{deck.id}': nothing to reprint {instructions.basis_text()}: the printed copy has every card "
         f"as it now prints; no PDF written")
-    for line in instruction_lines(deck, instructions):
+    for line in instruction_lines(instructions):
         say(line)

@@ -1,7 +1,8 @@
 """Options that choose the print sheet, shared by ``build``, ``check`` and ``calibrate``.
 
-The paper (``--paper``, ``--orientation``) and the cutting machine's marks and cut file
-(``--cutter``, ``--mark-*``, ``--cut-file``, ``--corner-radius``). The cutter options are
+The paper (``--paper``, ``--orientation``), the readers of the back offset and of lengths in
+millimetres, and the cutting machine's marks and cut file (``--cutter``, ``--mark-*``,
+``--cut-file``, ``--corner-radius``). The cutter options are
 one block: :func:`cutter_options` adds them to a command and hands the command one
 :class:`CutterChoice`, checked as a whole, so every command says the same about them.
 This module draws nothing, so ``check`` can use it without loading the PDF libraries.
@@ -17,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import click
-from click.core import ParameterSource
 
+from generator.cli.common import given
 from generator.sheets.cutting import (
     CUT_FILE_FORMATS,
     FOLD_REFUSAL,
@@ -74,16 +75,32 @@ class CutterChoice:
                                    gutter=settings.gutter if self.gutter is None else self.gutter)
 
 
-def _millimetres(context: click.Context, parameter: click.Parameter, value: float | None) -> float | None:
+MAX_BACK_OFFSET_MM = 20.0
+"""The largest back offset accepted, either way: printers misregister by a few millimetres,
+so anything beyond this is a typo, and it would push backs off their page."""
+
+
+def parse_offset(context: click.Context, parameter: click.Parameter, value: str) -> tuple[float, float]:
+    """``X,Y`` in millimetres -> (x, y) in points; each within +-MAX_BACK_OFFSET_MM."""
+    try:
+        x_text, y_text = value.split(",")
+        offset_mm = (float(x_text), float(y_text))
+    except ValueError:
+        raise click.BadParameter(f"expected two numbers in millimetres, like 0.5,-1.2; found '{value}'") \
+            from None
+    if not all(abs(part) <= MAX_BACK_OFFSET_MM for part in offset_mm):  # also refuses nan and inf
+        raise click.BadParameter(f"each part must lie between -{MAX_BACK_OFFSET_MM:g} and "
+                                 f"{MAX_BACK_OFFSET_MM:g} mm; found '{value}'")
+    return offset_mm[0] * MM, offset_mm[1] * MM
+
+
+def parse_distance(context: click.Context, parameter: click.Parameter, value: float | None) -> float | None:
+    """A length in millimetres (a margin, a gutter, a mark's): zero or more, and no longer than the
+    largest paper."""
     if value is not None and not (math.isfinite(value) and 0 <= value * MM <= LARGEST_PAPER):
         raise click.BadParameter(f"expected a length in millimetres from 0 to {LARGEST_PAPER / MM:.0f}; "
                                  f"found '{value:g}'")
     return value
-
-
-def _given(context: click.Context, name: str) -> bool:
-    return name in context.params and context.get_parameter_source(name) not in (
-        ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
 
 
 def cutter_choice(context: click.Context, values: dict[str, Any], duplex: str | None) -> CutterChoice:
@@ -105,14 +122,14 @@ def cutter_choice(context: click.Context, values: dict[str, Any], duplex: str | 
     try:
         settings = None if name is None else cutter_settings(
             style, name, values.get("mark_inset"), values.get("mark_thickness"), values.get("mark_length"),
-            choose_orientation=not _given(context, "orientation"))
+            choose_orientation=not given(context, "orientation"))
     except CutterSettingsError as error:
         raise click.BadParameter(error.message, param_hint=f"'{error.option}'") from None
     radius = values.get("corner_radius")
     return CutterChoice(
         cutter=settings, cut_file=cut_file,
         corner_radius=style.corner_radius if radius is None else radius * MM,
-        gutter=style.gutter if settings is not None and not _given(context, "gutter") else None)
+        gutter=style.gutter if settings is not None and not given(context, "gutter") else None)
 
 
 def cutter_options(command: Callable | None = None, *, cut_file: bool = True) -> Callable:
@@ -134,12 +151,12 @@ def cutter_options(command: Callable | None = None, *, cut_file: bool = True) ->
                               "every Silhouette but the Cameo 5 Alpha) or silhouette-4 (four L marks). "
                               "Marks go on front pages only; cards fit between them, centred. "
                               "Marks are data in generator/sheets/cutters.yaml."),
-            click.option("--mark-inset", type=float, default=None, metavar="MM", callback=_millimetres,
+            click.option("--mark-inset", type=float, default=None, metavar="MM", callback=parse_distance,
                          help="From each paper edge to the marks' corners [default: 10, the least "
                               "Silhouette Studio accepts; 15.875 for the Auto Sheet Feeder]."),
-            click.option("--mark-thickness", type=float, default=None, metavar="MM", callback=_millimetres,
+            click.option("--mark-thickness", type=float, default=None, metavar="MM", callback=parse_distance,
                          help="Thickness of the marks' lines [default: 1; from 0.3 to 1]."),
-            click.option("--mark-length", type=float, default=None, metavar="MM", callback=_millimetres,
+            click.option("--mark-length", type=float, default=None, metavar="MM", callback=parse_distance,
                          help="Length of the L marks' arms, exactly [default: 5, or longer up to 20 "
                               "where the page leaves room]."),
         ]
@@ -149,7 +166,7 @@ def cutter_options(command: Callable | None = None, *, cut_file: bool = True) ->
                              help="Also write OUT/<deck>.cut.svg or .cut.dxf: one closed path per card "
                                   "slot along its trim line (group or layer 'cut') and the marks "
                                   "('registration'), in millimetres, where the PDF prints them."),
-                click.option("--corner-radius", type=float, default=None, metavar="MM", callback=_millimetres,
+                click.option("--corner-radius", type=float, default=None, metavar="MM", callback=parse_distance,
                              help="Round the cut paths' corners [default: 3, a poker card's; 0 for square]."),
             ]
         for option in reversed(options):

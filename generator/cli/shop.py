@@ -15,16 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import click
-from click.core import ParameterSource
 
-from generator.cli.common import claim_output_name, echo_error, find_decks, plural, print_problems, say
+from generator.cli.common import claim_output_name, counted, echo_error, find_decks, given, plural, print_problems, say
+from generator.cli.sheet_options import CUT_FILE_OPTIONS, CUTTER_OPTIONS
 from generator.errors import EXIT_OK, DeckpressError
 from generator.verdict import verdict
 from generator.verdict.checks import PRINT_CHECKS, check_rules
 
 SHEET_OPTIONS = ("paper", "orientation", "duplex", "back_offset", "margin", "gutter", "bleed", "crop_marks",
-                 "cut_lines", "draft", "cutter", "mark_inset", "mark_thickness", "mark_length", "cut_file",
-                 "corner_radius")
+                 "cut_lines", "draft", *CUTTER_OPTIONS, *CUT_FILE_OPTIONS)
 """``build`` options for print sheets, which a shop's file has no use for."""
 FOR_HELP = ("Write what a print shop takes instead of print sheets: drivethrucards (one CMYK PDF/X-1a "
             "file a deck, OUT/<deck>.drivethrucards.pdf), thegamecrafter (a folder of 825x1125 px "
@@ -41,9 +40,9 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
                    quiet: bool) -> None:
     """Check every deck against the shop, then write what it takes; exit 1 (or 2) if any deck fails."""
     context = click.get_current_context()
-    given = [name for name in SHEET_OPTIONS if context.get_parameter_source(name) is not ParameterSource.DEFAULT]
-    if given:
-        raise click.UsageError(f"--{given[0].replace('_', '-')} shapes print sheets; a shop's file "
+    sheet_options = [name for name in SHEET_OPTIONS if given(context, name)]
+    if sheet_options:
+        raise click.UsageError(f"--{sheet_options[0].replace('_', '-')} shapes print sheets; a shop's file "
                                "(--for) has its own size, bleed and page order")
     # The shops' modules bring pypdf and LittleCMS's transforms, which a plain build does without.
     from generator.shops.choice import ShopChoice  # noqa: PLC0415
@@ -70,7 +69,7 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
         sys.exit(exit_code)
     total = sum(steps(renderer, preset) for renderer, preset, _ in ready)
     results = []
-    with _progress(total, quiet) as advance:
+    with counted(total, "Building for the shop", quiet) as advance:
         for renderer, preset, inks in ready:
             try:
                 results.append((preset, press_for_shop(renderer, preset, inks, out_dir, advance)))
@@ -82,20 +81,3 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
             made = plural(result.files, "page") if result.path.suffix == ".pdf" else plural(result.files, "image")
             say(f"wrote {result.path} ({made}, {plural(result.cards, 'card')}) for {preset.name}")
 
-
-class _progress:
-    """A progress bar on stderr counting pages or images; nothing when quiet."""
-
-    def __init__(self, total: int, quiet: bool) -> None:
-        self.bar = None if quiet else click.progressbar(length=total, label="Building for the shop",
-                                                        file=sys.stderr, show_pos=True)
-
-    def __enter__(self):
-        if self.bar is None:
-            return lambda: None
-        bar = self.bar.__enter__()
-        return lambda: bar.update(1)
-
-    def __exit__(self, *exc_info) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc_info)

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -90,10 +87,12 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
             _check_fields(deck, fields)
             request = Request(fields=fields, questions=_command_line_question(deck, draw, where, at_least),
                               decklist=decklist, simulate=simulate, games=games, seed=seed, policy=policy)
-            with _progress(planned_games(deck, request), deck, quiet) as advance:
+            planned = planned_games(deck, request)
+            with click.progressbar(length=planned, label=printable(f"simulating {deck.id}"), file=sys.stderr,
+                                   hidden=quiet or planned == 0) as bar:
                 # The numbers are the deck's as written (a plugin may read its card texts);
                 # only the report speaks the translation's language.
-                deck_stats = dataclasses.replace(analyse(deck, request, on_game=advance), deck=translated)
+                deck_stats = dataclasses.replace(analyse(deck, request, on_game=bar.update), deck=translated)
             if targets:
                 _write_report(deck_stats, targets[path])
         except DeckpressError as error:  # report it and go on with the other decks
@@ -107,7 +106,7 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
                 say()
             say("\n".join(render_text(deck_stats)))
     if output_format == "json":
-        say_json(json.dumps({"decks": results}, indent=2, ensure_ascii=False))
+        say_json({"decks": results})
     sys.exit(exit_code)
 
 
@@ -152,13 +151,3 @@ def _write_report(deck_stats: DeckStats, stem: Path) -> None:
     # Appended, not swapped in: 'stats.v2' gives 'stats.v2.pdf', not 'stats.pdf'.
     write_report(deck_stats, stem.parent / f"{stem.name}.pdf", stem.parent / f"{stem.name}.png")
 
-
-@contextlib.contextmanager
-def _progress(games: int, deck: Deck, quiet: bool) -> Iterator:
-    """A progress bar on stderr while games are simulated (none when quiet or nothing to do)."""
-    if quiet or games == 0:
-        yield None
-        return
-    with click.progressbar(length=games, label=printable(f"simulating {deck.id}"),
-                           file=sys.stderr) as bar:
-        yield bar.update

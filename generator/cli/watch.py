@@ -103,11 +103,10 @@ def watched_roots(deck_path: Path) -> list[Path]:
     fonts = find_fonts_dir(deck.folder)
     if fonts is not None and fonts.is_dir():
         roots.append(fonts)
-    unique: list[Path] = []
+    unique: dict[Path, Path] = {}
     for root in roots:
-        if root.resolve() not in {known.resolve() for known in unique}:
-            unique.append(root)
-    return unique
+        unique.setdefault(root.resolve(), root)  # a folder reached twice is watched once, as first named
+    return list(unique.values())
 
 
 def _run(context: click.Context, command: click.Command, arguments: list[str]) -> int:

@@ -36,8 +36,9 @@ from generator.errors import InputError
 from generator.outputs import write_bytes_atomic, write_files_atomic
 from generator.sheets.cutfile import CutSheet, cut_file_bytes, cut_file_name
 from generator.sheets.cutting import CutterSettings, longest_arms, place_marks
-from generator.sheets.forms import sheet_font
+from generator.sheets.forms import sheet_canvas, sheet_font
 from generator.sheets.geometry import back_box, mirror_axis, mirror_box
+from generator.sheets.instructions import Label
 from generator.sheets.marks import Line
 from generator.sheets.style import MM, Paper
 
@@ -60,25 +61,10 @@ CALIBRATION_MODES = ("long", "short")
 
 
 @dataclass(repr=False, eq=False)
-class Label:
-    """A piece of text: its baseline start (x, y) and whether it runs upwards."""
-
-    text: str
-    x: float
-    y: float
-    upright: bool = False
-    size: float = LABEL_SIZE
-    align: str = "left"
-
-
-@dataclass(repr=False, eq=False)
 class Ladder:
     """One axis's ticks (front page), the line they are read against (back page), and labels."""
 
-    axis: str
     ticks: tuple[Line, ...]
-    values: tuple[float, ...]
-    """The offset each tick stands for, in mm, in the order of ``ticks``."""
     back_line: Line
     """On the back page, in the back page's own coordinates, offset included."""
     labels: tuple[Label, ...]
@@ -87,8 +73,6 @@ class Ladder:
 @dataclass(repr=False, eq=False)
 class CalibrationPlan:
     paper: Paper
-    duplex: str
-    offset_mm: tuple[float, float]
     ladders: tuple[Ladder, Ladder]
     scale_bar: tuple[Line, ...]
     text: tuple[Label, ...]
@@ -148,7 +132,7 @@ def plan_calibration(paper: Paper, duplex: str = "long",
         x = ladder_x - sign_x * (value - offset_mm[0]) * MM
         y = x_top - row * PITCH
         ticks_x.append((x, y - TICK, x, y + TICK))
-        labels_x.append(Label(f"{value:+.2f}", ladder_x - REACH * MM - 3 * MM, y - LABEL_SIZE / 3,
+        labels_x.append(Label(f"{value:+.2f}", ladder_x - REACH * MM - 3 * MM, y - LABEL_SIZE / 3, LABEL_SIZE,
                               align="right"))
     labels_x.append(Label("X", ladder_x, x_top + OVERHANG + 2 * MM, size=TEXT_SIZE, align="centre"))
     line_x = (ladder_x, x_top - span - OVERHANG, ladder_x, x_top + OVERHANG)
@@ -160,7 +144,7 @@ def plan_calibration(paper: Paper, duplex: str = "long",
         x = row_left + column * PITCH
         y = middle - sign_y * (value - offset_mm[1]) * MM
         ticks_y.append((x - TICK, y, x + TICK, y))
-        labels_y.append(Label(f"{value:+.2f}", x + LABEL_SIZE / 3, middle - REACH * MM - 3 * MM,
+        labels_y.append(Label(f"{value:+.2f}", x + LABEL_SIZE / 3, middle - REACH * MM - 3 * MM, LABEL_SIZE,
                               upright=True, align="right"))
     labels_y.append(Label("Y", row_left - OVERHANG - 3 * MM, middle - TEXT_SIZE / 3, size=TEXT_SIZE,
                           align="centre"))
@@ -179,14 +163,8 @@ def plan_calibration(paper: Paper, duplex: str = "long",
                  (bar_left + SCALE_BAR, bar_y - 2 * MM, bar_left + SCALE_BAR, bar_y + 2 * MM))
     return CalibrationPlan(
         paper=paper,
-        duplex=duplex,
-        offset_mm=offset_mm,
-        ladders=(
-            Ladder("x", tuple(ticks_x), tuple(values_x), _to_back(line_x, paper, duplex, offset),
-                   tuple(labels_x)),
-            Ladder("y", tuple(ticks_y), tuple(values_y), _to_back(line_y, paper, duplex, offset),
-                   tuple(labels_y)),
-        ),
+        ladders=(Ladder(tuple(ticks_x), _to_back(line_x, paper, duplex, offset), tuple(labels_x)),
+                 Ladder(tuple(ticks_y), _to_back(line_y, paper, duplex, offset), tuple(labels_y))),
         scale_bar=scale_bar,
         text=text + (Label("this bar must measure 100 mm; if not, print at actual size",
                            centre_x, bar_y - 5 * MM, size=LABEL_SIZE + 1, align="centre"),),
@@ -216,20 +194,10 @@ def _instructions(paper: Paper, duplex: str, offset_mm: tuple[float, float]) -> 
     return _lines(paragraphs, margin, paper.height - 14 * MM, width)
 
 
-def _sheet_canvas(buffer: BytesIO, paper: Paper, title: str) -> Canvas:
-    """A reproducible canvas (no dates, fixed identifiers) for a calibration sheet."""
-    canvas = Canvas(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
-                    initialFontName=sheet_font())
-    canvas.setTitle(title)
-    canvas.setCreator("deckpress")
-    canvas.setProducer("deckpress")
-    return canvas
-
-
 def draw_calibration(plan: CalibrationPlan) -> bytes:
     """The two pages as PDF bytes (reproducible: no dates, fixed identifiers)."""
     buffer = BytesIO()
-    canvas = _sheet_canvas(buffer, plan.paper, "deckpress printer calibration")
+    canvas = sheet_canvas(buffer, "deckpress printer calibration", sheet_font(), (plan.paper.width, plan.paper.height))
     canvas.setLineWidth(LINE_WIDTH)
     canvas.lines([tick for ladder in plan.ladders for tick in ladder.ticks])
     canvas.lines(list(plan.scale_bar))
@@ -257,11 +225,9 @@ def _draw_label(canvas: Canvas, label: Label) -> None:
 
 
 def write_calibration(path: Path, paper: Paper, duplex: str = "long",
-                      offset_mm: tuple[float, float] = (0.0, 0.0)) -> CalibrationPlan:
-    """Write the calibration PDF to ``path`` atomically; return its plan."""
-    plan = plan_calibration(paper, duplex, offset_mm)
-    write_bytes_atomic(path, draw_calibration(plan))
-    return plan
+                      offset_mm: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Write the calibration PDF to ``path`` atomically."""
+    write_bytes_atomic(path, draw_calibration(plan_calibration(paper, duplex, offset_mm)))
 
 
 CUT_TEST_SIZE = (63 * MM, 88 * MM)
@@ -362,7 +328,7 @@ def _lines(paragraphs: list[str], left: float, top: float, width: float) -> tupl
 def draw_cutter_calibration(plan: CutterCalibrationPlan) -> bytes:
     """The one page as PDF bytes (reproducible: no dates, fixed identifiers)."""
     buffer = BytesIO()
-    canvas = _sheet_canvas(buffer, plan.paper, "deckpress cutter calibration")
+    canvas = sheet_canvas(buffer, "deckpress cutter calibration", sheet_font(), (plan.paper.width, plan.paper.height))
     registration = plan.sheet.registration
     canvas.setFillGray(0)
     for mark in registration.marks if registration else ():
@@ -383,10 +349,10 @@ def draw_cutter_calibration(plan: CutterCalibrationPlan) -> bytes:
 
 
 def write_cutter_calibration(path: Path, paper: Paper, cutter: CutterSettings, corner_radius: float,
-                             cut_file: str = "svg") -> tuple[CutterCalibrationPlan, Path]:
+                             cut_file: str = "svg") -> Path:
     """Write the cutter calibration PDF to ``path`` and its cut file beside it, both or neither;
-    return the plan and the cut file's path."""
+    return the cut file's path."""
     plan = plan_cutter_calibration(paper, cutter, corner_radius, cut_file)
     cut_path = path.with_name(cut_file_name(path.name, cut_file))
     write_files_atomic({path: draw_cutter_calibration(plan), cut_path: cut_file_bytes(plan.sheet, cut_file)})
-    return plan, cut_path
+    return cut_path

@@ -51,6 +51,17 @@ def sheet_font() -> str:
     return SHEET_FONT
 
 
+def sheet_canvas(stream: BytesIO, title: str, font: str, pagesize: tuple[float, float] | None = None) -> Canvas:
+    """A reportlab canvas made by deckpress, titled ``title``, that writes the same bytes for the
+    same drawing (no dates, fixed identifiers). Its starting font is ``font``: a TrueType one
+    keeps reportlab from adding an unembedded Helvetica."""
+    canvas = Canvas(stream, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName=font)
+    canvas.setTitle(title)
+    canvas.setCreator("deckpress")
+    canvas.setProducer("deckpress")
+    return canvas
+
+
 def font_for(text: str, candidates: Iterable[str]) -> str:
     """The first of ``candidates`` (TrueType fonts) with a glyph for every character of ``text``.
 
@@ -87,18 +98,14 @@ class CompiledForms:
 class FormLibrary:
     """Draws each distinct thing once as a named form, and compiles them for the page writer.
 
-    Use it in two phases: first :meth:`add` forms and :meth:`prepare_text` for
-    every string pages will show, then :meth:`compile`. After compiling,
-    :meth:`name` and :meth:`text` give the operators pages use.
+    Use it in two phases: first :meth:`add` forms (each returns the name pages place it by)
+    and :meth:`prepare_text` for every string pages will show, then :meth:`compile`. After
+    compiling, :meth:`runs` and :meth:`show` give the operators pages use for text.
     """
 
     def __init__(self, title: str, font: str | None = None):
         self._font = font or sheet_font()
-        # A TrueType starting font keeps reportlab from adding an unembedded Helvetica.
-        self._canvas = Canvas(BytesIO(), invariant=1, pageCompression=1, initialFontName=self._font)
-        self._canvas.setTitle(title)
-        self._canvas.setCreator("deckpress")
-        self._canvas.setProducer("deckpress")
+        self._canvas = sheet_canvas(BytesIO(), title, self._font)
         self._names: dict[str, str] = {}
         self._glyphs: dict[str, tuple[bytes, bytes]] = {}
         """Per character: the font subset that has it and its code there, ready for a string."""
@@ -108,13 +115,6 @@ class FormLibrary:
     def font(self) -> str:
         """The font of the text the library shows (footers, a reprint's instructions)."""
         return self._font
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._names
-
-    def name(self, key: str) -> str:
-        """The resource name pages use to place the form stored under ``key``."""
-        return self._names[key]
 
     def add(self, key: str, bbox: tuple[float, float, float, float],
             draw: Callable[[Canvas], None]) -> str:

@@ -186,18 +186,19 @@ class PagePlan:
     """The sheet of paper the page is printed on (from 1): a front page and its backs share one."""
 
 
-def mirror_axis(paper: Paper, duplex: str, fold_axis: str | None = None) -> str | None:
+def mirror_axis(paper: Paper, duplex: str) -> str | None:
     """Which coordinate the backs mirror for this duplex mode on this paper.
 
     The paper turns over about its long edge (``long``) or its short edge
     (``short``). A portrait page's long edge is upright, so turning about it
-    mirrors x; a landscape page's long edge lies across, so it mirrors y.
+    mirrors x; a landscape page's long edge lies across, so it mirrors y. ``fold`` and
+    ``none`` turn nothing over (a fold's axis is :func:`_best_fold`'s).
     """
     if duplex not in DUPLEX_MODES:
         raise ValueError(f"unknown duplex mode '{duplex}'")
     long_edge_axis = "y" if paper.orientation == "landscape" else "x"
     short_edge_axis = "x" if long_edge_axis == "y" else "y"
-    return {"long": long_edge_axis, "short": short_edge_axis, "fold": fold_axis, "none": None}[duplex]
+    return {"long": long_edge_axis, "short": short_edge_axis, "fold": None, "none": None}[duplex]
 
 
 def mirror_box(box: Box, paper: Paper, axis: str | None) -> Box:
@@ -401,9 +402,7 @@ def _check_backs_stay_home(layout: SheetLayout) -> None:
     home = layout.back_area if layout.duplex == "fold" else Box(0.0, 0.0, layout.paper.width,
                                                                  layout.paper.height)
     for slot in layout.slots:
-        back = layout.back_box(slot).grown(layout.bleed)
-        if (back.x < home.x - EPSILON or back.y < home.y - EPSILON
-                or back.right > home.right + EPSILON or back.top > home.top + EPSILON):
+        if not layout.back_box(slot).grown(layout.bleed).inside(home, tolerance=EPSILON):
             offset_x, offset_y = (value / MM for value in layout.settings.back_offset)
             where = "their half of the page" if layout.duplex == "fold" else "the paper"
             raise SheetSettingsError(

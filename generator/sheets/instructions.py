@@ -159,7 +159,8 @@ class PrintRun:
 
 @dataclass(frozen=True)
 class Label:
-    """A line of text on an instruction page: its baseline start (right end, for "right")."""
+    """A line of text on an instruction page or a calibration sheet: its baseline start (its right
+    end for "right", its middle for "centre"), and whether it runs upwards."""
 
     text: str
     x: float
@@ -167,6 +168,7 @@ class Label:
     size: float
     gray: float = 0.0
     align: str = "left"
+    upright: bool = False
 
 
 @dataclass

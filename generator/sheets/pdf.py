@@ -67,8 +67,8 @@ class PdfPageWriter:
         """Pages are written as (content, page) pairs, so page objects are found by arithmetic."""
         return self._first_streamed + 2 * page_index + 1
 
-    def add_page(self, content: bytes) -> int:
-        """Append a page drawn by the content-stream operators ``content``; return its page number."""
+    def add_page(self, content: bytes) -> None:
+        """Append a page drawn by the content-stream operators ``content``."""
         packed = zlib.compress(content)
         contents = self._next_number()
         page = self._stream_objects(
@@ -77,7 +77,6 @@ class PdfPageWriter:
             % (self._forms.pages_number, self._media_box, self._forms.resources_number, contents))
         assert page == self._page_number_object(self.pages)
         self.pages += 1
-        return self.pages
 
     def close(self) -> None:
         """Write the page tree, catalog, cross-reference table and trailer."""

@@ -23,6 +23,7 @@ The files are written atomically, together: a build that fails leaves no file be
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -47,14 +48,7 @@ from generator.sheets.geometry import (
     plan_pages,
     sheet_layout,
 )
-from generator.sheets.instructions import (
-    DUPLEX_WITH_BACKS,
-    Instructions,
-    Label,
-    PrintRun,
-    draw_labels,
-    instruction_pages,
-)
+from generator.sheets.instructions import DUPLEX_WITH_BACKS, Instructions, PrintRun, draw_labels, instruction_pages
 from generator.sheets.manifest import DeckRecord, ManifestWriter, manifest_header
 from generator.sheets.marks import Line, crop_marks, cut_lines, kept_clear, mark_room
 from generator.sheets.pdf import PdfPageWriter
@@ -89,7 +83,6 @@ millimetres unprinted); a footer that would come closer is set in smaller type."
 class PressResult:
     """What a build wrote."""
 
-    deck_id: str
     pdf: Path
     manifest: Path
     pages: int
@@ -127,8 +120,7 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
     version = deck_version if deck_version is not None else deck.version
     layout = sheet_layout(deck, renderer, settings)
     total = deck.total if run is None else run.cards
-    footer = Footer(deck.name, layout, layout.page_count(total), style, version=version,
-                    sheets=layout.sheet_count(total))
+    footer = Footer(deck.name, layout, layout.page_count(total), layout.sheet_count(total), style, version)
     instructions = run.instructions if run is not None else None
     alphabet = footer.alphabet() + (instructions.alphabet() if instructions else "")
     library = FormLibrary(title=deck.name, font=font_for(alphabet, renderer.fonts))
@@ -173,7 +165,7 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
                 on_page(page)
         writer.close()
         manifest.close(record)
-    return PressResult(deck.id, pdf_path, manifest_path, footer.pages, total, cut_path, before)
+    return PressResult(pdf_path, manifest_path, footer.pages, total, cut_path, before)
 
 
 def _instruction_forms(instructions: Instructions, layout: SheetLayout, style: SheetStyle,
@@ -182,12 +174,9 @@ def _instruction_forms(instructions: Instructions, layout: SheetLayout, style: S
     paper = layout.paper
     pages = instruction_pages(instructions, paper, library.font, style.footer.top, MODE_LABELS[layout.duplex],
                               layout.duplex in DUPLEX_WITH_BACKS)
-    names = []
-    for index, labels in enumerate(pages):
-        def draw(canvas: Canvas, labels: tuple[Label, ...] = labels) -> None:
-            draw_labels(canvas, labels, library.font)
-        names.append(library.add(f"instructions:{index + 1}", (0.0, 0.0, paper.width, paper.height), draw).encode())
-    return names
+    return [library.add(f"instructions:{index}", (0.0, 0.0, paper.width, paper.height),
+                        functools.partial(draw_labels, labels=labels, font=library.font)).encode()
+            for index, labels in enumerate(pages, start=1)]
 
 
 @contextlib.contextmanager
@@ -269,10 +258,12 @@ class CopyIndex:
     """
 
     def __init__(self, deck: Deck, copies: Mapping[str, Sequence[int]] | None = None):
-        self._cards = [card for card in deck.cards if (card.count if copies is None else len(copies.get(card.id, ())))]
-        self._numbers = None if copies is None else [copies[card.id] for card in self._cards]
-        self._ends = list(accumulate(card.count if copies is None else len(copies[card.id]) for card in self._cards))
-        self._run: tuple[int, int, Card, Sequence[int] | None] | None = None
+        if copies is None:  # every copy: a card's copies numbered from 1
+            copies = {card.id: range(1, card.count + 1) for card in deck.cards}
+        self._cards = [card for card in deck.cards if copies.get(card.id)]
+        self._numbers = [copies[card.id] for card in self._cards]
+        self._ends = list(accumulate(map(len, self._numbers)))
+        self._run: tuple[int, int, Card, Sequence[int]] | None = None
         """The indices the card last found covers, ``start <= index < end``, that card and its copy numbers."""
 
     def locate(self, index: int) -> tuple[Card, int]:
@@ -280,10 +271,9 @@ class CopyIndex:
         if run is None or not run[0] <= index < run[1]:  # pages walk a card's copies in a row: search when it ends
             position = bisect_right(self._ends, index)
             start = self._ends[position - 1] if position else 0
-            numbers = self._numbers[position] if self._numbers is not None else None
-            run = self._run = (start, self._ends[position], self._cards[position], numbers)
+            run = self._run = (start, self._ends[position], self._cards[position], self._numbers[position])
         start, _, card, numbers = run
-        return card, index - start + 1 if numbers is None else numbers[index - start]
+        return card, numbers[index - start]
 
 
 class FaceForms:
@@ -324,7 +314,8 @@ class Furniture:
 
     def __init__(self, layout: SheetLayout, style: SheetStyle, library: FormLibrary, total_cards: int):
         self._under: dict[str, list[bytes]] = {role: [] for role in PAGE_ROLES}
-        self._over: dict[str, list[bytes]] = {role: [] for role in PAGE_ROLES}
+        self._over = dict.fromkeys(PAGE_ROLES, b"")
+        """Cut lines' form, placed over the cards, by page role (none: nothing)."""
         self._marks: dict[tuple[str, int], bytes] = {}
         """Crop-mark forms by page role and the number of cards on the page."""
         self._per_sheet = layout.cards_per_sheet
@@ -354,7 +345,7 @@ class Furniture:
             over = kept_clear(over, zones, style.cut_lines.width) if zones else over
             if over:
                 name = library.add_lines(f"cuts:{role}", over, style.cut_lines, page_box)
-                self._over[role].append(name.encode())
+                self._over[role] = b"/%s Do" % name.encode()
         if layout.fold_line:
             name = library.add_lines("fold", [layout.fold_line], style.fold_line, page_box)
             self._under["fold"].append(name.encode())
@@ -363,8 +354,6 @@ class Furniture:
             name = library.add("registration", page_box, lambda canvas: _fill_black(canvas, ink))
             self._under["fronts"].append(name.encode())
         self._under_operators: dict[tuple[str, int], bytes] = {}
-        self._over_operators = {role: b"\n".join(b"/%s Do" % name for name in names)
-                                for role, names in self._over.items()}
 
     def under(self, role: str, filled: int | None = None) -> bytes:
         """What goes under the cards of a page of ``role`` holding ``filled`` cards (default: full)."""
@@ -377,7 +366,7 @@ class Furniture:
         return found
 
     def over(self, role: str) -> bytes:
-        return self._over_operators[role]
+        return self._over[role]
 
 
 def _fill_black(canvas: Canvas, boxes: list[Box]) -> None:
@@ -395,8 +384,8 @@ class Footer:
     It stays below the rectangle the marks enclose, clear of every mark.
     """
 
-    def __init__(self, deck_name: str, layout: SheetLayout, pages: int, style: SheetStyle,
-                 version: str | None = None, sheets: int | None = None):
+    def __init__(self, deck_name: str, layout: SheetLayout, pages: int, sheets: int, style: SheetStyle,
+                 version: str | None):
         self._deck_name = deck_name
         self.pages = pages
         """Pages in the PDF, as "page N of M" counts them (a reprint's instructions included)."""
@@ -411,7 +400,7 @@ class Footer:
         registration = layout.registration
         self._cutter = registration.describe() if registration else ""
         self._version = f"version {version}" if version else ""
-        self._sheets = sheets if sheets is not None else pages if layout.duplex == "fold" else pages // 2
+        self._sheets = sheets
         if registration:
             band = Box(0.0, 0.0, layout.paper.width, self._style.top)
             if registration.touches(band):
