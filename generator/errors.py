@@ -182,6 +182,11 @@ def describe_value(value: object) -> str:
     return f"'{value}'"
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """"1 card", "2 cards"; ``nouns`` for a plural that is not ``noun`` + s ("copies")."""
+    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
+
+
 def quoting_hint(value: object) -> str:
     """'; write it in quotes' for a value YAML read as something other than text only because
     it was left unquoted (7, yes, 2024-01-01) where text was wanted; nothing for a missing

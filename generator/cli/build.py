@@ -14,7 +14,6 @@ from generator.cli.common import (
     error_line,
     find_decks,
     lang_option,
-    plural,
     print_problems,
     reports_errors,
     say,
@@ -39,7 +38,7 @@ from generator.cli.sheet_options import (
 )
 from generator.cli.shop import build_for_shop, shop_option
 from generator.deck import Deck
-from generator.errors import EXIT_OK, DeckpressError
+from generator.errors import EXIT_OK, DeckpressError, plural
 from generator.findings import Finding
 from generator.iterations.fingerprints import deck_record
 from generator.render import Renderer, load_renderer

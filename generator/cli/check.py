@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import echo_error, find_decks, lang_option, plural, reports_errors, say, say_json
+from generator.cli.common import echo_error, find_decks, lang_option, reports_errors, say, say_json
 from generator.cli.sheet_options import check_sheet_options
 from generator.cli.shop import shop_option
 from generator.deck.model import Deck
-from generator.errors import EXIT_INPUT, EXIT_OK
+from generator.errors import EXIT_INPUT, EXIT_OK, plural
 from generator.sheets.geometry import SheetSettings
 from generator.verdict import Check, Verdict, verdict
 from generator.verdict.complete import CHECKS, STREAMING_CHECKS

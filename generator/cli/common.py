@@ -123,11 +123,6 @@ def print_problems(outcome, not_done: str) -> None:
         echo_error(f"error: {finding.line()}" if finding.is_error else finding.line())
 
 
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """"1 card", "2 cards"; ``nouns`` for a plural that is not ``noun`` + s ("copies")."""
-    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
-
-
 LINE_BREAKS = "\n\t"
 """What a command's output keeps of the control characters: its own line breaks and tabs."""
 

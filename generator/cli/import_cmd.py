@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import plural, reports_errors, say
+from generator.cli.common import reports_errors, say
 from generator.deck.cardfile import CARD_FILE_SUFFIXES
 from generator.deck.importing import deck_yaml_from_card_file, deck_yaml_from_sheet
 from generator.deck.sources import check_source_kind
 from generator.deck.spreadsheet import read_sheet
-from generator.errors import InputError, Position
+from generator.errors import InputError, Position, plural
 from generator.outputs import write_text_atomic
 from generator.render.markup import prints_as_written
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import echo_error, plural, say
+from generator.cli.common import echo_error, say
 from generator.deck import Deck
 from generator.deck.selectors import command_line_entries, command_line_selector
-from generator.errors import InputError, Position, printable
+from generator.errors import InputError, Position, plural, printable
 from generator.iterations.fingerprints import PrintedCopy, read_manifest_record
 from generator.iterations.revision import revision_of
 from generator.render import Renderer

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import claim_output_name, counted, echo_error, find_decks, given, plural, print_problems, say
+from generator.cli.common import claim_output_name, counted, echo_error, find_decks, given, print_problems, say
 from generator.cli.sheet_options import CUT_FILE_OPTIONS, CUTTER_OPTIONS
-from generator.errors import EXIT_OK, DeckpressError
+from generator.errors import EXIT_OK, DeckpressError, plural
 from generator.verdict import verdict
 from generator.verdict.checks import PRINT_CHECKS, check_rules
 

@@ -20,6 +20,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card
+from generator.errors import plural
 from generator.exports.backs import sort_backs
 from generator.exports.printed import printed_cards
 from generator.exports.raster import fitting_dpi, pixels, rasterise_bands
@@ -93,10 +94,6 @@ class Grid:
         return (MARGIN + column * cell_width, MARGIN + HEADER_HEIGHT + row * cell_height)
 
 
-def copies_text(count: int) -> str:
-    return "1 copy" if count == 1 else f"{count} copies"
-
-
 def contact_tiles(renderer: Renderer) -> list[Tile]:
     """Every printed card's front in deck order, then each back cards share.
 
@@ -107,7 +104,8 @@ def contact_tiles(renderer: Renderer) -> list[Tile]:
     backs = sort_backs(renderer, printed)
     double_sided = bool(backs.own)
     sides = ("front", "back") if double_sided else ("front",)
-    tiles = [Tile(card, sides, _caption(renderer, card, sides), copies_text(card.count)) for card in printed]
+    tiles = [Tile(card, sides, _caption(renderer, card, sides), plural(card.count, "copy", "copies"))
+             for card in printed]
     if double_sided:
         return tiles
     for back in backs.shared:

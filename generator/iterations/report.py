@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from generator.errors import Position, printable
+from generator.errors import Position, plural, printable
 from generator.iterations.comparison import (
     CardChange,
     Cause,
@@ -69,10 +69,10 @@ def text_lines(comparison: Comparison) -> list[str]:
         lines.append("reprint")
         reprint = comparison.reprint
         if reprint.printed:
-            lines.append(f"  print {_count(reprint.cards_printed)}: "
+            lines.append(f"  print {plural(reprint.cards_printed, 'card')}: "
                          + _listed([_printed(entry) for entry in reprint.printed], ALL_IN_JSON))
         if reprint.removed:
-            lines.append(f"  take out {_count(reprint.cards_removed)}: "
+            lines.append(f"  take out {plural(reprint.cards_removed, 'card')}: "
                          + _listed([_removed(entry) for entry in reprint.removed], ALL_IN_JSON))
     return [printable(line) for line in lines]  # names from the files (fields, elements) too
 
@@ -89,14 +89,14 @@ def _side(side: SideSummary) -> str:
 def _card_lines(change: CardChange) -> list[str]:
     where = _at(change.position)
     if change.status == "added":
-        return [f"{where}{change.card}: added, {copies_text(change.new_count)}"]
+        return [f"{where}{change.card}: added, {plural(change.new_count, 'copy', 'copies')}"]
     if change.status == "removed":
-        return [f"{where}{change.card}: removed, {copies_text(change.old_count)}"]
+        return [f"{where}{change.card}: removed, {plural(change.old_count, 'copy', 'copies')}"]
     lines = [f"{_at(field.position)}{change.card}: {field.what}: {short(field.old)} -> {short(field.new)}"
              for field in change.fields]
     if change.recounted:
         lines.append(f"{_at(change.count_position)}{change.card}: {change.old_count} -> "
-                     f"{copies_text(change.new_count)}")
+                     f"{plural(change.new_count, 'copy', 'copies')}")
     return lines
 
 
@@ -181,15 +181,6 @@ def _printed(entry: Printed) -> str:
 
 def _removed(entry: Removed) -> str:
     return f"{entry.card} x{entry.copies} ({entry.why})"
-
-
-def _count(cards: int) -> str:
-    return f"{cards} card" if cards == 1 else f"{cards} cards"
-
-
-def copies_text(count: int) -> str:
-    """"1 copy", "3 copies"."""
-    return f"{count} copy" if count == 1 else f"{count} copies"
 
 
 def shown_path(path: Path | str) -> str:
@@ -332,12 +323,12 @@ def markdown_lines(comparison: Comparison) -> list[str]:
     if reprint.printed or reprint.removed:
         lines += ["### Updating a printed copy", ""]
         if reprint.removed:
-            lines.append(f"Take out {_count(reprint.cards_removed)}:")
+            lines.append(f"Take out {plural(reprint.cards_removed, 'card')}:")
             lines += [f"- {entry.copies} × {md(entry.title or entry.card)} ({_why(entry.why)})"
                       for entry in reprint.removed]
             lines.append("")
         if reprint.printed:
-            lines.append(f"Add {_count(reprint.cards_printed)} from the new sheets:")
+            lines.append(f"Add {plural(reprint.cards_printed, 'card')} from the new sheets:")
             lines += [f"- {len(entry.copies)} × {md(entry.title or entry.card)} ({_why(entry.why)})"
                       for entry in reprint.printed]
             lines.append("")
@@ -352,12 +343,12 @@ def _arrowed(text: str) -> str:
 def _card_markdown(change: CardChange) -> str:
     title = f"**{md(change.title or change.card)}**"
     if change.status == "added":
-        return f"- {title}: new, {copies_text(change.new_count)}"
+        return f"- {title}: new, {plural(change.new_count, 'copy', 'copies')}"
     if change.status == "removed":
-        return f"- ~~{md(change.title or change.card)}~~: removed ({copies_text(change.old_count)})"
+        return f"- ~~{md(change.title or change.card)}~~: removed ({plural(change.old_count, 'copy', 'copies')})"
     parts = [f"{md(field.what)}: {md(short(field.old))} → {md(short(field.new))}" for field in change.fields]
     if change.recounted:
-        parts.append(f"{change.old_count} → {copies_text(change.new_count)}")
+        parts.append(f"{change.old_count} → {plural(change.new_count, 'copy', 'copies')}")
     return f"- {title}: " + "; ".join(parts)
 
 

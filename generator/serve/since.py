@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.errors import Position
+from generator.errors import Position, plural
 from generator.iterations.comparison import CardChange, Cause, Change, Comparison, short
 from generator.iterations.following import Followed
-from generator.iterations.report import copies_text
 from generator.serve.faces import FaceView
 
 MAX_REASONS = 8
@@ -99,7 +98,7 @@ def _parts_by_card(comparison: Comparison) -> dict[tuple[str, str], _Part]:
     for change in comparison.cards:
         if change.status == "added":
             for side in ("front", "back"):
-                detail = Detail(f"new card, {copies_text(change.new_count)}", change.position)
+                detail = Detail(f"new card, {plural(change.new_count, 'copy', 'copies')}", change.position)
                 parts[change.card, side] = _Part(change.card, NEW, ("new card",), (detail,))
             continue
         for face in change.faces:
@@ -219,7 +218,7 @@ def since_dict(view: SinceView, shown: Callable[[Path], str]) -> dict[str, Any]:
 def _summary(change: CardChange) -> str:
     """One line for a changed card in the side panel."""
     if change.status == "added":
-        return f"new card, {copies_text(change.new_count)}"
+        return f"new card, {plural(change.new_count, 'copy', 'copies')}"
     said = []
     for face in change.faces:
         reasons, _ = _face_reasons(change, face.side)

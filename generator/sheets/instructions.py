@@ -27,6 +27,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.errors import plural
 from generator.sheets.style import MM, Paper
 
 DUPLEX_WITH_BACKS = ("long", "short")
@@ -124,19 +125,15 @@ class Instructions:
                        f"{self.new_version} in small type on every face, so new cards and old are told apart."
         elif self.new_version:
             versions = f" These sheets print version {self.new_version} in small type on every face."
-        out = (f"1. Take out of the printed deck: {_cards(self.cards_taken_out)}" if self.take_out
+        out = (f"1. Take out of the printed deck: {plural(self.cards_taken_out, 'card')}" if self.take_out
                else "1. Nothing to take out of the printed deck.")
-        put = f"2. Put in the cards of the sheets that follow: {_cards(self.cards_added)}"
-        end = f"Then the deck holds {_cards(self.cards_after)}."
+        put = f"2. Put in the cards of the sheets that follow: {plural(self.cards_added, 'card')}"
+        end = f"Then the deck holds {plural(self.cards_after, 'card')}."
         if printing:
             end += f" Print the sheets that follow as the first copy was printed ({printing})."
         if blank_backs:
             end += " Each page of these instructions has a blank back, so the sheets keep their duplex order."
         return [("intro", f"What changed {self.basis_text()}.{versions}"), ("out", out), ("in", put), ("end", end)]
-
-
-def _cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 @dataclass(frozen=True)
