@@ -266,3 +266,31 @@ elements:
     upright = write_deck(tmp_path / "upright", deck, layout.replace("{turn}", "90"))
     (problem,) = contrast_problems(load_renderer(load_deck(upright)))
     assert "#ffffff on #ffffff (the paper)" in problem.describe()
+
+
+def test_turned_text_is_judged_where_the_card_turns_it_clockwise(tmp_path):
+    # On a dark card, white text turned 45 degrees clockwise runs from the upper left to the
+    # lower right of its centre: over two white patches placed there, it cannot be read.
+    layout = """\
+elements:
+  - name: card
+    rect: [0, 0, 63.5, 88]
+    fill: "#1d3b33"
+  - rect: [{left_x}, 28, 8, 8]
+    fill: white
+  - rect: [{right_x}, 52, 8, 8]
+    fill: white
+  - name: word
+    text: "DIAGONAL LINE"
+    box: [11.75, 42, 40, 4]
+    size: 10
+    align: center
+    colour: white
+    rotate: 45
+"""
+    deck = "deck: {name: Turn, layout: look}\ncards:\n  - {id: one, name: One}\n"
+    along = write_deck(tmp_path / "along", deck, layout.format(left_x=15.75, right_x=39.75))
+    (problem,) = contrast_problems(load_renderer(load_deck(along)))
+    assert problem.element == "word" and "#ffffff on #ffffff" in problem.describe()
+    across = write_deck(tmp_path / "across", deck, layout.format(left_x=39.75, right_x=15.75))
+    assert contrast_problems(load_renderer(load_deck(across))) == []

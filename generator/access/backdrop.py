@@ -78,7 +78,7 @@ def corners_of(box: Box, frame: Frame | None = None) -> Corners:
     points = ((box.x, box.y), (box.right, box.y), (box.right, box.top), (box.x, box.top))
     if frame is None or not frame.rotate:
         return points
-    return tuple(_turn(point, frame.centre, -frame.rotate) for point in points)
+    return tuple(_turn(point, frame.centre, frame.rotate) for point in points)
 
 
 def backdrops(region: Corners, bounds: Box, below: tuple[Op, ...], images: ImageSamples) -> list[Backdrop]:
@@ -178,7 +178,8 @@ class _Walk:
     def _painted(self, op: Op) -> tuple[list[tuple[RGB, float]], bool]:
         """(colour, alpha) of what ``op`` paints under the region, and whether it covers it all."""
         if op.frame is not None and op.frame.rotate:
-            local = tuple(_turn(point, op.frame.centre, op.frame.rotate) for point in self.region)
+            # the region as the operation's own upright frame sees it: turned back
+            local = tuple(_turn(point, op.frame.centre, -op.frame.rotate) for point in self.region)
             bounds = region_bounds(local)
         else:
             local, bounds = self.region, self.bounds
