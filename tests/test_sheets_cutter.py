@@ -9,13 +9,16 @@ the manifest's trim boxes.
 """
 
 import json
+import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ElementTree
 
 import ezdxf
 import pdfplumber
 import pytest
-from cli_run import CARDS
+from cli_run import CARDS, REPO
 from click.testing import CliRunner
 from ezdxf import bbox
 from sheets_support import FrameRenderer, numbered_deck, placed_forms, read_manifest, write_deck
@@ -324,6 +327,18 @@ def test_the_svg_has_one_closed_path_per_slot_on_its_trim_box(deck, tmp_path, ra
            for mark in manifest["cutter"]["marks"] for x, y, w, h in mark["ink"]]
     assert len(rects) == len(ink) == 5
     assert [v for box in rects for v in box] == pytest.approx([v for box in ink for v in box], abs=0.01)
+
+
+def test_the_dxf_cut_file_is_the_same_bytes_in_every_process(tmp_path):
+    """ezdxf registers classes from a set; two processes with other string hashes must still agree."""
+    written = []
+    for seed in ("1", "4"):  # two seeds that once gave two orders
+        out = tmp_path / seed / "calibration.pdf"
+        subprocess.run([sys.executable, "-m", "generator", "calibrate", "--cutter", "silhouette", "--cut-file", "dxf",
+                        "--out", str(out)], check=True, capture_output=True, cwd=REPO,
+                       env={**os.environ, "PYTHONHASHSEED": seed})
+        written.append(out.with_suffix(".cut.dxf").read_bytes())
+    assert written[0] == written[1]
 
 
 def test_the_dxf_read_back_agrees_with_the_manifest(deck, tmp_path):

@@ -136,8 +136,9 @@ def dxf_cut_file(sheet: CutSheet) -> bytes:
     """The cut file as DXF (AutoCAD 2010), in millimetres with y up: layers ``cut`` and
     ``registration``, each slot a closed polyline, each mark's ink a filled one.
 
-    Written with the dates and identifiers ezdxf stamps fixed, so the same sheet gives
-    the same bytes.
+    Written with the dates and identifiers ezdxf stamps fixed, and its classes registered
+    in the order of their names (ezdxf adds those of the entities in use from a set, in an
+    order that changes from one process to the next), so the same sheet gives the same bytes.
     """
     import ezdxf  # noqa: PLC0415  (only a DXF cut file needs it, and it takes a while to import)
     from ezdxf import units  # noqa: PLC0415  (part of the same library)
@@ -160,6 +161,8 @@ def dxf_cut_file(sheet: CutSheet) -> bytes:
         for trim in sheet.trims:
             space.add_lwpolyline(dxf_outline(trim, sheet.corner_radius), format="xyb", close=True,
                                  dxfattribs={"layer": CUT_GROUP})
+        for dxf_type in sorted(document.entitydb.dxf_types_in_use()):
+            document.classes.add_class(dxf_type)
         text = io.StringIO()
         document.write(text)
     return text.getvalue().encode("utf-8")
