@@ -311,6 +311,7 @@ def test_control_characters_from_the_deck_are_written_as_escapes(tmp_path: Path,
         run = deckpress("diff", "cards/game", "--since", "HEAD", "--format", output_format, "-q")
         assert run.exit_code == 0 and "\x1b" not in run.stdout and "\u202e" not in run.stdout
         assert "Smash\\x1b[31m\\nnow\\u202e." in run.stdout.replace("\\\\", "\\").replace("\\[", "[")
-    report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
-    ogre, = report["cards"]
-    assert ogre["fields"][0]["new"] == "Smash\x1b[31m\nnow\u202e."  # JSON escapes it; tools get it whole
+    written = deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout
+    assert "\x1b" not in written and "\u202e" not in written  # escaped in the JSON text as \u...
+    ogre, = json.loads(written)["cards"]
+    assert ogre["fields"][0]["new"] == "Smash\x1b[31m\nnow\u202e."  # tools get it whole

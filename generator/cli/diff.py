@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
-from generator.cli.common import counted, reports_errors
+from generator.cli.common import counted, reports_errors, say_json
 from generator.iterations.comparison import cards_to_compare, compare
 from generator.iterations.decks import sides_of, sides_since
 from generator.iterations.report import as_dict, markdown_lines, text_lines
@@ -56,7 +55,7 @@ def diff(decks: tuple[str, ...], revision: str | None, output_format: str, quiet
     with counted(cards_to_compare(old, new), "Comparing cards", quiet) as advance:
         comparison = compare(old, new, advance)
     if output_format == "json":
-        click.echo(json.dumps(as_dict(comparison), indent=2, ensure_ascii=False))
+        say_json(as_dict(comparison))
     else:
         click.echo("\n".join(markdown_lines(comparison) if output_format == "markdown" else text_lines(comparison)))
 
