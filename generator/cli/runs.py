@@ -24,7 +24,7 @@ from generator.sheets.geometry import SheetSettings
 from generator.sheets.instructions import Instructions, PrintRun
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class RunRequest:
     """What the command line asked to print, when not every copy."""
 

@@ -41,7 +41,7 @@ PLACES = 4
 below anything a printer shows, and above the noise of adding millimetres in floats."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Resource:
     """A file or icon an element draws from: what it is, what it is called, its contents."""
 
@@ -58,7 +58,7 @@ class Resource:
     """For an icon drawn from an SVG file, that file's name (``icons/coin.svg``)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ElementDrawing:
     """What one layout element draws on one face."""
 
@@ -69,7 +69,7 @@ class ElementDrawing:
     resources: tuple[Resource, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class FaceDrawing:
     """Everything one face prints, or why it cannot be laid out."""
 

@@ -82,7 +82,7 @@ def deck_record(deck: Deck, renderer: Renderer, advance: Callable[[], None] | No
                    prints[card.id, "front"], prints[card.id, "back"]) for card in deck.cards))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
 class PrintedCopy:
     """What a manifest says of the copy its build printed: the deck's version, and its cards."""
 

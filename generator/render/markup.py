@@ -136,7 +136,7 @@ def prints_as_written(text: str) -> bool:
         for line in markup for span in line)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class IconMark:
     """An inline icon as written at one place of a text (``written``): its name and label, or
     its ``fault``."""

@@ -52,7 +52,7 @@ TITLE_SHOWN = 200
 """Characters of a title a row shows; a longer one is cut, so one row cannot outgrow a page."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Entry:
     """One line of the instructions: copies of one card to take out or to put in."""
 
@@ -74,7 +74,7 @@ class Entry:
         return shown
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Instructions:
     """What turns the printed copy of an older iteration into the deck these sheets belong to."""
 
@@ -136,7 +136,7 @@ class Instructions:
         return [("intro", f"What changed {self.basis_text()}.{versions}"), ("out", out), ("in", put), ("end", end)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class PrintRun:
     """The copies a build prints when it prints not the whole deck."""
 
@@ -154,7 +154,7 @@ class PrintRun:
         return sum(len(numbers) for numbers in self.copies.values())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Label:
     """A line of text on an instruction page or a calibration sheet: its baseline start (its right
     end for "right", its middle for "centre"), and whether it runs upwards."""

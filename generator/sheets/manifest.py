@@ -51,7 +51,7 @@ COMPACT = (",", ":")
 """JSON separators without spaces."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class CardRecord:
     """One card of the deck as a build draws it: what ``build --changed-from`` compares."""
 
@@ -67,7 +67,7 @@ class CardRecord:
                 "back": self.back}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class DeckRecord:
     """Every card of the deck with its faces' fingerprints, made the way ``scheme`` names."""
 
