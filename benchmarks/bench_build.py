@@ -39,9 +39,9 @@ QUICK_SIZES = (1_000,)
 def measure_deckpress(deck_path: Path, out_dir: Path, check: bool) -> dict:
     """What ``deckpress build`` does for one deck, minus the interpreter start."""
     from generator.deck import check_deck, load_deck
+    from generator.render import load_renderer
     from generator.sheets.geometry import SheetSettings
     from generator.sheets.press import press_deck
-    from generator.sheets.renderer import load_renderer
     from generator.sheets.style import find_paper, load_style
 
     started = time.perf_counter()

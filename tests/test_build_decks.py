@@ -80,7 +80,8 @@ POKER_PT = (63.5 * MM, 88.9 * MM)
 
 @pytest.mark.parametrize("deck_id", DECKS)
 def test_bundled_decks_print_poker_cards_with_a_3_mm_bleed(built, deck_id):
-    from generator.sheets.renderer import CardRenderer, load_renderer
+    from generator.render import load_renderer
+    from generator.sheets.renderer import CardRenderer
 
     renderer = load_renderer(load_deck(CARDS / deck_id))
     assert isinstance(renderer, CardRenderer)

@@ -12,9 +12,8 @@ from typing import Protocol, runtime_checkable
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.deck.model import Card, Deck
+from generator.deck.model import Card
 from generator.errors import DeckpressError
-from generator.render import load_renderer as load_layout_renderer
 
 
 @runtime_checkable
@@ -57,9 +56,3 @@ class CardRenderer(Protocol):
     @property
     def tried_faces(self) -> int:
         """How many distinct faces the last ``problems()`` laid out or tried to."""
-
-
-def load_renderer(deck: Deck, draft: bool = False) -> CardRenderer:
-    """The drawing stage's renderer for ``deck``, from its layout templates; a ``draft`` one
-    prints text that does not fit (clipped and marked) instead of refusing it."""
-    return load_layout_renderer(deck, draft=draft)
