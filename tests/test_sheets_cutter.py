@@ -8,6 +8,7 @@ edges), the cards against the rectangle the marks enclose, and the cut files aga
 the manifest's trim boxes.
 """
 
+import dataclasses
 import json
 import os
 import re
@@ -268,7 +269,8 @@ def test_each_page_is_labelled_with_deck_sheet_and_mark_settings_below_the_cards
 
 
 def test_the_label_names_the_decks_version_when_there_is_one(deck, tmp_path):
-    result = press_deck(deck, FrameRenderer(deck), settings(), tmp_path / "out", STYLE, deck_version="0.3")
+    versioned = dataclasses.replace(deck, version="0.3")
+    result = press_deck(versioned, FrameRenderer(versioned), settings(), tmp_path / "out", STYLE)
     with pdfplumber.open(result.pdf) as pdf:
         text = pdf.pages[0].extract_text()
     assert "Test Deck · version 0.3 · sheet 1 of 3" in text

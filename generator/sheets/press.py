@@ -106,21 +106,20 @@ def output_paths(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX, part: 
 def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_dir: Path,
                style: SheetStyle | None = None,
                on_page: Callable[[PagePlan], None] | None = None,
-               deck_version: str | None = None, run: PrintRun | None = None,
+               run: PrintRun | None = None,
                record: DeckRecord | None = None) -> PressResult:
     """Write ``<deck>.pdf`` and ``<deck>.json`` into ``out_dir`` (and the cut file beside them when
     ``settings.cut_file`` asks for one); call ``on_page`` after each page of cards.
 
-    ``deck_version`` (by default the deck's own) is printed in every page's footer and kept in
-    the manifest. ``run`` prints only the copies it names (``<deck>.<part>.pdf``), behind its
-    instructions' pages when it has any. ``record`` (every card's face fingerprints) is kept
-    at the end of the manifest, for a later reprint to compare against.
+    The deck's version is printed in every page's footer and kept in the manifest. ``run``
+    prints only the copies it names (``<deck>.<part>.pdf``), behind its instructions' pages
+    when it has any. ``record`` (every card's face fingerprints) is kept at the end of the
+    manifest, for a later reprint to compare against.
     """
     style = style or load_style()
-    version = deck_version if deck_version is not None else deck.version
     layout = sheet_layout(deck, renderer, settings)
     total = deck.total if run is None else run.cards
-    footer = Footer(deck.name, layout, layout.page_count(total), layout.sheet_count(total), style, version)
+    footer = Footer(deck.name, layout, layout.page_count(total), layout.sheet_count(total), style, deck.version)
     instructions = run.instructions if run is not None else None
     alphabet = footer.alphabet() + (instructions.alphabet() if instructions else "")
     library = FormLibrary(title=deck.name, font=font_for(alphabet, renderer.fonts))
@@ -150,7 +149,7 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
         manifest = ManifestWriter(manifest_text, manifest_header(deck.id, deck.name, layout, total,
                                                                     footer.pages, deck.lang,
                                                                     cut_path.name if cut_path else None,
-                                                                    fonts=renderer.font_files, version=version,
+                                                                    fonts=renderer.font_files, version=deck.version,
                                                                     run=run_header))
         number = 0
         for form in first_pages:
