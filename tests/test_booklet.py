@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from cli_run import deckpress
 from click.testing import CliRunner
 from pypdf import PdfReader
 from shops_support import fonts
@@ -626,3 +627,11 @@ def test_an_example_box_may_hold_a_table_and_a_card_reference(tmp_path):
     text = " ".join(pages_of(result.reading_pdf))
     assert "Ann 5" in text and "Bob 4" in text
     assert "grub/front" in text and "nova/front" in text
+
+
+def test_the_progress_bar_goes_to_stderr_and_the_summary_to_stdout(tmp_path):
+    """As with every other command: ``deckpress booklet > log`` keeps only what was written."""
+    result = deckpress("booklet", "cards/tiki", "--out", tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert "Rules booklets" in result.stderr and "Rules booklets" not in result.stdout
+    assert result.stdout.startswith("tiki: ") and "-> " in result.stdout

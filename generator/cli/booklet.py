@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -54,7 +55,7 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
     paths = find_decks(decks)
     written, passed_over = [], []
     claimed: dict[str, Path] = {}
-    with click.progressbar(paths, label="Rules booklets", hidden=quiet,
+    with click.progressbar(paths, label="Rules booklets", hidden=quiet, file=sys.stderr,
                            item_show_func=lambda path: deck_id(path) if path else "") as bar:
         for path in bar:
             deck = require_translated(load_translated_deck(path, lang))
