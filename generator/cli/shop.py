@@ -16,7 +16,16 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import claim_output_name, counted, echo_error, find_decks, given, print_problems, say
+from generator.cli.common import (
+    claim_output_name,
+    counted,
+    echo_error,
+    error_line,
+    find_decks,
+    given,
+    print_problems,
+    say,
+)
 from generator.cli.sheet_options import CUT_FILE_OPTIONS, CUTTER_OPTIONS
 from generator.errors import EXIT_OK, DeckpressError, plural
 from generator.verdict import verdict
@@ -74,7 +83,7 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
             try:
                 results.append((preset, press_for_shop(renderer, preset, inks, out_dir, advance)))
             except DeckpressError as error:
-                echo_error(f"error: {error}")
+                echo_error(error_line(error))
                 sys.exit(error.exit_code)
     if not quiet:
         for preset, result in results:
