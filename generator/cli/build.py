@@ -173,10 +173,12 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
             continue
         pressed.append((deck, renderer, layout, run))
     total_pages = sum(layout.page_count(deck.total if run is None else run.cards) for deck, _, layout, run in pressed)
+    results = []
     with counted(total_pages, "Building sheets", quiet or not pressed) as advance:
-        results = [(deck, run, press_deck(deck, renderer, settings, out_dir, style, on_page=lambda page: advance(),
-                                          run=run, record=_record(deck, renderer)))
-                   for deck, renderer, _, run in pressed]
+        for deck, renderer, _, run in pressed:
+            results.append((deck, run, press_deck(deck, renderer, settings, out_dir, style,
+                                                  on_page=lambda page: advance(), run=run,
+                                                  record=_record(deck, renderer))))
     if not quiet:
         for deck, run, result in results:
             if run is not None and run.instructions is not None:

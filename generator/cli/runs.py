@@ -8,6 +8,7 @@ A reprint's comparison is :mod:`generator.cli.reprinting`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from generator.iterations.fingerprints import PrintedCopy, read_manifest_record
 from generator.iterations.revision import revision_of
 from generator.render import Renderer
 from generator.sheets.geometry import SheetSettings
-from generator.sheets.instructions import Instructions, PrintRun
+from generator.sheets.instructions import Entry, Instructions, PrintRun
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -98,11 +99,17 @@ def print_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, rend
 
 def instruction_lines(instructions: Instructions) -> list[str]:
     """What the reprint's first page says, in a few lines of the build's summary."""
-    sections = (("take out", instructions.cards_taken_out, instructions.take_out),
-                ("the new sheets add", instructions.cards_added, instructions.add))
-    return [f"  {what} {plural(cards, 'card')}: " + ", ".join(f"{entry.title} x{entry.copies} ({entry.why})"
-                                                         for entry in entries)
-            for what, cards, entries in sections if entries]
+    lines = []
+    if instructions.take_out:
+        lines.append(_entries_line("take out", instructions.cards_taken_out, instructions.take_out))
+    if instructions.add:
+        lines.append(_entries_line("the new sheets add", instructions.cards_added, instructions.add))
+    return lines
+
+
+def _entries_line(what: str, cards: int, entries: Sequence[Entry]) -> str:
+    listed = ", ".join(f"{entry.title} x{entry.copies} ({entry.why})" for entry in entries)
+    return f"  {what} {plural(cards, 'card')}: {listed}"
 
 
 def say_nothing_to_reprint(deck: Deck, instructions: Instructions) -> None:

@@ -315,7 +315,8 @@ def plan_tts_export(renderer: Renderer, folder: Path | str, split: str | None = 
         card_slots: dict[str, int] = {}  # card id -> its slot in the pile
         for card in group.cards:
             key = (renderer.face_key(card, "front"), renderer.face_key(card, "back") if unique else "")
-            slot = card_slots[card.id] = slot_of.setdefault(key, len(slot_cards))
+            slot = slot_of.setdefault(key, len(slot_cards))
+            card_slots[card.id] = slot
             if slot == len(slot_cards):
                 slot_cards.append(card)
         card_px, grids = pile_grids(len(slot_cards), renderer.card_size)

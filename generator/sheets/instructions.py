@@ -157,7 +157,8 @@ class PrintRun:
 @dataclass(frozen=True, eq=False, repr=False)
 class Label:
     """A line of text on an instruction page or a calibration sheet: its baseline start (its right
-    end for "right", its middle for "centre"), and whether it runs upwards."""
+    end for "right", its middle for "centre"), and whether it runs upwards (only the calibration
+    sheet's ladders do, and only its drawing turns text: :func:`draw_labels` refuses it)."""
 
     text: str
     x: float
@@ -268,9 +269,10 @@ def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
 def draw_labels(canvas: Canvas, labels: Iterable[Label], font: str) -> None:
     """Draw one instruction page's labels (a form's drawing, see :mod:`generator.sheets.forms`)."""
     for label in labels:
+        if label.upright:
+            raise ValueError(f"an instruction page's labels run level, not {label.text!r}")
         canvas.setFont(font, label.size)
         canvas.setFillGray(label.gray)
-        if label.align == "right":
-            canvas.drawRightString(label.x, label.y, label.text)
-        else:
-            canvas.drawString(label.x, label.y, label.text)
+        draw = {"left": canvas.drawString, "right": canvas.drawRightString,
+                "centre": canvas.drawCentredString}[label.align]
+        draw(label.x, label.y, label.text)
