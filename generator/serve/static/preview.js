@@ -655,7 +655,8 @@ function renderSheets(deck, face) {
     list.append(el("li", { text: "Not printed: this card's count is 0." }));
     return;
   }
-  const [, , { page: frontPage }, { page: backPage }] = spots[0];
+  const [, , firstFront, firstBack] = spots[0];
+  const frontPage = firstFront.page, backPage = firstBack.page;
   box.append(sheetPicture(deck.sheet, frontPage, spots, face.side === "front" ? "fronts" : "fronts (the other side)"));
   if (backPage !== frontPage) {
     box.append(sheetPicture(deck.sheet, backPage, spots, face.side === "back" ? "backs" : "backs (the other side)"));
