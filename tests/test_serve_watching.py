@@ -11,6 +11,9 @@ from cli_run import CARDS
 from serve_support import TIMEOUT
 
 from generator.cli.watch import watched_roots
+from generator.deck.model import load_deck
+from generator.render.layout import MAX_EXTENDS
+from generator.serve.dependencies import deck_dependencies
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
 from generator.serve.server import WATCH_INTERVAL, PreviewWatcher
@@ -85,3 +88,13 @@ def test_a_layout_no_deck_reads_reloads_none(project):
     finally:
         new.unlink()
     assert told == []
+
+
+def test_a_deck_folder_of_layouts_each_extending_the_next_is_followed_no_further_than_a_check_reads(tmp_path):
+    folder = tmp_path / "cards" / "chain"
+    folder.mkdir(parents=True)
+    (folder / "deck.yaml").write_text("deck: {name: Chain, layout: l0}\ncards:\n  - {id: a, name: A}\n")
+    for index in range(500):
+        (folder / f"l{index}.yaml").write_text(f"extends: l{index + 1}\n")
+    names = deck_dependencies(load_deck(folder / "deck.yaml")).layouts
+    assert {"l0", "l1", f"l{MAX_EXTENDS}"} <= names and len(names) <= 2 * MAX_EXTENDS

@@ -18,7 +18,7 @@ from pathlib import Path
 from generator.deck.model import Deck
 from generator.errors import DeckpressError
 from generator.loading import load_yaml
-from generator.render.layout import BUILTIN_LAYOUTS_DIR, LAYOUT_SUFFIX, find_layout
+from generator.render.layout import BUILTIN_LAYOUTS_DIR, LAYOUT_SUFFIX, MAX_EXTENDS, find_layout
 from generator.render.renderer import GENERIC_LAYOUT, SIDES, layout_search_path
 
 
@@ -52,10 +52,11 @@ def layout_names(deck: Deck, search: list[Path]) -> frozenset[str]:
 
     A layout that cannot be found or read ends its chain here: its name is
     watched, and the save that mends it reloads the deck and follows the chain on.
+    A chain is followed no further than the layout check reads one (``MAX_EXTENDS``).
     """
     names: set[str] = set()
     waiting = [deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES]
-    while waiting:
+    while waiting and len(names) < len(SIDES) * MAX_EXTENDS:
         name = waiting.pop()
         if name in names:
             continue
