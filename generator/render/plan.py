@@ -484,6 +484,7 @@ def _place_words(words: Sequence[Word], x: float, y: float, size: float, gap_ext
             cursor += word.space * size + gap_extra
         follows = index + 1 < len(words)
         for position, run in enumerate(word.runs):
+            space = " " if follows and position == len(word.runs) - 1 else ""
             if run.icon is not None:
                 icon_size = side * size
                 bottom = y + (metrics.cap_height * size - icon_size) / 2
@@ -491,10 +492,9 @@ def _place_words(words: Sequence[Word], x: float, y: float, size: float, gap_ext
                 label = _icon_label(run, left, bottom, icon_size)
                 pieces.append(InlineIcon(run.icon, left, bottom, icon_size, run.colour or colour, None, label))
                 if label is not None:
-                    reading.append(label.text + (" " if position == len(word.runs) - 1 and follows else ""))
+                    reading.append(label.text + space)
             else:
-                last = position == len(word.runs) - 1
-                shown = run.text + (" " if last and follows else "")
+                shown = run.text + space
                 pieces.append(Glyphs(cursor, y, shown, run.font, run.colour or colour))
                 reading.append(shown)
             cursor += run.width * size

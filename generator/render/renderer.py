@@ -511,11 +511,10 @@ def deck_system_fonts(deck: Deck) -> bool:
 
 
 def load_deck_layouts(deck: Deck, search: list[Path], context: LayoutContext,
-                      problems: Problems | None = None) -> dict[str, Layout]:
+                      problems: Problems) -> dict[str, Layout]:
     """The deck's layouts, side -> layout, each read once. Every mistake in them, in the
     front's and the back's alike (and any already in ``problems``), is raised together, so
     one run shows them all."""
-    problems = problems if problems is not None else Problems()
     names = {side: deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES}
     raws: dict[str, RawLayout] = {}
     for name in dict.fromkeys(names.values()):

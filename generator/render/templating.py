@@ -16,6 +16,7 @@ Filters for card text, so numbers are computed rather than typed by hand:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -39,10 +40,7 @@ a count changed elsewhere (``deck.total``) leaves the face as it was."""
 @cache
 def roll_counts(dice: int, sides: int) -> dict[int, int]:
     """For every total of ``dice`` dice with ``sides`` sides, how many rolls give it."""
-    counts: dict[int, int] = {}
-    for roll in product(range(1, sides + 1), repeat=dice):
-        counts[sum(roll)] = counts.get(sum(roll), 0) + 1
-    return counts
+    return dict(Counter(map(sum, product(range(1, sides + 1), repeat=dice))))
 
 
 def ways(total: Any, dice: int = 2, sides: int = 6) -> int:
@@ -176,22 +174,20 @@ class TemplateMemo:
         self.compiled: dict[tuple[str, str], Template] = {}
 
     def text(self, source: str) -> Template:
-        return self._once("text", source, compile_text)
+        return self._once("text", source, compile_text, self.environment)
 
     def markup_text(self, source: str) -> Template:
         """A text that is read as markup once printed: plain fields are escaped in it."""
-        key = ("markup", source)
-        if key not in self.compiled:
-            self.compiled[key] = compile_text(self.markup_environment, source)
-        return self.compiled[key]
+        return self._once("markup", source, compile_text, self.markup_environment)
 
     def condition(self, source: str) -> Template:
-        return self._once("when", source, compile_condition)
+        return self._once("when", source, compile_condition, self.environment)
 
-    def _once(self, kind: str, source: str, compile_source: Callable[[Any, str], Template]) -> Template:
+    def _once(self, kind: str, source: str, compile_source: Callable[[Any, str], Template],
+              environment: BoundedSandbox) -> Template:
         key = (kind, source)
         if key not in self.compiled:
-            self.compiled[key] = compile_source(self.environment, source)
+            self.compiled[key] = compile_source(environment, source)
         return self.compiled[key]
 
 
