@@ -816,6 +816,8 @@ class _ElementCompiler:
                       when=self.condition(raw.values.get("when")),
                       rotate=self.angle(raw.values.get("rotate")),
                       opacity=self.fraction(raw.values.get("opacity"), "opacity"))
+        if kind in ("rect", "ellipse"):
+            return self._shape(raw.values, common, kind)
         compile_kind: Callable[[dict[str, Value], dict[str, Any]], Element] = getattr(self, f"_{kind}")
         return compile_kind(raw.values, common)
 
@@ -909,12 +911,6 @@ class _ElementCompiler:
             dash=self.dash(values.get("dash")),
             bleed=bool(values["bleed"].data) if "bleed" in values else False,
         )
-
-    def _rect(self, values: dict[str, Value], common: dict[str, Any]) -> ShapeElement:
-        return self._shape(values, common, "rect")
-
-    def _ellipse(self, values: dict[str, Value], common: dict[str, Any]) -> ShapeElement:
-        return self._shape(values, common, "ellipse")
 
     def _line(self, values: dict[str, Value], common: dict[str, Any]) -> LineElement:
         x1, y1, x2, y2 = self._corner_numbers(values["line"], "line", "[x1, y1, x2, y2]")

@@ -85,14 +85,6 @@ def make_layout_environment() -> BoundedSandbox:
     return environment
 
 
-def markup_environment(environment: BoundedSandbox) -> BoundedSandbox:
-    """``environment`` for the texts that are read as markup (a text element's ``text:``, a
-    layout's ``title:``): what they print of a plain field (``markup: false``) is escaped, so
-    the card shows it as written. Image paths, icon names and colours print it unchanged."""
-    escaping: BoundedSandbox = environment.overlay(finalize=_escaping_finalize)
-    return escaping
-
-
 def _escaping_finalize(value: Any) -> Any:
     if value is None:
         return ""
@@ -170,7 +162,10 @@ class TemplateMemo:
 
     def __init__(self, environment: BoundedSandbox):
         self.environment = environment
-        self.markup_environment = markup_environment(environment)
+        self.markup_environment: BoundedSandbox = environment.overlay(finalize=_escaping_finalize)
+        """For the texts that are read as markup (a text element's ``text:``, a layout's ``title:``):
+        what they print of a plain field (``markup: false``) is escaped, so the card shows it as
+        written. Image paths, icon names and colours print it unchanged."""
         self.compiled: dict[tuple[str, str], Template] = {}
 
     def text(self, source: str) -> Template:
@@ -192,4 +187,4 @@ class TemplateMemo:
 
 
 __all__ = ["CARD_FILTERS", "SPECIAL_NAMES", "Template", "TemplateError", "TemplateMemo", "compile_condition",
-           "compile_text", "make_layout_environment", "markup_environment", "odds", "percent", "ways", "chance"]
+           "compile_text", "make_layout_environment", "odds", "percent", "ways", "chance"]
