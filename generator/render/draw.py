@@ -48,10 +48,7 @@ def draw_plan(canvas: Canvas, ops: tuple[Op, ...], trim: Box, bleed: float, imag
     clip = canvas.beginPath()
     clip.rect(trim.x - bleed, trim.y - bleed, trim.width + 2 * bleed, trim.height + 2 * bleed)
     canvas.clipPath(clip, stroke=0, fill=0)
-    def draw(op: Op) -> None:
-        _draw_op(canvas, op, trim, bleed, images)
-
-    replay.draw(canvas, ops, draw, _replayable)
+    replay.draw(canvas, ops, lambda op: _draw_op(canvas, op, trim, bleed, images), _replayable)
     canvas.restoreState()
 
 

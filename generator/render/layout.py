@@ -199,12 +199,8 @@ class Element:
     @property
     def names(self) -> frozenset[str]:
         """Every field or special name this element reads."""
-        found: set[str] = set()
-        for template in self.templates():
-            found |= template.names
-        for paint in self.paints():
-            found |= paint.names
-        return frozenset(found)
+        return frozenset().union(*(template.names for template in self.templates()),
+                                 *(paint.names for paint in self.paints()))
 
 
 @dataclass(repr=False, eq=False, kw_only=True)
@@ -340,12 +336,9 @@ class Layout:
     @property
     def names(self) -> frozenset[str]:
         """Every name any element (or the title) reads: what makes two faces differ."""
-        found: set[str] = set(self.title.names) if self.title else set()
-        for element in self.elements:
-            found |= element.names
-        for style in self.styles.values():
-            found |= style.colour.names if style.colour else set()
-        return frozenset(found)
+        return frozenset().union(self.title.names if self.title else (),
+                                 *(element.names for element in self.elements),
+                                 *(style.colour.names for style in self.styles.values() if style.colour))
 
 
 # --- finding and merging layout files -------------------------------------------------
@@ -638,7 +631,6 @@ class _ElementCompiler:
         self.paints = PaintCompiler({key: value.data for key, value in raw.colours.items()},
                                     context.colour_table, context.templates,
                                     {key: value.position for key, value in raw.colours.items()})
-        self.text_defaults = {**TEXT_DEFAULTS, **{key: value.data for key, value in raw.defaults.items()}}
         own = raw.settings.get("fonts")  # fonts installed on the computer, as the deck or this layout allows
         self.system_fonts = context.system_fonts or bool(own and own.data)
 
@@ -689,19 +681,22 @@ class _ElementCompiler:
     def box(self, value: Value | None, what: str = "box") -> Box:
         if value is None:
             return Box(0.0, 0.0, self.width, self.height)
-        data = value.data
-        if not isinstance(data, list) or len(data) != 4:
-            raise InputError(f"{what} is [x, y, width, height] from the card's top-left corner",
-                             value.position, field=what)
-        references = (self.width, self.height, self.width, self.height)
-        try:
-            x, y, width, height = (to_points(part, value.units, reference)
-                                   for part, reference in zip(data, references, strict=True))
-        except UnitError as error:
-            raise InputError(str(error), value.position, field=what) from None
+        x, y, width, height = self._corner_numbers(value, what, "[x, y, width, height]")
         if width <= 0 or height <= 0:
             raise InputError(f"{what} needs a width and height above zero", value.position, field=what)
         return Box(x, self.height - y - height, width, height)
+
+    def _corner_numbers(self, value: Value, what: str, shape: str) -> tuple[float, ...]:
+        """Four lengths written as ``shape`` from the card's top-left corner, in points;
+        percentages are of the card's width for the first and third, of its height for the others."""
+        if not isinstance(value.data, list) or len(value.data) != 4:
+            raise InputError(f"{what} is {shape} from the card's top-left corner", value.position, field=what)
+        references = (self.width, self.height, self.width, self.height)
+        try:
+            return tuple(to_points(part, value.units, reference)
+                         for part, reference in zip(value.data, references, strict=True))
+        except UnitError as error:
+            raise InputError(str(error), value.position, field=what) from None
 
     def text_template(self, value: Value, what: str, markup: bool = False) -> Template:
         """A template of ``value``; with ``markup``, for text read as markup once printed
@@ -821,6 +816,8 @@ class _ElementCompiler:
                       when=self.condition(raw.values.get("when")),
                       rotate=self.angle(raw.values.get("rotate")),
                       opacity=self.fraction(raw.values.get("opacity"), "opacity"))
+        if kind in ("rect", "ellipse"):
+            return self._shape(raw.values, common, kind)
         compile_kind: Callable[[dict[str, Value], dict[str, Any]], Element] = getattr(self, f"_{kind}")
         return compile_kind(raw.values, common)
 
@@ -883,13 +880,7 @@ class _ElementCompiler:
         return replace(icon, **resolved) if resolved else icon
 
     def _text(self, values: dict[str, Value], common: dict[str, Any]) -> TextElement:
-        def setting(key: str) -> Value | None:
-            if key in values:
-                return values[key]
-            if key in self.raw.defaults:
-                return self.raw.defaults[key]
-            return None
-
+        setting = {**self.raw.defaults, **values}.get  # the element's own settings over the layout's defaults
         font, *fallback = self.font(setting("font"), common["position"])
         size = self.font_size(setting("size"), TEXT_DEFAULTS["size"], "size")
         min_size = min(size, self.font_size(setting("min_size"), TEXT_DEFAULTS["min_size"], "min_size"))
@@ -921,23 +912,8 @@ class _ElementCompiler:
             bleed=bool(values["bleed"].data) if "bleed" in values else False,
         )
 
-    def _rect(self, values: dict[str, Value], common: dict[str, Any]) -> ShapeElement:
-        return self._shape(values, common, "rect")
-
-    def _ellipse(self, values: dict[str, Value], common: dict[str, Any]) -> ShapeElement:
-        return self._shape(values, common, "ellipse")
-
     def _line(self, values: dict[str, Value], common: dict[str, Any]) -> LineElement:
-        value = values["line"]
-        if not isinstance(value.data, list) or len(value.data) != 4:
-            raise InputError("line is [x1, y1, x2, y2] from the card's top-left corner",
-                             value.position, field="line")
-        references = (self.width, self.height, self.width, self.height)
-        try:
-            x1, y1, x2, y2 = (to_points(part, value.units, reference)
-                              for part, reference in zip(value.data, references, strict=True))
-        except UnitError as error:
-            raise InputError(str(error), value.position, field="line") from None
+        x1, y1, x2, y2 = self._corner_numbers(values["line"], "line", "[x1, y1, x2, y2]")
         return LineElement(**common, start=(x1, self.height - y1), end=(x2, self.height - y2),
                            stroke=self.paint(values.get("stroke"), "ink", "stroke"),
                            width=self.length(values.get("width"), "0.5pt", "width"),

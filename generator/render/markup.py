@@ -120,9 +120,8 @@ def readable(text: str, parse: Callable[[str], Markup] = parse_markup) -> str:
     without markup or icons, spaces run together. ``parse`` may be a remembering parser
     (the renderer's, which has parsed a title it printed already). Plain text (a field declared
     ``markup: false``) is read as written."""
-    if isinstance(text, PlainText):
-        return "\n".join(" ".join(line.split()) for line in text.split("\n"))
-    return "\n".join(" ".join(line.split()) for line in plain_text(parse(text)).split("\n"))
+    seen = text if isinstance(text, PlainText) else plain_text(parse(text))
+    return "\n".join(" ".join(line.split()) for line in seen.split("\n"))
 
 
 def prints_as_written(text: str) -> bool:

@@ -282,10 +282,14 @@ class PlanResources:
         return markup
 
     def element_reads(self, layout: Layout) -> tuple[tuple[str, ...], ...]:
-        """For each element of ``layout``, the names its planning reads (worked out once a layout)."""
+        """For each element of ``layout``, every name its planning reads: its own, and for text
+        the styles' (worked out once a layout)."""
         reads = self.reads.get(id(layout))
         if reads is None:
-            reads = self.reads[id(layout)] = element_reads(layout)
+            styles = frozenset().union(*(style.colour.names for style in layout.styles.values() if style.colour))
+            reads = self.reads[id(layout)] = tuple(
+                tuple(sorted(element.names | styles if isinstance(element, TextElement) else element.names))
+                for element in layout.elements)
         return reads
 
 
@@ -300,13 +304,6 @@ def _remembered(known: dict[K, V | E], key: K, make: Callable[[], V], failure: t
     if isinstance(remembered, Exception):
         raise remembered
     return remembered
-
-
-def element_reads(layout: Layout) -> tuple[tuple[str, ...], ...]:
-    """For each element, every name its planning reads: its own, and for text the styles'."""
-    styles = frozenset().union(*(style.colour.names for style in layout.styles.values() if style.colour))
-    return tuple(tuple(sorted(element.names | styles if isinstance(element, TextElement) else element.names))
-                 for element in layout.elements)
 
 
 def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources) -> tuple[Op, ...]:
@@ -379,12 +376,6 @@ def _line(element: LineElement, context: dict[str, Any], resources: PlanResource
     return LineOp(element.start, element.end, stroke, element.width, element.dash)
 
 
-def font_metrics(fonts: FontRegistry, name: str) -> Metrics:
-    face = fonts.font(name).face
-    return Metrics(ascent=face.ascent / 1000, descent=-face.descent / 1000,
-                   cap_height=face.capHeight / 1000)
-
-
 def _text(element: TextElement, context: dict[str, Any], resources: PlanResources,
           layout: Layout) -> TextOp | None:
     rendered = str(element.text.render(context)).replace("\t", " ").replace("\r\n", "\n")
@@ -425,7 +416,8 @@ def _text(element: TextElement, context: dict[str, Any], resources: PlanResource
 
 def _line_metrics(fonts: FontRegistry, element: TextElement, has_icons: bool) -> Metrics:
     """The element font's metrics, made tall enough for inline icons (centred on the capitals)."""
-    metrics = font_metrics(fonts, element.font)
+    face = fonts.font(element.font).face
+    metrics = Metrics(ascent=face.ascent / 1000, descent=-face.descent / 1000, cap_height=face.capHeight / 1000)
     if not has_icons:
         return metrics
     half = metrics.cap_height * element.icon_scale / 2
@@ -484,6 +476,7 @@ def _place_words(words: Sequence[Word], x: float, y: float, size: float, gap_ext
             cursor += word.space * size + gap_extra
         follows = index + 1 < len(words)
         for position, run in enumerate(word.runs):
+            space = " " if follows and position == len(word.runs) - 1 else ""
             if run.icon is not None:
                 icon_size = side * size
                 bottom = y + (metrics.cap_height * size - icon_size) / 2
@@ -491,10 +484,9 @@ def _place_words(words: Sequence[Word], x: float, y: float, size: float, gap_ext
                 label = _icon_label(run, left, bottom, icon_size)
                 pieces.append(InlineIcon(run.icon, left, bottom, icon_size, run.colour or colour, None, label))
                 if label is not None:
-                    reading.append(label.text + (" " if position == len(word.runs) - 1 and follows else ""))
+                    reading.append(label.text + space)
             else:
-                last = position == len(word.runs) - 1
-                shown = run.text + (" " if last and follows else "")
+                shown = run.text + space
                 pieces.append(Glyphs(cursor, y, shown, run.font, run.colour or colour))
                 reading.append(shown)
             cursor += run.width * size

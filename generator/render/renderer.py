@@ -511,11 +511,10 @@ def deck_system_fonts(deck: Deck) -> bool:
 
 
 def load_deck_layouts(deck: Deck, search: list[Path], context: LayoutContext,
-                      problems: Problems | None = None) -> dict[str, Layout]:
+                      problems: Problems) -> dict[str, Layout]:
     """The deck's layouts, side -> layout, each read once. Every mistake in them, in the
     front's and the back's alike (and any already in ``problems``), is raised together, so
     one run shows them all."""
-    problems = problems if problems is not None else Problems()
     names = {side: deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES}
     raws: dict[str, RawLayout] = {}
     for name in dict.fromkeys(names.values()):
@@ -558,18 +557,13 @@ def layout_search_path(deck: Deck, layouts_dir: Path | None) -> list[Path]:
     The project is found from the deck's location (``<project>/cards/<game>/deck.yaml``),
     never from the working directory, so a deck builds the same wherever it is run from.
     """
-    search = [deck.folder, layouts_dir if layouts_dir is not None else project_layouts_dir(deck.folder),
+    search = [deck.folder, layouts_dir if layouts_dir is not None else deck.folder.parent.parent / "layouts",
               BUILTIN_LAYOUTS_DIR]
     unique: list[Path] = []
     for folder in search:
         if folder.resolve() not in [known.resolve() for known in unique]:
             unique.append(folder)
     return unique
-
-
-def project_layouts_dir(deck_folder: Path) -> Path:
-    """``layouts/`` of the project holding a deck kept as ``<project>/cards/<game>/``."""
-    return deck_folder.parent.parent / "layouts"
 
 
 def _apply_deck_card_size(deck: Deck, raw: RawLayout, name: str) -> None:

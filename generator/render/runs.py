@@ -85,7 +85,6 @@ class Run:
     colour: Any  # a reportlab Color, or None for the element's own colour
     width: float  # at 1 pt
     icon: Any = None  # an icon from the layout's icons
-    icon_name: str = ""
     label: Label | None = None
 
 
@@ -251,7 +250,7 @@ def _icon_run(name: str, settings: TextSettings, colour: Any, side: float, label
     if icon is None:
         # ":name" is what both ":coyn:" and ":coyn{2}:" hold, so the field that has it is found
         raise ShapeError(f"unknown icon ':{name}:'", f":{name}", did_you_mean(name, settings.icons))
-    return Run("", "", colour, side + 2 * ICON_MARGIN, icon=icon, icon_name=name, label=label)
+    return Run("", "", colour, side + 2 * ICON_MARGIN, icon=icon, label=label)
 
 
 def _label(span: Span, settings: TextSettings, fonts: FontRegistry) -> Label:

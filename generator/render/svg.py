@@ -229,9 +229,7 @@ def _local(tag: object) -> str:
 
 def _check_tree(root: Element) -> None:
     """Refuse what could read outside the file or cannot be drawn faithfully."""
-    count = 0
-    for element in root.iter():
-        count += 1
+    for count, element in enumerate(root.iter(), start=1):
         if count > MAX_SVG_ELEMENTS:
             raise SvgError(f"has more than {MAX_SVG_ELEMENTS:,} elements")
         name = _local(element.tag)

@@ -46,8 +46,6 @@ BOLD_FROM = 180
 NORMAL_WIDTH = 100
 ITALIC_SLANT = 100
 """fontconfig's slants: 0 upright, 100 italic, 110 oblique."""
-STYLES = ((False, False), (True, False), (False, True), (True, True))
-"""A family's faces by (bold, italic)."""
 TRUETYPE_SUFFIX = ".ttf"
 
 
@@ -135,9 +133,5 @@ def parse_listing(text: str) -> list[InstalledFont]:
 
 def pick_faces(fonts: list[InstalledFont]) -> dict[tuple[bool, bool], Path]:
     """For each style some font has, the nearest font of it (see :meth:`InstalledFont.distance`)."""
-    faces = {}
-    for bold, italic in STYLES:
-        candidates = [font for font in fonts if font.style == (bold, italic)]
-        if candidates:
-            faces[(bold, italic)] = min(candidates, key=lambda font: font.distance(bold)).path
-    return faces
+    return {style: min((font for font in fonts if font.style == style), key=lambda font: font.distance(style[0])).path
+            for style in sorted({font.style for font in fonts})}

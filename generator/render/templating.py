@@ -16,6 +16,7 @@ Filters for card text, so numbers are computed rather than typed by hand:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -39,10 +40,7 @@ a count changed elsewhere (``deck.total``) leaves the face as it was."""
 @cache
 def roll_counts(dice: int, sides: int) -> dict[int, int]:
     """For every total of ``dice`` dice with ``sides`` sides, how many rolls give it."""
-    counts: dict[int, int] = {}
-    for roll in product(range(1, sides + 1), repeat=dice):
-        counts[sum(roll)] = counts.get(sum(roll), 0) + 1
-    return counts
+    return dict(Counter(map(sum, product(range(1, sides + 1), repeat=dice))))
 
 
 def ways(total: Any, dice: int = 2, sides: int = 6) -> int:
@@ -85,14 +83,6 @@ def make_layout_environment() -> BoundedSandbox:
     environment.filters.update(CARD_FILTERS)
     environment.finalize = lambda value: "" if value is None else value
     return environment
-
-
-def markup_environment(environment: BoundedSandbox) -> BoundedSandbox:
-    """``environment`` for the texts that are read as markup (a text element's ``text:``, a
-    layout's ``title:``): what they print of a plain field (``markup: false``) is escaped, so
-    the card shows it as written. Image paths, icon names and colours print it unchanged."""
-    escaping: BoundedSandbox = environment.overlay(finalize=_escaping_finalize)
-    return escaping
 
 
 def _escaping_finalize(value: Any) -> Any:
@@ -172,28 +162,29 @@ class TemplateMemo:
 
     def __init__(self, environment: BoundedSandbox):
         self.environment = environment
-        self.markup_environment = markup_environment(environment)
+        self.markup_environment: BoundedSandbox = environment.overlay(finalize=_escaping_finalize)
+        """For the texts that are read as markup (a text element's ``text:``, a layout's ``title:``):
+        what they print of a plain field (``markup: false``) is escaped, so the card shows it as
+        written. Image paths, icon names and colours print it unchanged."""
         self.compiled: dict[tuple[str, str], Template] = {}
 
     def text(self, source: str) -> Template:
-        return self._once("text", source, compile_text)
+        return self._once("text", source, compile_text, self.environment)
 
     def markup_text(self, source: str) -> Template:
         """A text that is read as markup once printed: plain fields are escaped in it."""
-        key = ("markup", source)
-        if key not in self.compiled:
-            self.compiled[key] = compile_text(self.markup_environment, source)
-        return self.compiled[key]
+        return self._once("markup", source, compile_text, self.markup_environment)
 
     def condition(self, source: str) -> Template:
-        return self._once("when", source, compile_condition)
+        return self._once("when", source, compile_condition, self.environment)
 
-    def _once(self, kind: str, source: str, compile_source: Callable[[Any, str], Template]) -> Template:
+    def _once(self, kind: str, source: str, compile_source: Callable[[Any, str], Template],
+              environment: BoundedSandbox) -> Template:
         key = (kind, source)
         if key not in self.compiled:
-            self.compiled[key] = compile_source(self.environment, source)
+            self.compiled[key] = compile_source(environment, source)
         return self.compiled[key]
 
 
 __all__ = ["CARD_FILTERS", "SPECIAL_NAMES", "Template", "TemplateError", "TemplateMemo", "compile_condition",
-           "compile_text", "make_layout_environment", "markup_environment", "odds", "percent", "ways", "chance"]
+           "compile_text", "make_layout_environment", "odds", "percent", "ways", "chance"]

@@ -72,7 +72,10 @@ class Line(Generic[W]):
     rule: bool = False
 
     def width(self, size: float) -> float:
-        return line_width(self.words, size)
+        """The line's width at ``size``: its words and the spaces between them."""
+        if not self.words:
+            return 0.0
+        return size * (sum(word.width for word in self.words) + sum(word.space for word in self.words[1:]))
 
 
 @dataclass(repr=False, eq=False)
@@ -81,12 +84,6 @@ class FittedText(Generic[W]):
 
     size: float
     lines: tuple[Line[W], ...]
-
-
-def line_width(words: Sequence[Measured], size: float) -> float:
-    if not words:
-        return 0.0
-    return size * (sum(word.width for word in words) + sum(word.space for word in words[1:]))
 
 
 def fit_line(paragraphs: Sequence[Sequence[W]], width: float, height: float, size: float,
