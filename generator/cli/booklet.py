@@ -9,7 +9,7 @@ import click
 
 from generator.booklet import PAPERS, RULES_FILENAME, booklet_paths, build_booklet, has_rules
 from generator.cli.common import claim_output_name, find_decks, lang_option, reports_errors, say
-from generator.deck.model import deck_id
+from generator.deck.model import Deck
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.outputs import write_files_atomic
 
@@ -52,17 +52,20 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
       deckpress booklet cards/goblins --paper letter --out print/
       deckpress booklet cards/tiki --lang fr
     """
-    paths = find_decks(decks)
-    written, passed_over = [], []
+    passed_over: list[Deck] = []
+    with_rules: list[Deck] = []
     claimed: dict[str, Path] = {}
-    with click.progressbar(paths, label="Rules booklets", hidden=quiet, file=sys.stderr,
-                           item_show_func=lambda path: deck_id(path) if path else "") as bar:
-        for path in bar:
-            deck = require_translated(load_translated_deck(path, lang))
-            claim_output_name(deck, claimed)
-            if not has_rules(deck):
-                passed_over.append(deck)
-                continue
+    for path in find_decks(decks):  # every deck read before the progress bar, as build does
+        deck = require_translated(load_translated_deck(path, lang))
+        claim_output_name(deck, claimed)
+        if has_rules(deck):
+            with_rules.append(deck)
+        else:
+            passed_over.append(deck)
+    written = []
+    with click.progressbar(with_rules, label="Rules booklets", hidden=quiet, file=sys.stderr,
+                           item_show_func=lambda deck: deck.output_name if deck else "") as bar:
+        for deck in bar:
             result = build_booklet(deck, paper)
             reading, imposed = booklet_paths(deck, out_dir)
             # Both or neither: a reading PDF beside a stale imposed one would print the wrong rules.
