@@ -23,11 +23,11 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.deck.plain import plain
 from generator.deck.sources import read_cards_from
@@ -71,6 +71,9 @@ MAX_VERSION_CHARACTERS = 40
 iteration can be told from the next; "0.4", "2024-06 playtest 3" or a commit id fit."""
 ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 """What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
+
+Written = TypeVar("Written")
+Built = TypeVar("Built")
 
 
 @dataclass(repr=False, eq=False)
@@ -418,14 +421,15 @@ def _read_layout(reader: Reader) -> dict[str, str]:
     return {side: _required_text(reader, ("deck", "layout", side)) for side in layout}
 
 
+def _read_each(problems: Problems, entries: Iterable[Written], read: Callable[[Written], Built]) -> list[Built]:
+    """``read(entry)`` for each entry, in order; one that fails is kept in ``problems`` and left out."""
+    found = [problems.attempt(partial(read, entry), None) for entry in entries]
+    return [each for each in found if each is not None]
+
+
 def _read_fields(reader: Reader, problems: Problems) -> dict[str, FieldSpec]:
-    fields: dict[str, FieldSpec] = {}
     written: dict[Any, Any] = problems.attempt(lambda: reader.mapping(("fields",), "fields"), {})
-    for name, spec in written.items():
-        field_spec = problems.attempt(partial(_read_field, reader, name, spec), None)
-        if field_spec is not None:
-            fields[name] = field_spec
-    return fields
+    return {spec.name: spec for spec in _read_each(problems, written.items(), lambda item: _read_field(reader, *item))}
 
 
 def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
@@ -662,13 +666,8 @@ def _naming_the_deck(errors: list[DeckpressError], sheet: Path, document: Docume
 
 def _read_decklists(reader: Reader, card_ids: set[str], problems: Problems) -> list[Decklist]:
     """Every decklist, each bad one reported and left out."""
-    decklists = []
     written: dict[Any, Any] = problems.attempt(lambda: reader.mapping(("decklists",), "decklists"), {})
-    for list_id in written:
-        decklist = problems.attempt(partial(_read_decklist, reader, list_id, card_ids), None)
-        if decklist is not None:
-            decklists.append(decklist)
-    return decklists
+    return _read_each(problems, written, lambda list_id: _read_decklist(reader, list_id, card_ids))
 
 
 def _read_decklist(reader: Reader, list_id: Any, card_ids: set[str]) -> Decklist:
@@ -688,13 +687,8 @@ def _read_decklist(reader: Reader, list_id: Any, card_ids: set[str]) -> Decklist
 
 
 def _read_rules(reader: Reader, problems: Problems) -> list[RuleSpec]:
-    rules = []
     written: list[Any] = problems.attempt(lambda: reader.sequence(("rules",), "rules"), [])
-    for index, entry in enumerate(written):
-        rule = problems.attempt(partial(_read_rule, reader, index, entry), None)
-        if rule is not None:
-            rules.append(rule)
-    return rules
+    return _read_each(problems, enumerate(written), lambda item: _read_rule(reader, *item))
 
 
 def _read_rule(reader: Reader, index: int, entry: Any) -> RuleSpec:
@@ -733,13 +727,8 @@ def _check_rule_decklists(reader: Reader, rules: list[RuleSpec], decklists: list
 
 def _read_acceptances(reader: Reader, problems: Problems) -> list[Acceptance]:
     """``accept:`` entries: one warning kind each, with what it matches and a reason."""
-    accepted = []
     written: list[Any] = problems.attempt(lambda: reader.sequence(("accept",), "accept"), [])
-    for index, entry in enumerate(written):
-        acceptance = problems.attempt(partial(_read_acceptance, reader, index, entry), None)
-        if acceptance is not None:
-            accepted.append(acceptance)
-    return accepted
+    return _read_each(problems, enumerate(written), lambda item: _read_acceptance(reader, *item))
 
 
 def _read_acceptance(reader: Reader, index: int, entry: Any) -> Acceptance:
