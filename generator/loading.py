@@ -87,8 +87,7 @@ class Document:
 
 def load_yaml(path: Path) -> Document:
     """Read and parse one YAML file, raising :class:`InputError` on any problem."""
-    text = read_text(path, limit=MAX_FILE_BYTES)
-    return parse_yaml(text, path)
+    return parse_yaml(read_text(path, limit=MAX_FILE_BYTES), path)
 
 
 def check_readable(path: Path, limit: int = MAX_FILE_BYTES) -> None:

@@ -221,9 +221,7 @@ class Deck:
 
 def find_deck_file(target: Path) -> Path:
     """A deck is named by its folder or its YAML file; return the YAML file."""
-    if target.is_dir():
-        return target / DECK_FILENAME
-    return target
+    return target / DECK_FILENAME if target.is_dir() else target
 
 
 def rules_path(deck: Deck) -> Path:
@@ -233,9 +231,7 @@ def rules_path(deck: Deck) -> Path:
 
 def load_deck(target: Path | str) -> Deck:
     """Load and validate the deck at ``target`` (a deck folder or a deck file)."""
-    path = find_deck_file(Path(target))
-    document = load_yaml(path)
-    return build_deck(document)
+    return build_deck(load_yaml(find_deck_file(Path(target))))
 
 
 def build_deck(document: Document) -> Deck:
