@@ -256,7 +256,7 @@ def build_deck(document: Document) -> Deck:
         info = problems.attempt(lambda: reader.mapping(("deck",), "deck"), {})
         problems.attempt(lambda: reader.known_keys(("deck",), DECK_KEYS, "deck setting"), None)
         name = problems.attempt(lambda: _required_text(reader, ("deck", "name")), "")
-        problems.attempt(lambda: _read_id(reader), None)
+        problems.attempt(lambda: _read_id(reader, ("deck", "id"), "deck id"), None)
         version = problems.attempt(lambda: _read_version(reader), None)
     if not info.get("id"):
         problems.attempt(lambda: _check_id_length(reader, (), "deck id (its folder's or file's name)",
@@ -309,13 +309,14 @@ def build_deck(document: Document) -> Deck:
     )
 
 
-def _read_id(reader: Reader) -> str | None:
-    """``deck: id:`` names the output files instead of the folder; it becomes part of file names."""
-    value = reader.string(("deck", "id"))
-    if value is not None and not ID_PATTERN.match(value):
-        raise reader.fail(("deck", "id"), f"deck id '{value}' may use only a-z, 0-9, '-' and '_'")
+def _read_id(reader: Reader, keys: tuple[Any, ...], what: str) -> str | None:
+    """The ``id:`` at ``keys``, if one is written: a deck's names its output files instead of its
+    folder, a card's its exported faces (``<id>-front.png``), so it becomes part of file names."""
+    value = reader.string(keys)
     if value is not None:
-        _check_id_length(reader, ("deck", "id"), "deck id", value)
+        if not ID_PATTERN.match(value):
+            raise reader.fail(keys, f"{what} '{value}' may use only a-z, 0-9, '-' and '_'")
+        _check_id_length(reader, keys, what, value)
     return value
 
 
@@ -594,14 +595,10 @@ def _read_card(reader: Reader, fields: dict[str, FieldSpec], index: int, row: An
     keys = ("cards", index)
     reader.mapping(keys, "a card", required=True)  # an empty '- ' item is no card
     fronts = _read_face(reader, keys, fields, front=True, problems=problems)
-    card_id = reader.string(keys + ("id",))
+    card_id = _read_id(reader, keys + ("id",), "card id")
     if card_id is None:
         card_id = slugify(str(fronts.get("name", "") or f"card-{index + 1}"))
         _check_id_length(reader, keys, "card id", card_id, hint="; give the card a shorter 'id:' than its name")
-    elif not ID_PATTERN.match(card_id):
-        raise reader.fail(keys + ("id",), f"card id '{card_id}' may use only a-z, 0-9, '-' and '_'")
-    else:
-        _check_id_length(reader, keys + ("id",), "card id", card_id)
     if card_id in seen:
         raise reader.fail(keys + ("id",) if "id" in row else keys,
                           f"duplicate card id '{card_id}' (first at line {seen[card_id].line})")
