@@ -255,9 +255,7 @@ def _name_at(text: str, mark: Any, sign: str) -> str:
 
 
 def _position(path: Path, mark: Any) -> Position:
-    if mark is None:
-        return Position(path)
-    return Position(path, *_line_column(mark))
+    return Position(path) if mark is None else Position(path, *_line_column(mark))
 
 
 def _line_column(mark: Any) -> tuple[int, int]:
