@@ -113,10 +113,8 @@ class ProblemGroup:
 
     errors: tuple[DeckpressError, ...]
 
-    def _group(self, errors: Iterable[DeckpressError]) -> None:
-        flat: list[DeckpressError] = []
-        for error in errors:
-            flat.extend(getattr(error, "errors", None) or (error,))
+    def __init__(self, errors: Iterable[DeckpressError]):
+        flat = [each for error in errors for each in each_error(error)]
         if not flat:
             raise ValueError("a problem group needs at least one problem")
         first = flat[0]
@@ -131,15 +129,9 @@ class ProblemGroup:
 class InputErrors(ProblemGroup, InputError):
     """Every malformed part of one input found in one pass (every bad card, not the first)."""
 
-    def __init__(self, errors: Iterable[DeckpressError]):
-        self._group(errors)
-
 
 class LayoutErrors(ProblemGroup, LayoutError):
     """Every face that cannot be laid out, not only the first."""
-
-    def __init__(self, errors: Iterable[DeckpressError]):
-        self._group(errors)
 
 
 def each_error(error: DeckpressError) -> tuple[DeckpressError, ...]:

@@ -105,14 +105,10 @@ def findings_from(error: DeckpressError, kind: str = "input") -> list[Finding]:
     return [Finding.from_error(each, kind) for each in each_error(error)]
 
 
-def sort_key(finding: Finding) -> tuple:
-    """File, then line, then column (:meth:`Position.order`); findings without a place come first."""
-    return finding.position.order() if finding.position else ("", 0, 0)
-
-
 def in_order(findings: Iterable[Finding]) -> list[Finding]:
-    """Findings in file and line order (stable: equal places keep the order found)."""
-    return sorted(findings, key=sort_key)
+    """Findings by file, then line, then column (:meth:`Position.order`), those without a place
+    first (stable: equal places keep the order found)."""
+    return sorted(findings, key=lambda finding: finding.position.order() if finding.position else ("", 0, 0))
 
 
 def exit_status(findings: Iterable[Finding], strict: bool = False) -> int:
@@ -129,4 +125,4 @@ def exit_status(findings: Iterable[Finding], strict: bool = False) -> int:
 
 
 __all__ = ["ACCEPTABLE_KINDS", "COLOUR_BLIND", "CONTRAST", "ERROR", "EXIT_INPUT", "EXIT_RULES", "Finding",
-           "WARNING", "exit_status", "findings_from", "in_order", "sort_key"]
+           "WARNING", "exit_status", "findings_from", "in_order"]

@@ -87,8 +87,7 @@ class Document:
 
 def load_yaml(path: Path) -> Document:
     """Read and parse one YAML file, raising :class:`InputError` on any problem."""
-    text = read_text(path, limit=MAX_FILE_BYTES)
-    return parse_yaml(text, path)
+    return parse_yaml(read_text(path, limit=MAX_FILE_BYTES), path)
 
 
 def check_readable(path: Path, limit: int = MAX_FILE_BYTES) -> None:
@@ -256,9 +255,7 @@ def _name_at(text: str, mark: Any, sign: str) -> str:
 
 
 def _position(path: Path, mark: Any) -> Position:
-    if mark is None:
-        return Position(path)
-    return Position(path, *_line_column(mark))
+    return Position(path) if mark is None else Position(path, *_line_column(mark))
 
 
 def _line_column(mark: Any) -> tuple[int, int]:

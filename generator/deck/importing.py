@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,17 +86,13 @@ def infer_value_types(cards: list[Any]) -> dict[str, dict[str, Any]]:
     """A ``fields:`` section for the keys of a card file's cards (and their backs), by the
     types of their values: whole numbers, numbers, yes/no, a choice, else text."""
     values: dict[str, list[Any]] = {}
-    for card in cards:
-        if not isinstance(card, dict):
-            continue
-        faces = [card] + ([card["back"]] if isinstance(card.get("back"), dict) else [])
-        for face in faces:
-            for name, value in face.items():
-                if face is card and name in ("id", "count", "back"):
-                    continue
-                listed = values.setdefault(str(name), [])
-                if value is not None and not (isinstance(value, str) and not value.strip()):
-                    listed.append(value)
+    for face, front in _faces(cards):
+        for name, value in face.items():
+            if front and name in ("id", "count", "back"):
+                continue
+            listed = values.setdefault(str(name), [])
+            if value is not None and not (isinstance(value, str) and not value.strip()):
+                listed.append(value)
     return {name: _infer_values(name, found) for name, found in values.items()}
 
 
@@ -146,16 +142,22 @@ def title_field(declared: dict[str, dict[str, Any]]) -> str:
 def mark_plain(declared: dict[str, dict[str, Any]], cards: Iterable[Any], reads_as_written: ReadsAsWritten) -> None:
     """Declare ``markup: false`` on each text or choice field some card's text would not print
     as written in (see the module's docstring)."""
+    for face, _ in _faces(cards):
+        for name, value in face.items():
+            spec = declared.get(name)
+            if spec is not None and isinstance(value, str) and "markup" not in spec \
+                    and spec["type"] in ("text", "choice") and not reads_as_written(value):
+                spec["markup"] = False
+
+
+def _faces(cards: Iterable[Any]) -> Iterator[tuple[dict[Any, Any], bool]]:
+    """Each card of a card file that is a mapping, then its back when that is one too, with
+    whether it is the front (anything else is no card: the deck's check says so)."""
     for card in cards:
-        if not isinstance(card, dict):
-            continue
-        faces = [card] + ([card["back"]] if isinstance(card.get("back"), dict) else [])
-        for face in faces:
-            for name, value in face.items():
-                spec = declared.get(name)
-                if spec is not None and isinstance(value, str) and "markup" not in spec \
-                        and spec["type"] in ("text", "choice") and not reads_as_written(value):
-                    spec["markup"] = False
+        if isinstance(card, dict):
+            yield card, True
+            if isinstance(card.get("back"), dict):
+                yield card["back"], False
 
 
 @dataclass(repr=False, eq=False)

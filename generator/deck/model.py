@@ -23,11 +23,11 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.deck.plain import plain
 from generator.deck.sources import read_cards_from
@@ -71,6 +71,9 @@ MAX_VERSION_CHARACTERS = 40
 iteration can be told from the next; "0.4", "2024-06 playtest 3" or a commit id fit."""
 ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 """What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
+
+Written = TypeVar("Written")
+Built = TypeVar("Built")
 
 
 @dataclass(repr=False, eq=False)
@@ -218,9 +221,7 @@ class Deck:
 
 def find_deck_file(target: Path) -> Path:
     """A deck is named by its folder or its YAML file; return the YAML file."""
-    if target.is_dir():
-        return target / DECK_FILENAME
-    return target
+    return target / DECK_FILENAME if target.is_dir() else target
 
 
 def rules_path(deck: Deck) -> Path:
@@ -230,9 +231,7 @@ def rules_path(deck: Deck) -> Path:
 
 def load_deck(target: Path | str) -> Deck:
     """Load and validate the deck at ``target`` (a deck folder or a deck file)."""
-    path = find_deck_file(Path(target))
-    document = load_yaml(path)
-    return build_deck(document)
+    return build_deck(load_yaml(find_deck_file(Path(target))))
 
 
 def build_deck(document: Document) -> Deck:
@@ -257,7 +256,7 @@ def build_deck(document: Document) -> Deck:
         info = problems.attempt(lambda: reader.mapping(("deck",), "deck"), {})
         problems.attempt(lambda: reader.known_keys(("deck",), DECK_KEYS, "deck setting"), None)
         name = problems.attempt(lambda: _required_text(reader, ("deck", "name")), "")
-        problems.attempt(lambda: _read_id(reader), None)
+        problems.attempt(lambda: _read_id(reader, ("deck", "id"), "deck id"), None)
         version = problems.attempt(lambda: _read_version(reader), None)
     if not info.get("id"):
         problems.attempt(lambda: _check_id_length(reader, (), "deck id (its folder's or file's name)",
@@ -310,13 +309,14 @@ def build_deck(document: Document) -> Deck:
     )
 
 
-def _read_id(reader: Reader) -> str | None:
-    """``deck: id:`` names the output files instead of the folder; it becomes part of file names."""
-    value = reader.string(("deck", "id"))
-    if value is not None and not ID_PATTERN.match(value):
-        raise reader.fail(("deck", "id"), f"deck id '{value}' may use only a-z, 0-9, '-' and '_'")
+def _read_id(reader: Reader, keys: tuple[Any, ...], what: str) -> str | None:
+    """The ``id:`` at ``keys``, if one is written: a deck's names its output files instead of its
+    folder, a card's its exported faces (``<id>-front.png``), so it becomes part of file names."""
+    value = reader.string(keys)
     if value is not None:
-        _check_id_length(reader, ("deck", "id"), "deck id", value)
+        if not ID_PATTERN.match(value):
+            raise reader.fail(keys, f"{what} '{value}' may use only a-z, 0-9, '-' and '_'")
+        _check_id_length(reader, keys, what, value)
     return value
 
 
@@ -418,14 +418,15 @@ def _read_layout(reader: Reader) -> dict[str, str]:
     return {side: _required_text(reader, ("deck", "layout", side)) for side in layout}
 
 
+def _read_each(problems: Problems, entries: Iterable[Written], read: Callable[[Written], Built]) -> list[Built]:
+    """``read(entry)`` for each entry, in order; one that fails is kept in ``problems`` and left out."""
+    found = [problems.attempt(partial(read, entry), None) for entry in entries]
+    return [each for each in found if each is not None]
+
+
 def _read_fields(reader: Reader, problems: Problems) -> dict[str, FieldSpec]:
-    fields: dict[str, FieldSpec] = {}
     written: dict[Any, Any] = problems.attempt(lambda: reader.mapping(("fields",), "fields"), {})
-    for name, spec in written.items():
-        field_spec = problems.attempt(partial(_read_field, reader, name, spec), None)
-        if field_spec is not None:
-            fields[name] = field_spec
-    return fields
+    return {spec.name: spec for spec in _read_each(problems, written.items(), lambda item: _read_field(reader, *item))}
 
 
 def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
@@ -594,14 +595,10 @@ def _read_card(reader: Reader, fields: dict[str, FieldSpec], index: int, row: An
     keys = ("cards", index)
     reader.mapping(keys, "a card", required=True)  # an empty '- ' item is no card
     fronts = _read_face(reader, keys, fields, front=True, problems=problems)
-    card_id = reader.string(keys + ("id",))
+    card_id = _read_id(reader, keys + ("id",), "card id")
     if card_id is None:
         card_id = slugify(str(fronts.get("name", "") or f"card-{index + 1}"))
         _check_id_length(reader, keys, "card id", card_id, hint="; give the card a shorter 'id:' than its name")
-    elif not ID_PATTERN.match(card_id):
-        raise reader.fail(keys + ("id",), f"card id '{card_id}' may use only a-z, 0-9, '-' and '_'")
-    else:
-        _check_id_length(reader, keys + ("id",), "card id", card_id)
     if card_id in seen:
         raise reader.fail(keys + ("id",) if "id" in row else keys,
                           f"duplicate card id '{card_id}' (first at line {seen[card_id].line})")
@@ -662,13 +659,8 @@ def _naming_the_deck(errors: list[DeckpressError], sheet: Path, document: Docume
 
 def _read_decklists(reader: Reader, card_ids: set[str], problems: Problems) -> list[Decklist]:
     """Every decklist, each bad one reported and left out."""
-    decklists = []
     written: dict[Any, Any] = problems.attempt(lambda: reader.mapping(("decklists",), "decklists"), {})
-    for list_id in written:
-        decklist = problems.attempt(partial(_read_decklist, reader, list_id, card_ids), None)
-        if decklist is not None:
-            decklists.append(decklist)
-    return decklists
+    return _read_each(problems, written, lambda list_id: _read_decklist(reader, list_id, card_ids))
 
 
 def _read_decklist(reader: Reader, list_id: Any, card_ids: set[str]) -> Decklist:
@@ -688,13 +680,8 @@ def _read_decklist(reader: Reader, list_id: Any, card_ids: set[str]) -> Decklist
 
 
 def _read_rules(reader: Reader, problems: Problems) -> list[RuleSpec]:
-    rules = []
     written: list[Any] = problems.attempt(lambda: reader.sequence(("rules",), "rules"), [])
-    for index, entry in enumerate(written):
-        rule = problems.attempt(partial(_read_rule, reader, index, entry), None)
-        if rule is not None:
-            rules.append(rule)
-    return rules
+    return _read_each(problems, enumerate(written), lambda item: _read_rule(reader, *item))
 
 
 def _read_rule(reader: Reader, index: int, entry: Any) -> RuleSpec:
@@ -733,13 +720,8 @@ def _check_rule_decklists(reader: Reader, rules: list[RuleSpec], decklists: list
 
 def _read_acceptances(reader: Reader, problems: Problems) -> list[Acceptance]:
     """``accept:`` entries: one warning kind each, with what it matches and a reason."""
-    accepted = []
     written: list[Any] = problems.attempt(lambda: reader.sequence(("accept",), "accept"), [])
-    for index, entry in enumerate(written):
-        acceptance = problems.attempt(partial(_read_acceptance, reader, index, entry), None)
-        if acceptance is not None:
-            accepted.append(acceptance)
-    return accepted
+    return _read_each(problems, enumerate(written), lambda item: _read_acceptance(reader, *item))
 
 
 def _read_acceptance(reader: Reader, index: int, entry: Any) -> Acceptance:

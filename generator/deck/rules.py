@@ -36,6 +36,7 @@ The checker returns findings; it never prints or exits. The CLI decides that.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -168,14 +169,17 @@ class Amount:
         return f"{self.describe()} {singular if single else plural}"
 
 
+AMOUNT_KEYS = ("exact", "min", "max")
+
+
 def _amount(params: Any, rule: RuleSpec, allowed_extra: Iterable[str] = frozenset()) -> Amount:
     if isinstance(params, int) and not isinstance(params, bool):
         return Amount(exact=params)
     if not isinstance(params, dict):
         raise _malformed(rule, "expects a number or a mapping with exact, min or max")
-    _known(params, rule, {"exact", "min", "max"} | set(allowed_extra))
+    _known(params, rule, set(AMOUNT_KEYS) | set(allowed_extra))
     values: dict[str, int | None] = {}
-    for key in ("exact", "min", "max"):
+    for key in AMOUNT_KEYS:
         value = params.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise _malformed(rule, f"'{key}' must be a whole number")
@@ -184,8 +188,6 @@ def _amount(params: Any, rule: RuleSpec, allowed_extra: Iterable[str] = frozense
         raise _malformed(rule, "needs at least one of exact, min or max")
     return Amount(**values)
 
-
-AMOUNT_KEYS = ("exact", "min", "max")
 
 MAX_GROUPS = 10_000
 """Groups one ``per:`` rule checks (the product of its fields' values). Ten thousand is far
@@ -237,9 +239,7 @@ def _groups(deck: Deck, rule: RuleSpec, per: list[str], selector: Selector) -> l
     """Every combination of the per: fields' values, in declared order."""
     cards = [card for card in deck.cards if selector.matches(card)]
     columns = [_group_values(deck, name, cards, selector) for name in per]
-    size = 1
-    for column in columns:
-        size *= len(column)
+    size = math.prod(len(column) for column in columns)
     if size > MAX_GROUPS:
         raise _malformed(rule, f"'per' makes {size:,} groups; at most {MAX_GROUPS:,} can be checked")
     return list(itertools.product(*columns))
@@ -319,10 +319,6 @@ def _malformed(rule: RuleSpec, what: str) -> InputError:
     return InputError(f"rule '{rule.kind}' {what}", rule.position, field=rule.kind)
 
 
-def _where(deck: Deck, rule: RuleSpec, raw: Any) -> Selector:
-    return parse_selector(raw, deck, rule.position)
-
-
 def _ids(pool: Pool, limit: int = 12) -> list[str]:
     ids = [card.id for card, _ in pool]
     return ids if len(ids) <= limit else ids[:limit] + [f"... {len(ids) - limit} more"]
@@ -347,7 +343,7 @@ def _check_count(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
     params = rule.params if isinstance(rule.params, dict) else {}
     per = _per_fields(deck, rule, params)
     amount_for = _amounts(rule.params, rule, per, {"where"})
-    selector = _where(deck, rule, params.get("where"))
+    selector = parse_selector(params.get("where"), deck, rule.position)
     matching = [(card, n) for card, n in pool if selector.matches(card) and n]
     if not per:
         amount = amount_for(())
@@ -372,7 +368,7 @@ def _check_copies(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]
     params = rule.params if isinstance(rule.params, dict) else {}
     per = _per_fields(deck, rule, params)
     amount_for = _amounts(rule.params, rule, per, {"where"})
-    selector = _where(deck, rule, params.get("where"))
+    selector = parse_selector(params.get("where"), deck, rule.position)
     wrong: dict[Group, list[tuple[Card, int]]] = {}
     for card, n in pool:
         if selector.matches(card):
@@ -418,7 +414,7 @@ def _hashable(value: Any) -> Any:
 def _check_unique(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
     if isinstance(rule.params, dict):
         _known(rule.params, rule, {"fields", "where"})
-        selector = _where(deck, rule, rule.params.get("where"))
+        selector = parse_selector(rule.params.get("where"), deck, rule.position)
     else:
         selector = Selector(())
     fields = _field_list(deck, rule, rule.params)
@@ -451,7 +447,7 @@ def _check_faces(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
         raise _malformed(rule, "'relation' is 'same' or 'different'")
     if mapping is not None and not isinstance(mapping, dict):
         raise _malformed(rule, "'map' must be a mapping of front value: back value")
-    selector = _where(deck, rule, params.get("where"))
+    selector = parse_selector(params.get("where"), deck, rule.position)
     wrong = []
     for card, _ in pool:
         if not selector.matches(card):
@@ -482,8 +478,8 @@ def _check_backed_by(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violati
     _known(params, rule, {"cards", "field", "by", "by_field"})
     for key in ("field", "by_field"):
         _field_name(deck, rule, params.get(key), setting=key)
-    needing = _where(deck, rule, params.get("cards"))
-    giving = _where(deck, rule, params.get("by"))
+    needing = parse_selector(params.get("cards"), deck, rule.position)
+    giving = parse_selector(params.get("by"), deck, rule.position)
     offered = {_hashable(field_value(card, params["by_field"]))
                for card, n in pool if n and giving.matches(card)}
     missing: dict[Any, list[str]] = {}
@@ -515,7 +511,7 @@ def _check_setup(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
         if not isinstance(need, dict) or "count" not in need:
             raise _malformed(rule, "each entry of 'needs' has a 'count' expression")
         _known(need, rule, {"where", "count", "for"})
-        selector = _where(deck, rule, need.get("where"))
+        selector = parse_selector(need.get("where"), deck, rule.position)
         available = sum(n for card, n in pool if selector.matches(card))
         for count in range(players[0], players[1] + 1):
             wanted = _evaluate(rule, str(need["count"]), {"players": count})
@@ -549,9 +545,7 @@ def _evaluate(rule: RuleSpec, source: str, context: dict[str, Any], truth: bool 
     try:
         result = evaluate(source, context)
         return bool(result) if truth else result
-    except TemplateError as error:
-        raise _malformed(rule, f"expression '{source}' failed: {error}") from None
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError) as error:
+    except (TemplateError, TypeError, ValueError, ZeroDivisionError, OverflowError) as error:
         raise _malformed(rule, f"expression '{source}' failed: {error}") from None
 
 

@@ -38,11 +38,7 @@ class Selector:
     def describe(self) -> str:
         if not self.wanted:
             return "all cards"
-        parts = []
-        for key, values in self.wanted:
-            shown = "|".join(map(str, values))
-            parts.append(f"{key}={shown}")
-        return ", ".join(parts)
+        return ", ".join(f"{key}={'|'.join(map(str, values))}" for key, values in self.wanted)
 
 
 def parse_selector(raw: Any, deck: Deck, position: Position,
@@ -132,9 +128,7 @@ def _typed(deck: Deck, name: str, text: str) -> Any:
             except ValueError:
                 pass
     if spec is not None and spec.type == "choice":
-        for choice in spec.choices:
-            if str(choice) == text:
-                return choice
+        return next((choice for choice in spec.choices if str(choice) == text), text)
     return text
 
 

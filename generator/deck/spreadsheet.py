@@ -126,25 +126,20 @@ def read_sheet(path: Path, sheet: str | None = None, named_at: Position | None =
 @contextmanager
 def open_sheet(path: Path, sheet: str | None = None, named_at: Position | None = None) -> Iterator[Sheet]:
     """A CSV or XLSX file (the workbook's sheet ``sheet``), its rows read one at a time while
-    the ``with`` block runs; other kinds are refused clearly.
+    the ``with`` block runs. Its callers have refused every other kind of file, and a sheet
+    named for a CSV file, first (:func:`generator.deck.sources.check_source_kind`).
 
     ``named_at`` is where the choice of sheet is made (the deck's ``from:`` or ``sheet:``
     line), for the errors about it.
     """
-    suffix = path.suffix.lower()
-    if suffix == ".csv":
-        if sheet is not None:
-            raise InputError(f"{path.name} is a CSV file, which has no sheets; leave out 'sheet'",
-                             named_at or Position(path), field="sheet")
+    if path.suffix.lower() == ".csv":
         with _csv_rows(path) as rows:
             yield _sheet_from_rows(path, rows)
-    elif suffix == ".xlsx":
-        with _xlsx_rows(path, sheet, named_at or Position(path)) as (title, rows):
-            found = _sheet_from_rows(path, rows)
-            found.name = title
-            yield found
-    else:
-        raise InputError(f"cards can come from a .csv or .xlsx file, not '{path.suffix}'", Position(path))
+        return
+    with _xlsx_rows(path, sheet, named_at or Position(path)) as (title, rows):
+        found = _sheet_from_rows(path, rows)
+        found.name = title
+        yield found
 
 
 @contextmanager

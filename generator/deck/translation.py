@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -267,14 +266,6 @@ def text_position(deck: Deck, card: str | None, side: str, name: str) -> Positio
     return deck.translation.positions.get((card, side, name))
 
 
-def untranslated_lines(deck: Deck) -> Iterator[tuple[Position, str]]:
-    """Each untranslated text of a translated deck as (position, message), in file order."""
-    if deck.translation is None:
-        return
-    for entry in sorted(deck.translation.untranslated, key=lambda e: (e.position.line, e.position.column)):
-        yield entry.position, entry.message(deck.translation.path)
-
-
 # --- reading the file ---------------------------------------------------------------------
 
 
@@ -388,14 +379,13 @@ class _Texts:
         source_keys = ("cards", index)
         fields = self.face(keys, card.fields, source_keys, card.id, "front", f"card '{card.id}'",
                            skip=frozenset({"back"}))
-        back = card.back
-        if "back" in given:
-            if card.back is None:
+        if card.back is None:
+            if "back" in given:
                 self.problems.add(TranslationError(f"card '{card.id}' has no back of its own to translate",
                                                    self.reader.position(keys + ("back",)), field="back"))
-        if card.back is not None:
-            back = self.face(keys + ("back",), card.back, source_keys + ("back",), card.id, "back",
-                             f"card '{card.id}' (back)")
+            return dataclasses.replace(card, fields=fields)
+        back = self.face(keys + ("back",), card.back, source_keys + ("back",), card.id, "back",
+                         f"card '{card.id}' (back)")
         return dataclasses.replace(card, fields=fields, back=back)
 
     def refuse_unknown(self, section: str, known: set[str], what: str) -> None:
@@ -466,4 +456,4 @@ class _Texts:
 __all__ = ["ALL_LANGUAGES", "LANG_FOLDER", "IncompleteTranslation", "Translation", "TranslationError",
            "Untranslated", "apply_translation", "check_code", "choice_label", "languages", "load_translated_deck",
            "mark_untranslated", "require_translated", "text_position", "translate_deck",
-           "translate_layouts", "translation_path", "untranslated_lines"]
+           "translate_layouts", "translation_path"]

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from generator.errors import printable
+
 GIT_TIMEOUT_SECONDS = 10.0
 """How long one git command may run. Each answers in milliseconds on a local repository;
 one that hangs (a lock, a repository on a network share that went away) is given up."""
@@ -241,19 +243,14 @@ def resolve_revision(root: Path, revision: str) -> str:
     """The full id of the commit ``revision`` names (``HEAD``, ``v0.3``, ``HEAD~2``, an id);
     :class:`GitError` when it names none."""
     if not revision or revision.startswith("-") or any(ord(char) < 32 for char in revision):
-        raise GitError(f"'{_shown(revision)}' is not a revision")
+        raise GitError(f"'{printable(revision)}' is not a revision")
     try:
         output = run_git(["rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"], root, limit=4096)
     except GitMissing:
         raise
     except GitError:
-        raise GitError(f"no revision '{_shown(revision)}' in the repository at {root}") from None
+        raise GitError(f"no revision '{printable(revision)}' in the repository at {root}") from None
     return output.decode("ascii", errors="replace").strip()
-
-
-def _shown(text: str) -> str:
-    """``text`` with control characters escaped, to quote it in a message."""
-    return "".join(char if ord(char) >= 32 and char != "\x7f" else repr(char)[1:-1] for char in text)
 
 
 def list_tree(root: Path, commit: str, paths: Sequence[str]) -> dict[str, TreeEntry]:

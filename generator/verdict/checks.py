@@ -40,11 +40,8 @@ def check_model(subject: Subject) -> Iterable[Finding]:
     except InputError as error:
         return findings_from(error, "input")
     subject.name = f"{deck.output_name}.{subject.lang}" if subject.lang else deck.output_name
-    if subject.lang is None:  # the deck as written
-        subject.deck = deck
-        return ()
     try:
-        subject.deck = translate_deck(deck, subject.lang)
+        subject.deck = translate_deck(deck, subject.lang)  # the deck as written when lang is None
     except InputError as error:
         return findings_from(error, "translation")
     return ()
