@@ -9,10 +9,11 @@ refused before parsing.
 Every value keeps the place it came from, so later stages can say
 ``cards/tiki/deck.yaml:42:11: expected a whole number (strength)``.
 
-The node tree is composed by PyYAML's composer over libyaml's parser. That composer
+The node tree is composed by libyaml's composer over libyaml's parser. That composer
 recurses, one level a nesting level, so it is used only where libyaml refuses nesting
-deeper than 1,000 levels itself (0.2.6 and later); elsewhere PyYAML's own parser and
-composer run, and Python's recursion limit stops a document nested too deep.
+deeper than 1,000 levels itself (0.2.6 and later); over an older libyaml, PyYAML's own
+composer composes libyaml's events, and Python's recursion limit stops a document nested
+too deep (PyYAML without libyaml parses in Python, about twelve times slower).
 """
 
 from __future__ import annotations
@@ -201,44 +202,62 @@ LIBYAML_NESTING_CAP = (0, 2, 6)
 which recurses a level a nesting level, could overflow the stack on a 50,000-deep ``[[[``."""
 
 
-def _loader() -> type[yaml.SafeLoader]:
-    """libyaml's safe loader where PyYAML has it and it caps nesting; else PyYAML's own."""
-    libyaml = getattr(yaml, "_yaml", None)
-    if hasattr(yaml, "CSafeLoader") and libyaml is not None and libyaml.get_version() >= LIBYAML_NESTING_CAP:
-        return yaml.CSafeLoader  # type: ignore[return-value]  # the same interface, in C
-    return yaml.SafeLoader
+def loader_for(libyaml: tuple[int, ...] | None) -> type[yaml.SafeLoader] | type[yaml.CSafeLoader]:
+    """The safe loader to compose with, given the version of the libyaml PyYAML was built with
+    (None without one): libyaml's own where it caps nesting; else libyaml's parser under
+    PyYAML's composer, whose recursion Python's limit stops; else PyYAML's own parser."""
+    if libyaml is None or not hasattr(yaml, "CSafeLoader"):
+        return yaml.SafeLoader
+    if libyaml >= LIBYAML_NESTING_CAP:
+        return yaml.CSafeLoader
+    return _ParsedByLibyaml
 
 
-LOADER = _loader()
+class _ParsedByLibyaml(yaml.composer.Composer, yaml.CSafeLoader):
+    """libyaml's parser with PyYAML's composer in front of libyaml's: the methods that compose
+    come first, and ask the C parser for its events."""
+
+    def __init__(self, stream: str) -> None:
+        yaml.CSafeLoader.__init__(self, stream)
+        yaml.composer.Composer.__init__(self)
+
+
+LOADER = loader_for(getattr(getattr(yaml, "_yaml", None), "get_version", lambda: None)())
 """Whose parser and composer make the node tree (see the module docstring)."""
 
 
 def compose(text: str, path: Path) -> yaml.Node | None:
     """YAML text -> one node tree; a second document, an alias before its anchor, an anchor
-    defined twice and nesting past libyaml's cap are refused at their line."""
+    defined twice and nesting past the parser's cap are refused at their line (past Python's
+    recursion limit, without one)."""
     try:
         return yaml.compose(text, Loader=LOADER)
     except yaml.composer.ComposerError as error:
-        if error.problem == "but found another document":
+        problem, context = error.problem or "", error.context or ""
+        if problem == "but found another document":
             raise InputError("a deck file holds one YAML document; found a second '---'",
                              _position(path, error.problem_mark)) from None
-        if error.context == "found duplicate anchor; first occurrence":
+        if context.startswith("found duplicate anchor"):
             first = _line_column(error.context_mark)[0] if error.context_mark else "?"
             raise InputError(f"anchor '&{_name_at(text, error.problem_mark, '&')}' is defined again (first at "
                              f"line {first}); give one of them another name",
                              _position(path, error.problem_mark)) from None
-        if error.problem == "found undefined alias":
+        if problem.startswith("found undefined alias"):
             name = _name_at(text, error.problem_mark, "*")
             raise InputError(f"alias '*{name}' names no anchor defined before it",
                              _position(path, error.problem_mark)) from None
         raise
     except yaml.MarkedYAMLError as error:
         if "nesting depth" in str(error.problem):  # libyaml's own cap, far above ours
-            raise InputError(f"nested more than {MAX_DEPTH} levels deep",
-                             _position(path, error.problem_mark)) from None
+            raise _too_deep(path, error.problem_mark) from None
         raise
-    except RecursionError:  # PyYAML's own composer, where libyaml does not cap nesting
-        raise InputError(f"nested more than {MAX_DEPTH} levels deep", Position(path)) from None
+    except RecursionError:  # PyYAML's composer, over a libyaml that does not cap nesting
+        raise _too_deep(path, None) from None
+
+
+def _too_deep(path: Path, mark: Any) -> InputError:
+    """The refusal of a document nested more than :data:`MAX_DEPTH` levels, at ``mark`` if known."""
+    return InputError(f"nested more than {MAX_DEPTH} levels deep", _position(path, mark))
 
 
 _ANCHOR_NAME = re.compile(r"[^\s,\[\]{}]+")
@@ -289,8 +308,7 @@ class _Builder:
             if isinstance(node, yaml.ScalarNode):
                 return 1
             if depth >= MAX_DEPTH:  # this mapping or list is the one level too many
-                raise InputError(f"nested more than {MAX_DEPTH} levels deep",
-                                 _position(self.path, node.start_mark))
+                raise _too_deep(self.path, node.start_mark)
             if id(node) in active:
                 raise InputError("recursive alias", _position(self.path, node.start_mark))
             active.add(id(node))

@@ -179,7 +179,7 @@ def test_nesting_that_would_exhaust_the_parser_is_refused(tmp_path, depth):
 def test_the_recursive_c_composer_is_used_only_with_a_libyaml_that_caps_nesting():
     """libyaml's composer recurses a level a nesting level; the libyaml it runs over must refuse
     nesting past 1,000 itself, or a deep enough file would overflow the stack."""
-    assert LOADER is yaml.CSafeLoader  # the wheel pinned in pyproject brings libyaml
+    assert LOADER is yaml.CSafeLoader  # PyYAML's wheels bring libyaml; 0.2.6 in those installed here
     assert yaml._yaml.get_version() >= LIBYAML_NESTING_CAP
     with pytest.raises(yaml.MarkedYAMLError, match="nesting depth"):
         yaml.compose("[" * 1_001 + "]" * 1_001, Loader=LOADER)

@@ -17,6 +17,7 @@ import pytest
 import yaml
 from cli_run import deckpress
 
+from generator import loading
 from generator.errors import InputError, Position
 from generator.loading import parse_yaml
 
@@ -149,10 +150,21 @@ def test_merged_keys_are_placed_where_they_were_written():
     ("x:\n" + "".join("  " * level + f"- k{level}:\n" for level in range(1, 60)),
      "deck.yaml:26:53: nested more than 50 levels deep"),
 ])
-def test_what_loading_refuses_is_one_error_at_its_place(text, error):
+@pytest.mark.parametrize("libyaml", [(0, 2, 6), (0, 2, 5)], ids=["libyaml", "old libyaml"])
+def test_what_loading_refuses_is_one_error_at_its_place(text, error, libyaml, monkeypatch):
+    """The same line whether libyaml's composer or PyYAML's composes libyaml's events."""
+    monkeypatch.setattr(loading, "LOADER", loading.loader_for(libyaml))
     with pytest.raises(InputError) as raised:
         loaded(text)
     assert str(raised.value) == error
+
+
+@pytest.mark.parametrize("libyaml", [(0, 2, 5), None], ids=["old libyaml", "no libyaml"])
+def test_nesting_past_what_python_recurses_is_refused_without_libyaml_s_cap(libyaml, monkeypatch):
+    monkeypatch.setattr(loading, "LOADER", loading.loader_for(libyaml))
+    with pytest.raises(InputError) as raised:
+        loaded("deck: " + "[" * 900 + "]" * 900 + "\n")  # below libyaml's own cap of 1,000
+    assert str(raised.value) == "deck.yaml: nested more than 50 levels deep"
 
 
 @pytest.mark.parametrize("value, column, reason", [
