@@ -29,8 +29,7 @@ from generator.render.layout import RawLayout, find_layout, read_raw_layout
 from generator.render.renderer import GENERIC_LAYOUT, SIDES, Renderer, layout_search_path, load_renderer
 from generator.revisions import FileSource, reading_from
 from generator.stats.odds import probability
-from generator.stats.pools import pools_for
-from generator.stats.spec import read_stats_spec
+from generator.stats.spec import asked, read_stats_spec
 
 WORKBOOK_SUFFIX = ".xlsx"
 
@@ -199,14 +198,11 @@ def stats_answers(deck: Deck) -> tuple[dict[tuple[str | None, str], Answer], Inp
     except InputError as error:
         return {}, error
     answers: dict[tuple[str | None, str], Answer] = {}
-    for pool in pools_for(deck):
-        for question in spec.questions:
-            if question.decklist not in (None, pool.decklist):
-                continue
-            try:
-                chance, problem = probability(question, pool), None
-            except InputError as error:
-                chance, problem = None, error.message
-            answers[pool.decklist, question.name] = Answer(question.name, pool.decklist, chance, problem,
-                                                           question.position)
+    for pool, question in asked(deck, spec):
+        try:
+            chance, problem = probability(question, pool), None
+        except InputError as error:
+            chance, problem = None, error.message
+        answers[pool.decklist, question.name] = Answer(question.name, pool.decklist, chance, problem,
+                                                       question.position)
     return answers, None

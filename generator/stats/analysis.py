@@ -94,8 +94,7 @@ def planned_games(deck: Deck, request: Request) -> int:
 
 
 def _pool_stats(deck: Deck, pool: Pool, fields: tuple[CountBy, ...], questions: tuple[Question, ...]) -> PoolStats:
-    answers = tuple(Answer(question, probability(question, pool)) for question in questions
-                    if question.decklist in (None, pool.decklist))
+    answers = tuple(Answer(question, probability(question, pool)) for question in questions if question.asks(pool))
     return PoolStats(pool=pool, composition=tuple(breakdown(pool, count_by, deck) for count_by in fields),
                      answers=answers)
 

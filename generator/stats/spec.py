@@ -39,6 +39,7 @@ Every mistake is reported with the file, line, column and key.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -49,7 +50,7 @@ from generator.errors import Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader
 from generator.stats.dice import DiceFormula, parse_dice
-from generator.stats.pools import unknown_decklist
+from generator.stats.pools import Pool, pools_for, unknown_decklist
 
 SECTION_KEYS = {"composition", "draw", "questions", "dice", "simulate"}
 QUESTION_KEYS = {"name", "draw", "need", "from", "for_some", "for_every", "decklist", "description"}
@@ -126,6 +127,10 @@ class Question:
             text = f"for {quantifier} card with {self.chosen.describe()}: {text}"
         return text
 
+    def asks(self, pool: Pool) -> bool:
+        """Whether the question is asked of ``pool``: it names that pool's decklist, or none."""
+        return self.decklist in (None, pool.decklist)
+
 
 @dataclass(repr=False, eq=False)
 class DiceSpec:
@@ -158,6 +163,15 @@ class StatsSpec:
     questions: tuple[Question, ...] = ()
     dice: DiceSpec | None = None
     simulation: SimulationSpec | None = None
+
+
+def asked(deck: Deck, spec: StatsSpec) -> Iterator[tuple[Pool, Question]]:
+    """Every question of ``spec`` with each pool of ``deck`` it is asked of (each decklist,
+    or the deck itself), pool by pool in the deck's order."""
+    for pool in pools_for(deck):
+        for question in spec.questions:
+            if question.asks(pool):
+                yield pool, question
 
 
 def read_stats_spec(deck: Deck) -> StatsSpec:

@@ -16,8 +16,7 @@ from generator.findings import Finding, findings_from
 from generator.sheets.geometry import SheetSettings, sheet_layout
 from generator.sheets.style import load_style
 from generator.stats.odds import prepare
-from generator.stats.pools import pools_for
-from generator.stats.spec import read_stats_spec
+from generator.stats.spec import asked, read_stats_spec
 from generator.verdict.access import check_access, watch_access
 from generator.verdict.booklet import booklet_findings
 from generator.verdict.checks import (
@@ -59,14 +58,11 @@ def check_stats(subject: Subject) -> Iterable[Finding]:
     except InputError as error:
         return findings_from(error, "stats")
     found = []
-    for pool in pools_for(deck):
-        for question in spec.questions:
-            if question.decklist not in (None, pool.decklist):
-                continue
-            try:
-                prepare(question, pool)
-            except InputError as error:
-                found.extend(findings_from(error, "stats"))
+    for pool, question in asked(deck, spec):
+        try:
+            prepare(question, pool)
+        except InputError as error:
+            found.extend(findings_from(error, "stats"))
     return found
 
 
