@@ -161,3 +161,14 @@ def test_a_components_table_at_the_row_limit_passes_check_and_makes_a_booklet(tm
         run = deckpress("booklet", deck, "--out", tmp_path / "out", "--quiet")
     assert run.exit_code == 0, run.stderr
     assert (tmp_path / "out" / "demo-rules.pdf").exists()
+
+
+def test_a_rules_md_that_is_a_folder_is_refused_as_one(tmp_path):
+    deck = new_deck(tmp_path)
+    (deck / "rules.md").unlink()
+    (deck / "rules.md").mkdir()
+    out = tmp_path / "out"
+    with within():
+        run = deckpress("booklet", deck, "--out", out, "--quiet")
+    assert refused(run, (2,), "is a folder") == f"error: {deck / 'rules.md'}: is a folder, not a file that can be read"
+    assert not out.exists()

@@ -386,7 +386,16 @@ def test_a_pipe_named_as_the_manifest_is_refused_not_waited_on(tmp_path: Path, m
     os.mkfifo("old.json")
     run = deckpress("build", "cards/game", "--changed-from", "old.json", "--out", OUT)
     assert run.exit_code == 2
-    assert run.error_lines == ["error: old.json: is a named pipe, not a manifest file"]
+    assert run.error_lines == ["error: old.json: is a named pipe, not a file that can be read"]
+
+
+def test_a_manifest_that_is_not_utf8_names_the_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    Path("old.json").write_bytes(b'{"deck": "g\xe9"}')
+    run = deckpress("build", "cards/game", "--changed-from", "old.json", "--out", OUT)
+    assert run.exit_code == 2
+    assert run.error_lines == ["error: old.json:1:12: not UTF-8 text: byte 0xe9 cannot be read; save the file as UTF-8"]
 
 
 def test_a_manifest_that_is_not_there_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -394,7 +403,7 @@ def test_a_manifest_that_is_not_there_is_one_line_and_exit_2(tmp_path: Path, mon
     monkeypatch.chdir(tmp_path)
     run = deckpress("build", "cards/game", "--changed-from", "gone.json", "--out", OUT)
     assert run.exit_code == 2
-    assert run.error_lines == ["error: gone.json: cannot read the manifest: No such file or directory"]
+    assert run.error_lines == ["error: gone.json: file not found"]
 
 
 # --- errors and --only ----------------------------------------------------------------------
@@ -533,4 +542,4 @@ def test_a_manifest_past_its_size_limit_is_refused(tmp_path: Path, monkeypatch: 
     Path("huge.json").write_text(" " * (1024 * 1024 + 1), encoding="utf-8")
     run = deckpress("build", "cards/game", "--changed-from", "huge.json", "--out", OUT)
     assert run.exit_code == 2
-    assert run.error_lines == ["error: huge.json: larger than 1 MB: not a manifest deckpress wrote"]
+    assert run.error_lines == ["error: huge.json: file is 1,048,577 bytes; the limit is 1,048,576"]

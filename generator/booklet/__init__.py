@@ -80,8 +80,6 @@ def read_rules(deck: Deck) -> str:
     if not path.exists() and not path.is_symlink():
         raise InputError(f"no {path.name} beside the deck: write the rules there", Position(path))
     target = resolve_inside(deck.folder, path.name, Position(path), field="rules")
-    if not target.is_file():
-        raise InputError(f"{path.name} is not a readable file", Position(path), field="rules")
     return read_text(target, limit=MAX_RULES_BYTES)
 
 

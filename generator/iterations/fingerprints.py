@@ -24,9 +24,9 @@ from typing import Any
 from generator.deck.model import MAX_COPIES, MAX_TOTAL_CARDS, Deck
 from generator.errors import InputError, Position, printable
 from generator.iterations.drawing import Canon, ElementDrawing, FaceDrawing
-from generator.paths import special_kind
+from generator.loading import read_text
 from generator.render.renderer import SIDES, Renderer
-from generator.revisions import DISK
+from generator.revisions import DISK, reading_from
 from generator.sheets.manifest import CardRecord, DeckRecord
 
 FINGERPRINTS = "drawing-1"
@@ -98,25 +98,11 @@ class PrintedCopy:
 def read_manifest_record(path: Path) -> PrintedCopy:
     """The record a build kept at the end of its manifest. Raises InputError (one line, exit 2)
     for a file that is not a manifest, or one written before manifests kept the record."""
+    with reading_from(DISK):  # a manifest is a build's output, on the disk even beside a deck read at a revision
+        text = read_text(path, MAX_PRINTED_MANIFEST_BYTES)
     where = Position(path)
     try:
-        kind = special_kind(path.stat().st_mode)
-    except OSError as error:
-        raise InputError(f"cannot read the manifest: {error.strerror or error}", where) from None
-    if kind is not None:  # a pipe would be waited on for ever
-        raise InputError(f"is {kind}, not a manifest file", where)
-    try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_PRINTED_MANIFEST_BYTES + 1)
-    except OSError as error:
-        raise InputError(f"cannot read the manifest: {error.strerror or error}", where) from None
-    if len(data) > MAX_PRINTED_MANIFEST_BYTES:
-        megabytes = MAX_PRINTED_MANIFEST_BYTES // (1024 * 1024)
-        raise InputError(f"larger than {megabytes} MB: not a manifest deckpress wrote", where)
-    try:
-        manifest = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise InputError("not a manifest: not UTF-8 text", where) from None
+        manifest = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(f"not a manifest: malformed JSON ({error.msg})",
                          Position(path, error.lineno, error.colno)) from None
