@@ -107,7 +107,7 @@ class SvgArt:
         key = (ink.hexval() if ink is not None else "", round(opacity, 4))
         if key not in self._recoloured:
             recoloured = copy.deepcopy(self.drawing)
-            for shape in _shapes(recoloured):
+            for shape in leaf_shapes(recoloured):
                 for attribute, alpha_attribute in (("fillColor", "fillOpacity"), ("strokeColor", "strokeOpacity")):
                     old = getattr(shape, attribute, None)
                     if isinstance(old, Color):
@@ -149,7 +149,7 @@ def load_svg(path: Path) -> SvgArt:
     _check_tree(root)
     _check_view_box(root)
     drawing = _render(path, root)
-    shapes = list(_shapes(drawing))
+    shapes = list(leaf_shapes(drawing))
     if len(shapes) > MAX_SVG_SHAPES:
         raise SvgError(f"draws {len(shapes):,} shapes; SVG art may draw at most {MAX_SVG_SHAPES:,}")
     if not drawing.width or not drawing.height:
@@ -320,11 +320,11 @@ def _render(path: Path, root: Element) -> Drawing:
     return drawing
 
 
-def _shapes(node: Drawing) -> Iterator[Drawing]:
-    """Every leaf shape of a drawing."""
+def leaf_shapes(node: Drawing) -> Iterator[Drawing]:
+    """Every leaf shape of a drawing, inside its groups, in drawing order."""
     for child in getattr(node, "contents", ()):
         if hasattr(child, "contents"):
-            yield from _shapes(child)
+            yield from leaf_shapes(child)
         else:
             yield child
 

@@ -14,7 +14,7 @@ meant to reach the cut and is not held to the safe zone.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +33,7 @@ from generator.render.images import drawn_rectangle
 from generator.render.layout import Layout
 from generator.render.paint import Gradient
 from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp, TextRule
-from generator.render.svg import SvgArt
+from generator.render.svg import SvgArt, leaf_shapes
 from generator.render.units import MM
 from generator.shops.inks import PressInks
 from generator.shops.presets import Preset, mm_text, size_text
@@ -247,7 +247,7 @@ def _has_alpha(path: Path) -> bool:
 
 
 def _art_is_see_through(art: SvgArt) -> bool:
-    for shape in _art_shapes(art.drawing):
+    for shape in leaf_shapes(art.drawing):
         for attribute, opacity in (("fillColor", "fillOpacity"), ("strokeColor", "strokeOpacity")):
             colour = getattr(shape, attribute, None)
             if not isinstance(colour, Color):
@@ -256,14 +256,6 @@ def _art_is_see_through(art: SvgArt) -> bool:
             if (getattr(colour, "alpha", 1) or 0) < 1 or (own is not None and own < 1):
                 return True
     return False
-
-
-def _art_shapes(node: object) -> Iterator[object]:
-    for child in getattr(node, "contents", ()):
-        if hasattr(child, "contents"):
-            yield from _art_shapes(child)
-        else:
-            yield child
 
 
 def _icons(op: Op) -> list[Icon]:
