@@ -11,7 +11,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from cli_run import deckpress, place_of
-from test_render import make_deck, render_page
+from test_render import make_deck, plain_field_page, render_page
 
 from generator.errors import EXIT_RULES
 from generator.render import load_renderer
@@ -171,15 +171,7 @@ def test_unquoted_text_with_a_labelled_icon_gets_the_yaml_hint(tmp_path):
 
 
 def test_a_plain_field_prints_an_icon_label_as_written(tmp_path):
-    folder = tmp_path / "cards" / "plain"
-    folder.mkdir(parents=True)
-    (folder / "layout.yaml").write_text("elements:\n  - {name: body, text: '{{ text }}', box: [5, 20, 53, 20]}\n")
-    (folder / "deck.yaml").write_text("deck: {name: Plain, layout: layout, title_field: text}\nfields:\n"
-                                      "  text: {type: text, markup: false}\ncards:\n"
-                                      "  - {id: odd, text: 'Pay :coin{2}: or :coin{2'}\n")
-    assert deckpress("check", folder).exit_code == 0
-    assert deckpress("build", folder, "--out", tmp_path / "out", "--quiet").exit_code == 0
-    page = pdfplumber.open(tmp_path / "out" / "plain.pdf").pages[0]
+    page = plain_field_page(tmp_path, "  - {id: odd, text: 'Pay :coin{2}: or :coin{2'}\n")
     assert "Pay :coin{2}: or :coin{2" in page.extract_text() and not page.curves
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from cli_run import deckpress
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
@@ -53,6 +54,19 @@ def make_deck(tmp_path: Path, layout: str | None, cards: str = CARDS, deck_layou
     for name, body in {"main": layout or "", **(extra_layouts or {})}.items():
         (layouts / f"{name}.yaml").write_text(body)
     return load_deck(folder)
+
+
+def plain_field_page(tmp_path: Path, card: str):
+    """Page 1 of the build of a deck whose ``text`` field is declared ``markup: false``, with
+    ``card`` (its entry under ``cards:``, YAML) as its one card, after ``check`` passes it."""
+    folder = tmp_path / "cards" / "plain"
+    folder.mkdir(parents=True)
+    (folder / "layout.yaml").write_text("elements:\n  - {name: body, text: '{{ text }}', box: [5, 20, 53, 20]}\n")
+    (folder / "deck.yaml").write_text("deck: {name: Plain, layout: layout, title_field: text}\nfields:\n"
+                                      "  text: {type: text, markup: false}\ncards:\n" + card)
+    assert deckpress("check", folder).exit_code == 0
+    assert deckpress("build", folder, "--out", tmp_path / "out", "--quiet").exit_code == 0
+    return pdfplumber.open(tmp_path / "out" / "plain.pdf").pages[0]
 
 
 def render_page(renderer, card, side: str, path: Path, bleed: bool = False):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pdfplumber
 import pytest
 from cli_run import deckpress
-from test_render import MM, make_deck, render_page
+from test_render import MM, make_deck, plain_field_page, render_page
 
 from generator.render import load_renderer
 from generator.render.text import RULE_STEP
@@ -97,14 +97,6 @@ def test_a_rule_in_a_yaml_block_scalar_of_the_deck(tmp_path):
 
 
 def test_a_plain_field_prints_its_line_of_hyphens(tmp_path):
-    folder = tmp_path / "cards" / "plain"
-    folder.mkdir(parents=True)
-    (folder / "layout.yaml").write_text("elements:\n  - {name: body, text: '{{ text }}', box: [5, 20, 53, 20]}\n")
-    (folder / "deck.yaml").write_text("deck: {name: Plain, layout: layout, title_field: text}\nfields:\n"
-                                      "  text: {type: text, markup: false}\ncards:\n"
-                                      "  - id: odd\n    text: |\n      one\n      ---\n      two\n")
-    assert deckpress("check", folder).exit_code == 0
-    assert deckpress("build", folder, "--out", tmp_path / "out", "--quiet").exit_code == 0
-    page = pdfplumber.open(tmp_path / "out" / "plain.pdf").pages[0]
+    page = plain_field_page(tmp_path, "  - id: odd\n    text: |\n      one\n      ---\n      two\n")
     assert "one\n---\ntwo" in page.extract_text()
     assert not [line for line in page.lines if abs(line["x1"] - line["x0"] - 53 * MM) < 0.01]
