@@ -4,8 +4,6 @@ comparison of the deck with the printed copy (at a git revision, or as a manifes
 
 from __future__ import annotations
 
-import dataclasses
-
 from generator.cli.common import counted
 from generator.cli.runs import RunRequest
 from generator.deck import Deck
@@ -14,7 +12,7 @@ from generator.iterations.comparison import Reprint, cards_to_compare, compare
 from generator.iterations.decks import sides_since
 from generator.iterations.fingerprints import PrintedCopy
 from generator.iterations.reprints import instructions_of, reprint_from_manifest
-from generator.render import Renderer, load_renderer
+from generator.render import Renderer
 from generator.sheets.instructions import PrintRun
 
 
@@ -35,8 +33,7 @@ def reprint_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, re
         if printed.lang != deck.lang:
             raise InputError(f"the manifest is of the {_language(printed.lang)}, this build of the "
                              f"{_language(deck.lang)}", Position(request.manifest), field="lang")
-        drawer = renderer if printed.version == deck.version else \
-            load_renderer(dataclasses.replace(deck, version=printed.version), draft=draft)
+        drawer = renderer if printed.version == deck.version else renderer.restamped(printed.version)
         reprint = reprint_from_manifest(printed, deck, drawer)
         return _reprint_run(reprint, deck, {"from": request.manifest.name}, printed.version)
     raise AssertionError("a reprint compares with a revision or a manifest")

@@ -24,15 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.deck.model import Deck
-from generator.errors import DeckpressError
 from generator.iterations.comparison import Comparison, compare
 from generator.iterations.decks import WORKING_TREE
 from generator.iterations.drawing import Canon, FaceDrawing
 from generator.iterations.revision import revision_of
-from generator.iterations.sides import KEEP_OWN_VERSION, Side, raw_layouts, read_side, relabelled
+from generator.iterations.sides import KEEP_OWN_VERSION, Side, raw_layouts, read_side
 from generator.render.layout import RawLayout
-from generator.render.renderer import SIDES, Renderer, load_renderer
-from generator.revisions import DISK, FileSource, Revision, reading_from
+from generator.render.renderer import SIDES, Renderer
+from generator.revisions import DISK, FileSource, Revision
 
 Drawings = dict[FaceDrawing, FaceDrawing]
 """Each drawing the older side made, by itself: a newer drawing equal to one is swapped for it."""
@@ -127,12 +126,7 @@ class Baseline:
         deck's version changes (its first save after a commit adds the ``+``)."""
         if version != self._stamp:
             side = self._side
-            with reading_from(side.source):
-                try:
-                    renderer = load_renderer(dataclasses.replace(side.deck, version=version))
-                except DeckpressError as error:
-                    raise relabelled(error, side.source) from None
-            self._side = self._with_canon(dataclasses.replace(side, renderer=renderer))
+            self._side = self._with_canon(dataclasses.replace(side, renderer=side.renderer.restamped(version)))
             self._stamp = version
         return self._side
 

@@ -126,8 +126,8 @@ def read_side(target: Path, source: FileSource, name: str, stamp: str | None = K
             _refuse_workbook_at_revision(deck, source)
             renderer = load_renderer(deck, stamp_version=True)
             deck = renderer.deck
-            if stamp != KEEP_OWN_VERSION:  # before any face is laid out: the faces print the stamp
-                renderer.deck = dataclasses.replace(deck, version=stamp)
+            if stamp != KEEP_OWN_VERSION:  # the faces print the stamp
+                renderer = renderer.restamped(stamp)
             layouts = raw_layouts(deck)
         except DeckpressError as error:
             raise relabelled(error, source) from None

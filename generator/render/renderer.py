@@ -13,6 +13,7 @@ validating it (or drawing it twice) costs no fitting work.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable
@@ -274,6 +275,12 @@ class Renderer:
 
     tried_faces: int = 0
     """How many distinct faces the last :meth:`problems` laid out or tried to."""
+
+    def restamped(self, version: str | None) -> Renderer:
+        """A renderer over the same layouts and fonts whose faces print ``version``: the layouts
+        do not depend on it (a face reads it when it is laid out), so nothing is read again."""
+        return Renderer(deck=dataclasses.replace(self.deck, version=version), layouts=self.layouts,
+                        font_registry=self.font_registry, draft=self.draft)
 
     def reuse_plans(self, earlier: Renderer) -> None:
         """Take over the plans ``earlier`` made for faces this deck still has.
