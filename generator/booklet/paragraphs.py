@@ -210,7 +210,7 @@ class BookletCanvas(Canvas):
             cap_height = pdfmetrics.getFont(pieces[0][0]).face.capHeight / 1000
             start, baseline, size = label_place(x + image.margin, y, side, sum(width for *_, width in pieces),
                                                 cap_height)
-            draw_label(self, pieces, start, baseline, size, label_colour(icon, white))
+            draw_label(self, pieces, start, baseline, size, label_colour(icon))
         return width, height
 
 

@@ -90,11 +90,6 @@ class Baseline:
         self._side = self._with_canon(dataclasses.replace(side, rules={}, answers={}))
         self._stamp = side.deck.version
 
-    @property
-    def deck(self) -> Deck:
-        """The deck as it was at the revision (its own version)."""
-        return self._side.deck
-
     def follow(self, deck: Deck, renderer: Renderer, earlier: Followed | None = None) -> Followed:
         """``deck`` (laid out by ``renderer``) compared with the revision.
 

@@ -421,10 +421,9 @@ def label_place(x: float, y: float, side: float, width: float, cap_height: float
     return x + (side - width * size) / 2, y + (side - cap_height * size) / 2, size
 
 
-def label_colour(icon: Icon, accent: Color | None) -> Color:
-    """The colour of an icon's label: the icon's own accent, else ``accent`` (that of what draws
-    it), else paper white."""
-    return icon.accent_ink or accent or white
+def label_colour(icon: Icon) -> Color:
+    """The colour of an icon's label: the icon's own accent, else paper white."""
+    return icon.accent_ink or white
 
 
 def draw_label(canvas: Canvas, pieces: Sequence[tuple[str, str, float]], x: float, y: float, size: float,
