@@ -21,7 +21,7 @@ from pathlib import Path
 from PIL import Image
 from reportlab.lib.colors import Color
 
-from generator.access.backdrop import union
+from generator.access.backdrop import corners_of, region_bounds, union
 from generator.access.contrast import distinct_plans
 from generator.boxes import Box
 from generator.deck.model import Card
@@ -144,19 +144,8 @@ def _extent(op: Op, layout: Layout) -> tuple[str, Box] | None:
     if box is None:
         return None
     if op.frame is not None and op.frame.rotate % 360:
-        box = _turned(box, op.frame.rotate, op.frame.centre)
+        box = region_bounds(corners_of(box, op.frame))
     return kind, box
-
-
-def _turned(box: Box, degrees: float, centre: tuple[float, float]) -> Box:
-    """The upright box around ``box`` turned ``degrees`` about ``centre``."""
-    radians = math.radians(-degrees)
-    cos, sin = math.cos(radians), math.sin(radians)
-    cx, cy = centre
-    corners = [(x, y) for x in (box.x, box.right) for y in (box.y, box.top)]
-    turned = [(cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos) for x, y in corners]
-    xs, ys = [x for x, _ in turned], [y for _, y in turned]
-    return Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
 def _safe_zone(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
