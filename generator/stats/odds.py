@@ -41,7 +41,7 @@ from math import comb, lgamma, log
 
 from generator.deck.model import Card
 from generator.deck.selectors import field_value
-from generator.errors import InputError
+from generator.errors import InputError, plural
 from generator.stats.pools import Pool
 from generator.stats.spec import Condition, Question
 
@@ -112,7 +112,7 @@ def prepare(question: Question, pool: Pool) -> PreparedQuestion:
     if work > MAX_COUNTING_WORK:
         parts = sum(len(conjunction) for conjunction in conjunctions)
         raise InputError(f"question '{question.name}' would take {work:,} steps to count exactly (a draw of "
-                         f"{question.draw} from {available:,} cards, {parts} condition{'s' if parts != 1 else ''}); "
+                         f"{question.draw} from {available:,} cards, {plural(parts, 'condition')}); "
                          f"at most {MAX_COUNTING_WORK:,}: draw fewer cards or ask fewer conditions at once",
                          question.position, field="draw")
     return PreparedQuestion(entries, conjunctions, plan)
