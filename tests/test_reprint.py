@@ -215,6 +215,22 @@ def test_nothing_to_reprint_removes_an_earlier_reprint_left_in_the_folder(tmp_pa
 
 
 @needs_git
+def test_nothing_to_reprint_removes_the_earlier_reprint_s_cut_file_too(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    edit(DECK, "text: Smash.,", "text: Smash twice.,")
+    cut = ("--cutter", "silhouette", "--cut-file", "svg")
+    assert deckpress("build", "cards/game", "--changed-since", "HEAD", *cut, "--out", OUT, "-q").exit_code == 0
+    assert (OUT / "game.reprint.cut.svg").is_file()
+    commit(tmp_path, "Printed and cut the reprint")
+    run = deckpress("build", "cards/game", "--changed-since", "HEAD", *cut, "--out", OUT)
+    assert run.exit_code == 0, run.stderr
+    assert f"  removed {OUT / 'game.reprint.cut.svg'}, an earlier reprint's" in run.stdout.splitlines()
+    assert not list(OUT.glob("game.reprint*"))
+
+
+@needs_git
 def test_nothing_to_reprint_says_so_and_writes_no_pdf(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -44,7 +44,7 @@ from generator.iterations.fingerprints import deck_record
 from generator.render import Renderer, load_renderer
 from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError, sheet_layout
 from generator.sheets.manifest import DeckRecord
-from generator.sheets.press import output_paths, press_deck
+from generator.sheets.press import output_files, press_deck
 from generator.sheets.renderer import CardRenderer
 from generator.sheets.style import MM, load_style
 from generator.verdict import verdict
@@ -165,7 +165,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
             if not quiet:
                 say_nothing_to_reprint(deck, run.instructions)
             # An earlier reprint's sheets would tell of changes the printed copy now has.
-            for stale in output_paths(deck, out_dir, settings.duplex, run.part):
+            for stale in output_files(deck, out_dir, settings.duplex, run.part):
                 if stale.is_file():
                     stale.unlink()
                     if not quiet:

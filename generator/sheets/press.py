@@ -38,6 +38,7 @@ from generator.boxes import Box
 from generator.deck.model import Card, Deck
 from generator.outputs import atomic_outputs
 from generator.sheets.cutfile import cut_file_bytes, cut_file_name, cut_sheet
+from generator.sheets.cutting import CUT_FILE_FORMATS
 from generator.sheets.forms import FormLibrary, font_for, joined_runs, number
 from generator.sheets.geometry import (
     DEFAULT_DUPLEX,
@@ -101,6 +102,14 @@ def output_paths(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX, part: 
     stem = deck.output_name if part is None else f"{deck.output_name}.{part}"
     stem = stem if duplex == DEFAULT_DUPLEX else f"{stem}.{duplex}"
     return out_dir / f"{stem}.pdf", out_dir / f"{stem}.json"
+
+
+def output_files(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX, part: str | None = None) -> list[Path]:
+    """Every file a build with these settings may write (:func:`output_paths`, and a cut file
+    in each format beside the PDF): what an earlier build left that is to be taken away."""
+    pdf_path, manifest_path = output_paths(deck, out_dir, duplex, part)
+    return [pdf_path, manifest_path, *(pdf_path.with_name(cut_file_name(pdf_path.name, kind))
+                                       for kind in CUT_FILE_FORMATS)]
 
 
 def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_dir: Path,
