@@ -6,7 +6,7 @@ loaders as ``diff`` (:func:`~generator.iterations.sides.read_side`); the newer s
 made on each save from the renderer the caller has already laid the deck out with, so
 no face is laid out a second time for the comparison::
 
-    baseline = Baseline(Path("cards/tiki"), "HEAD")         # once: raises InputError
+    baseline = Baseline(Path("cards/tiki"), revision_of(Path("cards/tiki"), "HEAD"))  # once
     followed = baseline.follow(deck, renderer)              # after the first load
     followed = baseline.follow(deck, renderer, followed)    # after a save that kept the layouts
 
@@ -27,7 +27,6 @@ from generator.deck.model import Deck
 from generator.iterations.comparison import Comparison, compare
 from generator.iterations.decks import WORKING_TREE
 from generator.iterations.drawing import Canon, FaceDrawing
-from generator.iterations.revision import revision_of
 from generator.iterations.sides import KEEP_OWN_VERSION, Side, raw_layouts, read_side
 from generator.render.layout import RawLayout
 from generator.render.renderer import SIDES, Renderer
@@ -78,16 +77,17 @@ class Followed:
 class Baseline:
     """The deck at ``deck`` as it was at ``revision``, read once, to compare newer decks with.
 
-    Raises InputError, as ``diff --since`` does, when git is missing, the deck is not in a
-    repository, there is no such revision, or the deck cannot be read at it.
+    ``source`` is the revision as :func:`~generator.iterations.revision.revision_of` finds it
+    (which raises InputError, as ``diff --since`` does, when git is missing, the deck is not in
+    a repository or there is no such revision); InputError too when the deck cannot be read at it.
     """
 
-    def __init__(self, deck: Path, revision: str) -> None:
-        self.revision = revision
-        self.source: Revision = revision_of(deck, revision)
-        side = read_side(deck, self.source, revision, KEEP_OWN_VERSION)
+    def __init__(self, deck: Path, source: Revision) -> None:
+        self.revision = source.name
+        self.source = source
         # The preview shows faces; the rules' outcomes and the odds are diff's to report.
-        self._side = self._with_canon(dataclasses.replace(side, rules={}, answers={}))
+        side = read_side(deck, source, source.name, KEEP_OWN_VERSION, judged=False)
+        self._side = self._with_canon(side)
         self._stamp = side.deck.version
 
     def follow(self, deck: Deck, renderer: Renderer, earlier: Followed | None = None) -> Followed:

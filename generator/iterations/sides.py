@@ -116,10 +116,12 @@ KEEP_OWN_VERSION = "own"
 """For :func:`read_side`: the side draws its faces with its own version."""
 
 
-def read_side(target: Path, source: FileSource, name: str, stamp: str | None = KEEP_OWN_VERSION) -> Side:
+def read_side(target: Path, source: FileSource, name: str, stamp: str | None = KEEP_OWN_VERSION,
+              judged: bool = True) -> Side:
     """The deck at ``target`` (a deck file or folder) read from ``source``; its faces drawn with
-    ``stamp`` as their version (:data:`KEEP_OWN_VERSION`: the deck's own). Raises the deck's
-    errors (with positions as ``source`` names them) when it cannot be read."""
+    ``stamp`` as their version (:data:`KEEP_OWN_VERSION`: the deck's own); with its rules'
+    outcomes and its stats questions' answers when ``judged`` (the faces alone otherwise).
+    Raises the deck's errors (with positions as ``source`` names them) when it cannot be read."""
     with reading_from(source):
         try:
             deck = load_deck(find_deck_file(target))
@@ -131,6 +133,9 @@ def read_side(target: Path, source: FileSource, name: str, stamp: str | None = K
             layouts = raw_layouts(deck)
         except DeckpressError as error:
             raise relabelled(error, source) from None
+        if not judged:
+            return Side(name=name, source=source, deck=deck, renderer=renderer, layouts=layouts, rules={},
+                        answers={})
         answers, problem = stats_answers(deck)
         return Side(name=name, source=source, deck=deck, renderer=renderer, layouts=layouts,
                     rules=rule_outcomes(deck), answers=answers,

@@ -195,11 +195,10 @@ def serve_decks(paths: list[Path], host: str, port: int, roots: Callable[[Path],
 def read_baselines(paths: list[Path], revision: str, quiet: bool) -> dict[Path, Baseline]:
     """Each deck as it was at ``revision``; InputError for the first that cannot be read there.
     Every revision is looked up before any deck is read, so a mistyped one is said at once."""
-    for path in paths:
-        revision_of(path, revision)
+    sources = {path: revision_of(path, revision) for path in paths}
     with click.progressbar(paths, label=f"Reading decks at {printable(revision)}", hidden=quiet,
                            file=sys.stderr) as bar:
-        return {path: Baseline(path, revision) for path in bar}
+        return {path: Baseline(path, sources[path]) for path in bar}
 
 
 def _serve(sock: socket.socket, listening: Listening, previews: list[DeckPreview], downloads_folder: Path,
