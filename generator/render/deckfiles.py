@@ -19,14 +19,14 @@ from pathlib import Path
 
 from generator.deck.model import Deck
 from generator.render.fonts import find_fonts_dir
-from generator.render.layout import BUILTIN_LAYOUTS_DIR, Layout
+from generator.render.layout import BUILTIN_LAYOUTS_DIR
 from generator.revisions import current_source
 
 
-def deck_files(deck: Deck, layouts: Iterable[Layout]) -> list[Path]:
-    """Every file or folder the deck's faces are drawn with ``layouts`` come from (see the
-    module docstring), the deck's folder first."""
-    files = [deck.folder, *(path for layout in layouts for path in layout.files)]
+def deck_files(deck: Deck, layout_files: Iterable[Path]) -> list[Path]:
+    """Every file or folder the deck's faces are drawn from (see the module docstring), given
+    the files its layouts were read from, the deck's folder first."""
+    files = [deck.folder, *layout_files]
     fonts = find_fonts_dir(deck.folder)
     if fonts is not None:
         files.append(fonts)
@@ -34,11 +34,11 @@ def deck_files(deck: Deck, layouts: Iterable[Layout]) -> list[Path]:
     return list(dict.fromkeys(path for path in files if builtin not in path.resolve().parents))
 
 
-def with_version(deck: Deck, layouts: Iterable[Layout]) -> Deck:
+def with_version(deck: Deck, layout_files: Iterable[Path]) -> Deck:
     """The deck with its version: its own ``deck: version:`` when it has one, else what git
-    says of the files its faces are drawn from with ``layouts`` (:func:`deck_files`) where
-    they are read from now; the deck as it is when neither says."""
+    says of the files its faces are drawn from (:func:`deck_files`), given those its layouts
+    were read from, where they are read from now; the deck as it is when neither says."""
     if deck.version is not None:
         return deck
-    version = current_source().version(deck_files(deck, layouts))
+    version = current_source().version(deck_files(deck, layout_files))
     return dataclasses.replace(deck, version=version) if version else deck

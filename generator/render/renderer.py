@@ -49,6 +49,7 @@ from generator.render.markup import readable
 from generator.render.paint import load_colour_table
 from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
 from generator.render.templating import SPECIAL_NAMES, TemplateError, TemplateMemo, make_layout_environment
+from generator.revisions import started
 from generator.sandbox import BoundedSandbox, TemplateLimitError
 
 FaceObserver = Callable[[Card, str, tuple[Op, ...]], None]
@@ -499,15 +500,17 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
                             fonts=registry, templates=TemplateMemo(make_layout_environment()),
                             system_fonts=system_fonts)
     search = layout_search_path(deck, Path(layouts_dir) if layouts_dir is not None else None)
-    layouts = load_deck_layouts(deck, search, context, problems)
+    raws = read_deck_layouts(deck, search, problems)
+    files = [path for raw in raws.values() for path in raw.files]
+    # git is asked for the version while the layouts compile
+    stamped = started(partial(with_version, deck, files)) if stamp_version else (lambda: deck)
+    layouts = compile_deck_layouts(deck, raws, context, problems)
     front, back = layouts["front"], layouts["back"]
     if abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01:
         raise InputError(f"front layout '{front.name}' and back layout '{back.name}' have different "
                          "card sizes; both faces of a card must match", deck.source.at("deck", "layout"),
                          field="layout")
-    if stamp_version:
-        deck = with_version(deck, layouts.values())
-    return Renderer(deck=deck, layouts=layouts, font_registry=registry, draft=draft)
+    return Renderer(deck=stamped(), layouts=layouts, font_registry=registry, draft=draft)
 
 
 def deck_system_fonts(deck: Deck) -> bool:
@@ -517,29 +520,35 @@ def deck_system_fonts(deck: Deck) -> bool:
     return isinstance(data, dict) and "fonts" in data and system_fonts_wanted(deck.source)
 
 
-def load_deck_layouts(deck: Deck, search: list[Path], context: LayoutContext,
-                      problems: Problems) -> dict[str, Layout]:
-    """The deck's layouts, side -> layout, each read once. Every mistake in them, in the
-    front's and the back's alike (and any already in ``problems``), is raised together, so
-    one run shows them all."""
-    names = {side: deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES}
+def read_deck_layouts(deck: Deck, search: list[Path], problems: Problems) -> dict[str, RawLayout]:
+    """The layouts the deck's faces name, name -> layout as read (and translated), each read
+    once; their mistakes go to ``problems``, and one that cannot be read is left out."""
+    names = dict.fromkeys(deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES)
     raws: dict[str, RawLayout] = {}
-    for name in dict.fromkeys(names.values()):
+    for name in names:
         raw = problems.attempt(partial(_read_deck_layout, deck, name, search, problems), None)
         if raw is not None:
             raws[name] = raw
     # A translation names elements of them all.
-    if deck.translation is not None and len(raws) == len(set(names.values())):
+    if deck.translation is not None and len(raws) == len(names):
         from generator.deck.translation import translate_layouts  # noqa: PLC0415  (only translated decks need it)
 
         problems.attempt(lambda: translate_layouts(deck, list(raws.values())), None)
+    return raws
+
+
+def compile_deck_layouts(deck: Deck, raws: dict[str, RawLayout], context: LayoutContext,
+                         problems: Problems) -> dict[str, Layout]:
+    """The deck's layouts, side -> layout, compiled from what :func:`read_deck_layouts` read.
+    Every mistake in them, in the front's and the back's alike (and any already in
+    ``problems``), is raised together, so one run shows them all."""
     loaded: dict[str, Layout] = {}
     for name, raw in raws.items():
         loaded[name] = compile_layout(raw, context, problems)
         _check_names(deck, loaded[name], context.templates.environment, problems)
     problems.errors = in_file_order(problems.errors)
     problems.raise_any()
-    return {side: loaded[name] for side, name in names.items()}
+    return {side: loaded[deck.layout.get(side, GENERIC_LAYOUT)] for side in SIDES}
 
 
 def _read_deck_layout(deck: Deck, name: str, search: list[Path], problems: Problems) -> RawLayout:

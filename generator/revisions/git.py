@@ -12,6 +12,7 @@ system monitor a repository's configuration may name is not started.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import os
 import shutil
@@ -21,9 +22,11 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from generator.errors import printable
+
+T = TypeVar("T")
 
 GIT_TIMEOUT_SECONDS = 10.0
 """How long one git command may run. Each answers in milliseconds on a local repository;
@@ -124,29 +127,38 @@ def run_git(arguments: Sequence[str], folder: Path, limit: int = MAX_GIT_OUTPUT,
     return output
 
 
-def together(*questions: Callable[[], Any]) -> list[Any]:
-    """The answers of ``questions`` (each a function that waits on git), in their order, each
-    asked on a thread of its own so that their git commands run at once; the first that
-    raised is raised again, after every one has finished."""
-    answers: list[Any] = [None] * len(questions)
-    errors: list[BaseException | None] = [None] * len(questions)
+def started(question: Callable[[], T]) -> Callable[[], T]:
+    """``question`` (a function that waits on git) set going now, on a thread of its own that
+    reads deck files from where this one does (:func:`generator.revisions.current_source`);
+    what is returned waits for its answer and raises again what it raised. Lets git's
+    commands run while deckpress goes on with other work."""
+    context = contextvars.copy_context()
+    outcome: list[tuple[Any, BaseException | None]] = []
 
-    def ask(index: int) -> None:
+    def ask() -> None:
         try:
-            answers[index] = questions[index]()
-        except BaseException as error:  # raised again in the asking thread
-            errors[index] = error
+            outcome.append((context.run(question), None))
+        except BaseException as error:  # raised again in the thread that waits for the answer
+            outcome.append((None, error))
 
-    threads = [threading.Thread(target=ask, args=(index,), daemon=True) for index in range(1, len(questions))]
-    for thread in threads:
-        thread.start()
-    ask(0)
-    for thread in threads:
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+
+    def answer() -> T:
         thread.join()
-    for error in errors:
+        value, error = outcome[0]
         if error is not None:
             raise error
-    return answers
+        return cast(T, value)
+
+    return answer
+
+
+def together(*questions: Callable[[], Any]) -> list[Any]:
+    """The answers of ``questions``, in their order, all asked at once (:func:`started`), so
+    that their git commands run side by side."""
+    answers = [started(question) for question in questions]
+    return [answer() for answer in answers]
 
 
 def _environment() -> dict[str, str]:
@@ -187,11 +199,12 @@ def relative_paths(root: Path, paths: Iterable[Path]) -> list[str]:
 
 def last_commit(root: Path, paths: Sequence[str], revision: str = "HEAD") -> str | None:
     """The short id of the last commit up to ``revision`` that touched any of ``paths`` (git's
-    names from ``root``); None when none did, or git cannot say."""
+    names from ``root``); None when none did, or git cannot say. Asked of ``git rev-list``,
+    which walks the history as ``git log`` does without formatting what it finds."""
     if not paths:
         return None
     try:
-        output = run_git(["log", "-1", "--format=%h", revision, "--", *paths], root, limit=64 * 1024)
+        output = run_git(["rev-list", "-1", "--abbrev-commit", revision, "--", *paths], root, limit=64 * 1024)
     except (GitError, OSError):
         return None
     return output.decode("ascii", errors="replace").strip() or None
