@@ -37,6 +37,7 @@ MAX_NODES = 200_000
 MAX_DEPTH = 50
 """Nesting levels of mappings and lists; a deck needs about five."""
 
+STR_TAG = "tag:yaml.org,2002:str"
 MERGE_TAG = "tag:yaml.org,2002:merge"
 
 KeyPath = tuple[Any, ...]  # a path of mapping keys and list indexes from the document root
@@ -348,6 +349,8 @@ class _Builder:
             self.in_progress.discard(id(node))
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag == STR_TAG:  # most values: the text as written, which the constructor would return
+            return node.value
         try:
             return self.constructor.construct_object(node, deep=True)
         except yaml.YAMLError as error:
