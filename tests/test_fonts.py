@@ -4,6 +4,8 @@ broken font files, read back from the PDFs deckpress writes."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pdfplumber
@@ -131,6 +133,27 @@ def test_a_font_in_the_deck_folder_is_usable_by_its_file_name(tmp_path):
     (folder / "fonts" / "DeckSlanted.ttf").write_bytes((VERA / "VeraIt.ttf").read_bytes())
     assert build(tmp_path, folder).exit_code == 0
     assert {font_of(char) for char in title_chars(tmp_path)} == {"BitstreamVeraSans-Oblique"}
+
+
+def test_a_deck_prints_the_same_bytes_whatever_the_process_registered_before(tmp_path):
+    """One process (the preview, a build of several decks) may meet another file of a face
+    first: here a deck's DeckSlanted.ttf, the face of Vera-Italic, which a booklet's Vera-Italic then becomes."""
+    body = "  - {text: 'The card', box: [5, 30, 53, 10], size: 9, font: DejaVuSans}\n"
+    folder = project(tmp_path / "printed", [("one", "Sly Fox")], extra=body)
+    set_font(tmp_path / "printed", "Vera-Italic")
+    fresh = subprocess.run([sys.executable, "-m", "generator", "build", str(folder), "--out",
+                            str(tmp_path / "fresh"), "--quiet", "--no-check"], capture_output=True, text=True)
+    assert fresh.returncode == 0, fresh.stderr
+    other = project(tmp_path / "other", [("one", "Other")])
+    set_font(tmp_path / "other", "DeckSlanted")
+    (other / "fonts").mkdir()
+    (other / "fonts" / "DeckSlanted.ttf").write_bytes((VERA / "VeraIt.ttf").read_bytes())
+    (other / "rules.md").write_text("# Rules\n\nPlay *slyly*.\n", encoding="utf-8")
+    assert build(tmp_path / "other", other).exit_code == 0
+    assert deckpress("booklet", other, "--out", tmp_path / "other" / "out", "--quiet").exit_code == 0
+    for attempt in ("first", "second"):
+        assert deckpress("build", folder, "--out", tmp_path / attempt, "--quiet", "--no-check").exit_code == 0
+        assert (tmp_path / attempt / "test.pdf").read_bytes() == (tmp_path / "fresh" / "test.pdf").read_bytes()
 
 
 def test_the_deck_folder_comes_before_the_project_and_declares_names_in_its_fonts_yaml(tmp_path):

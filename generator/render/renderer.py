@@ -129,9 +129,12 @@ class Renderer:
 
     @property
     def fonts(self) -> list[str]:
-        """Names of every font the layouts use (each embedded as TrueType in the PDF)."""
-        names = {name for layout in self.layouts.values() for name in layout.fonts}
-        return sorted(self.font_registry.font(name).fontName for name in names)
+        """reportlab's names of every font the layouts use (each embedded as TrueType in the
+        PDF), in the order of the layouts' names for them. Not in the order of reportlab's
+        names: those depend on what else the process registered before (see
+        :meth:`FontRegistry.font`), and the first font that can print a footer prints it."""
+        names = sorted({name for layout in self.layouts.values() for name in layout.fonts})
+        return list(dict.fromkeys(self.font_registry.font(name).fontName for name in names))
 
     @property
     def font_files(self) -> dict[str, dict[str, str]]:
