@@ -63,16 +63,15 @@ class NamedStyle:
 @dataclass(repr=False, eq=False)
 class Label:
     """The text an inline icon shows, measured at 1 pt: its pieces (font as registered with
-    reportlab, text), their widths, and the cap height of its first font."""
+    reportlab, text, width), as :func:`~generator.render.icons.draw_label` draws them, and the
+    cap height of its first font."""
 
-    text: str
-    pieces: tuple[tuple[str, str], ...]
-    widths: tuple[float, ...]
+    pieces: tuple[tuple[str, str, float], ...]
     cap_height: float
 
     @property
     def width(self) -> float:
-        return sum(self.widths)
+        return sum(width for *_, width in self.pieces)
 
 
 @dataclass(repr=False, eq=False)
@@ -261,8 +260,8 @@ def _label(span: Span, settings: TextSettings, fonts: FontRegistry) -> Label:
     except ShapeError:  # a family without a bold face: the label takes the span's own
         span_fonts = SpanFonts(fonts, settings, span)
     faces = [(fonts.font(name), text) for name, text in span_fonts.pieces(span.label)]
-    return Label(span.label, tuple((font.fontName, text) for font, text in faces),
-                 tuple(font.stringWidth(text, 1.0) for font, text in faces), faces[0][0].face.capHeight / 1000)
+    return Label(tuple((font.fontName, text, font.stringWidth(text, 1.0)) for font, text in faces),
+                 faces[0][0].face.capHeight / 1000)
 
 
 def check_styles(markup: Markup, settings: TextSettings) -> None:
