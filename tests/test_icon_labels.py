@@ -258,3 +258,16 @@ def test_an_escaped_label_in_the_rules_prints_as_written(market, tmp_path):
     rules.write_text(rules.read_text().replace(":coin{8}:", "\\:coin{8}:"))
     assert deckpress("check", market).exit_code == 0
     assert ":coin{8}:" in booklet_page(market, tmp_path / "out").extract_text()
+
+
+def test_a_label_character_no_bold_face_has_prints_in_the_regular_face_on_cards_and_in_booklets(market, tmp_path):
+    page = face(tmp_path, "Pay :shield{𝖠}: now.")  # DejaVu Sans has it, DejaVu Sans Bold does not
+    [shield] = icon_boxes(page)
+    assert [char["fontname"].split("+")[-1] for char in label_chars(page, shield)] == ["DejaVuSans"]
+    rules = market / "rules.md"
+    rules.write_text(rules.read_text().replace(":coin{8}:", ":coin{𝖠8}:"))
+    page = booklet_page(market, tmp_path / "out")
+    word = next(word for word in page.extract_words() if word["text"] == "costs")
+    coin = next(box for box in icon_boxes(page) if word["x1"] < box["x0"] < word["x1"] + 15)
+    assert [char["fontname"].split("+")[-1] for char in label_chars(page, coin)] == ["DejaVuSans",
+                                                                                     "BitstreamVeraSans-Roman"]
