@@ -9,8 +9,9 @@ import shutil
 from pathlib import Path
 
 import pdfplumber
+import pypdf
 import pytest
-from cli_run import deckpress, place_of
+from cli_run import deckpress, line_of, place_of
 from test_render import make_deck, plain_field_page, render_page
 
 from generator.errors import EXIT_RULES
@@ -229,8 +230,44 @@ def test_a_malformed_label_in_the_rules_is_refused_at_its_line_by_check_and_book
     assert not (tmp_path / "out" / "market-rules.pdf").exists()
 
 
+def test_a_heading_is_measured_with_a_too_long_label_as_it_would_print_as_written(market, tmp_path):
+    words = " ".join(["Scoring"] * 24)  # 191 characters: 197 with the label, 205 as written
+    heading = f"{words} :coin{{{'8' * (MAX_ICON_LABEL + 1)}}}:"
+    rules = market / "rules.md"
+    rules.write_text(rules.read_text().replace("## Scoring", f"## {heading}"))
+    check = deckpress("check", market)
+    assert check.exit_code == 2, check.stderr
+    assert any(f" {rules}:{line_of(rules, heading)}:1:" in line and "a heading of 205 characters" in line
+               for line in check.error_lines), check.stderr
+    assert any("an icon shows at most 4" in line for line in check.error_lines), check.stderr
+    booklet = deckpress("booklet", market, "--out", tmp_path / "out", "--quiet")
+    assert booklet.exit_code == 2 and "a heading of 205 characters" in booklet.stderr, booklet.stderr
+
+
+def test_the_outline_lists_a_heading_with_a_label_holding_an_escape_as_its_page_prints_it(market, tmp_path):
+    rules = market / "rules.md"
+    rules.write_text(rules.read_text().replace("## Scoring", "## Scoring :coin{1\\}}: each"))
+    page = booklet_page(market, tmp_path / "out")
+    assert "Scoring 1} each" in page.extract_text().splitlines()
+    assert "Scoring 1} each" in [entry.title for entry in pypdf.PdfReader(tmp_path / "out" / "market-rules.pdf")
+                                 .outline[1] if not isinstance(entry, list)]
+
+
 def test_an_escaped_label_in_the_rules_prints_as_written(market, tmp_path):
     rules = market / "rules.md"
     rules.write_text(rules.read_text().replace(":coin{8}:", "\\:coin{8}:"))
     assert deckpress("check", market).exit_code == 0
     assert ":coin{8}:" in booklet_page(market, tmp_path / "out").extract_text()
+
+
+def test_a_label_character_no_bold_face_has_prints_in_the_regular_face_on_cards_and_in_booklets(market, tmp_path):
+    page = face(tmp_path, "Pay :shield{𝖠}: now.")  # DejaVu Sans has it, DejaVu Sans Bold does not
+    [shield] = icon_boxes(page)
+    assert [char["fontname"].split("+")[-1] for char in label_chars(page, shield)] == ["DejaVuSans"]
+    rules = market / "rules.md"
+    rules.write_text(rules.read_text().replace(":coin{8}:", ":coin{𝖠8}:"))
+    page = booklet_page(market, tmp_path / "out")
+    word = next(word for word in page.extract_words() if word["text"] == "costs")
+    coin = next(box for box in icon_boxes(page) if word["x1"] < box["x0"] < word["x1"] + 15)
+    assert [char["fontname"].split("+")[-1] for char in label_chars(page, coin)] == ["DejaVuSans",
+                                                                                     "BitstreamVeraSans-Roman"]

@@ -28,7 +28,7 @@ from generator.booklet.limits import check_glyphs, check_heading, check_table_ro
 from generator.booklet.paths import resolve_image
 from generator.errors import InputError, Position, did_you_mean
 from generator.render.images import ImageProblem, image_pixels
-from generator.render.markup import ESCAPABLE, LABELLED_ICON, PLAIN_ICON, read_icon, unescape
+from generator.render.markup import ESCAPABLE, IconMark, read_icon, unescape
 
 if TYPE_CHECKING:
     from markdown_it.tree import SyntaxTreeNode
@@ -338,30 +338,19 @@ class Reader:
         """A run of text and escaped characters, read as one text, with its icons (read as card
         markup reads them: an escaped character is never part of one, a label may hold one)."""
         self.check_text("".join(node.content for node in nodes), span)
-        text = "".join(_as_card_markup(node) for node in nodes)
         pieces: list[Inline] = []
         words: list[str] = []  # the text since the last icon
-        index = 0
-        while index < len(text):
-            char = text[index]
-            found = read_icon(text, index) if char == ":" else None
-            if char == "\\" and index + 1 < len(text):
-                words.append(text[index + 1])
-                index += 2
-            elif found is None:
-                next_mark = MAY_BE_MARKUP.search(text, index + 1)
-                stop = next_mark.start() if next_mark else len(text)
-                words.append(text[index:stop])
-                index = stop
-            else:
-                mark, index = found
-                if mark.fault:
-                    self.keep(InputError(mark.fault, self.position(span, mark.written.split("\\")[0]), field="icon"))
-                if not mark.fault and self.known_icon(mark.name, span):
-                    pieces += [Text("".join(words)), Icon(mark.name, mark.label)]
-                    words = []
-                else:  # printed as written, when the booklet goes on at all
-                    words.append(unescape(mark.written))
+        for piece in _card_markup(nodes):
+            if isinstance(piece, str):
+                words.append(piece)
+                continue
+            if piece.fault:
+                self.keep(InputError(piece.fault, self.position(span, piece.written.split("\\")[0]), field="icon"))
+            if not piece.fault and self.known_icon(piece.name, span):
+                pieces += [Text("".join(words)), Icon(piece.name, piece.label)]
+                words = []
+            else:  # printed as written, when the booklet goes on at all
+                words.append(unescape(piece.written))
         pieces.append(Text("".join(words)))
         return [piece for piece in pieces if not isinstance(piece, Text) or piece.content]
 
@@ -388,22 +377,43 @@ class Reader:
 
 
 def plain_text(node: SyntaxTreeNode) -> str:
-    """The text of an inline syntax-tree node without its markup, as the reader sees it."""
-    parts = []
-    for child in node.children:
-        if child.type == "text":
-            parts.append(_icons_read(child.content))
-        elif child.type in ("text_special", "code_inline"):
-            parts.append(child.content)
-        elif child.type == "softbreak":
-            parts.append(" ")
-        elif child.children:
-            parts.append(plain_text(child))
+    """The text of an inline syntax-tree node without its markup, as the reader sees it: icons
+    left out, their labels kept, a faulty one (a label too long or not closed) as written, as
+    :meth:`Reader.text` prints it."""
+    parts: list[str] = []
+    for is_text, run in groupby(node.children, key=lambda child: child.type in TEXT_NODES):
+        if is_text:
+            parts += (piece if isinstance(piece, str) else unescape(piece.written) if piece.fault else piece.label
+                      for piece in _card_markup(list(run)))
+        else:
+            parts += (child.content if child.type == "code_inline" else " " if child.type == "softbreak"
+                      else plain_text(child) for child in run)
     return "".join(parts)
 
 
 MAY_BE_MARKUP = re.compile(r"[:\\]")
 """What may begin an icon or an escape in a text read as card markup."""
+
+
+def _card_markup(nodes: Sequence[SyntaxTreeNode]) -> Iterator[str | IconMark]:
+    """A run of text and escaped characters read as card markup reads it (:func:`read_icon`):
+    its words and its icons, in order. An escaped character is never part of an icon; a label
+    may hold one."""
+    text = "".join(map(_as_card_markup, nodes))
+    index = 0
+    while index < len(text):
+        found = read_icon(text, index) if text[index] == ":" else None
+        if text[index] == "\\" and index + 1 < len(text):
+            yield text[index + 1]
+            index += 2
+        elif found is None:
+            next_mark = MAY_BE_MARKUP.search(text, index + 1)
+            stop = next_mark.start() if next_mark else len(text)
+            yield text[index:stop]
+            index = stop
+        else:
+            yield found[0]
+            index = found[1]
 
 
 def _as_card_markup(node: SyntaxTreeNode) -> str:
@@ -413,9 +423,3 @@ def _as_card_markup(node: SyntaxTreeNode) -> str:
         return node.content.replace("\\", "\\\\")
     return "".join("\\" + char if char in ESCAPABLE else char for char in node.content)
 
-
-def _icons_read(text: str) -> str:
-    """``text`` as a reader sees it: icons left out, their labels kept."""
-    labelled = LABELLED_ICON.sub(lambda found: unescape(found.group(2)).strip(" ") if found.group(3)
-                                 else found.group(0), text)
-    return PLAIN_ICON.sub("", labelled)

@@ -23,21 +23,18 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import escape
-from itertools import groupby
 from typing import Any
 
 from reportlab.lib.colors import Color, white
 from reportlab.lib.fonts import ps2tt
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph as _Paragraph
 from reportlab.platypus.paragraph import _getFragWords, _HSFrag
 
 from generator.booklet.style import bundled_fonts, fallback_face, load_style
-from generator.render.fonts import MissingFace
 from generator.render.icons import Icon, draw_icon, draw_label, label_colour, label_place
-from generator.render.runs import ICON_MARGIN, icon_side
+from generator.render.runs import ICON_MARGIN, SpanFonts, icon_label, icon_side
 
 ICON_TAG = "deckpress-icon"
 """The name of the paragraph markup's ``<onDraw>`` that stands for a layout icon."""
@@ -206,31 +203,7 @@ class BookletCanvas(Canvas):
         icon = self.icons()[image.name]
         draw_icon(self, icon, x + image.margin, y, side, image.ink, white, labelled=bool(image.label))
         if image.label:
-            pieces = label_pieces(image.label, image.font)
-            cap_height = pdfmetrics.getFont(pieces[0][0]).face.capHeight / 1000
-            start, baseline, size = label_place(x + image.margin, y, side, sum(width for *_, width in pieces),
-                                                cap_height)
-            draw_label(self, pieces, start, baseline, size, label_colour(icon))
+            label = icon_label(image.label, SpanFonts(bundled_fonts(), (image.font, *load_style().fallback_fonts)))
+            start, baseline, size = label_place(x + image.margin, y, side, label.width, label.cap_height)
+            draw_label(self, label.pieces, start, baseline, size, label_colour(icon))
         return width, height
-
-
-def label_pieces(label: str, font: str) -> tuple[tuple[str, str, float], ...]:
-    """An icon's label in the bold face of ``font`` (the text's around the icon; ``font`` itself
-    when its family has none), each character Vera lacks in the first fallback font that has it,
-    as (font, text, width at 1 pt) pieces."""
-    fonts = bundled_fonts()
-    try:
-        bold = fonts.font(fonts.styled(font, True, False)).fontName if font in fonts else font
-    except MissingFace:
-        bold = font
-    glyphs = pdfmetrics.getFont(bold).face.charToGlyph
-
-    def face(character: str) -> str:
-        if ord(character) in glyphs:
-            return bold
-        family = next((family for family in load_style().fallback_fonts if fonts.has_glyph(family, character)),
-                      None)
-        return fallback_face(family, True, False) if family is not None else bold
-
-    return tuple((name, text, pdfmetrics.stringWidth(text, name, 1.0))
-                 for name, text in ((name, "".join(group)) for name, group in groupby(label, key=face)))

@@ -499,8 +499,7 @@ def _icon_label(run: Run, x: float, y: float, side: float) -> IconLabel | None:
     if label is None:
         return None
     start, baseline, size = label_place(x, y, side, label.width, label.cap_height)
-    pieces = tuple((font, text, width) for (font, text), width in zip(label.pieces, label.widths, strict=True))
-    return IconLabel(start, baseline, size, pieces, label_colour(run.icon))
+    return IconLabel(start, baseline, size, label.pieces, label_colour(run.icon))
 
 
 def _markup_problem(element: TextElement, error: ShapeError, text: str, context: dict[str, Any]) -> PlanProblem:

@@ -11,8 +11,9 @@ font the span's style and markup ask for, or, character by character, the first
 font of the element's fallback list (``font: [Vera, DejaVuSans]``) that has it.
 
 An icon's label (``:coin{2}:``) is set in the bold face of the text around it
-(its own face when the family has no bold), measured here as a :class:`Label`;
-where it sits in the icon is the icon stage's (:func:`~generator.render.icons.label_place`).
+(its own face where bold cannot set it), measured here as a :class:`Label`, on
+cards and in rules booklets alike; where it sits in the icon is the icon stage's
+(:func:`~generator.render.icons.label_place`).
 A rule (``---``) is a paragraph of its own, :data:`~generator.render.text.RULE`.
 """
 
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reportlab.pdfbase.ttfonts import TTFont
@@ -63,16 +64,15 @@ class NamedStyle:
 @dataclass(repr=False, eq=False)
 class Label:
     """The text an inline icon shows, measured at 1 pt: its pieces (font as registered with
-    reportlab, text), their widths, and the cap height of its first font."""
+    reportlab, text, width), as :func:`~generator.render.icons.draw_label` draws them, and the
+    cap height of its first font."""
 
-    text: str
-    pieces: tuple[tuple[str, str], ...]
-    widths: tuple[float, ...]
+    pieces: tuple[tuple[str, str, float], ...]
     cap_height: float
 
     @property
     def width(self) -> float:
-        return sum(self.widths)
+        return sum(width for *_, width in self.pieces)
 
 
 @dataclass(repr=False, eq=False)
@@ -113,24 +113,29 @@ class TextSettings:
     fallback: tuple[str, ...] = ()  # fonts for characters ``font`` lacks, in order
 
 
+@dataclass(repr=False, eq=False)
 class SpanFonts:
-    """The fonts that may draw one span, in order: its style's family (or the element's) in
-    the face its markup asks for, then the fallback list's families in that face.
+    """The fonts that may draw one span, in order: ``families``, each in the face ``bold`` and
+    ``italic`` ask for (:meth:`of` gives a span's).
 
     Each is styled only when a character needs it, so a fallback family without a bold
     face is no error until bold text needs a character from it.
     """
 
-    def __init__(self, fonts: FontRegistry, settings: TextSettings, span: Span) -> None:
+    fonts: FontRegistry
+    families: tuple[str, ...]
+    bold: bool = False
+    italic: bool = False
+    _styled: dict[int, str] = field(default_factory=dict, init=False)
+
+    @classmethod
+    def of(cls, fonts: FontRegistry, settings: TextSettings, span: Span) -> SpanFonts:
+        """A span's fonts: its style's family (or the element's) in the face its markup asks
+        for, then the fallback list's families in that face."""
         style = settings.styles.get(span.style) if span.style else None
-        if style and style.font:
-            self.families = (style.font, *style.fallback)
-        else:
-            self.families = (settings.font, *settings.fallback)
-        self.fonts = fonts
-        self.bold = span.bold or bool(style and style.bold)
-        self.italic = span.italic or bool(style and style.italic)
-        self._styled: dict[int, str] = {}
+        families = (style.font, *style.fallback) if style and style.font else (settings.font, *settings.fallback)
+        return cls(fonts, families, span.bold or bool(style and style.bold),
+                   span.italic or bool(style and style.italic))
 
     def face(self, index: int) -> str:
         if index not in self._styled:
@@ -213,10 +218,10 @@ def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegis
         if span.fault:
             raise ShapeError(span.fault, span.text)
         if span.icon:
-            label = _label(span, settings, fonts) if span.label else None
+            label = icon_label(span.label, SpanFonts.of(fonts, settings, span)) if span.label else None
             runs.append(_icon_run(span.icon, settings, colour, side, label))
             continue
-        span_fonts = SpanFonts(fonts, settings, span)
+        span_fonts = SpanFonts.of(fonts, settings, span)
         space_font = fonts.font(span_fonts.face(0))
         for chunk in _SPACES.split(span.text):
             if not chunk:
@@ -253,16 +258,17 @@ def _icon_run(name: str, settings: TextSettings, colour: Any, side: float, label
     return Run("", "", colour, side + 2 * ICON_MARGIN, icon=icon, label=label)
 
 
-def _label(span: Span, settings: TextSettings, fonts: FontRegistry) -> Label:
-    """The label of an icon span, in the bold face of the span's fonts (its own without one)."""
-    span_fonts = SpanFonts(fonts, settings, replace(span, bold=True))
+def icon_label(text: str, text_fonts: SpanFonts) -> Label:
+    """An icon's label, ``text``, in the bold face of the fonts of the text around it
+    (``text_fonts``), measured; in their own face where bold cannot set it (a family without a
+    bold face, a character only a regular face has). Raises :class:`ShapeError` when neither can."""
     try:
-        span_fonts.face(0)
-    except ShapeError:  # a family without a bold face: the label takes the span's own
-        span_fonts = SpanFonts(fonts, settings, span)
-    faces = [(fonts.font(name), text) for name, text in span_fonts.pieces(span.label)]
-    return Label(span.label, tuple((font.fontName, text) for font, text in faces),
-                 tuple(font.stringWidth(text, 1.0) for font, text in faces), faces[0][0].face.capHeight / 1000)
+        pieces = replace(text_fonts, bold=True).pieces(text)
+    except ShapeError:
+        pieces = text_fonts.pieces(text)
+    faces = [(text_fonts.fonts.font(name), part) for name, part in pieces]
+    return Label(tuple((font.fontName, part, font.stringWidth(part, 1.0)) for font, part in faces),
+                 faces[0][0].face.capHeight / 1000)
 
 
 def check_styles(markup: Markup, settings: TextSettings) -> None:

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import cast
 
 from reportlab.lib.utils import simpleSplit
-from reportlab.pdfgen.canvas import Canvas
 
 from generator.boxes import Box
 from generator.errors import InputError
@@ -38,7 +37,7 @@ from generator.sheets.cutfile import CutSheet, cut_file_bytes, cut_file_name
 from generator.sheets.cutting import CutterSettings, longest_arms, place_marks
 from generator.sheets.forms import sheet_canvas, sheet_font
 from generator.sheets.geometry import back_box, mirror_axis, mirror_box
-from generator.sheets.instructions import Label
+from generator.sheets.instructions import Label, draw_labels
 from generator.sheets.marks import Line
 from generator.sheets.style import MM, Paper
 
@@ -201,27 +200,13 @@ def draw_calibration(plan: CalibrationPlan) -> bytes:
     canvas.setLineWidth(LINE_WIDTH)
     canvas.lines([tick for ladder in plan.ladders for tick in ladder.ticks])
     canvas.lines(list(plan.scale_bar))
-    for label in plan.text + tuple(label for ladder in plan.ladders for label in ladder.labels):
-        _draw_label(canvas, label)
+    draw_labels(canvas, plan.text + tuple(label for ladder in plan.ladders for label in ladder.labels), sheet_font())
     canvas.showPage()
     canvas.setLineWidth(LINE_WIDTH)
     canvas.lines([ladder.back_line for ladder in plan.ladders])
-    for label in plan.back_text:
-        _draw_label(canvas, label)
+    draw_labels(canvas, plan.back_text, sheet_font())
     canvas.showPage()
     return cast(bytes, canvas.getpdfdata())
-
-
-def _draw_label(canvas: Canvas, label: Label) -> None:
-    canvas.saveState()
-    canvas.setFont(sheet_font(), label.size)
-    canvas.translate(label.x, label.y)
-    if label.upright:
-        canvas.rotate(90)
-    draw = {"left": canvas.drawString, "right": canvas.drawRightString,
-            "centre": canvas.drawCentredString}[label.align]
-    draw(0, 0, label.text)
-    canvas.restoreState()
 
 
 def write_calibration(path: Path, paper: Paper, duplex: str = "long",
@@ -342,8 +327,7 @@ def draw_cutter_calibration(plan: CutterCalibrationPlan) -> bytes:
     canvas.setStrokeGray(0)
     for box in plan.sheet.trims:
         canvas.roundRect(box.x, box.y, box.width, box.height, plan.sheet.corner_radius, stroke=1, fill=0)
-    for label in plan.text:
-        _draw_label(canvas, label)
+    draw_labels(canvas, plan.text, sheet_font())
     canvas.showPage()
     return cast(bytes, canvas.getpdfdata())
 

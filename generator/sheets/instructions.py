@@ -157,8 +157,8 @@ class PrintRun:
 @dataclass(frozen=True, eq=False, repr=False)
 class Label:
     """A line of text on an instruction page or a calibration sheet: its baseline start (its right
-    end for "right", its middle for "centre"), and whether it runs upwards (only the calibration
-    sheet's ladders do, and only its drawing turns text: :func:`draw_labels` refuses it)."""
+    end for "right", its middle for "centre"), and whether it runs upwards (a calibration ladder's
+    numbers do), turned a quarter turn about that point."""
 
     text: str
     x: float
@@ -267,12 +267,18 @@ def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
 
 
 def draw_labels(canvas: Canvas, labels: Iterable[Label], font: str) -> None:
-    """Draw one instruction page's labels (a form's drawing, see :mod:`generator.sheets.forms`)."""
+    """Draw labels in ``font``: an instruction page's (a form's drawing, see
+    :mod:`generator.sheets.forms`) or a calibration sheet's."""
     for label in labels:
-        if label.upright:
-            raise ValueError(f"an instruction page's labels run level, not {label.text!r}")
         canvas.setFont(font, label.size)
         canvas.setFillGray(label.gray)
         draw = {"left": canvas.drawString, "right": canvas.drawRightString,
                 "centre": canvas.drawCentredString}[label.align]
-        draw(label.x, label.y, label.text)
+        if not label.upright:
+            draw(label.x, label.y, label.text)
+            continue
+        canvas.saveState()
+        canvas.translate(label.x, label.y)
+        canvas.rotate(90)
+        draw(0, 0, label.text)
+        canvas.restoreState()
