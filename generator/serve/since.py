@@ -58,6 +58,11 @@ class FaceMark:
     details: tuple[Detail, ...]
     """Each change, whole, for the detail view."""
 
+    def as_dict(self, shown: Callable[[Path], str]) -> dict[str, Any]:
+        """The mark as the page receives it; ``shown`` names a file as the page does."""
+        return {"kind": self.kind, "reasons": list(self.reasons),
+                "details": [{"what": detail.what, "where": where(detail.where, shown)} for detail in self.details]}
+
 
 @dataclass(frozen=True)
 class SinceView:
@@ -69,6 +74,28 @@ class SinceView:
     """By the key of the face shown."""
     problem: str | None = None
     """Why the deck could not be compared now (the marks are then empty)."""
+
+    def as_dict(self, shown: Callable[[Path], str]) -> dict[str, Any]:
+        """The comparison as the side panel lists it: what changed, in card order, and what is gone."""
+        result: dict[str, Any] = {"revision": self.revision, "problem": self.problem, "faces": len(self.marks),
+                                  "version": None, "changed": [], "removed": [], "changed_total": 0,
+                                  "removed_total": 0}
+        if self.followed is None:
+            return result
+        comparison = self.followed.comparison
+        changed = [change for change in comparison.cards if change.status != "removed"
+                   and (change.status == "added" or change.faces or change.recounted)]
+        removed = [change for change in comparison.cards if change.status == "removed"]
+        return dict(
+            result,
+            version=comparison.old.version,
+            changed_total=len(changed),
+            removed_total=len(removed),
+            changed=[{"card": change.card, "title": change.title, "status": change.status,
+                      "what": _summary(change)} for change in changed[:MAX_LISTED_CHANGES]],
+            removed=[{"card": change.card, "title": change.title, "count": change.old_count,
+                      "where": where(change.position, shown)} for change in removed[:MAX_LISTED_CHANGES]],
+        )
 
 
 @dataclass(frozen=True)
@@ -163,35 +190,6 @@ def _face_mark(face: FaceView, parts: dict[tuple[str, str], _Part]) -> FaceMark 
 
 
 # --- what the page receives -----------------------------------------------------------------
-
-def mark_dict(mark: FaceMark, shown: Callable[[Path], str]) -> dict[str, Any]:
-    """A face's mark as the page receives it; ``shown`` names a file as the page does."""
-    return {"kind": mark.kind, "reasons": list(mark.reasons),
-            "details": [{"what": detail.what, "where": where(detail.where, shown)} for detail in mark.details]}
-
-
-def since_dict(view: SinceView, shown: Callable[[Path], str]) -> dict[str, Any]:
-    """The comparison as the side panel lists it: what changed, in card order, and what is gone."""
-    result: dict[str, Any] = {"revision": view.revision, "problem": view.problem, "faces": len(view.marks),
-                              "version": None, "changed": [], "removed": [], "changed_total": 0,
-                              "removed_total": 0}
-    if view.followed is None:
-        return result
-    comparison = view.followed.comparison
-    changed = [change for change in comparison.cards if change.status != "removed"
-               and (change.status == "added" or change.faces or change.recounted)]
-    removed = [change for change in comparison.cards if change.status == "removed"]
-    return dict(
-        result,
-        version=comparison.old.version,
-        changed_total=len(changed),
-        removed_total=len(removed),
-        changed=[{"card": change.card, "title": change.title, "status": change.status,
-                  "what": _summary(change)} for change in changed[:MAX_LISTED_CHANGES]],
-        removed=[{"card": change.card, "title": change.title, "count": change.old_count,
-                  "where": where(change.position, shown)} for change in removed[:MAX_LISTED_CHANGES]],
-    )
-
 
 def _summary(change: CardChange) -> str:
     """One line for a changed card in the side panel."""
