@@ -124,7 +124,7 @@ class DeckPreview:
         self._plans_from = None
         found = verdict(self.path, checks=CHECKS, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
-        self._update_roots(deck)
+        self._update_roots(deck, found.renderer)
         drawable = self._drawable(deck, found.renderer) if deck and found.renderer else None
         previous = self.snapshot.drawable
         stale = drawable is None and previous is not None
@@ -155,14 +155,14 @@ class DeckPreview:
             return files
         return {path: times for path, times in files.items() if self._dependencies.concern(path)}
 
-    def _update_roots(self, deck: Deck | None) -> None:
+    def _update_roots(self, deck: Deck | None, renderer: Renderer | None) -> None:
         """The folders to watch follow the deck's settings (its layouts, its card size), and
-        the files that concern it the layouts it reads."""
+        the files that concern it the layouts it reads (``renderer``'s, when they loaded)."""
         settings = None if deck is None else json.dumps(deck.info, sort_keys=True, default=str)
         if settings is None or settings != self._roots_for:
             self.roots = self._roots_of(self.path)
             self._roots_for = settings
-        self._dependencies = None if deck is None else deck_dependencies(deck)
+        self._dependencies = None if deck is None else deck_dependencies(deck, renderer)
 
     def _drawable(self, deck: Deck, checked: Renderer) -> Drawable:
         look = look_fingerprint(deck, self.watched_files())
