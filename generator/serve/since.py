@@ -77,25 +77,18 @@ class SinceView:
 
     def as_dict(self, shown: Callable[[Path], str]) -> dict[str, Any]:
         """The comparison as the side panel lists it: what changed, in card order, and what is gone."""
-        result: dict[str, Any] = {"revision": self.revision, "problem": self.problem, "faces": len(self.marks),
-                                  "version": None, "changed": [], "removed": [], "changed_total": 0,
-                                  "removed_total": 0}
-        if self.followed is None:
-            return result
-        comparison = self.followed.comparison
-        changed = [change for change in comparison.cards if change.status != "removed"
+        comparison = self.followed.comparison if self.followed is not None else None
+        cards = comparison.cards if comparison is not None else ()
+        changed = [change for change in cards if change.status != "removed"
                    and (change.status == "added" or change.faces or change.recounted)]
-        removed = [change for change in comparison.cards if change.status == "removed"]
-        return dict(
-            result,
-            version=comparison.old.version,
-            changed_total=len(changed),
-            removed_total=len(removed),
-            changed=[{"card": change.card, "title": change.title, "status": change.status,
-                      "what": _summary(change)} for change in changed[:MAX_LISTED_CHANGES]],
-            removed=[{"card": change.card, "title": change.title, "count": change.old_count,
-                      "where": where(change.position, shown)} for change in removed[:MAX_LISTED_CHANGES]],
-        )
+        removed = [change for change in cards if change.status == "removed"]
+        return {"revision": self.revision, "problem": self.problem, "faces": len(self.marks),
+                "version": comparison.old.version if comparison is not None else None,
+                "changed": [{"card": change.card, "title": change.title, "status": change.status,
+                             "what": _summary(change)} for change in changed[:MAX_LISTED_CHANGES]],
+                "removed": [{"card": change.card, "title": change.title, "count": change.old_count,
+                             "where": where(change.position, shown)} for change in removed[:MAX_LISTED_CHANGES]],
+                "changed_total": len(changed), "removed_total": len(removed)}
 
 
 @dataclass(frozen=True)
