@@ -29,7 +29,8 @@ try:
     main()
 except SystemExit:
     pass
-loaded = [name for name in sys.modules if name.startswith(("reportlab", "generator.cli.", "generator.deck."))
+loaded = [name for name in sys.modules
+          if name.startswith(("reportlab", "generator.cli.", "generator.deck.", "generator.iterations."))
           or name in {heavy!r}]
 print("LOADED", " ".join(sorted(loaded)), file=sys.stderr)
 """
@@ -110,6 +111,13 @@ def test_commands_leave_the_heavy_libraries_they_do_not_use_unloaded(tmp_path, c
     arguments = [str(part).format(tmp=tmp_path) for part in command]
     loaded = loaded_modules(*arguments)
     assert loaded & set(HEAVY) == allowed
+
+
+def test_serve_loads_the_comparison_of_iterations_only_for_since():
+    """Only ``serve --since`` compares a deck with its past; the preview starts without the comparison."""
+    loaded = loaded_modules("serve", "--help")
+    assert "generator.cli.serve" in loaded
+    assert not loaded & {"generator.iterations.comparison", "generator.iterations.following"}, sorted(loaded)
 
 
 def test_check_measures_faces_without_loading_the_pdf_canvas():

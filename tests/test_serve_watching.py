@@ -32,15 +32,18 @@ class Pages:
         self.told.append({preview.id: preview.snapshot.version for preview in self.previews})
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    """Two bundled decks with the project's layouts (both extend frame.yaml) and fonts."""
-    root = tmp_path_factory.mktemp("project")
+def copy_project(root: Path) -> Path:
+    """Two bundled decks with the project's layouts (both extend frame.yaml) and fonts, in ``root``."""
     for deck in ("goblins", "tiki"):
         shutil.copytree(PROJECT / "cards" / deck, root / "cards" / deck)
     for folder in ("layouts", "fonts"):
         shutil.copytree(PROJECT / folder, root / folder)
     return root
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    return copy_project(tmp_path_factory.mktemp("project"))
 
 
 def watching(project: Path, save: Callable[[], None], reloads: int) -> list[dict[str, int]]:
@@ -81,6 +84,16 @@ def test_a_layout_every_deck_extends_reloads_each_and_the_page_hears_of_each_at_
     assert told == [{"goblins": 2, "tiki": 1}, {"goblins": 2, "tiki": 2}]
 
 
+def test_a_broken_layout_is_still_followed_to_what_it_extends_and_mending_it_reloads_its_deck(tmp_path):
+    root = copy_project(tmp_path)
+    tiki = root / "layouts" / "tiki.yaml"
+    tiki.write_text(tiki.read_text().replace("extends: frame\n", "extends: frame\nsafe: lots\n"))
+    told = watching(root, append(root / "layouts" / "frame.yaml", "# a note\n"), reloads=2)
+    assert told == [{"goblins": 2, "tiki": 1}, {"goblins": 2, "tiki": 2}]
+    told = watching(root, lambda: tiki.write_text(tiki.read_text().replace("safe: lots\n", "")), reloads=1)
+    assert told == [{"goblins": 1, "tiki": 2}]
+
+
 def test_a_layout_no_deck_reads_reloads_none(project):
     new = project / "layouts" / "sketch.yaml"
     try:
@@ -96,5 +109,5 @@ def test_a_deck_folder_of_layouts_each_extending_the_next_is_followed_no_further
     (folder / "deck.yaml").write_text("deck: {name: Chain, layout: l0}\ncards:\n  - {id: a, name: A}\n")
     for index in range(500):
         (folder / f"l{index}.yaml").write_text(f"extends: l{index + 1}\n")
-    names = deck_dependencies(load_deck(folder / "deck.yaml")).layouts
+    names = deck_dependencies(load_deck(folder / "deck.yaml"), None).layouts
     assert {"l0", "l1", f"l{MAX_EXTENDS}"} <= names and len(names) <= 2 * MAX_EXTENDS

@@ -49,6 +49,10 @@ class Change:
     old: Any
     new: Any
     position: Position | None
+    side: str = ""
+    """For a field of a card: the side it is on ("front", or "back" for the card's own back)."""
+    name: str = ""
+    """For a field of a card: its name on that side (``name`` for the card's own ``back name``)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,9 @@ class Cause:
     position: Position | None
     element: str | None = None
     """The layout element it concerns, when it concerns one."""
+    brief: str | None = None
+    """The cause in a few words, for a face's tile, where ``what`` says more: the layout element
+    or the setting that changed, without its values (``layout element 'kind' changed``)."""
 
 
 @dataclass(repr=False, eq=False)
@@ -344,17 +351,17 @@ def _card_changes(old: Side, new: Side, deck_changes: tuple[Change, ...],
 
 
 def _field_changes(old: Side, new: Side, old_index: int, was: Card, index: int, card: Card) -> Iterable[Change]:
-    """Each field of the card's front, then of its own back, that differs."""
-    faces: list[tuple[str, tuple[str, ...], dict[str, Any], dict[str, Any]]] = [("", (), was.fields, card.fields)]
+    """Each field of the card's front, then of its own back (``back name``), that differs."""
+    faces: list[tuple[str, tuple[str, ...], dict[str, Any], dict[str, Any]]] = [("front", (), was.fields, card.fields)]
     if was.back is not None or card.back is not None:
-        faces.append(("back ", ("back",), was.back or {}, card.back or {}))
-    for prefix, keys, before, after in faces:
+        faces.append(("back", ("back",), was.back or {}, card.back or {}))
+    for face, keys, before, after in faces:
         for name in _names(before, after):
             if before.get(name) != after.get(name):
                 written = name in after
                 side, at = (new, index) if written else (old, old_index)
-                yield Change(f"{prefix}{name}", before.get(name), after.get(name),
-                             side.where(side.deck.source.at("cards", at, *keys, name)))
+                yield Change(" ".join((*keys, name)), before.get(name), after.get(name),
+                             side.where(side.deck.source.at("cards", at, *keys, name)), face, name)
 
 
 OWN_FIELDS = "its own fields"
@@ -424,8 +431,8 @@ def _layout_changes(old: Side, new: Side, side: str) -> _LayoutChanges:
             shown = now_element or was_element
             assert shown is not None  # the name came from one of them
             where = (new if now_element else old).where(shown.position)
-            elements[name] = (Cause("setting", f"element '{name}' {'added' if now_element else 'removed'}", where,
-                                    name),)
+            what = f"element '{name}' {'added' if now_element else 'removed'}"
+            elements[name] = (Cause("setting", what, where, name, f"layout {what}"),)
             continue
         causes = tuple(cause for key in _names(was_element.values, now_element.values)
                        if _written(was_element.values.get(key)) != _written(now_element.values.get(key))
@@ -454,7 +461,8 @@ def _setting_causes(what: str, was: Value | None, now: Value | None, old: Side, 
     """A layout setting that changed, at its line: each value inside it that differs, for a
     mapping (``colours.accent map.monster: "#c62f2a" -> "#b02020"``)."""
     position = new.where(now.position) if now is not None else old.where(was.position) if was is not None else None
-    return [Cause("setting", f"{what}{inner}: {short(before)} -> {short(after)}", position, element)
+    return [Cause("setting", change_text(f"{what}{inner}", before, after), position, element,
+                  f"layout element '{element}' changed" if element else f"{what}{inner} changed")
             for inner, before, after in _differences(was.data if was else None, now.data if now else None)]
 
 
@@ -533,11 +541,12 @@ def _element_causes(name: str, side: str, new: Side, layout: _LayoutChanges, dec
     if layout.general:
         return layout.general
     if deck_changes:
-        return tuple(Cause("deck", f"{change.what}: {short(change.old)} -> {short(change.new)}", change.position)
-                     for change in deck_changes)
+        return tuple(Cause("deck", change_text(change.what, change.old, change.new), change.position,
+                           brief=f"{change.what} changed") for change in deck_changes)
     element = next((element for element in new.renderer.layouts[side].elements if element.name == name), None)
     return (Cause("element", f"element '{name}' draws differently",
-                  new.where(element.position) if element is not None else None, name),)
+                  new.where(element.position) if element is not None else None, name,
+                  f"layout element '{name}' changed"),)
 
 
 # --- rules and odds --------------------------------------------------------------------
@@ -611,3 +620,8 @@ def short(value: Any, limit: int = SHORT_TEXT) -> str:
     if len(text) > limit:
         text = text[:limit - 3] + "..."
     return f'"{text}"' if isinstance(value, str) else text
+
+
+def change_text(what: str, old: Any, new: Any) -> str:
+    """A change as every one-line report words it: ``what: old -> new``, each value :func:`short`."""
+    return f"{what}: {short(old)} -> {short(new)}"

@@ -23,6 +23,7 @@ from generator.iterations.comparison import (
     Removed,
     RuleChange,
     SideSummary,
+    change_text,
     short,
 )
 from generator.stats.tables import percent
@@ -46,7 +47,7 @@ def text_lines(comparison: Comparison) -> list[str]:
         lines.append("  nothing prints or plays differently")
     if comparison.deck:
         lines.append("deck")
-        lines += [f"  {_at(change.position)}{change.what}: {short(change.old)} -> {short(change.new)}"
+        lines += [f"  {_at(change.position)}{change_text(change.what, change.old, change.new)}"
                   for change in comparison.deck]
     changed = [change for change in comparison.cards if change.status != "redrawn"]
     if changed:
@@ -92,7 +93,7 @@ def _card_lines(change: CardChange) -> list[str]:
         return [f"{where}{change.card}: added, {plural(change.new_count, 'copy', 'copies')}"]
     if change.status == "removed":
         return [f"{where}{change.card}: removed, {plural(change.old_count, 'copy', 'copies')}"]
-    lines = [f"{_at(field.position)}{change.card}: {field.what}: {short(field.old)} -> {short(field.new)}"
+    lines = [f"{_at(field.position)}{change.card}: {change_text(field.what, field.old, field.new)}"
              for field in change.fields]
     if change.recounted:
         lines.append(f"{_at(change.count_position)}{change.card}: {change.old_count} -> "

@@ -19,7 +19,7 @@ from generator.deck.model import Deck
 from generator.errors import DeckpressError
 from generator.loading import load_yaml
 from generator.render.layout import BUILTIN_LAYOUTS_DIR, LAYOUT_SUFFIX, MAX_EXTENDS, find_layout
-from generator.render.renderer import GENERIC_LAYOUT, SIDES, layout_search_path
+from generator.render.renderer import GENERIC_LAYOUT, SIDES, Renderer, layout_search_path
 
 
 @dataclass(repr=False, eq=False)
@@ -39,12 +39,16 @@ class Dependencies:
         return path.stem in self.layouts
 
 
-def deck_dependencies(deck: Deck) -> Dependencies:
-    """What the deck reads from the shared layout folders."""
+def deck_dependencies(deck: Deck, renderer: Renderer | None) -> Dependencies:
+    """What the deck reads from the shared layout folders: the layouts ``renderer`` was loaded
+    from (each :attr:`~generator.render.layout.Layout.files`), or, while the deck's layouts do
+    not load (``renderer`` None), those their ``extends`` chains name."""
     search = layout_search_path(deck, None)
     own, builtin = deck.folder.resolve(), BUILTIN_LAYOUTS_DIR.resolve()
     shared = tuple(folder.resolve() for folder in search if folder.resolve() not in (own, builtin))
-    return Dependencies(layout_names(deck, search), shared)
+    names = layout_names(deck, search) if renderer is None else frozenset(
+        path.stem for layout in renderer.layouts.values() for path in layout.files if path.suffix == LAYOUT_SUFFIX)
+    return Dependencies(names, shared)
 
 
 def layout_names(deck: Deck, search: list[Path]) -> frozenset[str]:

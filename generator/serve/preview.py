@@ -7,7 +7,8 @@ the last good faces in the snapshot, marked stale, beside the new problems;
 the next good save replaces them. Snapshots are never changed once made, so
 the web server can read the current one from any thread. Given a
 :class:`~generator.iterations.following.Baseline` (``serve --since REV``),
-each good state also carries the marks of the faces that changed since REV.
+each good state also carries the marks of the faces that changed since REV;
+the comparison's modules are loaded only then.
 """
 
 from __future__ import annotations
@@ -18,18 +19,16 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.booklet import booklet_paths, rules_path
 from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
-from generator.iterations.following import Baseline
 from generator.render import Renderer, load_renderer
 from generator.serve.dependencies import Dependencies, deck_dependencies
 from generator.serve.faces import FaceView, distinct_faces
 from generator.serve.printing import PrintPlan, plan_print, sheet_dict, spots_dict
-from generator.serve.since import SinceView, mark_dict, since_dict, since_view
 from generator.sheets.geometry import SheetSettings, SheetSettingsError
 from generator.sheets.press import output_paths
 from generator.sheets.style import load_style
@@ -39,6 +38,10 @@ from generator.verdict import verdict
 from generator.verdict.complete import CHECKS
 from generator.watching import Snapshot as FileTimes
 from generator.watching import snapshot as file_times
+
+if TYPE_CHECKING:  # only serve --since compares: the comparison loads with it (see DeckPreview._since)
+    from generator.iterations.following import Baseline
+    from generator.serve.since import SinceView
 
 MAX_LISTED_CARDS = 200
 """Cards named under one face (a back many cards share); the page lists a face's first
@@ -121,7 +124,7 @@ class DeckPreview:
         self._plans_from = None
         found = verdict(self.path, checks=CHECKS, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
-        self._update_roots(deck)
+        self._update_roots(deck, found.renderer)
         drawable = self._drawable(deck, found.renderer) if deck and found.renderer else None
         previous = self.snapshot.drawable
         stale = drawable is None and previous is not None
@@ -152,14 +155,14 @@ class DeckPreview:
             return files
         return {path: times for path, times in files.items() if self._dependencies.concern(path)}
 
-    def _update_roots(self, deck: Deck | None) -> None:
+    def _update_roots(self, deck: Deck | None, renderer: Renderer | None) -> None:
         """The folders to watch follow the deck's settings (its layouts, its card size), and
-        the files that concern it the layouts it reads."""
+        the files that concern it the layouts it reads (``renderer``'s, when they loaded)."""
         settings = None if deck is None else json.dumps(deck.info, sort_keys=True, default=str)
         if settings is None or settings != self._roots_for:
             self.roots = self._roots_of(self.path)
             self._roots_for = settings
-        self._dependencies = None if deck is None else deck_dependencies(deck)
+        self._dependencies = None if deck is None else deck_dependencies(deck, renderer)
 
     def _drawable(self, deck: Deck, checked: Renderer) -> Drawable:
         look = look_fingerprint(deck, self.watched_files())
@@ -179,6 +182,8 @@ class DeckPreview:
         are taken over when ``checked`` took over the plans of its state."""
         if self.baseline is None:
             return None
+        from generator.serve.since import SinceView, since_view  # noqa: PLC0415  (the comparison loads only for --since)
+
         earlier = self._plans_from.since if self._plans_from is not None else None
         followed = earlier.followed if earlier is not None else None
         try:
@@ -262,7 +267,7 @@ def snapshot_dict(deck_id: str, snapshot: Snapshot) -> dict[str, Any]:
         sheet=sheet_dict(plan) if plan else None,
         stats=drawable.stats,
         downloads=download_links(deck_id, snapshot),
-        since=since_dict(drawable.since, shown_path) if drawable.since is not None else None,
+        since=drawable.since.as_dict(shown_path) if drawable.since is not None else None,
     )
 
 
@@ -279,7 +284,7 @@ def face_dict(deck_id: str, drawable: Drawable, face: FaceView) -> dict[str, Any
         "fields": {name: _plain(value) for name, value in face.fields.items()},
         "shared": face.side == "back" and face.card.back is None,
         "problem": face.problem,
-        "since": mark_dict(mark, shown_path) if mark is not None else None,
+        "since": mark.as_dict(shown_path) if mark is not None else None,
     }
 
 

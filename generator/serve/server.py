@@ -21,18 +21,21 @@ import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import uvicorn
 
 from generator.errors import InputError, printable
-from generator.iterations.following import Baseline
 from generator.iterations.revision import revision_of
 from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopback, url_host
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
 from generator.watching import MAX_SETTLE_LOOKS, SETTLE_SECONDS, Snapshot, changed_files
+
+if TYPE_CHECKING:  # only serve --since reads the decks at a revision (see read_baselines)
+    from generator.iterations.following import Baseline
 
 WATCH_INTERVAL = 0.25
 """Seconds between looks at the decks' files: a save shows on the page well within a second."""
@@ -195,6 +198,8 @@ def serve_decks(paths: list[Path], host: str, port: int, roots: Callable[[Path],
 def read_baselines(paths: list[Path], revision: str, quiet: bool) -> dict[Path, Baseline]:
     """Each deck as it was at ``revision``; InputError for the first that cannot be read there.
     Every revision is looked up before any deck is read, so a mistyped one is said at once."""
+    from generator.iterations.following import Baseline  # noqa: PLC0415  (the comparison loads only for --since)
+
     sources = {path: revision_of(path, revision) for path in paths}
     with click.progressbar(paths, label=f"Reading decks at {printable(revision)}", hidden=quiet,
                            file=sys.stderr) as bar:

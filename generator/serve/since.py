@@ -10,13 +10,13 @@ deck's files: the page shows it as text, never as markup.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.errors import Position, plural
-from generator.iterations.comparison import CardChange, Cause, Change, Comparison, short
+from generator.iterations.comparison import CardChange, Comparison, FaceChange, change_text
 from generator.iterations.following import Followed
 from generator.serve.faces import FaceView
 
@@ -39,10 +39,6 @@ RECOUNTED = "count"
 """The kinds of mark, strongest first: a new card; a face that prints differently; a card
 printed as before, in another number of copies."""
 
-BACK_PREFIX = "back "
-"""How a comparison names a field of a card's own back (``back name``)."""
-
-
 @dataclass(frozen=True)
 class Detail:
     """One change behind a mark, where the files say it."""
@@ -62,6 +58,11 @@ class FaceMark:
     details: tuple[Detail, ...]
     """Each change, whole, for the detail view."""
 
+    def as_dict(self, shown: Callable[[Path], str]) -> dict[str, Any]:
+        """The mark as the page receives it; ``shown`` names a file as the page does."""
+        return {"kind": self.kind, "reasons": list(self.reasons),
+                "details": [{"what": detail.what, "where": where(detail.where, shown)} for detail in self.details]}
+
 
 @dataclass(frozen=True)
 class SinceView:
@@ -73,6 +74,21 @@ class SinceView:
     """By the key of the face shown."""
     problem: str | None = None
     """Why the deck could not be compared now (the marks are then empty)."""
+
+    def as_dict(self, shown: Callable[[Path], str]) -> dict[str, Any]:
+        """The comparison as the side panel lists it: what changed, in card order, and what is gone."""
+        comparison = self.followed.comparison if self.followed is not None else None
+        cards = comparison.cards if comparison is not None else ()
+        changed = [change for change in cards if change.status != "removed"
+                   and (change.status == "added" or change.faces or change.recounted)]
+        removed = [change for change in cards if change.status == "removed"]
+        return {"revision": self.revision, "problem": self.problem, "faces": len(self.marks),
+                "version": comparison.old.version if comparison is not None else None,
+                "changed": [{"card": change.card, "title": change.title, "status": change.status,
+                             "what": _summary(change)} for change in changed[:MAX_LISTED_CHANGES]],
+                "removed": [{"card": change.card, "title": change.title, "count": change.old_count,
+                             "where": where(change.position, shown)} for change in removed[:MAX_LISTED_CHANGES]],
+                "changed_total": len(changed), "removed_total": len(removed)}
 
 
 @dataclass(frozen=True)
@@ -98,68 +114,50 @@ def _parts_by_card(comparison: Comparison) -> dict[tuple[str, str], _Part]:
     for change in comparison.cards:
         if change.status == "added":
             for side in ("front", "back"):
-                detail = Detail(f"new card, {plural(change.new_count, 'copy', 'copies')}", change.position)
-                parts[change.card, side] = _Part(change.card, NEW, ("new card",), (detail,))
+                parts[change.card, side] = _Part(change.card, NEW, ("new card",),
+                                                 (Detail(_new_card(change), change.position),))
             continue
         for face in change.faces:
-            parts[change.card, face.side] = _Part(change.card, CHANGED, *_face_reasons(change, face.side))
+            parts[change.card, face.side] = _Part(change.card, CHANGED, *_face_reasons(change, face))
         if change.recounted:
-            count = f"count {change.old_count} -> {change.new_count}"
-            detail = Detail(f"{count} copies", change.count_position or change.position)
-            known = parts.get((change.card, "front"))
-            if known is None:
-                parts[change.card, "front"] = _Part(change.card, RECOUNTED, (count,), (detail,))
-            elif count not in known.reasons:
+            count, detail = _recount(change)
+            known = parts.get((change.card, "front"), _Part(change.card, RECOUNTED, (), ()))
+            if count not in known.reasons:
                 parts[change.card, "front"] = _Part(change.card, known.kind, (*known.reasons, count),
                                                     (*known.details, detail))
     return parts
 
 
-def _face_reasons(change: CardChange, side: str) -> tuple[tuple[str, ...], tuple[Detail, ...]]:
+def _face_reasons(change: CardChange, face: FaceChange) -> tuple[tuple[str, ...], tuple[Detail, ...]]:
     """Why one face of a card that both iterations have prints differently: the fields of
-    that face that changed, or what the comparison names (a layout setting, a file)."""
-    face = next(face for face in change.faces if face.side == side)
+    that face that changed, or what the comparison names (a layout setting, a file), in a
+    few words for the tile and whole for the detail view."""
     reasons: list[str] = []
     details: list[Detail] = []
+    fields = [each for each in change.fields if each.side == face.side]
     for cause in face.causes:
-        if cause.kind != "card":
-            reasons.append(_short_cause(cause))
-            details.append(Detail(cause.what, cause.position))
-            continue
-        fields = _side_fields(change.fields, side)
-        if fields:
-            names = [name for name, _ in fields]
-            reasons.append(f"{', '.join(names)} changed")
-            details.extend(Detail(f"{name}: {short(each.old)} -> {short(each.new)}", each.position)
-                           for name, each in fields)
-        elif change.recounted:
-            reasons.append(f"count {change.old_count} -> {change.new_count}")
-            details.append(Detail(f"count {change.old_count} -> {change.new_count} copies",
-                                  change.count_position or change.position))
+        if cause.kind == "card" and fields:
+            reasons.append(f"{', '.join(each.name for each in fields)} changed")
+            details.extend(Detail(change_text(each.name, each.old, each.new), each.position) for each in fields)
+        elif cause.kind == "card" and change.recounted:
+            count, detail = _recount(change)
+            reasons.append(count)
+            details.append(detail)
         else:
-            reasons.append(cause.what)
+            reasons.append(cause.brief or cause.what)
             details.append(Detail(cause.what, cause.position))
     return tuple(dict.fromkeys(reasons)), tuple(dict.fromkeys(details))
 
 
-def _short_cause(cause: Cause) -> str:
-    """A cause in a few words, for a face's tile (its detail view has it whole): the layout
-    element that draws differently (``layout element 'title' changed``) or the setting that
-    changed, without its values; a file, font or icon as the comparison names it."""
-    if cause.element is not None:
-        for ending in (" added", " removed"):
-            if cause.what == f"element '{cause.element}'{ending}":
-                return f"layout {cause.what}"
-        return f"layout element '{cause.element}' changed"
-    if cause.kind in ("setting", "deck"):
-        return f"{cause.what.split(': ', 1)[0]} changed"
-    return cause.what
+def _recount(change: CardChange) -> tuple[str, Detail]:
+    """A count that changed: the reason a tile gives (``count 2 -> 3``), and its detail at the count's line."""
+    count = f"count {change.old_count} -> {change.new_count}"
+    return count, Detail(f"{count} copies", change.count_position or change.position)
 
 
-def _side_fields(changes: Iterable[Change], side: str) -> list[tuple[str, Change]]:
-    """The fields of one face that changed, by name: a front's own, a card's own back's."""
-    return [(change.what.removeprefix(BACK_PREFIX), change) for change in changes
-            if change.what.startswith(BACK_PREFIX) == (side == "back")]
+def _new_card(change: CardChange) -> str:
+    """A new card in full, for its detail view and the side panel: ``new card, 3 copies``."""
+    return f"new card, {plural(change.new_count, 'copy', 'copies')}"
 
 
 def _face_mark(face: FaceView, parts: dict[tuple[str, str], _Part]) -> FaceMark | None:
@@ -186,45 +184,14 @@ def _face_mark(face: FaceView, parts: dict[tuple[str, str], _Part]) -> FaceMark 
 
 # --- what the page receives -----------------------------------------------------------------
 
-def mark_dict(mark: FaceMark, shown: Callable[[Path], str]) -> dict[str, Any]:
-    """A face's mark as the page receives it; ``shown`` names a file as the page does."""
-    return {"kind": mark.kind, "reasons": list(mark.reasons),
-            "details": [{"what": detail.what, "where": where(detail.where, shown)} for detail in mark.details]}
-
-
-def since_dict(view: SinceView, shown: Callable[[Path], str]) -> dict[str, Any]:
-    """The comparison as the side panel lists it: what changed, in card order, and what is gone."""
-    result: dict[str, Any] = {"revision": view.revision, "problem": view.problem, "faces": len(view.marks),
-                              "version": None, "changed": [], "removed": [], "changed_total": 0,
-                              "removed_total": 0}
-    if view.followed is None:
-        return result
-    comparison = view.followed.comparison
-    changed = [change for change in comparison.cards if change.status != "removed"
-               and (change.status == "added" or change.faces or change.recounted)]
-    removed = [change for change in comparison.cards if change.status == "removed"]
-    return dict(
-        result,
-        version=comparison.old.version,
-        changed_total=len(changed),
-        removed_total=len(removed),
-        changed=[{"card": change.card, "title": change.title, "status": change.status,
-                  "what": _summary(change)} for change in changed[:MAX_LISTED_CHANGES]],
-        removed=[{"card": change.card, "title": change.title, "count": change.old_count,
-                  "where": where(change.position, shown)} for change in removed[:MAX_LISTED_CHANGES]],
-    )
-
-
 def _summary(change: CardChange) -> str:
     """One line for a changed card in the side panel."""
     if change.status == "added":
-        return f"new card, {plural(change.new_count, 'copy', 'copies')}"
-    said = []
-    for face in change.faces:
-        reasons, _ = _face_reasons(change, face.side)
-        said.append(f"{face.side}: {'; '.join(reasons)}")
-    if change.recounted and not any(f"count {change.old_count} -> {change.new_count}" in line for line in said):
-        said.append(f"count {change.old_count} -> {change.new_count}")
+        return _new_card(change)
+    said = [f"{face.side}: {'; '.join(_face_reasons(change, face)[0])}" for face in change.faces]
+    count = _recount(change)[0]
+    if change.recounted and not any(count in line for line in said):
+        said.append(count)
     line = "; ".join(said)
     return line if len(line) <= MAX_SUMMARY else line[:MAX_SUMMARY - 3] + "..."
 
