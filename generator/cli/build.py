@@ -205,7 +205,8 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
     claimed: dict[str, Path] = {}
     for path in paths:
         outcome = verdict(path, lang=lang, checks=checks,
-                          load_renderer=lambda deck: load_renderer(deck, draft=settings.draft, stamp_version=True))
+                          load_renderer=lambda deck: load_renderer(deck, draft=settings.draft, stamp_version=True,
+                                                                   forget_drawn=True))
         if outcome.errors and not (settings.draft and all(map(drafts_despite, outcome.errors))):
             print_problems(outcome, "nothing was built")
             exit_code = max(exit_code, outcome.exit_code)

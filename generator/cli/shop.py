@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import click
@@ -28,6 +29,7 @@ from generator.cli.common import (
 )
 from generator.cli.sheet_options import CUT_FILE_OPTIONS, CUTTER_OPTIONS
 from generator.errors import EXIT_OK, DeckpressError, plural
+from generator.render import load_renderer
 from generator.verdict import verdict
 from generator.verdict.checks import PRINT_CHECKS, check_rules
 
@@ -63,8 +65,10 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
     ready = []
     exit_code = EXIT_OK
     claimed: dict[str, Path] = {}
+    # The shop's file draws each face once: a plan is let go once drawn.
+    printing = partial(load_renderer, stamp_version=True, forget_drawn=True)
     for path in find_decks(decks):
-        outcome = verdict(path, lang=lang, checks=checks)
+        outcome = verdict(path, lang=lang, checks=checks, load_renderer=printing)
         if outcome.errors:
             print_problems(outcome, "nothing was built for it")
             exit_code = max(exit_code, outcome.exit_code)

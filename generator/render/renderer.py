@@ -83,7 +83,7 @@ class Renderer:
     forget_drawn: bool = False
     """Let each face's plan go once the face is drawn: for a command that draws each distinct
     face once (a build's sheets), so the plans do not stay with the sheets being drawn; a face
-    drawn again is planned again."""
+    drawn again is planned again. Set by whoever makes the renderer (:func:`load_renderer`)."""
     _plans: dict[str, tuple[Op, ...]] = field(default_factory=dict, repr=False)
     _drawn: set[str] = field(default_factory=set, repr=False)
     """Keys of the faces drawn and let go (with :attr:`forget_drawn`)."""
@@ -485,10 +485,12 @@ def face_context(deck: Deck, card: Card, side: str) -> dict[str, Any]:
     return context
 
 
-def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
-                  fonts_dir: Path | str | None = None, draft: bool = False, stamp_version: bool = False) -> Renderer:
+def load_renderer(deck: Deck, layouts_dir: Path | str | None = None, fonts_dir: Path | str | None = None,
+                  draft: bool = False, stamp_version: bool = False, forget_drawn: bool = False) -> Renderer:
     """Load the layouts the deck names (or the generic one) with their fonts and icons;
-    ``draft`` prints text that does not fit instead of refusing it (see :attr:`Renderer.draft`).
+    ``draft`` prints text that does not fit instead of refusing it (see :attr:`Renderer.draft`);
+    ``forget_drawn`` lets each plan go once its face is drawn, for a command that draws each
+    face once (see :attr:`Renderer.forget_drawn`).
 
     ``stamp_version``: the renderer's deck, whose faces it draws, gets its version as the
     files the layouts were read from give it (:func:`generator.render.deckfiles.with_version`),
@@ -513,7 +515,7 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None,
         raise InputError(f"front layout '{front.name}' and back layout '{back.name}' have different "
                          "card sizes; both faces of a card must match", deck.source.at("deck", "layout"),
                          field="layout")
-    return Renderer(deck=stamped(), layouts=layouts, font_registry=registry, draft=draft)
+    return Renderer(deck=stamped(), layouts=layouts, font_registry=registry, draft=draft, forget_drawn=forget_drawn)
 
 
 def deck_system_fonts(deck: Deck) -> bool:

@@ -128,15 +128,6 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
     return _face_findings(subject, subject.renderer.problems())
 
 
-def check_faces_to_print(subject: Subject) -> Iterable[Finding]:
-    """Every distinct face laid out, as :func:`check_faces`, for a command that then draws each
-    face once (build): each plan is kept until its face is drawn, then let go."""
-    found = check_faces(subject)
-    if subject.renderer is not None:
-        subject.renderer.forget_drawn = True
-    return found
-
-
 def check_faces_once(subject: Subject) -> Iterable[Finding]:
     """Every distinct face laid out, as :func:`check_faces`, each plan handed to the checks that
     asked for it (``subject.face_observers``) and let go: what ``check`` runs, which draws
@@ -168,11 +159,9 @@ MODEL_CHECKS = (check_model,)
 DRAWING_CHECKS = (check_rules, check_layouts, check_faces)
 """What every command that draws cards must know first."""
 
-PRINTED_FACES_CHECKS = (check_rules, check_layouts, check_faces_to_print)
-""":data:`DRAWING_CHECKS` for a build, which draws each face once: a plan is let go once drawn."""
+PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
+"""What ``build`` runs before drawing (a translation must be complete to be printed). A build
+draws each face once: it makes its renderer with ``forget_drawn``, so a plan is let go once drawn."""
 
-PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + PRINTED_FACES_CHECKS
-"""What ``build`` runs before drawing (a translation must be complete to be printed)."""
-
-DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + PRINTED_FACES_CHECKS
+DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRAWING_CHECKS
 """What ``build --draft`` runs: untranslated texts are listed and printed marked."""
