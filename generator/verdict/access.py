@@ -16,27 +16,32 @@ from generator.deck.model import Card
 from generator.findings import COLOUR_BLIND, CONTRAST, WARNING, Finding
 from generator.render.plan import Op
 from generator.render.renderer import Renderer
+from generator.verdict.checks import face_findings
 from generator.verdict.subject import Subject
 
 
-def watch_access(subject: Subject) -> Iterable[Finding]:
-    """Have the pass over the distinct faces (:func:`~generator.verdict.checks.check_faces_once`)
-    hand each face's plan to the contrast and colour-blind checks, so that the faces are laid
-    out once and no plan is kept for :func:`check_access`. Finds nothing itself."""
-    if subject.renderer is not None:
-        watch = subject.access = AccessWatch(subject.renderer)
-        subject.face_observers.append(watch.observe)
-    return ()
-
-
-def check_access(subject: Subject) -> Iterable[Finding]:
-    """Contrast and colour-blind warnings, from one pass over the distinct faces: the pass the
-    faces were checked in when :func:`watch_access` asked for it, else one of its own."""
+def check_faces_once(subject: Subject) -> Iterable[Finding]:
+    """Every distinct face laid out, as :func:`~generator.verdict.checks.check_faces`, each plan
+    handed to the contrast and colour-blind checks and let go: what ``check`` runs, which draws
+    nothing, so that its memory does not grow with the faces of the deck. :func:`check_access`
+    then reports what they saw."""
     renderer = subject.renderer
     if renderer is None:
         return ()
-    watch = subject.access
-    if watch is None or not subject.faces_observed:
+    watch = AccessWatch(renderer)
+    found = face_findings(subject, renderer.problems(watch.observe, keep=False))
+    subject.access_watch = watch  # only once it has seen every face
+    return found
+
+
+def check_access(subject: Subject) -> Iterable[Finding]:
+    """Contrast and colour-blind warnings, from one pass over the distinct faces: the one
+    :func:`check_faces_once` made, when it ran, else one of its own."""
+    renderer = subject.renderer
+    if renderer is None:
+        return ()
+    watch = subject.access_watch
+    if watch is None:
         watch = AccessWatch(renderer)
         for card, side, ops in distinct_plans(renderer):
             watch.observe(card, side, ops)

@@ -22,13 +22,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 
-from generator.deck.model import RULES_FILENAME, Card, Deck, load_deck, rules_path
+from generator.deck.model import RULES_FILENAME, Deck, load_deck, rules_path
 from generator.deck.rules import check_deck
 from generator.deck.translation import mark_untranslated, require_translated, translate_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
 from generator.render import load_renderer
-from generator.render.plan import Op
 from generator.verdict.subject import Subject
 
 
@@ -125,28 +124,11 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
     plans are kept, for the command that draws the faces next."""
     if subject.renderer is None:
         return ()
-    return _face_findings(subject, subject.renderer.problems())
+    return face_findings(subject, subject.renderer.problems())
 
 
-def check_faces_once(subject: Subject) -> Iterable[Finding]:
-    """Every distinct face laid out, as :func:`check_faces`, each plan handed to the checks that
-    asked for it (``subject.face_observers``) and let go: what ``check`` runs, which draws
-    nothing, so that its memory does not grow with the faces of the deck."""
-    renderer = subject.renderer
-    if renderer is None:
-        return ()
-    observers = tuple(subject.face_observers)
-
-    def observe(card: Card, side: str, plan: tuple[Op, ...]) -> None:
-        for observer in observers:
-            observer(card, side, plan)
-
-    found = _face_findings(subject, renderer.problems(observe if observers else None, keep=False))
-    subject.faces_observed = True
-    return found
-
-
-def _face_findings(subject: Subject, problems: list[DeckpressError]) -> list[Finding]:
+def face_findings(subject: Subject, problems: list[DeckpressError]) -> list[Finding]:
+    """The findings of a pass over the distinct faces that met ``problems``, its faces counted."""
     subject.counts["faces"] = subject.renderer.tried_faces if subject.renderer is not None else 0
     # A draft renderer draws text that does not fit, marked, and says so with "drafted".
     return [Finding.from_error(error, "layout", details={"drafted": True} if getattr(error, "drafted", False) else {})

@@ -17,16 +17,9 @@ from generator.sheets.geometry import SheetSettings, sheet_layout
 from generator.sheets.style import load_style
 from generator.stats.odds import prepare
 from generator.stats.spec import asked, read_stats_spec
-from generator.verdict.access import check_access, watch_access
+from generator.verdict.access import check_access, check_faces_once
 from generator.verdict.booklet import booklet_findings
-from generator.verdict.checks import (
-    DRAWING_CHECKS,
-    MODEL_CHECKS,
-    check_faces_once,
-    check_layouts,
-    check_rules,
-    check_translation,
-)
+from generator.verdict.checks import DRAWING_CHECKS, MODEL_CHECKS, check_faces, check_translation
 from generator.verdict.subject import Subject
 
 
@@ -78,8 +71,7 @@ CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS
 """Everything ``deckpress check`` runs, the plans kept for a caller that draws the faces
 next (the live preview, and ``check --for``, whose shop check reads the plans again)."""
 
-STREAMING_CHECKS = (MODEL_CHECKS + (check_translation, check_rules, check_layouts, watch_access, check_faces_once)
-                    + (check_sheets, check_stats, check_booklet, check_access))
+STREAMING_CHECKS = tuple(check_faces_once if check is check_faces else check for check in CHECKS)
 """The same checks for a caller that draws nothing (``deckpress check``): each distinct face
 is laid out once, for the layout and the access checks together, and no plan is kept, so
 memory does not grow with the faces of the deck."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from generator.deck.model import Deck
 from generator.findings import Finding
-from generator.render.renderer import FaceObserver, Renderer
+from generator.render.renderer import Renderer
 from generator.sheets.geometry import SheetSettings
 
 if TYPE_CHECKING:  # the access checks name the subject: only its annotation needs them
@@ -43,13 +43,9 @@ class Subject:
     sheets: SheetSettings | None = None
     """The print settings the sheets check lays the cards out with (a cutter's, a paper);
     build's defaults if None."""
-    face_observers: list[FaceObserver] = field(default_factory=list)
-    """What the pass over the distinct faces hands each face's plan to (checks that read
-    plans, set up before the pass, so that no plan need be kept for them)."""
-    faces_observed: bool = False
-    """Whether a pass handed every distinct face to ``face_observers``."""
-    access: AccessWatch | None = None
-    """The contrast and colour-blind checks the pass feeds, when they asked to be fed."""
+    access_watch: AccessWatch | None = None
+    """The contrast and colour-blind checks of every distinct face, when the pass that laid
+    the faces out fed them (so that no plan need be kept for them)."""
 
 
 Check = Callable[[Subject], Iterable[Finding]]
