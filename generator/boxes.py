@@ -7,6 +7,8 @@ speaks in these boxes.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 EPSILON = 1e-6
@@ -50,3 +52,29 @@ class Box:
     def rounded(self, places: int = 3) -> list[float]:
         """``[x, y, width, height]`` rounded for the manifest."""
         return [round(value, places) + 0.0 for value in (self.x, self.y, self.width, self.height)]
+
+
+Corners = tuple[tuple[float, float], ...]
+"""A region as its corners on the page (a turned box is no longer upright)."""
+
+
+def turn_point(point: tuple[float, float], centre: tuple[float, float], degrees: float) -> tuple[float, float]:
+    """``point`` turned ``degrees`` clockwise on the card about ``centre`` (PDF's y grows up)."""
+    radians = math.radians(-degrees)
+    dx, dy = point[0] - centre[0], point[1] - centre[1]
+    return (centre[0] + dx * math.cos(radians) - dy * math.sin(radians),
+            centre[1] + dx * math.sin(radians) + dy * math.cos(radians))
+
+
+def region_bounds(points: Corners) -> Box:
+    """The upright box around a region's corners."""
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def union(boxes: Iterable[Box]) -> Box:
+    """The upright box around all of ``boxes`` (at least one)."""
+    boxes = list(boxes)
+    left, bottom = min(box.x for box in boxes), min(box.y for box in boxes)
+    right, top = max(box.right for box in boxes), max(box.top for box in boxes)
+    return Box(left, bottom, right - left, top - bottom)

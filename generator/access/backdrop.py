@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,10 +32,10 @@ from PIL import Image
 from reportlab.lib.colors import Color, white
 
 from generator.access.colours import RGB, rgb_of
-from generator.boxes import EPSILON, Box
+from generator.boxes import EPSILON, Box, Corners, region_bounds, turn_point
 from generator.render.images import drawn_rectangle
 from generator.render.paint import Gradient
-from generator.render.plan import ArtOp, Frame, IconOp, ImageOp, Op, ShapeOp
+from generator.render.plan import ArtOp, IconOp, ImageOp, Op, ShapeOp, corners_of
 from generator.render.svg import SvgArt
 
 PAPER = white
@@ -67,19 +66,6 @@ class Backdrop:
 
 PAINTING_OPS = (ShapeOp, IconOp, ImageOp, ArtOp)
 """The operations that can paint behind text."""
-
-Corners = tuple[tuple[float, float], ...]
-"""A region of the card as its four corners on the page (a turned text's box is no
-longer upright)."""
-
-
-def corners_of(box: Box, frame: Frame | None = None) -> Corners:
-    """The four corners of ``box`` where they land on the page once ``frame`` turns it."""
-    points = ((box.x, box.y), (box.right, box.y), (box.right, box.top), (box.x, box.top))
-    if frame is None or not frame.rotate:
-        return points
-    return tuple(_turn(point, frame.centre, frame.rotate) for point in points)
-
 
 def backdrops(region: Corners, bounds: Box, below: tuple[Op, ...], images: ImageSamples) -> list[Backdrop]:
     """Every colour painted under ``region`` (whose upright bounding box is ``bounds``) by the
@@ -179,7 +165,7 @@ class _Walk:
         """(colour, alpha) of what ``op`` paints under the region, and whether it covers it all."""
         if op.frame is not None and op.frame.rotate:
             # the region as the operation's own upright frame sees it: turned back
-            local = tuple(_turn(point, op.frame.centre, -op.frame.rotate) for point in self.region)
+            local = tuple(turn_point(point, op.frame.centre, -op.frame.rotate) for point in self.region)
             bounds = region_bounds(local)
         else:
             local, bounds = self.region, self.bounds
@@ -205,20 +191,6 @@ def blend(colour: RGB, beneath: RGB, alpha: float) -> RGB:
 
 def _with_alpha(colour: Color) -> tuple[RGB, float]:
     return rgb_of(colour), float(getattr(colour, "alpha", 1.0))
-
-
-def _turn(point: tuple[float, float], centre: tuple[float, float], degrees: float) -> tuple[float, float]:
-    """``point`` turned ``degrees`` clockwise on the card about ``centre`` (PDF's y grows up)."""
-    radians = math.radians(-degrees)
-    dx, dy = point[0] - centre[0], point[1] - centre[1]
-    return (centre[0] + dx * math.cos(radians) - dy * math.sin(radians),
-            centre[1] + dx * math.sin(radians) + dy * math.cos(radians))
-
-
-def region_bounds(points: Corners) -> Box:
-    """The upright box around a region's corners."""
-    xs, ys = [x for x, _ in points], [y for _, y in points]
-    return Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
 # shapes --------------------------------------------------------------------------------
@@ -344,14 +316,6 @@ def rasterise_art(art: SvgArt) -> Image.Image:
         return document[0].render(scale=scale, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
     finally:
         document.close()
-
-
-def union(boxes: Iterable[Box]) -> Box:
-    """The upright box around all of ``boxes`` (at least one)."""
-    boxes = list(boxes)
-    left, bottom = min(box.x for box in boxes), min(box.y for box in boxes)
-    right, top = max(box.right for box in boxes), max(box.top for box in boxes)
-    return Box(left, bottom, right - left, top - bottom)
 
 
 def _intersection(first: Box, second: Box) -> Box | None:

@@ -34,7 +34,6 @@ from typing import Any
 from reportlab.lib.colors import Color
 
 from generator.access.colours import DEFICIENCIES, DISTINCT_COLOURS, RGB, hex_of, rgb_of
-from generator.access.contrast import distinct_plans
 from generator.access.perception import distance
 from generator.deck.model import Card
 from generator.errors import Position
@@ -107,7 +106,7 @@ CUE_MITIGATIONS = {CUE_TEXT: "every such face prints {field} as text ('{element}
 def colour_pair_problems(renderer: Renderer) -> list[ColourPairProblem]:
     """Every pair of a field's values whose colours a colour-blind player may confuse."""
     watch = ColourWatch(renderer)
-    for card, side, ops in distinct_plans(renderer):
+    for card, side, ops in renderer.distinct_plans():
         watch.observe(card, side, ops)
     return watch.problems()
 

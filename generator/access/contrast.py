@@ -11,26 +11,13 @@ card with nine copies is one check.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import ImageFont
 from reportlab.pdfbase import pdfmetrics
 
-from generator.access.backdrop import (
-    PAINTING_OPS,
-    Backdrop,
-    Corners,
-    ImageSamples,
-    backdrops,
-    blend,
-    corners_of,
-    reaching,
-    region_bounds,
-    sole_cover,
-    union,
-)
+from generator.access.backdrop import PAINTING_OPS, Backdrop, ImageSamples, backdrops, blend, reaching, sole_cover
 from generator.access.colours import (
     BOLD_WEIGHT,
     RGB,
@@ -41,18 +28,15 @@ from generator.access.colours import (
     rgb_of,
     shown_ratio,
 )
-from generator.boxes import Box
+from generator.boxes import Box, Corners, region_bounds, union
 from generator.deck.model import Card
-from generator.errors import DeckpressError, Position
-from generator.render.plan import Frame, Glyphs, Op, TextOp
-from generator.render.renderer import SIDES, Renderer
+from generator.errors import Position
+from generator.render.plan import Frame, Glyphs, Op, TextOp, corners_of
+from generator.render.renderer import Renderer
 
 MEASURING_SIZE = 200
 """Pixels per em at which glyph outlines are measured, then scaled to the printed size:
 large enough that rounding to whole pixels moves an edge by under a hundredth of the size."""
-
-Face = tuple[Card, str, tuple[Op, ...]]
-"""A distinct face: one card that shows it, the side, and its plan."""
 
 OVERHANG = 0.25
 """Part of the type size an italic glyph may reach past its advance on either side."""
@@ -92,7 +76,7 @@ def contrast_problems(renderer: Renderer) -> list[ContrastProblem]:
     """Every text element, on every distinct face, that is too faint against its backdrop
     (the worst run of each element, when its runs differ in colour or weight)."""
     watch = ContrastWatch(renderer)
-    for card, side, ops in distinct_plans(renderer):
+    for card, side, ops in renderer.distinct_plans():
         watch.observe(card, side, ops)
     return watch.problems
 
@@ -126,26 +110,6 @@ class ContrastWatch:
                                                  positions.get(op.element, Position(layout.path)),
                                                  rgb_of(run.colour), backdrop.rgb, backdrop.element, ratio,
                                                  op.size, bold, alpha))
-
-
-def distinct_plans(renderer: Renderer, printed_only: bool = False) -> Iterator[Face]:
-    """(card, side, plan) once for each distinct face (of the cards with copies to print, when
-    ``printed_only``); faces that cannot be laid out are left to the layout check, which
-    reports them."""
-    seen: set[str] = set()
-    for card in renderer.deck.cards:
-        if printed_only and card.count <= 0:
-            continue
-        for side in SIDES:
-            try:
-                key = renderer.face_key(card, side)
-                if key in seen:
-                    continue
-                seen.add(key)
-                ops = renderer.plan(card, side)
-            except DeckpressError:
-                continue
-            yield card, side, ops
 
 
 def _worst_run(op: TextOp, below: tuple[Op, ...], images: ImageSamples

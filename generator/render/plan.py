@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from jinja2 import TemplateError
 from reportlab.lib.colors import Color
 
-from generator.boxes import Box
+from generator.boxes import Box, Corners, turn_point
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
@@ -94,6 +94,14 @@ class Frame:
     rotate: float
     centre: tuple[float, float]
     opacity: float
+
+
+def corners_of(box: Box, frame: Frame | None = None) -> Corners:
+    """The four corners of ``box`` where they land on the page once ``frame`` turns it."""
+    points = ((box.x, box.y), (box.right, box.y), (box.right, box.top), (box.x, box.top))
+    if frame is None or not frame.rotate:
+        return points
+    return tuple(turn_point(point, frame.centre, frame.rotate) for point in points)
 
 
 @dataclass(repr=False, eq=False)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
@@ -52,6 +52,8 @@ from generator.render.templating import SPECIAL_NAMES, TemplateError, TemplateMe
 from generator.revisions import started
 from generator.sandbox import BoundedSandbox, TemplateLimitError
 
+PlannedFace = tuple[Card, str, tuple[Op, ...]]
+"""A distinct face: one card that shows it, the side, and its plan."""
 FaceObserver = Callable[[Card, str, tuple[Op, ...]], None]
 """Handed each distinct face a pass lays out: one card that shows it, the side, and its plan."""
 
@@ -279,6 +281,25 @@ class Renderer:
 
     tried_faces: int = 0
     """How many distinct faces the last :meth:`problems` laid out or tried to."""
+
+    def distinct_plans(self, printed_only: bool = False) -> Iterator[PlannedFace]:
+        """(card, side, plan) once for each distinct face, in deck order (of the cards with copies
+        to print, when ``printed_only``), each plan kept as :meth:`plan` keeps it; faces that
+        cannot be laid out are left to the layout check (:meth:`problems`), which reports them."""
+        seen: set[str] = set()
+        for card in self.deck.cards:
+            if printed_only and card.count <= 0:
+                continue
+            for side in SIDES:
+                try:
+                    key = self.face_key(card, side)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    plan = self._plan(card, side, key)
+                except DeckpressError:
+                    continue
+                yield card, side, plan
 
     def restamped(self, version: str | None) -> Renderer:
         """A renderer over the same layouts and fonts whose faces print ``version``: the layouts

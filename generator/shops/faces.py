@@ -21,9 +21,7 @@ from pathlib import Path
 from PIL import Image
 from reportlab.lib.colors import Color
 
-from generator.access.backdrop import corners_of, region_bounds, union
-from generator.access.contrast import distinct_plans
-from generator.boxes import Box
+from generator.boxes import Box, region_bounds, union
 from generator.deck.model import Card
 from generator.errors import EXIT_RULES, Position
 from generator.findings import Finding
@@ -32,7 +30,19 @@ from generator.render.icons import Icon
 from generator.render.images import drawn_rectangle
 from generator.render.layout import Layout
 from generator.render.paint import Gradient
-from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp, TextRule
+from generator.render.plan import (
+    ArtOp,
+    Glyphs,
+    IconOp,
+    ImageOp,
+    InlineIcon,
+    LineOp,
+    Op,
+    ShapeOp,
+    TextOp,
+    TextRule,
+    corners_of,
+)
 from generator.render.svg import SvgArt, leaf_shapes
 from generator.render.units import MM
 from generator.shops.inks import PressInks
@@ -70,7 +80,7 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
     forbid_transparency = preset.is_cmyk and not standard_of(preset).transparency
     colours: dict[str, tuple[Color, str, str, str]] = {}
     soft_images: dict[Path, bool] = {}
-    for card, side, plan in distinct_plans(renderer, printed_only=True):
+    for card, side, plan in renderer.distinct_plans(printed_only=True):
         layout = renderer.layouts[side]
         for op in plan:
             _safe_zone(op, layout, preset, card, side, found)
@@ -302,7 +312,7 @@ def _ink(colours: dict[str, tuple[Color, str, str, str]], renderer: Renderer, pr
 def _image_ink(renderer: Renderer, preset: Preset, inks: PressInks, found: dict[tuple[str, ...], _Found]) -> None:
     """Each distinct raster image converted once; one over the ink limit is a finding."""
     seen: set[Path] = set()
-    for card, side, plan in distinct_plans(renderer, printed_only=True):
+    for card, side, plan in renderer.distinct_plans(printed_only=True):
         for op in plan:
             if not isinstance(op, ImageOp) or op.path in seen:
                 continue

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from generator.access.colourblind import ColourPairProblem, ColourWatch
 from generator.access.colours import hex_of, shown_ratio
-from generator.access.contrast import ContrastProblem, ContrastWatch, distinct_plans
+from generator.access.contrast import ContrastProblem, ContrastWatch
 from generator.deck.model import Card
 from generator.findings import COLOUR_BLIND, CONTRAST, WARNING, Finding
 from generator.render.plan import Op
@@ -43,7 +43,7 @@ def check_access(subject: Subject) -> Iterable[Finding]:
     watch = subject.access_watch
     if watch is None:
         watch = AccessWatch(renderer)
-        for card, side, ops in distinct_plans(renderer):
+        for card, side, ops in renderer.distinct_plans():
             watch.observe(card, side, ops)
     return (contrast_findings(watch.contrast.problems)
             + colour_blind_findings(watch.colours.problems()))
