@@ -40,7 +40,7 @@ from generator.errors import Position
 from generator.render.layout import Element, IconElement, TextElement
 from generator.render.paint import Paint, PaintError
 from generator.render.plan import BoundedMemo, Op
-from generator.render.renderer import Renderer, face_context
+from generator.render.renderer import Renderer
 from generator.render.templating import SPECIAL_NAMES, Template, TemplateError
 
 MAX_CODE_COLOURS = 24
@@ -162,7 +162,7 @@ class ColourWatch:
         candidates = (face_fields - (SPECIAL_NAMES - self.declared)) & self.painted
         if not candidates:
             return
-        context = face_context(deck, card, side)
+        context = self.renderer.context(card, side)
         drawn = {op.element for op in ops}
         for element in self.renderer.layouts[side].elements:
             if element.name not in drawn:

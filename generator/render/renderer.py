@@ -150,7 +150,7 @@ class Renderer:
         known: str | None = facts.get("key")
         if known is not None:  # asked for several times a face: made once
             return known
-        context = self._context(card, side)
+        context = self.context(card, side)
         read = {name: context.get(name) for name in self._read_names[side]}
         digest = hashlib.sha1(KEY_JSON.encode(read).encode("utf-8")).hexdigest()
         # letters, digits, '-' and '_': safe as a PDF name
@@ -175,7 +175,7 @@ class Renderer:
         return str(facts["title"])
 
     def _make_title(self, card: Card, side: str) -> str:
-        layout, context = self.layouts[side], self._context(card, side)
+        layout, context = self.layouts[side], self.context(card, side)
         if layout.title is None:
             title = str(context["title"] or "")
         else:
@@ -226,6 +226,13 @@ class Renderer:
     def plan(self, card: Card, side: str) -> tuple[Op, ...]:
         """What drawing the face does, in order (shapes, text lines, icons, images), in points."""
         return self._plan(card, _check_side(side))
+
+    def context(self, card: Card, side: str) -> dict[str, Any]:
+        """The names the face's layout can read (:func:`face_context`), not to be changed: made once
+        a face, so an observer of :meth:`problems` reads the values the face was planned with without
+        making them again (made again once let go, see :meth:`_settle`)."""
+        context = self._facts(card, side).get("context")
+        return context if context is not None else face_context(self.deck, card, _check_side(side))
 
     def validate(self) -> None:
         """Plan every distinct face once (and make its title); if any cannot be laid out,
@@ -338,11 +345,6 @@ class Renderer:
             self._faces[(id(card), side)] = entry
         return entry[1]
 
-    def _context(self, card: Card, side: str) -> dict[str, Any]:
-        """The names the face's layout can read (made again if :meth:`_settle` let them go)."""
-        context = self._facts(card, side).get("context")
-        return context if context is not None else face_context(self.deck, card, _check_side(side))
-
     def _settle(self, facts: dict[str, Any]) -> None:
         """Let a face's context go once its key, title and plan are made: nothing reads it
         again, and kept, the contexts would grow with the deck's distinct faces."""
@@ -363,7 +365,7 @@ class Renderer:
             layout = self.layouts[side]
             self._resources.overflows.clear()
             try:
-                plan = plan_face(layout, self._context(card, side), self._resources)
+                plan = plan_face(layout, self.context(card, side), self._resources)
             except PlanProblem as problem:
                 raise self._problem_error(card, side, layout, problem) from None
             if self._resources.overflows:
