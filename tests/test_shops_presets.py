@@ -130,6 +130,14 @@ def test_an_unknown_shop_lists_the_known_ones():
            "shops/xyzzy.yaml beside the deck" == caught.value.message
 
 
+@pytest.mark.parametrize("asked, quoted", [("Café", "Café"), ("ca\x1b[2Jfé", "ca\\x1b[2Jfé")])
+def test_a_name_that_is_no_shop_name_is_quoted_as_written_with_its_controls_escaped(asked, quoted):
+    with pytest.raises(InputError) as caught:
+        find_preset(asked)
+    assert caught.value.message.startswith(f"'{quoted}' is not a shop name: use lower-case letters")
+    assert caught.value.exit_code == EXIT_INPUT
+
+
 def test_preset_keys_are_documented_in_the_module():
     from generator.shops import presets
 

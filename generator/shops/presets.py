@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.errors import InputError, Position, did_you_mean
+from generator.errors import InputError, Position, did_you_mean, printable
 from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Reader
@@ -238,8 +238,9 @@ def _positions(document: Document) -> dict[str, Position]:
 
 
 def shown(text: str) -> str:
-    """Text from the command line or a file, with control characters escaped, shortened."""
-    escaped = text.encode("unicode_escape").decode("ascii")
+    """Text from the command line or a file, as written but with control characters escaped
+    (:func:`~generator.errors.printable`), shortened."""
+    escaped = printable(text)
     return escaped if len(escaped) <= 60 else escaped[:57] + "..."
 
 
