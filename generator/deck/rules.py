@@ -47,7 +47,7 @@ from generator.deck.model import Card, Deck, RuleSpec
 from generator.deck.selectors import Selector, field_value, known_fields, parse_selector
 from generator.errors import EXIT_RULES, InputError, Position
 from generator.expressions import evaluate
-from generator.findings import Finding, exit_status, findings_from
+from generator.findings import Finding, findings_from
 
 Pool = list[tuple[Card, int]]  # the cards a rule looks at, with their copy counts
 Violation = tuple[str, str, list[str]]  # what a rule expected, what it found, and the card ids involved
@@ -78,17 +78,12 @@ def rule_finding(rule: RuleSpec, expected: str, found: str, cards: tuple[str, ..
 class Report:
     """The outcome of checking one deck: broken rules, and rules too malformed to run."""
 
-    deck: Deck
     rules_checked: int
     findings: tuple[Finding, ...]
 
     @property
     def passed(self) -> bool:
         return not self.findings
-
-    @property
-    def exit_code(self) -> int:
-        return exit_status(self.findings)
 
 
 def check_deck(deck: Deck) -> Report:
@@ -104,7 +99,7 @@ def check_deck(deck: Deck) -> Report:
             continue
         checked += outcome[0]
         findings.extend(outcome[1])
-    return Report(deck=deck, rules_checked=checked, findings=tuple(findings))
+    return Report(rules_checked=checked, findings=tuple(findings))
 
 
 def _run_rule(deck: Deck, rule: RuleSpec) -> tuple[int, list[Finding]]:
