@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -208,12 +208,6 @@ class Deck:
         if not face_fields:
             return ""
         return str(face_fields.get(self.title_field, ""))
-
-    def copies(self) -> Iterator[tuple[Card, int]]:
-        """Every physical card as (card, copy number from 1), in deck order."""
-        for card in self.cards:
-            for copy in range(1, card.count + 1):
-                yield card, copy
 
     def __post_init__(self) -> None:
         self._by_id = {card.id: card for card in self.cards}
