@@ -324,9 +324,7 @@ def _text(reader: Reader, keys: tuple[Any, ...]) -> str:
     value = reader.get(keys)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
-    text = reader.string(keys, required=True)
-    assert text is not None  # a required text is there, or string() raised
-    return text
+    return reader.text(keys)
 
 
 class _Texts:

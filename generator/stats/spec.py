@@ -202,11 +202,6 @@ class _Reader(Reader):
         self.deck = deck
         self.fields = known_fields(deck)
 
-    def required_text(self, keys: tuple) -> str:
-        text = self.string(keys, required=True)
-        assert text is not None, "string() refuses a missing required value"
-        return text
-
     def field_name(self, keys: tuple, value: Any = None) -> str:
         """A card field named in the stats section; unknown names are refused with a hint."""
         name = self.get(keys) if value is None else value
@@ -271,7 +266,7 @@ def _read_questions(reader: _Reader, default_draw: int | None, problems: Problem
 
 def _read_question(reader: _Reader, keys: tuple, default_draw: int | None) -> Question:
     reader.known_keys(keys, QUESTION_KEYS, "question setting")
-    name = reader.required_text(keys + ("name",))
+    name = reader.text(keys + ("name",))
     draw = reader.integer(keys + ("draw",), minimum=1, maximum=MAX_DRAW) or default_draw
     if draw is None:
         raise reader.fail(keys, "question needs 'draw' (how many cards), or set 'draw' for all questions")
@@ -357,7 +352,7 @@ def _read_dice(reader: _Reader) -> DiceSpec:
 def _read_simulation(reader: _Reader) -> SimulationSpec:
     keys = ("simulate",)
     reader.known_keys(keys, SIMULATE_KEYS, "simulate setting")
-    plugin = reader.required_text(keys + ("plugin",))
+    plugin = reader.text(keys + ("plugin",))
     resolve_inside(reader.deck.folder, plugin, reader.position(keys + ("plugin",)), field="plugin")
     path = PurePosixPath(plugin)
     if path.suffix != ".py":
