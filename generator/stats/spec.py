@@ -159,7 +159,6 @@ class StatsSpec:
     """Everything the ``stats:`` section asks for; empty when the deck has none."""
 
     composition: tuple[CountBy, ...] = ()
-    draw: int | None = None
     questions: tuple[Question, ...] = ()
     dice: DiceSpec | None = None
     simulation: SimulationSpec | None = None
@@ -185,7 +184,6 @@ def read_stats_spec(deck: Deck) -> StatsSpec:
     draw = problems.attempt(lambda: reader.integer(("draw",), minimum=1, maximum=MAX_DRAW), None)
     spec = StatsSpec(
         composition=problems.attempt(lambda: _read_composition(reader), ()),
-        draw=draw,
         questions=_read_questions(reader, draw, problems),
         dice=problems.attempt(lambda: _read_dice(reader), None) if "dice" in data else None,
         simulation=problems.attempt(lambda: _read_simulation(reader), None) if "simulate" in data else None,
