@@ -10,16 +10,10 @@ from generator.access.simulation import SIMULATIONS
 from generator.cli.common import find_decks, given, lang_option, reports_errors, say
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.errors import did_you_mean, printable
-from generator.exports import (
-    ExportRun,
-    default_jobs,
-    load_export_renderer,
-    plan_png_export,
-    plan_tts_export,
-    write_exports,
-)
+from generator.exports import ExportRun, load_export_renderer, plan_png_export, plan_tts_export, write_exports
 from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI, png_staging
 from generator.exports.tts import check_url_base, tts_staging
+from generator.machine import usable_cores
 
 MIN_DPI, MAX_DPI = 10, 1200
 """Resolutions ``--dpi`` accepts: below 10 a card is a few pixels; above 1,200 a poker card
@@ -119,7 +113,7 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
     run = ExportRun(png=png, png_files=png_staging(png) if png else None,
                     tts=tts, tts_files=tts_staging(tts) if tts else None)
     # Nothing lands in either folder until every file of both exports is drawn.
-    with click.progressbar(write_exports(run, jobs or default_jobs()), length=run.steps, hidden=quiet,
+    with click.progressbar(write_exports(run, jobs or usable_cores()), length=run.steps, hidden=quiet,
                            label=f"exporting {renderer.deck.output_name}", file=sys.stderr) as written:
         for _ in written:
             pass
