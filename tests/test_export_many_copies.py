@@ -14,7 +14,7 @@ from generator.deck.model import load_deck
 from generator.exports import load_export_renderer, plan_png_export, plan_tts_export, write_png_export
 from generator.exports.tts import saved_object, saved_object_text
 from generator.exports.workers import Workers
-from generator.exports.writing import stage_exports, tts_run
+from generator.exports.writing import ExportRun, stage_exports
 
 MANY_COPIES = """\
 back: {name: Back}
@@ -49,7 +49,7 @@ def test_tts_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pa
     export = plan_tts_export(renderer, tmp_path / "tts")
     assert [(sheet.columns, sheet.rows, len(sheet.cards)) for sheet in export.sheets] == [(2, 2, 3)]
     card_px = export.sheets[0].faces.card_px
-    run = tts_run(export)
+    run = ExportRun(tts=export)
     try:
         with Workers(renderer, jobs=1) as workers:
             for path in stage_exports(run, workers):

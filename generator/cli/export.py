@@ -11,8 +11,8 @@ from generator.cli.common import find_decks, given, lang_option, reports_errors,
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.errors import did_you_mean, printable
 from generator.exports import ExportRun, load_export_renderer, plan_png_export, plan_tts_export, write_exports
-from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI, png_staging
-from generator.exports.tts import check_url_base, tts_staging
+from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI
+from generator.exports.tts import check_url_base
 from generator.machine import usable_cores
 
 MIN_DPI, MAX_DPI = 10, 1200
@@ -110,8 +110,7 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
         tts = plan_tts_export(renderer, tts_dir, split, url_base) if tts_dir else None
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--tts-split'") from None
-    run = ExportRun(png=png, png_files=png_staging(png) if png else None,
-                    tts=tts, tts_files=tts_staging(tts) if tts else None)
+    run = ExportRun(png=png, tts=tts)
     # Nothing lands in either folder until every file of both exports is drawn.
     with click.progressbar(write_exports(run, jobs or usable_cores()), length=run.steps, hidden=quiet,
                            label=f"exporting {renderer.deck.output_name}", file=sys.stderr) as written:
