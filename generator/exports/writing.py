@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.exports.png import (
+    CONTACT_SHEET_FILENAME,
     FaceFile,
     PngExport,
     distinct_faces,
     png_staging,
     run_contact_sheet,
     simulation,
-    stage_contact_sheet,
     stage_face,
 )
 from generator.exports.raster import (
@@ -101,7 +101,7 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
     for (_task, staging), result in zip(jobs, workers.map(run_raster_task, [task for task, _ in jobs]), strict=True):
         yield from staging(result)
     if contact is not None and png_files is not None:
-        yield stage_contact_sheet(contact(), png_files)
+        yield png_files.write_bytes(CONTACT_SHEET_FILENAME, contact())
     if sheets is not None:
         yield sheets.finish()
 
