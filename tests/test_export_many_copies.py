@@ -47,7 +47,7 @@ def count_rasterised_pages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, i
 def test_tts_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pages):
     renderer = load_export_renderer(load_deck(make_deck(tmp_path, MANY_COPIES)))
     export = plan_tts_export(renderer, tmp_path / "tts")
-    assert [(sheet.columns, sheet.rows, len(sheet.cards)) for sheet in export.sheets] == [(2, 2, 3)]
+    assert [(sheet.columns, sheet.rows, len(sheet.faces.faces)) for sheet in export.sheets] == [(2, 2, 3)]
     card_px = export.sheets[0].faces.card_px
     run = ExportRun(tts=export)
     try:

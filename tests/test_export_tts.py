@@ -286,7 +286,7 @@ def test_more_than_70_different_cards_spill_onto_a_second_sheet(tmp_path):
         f"  - {{id: card-{number}, count: {1 + number % 3}, name: Card {number}}}\n" for number in range(75))
     deck = load_deck(make_deck(tmp_path, cards))
     export = plan_tts_export(load_renderer(deck), tmp_path / "tts")
-    assert [(sheet.columns, sheet.rows, len(sheet.cards)) for sheet in export.sheets] == [(10, 7, 70), (3, 2, 5)]
+    assert [(sheet.columns, sheet.rows, len(sheet.faces.faces)) for sheet in export.sheets] == [(10, 7, 70), (3, 2, 5)]
     [state] = saved_object(export)["ObjectStates"]
     assert set(state["CustomDeck"]) == {"1", "2"}
     assert state["CustomDeck"]["2"]["FaceURL"].endswith("/test-faces-2.png")

@@ -134,10 +134,6 @@ class Sheet:
     unique_back: bool
 
     @property
-    def cards(self) -> tuple[Card, ...]:
-        return tuple(card for card, _side in self.faces.faces)
-
-    @property
     def columns(self) -> int:
         return self.faces.columns
 
@@ -156,10 +152,6 @@ class Pile:
     name: str                  # its nickname in TTS
     cards: tuple[Card, ...]    # the printed cards it holds, in deck order
     sheets: tuple[Sheet, ...]
-
-    @property
-    def unique_back(self) -> bool:
-        return self.sheets[0].unique_back
 
 
 @dataclass(repr=False, eq=False)
@@ -191,14 +183,10 @@ class TtsExport:
         return self.url_base + quote(path.name)
 
     @property
-    def bands(self) -> int:
-        """Bands of rows the images are drawn in: one a row of cards."""
-        return sum(image.rows for image in self.images)
-
-    @property
     def steps(self) -> int:
-        """Units of work for a progress bar: each band drawn, each file written."""
-        return self.bands + len(self.images) + 1  # + the saved object
+        """Units of work for a progress bar: each band drawn (a row of cards of an image), each
+        file written."""
+        return sum(image.rows for image in self.images) + len(self.images) + 1  # + the saved object
 
 
 # --- planning ---------------------------------------------------------------------------------------
