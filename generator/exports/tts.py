@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -391,15 +390,9 @@ def custom_deck_entry(export: TtsExport, sheet: Sheet) -> dict[str, Any]:
     }
 
 
-def saved_object(export: TtsExport) -> dict[str, Any]:
-    """The saved object as plain data: every pile, every copy (for looking at; the export writes
-    :func:`saved_object_text`, whose JSON this reads back)."""
-    return json.loads("".join(saved_object_text(export)))
-
-
 def saved_object_text(export: TtsExport) -> Iterator[str]:
-    """:func:`saved_object` as ``json.dumps(..., indent=2, ensure_ascii=False)`` writes it, piece by
-    piece. The long lists (a CardID and an entry for each copy) are made as they are written,
+    """The saved object, every pile and every copy, as ``json.dumps(..., indent=2, ensure_ascii=False)``
+    writes it, piece by piece. The long lists (a CardID and an entry for each copy) are made as they are written,
     and each card's entry is encoded once for all its copies, so a deck of many copies is
     written quickly and never held in memory whole."""
     return pieces(_saved(export))
