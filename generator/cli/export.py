@@ -9,7 +9,7 @@ import click
 from generator.access.simulation import SIMULATIONS
 from generator.cli.common import find_decks, given, lang_option, reports_errors, say
 from generator.deck.translation import load_translated_deck, require_translated
-from generator.errors import did_you_mean, printable
+from generator.errors import did_you_mean, plural, printable
 from generator.exports import ExportRun, load_export_renderer, plan_png_export, plan_tts_export, write_exports
 from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI
 from generator.exports.tts import check_url_base
@@ -125,9 +125,9 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
                    f"and {CONTACT_SHEET_FILENAME} in {png.folder}")
     if tts:
         piles = f"{len(tts.piles)} decks, " if len(tts.piles) > 1 else ""
-        sheets = f"{len(tts.sheets)} deck sheet{'s' if len(tts.sheets) > 1 else ''}"
+        sheets = plural(len(tts.sheets), "deck sheet")
         sizes = sorted({f"{sheet.faces.card_px[0]}x{sheet.faces.card_px[1]}" for sheet in tts.sheets})
         backs = len(tts.images) - len(tts.sheets)
         say(f"{renderer.deck.output_name}: {piles}{sheets} ({' and '.join(sizes)} px a card), "
-            f"{backs} back image{'s' if backs > 1 else ''} and {tts.json_path}")
+            f"{plural(backs, 'back image')} and {tts.json_path}")
 

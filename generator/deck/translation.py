@@ -37,7 +37,7 @@ from typing import Any
 
 from generator.deck.model import Card, Deck, Decklist, load_deck
 from generator.deck.plain import plain
-from generator.errors import EXIT_RULES, DeckpressError, InputError, Position, describe_value, did_you_mean
+from generator.errors import EXIT_RULES, DeckpressError, InputError, Position, describe_value, did_you_mean, plural
 from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader
@@ -151,8 +151,7 @@ def require_translated(deck: Deck) -> Deck:
     missing = deck.translation.untranslated
     first = min(missing, key=lambda entry: (entry.position.line, entry.position.column))
     raise IncompleteTranslation(
-        f"{len(missing)} text{'s' if len(missing) > 1 else ''} of deck '{deck.id}' "
-        f"ha{'ve' if len(missing) > 1 else 's'} "
+        f"{plural(len(missing), 'text')} of deck '{deck.id}' ha{'ve' if len(missing) > 1 else 's'} "
         f"no translation in {deck.translation.path}, the first {first.what} at {first.position}; "
         f"`deckpress check --lang {deck.lang}` lists them all", Position(deck.translation.path),
         field="lang")
