@@ -334,11 +334,15 @@ def _matching(selector: Selector) -> str:
     return f" matching {selector.describe()}" if selector.wanted else ""
 
 
-def _check_count(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
+def _counting(deck: Deck, rule: RuleSpec) -> tuple[list[str], Callable[[Group], Amount], Selector]:
+    """A count or copies rule's per: fields, its amount for each group and its where: selector."""
     params = rule.params if isinstance(rule.params, dict) else {}
     per = _per_fields(deck, rule, params)
-    amount_for = _amounts(rule.params, rule, per, {"where"})
-    selector = parse_selector(params.get("where"), deck, rule.position)
+    return per, _amounts(rule.params, rule, per, {"where"}), parse_selector(params.get("where"), deck, rule.position)
+
+
+def _check_count(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
+    per, amount_for, selector = _counting(deck, rule)
     matching = [(card, n) for card, n in pool if selector.matches(card) and n]
     if not per:
         amount = amount_for(())
@@ -360,10 +364,7 @@ def _check_count(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
 
 
 def _check_copies(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
-    params = rule.params if isinstance(rule.params, dict) else {}
-    per = _per_fields(deck, rule, params)
-    amount_for = _amounts(rule.params, rule, per, {"where"})
-    selector = parse_selector(params.get("where"), deck, rule.position)
+    per, amount_for, selector = _counting(deck, rule)
     wrong: dict[Group, list[tuple[Card, int]]] = {}
     for card, n in pool:
         if selector.matches(card):
