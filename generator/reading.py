@@ -122,6 +122,12 @@ class Reader:
             raise self.fail(keys, not_text(value))
         return value
 
+    def text(self, keys: KeyPath) -> str:
+        """Non-blank text that must be written at ``keys``."""
+        text = self.string(keys, required=True)
+        assert text is not None  # a required text is there, or string() raised
+        return text
+
     def integer(self, keys: KeyPath, minimum: int | None = None, maximum: int | None = None) -> int | None:
         """A whole number within bounds, or None when missing."""
         value = self.get(keys)

@@ -12,9 +12,9 @@ from test_export import make_deck, png_names
 import generator.exports.raster as raster_module
 from generator.deck.model import load_deck
 from generator.exports import load_export_renderer, plan_png_export, plan_tts_export, write_png_export
-from generator.exports.tts import saved_object, saved_object_text
+from generator.exports.tts import saved_object_text
 from generator.exports.workers import Workers
-from generator.exports.writing import stage_exports, tts_run
+from generator.exports.writing import ExportRun, stage_exports
 
 MANY_COPIES = """\
 back: {name: Back}
@@ -47,9 +47,9 @@ def count_rasterised_pages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, i
 def test_tts_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pages):
     renderer = load_export_renderer(load_deck(make_deck(tmp_path, MANY_COPIES)))
     export = plan_tts_export(renderer, tmp_path / "tts")
-    assert [(sheet.columns, sheet.rows, len(sheet.cards)) for sheet in export.sheets] == [(2, 2, 3)]
+    assert [(sheet.columns, sheet.rows, len(sheet.faces.faces)) for sheet in export.sheets] == [(2, 2, 3)]
     card_px = export.sheets[0].faces.card_px
-    run = tts_run(export)
+    run = ExportRun(tts=export)
     try:
         with Workers(renderer, jobs=1) as workers:
             for path in stage_exports(run, workers):
@@ -60,7 +60,7 @@ def test_tts_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pa
             assert sheet.size == (2 * card_px[0], 2 * card_px[1])
     finally:
         run.tts_files.discard()
-    [state] = saved_object(export)["ObjectStates"]
+    [state] = json.loads("".join(saved_object_text(export)))["ObjectStates"]
     assert len(state["DeckIDs"]) == len(state["ContainedObjects"]) == 100_000
     assert Counter(state["DeckIDs"]) == Counter({100: 50_000, 101: 30_000, 102: 20_000})
     assert len({card["GUID"] for card in state["ContainedObjects"]}) == 100_000
@@ -82,4 +82,5 @@ def test_the_saved_object_is_written_as_the_json_module_would_write_it(tmp_path)
                                                         .replace("count: 30000", "count: 300")
                                                         .replace("count: 20000", "count: 200"))))
     export = plan_tts_export(renderer, tmp_path / "tts")
-    assert "".join(saved_object_text(export)) == json.dumps(saved_object(export), indent=2, ensure_ascii=False)
+    text = "".join(saved_object_text(export))
+    assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False)

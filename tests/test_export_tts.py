@@ -23,7 +23,7 @@ from generator.exports.tts import (
     check_url_base,
     pile_grids,
     plan_tts_export,
-    saved_object,
+    saved_object_text,
 )
 from generator.render import load_renderer
 from generator.render.renderer import builtin_tables
@@ -286,8 +286,8 @@ def test_more_than_70_different_cards_spill_onto_a_second_sheet(tmp_path):
         f"  - {{id: card-{number}, count: {1 + number % 3}, name: Card {number}}}\n" for number in range(75))
     deck = load_deck(make_deck(tmp_path, cards))
     export = plan_tts_export(load_renderer(deck), tmp_path / "tts")
-    assert [(sheet.columns, sheet.rows, len(sheet.cards)) for sheet in export.sheets] == [(10, 7, 70), (3, 2, 5)]
-    [state] = saved_object(export)["ObjectStates"]
+    assert [(sheet.columns, sheet.rows, len(sheet.faces.faces)) for sheet in export.sheets] == [(10, 7, 70), (3, 2, 5)]
+    [state] = json.loads("".join(saved_object_text(export)))["ObjectStates"]
     assert set(state["CustomDeck"]) == {"1", "2"}
     assert state["CustomDeck"]["2"]["FaceURL"].endswith("/test-faces-2.png")
     assert export.card_ids["card-0"] == 100 and export.card_ids["card-69"] == 169
@@ -325,7 +325,7 @@ def test_a_deck_with_no_printed_cards_is_refused(tmp_path):
 def test_bundled_deck_saved_object_has_the_deck_counts(tmp_path, game):
     deck = load_deck(CARDS / game)
     export = plan_tts_export(load_renderer(deck), tmp_path)
-    [state] = saved_object(export)["ObjectStates"]
+    [state] = json.loads("".join(saved_object_text(export)))["ObjectStates"]
     assert len(state["DeckIDs"]) == deck.total
     assert Counter(state["DeckIDs"]) == Counter(
         {card_id: sum(card.count for card in deck.cards if export.card_ids.get(card.id) == card_id)

@@ -9,17 +9,11 @@ import click
 from generator.access.simulation import SIMULATIONS
 from generator.cli.common import find_decks, given, lang_option, reports_errors, say
 from generator.deck.translation import load_translated_deck, require_translated
-from generator.errors import did_you_mean, printable
-from generator.exports import (
-    ExportRun,
-    default_jobs,
-    load_export_renderer,
-    plan_png_export,
-    plan_tts_export,
-    write_exports,
-)
-from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI, png_staging
-from generator.exports.tts import check_url_base, tts_staging
+from generator.errors import did_you_mean, plural, printable
+from generator.exports import ExportRun, load_export_renderer, plan_png_export, plan_tts_export, write_exports
+from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI
+from generator.exports.tts import check_url_base
+from generator.machine import usable_cores
 
 MIN_DPI, MAX_DPI = 10, 1200
 """Resolutions ``--dpi`` accepts: below 10 a card is a few pixels; above 1,200 a poker card
@@ -116,10 +110,9 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
         tts = plan_tts_export(renderer, tts_dir, split, url_base) if tts_dir else None
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--tts-split'") from None
-    run = ExportRun(png=png, png_files=png_staging(png) if png else None,
-                    tts=tts, tts_files=tts_staging(tts) if tts else None)
+    run = ExportRun(png=png, tts=tts)
     # Nothing lands in either folder until every file of both exports is drawn.
-    with click.progressbar(write_exports(run, jobs or default_jobs()), length=run.steps, hidden=quiet,
+    with click.progressbar(write_exports(run, jobs or usable_cores()), length=run.steps, hidden=quiet,
                            label=f"exporting {renderer.deck.output_name}", file=sys.stderr) as written:
         for _ in written:
             pass
@@ -132,9 +125,9 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
                    f"and {CONTACT_SHEET_FILENAME} in {png.folder}")
     if tts:
         piles = f"{len(tts.piles)} decks, " if len(tts.piles) > 1 else ""
-        sheets = f"{len(tts.sheets)} deck sheet{'s' if len(tts.sheets) > 1 else ''}"
+        sheets = plural(len(tts.sheets), "deck sheet")
         sizes = sorted({f"{sheet.faces.card_px[0]}x{sheet.faces.card_px[1]}" for sheet in tts.sheets})
         backs = len(tts.images) - len(tts.sheets)
         say(f"{renderer.deck.output_name}: {piles}{sheets} ({' and '.join(sizes)} px a card), "
-            f"{backs} back image{'s' if backs > 1 else ''} and {tts.json_path}")
+            f"{plural(backs, 'back image')} and {tts.json_path}")
 

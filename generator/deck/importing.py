@@ -34,7 +34,7 @@ from typing import Any
 import yaml
 
 from generator.deck.cardfile import read_card_file
-from generator.deck.model import absolute_folder, build_deck
+from generator.deck.model import FieldSpec, absolute_folder, build_deck
 from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, CardKeys, Place, Sheet, check_columns, sheet_to_cards
 from generator.errors import InputError, Position
 from generator.loading import parse_yaml
@@ -180,13 +180,9 @@ def deck_yaml_from_sheet(sheet: Sheet, deck_name: str, target: Path, reads_as_wr
     row and column if that deck would not load."""
     check_columns(sheet)
     declared = infer_field_types(sheet)
-
-    class Spec:  # the shape sheet_to_cards reads: .type and .choices
-        def __init__(self, spec: dict[str, Any]):
-            self.type = spec["type"]
-            self.choices = tuple(spec.get("choices", ()))
-
-    cards, positions = sheet_to_cards(sheet, {name: Spec(spec) for name, spec in declared.items()})
+    fields = {name: FieldSpec(name, spec["type"], choices=tuple(spec.get("choices", ())))
+              for name, spec in declared.items()}
+    cards, positions = sheet_to_cards(sheet, fields)
     return _imported(deck_name, target, sheet.path, declared, cards, positions, reads_as_written,
                      _linked_source(sheet.path, sheet.name, target) if link else None,
                      Position(sheet.path, sheet.header_line))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -209,12 +209,6 @@ class Deck:
             return ""
         return str(face_fields.get(self.title_field, ""))
 
-    def copies(self) -> Iterator[tuple[Card, int]]:
-        """Every physical card as (card, copy number from 1), in deck order."""
-        for card in self.cards:
-            for copy in range(1, card.count + 1):
-                yield card, copy
-
     def __post_init__(self) -> None:
         self._by_id = {card.id: card for card in self.cards}
 
@@ -255,7 +249,7 @@ def build_deck(document: Document) -> Deck:
     if "deck" in data:
         info = problems.attempt(lambda: reader.mapping(("deck",), "deck"), {})
         problems.attempt(lambda: reader.known_keys(("deck",), DECK_KEYS, "deck setting"), None)
-        name = problems.attempt(lambda: _required_text(reader, ("deck", "name")), "")
+        name = problems.attempt(lambda: reader.text(("deck", "name")), "")
         problems.attempt(lambda: _read_id(reader, ("deck", "id"), "deck id"), None)
         version = problems.attempt(lambda: _read_version(reader), None)
     if not info.get("id"):
@@ -354,13 +348,6 @@ def _check_id_length(reader: Reader, keys: tuple[Any, ...], what: str, value: st
                                 f"so at most {MAX_ID_BYTES} bytes{hint}", field_name="id")
 
 
-def _required_text(reader: Reader, keys: tuple[Any, ...]) -> str:
-    """Non-blank text that must be written at ``keys``."""
-    text = reader.string(keys, required=True)
-    assert text is not None  # a required text is there, or string() raised
-    return text
-
-
 def _read_title_field(reader: Reader, fields: dict[str, FieldSpec]) -> str:
     title_field = reader.string(("deck", "title_field")) or "name"
     if fields and title_field not in fields:
@@ -415,7 +402,7 @@ def _read_layout(reader: Reader) -> dict[str, str]:
         return {"front": value, "back": value}
     layout = reader.mapping(("deck", "layout"), "layout")
     reader.known_keys(("deck", "layout"), {"front", "back"}, "layout face")
-    return {side: _required_text(reader, ("deck", "layout", side)) for side in layout}
+    return {side: reader.text(("deck", "layout", side)) for side in layout}
 
 
 def _read_each(problems: Problems, entries: Iterable[Written], read: Callable[[Written], Built]) -> list[Built]:
@@ -626,7 +613,7 @@ def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Pro
     spreadsheet's path.
     """
     reader.known_keys(("cards",), {"from", "sheet"}, "cards setting")
-    reference = _required_text(reader, ("cards", "from"))
+    reference = reader.text(("cards", "from"))
     sheet_name = reader.string(("cards", "sheet"))
     document = reader.document
     resolve_inside(absolute_folder(document.path), reference, document.at("cards", "from"), field="from")

@@ -47,7 +47,7 @@ from generator.deck.model import Card, Deck, RuleSpec
 from generator.deck.selectors import Selector, field_value, known_fields, parse_selector
 from generator.errors import EXIT_RULES, InputError, Position
 from generator.expressions import evaluate
-from generator.findings import Finding, exit_status, findings_from
+from generator.findings import Finding, findings_from
 
 Pool = list[tuple[Card, int]]  # the cards a rule looks at, with their copy counts
 Violation = tuple[str, str, list[str]]  # what a rule expected, what it found, and the card ids involved
@@ -78,17 +78,12 @@ def rule_finding(rule: RuleSpec, expected: str, found: str, cards: tuple[str, ..
 class Report:
     """The outcome of checking one deck: broken rules, and rules too malformed to run."""
 
-    deck: Deck
     rules_checked: int
     findings: tuple[Finding, ...]
 
     @property
     def passed(self) -> bool:
         return not self.findings
-
-    @property
-    def exit_code(self) -> int:
-        return exit_status(self.findings)
 
 
 def check_deck(deck: Deck) -> Report:
@@ -104,7 +99,7 @@ def check_deck(deck: Deck) -> Report:
             continue
         checked += outcome[0]
         findings.extend(outcome[1])
-    return Report(deck=deck, rules_checked=checked, findings=tuple(findings))
+    return Report(rules_checked=checked, findings=tuple(findings))
 
 
 def _run_rule(deck: Deck, rule: RuleSpec) -> tuple[int, list[Finding]]:
@@ -339,11 +334,15 @@ def _matching(selector: Selector) -> str:
     return f" matching {selector.describe()}" if selector.wanted else ""
 
 
-def _check_count(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
+def _counting(deck: Deck, rule: RuleSpec) -> tuple[list[str], Callable[[Group], Amount], Selector]:
+    """A count or copies rule's per: fields, its amount for each group and its where: selector."""
     params = rule.params if isinstance(rule.params, dict) else {}
     per = _per_fields(deck, rule, params)
-    amount_for = _amounts(rule.params, rule, per, {"where"})
-    selector = parse_selector(params.get("where"), deck, rule.position)
+    return per, _amounts(rule.params, rule, per, {"where"}), parse_selector(params.get("where"), deck, rule.position)
+
+
+def _check_count(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
+    per, amount_for, selector = _counting(deck, rule)
     matching = [(card, n) for card, n in pool if selector.matches(card) and n]
     if not per:
         amount = amount_for(())
@@ -365,10 +364,7 @@ def _check_count(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
 
 
 def _check_copies(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
-    params = rule.params if isinstance(rule.params, dict) else {}
-    per = _per_fields(deck, rule, params)
-    amount_for = _amounts(rule.params, rule, per, {"where"})
-    selector = parse_selector(params.get("where"), deck, rule.position)
+    per, amount_for, selector = _counting(deck, rule)
     wrong: dict[Group, list[tuple[Card, int]]] = {}
     for card, n in pool:
         if selector.matches(card):

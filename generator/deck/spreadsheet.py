@@ -116,9 +116,9 @@ class Sheet:
         return next((name for name in self.header if name.lower() in COUNT_COLUMNS), None)
 
 
-def read_sheet(path: Path, sheet: str | None = None, named_at: Position | None = None) -> Sheet:
+def read_sheet(path: Path, sheet: str | None) -> Sheet:
     """The whole spreadsheet, its rows in a list (an import looks at each column twice)."""
-    with open_sheet(path, sheet, named_at) as found:
+    with open_sheet(path, sheet) as found:
         found.rows = list(found.rows)
     return found
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from generator.deck.model import Card, Deck, Decklist, load_deck
 from generator.deck.plain import plain
-from generator.errors import EXIT_RULES, DeckpressError, InputError, Position, describe_value, did_you_mean
+from generator.errors import EXIT_RULES, DeckpressError, InputError, Position, describe_value, did_you_mean, plural
 from generator.loading import Document, load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader
@@ -106,17 +106,11 @@ class IncompleteTranslation(DeckpressError):
     exit_code = EXIT_RULES
 
 
-def check_code(code: str, position: Position | None = None) -> str:
+def check_code(code: str) -> str:
     """Refuse anything but a plain language code (it becomes part of file names)."""
     if code == ALL_LANGUAGES or not CODE_PATTERN.match(code):
-        raise InputError(f"'{code}' is not a language code such as fr, de or pt-BR", position,
-                         field="lang")
+        raise InputError(f"'{code}' is not a language code such as fr, de or pt-BR", field="lang")
     return code
-
-
-def translation_path(deck: Deck, code: str) -> Path:
-    """``<deck folder>/lang/<code>.yaml``."""
-    return deck.folder / LANG_FOLDER / f"{check_code(code)}.yaml"
 
 
 def languages(deck_folder: Path) -> list[str]:
@@ -136,7 +130,7 @@ def translate_deck(deck: Deck, code: str | None) -> Deck:
     """The deck with the texts of ``lang/<code>.yaml``; the deck itself when ``code`` is None."""
     if code is None:
         return deck
-    path = translation_path(deck, code)
+    path = deck.folder / LANG_FOLDER / f"{check_code(code)}.yaml"
     if not path.exists() and not path.is_symlink():  # a pipe or folder of that name is refused when read
         known = ", ".join(languages(deck.folder)) or "none"
         raise InputError(f"no translation '{code}' (translations: {known}); write it in {path}",
@@ -157,8 +151,7 @@ def require_translated(deck: Deck) -> Deck:
     missing = deck.translation.untranslated
     first = min(missing, key=lambda entry: (entry.position.line, entry.position.column))
     raise IncompleteTranslation(
-        f"{len(missing)} text{'s' if len(missing) > 1 else ''} of deck '{deck.id}' "
-        f"ha{'ve' if len(missing) > 1 else 's'} "
+        f"{plural(len(missing), 'text')} of deck '{deck.id}' ha{'ve' if len(missing) > 1 else 's'} "
         f"no translation in {deck.translation.path}, the first {first.what} at {first.position}; "
         f"`deckpress check --lang {deck.lang}` lists them all", Position(deck.translation.path),
         field="lang")
@@ -330,9 +323,7 @@ def _text(reader: Reader, keys: tuple[Any, ...]) -> str:
     value = reader.get(keys)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
-    text = reader.string(keys, required=True)
-    assert text is not None  # a required text is there, or string() raised
-    return text
+    return reader.text(keys)
 
 
 class _Texts:
@@ -455,5 +446,4 @@ class _Texts:
 
 __all__ = ["ALL_LANGUAGES", "LANG_FOLDER", "IncompleteTranslation", "Translation", "TranslationError",
            "Untranslated", "apply_translation", "check_code", "choice_label", "languages", "load_translated_deck",
-           "mark_untranslated", "require_translated", "text_position", "translate_deck",
-           "translate_layouts", "translation_path"]
+           "mark_untranslated", "require_translated", "text_position", "translate_deck", "translate_layouts"]

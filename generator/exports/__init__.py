@@ -29,8 +29,7 @@ from generator.deck.model import Deck
 from generator.exports.png import PngExport, plan_png_export
 from generator.exports.raster import PRINT_BLEED, with_bleed
 from generator.exports.tts import TtsExport, plan_tts_export
-from generator.exports.workers import default_jobs
-from generator.exports.writing import ExportRun, png_run, tts_run, write_exports
+from generator.exports.writing import ExportRun, write_exports
 from generator.render import Renderer, load_renderer
 
 
@@ -43,13 +42,13 @@ def load_export_renderer(deck: Deck) -> Renderer:
 
 def write_png_export(export: PngExport, jobs: int = 1) -> Iterator:
     """Write a PNG export on its own (see :func:`~generator.exports.writing.write_exports`)."""
-    return write_exports(png_run(export), jobs)
+    return write_exports(ExportRun(png=export), jobs)
 
 
 def write_tts_export(export: TtsExport, jobs: int = 1) -> Iterator:
     """Write a TTS export on its own (see :func:`~generator.exports.writing.write_exports`)."""
-    return write_exports(tts_run(export), jobs)
+    return write_exports(ExportRun(tts=export), jobs)
 
 
-__all__ = ["ExportRun", "PngExport", "TtsExport", "default_jobs", "load_export_renderer", "plan_png_export",
-           "plan_tts_export", "write_exports", "write_png_export", "write_tts_export"]
+__all__ = ["ExportRun", "PngExport", "TtsExport", "load_export_renderer", "plan_png_export", "plan_tts_export",
+           "write_exports", "write_png_export", "write_tts_export"]

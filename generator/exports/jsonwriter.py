@@ -49,7 +49,8 @@ class Shared:
         """The members as written inside an object at ``level`` (no braces), made once."""
         text = self._encoded.get(level)
         if text is None:
-            text = self._encoded[level] = ",".join(_member_texts(self.members, level))
+            text = self._encoded[level] = ",".join(_key(key, level) + "".join(pieces(member, level + 1))
+                                                   for key, member in self.members.items())
         return text
 
 
@@ -112,16 +113,14 @@ def _object(parts: Iterable[Mapping[str, Any] | Shared], level: int) -> Iterator
                 opened = True
             continue
         for key, member in part.items():
-            if not isinstance(key, str):
-                raise TypeError(f"a JSON key is text, not {type(key).__name__}")
-            yield ("," if opened else "{") + "\n" + INDENT * (level + 1) + scalar(key) + ": "
+            yield ("," if opened else "{") + _key(key, level)
             opened = True
             yield from pieces(member, level + 1)
     yield "\n" + INDENT * level + "}" if opened else "{}"
 
 
-def _member_texts(members: Mapping[str, Any], level: int) -> Iterator[str]:
-    for key, member in members.items():
-        if not isinstance(key, str):
-            raise TypeError(f"a JSON key is text, not {type(key).__name__}")
-        yield "\n" + INDENT * (level + 1) + scalar(key) + ": " + "".join(pieces(member, level + 1))
+def _key(key: Any, level: int) -> str:
+    """A member's key of an object at ``level``, on a line of its own, up to its value."""
+    if not isinstance(key, str):
+        raise TypeError(f"a JSON key is text, not {type(key).__name__}")
+    return "\n" + INDENT * (level + 1) + scalar(key) + ": "

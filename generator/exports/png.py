@@ -128,10 +128,6 @@ def run_contact_sheet(renderer: Renderer, simulate: str | None = None) -> bytes:
     return png_bytes(transform(image) if transform is not None else image)
 
 
-def stage_contact_sheet(data: bytes, staged: StagedFolder) -> Path:
-    return staged.write_bytes(CONTACT_SHEET_FILENAME, data)
-
-
 def png_staging(export: PngExport) -> StagedFolder:
     """Where a PNG export's files wait until all of them are drawn."""
     return StagedFolder(export.folder, export.renderer.deck.output_name, "png")

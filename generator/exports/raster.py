@@ -42,10 +42,6 @@ PDFium holds the whole bitmap in memory (4 bytes a pixel), so a 5 m card at 300 
 EMPTY_SLOT = (255, 255, 255)
 """A slot of a TTS sheet no card uses."""
 
-Draw = Callable[[Canvas], None]
-"""Draws onto a canvas whose coordinates run over the drawing's own size in points."""
-
-
 @dataclass(repr=False, eq=False)
 class Raster:
     """How one face becomes pixels: the card's trim size, the bleed around it and the image size."""
@@ -98,20 +94,6 @@ def with_bleed(renderer: Renderer, bleed: float) -> Renderer:
     return Renderer(deck=renderer.deck, layouts=layouts, font_registry=renderer.font_registry)
 
 
-def rasterise(draw: Draw, size_pt: tuple[float, float], size_px: tuple[int, int]) -> Image.Image:
-    """Render whatever ``draw`` paints over ``size_pt`` into an RGB image of exactly ``size_px``."""
-    width_pt, height_pt = size_pt
-    width_px, height_px = size_px
-    refuse_oversized(size_px)
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(width_px, height_px), invariant=1, pageCompression=0)
-    canvas.scale(width_px / width_pt, height_px / height_pt)
-    draw(canvas)
-    canvas.showPage()
-    canvas.save()
-    return next(render_pdf(buffer.getvalue(), [size_px]))
-
-
 def refuse_oversized(size_px: tuple[int, int]) -> None:
     """The last guard before pixels are allocated: the export plans check sizes first, with
     the file to blame, so this only stops a caller that skipped them."""
@@ -126,20 +108,18 @@ coordinates run over the drawing's whole size in points; it may draw more, never
 
 def rasterise_bands(draw: BandDraw, size_pt: tuple[float, float], size_px: tuple[int, int],
                     breaks: Sequence[int] = ()) -> Image.Image:
-    """:func:`rasterise` of a drawing too large to render at once, band after band.
+    """Render whatever ``draw`` paints over ``size_pt`` into an RGB image of exactly ``size_px``,
+    band after band, so that a drawing too large to render at once never is.
 
     A band starts at the top and at each row of pixels in ``breaks``; each is a page of
     its own, holding only what ``draw`` puts in it, rendered and pasted into place: a sheet
     of thousands of cards never sits in one document or one bitmap. The bands' pixels
-    fall on the same grid as the whole image's; with no breaks, the drawing is rendered
-    exactly as :func:`rasterise` renders it.
+    fall on the same grid as the whole image's.
     """
     width_pt, height_pt = size_pt
     width_px, height_px = size_px
     refuse_oversized(size_px)
     tops = sorted({0, *(row for row in breaks if 0 < row < height_px)})
-    if len(tops) == 1:
-        return rasterise(lambda canvas: draw(canvas, 0.0, height_pt), size_pt, size_px)
     scale_x, scale_y = width_px / width_pt, height_px / height_pt
     image = Image.new("RGB", size_px)
     for top, end in zip(tops, [*tops[1:], height_px], strict=True):

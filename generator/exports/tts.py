@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,10 +133,6 @@ class Sheet:
     unique_back: bool
 
     @property
-    def cards(self) -> tuple[Card, ...]:
-        return tuple(card for card, _side in self.faces.faces)
-
-    @property
     def columns(self) -> int:
         return self.faces.columns
 
@@ -156,10 +151,6 @@ class Pile:
     name: str                  # its nickname in TTS
     cards: tuple[Card, ...]    # the printed cards it holds, in deck order
     sheets: tuple[Sheet, ...]
-
-    @property
-    def unique_back(self) -> bool:
-        return self.sheets[0].unique_back
 
 
 @dataclass(repr=False, eq=False)
@@ -191,14 +182,10 @@ class TtsExport:
         return self.url_base + quote(path.name)
 
     @property
-    def bands(self) -> int:
-        """Bands of rows the images are drawn in: one a row of cards."""
-        return sum(image.rows for image in self.images)
-
-    @property
     def steps(self) -> int:
-        """Units of work for a progress bar: each band drawn, each file written."""
-        return self.bands + len(self.images) + 1  # + the saved object
+        """Units of work for a progress bar: each band drawn (a row of cards of an image), each
+        file written."""
+        return sum(image.rows for image in self.images) + len(self.images) + 1  # + the saved object
 
 
 # --- planning ---------------------------------------------------------------------------------------
@@ -403,15 +390,9 @@ def custom_deck_entry(export: TtsExport, sheet: Sheet) -> dict[str, Any]:
     }
 
 
-def saved_object(export: TtsExport) -> dict[str, Any]:
-    """The saved object as plain data: every pile, every copy (for looking at; the export writes
-    :func:`saved_object_text`, whose JSON this reads back)."""
-    return json.loads("".join(saved_object_text(export)))
-
-
 def saved_object_text(export: TtsExport) -> Iterator[str]:
-    """:func:`saved_object` as ``json.dumps(..., indent=2, ensure_ascii=False)`` writes it, piece by
-    piece. The long lists (a CardID and an entry for each copy) are made as they are written,
+    """The saved object, every pile and every copy, as ``json.dumps(..., indent=2, ensure_ascii=False)``
+    writes it, piece by piece. The long lists (a CardID and an entry for each copy) are made as they are written,
     and each card's entry is encoded once for all its copies, so a deck of many copies is
     written quickly and never held in memory whole."""
     return pieces(_saved(export))

@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 
-from generator.machine import usable_cores
 from generator.render import Renderer
 
 Task = Callable[[Renderer, Any], Any]
@@ -36,11 +35,6 @@ few dozen faces' results are ever held."""
 
 _WORKER_RENDERER: list[Renderer] = []
 """Inside a worker process: the renderer it was forked with (set once, by :func:`_adopt`)."""
-
-
-def default_jobs() -> int:
-    """Every core this process may run on."""
-    return usable_cores()
 
 
 class Workers:

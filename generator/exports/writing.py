@@ -23,13 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.exports.png import (
+    CONTACT_SHEET_FILENAME,
     FaceFile,
     PngExport,
     distinct_faces,
     png_staging,
     run_contact_sheet,
     simulation,
-    stage_contact_sheet,
     stage_face,
 )
 from generator.exports.raster import (
@@ -52,18 +52,16 @@ Staging = Callable[[TaskResult], Iterator[Path | None]]
 
 @dataclass(repr=False, eq=False)
 class ExportRun:
-    """What one ``export`` command writes: PNGs, a TTS deck, or both, with their staging folders."""
+    """What one ``export`` command writes: PNGs, a TTS deck, or both, each in a staging folder of its own."""
 
     png: PngExport | None = None
-    png_files: StagedFolder | None = None
     tts: TtsExport | None = None
-    tts_files: StagedFolder | None = None
 
     def __post_init__(self) -> None:
-        if (self.png is None) != (self.png_files is None) or (self.tts is None) != (self.tts_files is None):
-            raise ValueError("each export of a run needs a staging folder of its own, and only they have one")
         if self.png is None and self.tts is None:
             raise ValueError("an export run writes PNGs, a TTS deck or both")
+        self.png_files = png_staging(self.png) if self.png else None
+        self.tts_files = tts_staging(self.tts) if self.tts else None
 
     @property
     def renderer(self) -> Renderer:
@@ -103,7 +101,7 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
     for (_task, staging), result in zip(jobs, workers.map(run_raster_task, [task for task, _ in jobs]), strict=True):
         yield from staging(result)
     if contact is not None and png_files is not None:
-        yield stage_contact_sheet(contact(), png_files)
+        yield png_files.write_bytes(CONTACT_SHEET_FILENAME, contact())
     if sheets is not None:
         yield sheets.finish()
 
@@ -149,13 +147,3 @@ def write_exports(run: ExportRun, jobs: int = 1) -> Iterator[Path | None]:
     (see :mod:`~generator.exports.staging`), yielding as :func:`stage_exports` does."""
     with all_or_nothing(*filter(None, (run.png_files, run.tts_files))), Workers(run.renderer, jobs) as workers:
         yield from stage_exports(run, workers)
-
-
-def png_run(export: PngExport) -> ExportRun:
-    """A run writing the PNG export alone."""
-    return ExportRun(png=export, png_files=png_staging(export))
-
-
-def tts_run(export: TtsExport) -> ExportRun:
-    """A run writing the TTS export alone."""
-    return ExportRun(tts=export, tts_files=tts_staging(export))

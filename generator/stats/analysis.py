@@ -8,7 +8,7 @@ that the text, JSON and PDF reports all draw from.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from generator.deck.model import Deck
@@ -55,11 +55,10 @@ class DeckStats:
     """Everything ``deckpress stats`` reports about one deck."""
 
     deck: Deck
-    spec: StatsSpec
     pools: tuple[PoolStats, ...]
     dice: DiceReport | None = None
     simulation: SimulationResult | None = None
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
 
 def analyse(deck: Deck, request: Request = Request(),
@@ -81,7 +80,7 @@ def analyse(deck: Deck, request: Request = Request(),
                          "it runs Python code from the deck, so pass --simulate only for decks you trust")
     elif request.simulate:
         notes.append("this deck names no simulation plugin (stats: simulate: {plugin: FILE.py})")
-    return DeckStats(deck=deck, spec=spec, pools=pools, dice=_dice(deck, spec), simulation=simulation,
+    return DeckStats(deck=deck, pools=pools, dice=_dice(deck, spec), simulation=simulation,
                      notes=tuple(notes))
 
 

@@ -147,7 +147,6 @@ class DiceReport:
     formula: DiceFormula
     field: str
     value_field: str | None
-    distribution: dict[int, Fraction]
     rows: tuple[DiceRow, ...]
     unreachable: tuple[tuple[Any, tuple[str, ...]], ...]  # card values no roll can show
     mismatches: tuple[Mismatch, ...]
@@ -188,8 +187,7 @@ def dice_report(formula: DiceFormula, field: str, value_field: str | None,
             even_reward=None if reward is None or average is None else average / float(chance)))
     rewarded = [(row, row.reward) for row in rows if row.reward is not None]
     return DiceReport(
-        formula=formula, field=field, value_field=value_field, distribution=distribution,
-        rows=tuple(rows),
+        formula=formula, field=field, value_field=value_field, rows=tuple(rows),
         unreachable=tuple((value, tuple(ids)) for value, ids in sorted(unreachable.items(), key=lambda i: str(i[0]))),
         mismatches=tuple(_mismatches(rewarded)),
         rank_correlation=_spearman([float(1 / row.chance) for row, _ in rewarded],

@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
@@ -58,18 +57,6 @@ SECOND = colors.HexColor("#e0a030")
 WIN = colors.HexColor("#4c9a5b")
 
 
-@dataclass(repr=False, eq=False)
-class Panel:
-    """A chart with its title, drawn at a size known before placing it."""
-
-    width: float
-    drawing: Drawing
-
-    @property
-    def height(self) -> float:
-        return self.drawing.height
-
-
 def write_report(stats: DeckStats, pdf_path: Path, png_path: Path) -> None:
     """Write the report PDF and its PNG image, both together or neither."""
     pdf = render_pdf(stats)
@@ -106,9 +93,10 @@ def render_png(pdf: bytes) -> bytes:
     return out.getvalue()
 
 
-def _draw_pages(canvas: Canvas, stats: DeckStats, items: list[Panel]) -> None:
-    """Places panels in rows (two half-width panels side by side, or one full-width),
-    in reading order, starting a new page when a row no longer fits."""
+def _draw_pages(canvas: Canvas, stats: DeckStats, items: list[Drawing]) -> None:
+    """Places panels (each a chart with its title, drawn at its own size) in rows (two
+    half-width panels side by side, or one full-width), in reading order, starting a new
+    page when a row no longer fits."""
     page = 1
     top = _header(canvas, stats, PAGE_HEIGHT - MARGIN)
     _footer(canvas, stats, page)
@@ -119,7 +107,7 @@ def _draw_pages(canvas: Canvas, stats: DeckStats, items: list[Panel]) -> None:
             page, top = page + 1, PAGE_HEIGHT - MARGIN
             _footer(canvas, stats, page)
         for column, panel in enumerate(row):
-            renderPDF.draw(panel.drawing, canvas, MARGIN + column * (COLUMN + GAP), top - panel.height)
+            renderPDF.draw(panel, canvas, MARGIN + column * (COLUMN + GAP), top - panel.height)
         top -= height + GAP
 
 
@@ -147,9 +135,9 @@ def _footer(canvas: Canvas, stats: DeckStats, page: int) -> None:
     canvas.drawRightString(PAGE_WIDTH - MARGIN, MARGIN / 2, f"deckpress stats: {stats.deck.id}, page {page}")
 
 
-def _rows(items: list[Panel]) -> list[list[Panel]]:
+def _rows(items: list[Drawing]) -> list[list[Drawing]]:
     """Consecutive half-width panels pair up; a full-width panel fills a row alone."""
-    rows: list[list[Panel]] = []
+    rows: list[list[Drawing]] = []
     for panel in items:
         if panel.width <= COLUMN and rows and len(rows[-1]) == 1 and rows[-1][0].width <= COLUMN:
             rows[-1].append(panel)
@@ -158,9 +146,9 @@ def _rows(items: list[Panel]) -> list[list[Panel]]:
     return rows
 
 
-def panels(stats: DeckStats) -> list[Panel]:
+def panels(stats: DeckStats) -> list[Drawing]:
     """Every chart of the report, in reading order."""
-    result: list[Panel] = []
+    result: list[Drawing] = []
     for index, pool_stats in enumerate(stats.pools):
         suffix = f" ({pool_stats.pool.label})" if pool_stats.pool.decklist else ""
         if index == 0 or len(stats.pools) <= 2:
@@ -184,7 +172,7 @@ def _titled(width: float, height: float, title: str, subtitle: str = "") -> Draw
     return drawing
 
 
-def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
+def composition_panel(table: Breakdown, suffix: str = "") -> Drawing:
     """Cards per value of one field, as horizontal bars labelled with counts and shares."""
     rows = _chart_rows(table)
     row_height = 11
@@ -203,7 +191,7 @@ def composition_panel(table: Breakdown, suffix: str = "") -> Panel:
     _label_bars(chart, _share_labeller(table.total), 7)
     chart.groupSpacing = 2.5
     drawing.add(chart)
-    return Panel(COLUMN, drawing)
+    return drawing
 
 
 def _chart_rows(table: Breakdown) -> list[Share]:
@@ -226,7 +214,7 @@ def _share_labeller(total: int) -> Callable[[float], str]:
     return label
 
 
-def odds_panel(stats: DeckStats) -> Panel:
+def odds_panel(stats: DeckStats) -> Drawing:
     """Each question's exact chance as a horizontal bar from 0 to 100%, one bar per pool."""
     pools = [p for p in stats.pools if p.answers]
     names = list(dict.fromkeys(_question_label(answer) for pool_stats in pools for answer in pool_stats.answers))
@@ -259,14 +247,14 @@ def odds_panel(stats: DeckStats) -> Panel:
         legend.columnMaximum = 1
         legend.deltax = 150
         drawing.add(legend)
-    return Panel(FULL, drawing)
+    return drawing
 
 
 def _question_label(answer: Answer) -> str:
     return f"{answer.question.name} (draw {answer.question.draw})"
 
 
-def dice_panel(report: DiceReport) -> Panel:
+def dice_panel(report: DiceReport) -> Drawing:
     """Reward per roll beside the reward that would pay every roll the same per throw."""
     rewarded = report.value_field is not None and any(row.reward is not None for row in report.rows)
     findings = [m.describe(report.formula.outcomes) for m in report.mismatches][:MAX_FINDINGS] if rewarded else []
@@ -299,10 +287,10 @@ def dice_panel(report: DiceReport) -> Panel:
     drawing.add(chart)
     if rewarded:
         drawing.add(_legend(FULL - 96, height - 46, [(BARS, report.value_field), (SECOND, "even reward")]))
-    return Panel(FULL, drawing)
+    return drawing
 
 
-def simulation_panel(result: SimulationResult) -> Panel:
+def simulation_panel(result: SimulationResult) -> Drawing:
     """Games won on each turn, with the win rate and its interval in the subtitle."""
     height = 170
     rate = result.win_rate
@@ -324,7 +312,7 @@ def simulation_panel(result: SimulationResult) -> Panel:
     drawing.add(chart)
     drawing.add(String(chart.x + chart.width / 2, 4, "games won on each turn", fontName=FONT, fontSize=7,
                        fillColor=MUTED, textAnchor="middle"))
-    return Panel(FULL, drawing)
+    return drawing
 
 
 Chart = TypeVar("Chart", HorizontalBarChart, VerticalBarChart)

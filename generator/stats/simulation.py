@@ -158,17 +158,12 @@ def game_rng(seed: int, game: int) -> random.Random:
     return random.Random(f"deckpress:{seed}:{game}")
 
 
-def plugin_path(deck: Deck, spec: SimulationSpec) -> Path:
-    """The plugin file, refused unless it lies inside the deck's folder."""
+def load_plugin(deck: Deck, spec: SimulationSpec) -> Plugin:
+    """Import the deck's plugin, refused unless it lies inside the deck's folder; any problem
+    becomes one :class:`InputError` line."""
     path = resolve_inside(deck.folder, spec.plugin, spec.position, field="plugin")
     if not path.is_file():
         raise InputError(f"plugin '{spec.plugin}' not found in {deck.folder}", spec.position, field="plugin")
-    return path
-
-
-def load_plugin(deck: Deck, spec: SimulationSpec) -> Plugin:
-    """Import the deck's plugin; any problem becomes one :class:`InputError` line."""
-    path = plugin_path(deck, spec)
     module = _import(path, f"deckpress_plugin_{deck.id.replace('-', '_')}")
     policies = getattr(module, "POLICIES", None)
     if not (isinstance(policies, dict) and policies and all(isinstance(k, str) for k in policies)):

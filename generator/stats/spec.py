@@ -159,7 +159,6 @@ class StatsSpec:
     """Everything the ``stats:`` section asks for; empty when the deck has none."""
 
     composition: tuple[CountBy, ...] = ()
-    draw: int | None = None
     questions: tuple[Question, ...] = ()
     dice: DiceSpec | None = None
     simulation: SimulationSpec | None = None
@@ -185,7 +184,6 @@ def read_stats_spec(deck: Deck) -> StatsSpec:
     draw = problems.attempt(lambda: reader.integer(("draw",), minimum=1, maximum=MAX_DRAW), None)
     spec = StatsSpec(
         composition=problems.attempt(lambda: _read_composition(reader), ()),
-        draw=draw,
         questions=_read_questions(reader, draw, problems),
         dice=problems.attempt(lambda: _read_dice(reader), None) if "dice" in data else None,
         simulation=problems.attempt(lambda: _read_simulation(reader), None) if "simulate" in data else None,
@@ -201,11 +199,6 @@ class _Reader(Reader):
         super().__init__(deck.source, root=("stats",))
         self.deck = deck
         self.fields = known_fields(deck)
-
-    def required_text(self, keys: tuple) -> str:
-        text = self.string(keys, required=True)
-        assert text is not None, "string() refuses a missing required value"
-        return text
 
     def field_name(self, keys: tuple, value: Any = None) -> str:
         """A card field named in the stats section; unknown names are refused with a hint."""
@@ -271,7 +264,7 @@ def _read_questions(reader: _Reader, default_draw: int | None, problems: Problem
 
 def _read_question(reader: _Reader, keys: tuple, default_draw: int | None) -> Question:
     reader.known_keys(keys, QUESTION_KEYS, "question setting")
-    name = reader.required_text(keys + ("name",))
+    name = reader.text(keys + ("name",))
     draw = reader.integer(keys + ("draw",), minimum=1, maximum=MAX_DRAW) or default_draw
     if draw is None:
         raise reader.fail(keys, "question needs 'draw' (how many cards), or set 'draw' for all questions")
@@ -357,7 +350,7 @@ def _read_dice(reader: _Reader) -> DiceSpec:
 def _read_simulation(reader: _Reader) -> SimulationSpec:
     keys = ("simulate",)
     reader.known_keys(keys, SIMULATE_KEYS, "simulate setting")
-    plugin = reader.required_text(keys + ("plugin",))
+    plugin = reader.text(keys + ("plugin",))
     resolve_inside(reader.deck.folder, plugin, reader.position(keys + ("plugin",)), field="plugin")
     path = PurePosixPath(plugin)
     if path.suffix != ".py":
