@@ -13,10 +13,9 @@ from typing import Any, Protocol
 
 from reportlab.lib.colors import Color
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Table
 
-from generator.booklet.paragraphs import Paragraph
-from generator.booklet.style import CELL_FONT
+from generator.booklet.paragraphs import Paragraph, table_style
 from generator.deck.model import Card, Deck
 from generator.errors import DeckpressError
 from generator.render.icons import Icon
@@ -137,15 +136,14 @@ def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, fra
     rows = [cells[start:start + per_row] for start in range(0, len(cells), per_row)]
     if rows and len(rows[-1]) < per_row:
         rows[-1] = rows[-1] + [""] * (per_row - len(rows[-1]))
-    style = TableStyle([
-        CELL_FONT,
+    style = table_style(
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("ALIGN", (0, 0), (-1, -1), "CENTER"),
         ("LEFTPADDING", (0, 0), (-1, -1), (column_width - card_width) / 2),
         ("RIGHTPADDING", (0, 0), (-1, -1), (column_width - card_width) / 2),
         ("TOPPADDING", (0, 0), (-1, -1), 0),
         ("BOTTOMPADDING", (0, 0), (-1, -1), gap),
-    ])
+    )
     tables: list[Flowable] = [Table([row], colWidths=[column_width] * per_row, hAlign="LEFT", style=style)
                               for row in rows]
     if len(tables) >= 2:
