@@ -16,6 +16,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Table
 
 from generator.booklet.paragraphs import Paragraph, table_style
+from generator.booklet.style import paragraph_text
 from generator.deck.model import Card, Deck
 from generator.errors import DeckpressError
 from generator.render.icons import Icon
@@ -120,8 +121,7 @@ def caption_text(deck: Deck, card: Card, side: str) -> str:
 
 
 def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, frame_width: float,
-              card_width: float, gap: float, caption_style: ParagraphStyle, edge_colour: Color,
-              escape: Callable[[str], str]) -> list[Flowable]:
+              card_width: float, gap: float, caption_style: ParagraphStyle, edge_colour: Color) -> list[Flowable]:
     """The faces in rows, as many per row as fit the frame, each with its caption.
 
     Each row is its own table, so a page can end between any two rows and a
@@ -131,7 +131,7 @@ def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, fra
     # Spread spare width evenly between the columns so rows fill the text width.
     column_width = frame_width / per_row
     cells: list[list[Flowable] | str] = [[CardFace(renderer, card, side, card_width, edge_colour),
-                                          Paragraph(escape(caption_text(deck, card, side)), caption_style)]
+                                          Paragraph(paragraph_text(caption_text(deck, card, side)), caption_style)]
                                          for card, side in faces]
     rows = [cells[start:start + per_row] for start in range(0, len(cells), per_row)]
     if rows and len(rows[-1]) < per_row:

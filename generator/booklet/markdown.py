@@ -365,7 +365,7 @@ class Converter:
         faces = distinct_faces(self.deck, cards, sides, renderer)
         caption = derive(self.style.text["caption"], alignment=TA_CENTER)
         rows = card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
-                         caption, self.style.colours["rule"], paragraph_text)
+                         caption, self.style.colours["rule"])
         # The last two rows are kept together when they fit, so each row is measured alone.
         for row in unkept(rows):
             _, height = row.wrap(self.frame_width, self.frame_height)
