@@ -90,8 +90,7 @@ def _layout(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker,
             with_contents: bool) -> tuple[bytes, int]:
     buffer = io.BytesIO()
     document = _document(buffer, deck, paper, style)
-    frame_width, frame_height = document.width, document.height
-    body = make_body(frame_width, frame_height)
+    body = make_body(document.width, document.height)
     story = _cover(deck, style, body.cover_components, body.cover_card)
     story += [NextPageTemplate("body"), PageBreak()]
     if with_contents:
