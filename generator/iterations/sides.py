@@ -14,8 +14,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -84,11 +83,9 @@ class Side:
     def __post_init__(self) -> None:
         self.canon = Canon(self.renderer, self.source)
 
-    @contextmanager
-    def reading(self) -> Iterator[Side]:
+    def reading(self) -> AbstractContextManager[FileSource]:
         """Inside: the side's files are read from where it came from (faces are planned lazily)."""
-        with reading_from(self.source):
-            yield self
+        return reading_from(self.source)
 
     def where(self, position: Position | None) -> Position | None:
         """``position`` as a report names it: ``REV:path:line`` for a file at a revision."""
