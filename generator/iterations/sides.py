@@ -165,10 +165,6 @@ def rule_key(rule: RuleSpec) -> str:
     return json.dumps([rule.kind, rule.params, rule.scope, rule.message], sort_keys=True, default=str)
 
 
-def rule_label(rule: RuleSpec) -> str:
-    return rule.kind + (f" ({rule.message})" if rule.message else "")
-
-
 def rule_outcomes(deck: Deck) -> dict[str, RuleOutcome]:
     """Each rule of the deck checked on its own, by :func:`rule_key` (a second rule written
     the same way gets ``#2``)."""
@@ -176,7 +172,7 @@ def rule_outcomes(deck: Deck) -> dict[str, RuleOutcome]:
     for rule in deck.rules:
         report = check_deck(dataclasses.replace(deck, rules=[rule]))
         malformed = [finding for finding in report.findings if finding.kind != "rule"]
-        label = rule_label(rule)
+        label = rule.kind + (f" ({rule.message})" if rule.message else "")
         if malformed:
             status, detail = "cannot run", malformed[0].message
         elif report.findings:
