@@ -110,7 +110,7 @@ def build_booklet(deck: Deck, paper: str = "a4",
         converter = Converter(deck, style, path, expand_inline(text, path, deck),
                               frame_width, frame_height, renderer.cards, renderer.icons)
         flowables = converter.convert()
-        card = _cover_card(deck, renderer.renderer, style) if renderer.showed_cards else None
+        card = _cover_card(deck, renderer.loaded(), style) if renderer.showed_cards else None
         return Body(flowables, converter.cover_components, card)
 
     try:
@@ -125,12 +125,10 @@ def build_booklet(deck: Deck, paper: str = "a4",
     return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, sheet, note), pages=pages)
 
 
-def _cover_card(deck: Deck, renderer: Renderer | None, style: BookletStyle) -> CardFace | None:
+def _cover_card(deck: Deck, renderer: Renderer, style: BookletStyle) -> CardFace:
     """The card back (or the first card) for the cover, when the rules show cards at all."""
     from generator.booklet.cards import CardFace  # noqa: PLC0415  (it imports platypus; see build_booklet)
 
-    if renderer is None:
-        return None
     card = next(card for card in deck.cards if card.count)
     side = "back" if deck.shared_back is not None else "front"
     return CardFace(renderer, card, side, style.cover_card_width, style.colours["rule"])

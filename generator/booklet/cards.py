@@ -13,10 +13,10 @@ from typing import Any, Protocol
 
 from reportlab.lib.colors import Color
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Table
 
-from generator.booklet.paragraphs import Paragraph
-from generator.booklet.style import CELL_FONT
+from generator.booklet.paragraphs import Paragraph, table_style
+from generator.booklet.style import paragraph_text
 from generator.deck.model import Card, Deck
 from generator.errors import DeckpressError
 from generator.render.icons import Icon
@@ -121,8 +121,7 @@ def caption_text(deck: Deck, card: Card, side: str) -> str:
 
 
 def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, frame_width: float,
-              card_width: float, gap: float, caption_style: ParagraphStyle, edge_colour: Color,
-              escape: Callable[[str], str]) -> list[Flowable]:
+              card_width: float, gap: float, caption_style: ParagraphStyle, edge_colour: Color) -> list[Flowable]:
     """The faces in rows, as many per row as fit the frame, each with its caption.
 
     Each row is its own table, so a page can end between any two rows and a
@@ -132,20 +131,19 @@ def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, fra
     # Spread spare width evenly between the columns so rows fill the text width.
     column_width = frame_width / per_row
     cells: list[list[Flowable] | str] = [[CardFace(renderer, card, side, card_width, edge_colour),
-                                          Paragraph(escape(caption_text(deck, card, side)), caption_style)]
+                                          Paragraph(paragraph_text(caption_text(deck, card, side)), caption_style)]
                                          for card, side in faces]
     rows = [cells[start:start + per_row] for start in range(0, len(cells), per_row)]
     if rows and len(rows[-1]) < per_row:
         rows[-1] = rows[-1] + [""] * (per_row - len(rows[-1]))
-    style = TableStyle([
-        CELL_FONT,
+    style = table_style(
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("ALIGN", (0, 0), (-1, -1), "CENTER"),
         ("LEFTPADDING", (0, 0), (-1, -1), (column_width - card_width) / 2),
         ("RIGHTPADDING", (0, 0), (-1, -1), (column_width - card_width) / 2),
         ("TOPPADDING", (0, 0), (-1, -1), 0),
         ("BOTTOMPADDING", (0, 0), (-1, -1), gap),
-    ])
+    )
     tables: list[Flowable] = [Table([row], colWidths=[column_width] * per_row, hAlign="LEFT", style=style)
                               for row in rows]
     if len(tables) >= 2:

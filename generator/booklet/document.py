@@ -29,14 +29,13 @@ from reportlab.platypus import (
     PageBreak,
     PageTemplate,
     Spacer,
-    TableStyle,
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.booklet import components as comp
 from generator.booklet.markdown import Heading
-from generator.booklet.paragraphs import BookletCanvas, Paragraph
-from generator.booklet.style import CELL_FONT, FONT_FILES, BookletStyle, Paper, derive, paragraph_text
+from generator.booklet.paragraphs import BookletCanvas, Paragraph, table_style
+from generator.booklet.style import FONT_FILES, BookletStyle, Paper, derive, paragraph_text
 from generator.deck.model import Deck
 from generator.render.icons import Icon
 from generator.words import words_for
@@ -91,8 +90,7 @@ def _layout(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker,
             with_contents: bool) -> tuple[bytes, int]:
     buffer = io.BytesIO()
     document = _document(buffer, deck, paper, style)
-    frame_width, frame_height = document.width, document.height
-    body = make_body(frame_width, frame_height)
+    body = make_body(document.width, document.height)
     story = _cover(deck, style, body.cover_components, body.cover_card)
     story += [NextPageTemplate("body"), PageBreak()]
     if with_contents:
@@ -173,12 +171,11 @@ def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None,
 
 
 def _contents(style: BookletStyle, heading: str) -> list[Flowable]:
-    toc = TableOfContents(dotsMinLevel=0, tableStyle=TableStyle([  # reportlab's own, with CELL_FONT
-        CELL_FONT,
+    toc = TableOfContents(dotsMinLevel=0, tableStyle=table_style(  # reportlab's own, in the body font
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ("LEFTPADDING", (0, 0), (-1, -1), 0),
-    ]))
+    ))
     toc.levelStyles = [
         derive(style.text["toc"], leftIndent=0, firstLineIndent=0),
         derive(style.text["toc_sub"], leftIndent=style.list_indent, firstLineIndent=0),

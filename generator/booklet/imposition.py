@@ -63,7 +63,7 @@ the cover's frame: whoever prints the file sees how to make the booklet. A longe
 note, in a wordier language, shrinks to stay within that half."""
 
 
-def impose(reading_pdf: bytes, sheet_size: tuple[float, float], note: bytes | None = None) -> bytes:
+def impose(reading_pdf: bytes, sheet_size: tuple[float, float], note: bytes) -> bytes:
     """Place the reading pages two-up on landscape sheets, in saddle-stitch order.
 
     Each page is centred in its half of the sheet (A5 on A4 and half-letter on
@@ -79,11 +79,9 @@ def impose(reading_pdf: bytes, sheet_size: tuple[float, float], note: bytes | No
     half = sheet_width / 2
     writer = PdfWriter()
     forms: dict[int, IndirectObject] = {}
-    note_form = None
-    if note is not None:
-        note_form = writer._add_object(_page_as_form(PdfReader(io.BytesIO(note)).pages[0], writer))
+    note_form = writer._add_object(_page_as_form(PdfReader(io.BytesIO(note)).pages[0], writer))
     for index, side in enumerate(saddle_stitch_order(len(reader.pages))):
-        placements = [("/Note", note_form, 0.0, 0.0)] if index == 0 and note_form is not None else []
+        placements = [("/Note", note_form, 0.0, 0.0)] if index == 0 else []
         for number, x_origin in ((side.left, 0.0), (side.right, half)):
             if number is None:
                 continue

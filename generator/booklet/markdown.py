@@ -32,7 +32,6 @@ from reportlab.platypus import (
     PageBreak,
     Spacer,
     Table,
-    TableStyle,
     XPreformatted,
 )
 
@@ -42,8 +41,8 @@ from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_pr
 from generator.booklet.components import Components
 from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
 from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
-from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup
-from generator.booklet.style import CELL_FONT, EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
+from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup, table_style
+from generator.booklet.style import EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
 from generator.errors import InputError, Position, together
 from generator.render.icons import Icon
@@ -219,7 +218,6 @@ class Converter:
         check_table_rows(len(rows) - header_rows, position, field)
         check_columns(max(len(row) for row in rows), self.frame_width, position, field)
         commands = [
-            CELL_FONT,
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.4, self.style.colours["rule"]),
             ("TOPPADDING", (0, 0), (-1, -1), 2.5),
@@ -230,7 +228,7 @@ class Converter:
         if header_rows:
             commands.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), self.style.colours["shade"]))
         table = Table(rows, colWidths=widths or _column_widths(rows, self.frame_width), repeatRows=header_rows,
-                      hAlign="LEFT", style=TableStyle(commands), spaceAfter=self.style.text["body"].spaceAfter + 2)
+                      hAlign="LEFT", style=table_style(*commands), spaceAfter=self.style.text["body"].spaceAfter + 2)
         _, height = table.wrap(self.frame_width, self.frame_height)
         for number, row_height in enumerate(table._rowHeights):
             if row_height > self.frame_height:
@@ -251,15 +249,14 @@ class Converter:
         if content and isinstance(content[-1], Paragraph):
             content[-1].style = derive(content[-1].style, spaceAfter=0)
         box = Table([[content]], colWidths=[self.frame_width - EXAMPLE_BOX_RULE], hAlign="RIGHT",
-                    spaceAfter=self.style.box_space_after, style=TableStyle([
-                        CELL_FONT,
+                    spaceAfter=self.style.box_space_after, style=table_style(
                         ("BACKGROUND", (0, 0), (-1, -1), self.style.colours["shade"]),
                         ("LINEBEFORE", (0, 0), (0, -1), EXAMPLE_BOX_RULE, self.style.colours["accent"]),
                         ("LEFTPADDING", (0, 0), (-1, -1), padding),
                         ("RIGHTPADDING", (0, 0), (-1, -1), padding),
                         ("TOPPADDING", (0, 0), (-1, -1), padding),
                         ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
-                    ]))
+                    ))
         _, height = box.wrap(self.frame_width, self.frame_height)
         if height > self.frame_height:
             raise InputError(f"the example box is taller than a page ({height:.0f} pt, the page has "
@@ -368,7 +365,7 @@ class Converter:
         faces = distinct_faces(self.deck, cards, sides, renderer)
         caption = derive(self.style.text["caption"], alignment=TA_CENTER)
         rows = card_grid(faces, self.deck, renderer, self.frame_width, width, self.style.card_gap,
-                         caption, self.style.colours["rule"], paragraph_text)
+                         caption, self.style.colours["rule"])
         # The last two rows are kept together when they fit, so each row is measured alone.
         for row in unkept(rows):
             _, height = row.wrap(self.frame_width, self.frame_height)

@@ -30,9 +30,10 @@ from reportlab.lib.fonts import ps2tt
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph as _Paragraph
+from reportlab.platypus import TableStyle
 from reportlab.platypus.paragraph import _getFragWords, _HSFrag
 
-from generator.booklet.style import bundled_fonts, fallback_face, load_style
+from generator.booklet.style import FONT_FILES, bundled_fonts, fallback_face, load_style
 from generator.render.icons import Icon, draw_icon, draw_label, label_colour, label_place
 from generator.render.runs import ICON_MARGIN, SpanFonts, icon_label, icon_side
 
@@ -82,6 +83,14 @@ def fallback_faces(markup: str, style: ParagraphStyle) -> str:
         return f'<font name="{face}"{attributes.replace(name.group(0), "")}>'
 
     return _FACE_TAGS.sub(rewrite, markup)
+
+
+def table_style(*commands: tuple[Any, ...]) -> TableStyle:
+    """A booklet table's style: ``commands`` after one setting every cell's font to the body font.
+    reportlab sets each cell's font before drawing it, Helvetica unless told, and would name that
+    unembedded font in the PDF although no cell prints in it (print shops' preflight refuses
+    unembedded fonts)."""
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT_FILES["body"][0]), *commands])
 
 
 def icon_markup(name: str, label: str, before: str, after: str) -> str:

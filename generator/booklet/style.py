@@ -47,11 +47,6 @@ FONT_FILES = {
 The names and files are the card renderer's (``fonts/fonts.yaml``), so both
 stages share one registration in reportlab's process-wide font table."""
 
-CELL_FONT = ("FONTNAME", (0, 0), (-1, -1), FONT_FILES["body"][0])
-"""A table style command every booklet table carries: reportlab sets each cell's font before
-drawing it, Helvetica unless told, and would name that unembedded font in the PDF although
-no cell prints in it (print shops' preflight refuses unembedded fonts)."""
-
 BUNDLED_FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
 
 FONT_FAMILY = "Vera"

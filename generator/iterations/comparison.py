@@ -612,13 +612,13 @@ SHORT_TEXT = 60
 """Characters of a value shown in a one-line report; the JSON report has it whole."""
 
 
-def short(value: Any, limit: int = SHORT_TEXT) -> str:
+def short(value: Any) -> str:
     """A value as a one-line report shows it: text quoted, with control characters escaped
-    (:func:`~generator.errors.printable`), cut to ``limit`` characters; nothing as "(none)" and
-    a yes/no value as yes or no, as the stats tables write them."""
+    (:func:`~generator.errors.printable`), cut to :data:`SHORT_TEXT` characters; nothing as "(none)"
+    and a yes/no value as yes or no, as the stats tables write them."""
     text = printable(value_text(value))
-    if len(text) > limit:
-        text = text[:limit - 3] + "..."
+    if len(text) > SHORT_TEXT:
+        text = text[:SHORT_TEXT - 3] + "..."
     return f'"{text}"' if isinstance(value, str) else text
 
 

@@ -42,11 +42,10 @@ copies writes about 70 MB; a file much larger is not a manifest. It bounds the c
 manifest lists too (each is a line of it)."""
 
 
-def fingerprint(face: FaceDrawing, elements: dict[int, tuple[ElementDrawing, str]] | None = None) -> str:
+def fingerprint(face: FaceDrawing, elements: dict[int, tuple[ElementDrawing, str]]) -> str:
     """What a face draws, hashed: its layout, size, each element's shapes and text in place and
     the contents of the files, fonts and icons they draw from (not where those are kept).
     ``elements`` keeps each element's own hash for the next face (faces share many elements)."""
-    elements = {} if elements is None else elements
     hashed = []
     for element in face.elements:
         known = elements.get(id(element))

@@ -116,8 +116,7 @@ def _grouped(cards: Iterable[CardChange]) -> dict[tuple[tuple[str, ...], tuple[C
 
 def sides_text(sides: tuple[str, ...], cards: int) -> str:
     """"front", "backs", "front and back", "fronts and backs" of ``cards`` cards."""
-    words = [side if cards == 1 else f"{side}s" for side in sides]
-    return " and ".join(words)
+    return " and ".join(side if cards == 1 else f"{side}s" for side in sides)
 
 
 def _faces(sides: tuple[str, ...], cards: list[CardChange]) -> str:

@@ -14,8 +14,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -84,11 +83,9 @@ class Side:
     def __post_init__(self) -> None:
         self.canon = Canon(self.renderer, self.source)
 
-    @contextmanager
-    def reading(self) -> Iterator[Side]:
+    def reading(self) -> AbstractContextManager[FileSource]:
         """Inside: the side's files are read from where it came from (faces are planned lazily)."""
-        with reading_from(self.source):
-            yield self
+        return reading_from(self.source)
 
     def where(self, position: Position | None) -> Position | None:
         """``position`` as a report names it: ``REV:path:line`` for a file at a revision."""
@@ -168,10 +165,6 @@ def rule_key(rule: RuleSpec) -> str:
     return json.dumps([rule.kind, rule.params, rule.scope, rule.message], sort_keys=True, default=str)
 
 
-def rule_label(rule: RuleSpec) -> str:
-    return rule.kind + (f" ({rule.message})" if rule.message else "")
-
-
 def rule_outcomes(deck: Deck) -> dict[str, RuleOutcome]:
     """Each rule of the deck checked on its own, by :func:`rule_key` (a second rule written
     the same way gets ``#2``)."""
@@ -179,7 +172,7 @@ def rule_outcomes(deck: Deck) -> dict[str, RuleOutcome]:
     for rule in deck.rules:
         report = check_deck(dataclasses.replace(deck, rules=[rule]))
         malformed = [finding for finding in report.findings if finding.kind != "rule"]
-        label = rule_label(rule)
+        label = rule.kind + (f" ({rule.message})" if rule.message else "")
         if malformed:
             status, detail = "cannot run", malformed[0].message
         elif report.findings:

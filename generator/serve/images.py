@@ -28,13 +28,11 @@ shown are dropped first and drawn again if asked for."""
 class FaceImages:
     """PNG bytes by token, drawn on first request and kept (least recently used go first)."""
 
-    def __init__(self, limit: int = MAX_CACHED_IMAGES, dpi: float = PREVIEW_DPI):
+    def __init__(self) -> None:
         self.drawing = threading.Lock()
         """Held while anything draws or loads fonts: PDFium must not run in two threads at
         once, and reportlab's font registry is shared by every renderer."""
         self._images: OrderedDict[str, bytes] = OrderedDict()
-        self._limit = limit
-        self._dpi = dpi
         self._guard = threading.Lock()
         self.drawn = 0
         """How many images have been rasterised (a number the tests and benchmarks read)."""
@@ -48,8 +46,8 @@ class FaceImages:
             cached = self._get(token)  # drawn by another request while this one waited
             if cached is not None:
                 return cached
-            raster = Raster.at_dpi(renderer.card_size, renderer.bleed, self._dpi)
-            data = png_bytes(rasterise_face(renderer, card, side, raster), self._dpi)
+            raster = Raster.at_dpi(renderer.card_size, renderer.bleed, PREVIEW_DPI)
+            data = png_bytes(rasterise_face(renderer, card, side, raster), PREVIEW_DPI)
             self.drawn += 1
         self._put(token, data)
         return data
@@ -70,5 +68,5 @@ class FaceImages:
     def _put(self, token: str, data: bytes) -> None:
         with self._guard:
             self._images[token] = data
-            while len(self._images) > self._limit:
+            while len(self._images) > MAX_CACHED_IMAGES:
                 self._images.popitem(last=False)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from generator.errors import InputError
 from generator.findings import Finding, findings_from
 from generator.shops.choice import ShopChoice
-from generator.shops.faces import KIND, deck_findings
+from generator.shops.faces import deck_findings
 from generator.verdict.subject import Check, Subject
 
 
@@ -32,6 +32,3 @@ def shop_check(choice: ShopChoice) -> Check:
         return deck_findings(subject.renderer, preset, inks)
 
     return check_shop
-
-
-__all__ = ["KIND", "shop_check"]
