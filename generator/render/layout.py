@@ -107,7 +107,7 @@ from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI
 from generator.render.paint import Gradient, Paint, PaintCompiler, PaintError
 from generator.render.runs import NamedStyle
 from generator.render.templating import Template, TemplateError, TemplateMemo
-from generator.render.units import POINTS_PER_UNIT, UnitError, check_unit, to_points
+from generator.render.units import POINTS_PER_UNIT, UnitError, check_unit, read_length
 from generator.revisions import current_source
 
 K = TypeVar("K")
@@ -611,10 +611,7 @@ def _card_size(value: Value | None, path: Path, context: LayoutContext) -> tuple
     if not isinstance(size, (list, tuple)) or len(size) != 2:
         raise InputError("size is a name (poker, bridge, tarot, mini, euro, square) or [width, height]",
                          value.position, field="size")
-    try:
-        width, height = (to_points(part, value.units) for part in size)
-    except UnitError as error:
-        raise InputError(str(error), value.position, field="size") from None
+    width, height = (read_length(part, value.units, value.position, "size") for part in size)
     if width <= 0 or height <= 0:
         raise InputError("a card's width and height must be above zero", value.position, field="size")
     return width, height
@@ -636,15 +633,11 @@ class _ElementCompiler:
 
     # values -----------------------------------------------------------------------------
 
-    def length(self, value: Value | None, default: Any, what: str, reference: float | None = None,
-               units: str = "mm") -> float:
+    def length(self, value: Value | None, default: Any, what: str) -> float:
         """A distance (bleed, safe zone, radius, line width, gap, dash): zero or more."""
-        data, where = (value.data, value) if value else (default, None)
-        position = where.position if where else Position(self.raw.path)
-        try:
-            points = to_points(data, where.units if where else units, reference)
-        except UnitError as error:
-            raise InputError(str(error), position, field=what) from None
+        data = value.data if value else default
+        position = value.position if value else Position(self.raw.path)
+        points = read_length(data, value.units if value else "mm", position, what)
         if points < 0:
             raise InputError(f"{what} cannot be negative, found {data!r}", position, field=what)
         return points
@@ -668,11 +661,7 @@ class _ElementCompiler:
     def font_size(self, value: Value | None, default: Any, what: str) -> float:
         # Type is measured in points whatever the layout's units: "size: 9" is 9 pt.
         data = value.data if value else default
-        try:
-            size = to_points(data, "pt")
-        except UnitError as error:
-            raise InputError(str(error), value.position if value else Position(self.raw.path),
-                             field=what) from None
+        size = read_length(data, "pt", value.position if value else Position(self.raw.path), what)
         if not 0 < size <= MAX_FONT_SIZE:
             raise InputError(f"{what} must be above zero and at most {MAX_FONT_SIZE:g} pt, found {data!r}",
                              value.position if value else None, field=what)
@@ -692,11 +681,8 @@ class _ElementCompiler:
         if not isinstance(value.data, list) or len(value.data) != 4:
             raise InputError(f"{what} is {shape} from the card's top-left corner", value.position, field=what)
         references = (self.width, self.height, self.width, self.height)
-        try:
-            return tuple(to_points(part, value.units, reference)
-                         for part, reference in zip(value.data, references, strict=True))
-        except UnitError as error:
-            raise InputError(str(error), value.position, field=what) from None
+        return tuple(read_length(part, value.units, value.position, what, reference)
+                     for part, reference in zip(value.data, references, strict=True))
 
     def text_template(self, value: Value, what: str, markup: bool = False) -> Template:
         """A template of ``value``; with ``markup``, for text read as markup once printed
