@@ -155,13 +155,6 @@ class FontRegistry:
     def __contains__(self, name: str) -> bool:
         return name in self.files
 
-    def names(self) -> list[str]:
-        return sorted(self.files)
-
-    def where_searched(self) -> str:
-        """``looked in cards/x/fonts, fonts, <bundled>``: for an unknown font's error."""
-        return "looked in " + ", ".join(str(folder) for folder in self.searched)
-
     def font(self, name: str) -> TTFont:
         """The reportlab font for ``name``, registered (once) under a name unique to its file.
 

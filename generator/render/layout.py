@@ -820,8 +820,9 @@ class _ElementCompiler:
             if isinstance(font, str) and font not in fonts and self.system_fonts:
                 fonts.add_system_family(font, where)  # found through fontconfig, or an error naming it
             if not isinstance(font, str) or font not in fonts or (font in fonts.system and not self.system_fonts):
-                raise InputError(f"unknown font '{font}'{did_you_mean(str(font), fonts.names())} "
-                                 f"({fonts.where_searched()}; add a .ttf file to one of them, or allow fonts "
+                looked = ", ".join(map(str, fonts.searched))
+                raise InputError(f"unknown font '{font}'{did_you_mean(str(font), fonts.files)} "
+                                 f"(looked in {looked}; add a .ttf file to one of them, or allow fonts "
                                  "installed on this computer with fonts: {system: true})", where, field="font")
             fonts.font(font)  # a broken file is said once, here, not once for every face it would draw
         return tuple(dict.fromkeys(names))
