@@ -184,7 +184,7 @@ MeasuredWords = dict[tuple[Any, ...], tuple[Run, ...]]
 
 
 def shape_text(markup: Markup, settings: TextSettings, fonts: FontRegistry,
-               measured: MeasuredWords | None = None) -> tuple[Paragraph, ...]:
+               measured: MeasuredWords) -> tuple[Paragraph, ...]:
     """``markup`` as paragraphs of measured words; raises :class:`ShapeError`.
 
     ``measured`` remembers each word's runs for the next texts set with the same
@@ -193,8 +193,7 @@ def shape_text(markup: Markup, settings: TextSettings, fonts: FontRegistry,
     """
     check_styles(markup, settings)
     side = icon_side(fonts, settings.font, settings.icon_scale)
-    known: MeasuredWords = {} if measured is None else measured
-    return tuple(_paragraph(line, settings, fonts, side, known) for line in markup)
+    return tuple(_paragraph(line, settings, fonts, side, measured) for line in markup)
 
 
 def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegistry,
