@@ -158,11 +158,8 @@ def wrap(paragraphs: Sequence[Sequence[W]], width: float, size: float,
     limit = width / size + EPSILON
     lines: list[Line[W]] = []
     for words in paragraphs:
-        if isinstance(words, Rule):
-            lines.append(Line((), True, rule=True))
-            continue
-        if not words:
-            lines.append(Line((), True))
+        if not words:  # an empty paragraph, or a rule: a line of its own
+            lines.append(_unwrapped(words))
             continue
         current: list[W] = []
         used = 0.0
