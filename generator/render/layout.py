@@ -444,7 +444,7 @@ def read_raw_layout(path: Path, search: list[Path], problems: Problems, chain: t
                                       document.at("fonts"), units)
     for section, target in (("defaults", raw.defaults), ("colours", raw.colours), ("styles", raw.styles)):
         if section in data:
-            mapping: dict[Any, Any] = problems.attempt(partial(_mapping, document, (section,)), {})
+            mapping: dict[Any, Any] = problems.attempt(partial(_mapping, document, section), {})
             for key, value in mapping.items():
                 if section == "defaults" and key not in TEXT_DEFAULT_KEYS:
                     problems.add(InputError(f"unknown text default '{key}'"
@@ -519,13 +519,10 @@ def _units(document: Document) -> str:
         raise InputError(str(error), document.at("units"), field="units") from None
 
 
-def _mapping(document: Document, keys: KeyPath) -> dict[Any, Any]:
-    node = document.data
-    for key in keys:
-        node = node[key]
+def _mapping(document: Document, section: str) -> dict[Any, Any]:
+    node = document.data[section]
     if not isinstance(node, dict):
-        raise InputError(f"'{keys[-1]}' is a mapping of 'name: value' lines", document.at(*keys),
-                         field=str(keys[-1]))
+        raise InputError(f"'{section}' is a mapping of 'name: value' lines", document.at(section), field=section)
     return node
 
 
