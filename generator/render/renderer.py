@@ -603,11 +603,10 @@ def layout_search_path(deck: Deck, layouts_dir: Path | None) -> list[Path]:
     """
     search = [deck.folder, layouts_dir if layouts_dir is not None else deck.folder.parent.parent / "layouts",
               BUILTIN_LAYOUTS_DIR]
-    unique: list[Path] = []
+    unique: dict[Path, Path] = {}  # resolved -> as found first
     for folder in search:
-        if folder.resolve() not in [known.resolve() for known in unique]:
-            unique.append(folder)
-    return unique
+        unique.setdefault(folder.resolve(), folder)
+    return list(unique.values())
 
 
 def _apply_deck_card_size(deck: Deck, raw: RawLayout, name: str) -> None:
