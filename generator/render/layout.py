@@ -96,7 +96,7 @@ from typing import Any, TypeVar
 
 from reportlab.lib.colors import Color
 
-from generator.boxes import Box
+from generator.boxes import Box, region_bounds
 from generator.errors import InputError, LayoutError, Position, did_you_mean, not_text
 from generator.loading import Document, KeyPath, load_yaml
 from generator.paths import resolve_inside
@@ -267,8 +267,7 @@ class LineElement(Element):
 
     @property
     def frame(self) -> Box:
-        (x1, y1), (x2, y2) = self.start, self.end
-        return Box(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
+        return region_bounds((self.start, self.end))
 
 
 @dataclass(repr=False, eq=False, kw_only=True)
