@@ -696,8 +696,7 @@ class _ElementCompiler:
             return None
         data = value.data
         if isinstance(data, bool):
-            answer = data
-            return Template(str(data), frozenset(), lambda context: answer)
+            return Template(str(data), frozenset(), lambda context: data)
         if isinstance(data, dict):  # {field: value or [values]}: all must hold
             return self._equalities(data, value)
         if not isinstance(data, str):
