@@ -522,7 +522,7 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None, fonts_dir: 
     fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
     registry = load_font_registry(fonts_path, deck.folder)
     problems = Problems()
-    system_fonts = problems.attempt(lambda: deck_system_fonts(deck), False)
+    system_fonts = problems.attempt(lambda: system_fonts_wanted(deck.source), False)  # for every layout of the deck
     card_sizes, colour_table, icons = builtin_tables()
     context = LayoutContext(card_sizes=dict(card_sizes), colour_table=dict(colour_table), icons=dict(icons),
                             fonts=registry, templates=TemplateMemo(make_layout_environment()),
@@ -539,13 +539,6 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None, fonts_dir: 
                          "card sizes; both faces of a card must match", deck.source.at("deck", "layout"),
                          field="layout")
     return Renderer(deck=stamped(), layouts=layouts, font_registry=registry, draft=draft, forget_drawn=forget_drawn)
-
-
-def deck_system_fonts(deck: Deck) -> bool:
-    """Whether the deck file's ``fonts: {system: true}`` lets every layout of the deck name
-    fonts installed on the computer."""
-    data = deck.source.data
-    return isinstance(data, dict) and "fonts" in data and system_fonts_wanted(deck.source)
 
 
 def read_deck_layouts(deck: Deck, search: list[Path], problems: Problems) -> dict[str, RawLayout]:
