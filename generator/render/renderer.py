@@ -205,10 +205,7 @@ class Renderer:
             self._drawn.add(key)
             self._settle(self._facts(card, side))
         trim, bleed_width = layout.trim, layout.bleed if bleed else 0.0
-        replays = self._replays.setdefault(canvas, {})
-        replay = replays.get((trim, bleed_width))
-        if replay is None:
-            replay = replays[(trim, bleed_width)] = Replay()
+        replay = self._replays.setdefault(canvas, {}).setdefault((trim, bleed_width), Replay())
         try:
             draw_plan(canvas, ops, trim, bleed_width, self._images, replay)
         except (ValueError, TypeError, ArithmeticError) as error:
