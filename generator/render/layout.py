@@ -754,14 +754,14 @@ class _ElementCompiler:
                              field="rotate")
         return float(data % 360)  # a whole number of any length turns exactly
 
-    def fraction(self, value: Value | None, what: str) -> float:
-        """A number from 0 to 1 (opacity: 0 invisible, 1 solid)."""
+    def opacity(self, value: Value | None) -> float:
+        """A number from 0 (invisible) to 1 (solid)."""
         if value is None:
             return 1.0
         data = value.data
         if isinstance(data, bool) or not isinstance(data, (int, float)) or not 0 <= data <= 1:
-            raise InputError(f"{what} is a number from 0 (invisible) to 1 (solid), found {data!r}",
-                             value.position, field=what)
+            raise InputError(f"opacity is a number from 0 (invisible) to 1 (solid), found {data!r}",
+                             value.position, field="opacity")
         return float(data)
 
     def dash(self, value: Value | None) -> tuple[float, ...]:
@@ -796,7 +796,7 @@ class _ElementCompiler:
         common = dict(name=raw.name or f"{kind}-{index + 1}", kind=kind, position=raw.position,
                       when=self.condition(raw.values.get("when")),
                       rotate=self.angle(raw.values.get("rotate")),
-                      opacity=self.fraction(raw.values.get("opacity"), "opacity"))
+                      opacity=self.opacity(raw.values.get("opacity")))
         if kind in ("rect", "ellipse"):
             return self._shape(raw.values, common, kind)
         compile_kind: Callable[[dict[str, Value], dict[str, Any]], Element] = getattr(self, f"_{kind}")
