@@ -316,12 +316,12 @@ class Layout:
     elements: list[Element]
     icons: dict[str, Icon]
     fonts: list[str]
-    styles: dict[str, NamedStyle] = field(default_factory=dict)
-    title_position: Position | None = None
+    styles: dict[str, NamedStyle]
+    title_position: Position | None
     """Where ``title:`` is written (in this file or one it extends), for errors making a title."""
-    corner_radius: float = 3 * POINTS_PER_UNIT["mm"]
+    corner_radius: float
     """Points: how round the cut card's corners are (0 for square corners)."""
-    files: tuple[Path, ...] = ()
+    files: tuple[Path, ...]
     """Every file the layout is drawn from (see :attr:`RawLayout.files`)."""
 
     @property
