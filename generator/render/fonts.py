@@ -155,13 +155,6 @@ class FontRegistry:
     def __contains__(self, name: str) -> bool:
         return name in self.files
 
-    def names(self) -> list[str]:
-        return sorted(self.files)
-
-    def where_searched(self) -> str:
-        """``looked in cards/x/fonts, fonts, <bundled>``: for an unknown font's error."""
-        return "looked in " + ", ".join(str(folder) for folder in self.searched)
-
     def font(self, name: str) -> TTFont:
         """The reportlab font for ``name``, registered (once) under a name unique to its file.
 
@@ -303,21 +296,18 @@ def check_font_file(path: Path) -> None:
     source = current_source()
     size = source.entry(path).size
     tag = source.read(path, 4)
-    problem = None
     if size > MAX_FONT_BYTES:
-        problem = f"{size:,} bytes; a font file may have at most {MAX_FONT_BYTES:,}"
-    elif tag == b"OTTO":
-        problem = ("it has PostScript (CFF) outlines, which deckpress cannot embed; use the font's "
-                   "TrueType (.ttf) version, or convert it")
-    elif tag == b"ttcf":
-        problem = ("it is a font collection (several fonts in one file); extract the one you want "
-                   "as a .ttf file")
-    elif tag in (b"wOFF", b"wOF2"):
-        problem = "it is a web font (WOFF); use the font's TrueType (.ttf) version"
-    elif tag not in TRUETYPE_TAGS:
-        problem = "it is not a TrueType font (or it is damaged)"
-    if problem:
-        raise FontFileError(problem)
+        raise FontFileError(f"{size:,} bytes; a font file may have at most {MAX_FONT_BYTES:,}")
+    if tag == b"OTTO":
+        raise FontFileError("it has PostScript (CFF) outlines, which deckpress cannot embed; use the font's "
+                            "TrueType (.ttf) version, or convert it")
+    if tag == b"ttcf":
+        raise FontFileError("it is a font collection (several fonts in one file); extract the one you want "
+                            "as a .ttf file")
+    if tag in (b"wOFF", b"wOF2"):
+        raise FontFileError("it is a web font (WOFF); use the font's TrueType (.ttf) version")
+    if tag not in TRUETYPE_TAGS:
+        raise FontFileError("it is not a TrueType font (or it is damaged)")
 
 
 def _check_tables(font: TTFont, path: Path) -> None:

@@ -136,9 +136,9 @@ class Icon:
                 if name in used and colour is not None]
 
 
-def load_icons(path: Path = ICONS_FILE) -> dict[str, Icon]:
+def load_icons() -> dict[str, Icon]:
     """The built-in icons."""
-    document = load_yaml(path)
+    document = load_yaml(ICONS_FILE)
     problems = Problems()
     icons = parse_icons(document.data, document, (), problems)
     problems.raise_any()

@@ -139,8 +139,7 @@ class PreparedImages:
     """Images ready for reportlab, resampled once per (file, crop, size) and kept a while;
     with ``convert``, each converted once too (see :data:`ArtConversion`)."""
 
-    def __init__(self, capacity: int = PREPARED_CACHE_SIZE, convert: ArtConversion | None = None) -> None:
-        self.capacity = capacity
+    def __init__(self, convert: ArtConversion | None = None) -> None:
         self.convert = convert
         self._kept: OrderedDict[tuple[Path, Resampling | None], ImageReader] = OrderedDict()
 
@@ -155,7 +154,7 @@ class PreparedImages:
         else:
             reader = ImageReader(str(path)) if resample is None else ImageReader(_resampled(path, resample))
         self._kept[key] = reader
-        if len(self._kept) > self.capacity:
+        if len(self._kept) > PREPARED_CACHE_SIZE:
             self._kept.popitem(last=False)
         return reader
 

@@ -96,7 +96,7 @@ from typing import Any, TypeVar
 
 from reportlab.lib.colors import Color
 
-from generator.boxes import Box
+from generator.boxes import Box, region_bounds
 from generator.errors import InputError, LayoutError, Position, did_you_mean, not_text
 from generator.loading import Document, KeyPath, load_yaml
 from generator.paths import resolve_inside
@@ -107,7 +107,7 @@ from generator.render.images import DEFAULT_DPI, MAX_DPI, MIN_DPI
 from generator.render.paint import Gradient, Paint, PaintCompiler, PaintError
 from generator.render.runs import NamedStyle
 from generator.render.templating import Template, TemplateError, TemplateMemo
-from generator.render.units import POINTS_PER_UNIT, UnitError, check_unit, to_points
+from generator.render.units import POINTS_PER_UNIT, UnitError, check_unit, read_length
 from generator.revisions import current_source
 
 K = TypeVar("K")
@@ -267,8 +267,7 @@ class LineElement(Element):
 
     @property
     def frame(self) -> Box:
-        (x1, y1), (x2, y2) = self.start, self.end
-        return Box(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
+        return region_bounds((self.start, self.end))
 
 
 @dataclass(repr=False, eq=False, kw_only=True)
@@ -317,12 +316,12 @@ class Layout:
     elements: list[Element]
     icons: dict[str, Icon]
     fonts: list[str]
-    styles: dict[str, NamedStyle] = field(default_factory=dict)
-    title_position: Position | None = None
+    styles: dict[str, NamedStyle]
+    title_position: Position | None
     """Where ``title:`` is written (in this file or one it extends), for errors making a title."""
-    corner_radius: float = 3 * POINTS_PER_UNIT["mm"]
+    corner_radius: float
     """Points: how round the cut card's corners are (0 for square corners)."""
-    files: tuple[Path, ...] = ()
+    files: tuple[Path, ...]
     """Every file the layout is drawn from (see :attr:`RawLayout.files`)."""
 
     @property
@@ -444,7 +443,7 @@ def read_raw_layout(path: Path, search: list[Path], problems: Problems, chain: t
                                       document.at("fonts"), units)
     for section, target in (("defaults", raw.defaults), ("colours", raw.colours), ("styles", raw.styles)):
         if section in data:
-            mapping: dict[Any, Any] = problems.attempt(partial(_mapping, document, (section,)), {})
+            mapping: dict[Any, Any] = problems.attempt(partial(_mapping, document, section), {})
             for key, value in mapping.items():
                 if section == "defaults" and key not in TEXT_DEFAULT_KEYS:
                     problems.add(InputError(f"unknown text default '{key}'"
@@ -519,13 +518,10 @@ def _units(document: Document) -> str:
         raise InputError(str(error), document.at("units"), field="units") from None
 
 
-def _mapping(document: Document, keys: KeyPath) -> dict[Any, Any]:
-    node = document.data
-    for key in keys:
-        node = node[key]
+def _mapping(document: Document, section: str) -> dict[Any, Any]:
+    node = document.data[section]
     if not isinstance(node, dict):
-        raise InputError(f"'{keys[-1]}' is a mapping of 'name: value' lines", document.at(*keys),
-                         field=str(keys[-1]))
+        raise InputError(f"'{section}' is a mapping of 'name: value' lines", document.at(section), field=section)
     return node
 
 
@@ -611,10 +607,7 @@ def _card_size(value: Value | None, path: Path, context: LayoutContext) -> tuple
     if not isinstance(size, (list, tuple)) or len(size) != 2:
         raise InputError("size is a name (poker, bridge, tarot, mini, euro, square) or [width, height]",
                          value.position, field="size")
-    try:
-        width, height = (to_points(part, value.units) for part in size)
-    except UnitError as error:
-        raise InputError(str(error), value.position, field="size") from None
+    width, height = (read_length(part, value.units, value.position, "size") for part in size)
     if width <= 0 or height <= 0:
         raise InputError("a card's width and height must be above zero", value.position, field="size")
     return width, height
@@ -636,15 +629,11 @@ class _ElementCompiler:
 
     # values -----------------------------------------------------------------------------
 
-    def length(self, value: Value | None, default: Any, what: str, reference: float | None = None,
-               units: str = "mm") -> float:
+    def length(self, value: Value | None, default: Any, what: str) -> float:
         """A distance (bleed, safe zone, radius, line width, gap, dash): zero or more."""
-        data, where = (value.data, value) if value else (default, None)
-        position = where.position if where else Position(self.raw.path)
-        try:
-            points = to_points(data, where.units if where else units, reference)
-        except UnitError as error:
-            raise InputError(str(error), position, field=what) from None
+        data = value.data if value else default
+        position = value.position if value else Position(self.raw.path)
+        points = read_length(data, value.units if value else "mm", position, what)
         if points < 0:
             raise InputError(f"{what} cannot be negative, found {data!r}", position, field=what)
         return points
@@ -668,11 +657,7 @@ class _ElementCompiler:
     def font_size(self, value: Value | None, default: Any, what: str) -> float:
         # Type is measured in points whatever the layout's units: "size: 9" is 9 pt.
         data = value.data if value else default
-        try:
-            size = to_points(data, "pt")
-        except UnitError as error:
-            raise InputError(str(error), value.position if value else Position(self.raw.path),
-                             field=what) from None
+        size = read_length(data, "pt", value.position if value else Position(self.raw.path), what)
         if not 0 < size <= MAX_FONT_SIZE:
             raise InputError(f"{what} must be above zero and at most {MAX_FONT_SIZE:g} pt, found {data!r}",
                              value.position if value else None, field=what)
@@ -692,11 +677,8 @@ class _ElementCompiler:
         if not isinstance(value.data, list) or len(value.data) != 4:
             raise InputError(f"{what} is {shape} from the card's top-left corner", value.position, field=what)
         references = (self.width, self.height, self.width, self.height)
-        try:
-            return tuple(to_points(part, value.units, reference)
-                         for part, reference in zip(value.data, references, strict=True))
-        except UnitError as error:
-            raise InputError(str(error), value.position, field=what) from None
+        return tuple(read_length(part, value.units, value.position, what, reference)
+                     for part, reference in zip(value.data, references, strict=True))
 
     def text_template(self, value: Value, what: str, markup: bool = False) -> Template:
         """A template of ``value``; with ``markup``, for text read as markup once printed
@@ -714,8 +696,7 @@ class _ElementCompiler:
             return None
         data = value.data
         if isinstance(data, bool):
-            answer = data
-            return Template(str(data), frozenset(), lambda context: answer)
+            return Template(str(data), frozenset(), lambda context: data)
         if isinstance(data, dict):  # {field: value or [values]}: all must hold
             return self._equalities(data, value)
         if not isinstance(data, str):
@@ -773,14 +754,14 @@ class _ElementCompiler:
                              field="rotate")
         return float(data % 360)  # a whole number of any length turns exactly
 
-    def fraction(self, value: Value | None, what: str) -> float:
-        """A number from 0 to 1 (opacity: 0 invisible, 1 solid)."""
+    def opacity(self, value: Value | None) -> float:
+        """A number from 0 (invisible) to 1 (solid)."""
         if value is None:
             return 1.0
         data = value.data
         if isinstance(data, bool) or not isinstance(data, (int, float)) or not 0 <= data <= 1:
-            raise InputError(f"{what} is a number from 0 (invisible) to 1 (solid), found {data!r}",
-                             value.position, field=what)
+            raise InputError(f"opacity is a number from 0 (invisible) to 1 (solid), found {data!r}",
+                             value.position, field="opacity")
         return float(data)
 
     def dash(self, value: Value | None) -> tuple[float, ...]:
@@ -815,7 +796,7 @@ class _ElementCompiler:
         common = dict(name=raw.name or f"{kind}-{index + 1}", kind=kind, position=raw.position,
                       when=self.condition(raw.values.get("when")),
                       rotate=self.angle(raw.values.get("rotate")),
-                      opacity=self.fraction(raw.values.get("opacity"), "opacity"))
+                      opacity=self.opacity(raw.values.get("opacity")))
         if kind in ("rect", "ellipse"):
             return self._shape(raw.values, common, kind)
         compile_kind: Callable[[dict[str, Value], dict[str, Any]], Element] = getattr(self, f"_{kind}")
@@ -834,8 +815,9 @@ class _ElementCompiler:
             if isinstance(font, str) and font not in fonts and self.system_fonts:
                 fonts.add_system_family(font, where)  # found through fontconfig, or an error naming it
             if not isinstance(font, str) or font not in fonts or (font in fonts.system and not self.system_fonts):
-                raise InputError(f"unknown font '{font}'{did_you_mean(str(font), fonts.names())} "
-                                 f"({fonts.where_searched()}; add a .ttf file to one of them, or allow fonts "
+                looked = ", ".join(map(str, fonts.searched))
+                raise InputError(f"unknown font '{font}'{did_you_mean(str(font), fonts.files)} "
+                                 f"(looked in {looked}; add a .ttf file to one of them, or allow fonts "
                                  "installed on this computer with fonts: {system: true})", where, field="font")
             fonts.font(font)  # a broken file is said once, here, not once for every face it would draw
         return tuple(dict.fromkeys(names))

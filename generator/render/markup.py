@@ -238,7 +238,7 @@ class _Parser:
     # --- the first pass: pieces and the delimiter stack -----------------------------------
 
     def _cut(self) -> None:
-        text, index = self.text, 0
+        text = self.text
         style_end, style_end_length = -1, 0  # where the "]{.name}" ending the current style starts
         style_bottom: _Run | None = None  # the stack's top when the style began
         index = self._rule(0)

@@ -79,9 +79,9 @@ class Paint:
     position: Position | None = None  # where that name is defined
 
 
-def load_colour_table(path: Path = COLOURS_FILE) -> dict[str, Color]:
+def load_colour_table() -> dict[str, Color]:
     """The built-in named colours."""
-    document = load_yaml(path)
+    document = load_yaml(COLOURS_FILE)
     return {str(name): parse_hex(str(value)) for name, value in document.data.items()}
 
 

@@ -353,8 +353,6 @@ def _plan_element(element: Element, context: dict[str, Any], resources: PlanReso
         if element.when is not None and not element.when.render(context):
             return None
         op = _PLANNERS[type(element)](element, context, resources, layout)
-    except PlanProblem:
-        raise
     except TemplateLimitError as error:  # the layout asks for more work than a card may take
         raise PlanProblem(element, str(error), in_layout=True, file=element.position) from None
     except (TemplateError, PaintError, ValueError, TypeError, ArithmeticError) as error:

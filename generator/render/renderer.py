@@ -205,10 +205,7 @@ class Renderer:
             self._drawn.add(key)
             self._settle(self._facts(card, side))
         trim, bleed_width = layout.trim, layout.bleed if bleed else 0.0
-        replays = self._replays.setdefault(canvas, {})
-        replay = replays.get((trim, bleed_width))
-        if replay is None:
-            replay = replays[(trim, bleed_width)] = Replay()
+        replay = self._replays.setdefault(canvas, {}).setdefault((trim, bleed_width), Replay())
         try:
             draw_plan(canvas, ops, trim, bleed_width, self._images, replay)
         except (ValueError, TypeError, ArithmeticError) as error:
@@ -522,7 +519,7 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None, fonts_dir: 
     fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
     registry = load_font_registry(fonts_path, deck.folder)
     problems = Problems()
-    system_fonts = problems.attempt(lambda: deck_system_fonts(deck), False)
+    system_fonts = problems.attempt(lambda: system_fonts_wanted(deck.source), False)  # for every layout of the deck
     card_sizes, colour_table, icons = builtin_tables()
     context = LayoutContext(card_sizes=dict(card_sizes), colour_table=dict(colour_table), icons=dict(icons),
                             fonts=registry, templates=TemplateMemo(make_layout_environment()),
@@ -539,13 +536,6 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None, fonts_dir: 
                          "card sizes; both faces of a card must match", deck.source.at("deck", "layout"),
                          field="layout")
     return Renderer(deck=stamped(), layouts=layouts, font_registry=registry, draft=draft, forget_drawn=forget_drawn)
-
-
-def deck_system_fonts(deck: Deck) -> bool:
-    """Whether the deck file's ``fonts: {system: true}`` lets every layout of the deck name
-    fonts installed on the computer."""
-    data = deck.source.data
-    return isinstance(data, dict) and "fonts" in data and system_fonts_wanted(deck.source)
 
 
 def read_deck_layouts(deck: Deck, search: list[Path], problems: Problems) -> dict[str, RawLayout]:
@@ -603,11 +593,10 @@ def layout_search_path(deck: Deck, layouts_dir: Path | None) -> list[Path]:
     """
     search = [deck.folder, layouts_dir if layouts_dir is not None else deck.folder.parent.parent / "layouts",
               BUILTIN_LAYOUTS_DIR]
-    unique: list[Path] = []
+    unique: dict[Path, Path] = {}  # resolved -> as found first
     for folder in search:
-        if folder.resolve() not in [known.resolve() for known in unique]:
-            unique.append(folder)
-    return unique
+        unique.setdefault(folder.resolve(), folder)
+    return list(unique.values())
 
 
 def _apply_deck_card_size(deck: Deck, raw: RawLayout, name: str) -> None:

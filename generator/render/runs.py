@@ -24,8 +24,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from reportlab.pdfbase.ttfonts import TTFont
-
 from generator.errors import did_you_mean
 from generator.render.fonts import FontRegistry, MissingFace
 from generator.render.markup import Markup, Span
@@ -186,7 +184,7 @@ MeasuredWords = dict[tuple[Any, ...], tuple[Run, ...]]
 
 
 def shape_text(markup: Markup, settings: TextSettings, fonts: FontRegistry,
-               measured: MeasuredWords | None = None) -> tuple[Paragraph, ...]:
+               measured: MeasuredWords) -> tuple[Paragraph, ...]:
     """``markup`` as paragraphs of measured words; raises :class:`ShapeError`.
 
     ``measured`` remembers each word's runs for the next texts set with the same
@@ -195,8 +193,7 @@ def shape_text(markup: Markup, settings: TextSettings, fonts: FontRegistry,
     """
     check_styles(markup, settings)
     side = icon_side(fonts, settings.font, settings.icon_scale)
-    known: MeasuredWords = {} if measured is None else measured
-    return tuple(_paragraph(line, settings, fonts, side, known) for line in markup)
+    return tuple(_paragraph(line, settings, fonts, side, measured) for line in markup)
 
 
 def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegistry,
@@ -241,13 +238,10 @@ def _word_runs(text: str, span_fonts: SpanFonts, colour: Any, fonts: FontRegistr
     key = (span_fonts.families, span_fonts.bold, span_fonts.italic, colour, text)
     runs = measured.get(key)
     if runs is None:
-        runs = measured[key] = tuple(_measured_run(piece, fonts.font(font_name), colour)
-                                     for font_name, piece in span_fonts.pieces(text))
+        faces = [(fonts.font(name), piece) for name, piece in span_fonts.pieces(text)]
+        runs = measured[key] = tuple(Run(piece, font.fontName, colour, font.stringWidth(piece, 1.0))
+                                     for font, piece in faces)
     return runs
-
-
-def _measured_run(text: str, font: TTFont, colour: Any) -> Run:
-    return Run(text, font.fontName, colour, font.stringWidth(text, 1.0))
 
 
 def _icon_run(name: str, settings: TextSettings, colour: Any, side: float, label: Label | None) -> Run:

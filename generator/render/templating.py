@@ -143,15 +143,11 @@ def _field_printer(environment: BoundedSandbox, source: str, field: PrintedField
 def compile_condition(environment: ImmutableSandboxedEnvironment, source: str) -> Template:
     """An expression such as ``type == 'monster'``; its value decides truth."""
     ast = environment.parse("{{ (" + source + ") }}")
-    if not _single_expression(ast):
+    if len(ast.body) != 1 or not isinstance(ast.body[0], nodes.Output):
         raise TemplateError(f"not a single expression: {source}")
     expression = environment.compile_expression(source, undefined_to_none=False)
     return Template(source, frozenset(meta.find_undeclared_variables(ast)),
                     lambda context: run_guarded(lambda: expression(**context)))
-
-
-def _single_expression(ast: nodes.Template) -> bool:
-    return len(ast.body) == 1 and isinstance(ast.body[0], nodes.Output)
 
 
 class TemplateMemo:

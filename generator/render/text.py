@@ -58,9 +58,6 @@ class Metrics:
     descent: float
     cap_height: float
 
-    def line_height(self, size: float) -> float:
-        return (self.ascent + self.descent) * size
-
 
 @dataclass(repr=False, eq=False)
 class Line(Generic[W]):
@@ -137,7 +134,7 @@ def block_height(lines: Sequence[Line[W]], size: float, leading: float, metrics:
     if not lines:
         return 0.0
     steps = line_offsets(lines)[-1] if any(line.rule for line in lines) else len(lines) - 1
-    return metrics.line_height(size) + steps * leading * size
+    return (metrics.ascent + metrics.descent) * size + steps * leading * size
 
 
 def line_offsets(lines: Sequence[Line[W]]) -> list[float]:
@@ -158,11 +155,8 @@ def wrap(paragraphs: Sequence[Sequence[W]], width: float, size: float,
     limit = width / size + EPSILON
     lines: list[Line[W]] = []
     for words in paragraphs:
-        if isinstance(words, Rule):
-            lines.append(Line((), True, rule=True))
-            continue
-        if not words:
-            lines.append(Line((), True))
+        if not words:  # an empty paragraph, or a rule: a line of its own
+            lines.append(_unwrapped(words))
             continue
         current: list[W] = []
         used = 0.0

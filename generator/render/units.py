@@ -72,11 +72,12 @@ def to_points(value: object, bare_unit: str = "mm", reference: float | None = No
     return _bounded(number * POINTS_PER_UNIT[unit], value)
 
 
-def read_length(value: object, bare_unit: str, position: Position | None, field: str) -> float:
+def read_length(value: object, bare_unit: str, position: Position | None, field: str,
+                reference: float | None = None) -> float:
     """:func:`to_points` for a setting of a file: what is wrong with it becomes an
     :class:`InputError` at ``position``, naming ``field``."""
     try:
-        return to_points(value, bare_unit)
+        return to_points(value, bare_unit, reference)
     except UnitError as error:
         raise InputError(str(error), position, field) from None
 
