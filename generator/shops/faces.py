@@ -106,6 +106,14 @@ def _finding(found: _Found, preset: Preset) -> Finding:
                    details={"rule": found.rule, "shop": preset.id, **found.details})
 
 
+def _count(found: dict[tuple[str, ...], _Found], key: tuple[str, ...], problem: _Found) -> None:
+    """``problem`` recorded under ``key``, or one more face counted for the problem found there first."""
+    if key in found:
+        found[key].faces += 1
+    else:
+        found[key] = problem
+
+
 def _hex(colour: Color) -> str:
     """``#rrggbb``, as layouts write colours."""
     return "#" + colour.hexval()[2:]
@@ -168,15 +176,11 @@ def _safe_zone(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
     reach = max(safe.x - box.x, safe.y - box.y, box.right - safe.right, box.top - safe.top)
     if reach <= TOLERANCE:
         return
-    key = ("safe-zone", layout.name, op.element)
-    if key in found:
-        found[key].faces += 1
-        return
-    found[key] = _Found("safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {mm_text(reach)} "
-                                     f"into {preset.owner} unsafe margin: keep it {mm_text(preset.safe)} inside the "
-                                     f"cut (layout '{layout.name}')",
-                        _element_position(layout, op.element), card.id, side, op.element,
-                        details={"reach_mm": round(reach / MM, 2)})
+    _count(found, ("safe-zone", layout.name, op.element), _Found(
+        "safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {mm_text(reach)} into "
+                     f"{preset.owner} unsafe margin: keep it {mm_text(preset.safe)} inside the cut "
+                     f"(layout '{layout.name}')",
+        _element_position(layout, op.element), card.id, side, op.element, details={"reach_mm": round(reach / MM, 2)}))
 
 
 def _resolution(op: ImageOp, layout: Layout, preset: Preset, card: Card, side: str,
@@ -185,17 +189,13 @@ def _resolution(op: ImageOp, layout: Layout, preset: Preset, card: Card, side: s
     dpi = min(op.pixels[0] * 72 / drawn.width, op.pixels[1] * 72 / drawn.height)
     if dpi >= preset.dpi - 0.5:
         return
-    key = ("resolution", str(op.path), layout.name, op.element)
-    if key in found:
-        found[key].faces += 1
-        return
     needed = (math.ceil(drawn.width / 72 * preset.dpi), math.ceil(drawn.height / 72 * preset.dpi))
-    found[key] = _Found("resolution", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) "
-                                      f"prints at {dpi:.0f} dpi ({op.pixels[0]} x {op.pixels[1]} pixels over "
-                                      f"{size_text(drawn.width, drawn.height)}); {preset.name} asks for "
-                                      f"{preset.dpi} dpi: use an image of at least {needed[0]} x {needed[1]} pixels",
-                        _element_position(layout, op.element), card.id, side, op.element,
-                        details={"dpi": round(dpi, 1)})
+    _count(found, ("resolution", str(op.path), layout.name, op.element), _Found(
+        "resolution", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints at "
+                      f"{dpi:.0f} dpi ({op.pixels[0]} x {op.pixels[1]} pixels over "
+                      f"{size_text(drawn.width, drawn.height)}); {preset.name} asks for {preset.dpi} dpi: "
+                      f"use an image of at least {needed[0]} x {needed[1]} pixels",
+        _element_position(layout, op.element), card.id, side, op.element, details={"dpi": round(dpi, 1)}))
 
 
 def _transparency(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
@@ -203,14 +203,11 @@ def _transparency(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
     why = _see_through(op, soft_images)
     if why is None:
         return
-    key = ("transparency", layout.name, op.element)
-    if key in found:
-        found[key].faces += 1
-        return
-    found[key] = _Found("transparency", f"'{op.element}' on card '{card.id}' ({side}) {why}; "
-                                        f"{preset.standard} ({preset.name}) allows no transparency: make it "
-                                        "opaque (a solid colour that looks the same on its background)",
-                        _element_position(layout, op.element), card.id, side, op.element)
+    _count(found, ("transparency", layout.name, op.element), _Found(
+        "transparency", f"'{op.element}' on card '{card.id}' ({side}) {why}; {preset.standard} ({preset.name}) "
+                        "allows no transparency: make it opaque (a solid colour that looks the same on its "
+                        "background)",
+        _element_position(layout, op.element), card.id, side, op.element))
 
 
 def _see_through(op: Op, soft_images: dict[Path, bool]) -> str | None:
