@@ -79,6 +79,7 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
         found[("card-size",)] = size_problem
     forbid_transparency = preset.is_cmyk and not standard_of(preset).transparency
     colours: dict[str, tuple[Color, str, str, str]] = {}
+    images: dict[Path, tuple[ImageOp, Card, str]] = {}
     soft_images: dict[Path, bool] = {}
     for card, side, plan in renderer.distinct_plans(printed_only=True):
         layout = renderer.layouts[side]
@@ -86,6 +87,7 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
             _safe_zone(op, layout, preset, card, side, found)
             if isinstance(op, ImageOp):
                 _resolution(op, layout, preset, card, side, found)
+                images.setdefault(op.path, (op, card, side))
             if forbid_transparency:
                 _transparency(op, layout, preset, card, side, found, soft_images)
             if inks is not None:
@@ -93,7 +95,7 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
                     colours.setdefault(colour.hexval(), (colour, card.id, side, op.element))
     if inks is not None:
         _ink(colours, renderer, preset, inks, found)
-        _image_ink(renderer, preset, inks, found)
+        _image_ink(images, renderer, preset, inks, found)
     return [_finding(each, preset) for each in found.values()]
 
 
@@ -301,23 +303,19 @@ def _ink(colours: dict[str, tuple[Color, str, str, str]], renderer: Renderer, pr
             _element_position(layout, element), card, side, element, details={"ink": round(total, 1)})
 
 
-def _image_ink(renderer: Renderer, preset: Preset, inks: PressInks, found: dict[tuple[str, ...], _Found]) -> None:
+def _image_ink(images: dict[Path, tuple[ImageOp, Card, str]], renderer: Renderer, preset: Preset, inks: PressInks,
+               found: dict[tuple[str, ...], _Found]) -> None:
     """Each distinct raster image converted once; one over the ink limit is a finding."""
-    seen: set[Path] = set()
-    for card, side, plan in renderer.distinct_plans(printed_only=True):
-        for op in plan:
-            if not isinstance(op, ImageOp) or op.path in seen:
-                continue
-            seen.add(op.path)
-            try:
-                with Image.open(op.path) as image:
-                    total = inks.image_total(image)
-            except (OSError, ValueError):
-                continue
-            if inks.over_limit(total):
-                layout = renderer.layouts[side]
-                found[("ink-limit", str(op.path))] = _Found(
-                    "ink-limit", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints "
-                                 f"with up to {total:.0f}% ink, more than {preset.owner} {preset.ink_limit:g}%",
-                    _element_position(layout, op.element), card.id, side, op.element,
-                    details={"ink": round(total, 1)})
+    for op, card, side in images.values():
+        try:
+            with Image.open(op.path) as image:
+                total = inks.image_total(image)
+        except (OSError, ValueError):
+            continue
+        if inks.over_limit(total):
+            layout = renderer.layouts[side]
+            found[("ink-limit", str(op.path))] = _Found(
+                "ink-limit", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints "
+                             f"with up to {total:.0f}% ink, more than {preset.owner} {preset.ink_limit:g}%",
+                _element_position(layout, op.element), card.id, side, op.element,
+                details={"ink": round(total, 1)})
