@@ -86,6 +86,7 @@ def shop_pages(deck: Deck, preset: Preset, cards: Sequence[Card]) -> list[ShopPa
     return [ShopPage(card, side) for card in cards for _ in range(card.count) for side in preset.order]
 
 
+@binary_streams()
 def draw_deck_pdf(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage], inks: PressInks | None,
                   on_page: Callable[[], None] | None = None) -> bytes:
     """The shop PDF's bytes as reportlab writes it (before the PDF/X step).
@@ -93,12 +94,6 @@ def draw_deck_pdf(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage],
     ``renderer`` must bleed by the preset's bleed; with ``inks`` every colour is the
     press's CMYK.
     """
-    with binary_streams():
-        return _draw(renderer, preset, pages, inks, on_page)
-
-
-def _draw(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage], inks: PressInks | None,
-          on_page: Callable[[], None] | None) -> bytes:
     bleed = preset.bleed
     width, height = renderer.card_size
     page_size = (width + 2 * bleed, height + 2 * bleed)
