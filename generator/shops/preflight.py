@@ -331,7 +331,7 @@ class _Checker:
             elif operator == b"sh" and operands:
                 shading = _resource(resources, "/Shading", operands[0])
                 if shading is not None:
-                    self._shading(shading, resources, seen, "a shading")
+                    self._shading(shading, seen, "a shading")
             elif operator == b"gs" and operands:
                 state = _resource(resources, "/ExtGState", operands[0])
                 if state is not None:
@@ -399,14 +399,14 @@ class _Checker:
         if pattern.get("/PatternType") == 2:
             shading = pattern.get("/Shading")
             if shading is not None:
-                self._shading(shading.get_object(), resources, seen, "a shading pattern")
+                self._shading(shading.get_object(), seen, "a shading pattern")
             state = pattern.get("/ExtGState")
             if state is not None:
                 self._graphics_state(state.get_object(), seen)
         elif isinstance(pattern, StreamObject):
             seen.take(self._content(pattern, pattern.get("/Resources"), ("pattern",), depth + 1))
 
-    def _shading(self, shading: Any, resources: DictionaryObject, seen: _Seen, where: str) -> None:
+    def _shading(self, shading: Any, seen: _Seen, where: str) -> None:
         if not isinstance(shading, DictionaryObject):
             return
         family = self._check_space(shading.get("/ColorSpace"), seen, where)
