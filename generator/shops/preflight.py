@@ -170,7 +170,7 @@ class _Checker:
             number = index + 1
             for rule, message in self._boxes(page):
                 yield Problem(rule, message, number)
-            seen = self._content(page, page.get("/Resources"), ("page", index), 0)
+            seen = self._content(page, page.get("/Resources"), 0, page=True)
             group = page.get("/Group")
             if self._forbids_transparency() and _is_transparency_group(group):
                 seen.add("transparency", "the page is a transparency group")
@@ -274,7 +274,7 @@ class _Checker:
         elif trim is not None and not (_holds(bleed, trim) and _holds(media, bleed)):
             yield "bleed-box", "the BleedBox does not lie between the TrimBox and the MediaBox"
 
-    def _content(self, owner: DictionaryObject, resources: Any, key: tuple[Any, ...], depth: int) -> _Seen:
+    def _content(self, owner: DictionaryObject, resources: Any, depth: int, page: bool = False) -> _Seen:
         """What the content stream of ``owner`` (a page, form or tiling pattern) uses, with its
         resources and everything it draws; read once per stream object."""
         if depth > MAX_NESTING:
@@ -283,7 +283,7 @@ class _Checker:
         cache_key = (reference.idnum, reference.generation) if reference is not None else None
         if cache_key is not None and cache_key in self._streams:
             return self._streams[cache_key]
-        contents = owner.get("/Contents") if key[0] == "page" else owner
+        contents = owner.get("/Contents") if page else owner
         data = _stream_data(contents)
         resources = resources.get_object() if resources is not None else DictionaryObject()
         # Pages that draw the same thing with the same resources (a shared back placed on
@@ -404,7 +404,7 @@ class _Checker:
             if state is not None:
                 self._graphics_state(state.get_object(), seen)
         elif isinstance(pattern, StreamObject):
-            seen.take(self._content(pattern, pattern.get("/Resources"), ("pattern",), depth + 1))
+            seen.take(self._content(pattern, pattern.get("/Resources"), depth + 1))
 
     def _shading(self, shading: Any, seen: _Seen, where: str) -> None:
         if not isinstance(shading, DictionaryObject):
@@ -439,7 +439,7 @@ class _Checker:
             for glyph in (font.get("/CharProcs") or DictionaryObject()).values():
                 glyph = glyph.get_object()
                 if isinstance(glyph, StreamObject):
-                    seen.take(self._content(glyph, resources, ("glyph",), depth + 1))
+                    seen.take(self._content(glyph, resources, depth + 1))
             return
         if subtype == "/Type0":
             descendants = _resolved(font.get("/DescendantFonts"))
@@ -457,7 +457,7 @@ class _Checker:
         if subtype == "/Form":
             if self._forbids_transparency() and _is_transparency_group(xobject.get("/Group")):
                 seen.add("transparency", f"the form {str(name)[1:]} is a transparency group")
-            seen.take(self._content(xobject, xobject.get("/Resources"), ("form",), depth + 1))
+            seen.take(self._content(xobject, xobject.get("/Resources"), depth + 1))
         elif subtype == "/Image":
             seen.take(self._image(xobject, str(name)[1:]))
 
