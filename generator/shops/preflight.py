@@ -30,7 +30,7 @@ from typing import Any
 
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
-from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject, StreamObject
+from pypdf.generic import ArrayObject, DictionaryObject, NameObject, StreamObject
 
 from generator.render.images import MAX_IMAGE_PIXELS
 from generator.render.units import MM
@@ -629,8 +629,7 @@ def _resource(resources: Any, kind: str, name: Any) -> Any:
     table = _resolved(resources.get(kind))
     if not isinstance(table, DictionaryObject) or not isinstance(name, NameObject):
         return None
-    found = table.get(name)
-    return found.get_object() if isinstance(found, IndirectObject) else found
+    return _resolved(table.get(name))
 
 
 def _function_colours(function: Any, depth: int = 0) -> Iterator[list[float]]:
