@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError, Position, did_you_mean, printable
-from generator.loading import Document, load_yaml
+from generator.loading import load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Reader
 from generator.render.layout import MAX_BLEED_MM
@@ -230,11 +230,8 @@ def load_preset(path: Path) -> Preset:
     name = _text(reader, "name", required=True)
     assert name is not None, "required"
     return Preset(id=path.stem, name=name, path=path, description=_text(reader, "description") or "",
-                  sources=_sources(reader), positions=_positions(document), **settings)
-
-
-def _positions(document: Document) -> dict[str, Position]:
-    return {str(key): document.at(key) for key in document.data}
+                  sources=_sources(reader), positions={str(key): document.at(key) for key in document.data},
+                  **settings)
 
 
 def shown(text: str) -> str:
