@@ -435,25 +435,21 @@ def plan_pages(layout: SheetLayout, total_cards: int, before: int = 0) -> Iterat
     back_slots = tuple(layout.back_box(slot) for slot in slots)  # the same on every sheet
     back_rotation = layout.back_rotation
 
-    def fronts(sheet: int) -> tuple[Placement, ...]:
+    def faces(sheet: int, face: str) -> tuple[Placement, ...]:
         first = sheet * per_sheet
-        return tuple(Placement(first + slot, "front", slots[slot])
-                     for slot in range(min(per_sheet, total_cards - first)))
-
-    def backs(sheet: int) -> tuple[Placement, ...]:
-        first = sheet * per_sheet
-        return tuple(Placement(first + slot, "back", back_slots[slot], back_rotation)
+        boxes, rotation = (slots, 0) if face == "front" else (back_slots, back_rotation)
+        return tuple(Placement(first + slot, face, boxes[slot], rotation)
                      for slot in range(min(per_sheet, total_cards - first)))
 
     if layout.duplex == "fold":
         for sheet in range(sheets):
-            yield PagePlan(before + sheet + 1, "fold", fronts(sheet) + backs(sheet), sheet + 1)
+            yield PagePlan(before + sheet + 1, "fold", faces(sheet, "front") + faces(sheet, "back"), sheet + 1)
     elif layout.duplex == "none":
         for sheet in range(sheets):
-            yield PagePlan(before + sheet + 1, "fronts", fronts(sheet), sheet + 1)
+            yield PagePlan(before + sheet + 1, "fronts", faces(sheet, "front"), sheet + 1)
         for sheet in range(sheets):
-            yield PagePlan(before + sheets + sheet + 1, "backs", backs(sheet), sheet + 1)
+            yield PagePlan(before + sheets + sheet + 1, "backs", faces(sheet, "back"), sheet + 1)
     else:
         for sheet in range(sheets):
-            yield PagePlan(before + 2 * sheet + 1, "fronts", fronts(sheet), sheet + 1)
-            yield PagePlan(before + 2 * sheet + 2, "backs", backs(sheet), sheet + 1)
+            yield PagePlan(before + 2 * sheet + 1, "fronts", faces(sheet, "front"), sheet + 1)
+            yield PagePlan(before + 2 * sheet + 2, "backs", faces(sheet, "back"), sheet + 1)
