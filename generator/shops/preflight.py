@@ -142,7 +142,7 @@ def preflight(data: bytes, preset: Preset) -> Report:
         count = len(reader.pages)
         if count > MAX_PREFLIGHT_PAGES:
             raise UnreadablePdf(f"has {count:,} pages; preflight reads at most {MAX_PREFLIGHT_PAGES:,}")
-        return Report(count, tuple(_Checker(reader, preset).problems(count)))
+        return Report(count, tuple(_Checker(reader, preset).problems()))
     except UnreadablePdf:
         raise
     except Exception as error:  # a parser meeting a broken or hostile file fails in its own ways: report, not crash
@@ -163,11 +163,9 @@ class _Checker:
         self._operations_read = 0
         self._images: dict[tuple[int, int], _Seen] = {}
 
-    def problems(self, count: int) -> Iterator[Problem]:
+    def problems(self) -> Iterator[Problem]:
         yield from self._document()
-        for index in range(count):
-            page = self.reader.pages[index]
-            number = index + 1
+        for number, page in enumerate(self.reader.pages, start=1):
             for rule, message in self._boxes(page):
                 yield Problem(rule, message, number)
             seen = self._content(page, page.get("/Resources"), 0, page=True)
