@@ -457,13 +457,8 @@ def _split_objects(data: bytes, doc: pdfdoc.PDFDocument) -> CompiledForms:
 
 def joined_runs(*parts: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     """The runs of strings shown one after the other: neighbours in one font become one run."""
-    joined: list[tuple[bytes, bytes]] = []
-    for font, codes in itertools.chain(*parts):
-        if joined and joined[-1][0] == font:
-            joined[-1] = (font, joined[-1][1] + codes)
-        else:
-            joined.append((font, codes))
-    return joined
+    return [(font, b"".join(codes for _, codes in run))
+            for font, run in itertools.groupby(itertools.chain(*parts), key=itemgetter(0))]
 
 
 @functools.lru_cache(maxsize=4096)  # pages repeat their slots' corners, the footer's size and baseline
