@@ -192,8 +192,7 @@ class _Checker:
         if version > standard.pdf_version:
             yield Problem("pdf-version", f"the file is PDF {version}; {standard.name} allows at most "
                                          f"PDF {standard.pdf_version}")
-        info = self.reader.trailer.get("/Info")
-        info = info.get_object() if info is not None else DictionaryObject()
+        info = _resolved(self.reader.trailer.get("/Info", DictionaryObject()))
         found = str(info.get("/GTS_PDFXVersion", "")) if isinstance(info, DictionaryObject) else ""
         if found != standard.version_key:
             said = f"says '{shown(found)}'" if found else "is missing"
