@@ -329,13 +329,9 @@ def _cutter_layout(settings: SheetSettings, cutter: CutterSettings, card_width: 
     papers = [settings.paper]
     if cutter.choose_orientation:
         papers += [settings.paper.turned(other) for other in ORIENTATIONS if other != settings.paper.orientation]
-    best: tuple[Paper, tuple[Box, ...], Registration] | None = None
-    for paper in papers:
-        slots, registration = _between_marks(paper, cutter, settings, card_width, card_height, bleed)
-        if best is None or len(slots) > len(best[1]):
-            best = (paper, slots, registration)
-    assert best is not None
-    paper, slots, registration = best
+    paper, slots, registration = max(  # the first of those that hold most
+        ((paper, *_between_marks(paper, cutter, settings, card_width, card_height, bleed)) for paper in papers),
+        key=lambda found: len(found[1]))
     if not slots:
         with_bleed = f" with {bleed / MM:g} mm of bleed around it" if bleed else ""
         either_way = f"{paper.label}, either way up" if cutter.choose_orientation else paper.describe()
