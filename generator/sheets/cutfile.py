@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from generator.boxes import Box
@@ -65,10 +65,9 @@ def cut_file_name(pdf_name: str, cut_format: str) -> str:
 
 def cut_file_bytes(sheet: CutSheet, cut_format: str) -> bytes:
     """The cut file of ``sheet`` in ``cut_format`` ("svg" or "dxf")."""
-    writers: dict[str, Callable[[CutSheet], bytes]] = {"svg": svg_cut_file, "dxf": dxf_cut_file}
     if cut_format not in CUT_FILE_FORMATS:
         raise ValueError(f"cut files are {' or '.join(CUT_FILE_FORMATS)}, not '{cut_format}'")
-    return writers[cut_format](sheet)
+    return svg_cut_file(sheet) if cut_format == "svg" else dxf_cut_file(sheet)
 
 
 def mm(points: float) -> str:

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.boxes import EPSILON, Box
+from generator.boxes import EPSILON, Box, union
 from generator.errors import InputError
 from generator.loading import Document, load_yaml
 from generator.render.units import MM
@@ -115,9 +115,7 @@ class Mark:
 
     @property
     def bounds(self) -> Box:
-        left = min(box.x for box in self.ink)
-        bottom = min(box.y for box in self.ink)
-        return Box(left, bottom, max(box.right for box in self.ink) - left, max(box.top for box in self.ink) - bottom)
+        return union(self.ink)
 
 
 @dataclass(repr=False, eq=False)

@@ -104,17 +104,13 @@ class FormLibrary:
     """
 
     def __init__(self, title: str, font: str | None = None):
-        self._font = font or sheet_font()
-        self._canvas = sheet_canvas(BytesIO(), title, self._font)
+        self.font = font or sheet_font()
+        """The font of the text the library shows (footers, a reprint's instructions)."""
+        self._canvas = sheet_canvas(BytesIO(), title, self.font)
         self._names: dict[str, str] = {}
         self._glyphs: dict[str, tuple[bytes, bytes]] = {}
         """Per character: the font subset that has it and its code there, ready for a string."""
         self.compiled: CompiledForms | None = None
-
-    @property
-    def font(self) -> str:
-        """The font of the text the library shows (footers, a reprint's instructions)."""
-        return self._font
 
     def add(self, key: str, bbox: tuple[float, float, float, float],
             draw: Callable[[Canvas], None]) -> str:
@@ -171,7 +167,7 @@ class FormLibrary:
         """
         if self.compiled is not None:
             raise RuntimeError("text must be prepared before compiling")
-        font = pdfmetrics.getFont(self._font)
+        font = pdfmetrics.getFont(self.font)
         doc = self._canvas._doc  # reportlab numbers glyph subsets per document
         for char in sorted(set(text) - set(self._glyphs)):
             (subset, code), = font.splitString(char, doc)
@@ -199,7 +195,7 @@ class FormLibrary:
         return b"q %s BT %s %s Td %s ET Q" % (paint, number(x).encode(), number(y).encode(), shown)
 
     def text_width(self, text: str, size: float) -> float:
-        return float(pdfmetrics.stringWidth(text, self._font, size))
+        return float(pdfmetrics.stringWidth(text, self.font, size))
 
     def compile(self) -> CompiledForms:
         """Have reportlab write the forms and fonts; keep the objects a page writer copies."""
@@ -461,13 +457,8 @@ def _split_objects(data: bytes, doc: pdfdoc.PDFDocument) -> CompiledForms:
 
 def joined_runs(*parts: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     """The runs of strings shown one after the other: neighbours in one font become one run."""
-    joined: list[tuple[bytes, bytes]] = []
-    for font, codes in itertools.chain(*parts):
-        if joined and joined[-1][0] == font:
-            joined[-1] = (font, joined[-1][1] + codes)
-        else:
-            joined.append((font, codes))
-    return joined
+    return [(font, b"".join(codes for _, codes in run))
+            for font, run in itertools.groupby(itertools.chain(*parts), key=itemgetter(0))]
 
 
 @functools.lru_cache(maxsize=4096)  # pages repeat their slots' corners, the footer's size and baseline

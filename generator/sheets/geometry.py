@@ -329,13 +329,9 @@ def _cutter_layout(settings: SheetSettings, cutter: CutterSettings, card_width: 
     papers = [settings.paper]
     if cutter.choose_orientation:
         papers += [settings.paper.turned(other) for other in ORIENTATIONS if other != settings.paper.orientation]
-    best: tuple[Paper, tuple[Box, ...], Registration] | None = None
-    for paper in papers:
-        slots, registration = _between_marks(paper, cutter, settings, card_width, card_height, bleed)
-        if best is None or len(slots) > len(best[1]):
-            best = (paper, slots, registration)
-    assert best is not None
-    paper, slots, registration = best
+    paper, slots, registration = max(  # the first of those that hold most
+        ((paper, *_between_marks(paper, cutter, settings, card_width, card_height, bleed)) for paper in papers),
+        key=lambda found: len(found[1]))
     if not slots:
         with_bleed = f" with {bleed / MM:g} mm of bleed around it" if bleed else ""
         either_way = f"{paper.label}, either way up" if cutter.choose_orientation else paper.describe()
@@ -435,25 +431,21 @@ def plan_pages(layout: SheetLayout, total_cards: int, before: int = 0) -> Iterat
     back_slots = tuple(layout.back_box(slot) for slot in slots)  # the same on every sheet
     back_rotation = layout.back_rotation
 
-    def fronts(sheet: int) -> tuple[Placement, ...]:
+    def faces(sheet: int, face: str) -> tuple[Placement, ...]:
         first = sheet * per_sheet
-        return tuple(Placement(first + slot, "front", slots[slot])
-                     for slot in range(min(per_sheet, total_cards - first)))
-
-    def backs(sheet: int) -> tuple[Placement, ...]:
-        first = sheet * per_sheet
-        return tuple(Placement(first + slot, "back", back_slots[slot], back_rotation)
+        boxes, rotation = (slots, 0) if face == "front" else (back_slots, back_rotation)
+        return tuple(Placement(first + slot, face, boxes[slot], rotation)
                      for slot in range(min(per_sheet, total_cards - first)))
 
     if layout.duplex == "fold":
         for sheet in range(sheets):
-            yield PagePlan(before + sheet + 1, "fold", fronts(sheet) + backs(sheet), sheet + 1)
+            yield PagePlan(before + sheet + 1, "fold", faces(sheet, "front") + faces(sheet, "back"), sheet + 1)
     elif layout.duplex == "none":
         for sheet in range(sheets):
-            yield PagePlan(before + sheet + 1, "fronts", fronts(sheet), sheet + 1)
+            yield PagePlan(before + sheet + 1, "fronts", faces(sheet, "front"), sheet + 1)
         for sheet in range(sheets):
-            yield PagePlan(before + sheets + sheet + 1, "backs", backs(sheet), sheet + 1)
+            yield PagePlan(before + sheets + sheet + 1, "backs", faces(sheet, "back"), sheet + 1)
     else:
         for sheet in range(sheets):
-            yield PagePlan(before + 2 * sheet + 1, "fronts", fronts(sheet), sheet + 1)
-            yield PagePlan(before + 2 * sheet + 2, "backs", backs(sheet), sheet + 1)
+            yield PagePlan(before + 2 * sheet + 1, "fronts", faces(sheet, "front"), sheet + 1)
+            yield PagePlan(before + 2 * sheet + 2, "backs", faces(sheet, "back"), sheet + 1)

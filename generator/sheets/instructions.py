@@ -113,11 +113,11 @@ class Instructions:
 
     def alphabet(self) -> str:
         """Every character the pages can show (to choose a font that has them all)."""
-        return "".join(line for _, line in self.paragraphs("", True)) + "".join(
+        return "".join(self.paragraphs("", True).values()) + "".join(
             entry.title + entry.note for entry in (*self.take_out, *self.add)) + "0123456789 ×(continued)"
 
-    def paragraphs(self, printing: str, blank_backs: bool) -> list[tuple[str, str]]:
-        """The text around the lists, as (where, text): "intro" under the heading, "out" and "in" the
+    def paragraphs(self, printing: str, blank_backs: bool) -> dict[str, str]:
+        """The text around the lists, by where it goes: "intro" under the heading, "out" and "in" the
         sections' headings, "end" after them."""
         versions = ""
         if self.new_version and self.old_version and self.old_version != self.new_version:
@@ -133,7 +133,7 @@ class Instructions:
             end += f" Print the sheets that follow as the first copy was printed ({printing})."
         if blank_backs:
             end += " Each page of these instructions has a blank back, so the sheets keep their duplex order."
-        return [("intro", f"What changed {self.basis_text()}.{versions}"), ("out", out), ("in", put), ("end", end)]
+        return {"intro": f"What changed {self.basis_text()}.{versions}", "out": out, "in": put, "end": end}
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -217,7 +217,7 @@ def instruction_pages(instructions: Instructions, paper: Paper, font: str, botto
 
 def _blocks(instructions: Instructions, font: str, width: float, printing: str,
             blank_backs: bool) -> Iterator[_Block]:
-    words = dict(instructions.paragraphs(printing, blank_backs))
+    words = instructions.paragraphs(printing, blank_backs)
     yield _text_block(words["intro"], font, TEXT_SIZE, width, space=GAP)
     for key, entries in (("out", instructions.take_out), ("in", instructions.add)):
         yield _text_block(words[key], font, SECTION_SIZE, width, space=2 * GAP)

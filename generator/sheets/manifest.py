@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
 from generator.sheets.cutting import Registration
@@ -53,7 +53,8 @@ COMPACT = (",", ":")
 
 @dataclass(frozen=True, eq=False, repr=False)
 class CardRecord:
-    """One card of the deck as a build draws it: what ``build --changed-from`` compares."""
+    """One card of the deck as a build draws it: what ``build --changed-from`` compares. The manifest's
+    ``deck_cards`` lists its fields as they are, in this order."""
 
     card: str
     title: str
@@ -61,10 +62,6 @@ class CardRecord:
     front: str
     """A fingerprint of everything the front draws (equal fingerprints, equal faces)."""
     back: str
-
-    def as_json(self) -> dict[str, Any]:
-        return {"card": self.card, "title": self.title, "count": self.count, "front": self.front,
-                "back": self.back}
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -175,5 +172,5 @@ class ManifestWriter:
         if record is None:
             self._stream.write("\n]}\n")
             return
-        cards = ",\n".join(UNICODE_JSON.encode(card.as_json()) for card in record.cards)
+        cards = ",\n".join(UNICODE_JSON.encode(asdict(card)) for card in record.cards)
         self._stream.write(f'\n],"fingerprints":{json.dumps(record.scheme)},"deck_cards":[\n{cards}\n]}}\n')

@@ -297,7 +297,7 @@ class FaceForms:
                 continue
             for side in SIDES:
                 key = renderer.face_key(card, side)
-                name = library.add(key, bbox, _drawing(renderer, card, side, bleed > 0))
+                name = library.add(key, bbox, functools.partial(renderer.draw, card=card, side=side, bleed=bleed > 0))
                 fields = card.face(side, deck.shared_back) or {}
                 parts = ManifestWriter.face_parts(deck.id, card.id, side,
                                                   renderer.title(card, side), fields)
@@ -305,12 +305,6 @@ class FaceForms:
 
     def of(self, card: Card, side: str) -> tuple[bytes, tuple[str, str]]:
         return self._by_card[(card.id, side)]
-
-
-def _drawing(renderer: CardRenderer, card: Card, side: str, bleed: bool) -> Callable[[Canvas], None]:
-    def draw(canvas: Canvas) -> None:
-        renderer.draw(canvas, card, side, bleed=bleed)
-    return draw
 
 
 class Furniture:

@@ -13,7 +13,6 @@ from typing import Protocol, runtime_checkable
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.deck.model import Card
-from generator.errors import DeckpressError
 
 
 @runtime_checkable
@@ -45,14 +44,3 @@ class CardRenderer(Protocol):
 
     def draw(self, canvas: Canvas, card: Card, side: str, bleed: bool = False) -> None:
         """Draw one face with its trim box at (0, 0)-(width, height) in the current coordinates."""
-
-    def validate(self) -> None:
-        """Raise the problems :meth:`problems` finds, if there are any (a draft's overflowing text passes)."""
-
-    def problems(self) -> Sequence[DeckpressError]:
-        """Every distinct face that cannot be laid out (a layout error) or shows a broken image
-        file (an input error), each once (empty when all can be drawn)."""
-
-    @property
-    def tried_faces(self) -> int:
-        """How many distinct faces the last ``problems()`` laid out or tried to."""

@@ -28,7 +28,7 @@ from generator.findings import Finding
 from generator.render import Renderer
 from generator.render.icons import Icon
 from generator.render.images import drawn_rectangle
-from generator.render.layout import Layout
+from generator.render.layout import Element, Layout
 from generator.render.paint import Gradient
 from generator.render.plan import (
     ArtOp,
@@ -79,6 +79,7 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
         found[("card-size",)] = size_problem
     forbid_transparency = preset.is_cmyk and not standard_of(preset).transparency
     colours: dict[str, tuple[Color, str, str, str]] = {}
+    images: dict[Path, tuple[ImageOp, Card, str]] = {}
     soft_images: dict[Path, bool] = {}
     for card, side, plan in renderer.distinct_plans(printed_only=True):
         layout = renderer.layouts[side]
@@ -86,6 +87,7 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
             _safe_zone(op, layout, preset, card, side, found)
             if isinstance(op, ImageOp):
                 _resolution(op, layout, preset, card, side, found)
+                images.setdefault(op.path, (op, card, side))
             if forbid_transparency:
                 _transparency(op, layout, preset, card, side, found, soft_images)
             if inks is not None:
@@ -93,7 +95,7 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
                     colours.setdefault(colour.hexval(), (colour, card.id, side, op.element))
     if inks is not None:
         _ink(colours, renderer, preset, inks, found)
-        _image_ink(renderer, preset, inks, found)
+        _image_ink(images, renderer, preset, inks, found)
     return [_finding(each, preset) for each in found.values()]
 
 
@@ -104,6 +106,14 @@ def _finding(found: _Found, preset: Preset) -> Finding:
     return Finding(kind=KIND, message=message, position=found.position, exit_code=EXIT_RULES, card=found.card,
                    side=found.side, element=found.element,
                    details={"rule": found.rule, "shop": preset.id, **found.details})
+
+
+def _count(found: dict[tuple[str, ...], _Found], key: tuple[str, ...], problem: _Found) -> None:
+    """``problem`` recorded under ``key``, or one more face counted for the problem found there first."""
+    if key in found:
+        found[key].faces += 1
+    else:
+        found[key] = problem
 
 
 def _hex(colour: Color) -> str:
@@ -123,24 +133,19 @@ def _card_size(renderer: Renderer, preset: Preset, front: Layout) -> _Found | No
 
 
 def _element_position(layout: Layout, name: str) -> Position:
-    for element in layout.elements:
-        if element.name == name:
-            return element.position
-    return Position(layout.path)
+    element = _element(layout, name)
+    return element.position if element is not None else Position(layout.path)
 
 
-def _element_box(layout: Layout, name: str) -> Box | None:
-    for element in layout.elements:
-        if element.name == name:
-            return getattr(element, "box", None)
-    return None
+def _element(layout: Layout, name: str) -> Element | None:
+    return next((element for element in layout.elements if element.name == name), None)
 
 
 def _extent(op: Op, layout: Layout) -> tuple[str, Box] | None:
     """What the op draws that the safe zone holds, and its box (turned as it is drawn)."""
     box: Box | None
     if isinstance(op, TextOp):
-        kind, box = "text", op.overflow or _element_box(layout, op.element)
+        kind, box = "text", op.overflow or getattr(_element(layout, op.element), "box", None)
     elif isinstance(op, IconOp):
         kind, box = "icon", union(Box(x, y, size, size) for x, y, size in op.squares)
     elif isinstance(op, (ImageOp, ArtOp)):
@@ -168,15 +173,11 @@ def _safe_zone(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
     reach = max(safe.x - box.x, safe.y - box.y, box.right - safe.right, box.top - safe.top)
     if reach <= TOLERANCE:
         return
-    key = ("safe-zone", layout.name, op.element)
-    if key in found:
-        found[key].faces += 1
-        return
-    found[key] = _Found("safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {mm_text(reach)} "
-                                     f"into {preset.owner} unsafe margin: keep it {mm_text(preset.safe)} inside the "
-                                     f"cut (layout '{layout.name}')",
-                        _element_position(layout, op.element), card.id, side, op.element,
-                        details={"reach_mm": round(reach / MM, 2)})
+    _count(found, ("safe-zone", layout.name, op.element), _Found(
+        "safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {mm_text(reach)} into "
+                     f"{preset.owner} unsafe margin: keep it {mm_text(preset.safe)} inside the cut "
+                     f"(layout '{layout.name}')",
+        _element_position(layout, op.element), card.id, side, op.element, details={"reach_mm": round(reach / MM, 2)}))
 
 
 def _resolution(op: ImageOp, layout: Layout, preset: Preset, card: Card, side: str,
@@ -185,17 +186,13 @@ def _resolution(op: ImageOp, layout: Layout, preset: Preset, card: Card, side: s
     dpi = min(op.pixels[0] * 72 / drawn.width, op.pixels[1] * 72 / drawn.height)
     if dpi >= preset.dpi - 0.5:
         return
-    key = ("resolution", str(op.path), layout.name, op.element)
-    if key in found:
-        found[key].faces += 1
-        return
     needed = (math.ceil(drawn.width / 72 * preset.dpi), math.ceil(drawn.height / 72 * preset.dpi))
-    found[key] = _Found("resolution", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) "
-                                      f"prints at {dpi:.0f} dpi ({op.pixels[0]} x {op.pixels[1]} pixels over "
-                                      f"{size_text(drawn.width, drawn.height)}); {preset.name} asks for "
-                                      f"{preset.dpi} dpi: use an image of at least {needed[0]} x {needed[1]} pixels",
-                        _element_position(layout, op.element), card.id, side, op.element,
-                        details={"dpi": round(dpi, 1)})
+    _count(found, ("resolution", str(op.path), layout.name, op.element), _Found(
+        "resolution", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints at "
+                      f"{dpi:.0f} dpi ({op.pixels[0]} x {op.pixels[1]} pixels over "
+                      f"{size_text(drawn.width, drawn.height)}); {preset.name} asks for {preset.dpi} dpi: "
+                      f"use an image of at least {needed[0]} x {needed[1]} pixels",
+        _element_position(layout, op.element), card.id, side, op.element, details={"dpi": round(dpi, 1)}))
 
 
 def _transparency(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
@@ -203,14 +200,11 @@ def _transparency(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
     why = _see_through(op, soft_images)
     if why is None:
         return
-    key = ("transparency", layout.name, op.element)
-    if key in found:
-        found[key].faces += 1
-        return
-    found[key] = _Found("transparency", f"'{op.element}' on card '{card.id}' ({side}) {why}; "
-                                        f"{preset.standard} ({preset.name}) allows no transparency: make it "
-                                        "opaque (a solid colour that looks the same on its background)",
-                        _element_position(layout, op.element), card.id, side, op.element)
+    _count(found, ("transparency", layout.name, op.element), _Found(
+        "transparency", f"'{op.element}' on card '{card.id}' ({side}) {why}; {preset.standard} ({preset.name}) "
+                        "allows no transparency: make it opaque (a solid colour that looks the same on its "
+                        "background)",
+        _element_position(layout, op.element), card.id, side, op.element))
 
 
 def _see_through(op: Op, soft_images: dict[Path, bool]) -> str | None:
@@ -309,23 +303,19 @@ def _ink(colours: dict[str, tuple[Color, str, str, str]], renderer: Renderer, pr
             _element_position(layout, element), card, side, element, details={"ink": round(total, 1)})
 
 
-def _image_ink(renderer: Renderer, preset: Preset, inks: PressInks, found: dict[tuple[str, ...], _Found]) -> None:
+def _image_ink(images: dict[Path, tuple[ImageOp, Card, str]], renderer: Renderer, preset: Preset, inks: PressInks,
+               found: dict[tuple[str, ...], _Found]) -> None:
     """Each distinct raster image converted once; one over the ink limit is a finding."""
-    seen: set[Path] = set()
-    for card, side, plan in renderer.distinct_plans(printed_only=True):
-        for op in plan:
-            if not isinstance(op, ImageOp) or op.path in seen:
-                continue
-            seen.add(op.path)
-            try:
-                with Image.open(op.path) as image:
-                    total = inks.image_total(image)
-            except (OSError, ValueError):
-                continue
-            if inks.over_limit(total):
-                layout = renderer.layouts[side]
-                found[("ink-limit", str(op.path))] = _Found(
-                    "ink-limit", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints "
-                                 f"with up to {total:.0f}% ink, more than {preset.owner} {preset.ink_limit:g}%",
-                    _element_position(layout, op.element), card.id, side, op.element,
-                    details={"ink": round(total, 1)})
+    for op, card, side in images.values():
+        try:
+            with Image.open(op.path) as image:
+                total = inks.image_total(image)
+        except (OSError, ValueError):
+            continue
+        if inks.over_limit(total):
+            layout = renderer.layouts[side]
+            found[("ink-limit", str(op.path))] = _Found(
+                "ink-limit", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints "
+                             f"with up to {total:.0f}% ink, more than {preset.owner} {preset.ink_limit:g}%",
+                _element_position(layout, op.element), card.id, side, op.element,
+                details={"ink": round(total, 1)})

@@ -60,11 +60,6 @@ class PressInks:
         c, m, y, k = (ink / 100 for ink in preset.black)
         self._black = (c, m, y, k)
 
-    @property
-    def ink_limit(self) -> float:
-        assert self.preset.ink_limit is not None, "a cmyk preset"
-        return self.preset.ink_limit
-
     def colour(self, colour: object) -> Color:
         """``colour`` (anything reportlab takes for one) in the press's CMYK, alpha kept."""
         found = toColor(colour)
@@ -97,7 +92,8 @@ class PressInks:
         return float(100 * colour.density * (colour.cyan + colour.magenta + colour.yellow + colour.black))
 
     def over_limit(self, total: float) -> bool:
-        return total > self.ink_limit + INK_TOLERANCE
+        assert self.preset.ink_limit is not None, "a cmyk preset"
+        return total > self.preset.ink_limit + INK_TOLERANCE
 
     def picture(self, image: Image.Image, was_jpeg: bool) -> ImageReader:
         """Card art in the press's CMYK, ready to embed (an :data:`~generator.render.images.ArtConversion`):

@@ -86,12 +86,7 @@ def shop_pages(deck: Deck, preset: Preset, cards: Sequence[Card]) -> list[ShopPa
     return [ShopPage(card, side) for card in cards for _ in range(card.count) for side in preset.order]
 
 
-def page_boxes(card_size: tuple[float, float], bleed: float) -> tuple[tuple[float, float], tuple[float, ...]]:
-    """The page size (the card with bleed) and the trim box on it, in points."""
-    width, height = card_size
-    return (width + 2 * bleed, height + 2 * bleed), (bleed, bleed, bleed + width, bleed + height)
-
-
+@binary_streams()
 def draw_deck_pdf(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage], inks: PressInks | None,
                   on_page: Callable[[], None] | None = None) -> bytes:
     """The shop PDF's bytes as reportlab writes it (before the PDF/X step).
@@ -99,18 +94,12 @@ def draw_deck_pdf(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage],
     ``renderer`` must bleed by the preset's bleed; with ``inks`` every colour is the
     press's CMYK.
     """
-    with binary_streams():
-        return _draw(renderer, preset, pages, inks, on_page)
-
-
-def _draw(renderer: Renderer, preset: Preset, pages: Sequence[ShopPage], inks: PressInks | None,
-          on_page: Callable[[], None] | None) -> bytes:
     bleed = preset.bleed
-    page_size, trim = page_boxes(renderer.card_size, bleed)
     width, height = renderer.card_size
+    page_size = (width + 2 * bleed, height + 2 * bleed)
     buffer = io.BytesIO()
     options: dict[str, Any] = {"pagesize": page_size, "invariant": 1, "pageCompression": 1,
-                               "trimBox": trim, "bleedBox": (0, 0, *page_size)}
+                               "trimBox": (bleed, bleed, bleed + width, bleed + height), "bleedBox": (0, 0, *page_size)}
     if renderer.fonts:
         options["initialFontName"] = renderer.fonts[0]
     canvas = PressCanvas(buffer, inks, **options) if inks is not None else Canvas(buffer, **options)

@@ -30,7 +30,7 @@ from typing import Any
 
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
-from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, NameObject, StreamObject
+from pypdf.generic import ArrayObject, DictionaryObject, NameObject, StreamObject
 
 from generator.render.images import MAX_IMAGE_PIXELS
 from generator.render.units import MM
@@ -142,7 +142,7 @@ def preflight(data: bytes, preset: Preset) -> Report:
         count = len(reader.pages)
         if count > MAX_PREFLIGHT_PAGES:
             raise UnreadablePdf(f"has {count:,} pages; preflight reads at most {MAX_PREFLIGHT_PAGES:,}")
-        return Report(count, tuple(_Checker(reader, preset).problems(count)))
+        return Report(count, tuple(_Checker(reader, preset).problems()))
     except UnreadablePdf:
         raise
     except Exception as error:  # a parser meeting a broken or hostile file fails in its own ways: report, not crash
@@ -163,14 +163,12 @@ class _Checker:
         self._operations_read = 0
         self._images: dict[tuple[int, int], _Seen] = {}
 
-    def problems(self, count: int) -> Iterator[Problem]:
+    def problems(self) -> Iterator[Problem]:
         yield from self._document()
-        for index in range(count):
-            page = self.reader.pages[index]
-            number = index + 1
+        for number, page in enumerate(self.reader.pages, start=1):
             for rule, message in self._boxes(page):
                 yield Problem(rule, message, number)
-            seen = self._content(page, page.get("/Resources"), ("page", index), 0)
+            seen = self._content(page, page.get("/Resources"), 0, page=True)
             group = page.get("/Group")
             if self._forbids_transparency() and _is_transparency_group(group):
                 seen.add("transparency", "the page is a transparency group")
@@ -194,8 +192,7 @@ class _Checker:
         if version > standard.pdf_version:
             yield Problem("pdf-version", f"the file is PDF {version}; {standard.name} allows at most "
                                          f"PDF {standard.pdf_version}")
-        info = self.reader.trailer.get("/Info")
-        info = info.get_object() if info is not None else DictionaryObject()
+        info = _resolved(self.reader.trailer.get("/Info", DictionaryObject()))
         found = str(info.get("/GTS_PDFXVersion", "")) if isinstance(info, DictionaryObject) else ""
         if found != standard.version_key:
             said = f"says '{shown(found)}'" if found else "is missing"
@@ -274,7 +271,7 @@ class _Checker:
         elif trim is not None and not (_holds(bleed, trim) and _holds(media, bleed)):
             yield "bleed-box", "the BleedBox does not lie between the TrimBox and the MediaBox"
 
-    def _content(self, owner: DictionaryObject, resources: Any, key: tuple[Any, ...], depth: int) -> _Seen:
+    def _content(self, owner: DictionaryObject, resources: Any, depth: int, page: bool = False) -> _Seen:
         """What the content stream of ``owner`` (a page, form or tiling pattern) uses, with its
         resources and everything it draws; read once per stream object."""
         if depth > MAX_NESTING:
@@ -283,7 +280,7 @@ class _Checker:
         cache_key = (reference.idnum, reference.generation) if reference is not None else None
         if cache_key is not None and cache_key in self._streams:
             return self._streams[cache_key]
-        contents = owner.get("/Contents") if key[0] == "page" else owner
+        contents = owner.get("/Contents") if page else owner
         data = _stream_data(contents)
         resources = resources.get_object() if resources is not None else DictionaryObject()
         # Pages that draw the same thing with the same resources (a shared back placed on
@@ -331,7 +328,7 @@ class _Checker:
             elif operator == b"sh" and operands:
                 shading = _resource(resources, "/Shading", operands[0])
                 if shading is not None:
-                    self._shading(shading, resources, seen, "a shading")
+                    self._shading(shading, seen, "a shading")
             elif operator == b"gs" and operands:
                 state = _resource(resources, "/ExtGState", operands[0])
                 if state is not None:
@@ -399,14 +396,14 @@ class _Checker:
         if pattern.get("/PatternType") == 2:
             shading = pattern.get("/Shading")
             if shading is not None:
-                self._shading(shading.get_object(), resources, seen, "a shading pattern")
+                self._shading(shading.get_object(), seen, "a shading pattern")
             state = pattern.get("/ExtGState")
             if state is not None:
                 self._graphics_state(state.get_object(), seen)
         elif isinstance(pattern, StreamObject):
-            seen.take(self._content(pattern, pattern.get("/Resources"), ("pattern",), depth + 1))
+            seen.take(self._content(pattern, pattern.get("/Resources"), depth + 1))
 
-    def _shading(self, shading: Any, resources: DictionaryObject, seen: _Seen, where: str) -> None:
+    def _shading(self, shading: Any, seen: _Seen, where: str) -> None:
         if not isinstance(shading, DictionaryObject):
             return
         family = self._check_space(shading.get("/ColorSpace"), seen, where)
@@ -439,7 +436,7 @@ class _Checker:
             for glyph in (font.get("/CharProcs") or DictionaryObject()).values():
                 glyph = glyph.get_object()
                 if isinstance(glyph, StreamObject):
-                    seen.take(self._content(glyph, resources, ("glyph",), depth + 1))
+                    seen.take(self._content(glyph, resources, depth + 1))
             return
         if subtype == "/Type0":
             descendants = _resolved(font.get("/DescendantFonts"))
@@ -457,7 +454,7 @@ class _Checker:
         if subtype == "/Form":
             if self._forbids_transparency() and _is_transparency_group(xobject.get("/Group")):
                 seen.add("transparency", f"the form {str(name)[1:]} is a transparency group")
-            seen.take(self._content(xobject, xobject.get("/Resources"), ("form",), depth + 1))
+            seen.take(self._content(xobject, xobject.get("/Resources"), depth + 1))
         elif subtype == "/Image":
             seen.take(self._image(xobject, str(name)[1:]))
 
@@ -629,8 +626,7 @@ def _resource(resources: Any, kind: str, name: Any) -> Any:
     table = _resolved(resources.get(kind))
     if not isinstance(table, DictionaryObject) or not isinstance(name, NameObject):
         return None
-    found = table.get(name)
-    return found.get_object() if isinstance(found, IndirectObject) else found
+    return _resolved(table.get(name))
 
 
 def _function_colours(function: Any, depth: int = 0) -> Iterator[list[float]]:

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError, Position, did_you_mean, printable
-from generator.loading import Document, load_yaml
+from generator.loading import load_yaml
 from generator.paths import resolve_inside
 from generator.reading import Reader
 from generator.render.layout import MAX_BLEED_MM
@@ -204,8 +204,8 @@ def load_preset(path: Path) -> Preset:
                                        "themselves; a cmyk file is a pdf-per-deck")
     settings: dict[str, Any] = {
         "cards": _cards(reader),
-        "bleed": _length(reader, "bleed", 0.0, MAX_BLEED_MM * MM, required=True),
-        "safe": _length(reader, "safe", 0.0, MAX_SAFE_MM * MM, required=True),
+        "bleed": _length(reader, "bleed", 0.0, MAX_BLEED_MM * MM),
+        "safe": _length(reader, "safe", 0.0, MAX_SAFE_MM * MM),
         "dpi": _integer(reader, "dpi", MIN_PRESET_DPI, MAX_PRESET_DPI),
         "colour": colour,
         "output": output,
@@ -230,11 +230,8 @@ def load_preset(path: Path) -> Preset:
     name = _text(reader, "name", required=True)
     assert name is not None, "required"
     return Preset(id=path.stem, name=name, path=path, description=_text(reader, "description") or "",
-                  sources=_sources(reader), positions=_positions(document), **settings)
-
-
-def _positions(document: Document) -> dict[str, Position]:
-    return {str(key): document.at(key) for key in document.data}
+                  sources=_sources(reader), positions={str(key): document.at(key) for key in document.data},
+                  **settings)
 
 
 def shown(text: str) -> str:
@@ -280,12 +277,10 @@ def _points(reader: Reader, keys: tuple[Any, ...], value: Any) -> float:
         raise reader.fail(keys, str(error)) from None
 
 
-def _length(reader: Reader, key: str, least: float, most: float, required: bool = False) -> float:
+def _length(reader: Reader, key: str, least: float, most: float) -> float:
     value = reader.get((key,))
     if value is None:
-        if required:
-            raise reader.fail((), f"missing {key}: a length such as 3mm or 0.125in", key)
-        return 0.0
+        raise reader.fail((), f"missing {key}: a length such as 3mm or 0.125in", key)
     points = _points(reader, (key,), value)
     if not least - 1e-9 <= points <= most + 1e-9:
         raise reader.fail((key,), f"must lie between {least / MM:g} and {most / MM:g} mm, found '{shown(str(value))}'")
