@@ -16,8 +16,10 @@ from pypdf import PdfReader
 from shops_support import RGB_OPERATOR, add_element, colour_spaces, decoded_streams, fonts, small_deck
 
 from generator.deck.model import load_deck
+from generator.render import load_renderer
 from generator.shops.inks import INTENT, PressInks
 from generator.shops.presets import find_preset
+from generator.shops.press import press_for_shop
 
 
 @pytest.fixture(scope="module")
@@ -109,6 +111,16 @@ def test_the_game_crafter_gets_one_825_by_1125_image_a_face_named_after_it(tmp_p
         with Image.open(path) as image:
             assert image.size == (825, 1125) and image.mode == "RGB"
     assert f"wrote {folder} ({len(expected)} images, {deck.total} cards) for The Game Crafter" in run.stdout
+
+
+def test_the_game_crafter_s_images_are_the_same_drawn_on_one_core_or_several(tmp_path):
+    renderer = load_renderer(load_deck(CARDS / "goblins"))
+    preset = find_preset("thegamecrafter")
+    folders = []
+    for jobs in (1, 2):
+        result = press_for_shop(renderer, preset, None, tmp_path / str(jobs), jobs=jobs)
+        folders.append({path.name: path.read_bytes() for path in result.path.iterdir()})
+    assert len(folders[0]) > 10 and folders[0] == folders[1]
 
 
 def test_a_shared_back_is_one_image(tmp_path):

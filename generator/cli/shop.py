@@ -29,6 +29,7 @@ from generator.cli.common import (
 )
 from generator.cli.sheet_options import CUT_FILE_OPTIONS, CUTTER_OPTIONS
 from generator.errors import EXIT_OK, DeckpressError, plural
+from generator.machine import usable_cores
 from generator.render import load_renderer
 from generator.verdict import verdict
 from generator.verdict.checks import PRINT_CHECKS, check_rules
@@ -85,7 +86,7 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
     with counted(total, "Building for the shop", quiet) as advance:
         for renderer, preset, inks in ready:
             try:
-                results.append((preset, press_for_shop(renderer, preset, inks, out_dir, advance)))
+                results.append((preset, press_for_shop(renderer, preset, inks, out_dir, advance, usable_cores())))
             except DeckpressError as error:
                 echo_error(error_line(error))
                 sys.exit(error.exit_code)
