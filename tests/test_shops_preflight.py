@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,17 @@ def test_files_that_are_not_pdfs_are_exit_2_and_the_others_still_read(built, tmp
 def test_an_image_shop_takes_no_pdf(built):
     run = deckpress("preflight", built / "tiki.pdf", "--for", "thegamecrafter")
     assert run.exit_code == 2 and "The Game Crafter takes one image a face, not a PDF" in run.stderr
+
+
+@pytest.mark.parametrize("info", [b" ", b"/Info 7"], ids=["missing", "not a dictionary"])
+def test_document_information_missing_or_not_a_dictionary_lacks_every_pdf_x_key(built, info):
+    original = (built / "tiki.drivethrucards.pdf").read_bytes()
+    edited = re.sub(rb"/Info \d+ 0 R", lambda found: info.ljust(len(found.group())), original)
+    assert edited != original
+    messages = {problem.message for problem in preflight(edited, find_preset("drivethrucards")).problems}
+    assert messages == {"GTS_PDFXVersion is missing; DriveThruCards asks for PDF/X-1a:2003",
+                        "GTS_PDFXConformance is missing; PDF/X-1a:2003 files say PDF/X-1a:2003",
+                        "Trapped is not True or False in the document information, as PDF/X asks"}
 
 
 def test_page_ranges_read_as_people_write_them():

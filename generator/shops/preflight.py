@@ -193,17 +193,19 @@ class _Checker:
             yield Problem("pdf-version", f"the file is PDF {version}; {standard.name} allows at most "
                                          f"PDF {standard.pdf_version}")
         info = _resolved(self.reader.trailer.get("/Info", DictionaryObject()))
-        found = str(info.get("/GTS_PDFXVersion", "")) if isinstance(info, DictionaryObject) else ""
+        if not isinstance(info, DictionaryObject):  # document information that is no dictionary says nothing
+            info = DictionaryObject()
+        found = str(info.get("/GTS_PDFXVersion", ""))
         if found != standard.version_key:
             said = f"says '{shown(found)}'" if found else "is missing"
             yield Problem("pdfx-keys", f"GTS_PDFXVersion {said}; {self.preset.name} asks for {standard.version_key}")
-        if standard.conformance_key and isinstance(info, DictionaryObject):
+        if standard.conformance_key:
             conformance = str(info.get("/GTS_PDFXConformance", ""))
             if conformance != standard.conformance_key:
                 said = f"says '{shown(conformance)}'" if conformance else "is missing"
                 yield Problem("pdfx-keys", f"GTS_PDFXConformance {said}; {standard.name} files say "
                                            f"{standard.conformance_key}")
-        trapped = str(info.get("/Trapped", "")) if isinstance(info, DictionaryObject) else ""
+        trapped = str(info.get("/Trapped", ""))
         if trapped not in ("/True", "/False"):
             yield Problem("pdfx-keys", "Trapped is not True or False in the document information, as PDF/X asks")
         if "/ID" not in self.reader.trailer:
