@@ -45,6 +45,11 @@ def at(path: Path, text: str) -> str:
     return f"{path}:{line_of(path, text)}:{column_of(path, text)}"
 
 
+def face_causes(card: dict) -> list[tuple[str, list[tuple[str, str]]]]:
+    """A card of ``diff --format json``: each changed face's side with the kinds and wording of its causes."""
+    return [(face["side"], [(cause["kind"], cause["what"]) for cause in face["causes"]]) for face in card["faces"]]
+
+
 def test_diff_since_head_reports_each_change_at_its_line(playtest: Path):
     old_deck = git(playtest, "show", f"HEAD:{DECK.as_posix()}")
     removed_line = next(number for number, line in enumerate(old_deck.splitlines(), start=1) if "id: troll" in line)
@@ -181,8 +186,7 @@ def test_a_count_that_changed_with_the_art_blames_the_art_not_the_count(tmp_path
     report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
     golem, = report["cards"]
     assert golem["count"] == {"old": 2, "new": 3}
-    assert [(face["side"], [(cause["kind"], cause["what"]) for cause in face["causes"]])
-            for face in golem["faces"]] == [("front", [("file", "art/golem.png changed")])]
+    assert face_causes(golem) == [("front", [("file", "art/golem.png changed")])]
 
 
 def test_cards_read_from_a_csv_are_read_at_the_revision_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -217,8 +221,7 @@ def test_a_card_whose_text_and_art_both_changed_names_both(tmp_path: Path, monke
     edit(DECK, "text: Stand firm.,", "text: Stand firmer.,")
     report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
     golem, = report["cards"]
-    assert [(face["side"], [(cause["kind"], cause["what"]) for cause in face["causes"]])
-            for face in golem["faces"]] == [("front", [("card", "its own fields"), ("file", "art/golem.png changed")])]
+    assert face_causes(golem) == [("front", [("card", "its own fields"), ("file", "art/golem.png changed")])]
 
 
 def test_a_shared_back_changed_in_the_deck_file_names_that_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pdfplumber
@@ -396,30 +397,20 @@ def test_a_manifest_that_cannot_be_compared_is_one_line_and_exit_2(tmp_path: Pat
     assert not OUT.exists()
 
 
-def test_a_pipe_named_as_the_manifest_is_refused_not_waited_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+@pytest.mark.parametrize(("name", "prepare", "message"), [
+    ("old.json", lambda: os.mkfifo("old.json"), "old.json: is a named pipe, not a file that can be read"),
+    ("old.json", lambda: Path("old.json").write_bytes(b'{"deck": "g\xe9"}'),
+     "old.json:1:12: not UTF-8 text: byte 0xe9 cannot be read; save the file as UTF-8"),
+    ("gone.json", lambda: None, "gone.json: file not found"),
+], ids=["a pipe, not waited on", "not UTF-8, its byte named", "not there"])
+def test_a_manifest_that_cannot_be_read_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               name: str, prepare: Callable[[], object], message: str):
     project(tmp_path, commit_it=False)
     monkeypatch.chdir(tmp_path)
-    os.mkfifo("old.json")
-    run = deckpress("build", "cards/game", "--changed-from", "old.json", "--out", OUT)
+    prepare()
+    run = deckpress("build", "cards/game", "--changed-from", name, "--out", OUT)
     assert run.exit_code == 2
-    assert run.error_lines == ["error: old.json: is a named pipe, not a file that can be read"]
-
-
-def test_a_manifest_that_is_not_utf8_names_the_byte(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    project(tmp_path, commit_it=False)
-    monkeypatch.chdir(tmp_path)
-    Path("old.json").write_bytes(b'{"deck": "g\xe9"}')
-    run = deckpress("build", "cards/game", "--changed-from", "old.json", "--out", OUT)
-    assert run.exit_code == 2
-    assert run.error_lines == ["error: old.json:1:12: not UTF-8 text: byte 0xe9 cannot be read; save the file as UTF-8"]
-
-
-def test_a_manifest_that_is_not_there_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    project(tmp_path, commit_it=False)
-    monkeypatch.chdir(tmp_path)
-    run = deckpress("build", "cards/game", "--changed-from", "gone.json", "--out", OUT)
-    assert run.exit_code == 2
-    assert run.error_lines == ["error: gone.json: file not found"]
+    assert run.error_lines == [f"error: {message}"]
 
 
 # --- errors and --only ----------------------------------------------------------------------
