@@ -189,6 +189,24 @@ def test_a_count_that_changed_with_the_art_blames_the_art_not_the_count(tmp_path
     assert face_causes(golem) == [("front", [("file", "art/golem.png changed")])]
 
 
+def test_a_card_whose_fields_changed_is_not_blamed_on_a_colour_it_does_not_print(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch):
+    """The golem's badge alone is gold: a new gold is the golem's, not the renamed imp's."""
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    layout = Path("layouts/game.yaml")
+    badge = "  - name: badge\n    when: \"strength > 5\"\n    rect: [50, 5, 8, 8]\n    fill: gold\n"
+    layout.write_text(layout.read_text().replace("elements:\n", "colours: {gold: '#c09000'}\nelements:\n" + badge))
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "A badge for the strongest")
+    edit(layout, "gold: '#c09000'", "gold: '#d4a017'")
+    edit(DECK, "name: Imp,", "name: Imp the Small,")
+    report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
+    cards = {card["card"]: face_causes(card) for card in report["cards"]}
+    assert cards["imp"] == [("front", [("card", "its own fields")])]
+    assert [kind for _, causes in cards["golem"] for kind, _ in causes] == ["setting"]
+
+
 def test_cards_read_from_a_csv_are_read_at_the_revision_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """The older side's rows come from the CSV as committed, not from today's file."""
     project(tmp_path)

@@ -387,12 +387,11 @@ def _face_change(old: Side, new: Side, was: Card, card: Card, side: str, layout:
     if before == after:
         return None
     own = _own_change(was, card, side)
-    causes = tuple(_causes(before, after, side, old, new, layout, deck_changes))
+    causes = tuple(_causes(before, after, side, old, new, layout, deck_changes, card_explains=own == OWN_FIELDS))
     if own == OWN_FIELDS:
-        # The card's fields explain what its own values draw; a layout setting or a file that
-        # changed as well is named beside them (an element merely drawing other values is not).
-        also = tuple(cause for cause in causes if cause.kind not in ("element", "deck"))
-        return FaceChange(side, (Cause("card", own, new.where(card.position)), *also))
+        # The card's fields explain what its own values draw; a setting of an element that
+        # drew differently, or a file, that changed as well is named beside them.
+        return FaceChange(side, (Cause("card", own, new.where(card.position)), *causes))
     if own is not None and all(cause.kind == "element" for cause in causes):
         # Only the count changed, and no setting or file explains the new drawing: the face prints it.
         causes = (Cause("card", own, new.where(card.position)),)
@@ -475,8 +474,10 @@ def _differences(before: Any, after: Any, path: str = "") -> list[tuple[str, Any
 
 
 def _causes(before: FaceDrawing, after: FaceDrawing, side: str, old: Side, new: Side, layout: _LayoutChanges,
-            deck_changes: tuple[Change, ...]) -> Iterable[Cause]:
-    """Why a face of a card that did not change prints differently, most precise first."""
+            deck_changes: tuple[Change, ...], card_explains: bool = False) -> Iterable[Cause]:
+    """Why a face prints differently, most precise first. With ``card_explains`` (the card's
+    own fields changed) an element that draws differently is not blamed on the layout's or
+    the deck's settings at large: only its own settings and the files it draws from."""
     if before.problem != after.problem:
         what = f"it can no longer be laid out: {after.problem}" if after.problem else \
             f"it can be laid out again (it could not: {before.problem})"
@@ -500,7 +501,8 @@ def _causes(before: FaceDrawing, after: FaceDrawing, side: str, old: Side, new: 
             found[_resource_cause(resource)] = None
         if [element.shape for element in was] != [element.shape for element in now]:
             # A font or file that changed moves what is drawn with it: no need to say more then.
-            for cause in _element_causes(name, side, new, layout, deck_changes, explained=bool(changed)):
+            for cause in _element_causes(name, side, new, layout, deck_changes,
+                                         explained=bool(changed) or card_explains):
                 found[cause] = None
     yield from found
 
