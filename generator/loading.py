@@ -300,14 +300,19 @@ class _Builder:
         Composed YAML shares one node per anchor, so counting with a memo is quick
         even for a "billion laughs" file, and the refusal comes before any work.
         """
-        sizes: dict[int, int] = {}
+        measured: dict[int, tuple[int, int]] = {}
+        """Each shared node's values and how many levels of mappings and lists it holds."""
         active: set[int] = set()
 
-        def size(node: yaml.Node, depth: int) -> int:
-            if id(node) in sizes:
-                return sizes[id(node)]
+        def size(node: yaml.Node, depth: int) -> tuple[int, int]:
+            """Values ``node`` expands to and its levels; ``depth`` levels above it."""
+            known = measured.get(id(node))
+            if known is not None:
+                if depth + known[1] > MAX_DEPTH:  # an alias deep down to a node already measured
+                    raise _too_deep(self.path, node.start_mark)
+                return known
             if isinstance(node, yaml.ScalarNode):
-                return 1
+                return 1, 0
             if depth >= MAX_DEPTH:  # this mapping or list is the one level too many
                 raise _too_deep(self.path, node.start_mark)
             if id(node) in active:
@@ -315,15 +320,16 @@ class _Builder:
             active.add(id(node))
             children = node.value if isinstance(node, yaml.SequenceNode) else \
                 [part for pair in node.value for part in pair]
-            total = 1
+            total, levels = 1, 1
             for child in children:
-                total += size(child, depth + 1)
+                values, below = size(child, depth + 1)
+                total, levels = total + values, max(levels, below + 1)
                 if total > self.max_nodes:
                     raise InputError(f"document expands to more than {self.max_nodes:,} values "
                                      "(alias bomb?)", _position(self.path, node.start_mark))
             active.discard(id(node))
-            sizes[id(node)] = total
-            return total
+            measured[id(node)] = (total, levels)
+            return total, levels
 
         size(root, 0)
 

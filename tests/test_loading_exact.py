@@ -149,6 +149,9 @@ def test_merged_keys_are_placed_where_they_were_written():
     ("x: " + "[" * 60 + "]" * 60 + "\n", "deck.yaml:1:53: nested more than 50 levels deep"),
     ("x:\n" + "".join("  " * level + f"- k{level}:\n" for level in range(1, 60)),
      "deck.yaml:26:53: nested more than 50 levels deep"),
+    # each anchor 30 levels deep around an alias of the one before: no alias alone is too deep
+    ("".join(f"k{i}: &a{i} " + "[" * 30 + (f"*a{i - 1}" if i else "1") + "]" * 30 + "\n" for i in range(5)),
+     "deck.yaml:1:5: nested more than 50 levels deep"),
 ])
 @pytest.mark.parametrize("libyaml", [(0, 2, 6), (0, 2, 5)], ids=["libyaml", "old libyaml"])
 def test_what_loading_refuses_is_one_error_at_its_place(text, error, libyaml, monkeypatch):
