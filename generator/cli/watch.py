@@ -97,7 +97,7 @@ def watched_roots(deck_path: Path) -> list[Path]:
         deck = load_deck(deck_path)
     except DeckpressError:
         return roots  # a broken deck still gets watched; its own folder is what will change
-    for folder in layout_search_path(deck, None):
+    for folder in layout_search_path(deck):
         if folder.is_dir() and folder.resolve() != BUILTIN_LAYOUTS_DIR.resolve():
             roots.append(folder)
     fonts = find_fonts_dir(deck.folder)

@@ -151,7 +151,7 @@ def _refuse_workbook_at_revision(deck: Deck, source: FileSource) -> None:
 
 def raw_layouts(deck: Deck) -> dict[str, RawLayout]:
     """The layout of each side of the deck's cards as written, merged with what it extends."""
-    search = layout_search_path(deck, None)
+    search = layout_search_path(deck)
     found: dict[str, RawLayout] = {}
     for side in SIDES:
         name = deck.layout.get(side, GENERIC_LAYOUT)

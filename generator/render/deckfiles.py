@@ -18,27 +18,21 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from generator.deck.model import Deck
-from generator.render.fonts import find_fonts_dir
 from generator.render.layout import BUILTIN_LAYOUTS_DIR
 from generator.revisions import current_source
 
 
-def deck_files(deck: Deck, layout_files: Iterable[Path]) -> list[Path]:
+def deck_files(deck: Deck, layout_files: Iterable[Path], fonts_dir: Path | None) -> list[Path]:
     """Every file or folder the deck's faces are drawn from (see the module docstring), given
-    the files its layouts were read from, the deck's folder first."""
-    files = [deck.folder, *layout_files]
-    fonts = find_fonts_dir(deck.folder)
-    if fonts is not None:
-        files.append(fonts)
+    the files its layouts were read from and the project's fonts folder, the deck's folder first."""
+    files = [deck.folder, *layout_files, *([fonts_dir] if fonts_dir is not None else [])]
     builtin = BUILTIN_LAYOUTS_DIR.resolve()
     return list(dict.fromkeys(path for path in files if builtin not in path.resolve().parents))
 
 
-def with_version(deck: Deck, layout_files: Iterable[Path]) -> Deck:
-    """The deck with its version: its own ``deck: version:`` when it has one, else what git
-    says of the files its faces are drawn from (:func:`deck_files`), given those its layouts
-    were read from, where they are read from now; the deck as it is when neither says."""
-    if deck.version is not None:
-        return deck
-    version = current_source().version(deck_files(deck, layout_files))
+def with_version(deck: Deck, layout_files: Iterable[Path], fonts_dir: Path | None) -> Deck:
+    """The deck, which has no ``deck: version:`` of its own, with what git says of the files
+    its faces are drawn from (:func:`deck_files`) where they are read from now as its version;
+    the deck as it is when git says nothing."""
+    version = current_source().version(deck_files(deck, layout_files, fonts_dir))
     return dataclasses.replace(deck, version=version) if version else deck

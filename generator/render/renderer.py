@@ -505,8 +505,8 @@ def face_context(deck: Deck, card: Card, side: str) -> dict[str, Any]:
     return context
 
 
-def load_renderer(deck: Deck, layouts_dir: Path | str | None = None, fonts_dir: Path | str | None = None,
-                  draft: bool = False, stamp_version: bool = False, forget_drawn: bool = False) -> Renderer:
+def load_renderer(deck: Deck, draft: bool = False, stamp_version: bool = False,
+                  forget_drawn: bool = False) -> Renderer:
     """Load the layouts the deck names (or the generic one) with their fonts and icons;
     ``draft`` prints text that does not fit instead of refusing it (see :attr:`Renderer.draft`);
     ``forget_drawn`` lets each plan go once its face is drawn, for a command that draws each
@@ -516,19 +516,19 @@ def load_renderer(deck: Deck, layouts_dir: Path | str | None = None, fonts_dir: 
     files the layouts were read from give it (:func:`generator.render.deckfiles.with_version`),
     when it has none of its own: what a command that prints the deck, or checks it for
     printing, wants. Without it the deck's faces print the version the deck has."""
-    fonts_path = Path(fonts_dir) if fonts_dir is not None else find_fonts_dir(deck.folder)
-    registry = load_font_registry(fonts_path, deck.folder)
+    fonts_dir = find_fonts_dir(deck.folder)
+    registry = load_font_registry(fonts_dir, deck.folder)
     problems = Problems()
     system_fonts = problems.attempt(lambda: system_fonts_wanted(deck.source), False)  # for every layout of the deck
     card_sizes, colour_table, icons = builtin_tables()
     context = LayoutContext(card_sizes=dict(card_sizes), colour_table=dict(colour_table), icons=dict(icons),
                             fonts=registry, templates=TemplateMemo(make_layout_environment()),
                             system_fonts=system_fonts)
-    search = layout_search_path(deck, Path(layouts_dir) if layouts_dir is not None else None)
-    raws = read_deck_layouts(deck, search, problems)
+    raws = read_deck_layouts(deck, layout_search_path(deck), problems)
     files = [path for raw in raws.values() for path in raw.files]
     # git is asked for the version while the layouts compile
-    stamped = started(partial(with_version, deck, files)) if stamp_version else (lambda: deck)
+    stamped = started(partial(with_version, deck, files, fonts_dir)) if stamp_version and deck.version is None \
+        else (lambda: deck)
     layouts = compile_deck_layouts(deck, raws, context, problems)
     front, back = layouts["front"], layouts["back"]
     if abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01:
@@ -584,15 +584,14 @@ def builtin_tables() -> tuple[dict[str, tuple[Any, ...]], dict[str, Color], dict
     return card_sizes, load_colour_table(), load_icons()
 
 
-def layout_search_path(deck: Deck, layouts_dir: Path | None) -> list[Path]:
+def layout_search_path(deck: Deck) -> list[Path]:
     """Where layout names are looked up, in order: the deck's folder, the project's
-    ``layouts/`` (or ``layouts_dir``), then the built-in layouts.
+    ``layouts/``, then the built-in layouts.
 
     The project is found from the deck's location (``<project>/cards/<game>/deck.yaml``),
     never from the working directory, so a deck builds the same wherever it is run from.
     """
-    search = [deck.folder, layouts_dir if layouts_dir is not None else deck.folder.parent.parent / "layouts",
-              BUILTIN_LAYOUTS_DIR]
+    search = [deck.folder, deck.folder.parent.parent / "layouts", BUILTIN_LAYOUTS_DIR]
     unique: dict[Path, Path] = {}  # resolved -> as found first
     for folder in search:
         unique.setdefault(folder.resolve(), folder)

@@ -21,6 +21,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar, cast
 
@@ -136,29 +137,40 @@ def started(question: Callable[[], T]) -> Callable[[], T]:
     outcome: list[tuple[Any, BaseException | None]] = []
 
     def ask() -> None:
-        try:
-            outcome.append((context.run(question), None))
-        except BaseException as error:  # raised again in the thread that waits for the answer
-            outcome.append((None, error))
+        outcome.append(_settled(lambda: context.run(question)))
 
     thread = threading.Thread(target=ask, daemon=True)
     thread.start()
 
     def answer() -> T:
         thread.join()
-        value, error = outcome[0]
-        if error is not None:
-            raise error
-        return cast(T, value)
+        return cast(T, _raised(outcome[0]))
 
     return answer
 
 
 def together(*questions: Callable[[], Any]) -> list[Any]:
-    """The answers of ``questions``, in their order, all asked at once (:func:`started`), so
-    that their git commands run side by side."""
-    answers = [started(question) for question in questions]
-    return [answer() for answer in answers]
+    """The answers of ``questions``, in their order: the first asked on this thread, the others
+    each on one of their own (:func:`started`), so that their git commands run side by side.
+    The first that raised is raised again, once every one has finished."""
+    others = [started(partial(_settled, question)) for question in questions[1:]]
+    outcomes = [_settled(questions[0]), *(other() for other in others)]
+    return [_raised(outcome) for outcome in outcomes]
+
+
+def _settled(question: Callable[[], Any]) -> tuple[Any, BaseException | None]:
+    """What ``question`` answered, or what it raised (to raise again in the thread that waits)."""
+    try:
+        return question(), None
+    except BaseException as error:
+        return None, error
+
+
+def _raised(outcome: tuple[Any, BaseException | None]) -> Any:
+    value, error = outcome
+    if error is not None:
+        raise error
+    return value
 
 
 def _environment() -> dict[str, str]:

@@ -43,7 +43,7 @@ def deck_dependencies(deck: Deck, renderer: Renderer | None) -> Dependencies:
     """What the deck reads from the shared layout folders: the layouts ``renderer`` was loaded
     from (each :attr:`~generator.render.layout.Layout.files`), or, while the deck's layouts do
     not load (``renderer`` None), those their ``extends`` chains name."""
-    search = layout_search_path(deck, None)
+    search = layout_search_path(deck)
     own, builtin = deck.folder.resolve(), BUILTIN_LAYOUTS_DIR.resolve()
     shared = tuple(folder.resolve() for folder in search if folder.resolve() not in (own, builtin))
     names = layout_names(deck, search) if renderer is None else frozenset(
