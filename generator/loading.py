@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import yaml
 
 from generator.errors import InputError, Position
-from generator.revisions import GitError, current_source
+from generator.revisions import current_source
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 """Far above any real deck (the 152-card bundled deck is ~20 KB)."""
@@ -101,11 +101,17 @@ def check_readable(path: Path, limit: int = MAX_FILE_BYTES) -> None:
     except FileNotFoundError:
         raise InputError("file not found", Position(path)) from None
     except OSError as error:
-        raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
+        raise cannot_read(path, error) from None
     if entry.kind is not None:
         raise InputError(f"is {entry.kind}, not a file that can be read", Position(path))
     if entry.size > limit:
         raise InputError(f"file is {entry.size:,} bytes; the limit is {limit:,}", Position(path))
+
+
+def cannot_read(path: Path, error: OSError) -> InputError:
+    """The refusal of a file the disk or git could not give: the system's words for why, or
+    git's (a :class:`~generator.revisions.GitError` carries no system error)."""
+    return InputError(f"cannot read file: {error.strerror or error}", Position(path))
 
 
 def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
@@ -115,10 +121,8 @@ def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
     check_readable(path, limit)
     try:
         raw = current_source().read(path, limit + 1)  # no more than the limit, even from a file still growing
-    except GitError as error:
-        raise InputError(f"cannot read file: {error}", Position(path)) from None
     except OSError as error:
-        raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
+        raise cannot_read(path, error) from None
     if len(raw) > limit:
         raise InputError(f"file is more than {limit:,} bytes", Position(path))
     try:

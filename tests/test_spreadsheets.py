@@ -7,6 +7,8 @@ from click.testing import CliRunner
 
 from generator.cli import cli
 from generator.deck import load_deck
+from generator.errors import InputError
+from generator.revisions import FileSource, GitError
 
 CSV = """name,count,type,power,back.name
 Fire Imp,3,creature,2,Ash
@@ -216,3 +218,17 @@ def test_a_formula_the_workbook_holds_no_value_for_is_refused_at_its_cell(tmp_pa
     assert deckpress("check", folder).exit_code == 0
     heal = load_deck(folder).card("heal")
     assert heal.count == 6 and heal.fields.get("power") is None
+
+
+def test_rows_git_cannot_give_are_named_in_git_s_words(tmp_path, monkeypatch):
+    """A deck read at a revision asks git for its CSV; a failure there is one line, not 'None'."""
+    folder = make_deck(tmp_path / "sprites")
+
+    def git_fails(self, path, most):
+        raise GitError("git did not answer within 10 seconds")
+
+    monkeypatch.setattr(FileSource, "opened", git_fails)
+    with pytest.raises(InputError) as raised:
+        load_deck(folder)
+    assert str(raised.value) == (f"{folder / 'cards.csv'}: cannot read file: git did not answer within 10 seconds"
+                                 f" [from {folder / 'deck.yaml'}:6]")

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from generator.errors import InputError, Position, did_you_mean
-from generator.loading import MAX_FILE_BYTES, check_readable, read_text
+from generator.loading import MAX_FILE_BYTES, cannot_read, check_readable, read_text
 from generator.revisions import current_source
 
 SPREADSHEET_SUFFIXES = (".csv", ".xlsx")
@@ -151,7 +151,7 @@ def _csv_rows(path: Path) -> Iterator[Rows]:
         # Read through the deck's file source, so a deck at a git revision has that revision's rows.
         stream = io.TextIOWrapper(current_source().opened(path, MAX_FILE_BYTES), encoding="utf-8-sig", newline="")
     except OSError as error:
-        raise InputError(f"cannot read file: {error.strerror}", Position(path)) from None
+        raise cannot_read(path, error) from None
     with stream:
         try:
             sample = stream.read(SNIFFED_CHARACTERS)
