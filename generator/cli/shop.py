@@ -66,8 +66,8 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
     ready = []
     exit_code = EXIT_OK
     claimed: dict[str, Path] = {}
-    # The shop's file draws each face once: a plan is let go once drawn.
-    printing = partial(load_renderer, stamp_version=True, forget_drawn=True)
+    # The shop's renderer (shops.press.shop_renderer) draws with the plans this one made.
+    printing = partial(load_renderer, stamp_version=True)
     for path in find_decks(decks):
         outcome = verdict(path, lang=lang, checks=checks, load_renderer=printing)
         if outcome.errors:
