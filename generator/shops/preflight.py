@@ -192,9 +192,7 @@ class _Checker:
         if version > standard.pdf_version:
             yield Problem("pdf-version", f"the file is PDF {version}; {standard.name} allows at most "
                                          f"PDF {standard.pdf_version}")
-        info = _resolved(self.reader.trailer.get("/Info", DictionaryObject()))
-        if not isinstance(info, DictionaryObject):  # document information that is no dictionary says nothing
-            info = DictionaryObject()
+        info = _dictionary(self.reader.trailer.get("/Info"))  # information that is no dictionary says nothing
         found = str(info.get("/GTS_PDFXVersion", ""))
         if found != standard.version_key:
             said = f"says '{shown(found)}'" if found else "is missing"
@@ -284,7 +282,7 @@ class _Checker:
             return self._streams[cache_key]
         contents = owner.get("/Contents") if page else owner
         data = _stream_data(contents)
-        resources = resources.get_object() if resources is not None else DictionaryObject()
+        resources = _dictionary(resources)
         # Pages that draw the same thing with the same resources (a shared back placed on
         # every other page) are read once.
         same_key = (data, repr(resources))
@@ -622,13 +620,9 @@ def _is_transparency_group(group: Any) -> bool:
 
 def _resource(resources: Any, kind: str, name: Any) -> Any:
     """The object named ``name`` among ``resources``' ``kind`` (None when it is not there)."""
-    resources = _resolved(resources)
-    if not isinstance(resources, DictionaryObject):
+    if not isinstance(name, NameObject):
         return None
-    table = _resolved(resources.get(kind))
-    if not isinstance(table, DictionaryObject) or not isinstance(name, NameObject):
-        return None
-    return _resolved(table.get(name))
+    return _resolved(_dictionary(_dictionary(resources).get(kind)).get(name))
 
 
 def _function_colours(function: Any, depth: int = 0) -> Iterator[list[float]]:
