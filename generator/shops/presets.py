@@ -361,8 +361,7 @@ def _black(reader: Reader, ink_limit: float) -> tuple[float, float, float, float
 
 def _profile(reader: Reader, path: Path) -> Path:
     """The ICC profile: a bundled one by its file name, else a file inside the preset's folder."""
-    name = reader.string(("profile",), required=True)
-    assert name is not None, "required"
+    name = reader.text(("profile",))
     bundled = BUNDLED_PROFILES / name
     if "/" not in name and bundled.is_file():
         profile = bundled
