@@ -14,7 +14,7 @@ meant to reach the cut and is not held to the safe zone.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from reportlab.lib.colors import Color
 
 from generator.boxes import Box, region_bounds, union
 from generator.deck.model import Card
-from generator.errors import EXIT_RULES, Position
+from generator.errors import EXIT_RULES, Position, plural
 from generator.findings import Finding
 from generator.render import Renderer
 from generator.render.icons import Icon
@@ -102,18 +102,19 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
 def _finding(found: _Found, preset: Preset) -> Finding:
     message = found.message
     if found.faces > 1:
-        message += f" (and on {found.faces - 1} more {'face' if found.faces == 2 else 'faces'})"
+        message += f" (and on {plural(found.faces - 1, 'more face')})"
     return Finding(kind=KIND, message=message, position=found.position, exit_code=EXIT_RULES, card=found.card,
                    side=found.side, element=found.element,
                    details={"rule": found.rule, "shop": preset.id, **found.details})
 
 
-def _count(found: dict[tuple[str, ...], _Found], key: tuple[str, ...], problem: _Found) -> None:
-    """``problem`` recorded under ``key``, or one more face counted for the problem found there first."""
+def _count(found: dict[tuple[str, ...], _Found], key: tuple[str, ...], problem: Callable[[], _Found]) -> None:
+    """The ``problem`` made and recorded under ``key``, or one more face counted for the problem
+    found there first (made only once: a repeat is counted, not worded again)."""
     if key in found:
         found[key].faces += 1
     else:
-        found[key] = problem
+        found[key] = problem()
 
 
 def _hex(colour: Color) -> str:
@@ -173,7 +174,7 @@ def _safe_zone(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
     reach = max(safe.x - box.x, safe.y - box.y, box.right - safe.right, box.top - safe.top)
     if reach <= TOLERANCE:
         return
-    _count(found, ("safe-zone", layout.name, op.element), _Found(
+    _count(found, ("safe-zone", layout.name, op.element), lambda: _Found(
         "safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {mm_text(reach)} into "
                      f"{preset.owner} unsafe margin: keep it {mm_text(preset.safe)} inside the cut "
                      f"(layout '{layout.name}')",
@@ -187,7 +188,7 @@ def _resolution(op: ImageOp, layout: Layout, preset: Preset, card: Card, side: s
     if dpi >= preset.dpi - 0.5:
         return
     needed = (math.ceil(drawn.width / 72 * preset.dpi), math.ceil(drawn.height / 72 * preset.dpi))
-    _count(found, ("resolution", str(op.path), layout.name, op.element), _Found(
+    _count(found, ("resolution", str(op.path), layout.name, op.element), lambda: _Found(
         "resolution", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints at "
                       f"{dpi:.0f} dpi ({op.pixels[0]} x {op.pixels[1]} pixels over "
                       f"{size_text(drawn.width, drawn.height)}); {preset.name} asks for {preset.dpi} dpi: "
@@ -200,7 +201,7 @@ def _transparency(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
     why = _see_through(op, soft_images)
     if why is None:
         return
-    _count(found, ("transparency", layout.name, op.element), _Found(
+    _count(found, ("transparency", layout.name, op.element), lambda: _Found(
         "transparency", f"'{op.element}' on card '{card.id}' ({side}) {why}; {preset.standard} ({preset.name}) "
                         "allows no transparency: make it opaque (a solid colour that looks the same on its "
                         "background)",
