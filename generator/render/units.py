@@ -110,3 +110,13 @@ def check_unit(unit: object) -> str:
     if not isinstance(unit, str) or unit not in POINTS_PER_UNIT:
         raise UnitError(f"units must be one of {', '.join(POINTS_PER_UNIT)}, found '{unit}'")
     return str(unit)
+
+
+def mm_text(points: float) -> str:
+    """A length in points as messages give it: ``3.18 mm`` (to a hundredth, no trailing zeros)."""
+    return f"{points / MM:.2f}".rstrip("0").rstrip(".") + " mm"
+
+
+def size_text(width: float, height: float) -> str:
+    """A size in points as messages give it: ``63.5 x 88.9 mm``."""
+    return f"{mm_text(width)[:-3]} x {mm_text(height)}"

@@ -25,7 +25,7 @@ from pathlib import Path
 from generator.boxes import EPSILON, Box, union
 from generator.errors import InputError
 from generator.loading import Document, load_yaml
-from generator.render.units import MM
+from generator.render.units import MM, mm_text
 from generator.sheets.style import settings_of
 
 CUTTERS_FILE = Path(__file__).with_name("cutters.yaml")
@@ -141,12 +141,8 @@ class Registration:
     def describe(self) -> str:
         """The settings a cutter's software is given, as the sheet's label prints them."""
         settings = self.settings
-        return (f"{settings.cutter.label}: inset {_mm(settings.inset)}, length {_mm(self.length)}, "
-                f"thickness {_mm(settings.thickness)}")
-
-
-def _mm(points: float) -> str:
-    return f"{round(points / MM, 2):g} mm"
+        return (f"{settings.cutter.label}: inset {mm_text(settings.inset)}, length {mm_text(self.length)}, "
+                f"thickness {mm_text(settings.thickness)}")
 
 
 def load_cutters(path: Path = CUTTERS_FILE) -> CutterStyle:

@@ -44,9 +44,9 @@ from generator.render.plan import (
     corners_of,
 )
 from generator.render.svg import SvgArt, leaf_shapes
-from generator.render.units import MM
+from generator.render.units import MM, mm_text, size_text
 from generator.shops.inks import PressInks
-from generator.shops.presets import Preset, mm_text, size_text
+from generator.shops.presets import Preset
 from generator.shops.rules import standard_of
 
 KIND = "shop"

@@ -33,9 +33,9 @@ from pypdf.errors import PyPdfError
 from pypdf.generic import ArrayObject, DictionaryObject, NameObject, StreamObject
 
 from generator.render.images import MAX_IMAGE_PIXELS
-from generator.render.units import MM
+from generator.render.units import MM, mm_text, size_text
 from generator.shops.inks import INK_TOLERANCE
-from generator.shops.presets import Preset, mm_text, shown, size_text
+from generator.shops.presets import Preset, shown
 from generator.shops.rules import Standard, rules_for, standard_of
 
 MAX_PREFLIGHT_BYTES = 500_000_000

@@ -241,16 +241,6 @@ def shown(text: str) -> str:
     return escaped if len(escaped) <= 60 else escaped[:57] + "..."
 
 
-def size_text(width: float, height: float) -> str:
-    """A size in points as a shop's messages give it: ``63.5 x 88.9 mm``."""
-    return f"{mm_text(width)[:-3]} x {mm_text(height)}"
-
-
-def mm_text(points: float) -> str:
-    """A length in points as a shop's messages give it: ``3.18 mm``."""
-    return f"{points / MM:.2f}".rstrip("0").rstrip(".") + " mm"
-
-
 def _choice(reader: Reader, key: str, choices: tuple[str, ...], default: str | None = None) -> str:
     value = reader.get((key,))
     if value is None and default is not None:
