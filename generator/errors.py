@@ -174,6 +174,15 @@ def describe_value(value: object) -> str:
     return f"'{value}'"
 
 
+def value_text(value: object) -> str:
+    """A field's value as tables, charts and comparisons name it."""
+    if value is None:
+        return "(none)"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """"1 card", "2 cards"; ``nouns`` for a plural that is not ``noun`` + s ("copies")."""
     return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"

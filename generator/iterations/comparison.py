@@ -26,12 +26,11 @@ from fractions import Fraction
 from typing import Any
 
 from generator.deck.model import Card, Deck
-from generator.errors import Position, printable
+from generator.errors import Position, printable, value_text
 from generator.iterations.drawing import ElementDrawing, FaceDrawing, Resource
 from generator.iterations.sides import Answer, RuleOutcome, Side
 from generator.render.layout import KINDS, RawElement, RawLayout, Value
 from generator.render.renderer import SIDES
-from generator.stats.tables import value_text
 
 DECK_SETTINGS = ("name", "designer", "players", "layout", "title_field", "card_size", "description")
 """The ``deck:`` settings a comparison reports (the version is the comparison's heading)."""

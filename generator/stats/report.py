@@ -30,12 +30,13 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.errors import value_text
 from generator.outputs import write_files_atomic
 from generator.stats.analysis import Answer, DeckStats
 from generator.stats.composition import Breakdown, Share
 from generator.stats.dice import DiceReport, odds_text
 from generator.stats.simulation import SimulationResult
-from generator.stats.tables import interval_text, percent, value_text
+from generator.stats.tables import interval_text, percent
 
 PAGE_WIDTH, PAGE_HEIGHT = A4
 MARGIN = 36

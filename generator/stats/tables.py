@@ -6,6 +6,7 @@ import textwrap
 from fractions import Fraction
 from typing import Any
 
+from generator.errors import value_text
 from generator.stats.analysis import DeckStats, PoolStats
 from generator.stats.composition import Breakdown
 from generator.stats.dice import DiceReport, number_text, odds_text
@@ -129,15 +130,6 @@ def interval_text(interval: Interval, as_percent: bool = False) -> str:
     if as_percent:
         return f"{interval.low * 100:.1f}-{interval.high * 100:.1f}%"
     return f"{interval.low:.2f}-{interval.high:.2f}"
-
-
-def value_text(value: Any) -> str:
-    """A field's value as a table or chart names it."""
-    if value is None:
-        return "(none)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 # --- JSON --------------------------------------------------------------------------------
