@@ -90,8 +90,7 @@ def with_bleed(renderer: Renderer, bleed: float) -> Renderer:
     exports for print-on-demand want exactly 1/8 in. Planning a face does not
     depend on the bleed, only drawing does, so swapping the number is enough.
     """
-    layouts = {side: replace(layout, bleed=bleed) for side, layout in renderer.layouts.items()}
-    return Renderer(deck=renderer.deck, layouts=layouts, font_registry=renderer.font_registry)
+    return renderer.sibling(layouts={side: replace(layout, bleed=bleed) for side, layout in renderer.layouts.items()})
 
 
 def refuse_oversized(size_px: tuple[int, int]) -> None:

@@ -305,11 +305,18 @@ class Renderer:
                     continue
                 yield card, side, plan
 
+    def sibling(self, deck: Deck | None = None, layouts: dict[str, Layout] | None = None,
+                draft: bool | None = None) -> Renderer:
+        """A renderer over the same fonts, with this one's deck, layouts and settings unless
+        told others, and no plans of its own (:meth:`reuse_plans` takes them over)."""
+        return Renderer(deck=self.deck if deck is None else deck, layouts=self.layouts if layouts is None else layouts,
+                        font_registry=self.font_registry, draft=self.draft if draft is None else draft,
+                        forget_drawn=self.forget_drawn)
+
     def restamped(self, version: str | None) -> Renderer:
         """A renderer over the same layouts and fonts whose faces print ``version``: the layouts
         do not depend on it (a face reads it when it is laid out), so nothing is read again."""
-        return Renderer(deck=dataclasses.replace(self.deck, version=version), layouts=self.layouts,
-                        font_registry=self.font_registry, draft=self.draft)
+        return self.sibling(deck=dataclasses.replace(self.deck, version=version))
 
     def reuse_plans(self, earlier: Renderer) -> None:
         """Take over the plans ``earlier`` made for faces this deck still has.

@@ -200,7 +200,7 @@ def drafting(checked: Renderer) -> Renderer:
     """A draft renderer over the same layouts and fonts as ``checked``, with its plans:
     only faces whose text does not fit are laid out again, drafted. Nothing it lays out
     goes back to ``checked``, whose findings stay check's."""
-    drawing = Renderer(deck=checked.deck, layouts=checked.layouts, font_registry=checked.font_registry, draft=True)
+    drawing = checked.sibling(draft=True)
     drawing.reuse_plans(checked)
     return drawing
 
