@@ -30,7 +30,8 @@ try:
 except SystemExit:
     pass
 loaded = [name for name in sys.modules
-          if name.startswith(("reportlab", "generator.cli.", "generator.deck.", "generator.iterations."))
+          if name.startswith(("reportlab", "generator.cli.", "generator.deck.", "generator.iterations.",
+                              "generator.stats", "generator.booklet"))
           or name in {heavy!r}]
 print("LOADED", " ".join(sorted(loaded)), file=sys.stderr)
 """
@@ -118,6 +119,18 @@ def test_serve_loads_the_comparison_of_iterations_only_for_since():
     loaded = loaded_modules("serve", "--help")
     assert "generator.cli.serve" in loaded
     assert not loaded & {"generator.iterations.comparison", "generator.iterations.following"}, sorted(loaded)
+
+
+def test_check_loads_the_statistics_and_the_booklet_only_for_a_deck_that_has_them(tmp_path):
+    """A deck of cards alone (no stats: section, no rules file) is checked without either."""
+    deck = tmp_path / "cards" / "plain"
+    deck.mkdir(parents=True)
+    (deck / "deck.yaml").write_text("deck: {name: Plain}\ncards:\n  - {id: a, name: A, count: 2}\n")
+    assert deckpress("check", deck).exit_code == 0
+    plain = loaded_modules("check", deck)
+    assert not {name for name in plain if name.startswith(("generator.stats", "generator.booklet"))}, sorted(plain)
+    full = loaded_modules("check", CARDS / "cereal-killer")
+    assert {"generator.stats.spec", "generator.booklet.blocks"} <= full, sorted(full)
 
 
 def test_check_measures_faces_without_loading_the_pdf_canvas():

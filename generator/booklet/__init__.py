@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from generator.booklet.directives import expand_inline
 from generator.booklet.limits import cover_problems
 from generator.booklet.style import BookletStyle, font_has_glyph, load_style
-from generator.deck.model import RULES_FILENAME, Deck, rules_path
+from generator.deck.model import RULES_FILENAME, Deck, has_rules_file, rules_path
 from generator.errors import InputError, Position, together
 from generator.loading import read_text
 from generator.paths import resolve_inside
@@ -77,7 +77,7 @@ def read_rules(deck: Deck) -> str:
     downloaded deck must not be able to print the reader's files into a booklet.
     """
     path = rules_path(deck)
-    if not path.exists() and not path.is_symlink():
+    if not has_rules_file(deck):
         raise InputError(f"no {path.name} beside the deck: write the rules there", Position(path))
     target = resolve_inside(deck.folder, path.name, Position(path), field="rules")
     return read_text(target, limit=MAX_RULES_BYTES)

@@ -223,6 +223,13 @@ def rules_path(deck: Deck) -> Path:
     return deck.folder / (f"rules.{deck.lang}.md" if deck.lang else RULES_FILENAME)
 
 
+def has_rules_file(deck: Deck) -> bool:
+    """Whether something is at :func:`rules_path`: a file, or a link or folder that reading it
+    then refuses (so a deck with a broken rules file is not taken for a deck without rules)."""
+    path = rules_path(deck)
+    return path.exists() or path.is_symlink()
+
+
 def load_deck(target: Path | str) -> Deck:
     """Load and validate the deck at ``target`` (a deck folder or a deck file)."""
     return build_deck(load_yaml(find_deck_file(Path(target))))

@@ -4,21 +4,21 @@ look at before any paper is spent: the sheets with the given options, the ``stat
 section, the rules booklet and what is hard to read or to tell apart.
 
 They live apart from the drawing commands' checks so that ``build`` does not load the
-statistics, booklet and accessibility modules it never runs.
+statistics, booklet and accessibility modules it never runs. The statistics and the
+booklet are parts a deck may not have: their checks load them only for a deck with a
+``stats:`` section or a rules file, so checking a deck of cards alone never imports them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from generator.deck.model import has_rules_file
 from generator.errors import InputError, Position
 from generator.findings import Finding, findings_from
 from generator.sheets.geometry import SheetSettings, sheet_layout
 from generator.sheets.style import load_style
-from generator.stats.odds import prepare
-from generator.stats.spec import asked, read_stats_spec
 from generator.verdict.access import check_access, check_faces_once
-from generator.verdict.booklet import booklet_findings
 from generator.verdict.checks import DRAWING_CHECKS, MODEL_CHECKS, check_faces, check_translation
 from generator.verdict.subject import Subject
 
@@ -44,26 +44,21 @@ def check_stats(subject: Subject) -> Iterable[Finding]:
     """The ``stats:`` section, and every question it asks of every pool (without the
     counting, which ``deckpress stats`` does)."""
     deck = subject.deck
-    if deck is None:
+    if deck is None or not deck.stats:
         return ()
-    try:
-        spec = read_stats_spec(deck)
-    except InputError as error:
-        return findings_from(error, "stats")
-    found = []
-    for pool, question in asked(deck, spec):
-        try:
-            prepare(question, pool)
-        except InputError as error:
-            found.extend(findings_from(error, "stats"))
-    return found
+    from generator.verdict.stats import stats_findings  # noqa: PLC0415  (the statistics load only for a deck with a stats: section)
+
+    return stats_findings(deck)
 
 
 def check_booklet(subject: Subject) -> Iterable[Finding]:
     """The rules booklet's directives, images, tables and characters, when the deck has rules."""
-    if subject.deck is None:
+    deck = subject.deck
+    if deck is None or not has_rules_file(deck):
         return ()
-    return booklet_findings(subject.deck, subject.renderer)
+    from generator.verdict.booklet import booklet_findings  # noqa: PLC0415  (the booklet loads only for a deck with a rules file)
+
+    return booklet_findings(deck, subject.renderer)
 
 
 CHECKS = (MODEL_CHECKS + (check_translation,) + DRAWING_CHECKS
