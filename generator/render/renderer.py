@@ -523,19 +523,19 @@ def load_renderer(deck: Deck, draft: bool = False, stamp_version: bool = False,
     files the layouts were read from give it (:func:`generator.render.deckfiles.with_version`),
     when it has none of its own: what a command that prints the deck, or checks it for
     printing, wants. Without it the deck's faces print the version the deck has."""
-    fonts_dir = find_fonts_dir(deck.folder)
-    registry = load_font_registry(fonts_dir, deck.folder)
     problems = Problems()
+    raws = read_deck_layouts(deck, layout_search_path(deck), problems)
+    fonts_dir = find_fonts_dir(deck.folder)
+    files = [path for raw in raws.values() for path in raw.files]
+    # git is asked for the version while the fonts load and the layouts compile
+    stamped = started(partial(with_version, deck, files, fonts_dir)) if stamp_version and deck.version is None \
+        else (lambda: deck)
+    registry = load_font_registry(fonts_dir, deck.folder)
     system_fonts = problems.attempt(lambda: system_fonts_wanted(deck.source), False)  # for every layout of the deck
     card_sizes, colour_table, icons = builtin_tables()
     context = LayoutContext(card_sizes=dict(card_sizes), colour_table=dict(colour_table), icons=dict(icons),
                             fonts=registry, templates=TemplateMemo(make_layout_environment()),
                             system_fonts=system_fonts)
-    raws = read_deck_layouts(deck, layout_search_path(deck), problems)
-    files = [path for raw in raws.values() for path in raw.files]
-    # git is asked for the version while the layouts compile
-    stamped = started(partial(with_version, deck, files, fonts_dir)) if stamp_version and deck.version is None \
-        else (lambda: deck)
     layouts = compile_deck_layouts(deck, raws, context, problems)
     front, back = layouts["front"], layouts["back"]
     if abs(front.width - back.width) > 0.01 or abs(front.height - back.height) > 0.01:
