@@ -215,16 +215,17 @@ def loader_for(libyaml: tuple[int, ...] | None) -> type[yaml.SafeLoader] | type[
         return yaml.SafeLoader
     if libyaml >= LIBYAML_NESTING_CAP:
         return yaml.CSafeLoader
-    return _ParsedByLibyaml
 
+    class ParsedByLibyaml(yaml.composer.Composer, yaml.CSafeLoader):
+        """libyaml's parser with PyYAML's composer in front of libyaml's: the methods that
+        compose come first, and ask the C parser for its events. Made here, since a PyYAML
+        without libyaml has no ``CSafeLoader`` to make it from."""
 
-class _ParsedByLibyaml(yaml.composer.Composer, yaml.CSafeLoader):
-    """libyaml's parser with PyYAML's composer in front of libyaml's: the methods that compose
-    come first, and ask the C parser for its events."""
+        def __init__(self, stream: str) -> None:
+            yaml.CSafeLoader.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
 
-    def __init__(self, stream: str) -> None:
-        yaml.CSafeLoader.__init__(self, stream)
-        yaml.composer.Composer.__init__(self)
+    return ParsedByLibyaml
 
 
 LOADER = loader_for(getattr(getattr(yaml, "_yaml", None), "get_version", lambda: None)())

@@ -7,11 +7,13 @@ nothing on stdout and no traceback.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from cli_run import deckpress
+from cli_run import CARDS, REPO, deckpress
 
 from generator.loading import LIBYAML_NESTING_CAP, LOADER, MAX_FILE_BYTES
 
@@ -183,6 +185,19 @@ def test_the_recursive_c_composer_is_used_only_with_a_libyaml_that_caps_nesting(
     assert yaml._yaml.get_version() >= LIBYAML_NESTING_CAP
     with pytest.raises(yaml.MarkedYAMLError, match="nesting depth"):
         yaml.compose("[" * 1_001 + "]" * 1_001, Loader=LOADER)
+
+
+def test_a_pyyaml_without_libyaml_still_checks_a_deck():
+    """PyYAML built without libyaml has no CSafeLoader; deckpress then reads decks with PyYAML's
+    own parser, as slowly as that is, instead of failing as it starts."""
+    probe = ("import sys; sys.modules['yaml._yaml'] = None\n"
+             "from generator.cli import main\n"
+             "sys.argv = ['deckpress', 'check', sys.argv[1]]\n"
+             "main()\n")
+    finished = subprocess.run([sys.executable, "-c", probe, str(CARDS / "cereal-killer")], cwd=REPO,
+                              capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    assert finished.stdout.startswith("ok    cereal-killer: I Want To Be A Cereal Killer, 152 cards")
 
 
 def test_aliases_within_bounds_still_work(tmp_path):
