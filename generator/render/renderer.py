@@ -527,9 +527,10 @@ def load_renderer(deck: Deck, draft: bool = False, stamp_version: bool = False,
     raws = read_deck_layouts(deck, layout_search_path(deck), problems)
     fonts_dir = find_fonts_dir(deck.folder)
     files = [path for raw in raws.values() for path in raw.files]
-    # git is asked for the version while the fonts load and the layouts compile
-    stamped = started(partial(with_version, deck, files, fonts_dir)) if stamp_version and deck.version is None \
-        else (lambda: deck)
+    # git is asked for the version while the fonts load and the layouts compile (not for
+    # layouts that could not be read: compiling them raises, and the answer would go unread)
+    asks_git = stamp_version and deck.version is None and not problems.errors
+    stamped = started(partial(with_version, deck, files, fonts_dir)) if asks_git else (lambda: deck)
     registry = load_font_registry(fonts_dir, deck.folder)
     system_fonts = problems.attempt(lambda: system_fonts_wanted(deck.source), False)  # for every layout of the deck
     card_sizes, colour_table, icons = builtin_tables()
