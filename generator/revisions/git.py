@@ -21,7 +21,6 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar, cast
 
@@ -153,8 +152,8 @@ def together(*questions: Callable[[], Any]) -> list[Any]:
     """The answers of ``questions``, in their order: the first asked on this thread, the others
     each on one of their own (:func:`started`), so that their git commands run side by side.
     The first that raised is raised again, once every one has finished."""
-    others = [started(partial(_settled, question)) for question in questions[1:]]
-    outcomes = [_settled(questions[0]), *(other() for other in others)]
+    others = [started(question) for question in questions[1:]]
+    outcomes = [_settled(questions[0]), *(_settled(other) for other in others)]
     return [_raised(outcome) for outcome in outcomes]
 
 
