@@ -67,7 +67,8 @@ def has_rules(deck: Deck) -> bool:
     """Whether the deck has rules to make a booklet of: its ``rules.md``, or (translated)
     ``rules.<code>.md``. A translation without its own rules file is an error, not a deck
     without rules."""
-    return any(path.exists() or path.is_symlink() for path in (deck.folder / RULES_FILENAME, rules_path(deck)))
+    source = deck.folder / RULES_FILENAME
+    return has_rules_file(deck) or source.exists() or source.is_symlink()
 
 
 def read_rules(deck: Deck) -> str:

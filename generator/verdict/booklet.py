@@ -34,7 +34,7 @@ from generator.booklet.limits import (
     cover_problems,
 )
 from generator.booklet.style import TextBounds, font_has_glyph, load_style, text_bounds, to_points
-from generator.deck.model import Deck, has_rules_file
+from generator.deck.model import Deck
 from generator.errors import InputError
 from generator.findings import Finding, findings_from
 from generator.render.markup import ICON_PATTERN
@@ -59,11 +59,10 @@ MARKERS = re.compile(r"^(\s*(>|[-*+]|\d+[.)])(?=\s|$))*\s*")
 
 
 def booklet_findings(deck: Deck, renderer: Renderer | None = None) -> list[Finding]:
-    """Every problem ``booklet`` would stop at in the deck's rules file (none without one).
-    ``renderer`` (the deck's card renderer) gives the card size rows of cards are measured at;
-    without it they are not measured (the layouts could not be read, which is reported)."""
-    if not has_rules_file(deck):
-        return []
+    """Every problem ``booklet`` would stop at in the deck's rules file, which the deck has
+    (:func:`~generator.deck.model.has_rules_file`). ``renderer`` (the deck's card renderer)
+    gives the card size rows of cards are measured at; without it they are not measured (the
+    layouts could not be read, which is reported)."""
     path = rules_path(deck)
     try:
         text = read_rules(deck)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 
-from generator.deck.model import RULES_FILENAME, Deck, load_deck, rules_path
+from generator.deck.model import RULES_FILENAME, Deck, has_rules_file, load_deck, rules_path
 from generator.deck.rules import check_deck
 from generator.deck.translation import mark_untranslated, require_translated, translate_deck
 from generator.errors import DeckpressError, InputError, Position
@@ -71,9 +71,8 @@ def missing_rules(deck: Deck) -> Position | None:
     """
     if deck.translation is None:
         return None
-    source, translated = deck.folder / RULES_FILENAME, rules_path(deck)
-    if source.is_file() and not translated.exists() and not translated.is_symlink():
-        return Position(translated)
+    if (deck.folder / RULES_FILENAME).is_file() and not has_rules_file(deck):
+        return Position(rules_path(deck))
     return None
 
 
