@@ -139,9 +139,14 @@ def each_error(error: DeckpressError) -> tuple[DeckpressError, ...]:
     return getattr(error, "errors", None) or (error,)
 
 
+def place_order(position: Position | None) -> tuple[str, int, int]:
+    """What sorts problems into file order (:meth:`Position.order`); no place sorts first."""
+    return position.order() if position is not None else ("", 0, 0)
+
+
 def in_file_order(errors: Iterable[DeckpressError]) -> list[DeckpressError]:
     """``errors`` by file, line and column (those without a position first; ties keep their order)."""
-    return sorted(errors, key=lambda error: error.position.order() if error.position else ("", 0, 0))
+    return sorted(errors, key=lambda error: place_order(error.position))
 
 
 def together(errors: Iterable[DeckpressError]) -> DeckpressError:

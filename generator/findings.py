@@ -13,7 +13,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.errors import EXIT_INPUT, EXIT_OK, EXIT_RULES, DeckpressError, Position, each_error, printable
+from generator.errors import (
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_RULES,
+    DeckpressError,
+    Position,
+    each_error,
+    place_order,
+    printable,
+)
 
 ERROR = "error"
 WARNING = "warning"
@@ -108,7 +117,7 @@ def findings_from(error: DeckpressError, kind: str = "input") -> list[Finding]:
 def in_order(findings: Iterable[Finding]) -> list[Finding]:
     """Findings by file, then line, then column (:meth:`Position.order`), those without a place
     first (stable: equal places keep the order found)."""
-    return sorted(findings, key=lambda finding: finding.position.order() if finding.position else ("", 0, 0))
+    return sorted(findings, key=lambda finding: place_order(finding.position))
 
 
 def exit_status(findings: Iterable[Finding], strict: bool = False) -> int:
