@@ -114,9 +114,13 @@ def check_unit(unit: object) -> str:
 
 def mm_text(points: float) -> str:
     """A length in points as messages give it: ``3.18 mm`` (to a hundredth, no trailing zeros)."""
-    return f"{points / MM:.2f}".rstrip("0").rstrip(".") + " mm"
+    return _millimetres(points) + " mm"
 
 
 def size_text(width: float, height: float) -> str:
     """A size in points as messages give it: ``63.5 x 88.9 mm``."""
-    return f"{mm_text(width)[:-3]} x {mm_text(height)}"
+    return f"{_millimetres(width)} x {mm_text(height)}"
+
+
+def _millimetres(points: float) -> str:
+    return f"{points / MM:.2f}".rstrip("0").rstrip(".")
