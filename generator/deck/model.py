@@ -136,6 +136,11 @@ class RuleSpec:
     index: int
     decklist: str | None = None
 
+    @property
+    def label(self) -> str:
+        """How reports name the rule: its kind, then its message in brackets if it has one."""
+        return self.kind + (f" ({self.message})" if self.message else "")
+
 
 @dataclass(repr=False, eq=False)
 class Acceptance:

@@ -61,11 +61,10 @@ def rule_finding(rule: RuleSpec, expected: str, found: str, cards: tuple[str, ..
                  decklist: str | None = None) -> Finding:
     """One broken rule: ``path:line: rule (message): expected ..., found ... [cards: ...]``."""
     where = f"decklist '{decklist}': " if decklist else ""
-    label = rule.kind + (f" ({rule.message})" if rule.message else "")
     involved = f" [cards: {', '.join(cards)}]" if cards else ""
     return Finding(
         kind="rule",
-        message=f"{where}{label}: expected {expected}, found {found}{involved}",
+        message=f"{where}{rule.label}: expected {expected}, found {found}{involved}",
         position=Position(rule.position.path, rule.position.line),  # a rule is a line, not a column
         exit_code=EXIT_RULES,
         card=cards[0] if len(cards) == 1 else None,  # a failure that concerns one card names it

@@ -172,7 +172,7 @@ def rule_outcomes(deck: Deck) -> dict[str, RuleOutcome]:
     for rule in deck.rules:
         report = check_deck(dataclasses.replace(deck, rules=[rule]))
         malformed = [finding for finding in report.findings if finding.kind != "rule"]
-        label = rule.kind + (f" ({rule.message})" if rule.message else "")
+        label = rule.label
         if malformed:
             status, detail = "cannot run", malformed[0].message
         elif report.findings:
