@@ -31,7 +31,7 @@ from generator.access.colours import (
 from generator.boxes import Box, Corners, region_bounds, union
 from generator.deck.model import Card
 from generator.errors import Position
-from generator.render.plan import Frame, Glyphs, Op, TextOp, corners_of
+from generator.render.plan import Frame, Glyphs, Op, TextOp, corners_of, outline_of
 from generator.render.renderer import Renderer
 
 MEASURING_SIZE = 200
@@ -127,7 +127,7 @@ def _worst_run(op: TextOp, below: tuple[Op, ...], images: ImageSamples
     if not runs:
         return None
     # Most of a face lies nowhere near this text: walk only what may paint under its runs.
-    area = union(_outline(box, op.frame) for _, box in runs).grown(AREA_MARGIN)
+    area = union(outline_of(box, op.frame) for _, box in runs).grown(AREA_MARGIN)
     reachable = reaching(below, area)
     on_panel = sole_cover(reachable, area)  # one colour under every run: no walk per run
     for run, box in runs:
@@ -158,11 +158,6 @@ def _region(box: Box, frame: Frame | None) -> Region:
         return corners, region_bounds(corners)
     # Upright: the bounds of its own corners, to the last bit, without the min/max over them.
     return corners, Box(box.x, box.y, box.right - box.x, box.top - box.y)
-
-
-def _outline(box: Box, frame: Frame | None) -> Box:
-    """An upright box around ``box`` as ``frame`` turns it onto the page."""
-    return region_bounds(corners_of(box, frame)) if frame is not None and frame.rotate else box
 
 
 def _behind(run: Glyphs, op: TextOp, line_box: Box, everything: tuple[Op, ...], reachable: tuple[Op, ...],

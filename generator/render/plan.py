@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from jinja2 import TemplateError
 from reportlab.lib.colors import Color
 
-from generator.boxes import Box, Corners, turn_point
+from generator.boxes import Box, Corners, region_bounds, turn_point
 from generator.errors import InputError, Position
 from generator.paths import resolve_inside
 from generator.render.fonts import FontRegistry
@@ -102,6 +102,11 @@ def corners_of(box: Box, frame: Frame | None = None) -> Corners:
     if frame is None or not frame.rotate:
         return points
     return tuple(turn_point(point, frame.centre, frame.rotate) for point in points)
+
+
+def outline_of(box: Box, frame: Frame | None = None) -> Box:
+    """The upright box around ``box`` as ``frame`` turns it onto the page (``box`` itself upright)."""
+    return region_bounds(corners_of(box, frame)) if frame is not None and frame.rotate else box
 
 
 @dataclass(repr=False, eq=False)
