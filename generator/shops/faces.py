@@ -21,7 +21,7 @@ from pathlib import Path
 from PIL import Image
 from reportlab.lib.colors import Color
 
-from generator.boxes import Box, region_bounds, union
+from generator.boxes import Box, union
 from generator.deck.model import Card
 from generator.errors import EXIT_RULES, Position, plural
 from generator.findings import Finding
@@ -41,7 +41,7 @@ from generator.render.plan import (
     ShapeOp,
     TextOp,
     TextRule,
-    corners_of,
+    outline_of,
 )
 from generator.render.svg import SvgArt, leaf_shapes
 from generator.render.units import MM, mm_text, size_text
@@ -87,10 +87,11 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
             _safe_zone(op, layout, preset, card, side, found)
             if isinstance(op, ImageOp):
                 _resolution(op, layout, preset, card, side, found)
-                images.setdefault(op.path, (op, card, side))
             if forbid_transparency:
                 _transparency(op, layout, preset, card, side, found, soft_images)
             if inks is not None:
+                if isinstance(op, ImageOp):
+                    images.setdefault(op.path, (op, card, side))
                 for colour in _colours(op):
                     colours.setdefault(colour.hexval(), (colour, card.id, side, op.element))
     if inks is not None:
@@ -159,9 +160,7 @@ def _extent(op: Op, layout: Layout) -> tuple[str, Box] | None:
         return None
     if box is None:
         return None
-    if op.frame is not None and op.frame.rotate % 360:
-        box = region_bounds(corners_of(box, op.frame))
-    return kind, box
+    return kind, outline_of(box, op.frame)
 
 
 def _safe_zone(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
