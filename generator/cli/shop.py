@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 
 import click
@@ -30,7 +29,6 @@ from generator.cli.common import (
 from generator.cli.sheet_options import CUT_FILE_OPTIONS, CUTTER_OPTIONS
 from generator.errors import EXIT_OK, DeckpressError, plural
 from generator.machine import usable_cores
-from generator.render import load_renderer
 from generator.verdict import verdict
 from generator.verdict.checks import PRINT_CHECKS, check_rules
 
@@ -66,10 +64,9 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
     ready = []
     exit_code = EXIT_OK
     claimed: dict[str, Path] = {}
-    # The shop's renderer (shops.press.shop_renderer) draws with the plans this one made.
-    printing = partial(load_renderer, stamp_version=True)
+    # The verdict's renderer keeps its plans; the shop's (shops.press.shop_renderer) draws with them.
     for path in find_decks(decks):
-        outcome = verdict(path, lang=lang, checks=checks, load_renderer=printing)
+        outcome = verdict(path, lang=lang, checks=checks)
         if outcome.errors:
             print_problems(outcome, "nothing was built for it")
             exit_code = max(exit_code, outcome.exit_code)
