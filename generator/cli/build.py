@@ -157,7 +157,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
     ready, exit_code = prepare_decks(paths, settings, check=not no_check, lang=lang)
     if exit_code != EXIT_OK:
         sys.exit(exit_code)
-    runs = {deck.id: print_run(request, printed, deck, renderer, draft, quiet) for deck, renderer, _ in ready}
+    runs = {deck.id: print_run(request, printed, deck, renderer, quiet) for deck, renderer, _ in ready}
     pressed = []
     for deck, renderer, layout in ready:
         run = runs[deck.id]

@@ -17,7 +17,7 @@ from generator.sheets.instructions import PrintRun
 
 
 def reprint_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, renderer: Renderer,
-                draft: bool, quiet: bool) -> PrintRun:
+                quiet: bool) -> PrintRun:
     """The copies of ``deck`` a printed copy lacks (``request.since`` names its revision, or
     ``printed`` is its manifest's record). Raises InputError when they cannot be compared."""
     if request.since is not None:

@@ -78,7 +78,7 @@ def warn_if_printed_otherwise(printed: PrintedCopy, settings: SheetSettings) -> 
 
 
 def print_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, renderer: Renderer,
-              draft: bool, quiet: bool) -> PrintRun | None:
+              quiet: bool) -> PrintRun | None:
     """The copies of ``deck`` to print (None: every copy). Raises InputError when the copies
     cannot be chosen; returns a run of no copies when there is nothing to reprint."""
     if request.only:
@@ -93,7 +93,7 @@ def print_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, rend
         # Only a reprint compares two decks; the comparison (and the deck's statistics it
         # answers again) would otherwise load at the start of every build.
         from generator.cli.reprinting import reprint_run  # noqa: PLC0415
-        return reprint_run(request, printed, deck, renderer, draft, quiet)
+        return reprint_run(request, printed, deck, renderer, quiet)
     return None
 
 
