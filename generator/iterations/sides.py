@@ -130,12 +130,9 @@ def read_side(target: Path, source: FileSource, name: str, stamp: str | None = K
             layouts = raw_layouts(deck)
         except DeckpressError as error:
             raise relabelled(error, source) from None
-        if not judged:
-            return Side(name=name, source=source, deck=deck, renderer=renderer, layouts=layouts, rules={},
-                        answers={})
-        answers, problem = stats_answers(deck)
+        answers, problem = stats_answers(deck) if judged else ({}, None)
         return Side(name=name, source=source, deck=deck, renderer=renderer, layouts=layouts,
-                    rules=rule_outcomes(deck), answers=answers,
+                    rules=rule_outcomes(deck) if judged else {}, answers=answers,
                     stats_problem=str(relabelled(problem, source)) if problem is not None else None)
 
 
