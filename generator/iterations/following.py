@@ -84,7 +84,6 @@ class Baseline:
 
     def __init__(self, deck: Path, source: Revision) -> None:
         self.revision = source.name
-        self.source = source
         # The preview shows faces; the rules' outcomes and the odds are diff's to report.
         side = read_side(deck, source, source.name, KEEP_OWN_VERSION, judged=False)
         self._side = self._with_canon(side)
