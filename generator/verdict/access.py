@@ -29,7 +29,7 @@ def check_faces_once(subject: Subject) -> Iterable[Finding]:
     if renderer is None:
         return ()
     watch = AccessWatch(renderer)
-    found = face_findings(subject, renderer.problems(watch.observe, keep=False))
+    found = face_findings(subject, renderer, renderer.problems(watch.observe, keep=False))
     subject.access_watch = watch  # only once it has seen every face
     return found
 

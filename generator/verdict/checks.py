@@ -27,7 +27,7 @@ from generator.deck.rules import check_deck
 from generator.deck.translation import mark_untranslated, require_translated, translate_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
-from generator.render import load_renderer
+from generator.render import Renderer, load_renderer
 from generator.verdict.subject import Subject
 
 
@@ -123,12 +123,13 @@ def check_faces(subject: Subject) -> Iterable[Finding]:
     plans are kept, for the command that draws the faces next."""
     if subject.renderer is None:
         return ()
-    return face_findings(subject, subject.renderer.problems())
+    return face_findings(subject, subject.renderer, subject.renderer.problems())
 
 
-def face_findings(subject: Subject, problems: list[DeckpressError]) -> list[Finding]:
-    """The findings of a pass over the distinct faces that met ``problems``, its faces counted."""
-    subject.counts["faces"] = subject.renderer.tried_faces if subject.renderer is not None else 0
+def face_findings(subject: Subject, renderer: Renderer, problems: list[DeckpressError]) -> list[Finding]:
+    """The findings of ``renderer``'s pass over the distinct faces that met ``problems``, the
+    faces it tried counted on ``subject``."""
+    subject.counts["faces"] = renderer.tried_faces
     # A draft renderer draws text that does not fit, marked, and says so with "drafted".
     return [Finding.from_error(error, "layout", details={"drafted": True} if getattr(error, "drafted", False) else {})
             for error in problems]
