@@ -26,11 +26,7 @@ class Run:
 
 def deckpress(*args: str | Path) -> Run:
     """Invoke the CLI; an exception that escapes it (a traceback for the user) fails the test."""
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2 mixes the streams unless told
-    except TypeError:
-        runner = CliRunner()
-    result = runner.invoke(cli, [str(arg) for arg in args], catch_exceptions=True)
+    result = CliRunner().invoke(cli, [str(arg) for arg in args], catch_exceptions=True)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"deckpress crashed instead of reporting an error: {result.exception!r}") \
             from result.exception
