@@ -8,6 +8,7 @@ which of the heavy libraries it loaded.
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -37,13 +38,15 @@ print("LOADED", " ".join(sorted(loaded)), file=sys.stderr)
 """
 
 
-def loaded_modules(*args: str | Path, cwd: Path = REPO) -> set[str]:
-    """The modules of interest a fresh ``deckpress ARGS`` imported."""
+@functools.cache
+def loaded_modules(*args: str | Path, cwd: Path = REPO) -> frozenset[str]:
+    """The modules of interest a fresh ``deckpress ARGS`` imported (asked once for each command
+    line: a fresh process imports the same every time)."""
     finished = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY), *map(str, args)],
                               cwd=cwd, capture_output=True, text=True, timeout=120)
     report = [line for line in finished.stderr.splitlines() if line.startswith("LOADED")]
     assert report, finished.stderr
-    return set(report[-1].split()[1:])
+    return frozenset(report[-1].split()[1:])
 
 
 def test_help_lists_every_command_in_order_with_its_summary():
