@@ -25,7 +25,7 @@ from generator.errors import DeckpressError, InputError, Position, each_error, t
 from generator.iterations.drawing import Canon
 from generator.reading import Problems
 from generator.render.layout import RawLayout, find_layout, read_raw_layout
-from generator.render.renderer import GENERIC_LAYOUT, SIDES, Renderer, layout_search_path, load_renderer
+from generator.render.renderer import Renderer, layout_search_path, load_renderer, side_layouts
 from generator.revisions import FileSource, reading_from
 from generator.stats.odds import probability
 from generator.stats.spec import asked, read_stats_spec
@@ -150,8 +150,7 @@ def raw_layouts(deck: Deck) -> dict[str, RawLayout]:
     """The layout of each side of the deck's cards as written, merged with what it extends."""
     search = layout_search_path(deck)
     found: dict[str, RawLayout] = {}
-    for side in SIDES:
-        name = deck.layout.get(side, GENERIC_LAYOUT)
+    for side, name in side_layouts(deck).items():
         path = find_layout(name, search, deck.source.at("deck", "layout"), confined=(deck.folder,))
         found[side] = read_raw_layout(path, search, Problems(), confined=(deck.folder,))
     return found

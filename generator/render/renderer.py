@@ -546,10 +546,16 @@ def load_renderer(deck: Deck, draft: bool = False, stamp_version: bool = False,
     return Renderer(deck=stamped(), layouts=layouts, font_registry=registry, draft=draft, forget_drawn=forget_drawn)
 
 
+def side_layouts(deck: Deck) -> dict[str, str]:
+    """Side -> the name of the layout the deck's faces of that side are drawn with (the
+    generic one where the deck names none)."""
+    return {side: deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES}
+
+
 def read_deck_layouts(deck: Deck, search: list[Path], problems: Problems) -> dict[str, RawLayout]:
     """The layouts the deck's faces name, name -> layout as read (and translated), each read
     once; their mistakes go to ``problems``, and one that cannot be read is left out."""
-    names = dict.fromkeys(deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES)
+    names = dict.fromkeys(side_layouts(deck).values())
     raws: dict[str, RawLayout] = {}
     for name in names:
         raw = problems.attempt(partial(_read_deck_layout, deck, name, search, problems), None)
@@ -574,7 +580,7 @@ def compile_deck_layouts(deck: Deck, raws: dict[str, RawLayout], context: Layout
         _check_names(deck, loaded[name], context.templates.environment, problems)
     problems.errors = in_file_order(problems.errors)
     problems.raise_any()
-    return {side: loaded[deck.layout.get(side, GENERIC_LAYOUT)] for side in SIDES}
+    return {side: loaded[name] for side, name in side_layouts(deck).items()}
 
 
 def _read_deck_layout(deck: Deck, name: str, search: list[Path], problems: Problems) -> RawLayout:

@@ -19,7 +19,7 @@ from generator.deck.model import Deck
 from generator.errors import DeckpressError
 from generator.loading import load_yaml
 from generator.render.layout import BUILTIN_LAYOUTS_DIR, LAYOUT_SUFFIX, MAX_EXTENDS, find_layout
-from generator.render.renderer import GENERIC_LAYOUT, SIDES, Renderer, layout_search_path
+from generator.render.renderer import SIDES, Renderer, layout_search_path, side_layouts
 
 
 @dataclass(repr=False, eq=False)
@@ -56,10 +56,11 @@ def layout_names(deck: Deck, search: list[Path]) -> frozenset[str]:
 
     A layout that cannot be found or read ends its chain here: its name is
     watched, and the save that mends it reloads the deck and follows the chain on.
-    A chain is followed no further than the layout check reads one (``MAX_EXTENDS``).
+    At most ``MAX_EXTENDS`` names a side are followed, as many as the layout check reads for
+    the front's chain and the back's together.
     """
     names: set[str] = set()
-    waiting = [deck.layout.get(side, GENERIC_LAYOUT) for side in SIDES]
+    waiting = list(side_layouts(deck).values())
     while waiting and len(names) < len(SIDES) * MAX_EXTENDS:
         name = waiting.pop()
         if name in names:
