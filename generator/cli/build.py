@@ -204,6 +204,7 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
     exit_code = EXIT_OK
     claimed: dict[str, Path] = {}
     for path in paths:
+        # The sheets draw each face once: forget_drawn lets each plan go once it is drawn.
         outcome = verdict(path, lang=lang, checks=checks,
                           load_renderer=lambda deck: load_renderer(deck, draft=settings.draft, stamp_version=True,
                                                                    forget_drawn=True))

@@ -142,8 +142,7 @@ DRAWING_CHECKS = (check_rules, check_layouts, check_faces)
 """What every command that draws cards must know first."""
 
 PRINT_CHECKS = MODEL_CHECKS + (check_translation_complete,) + DRAWING_CHECKS
-"""What ``build`` runs before drawing (a translation must be complete to be printed). A build
-draws each face once: it makes its renderer with ``forget_drawn``, so a plan is let go once drawn."""
+"""What ``build`` (and ``build --for``) runs before drawing: a translation must be complete to be printed."""
 
 DRAFT_CHECKS = MODEL_CHECKS + (check_translation, mark_untranslated_texts) + DRAWING_CHECKS
 """What ``build --draft`` runs: untranslated texts are listed and printed marked."""
