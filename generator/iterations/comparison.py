@@ -544,7 +544,7 @@ def _element_causes(name: str, side: str, new: Side, layout: _LayoutChanges, dec
     if deck_changes:
         return tuple(Cause("deck", change_text(change.what, change.old, change.new), change.position,
                            brief=f"{change.what} changed") for change in deck_changes)
-    element = next((element for element in new.renderer.layouts[side].elements if element.name == name), None)
+    element = new.renderer.layouts[side].element_named(name)
     return (Cause("element", f"element '{name}' draws differently",
                   new.where(element.position) if element is not None else None, name,
                   f"layout element '{name}' changed"),)

@@ -339,6 +339,10 @@ class Layout:
                                  *(element.names for element in self.elements),
                                  *(style.colour.names for style in self.styles.values() if style.colour))
 
+    def element_named(self, name: str) -> Element | None:
+        """The (first) element called ``name``, None when there is none."""
+        return next((element for element in self.elements if element.name == name), None)
+
 
 # --- finding and merging layout files -------------------------------------------------
 

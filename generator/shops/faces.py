@@ -28,7 +28,7 @@ from generator.findings import Finding
 from generator.render import Renderer
 from generator.render.icons import Icon
 from generator.render.images import drawn_rectangle
-from generator.render.layout import Element, Layout
+from generator.render.layout import Layout
 from generator.render.paint import Gradient
 from generator.render.plan import (
     ArtOp,
@@ -135,19 +135,15 @@ def _card_size(renderer: Renderer, preset: Preset, front: Layout) -> _Found | No
 
 
 def _element_position(layout: Layout, name: str) -> Position:
-    element = _element(layout, name)
+    element = layout.element_named(name)
     return element.position if element is not None else Position(layout.path)
-
-
-def _element(layout: Layout, name: str) -> Element | None:
-    return next((element for element in layout.elements if element.name == name), None)
 
 
 def _extent(op: Op, layout: Layout) -> tuple[str, Box] | None:
     """What the op draws that the safe zone holds, and its box (turned as it is drawn)."""
     box: Box | None
     if isinstance(op, TextOp):
-        kind, box = "text", op.overflow or getattr(_element(layout, op.element), "box", None)
+        kind, box = "text", op.overflow or getattr(layout.element_named(op.element), "box", None)
     elif isinstance(op, IconOp):
         kind, box = "icon", union(Box(x, y, size, size) for x, y, size in op.squares)
     elif isinstance(op, (ImageOp, ArtOp)):
