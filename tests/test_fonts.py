@@ -4,6 +4,7 @@ broken font files, read back from the PDFs deckpress writes."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from cli_run import deckpress
+from fontTools.ttLib import TTFont as TTFontFile
 from reportlab import __file__ as reportlab_file
 
 VERA = Path(reportlab_file).parent / "fonts"
@@ -154,6 +156,36 @@ def test_a_deck_prints_the_same_bytes_whatever_the_process_registered_before(tmp
     for attempt in ("first", "second"):
         assert deckpress("build", folder, "--out", tmp_path / attempt, "--quiet", "--no-check").exit_code == 0
         assert (tmp_path / attempt / "test.pdf").read_bytes() == (tmp_path / "fresh" / "test.pdf").read_bytes()
+
+
+def advance(pdf: Path, letter: str) -> tuple[str, float]:
+    """The font of the first ``letter`` on the PDF's first page, and its advance per point of size."""
+    with pdfplumber.open(pdf) as opened:
+        char = next(char for char in opened.pages[0].chars if char["text"] == letter)
+    return font_of(char), round(char["width"] / char["size"], 4)
+
+
+def test_two_decks_whose_fonts_share_a_postscript_name_each_print_in_their_own(tmp_path):
+    """Built together, the second deck must not be drawn in the first deck's font of that name."""
+    bold = project(tmp_path, [("one", "WWW")])
+    set_font(tmp_path, "Title")
+    (bold / "fonts").mkdir()
+    (bold / "fonts" / "Title.ttf").write_bytes((BUNDLED / "DejaVuSans-Bold.ttf").read_bytes())
+    regular = tmp_path / "cards" / "regular"
+    shutil.copytree(bold, regular)
+    renamed = TTFontFile(BUNDLED / "DejaVuSans.ttf")  # the regular face, named as the bold one
+    for record in renamed["name"].names:
+        if record.nameID == 6:
+            record.string = "DejaVuSans-Bold"
+    renamed.save(regular / "fonts" / "Title.ttf")
+    for out, decks in (("alone", [regular]), ("both", [bold, regular])):
+        # fresh processes, so that neither build meets a font registered before it
+        run = subprocess.run([sys.executable, "-m", "generator", "build", *map(str, decks), "--out",
+                              str(tmp_path / out), "--quiet", "--no-check"], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+    assert advance(tmp_path / "alone" / "regular.pdf", "W") == ("DejaVuSans-Bold", 0.9888)
+    assert advance(tmp_path / "both" / "test.pdf", "W") == ("DejaVuSans-Bold", 1.103)
+    assert advance(tmp_path / "both" / "regular.pdf", "W") == ("DejaVuSans-Bold-2", 0.9888)
 
 
 def test_the_deck_folder_comes_before_the_project_and_declares_names_in_its_fonts_yaml(tmp_path):

@@ -30,7 +30,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.errors import InputError, Position
 from generator.loading import Document, load_yaml
-from generator.render.fonts import FontRegistry, load_font_registry
+from generator.render.fonts import FontRegistry, load_font_registry, register_font
 from generator.render.units import MM as MM  # booklet sizes are checked in it; imported from here by callers
 from generator.render.units import read_length
 
@@ -110,7 +110,7 @@ def register_fonts() -> None:
     registered = set(pdfmetrics.getRegisteredFontNames())
     for name, filename in FONT_FILES.values():
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, str(BUNDLED_FONTS_DIR / filename)))
+            register_font(TTFont(name, str(BUNDLED_FONTS_DIR / filename)))
     names = {role: name for role, (name, _) in FONT_FILES.items()}
     pdfmetrics.registerFontFamily(FONT_FAMILY, normal=names["body"], bold=names["bold"],
                                   italic=names["italic"], boldItalic=names["bolditalic"])

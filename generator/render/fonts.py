@@ -200,7 +200,7 @@ class FontRegistry:
         except (struct.error, ValueError, KeyError, IndexError, TypeError, AttributeError,
                 AssertionError, ArithmeticError, MemoryError, RecursionError) as error:
             raise InputError(f"{what}: {_damage(error)}", position, field=name) from None
-        pdfmetrics.registerFont(font)
+        register_font(font)
         return font
 
     def add_system_family(self, name: str, position: Position) -> None:
@@ -360,6 +360,37 @@ def system_fonts_wanted(document: Document, keys: tuple[Any, ...] = ("fonts",)) 
     return wanted
 
 
+def register_font(font: TTFont) -> None:
+    """Register ``font`` with reportlab so that drawing in its name draws its own glyphs.
+
+    reportlab keeps one font for each PostScript name a file's name table gives: registering a
+    second file of that name hands back the first, and whatever is drawn in the second is drawn
+    and measured in the first's glyphs. That is right for a copy of the same font (one font,
+    embedded once, and the PDF is the same whatever the process registered before) and wrong
+    for another file of the name: two versions of one font in two decks of a build, or a font
+    edited since the git revision a comparison draws. Such a file takes the name with the first
+    free number after it (``DejaVuSans-2``: a number, not a hash of its path, so the PDF is the
+    same on every machine)."""
+    holders = {registered.face.name: registered
+               for registered in map(pdfmetrics.getFont, pdfmetrics.getRegisteredFontNames())
+               if isinstance(registered, TTFont)}
+    if font.face.name in holders:
+        name, mine, number = font.face.name, _glyph_data(font), 1
+        while font.face.name in holders and _glyph_data(holders[font.face.name]) != mine:
+            number += 1
+            font.face.name = b"%s-%d" % (name, number)
+    pdfmetrics.registerFont(font)
+
+
+def _glyph_data(font: TTFont) -> str:
+    """A digest of every table of the font's file: equal for copies of one file."""
+    digest = hashlib.sha1()
+    for tag in sorted(font.face.table):
+        digest.update(tag.encode("latin-1"))
+        digest.update(font.face.get_table(tag))
+    return digest.hexdigest()
+
+
 def _internal_name(name: str, path: Path) -> str:
     """``name``, or ``name`` with a short hash of the file when another file has that name.
     A file is told apart by where it is read from too: a font at a git revision is not the
@@ -372,8 +403,7 @@ def _internal_name(name: str, path: Path) -> str:
     registered = pdfmetrics.getFont(name)
     if str(getattr(getattr(registered, "face", None), "filename", "")) == identity:
         return name
-    digest = hashlib.sha1(identity.encode("utf-8")).hexdigest()[:8]
-    return f"{name}-{digest}"
+    return f"{name}-{hashlib.sha1(identity.encode('utf-8')).hexdigest()[:8]}"
 
 
 @dataclass(repr=False, eq=False)

@@ -28,6 +28,7 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.render.fonts import register_font
 from generator.sheets.marks import Line
 from generator.sheets.style import LineStyle
 
@@ -47,7 +48,7 @@ Template: TypeAlias = tuple[bytes, bytes]
 def sheet_font() -> str:
     """Register the sheet font with reportlab (once) and return its name."""
     if SHEET_FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(SHEET_FONT, SHEET_FONT_FILE))
+        register_font(TTFont(SHEET_FONT, SHEET_FONT_FILE))
     return SHEET_FONT
 
 
