@@ -117,11 +117,31 @@ def test_commands_leave_the_heavy_libraries_they_do_not_use_unloaded(tmp_path, c
     assert loaded & set(HEAVY) == allowed
 
 
-def test_serve_loads_the_comparison_of_iterations_only_for_since():
-    """Only ``serve --since`` compares a deck with its past; the preview starts without the comparison."""
-    loaded = loaded_modules("serve", "--help")
-    assert "generator.cli.serve" in loaded
-    assert not loaded & {"generator.iterations.comparison", "generator.iterations.following"}, sorted(loaded)
+SERVING_PROBE = """
+import sys
+import generator.serve.server
+from generator.cli import main
+
+def loaded_once_serving(server, sockets=None):  # stands in for listening: the decks are loaded
+    print("LOADED", " ".join(sorted(sys.modules)), file=sys.stderr)
+
+generator.serve.server._Server.run = loaded_once_serving
+sys.argv = ["deckpress", "serve", *sys.argv[1:], "--port", "0", "--quiet"]
+main()
+"""
+
+
+@pytest.mark.parametrize("since, comparison", [((), False), (("--since", "HEAD"), True)], ids=["plain", "since"])
+def test_serve_loads_the_comparison_of_iterations_only_for_since(since, comparison):
+    """Only ``serve --since`` compares a deck with its past: the preview of a deck alone gets as
+    far as serving without loading the comparison."""
+    finished = subprocess.run([sys.executable, "-c", SERVING_PROBE, str(CARDS / "cereal-killer"), *since],
+                              cwd=REPO, capture_output=True, text=True, timeout=120)
+    report = [line for line in finished.stderr.splitlines() if line.startswith("LOADED")]
+    assert report, finished.stderr
+    loaded = set(report[-1].split()[1:])
+    assert "generator.serve.preview" in loaded
+    assert bool(loaded & {"generator.iterations.comparison", "generator.iterations.following"}) is comparison
 
 
 def test_check_loads_the_statistics_and_the_booklet_only_for_a_deck_that_has_them(tmp_path):
