@@ -15,6 +15,9 @@ from cli_run import deckpress
 from fontTools.ttLib import TTFont as TTFontFile
 from reportlab import __file__ as reportlab_file
 
+from generator.cli.watch import watched_roots
+from generator.serve.preview import DeckPreview
+
 VERA = Path(reportlab_file).parent / "fonts"
 BUNDLED = Path(__file__).resolve().parent.parent / "generator" / "render" / "data" / "fonts"
 
@@ -186,6 +189,22 @@ def test_two_decks_whose_fonts_share_a_postscript_name_each_print_in_their_own(t
     assert advance(tmp_path / "alone" / "regular.pdf", "W") == ("DejaVuSans-Bold", 0.9888)
     assert advance(tmp_path / "both" / "test.pdf", "W") == ("DejaVuSans-Bold", 1.103)
     assert advance(tmp_path / "both" / "regular.pdf", "W") == ("DejaVuSans-Bold-2", 0.9888)
+
+
+def test_the_preview_prints_a_font_file_as_it_was_last_saved(tmp_path):
+    """The preview loads a deck again in the same process after a save: a font file replaced by
+    another font (one without Greek) is read again, and back again once it is restored."""
+    folder = project(tmp_path, [("one", "Ἀθηνᾶ")])
+    set_font(tmp_path, "Title")
+    (folder / "fonts").mkdir()
+    greek, latin = (BUNDLED / "DejaVuSans.ttf").read_bytes(), (VERA / "Vera.ttf").read_bytes()
+    preview = DeckPreview(folder / "deck.yaml", watched_roots)
+    seen = []
+    for font in (greek, latin, greek):
+        (folder / "fonts" / "Title.ttf").write_bytes(font)
+        seen.append([problem.message for problem in preview.refresh().problems if problem.is_error])
+    assert seen[0] == seen[2] == []
+    assert len(seen[1]) == 1 and "font 'Title' has no glyph for 'Ἀ' (U+1F08)" in seen[1][0]
 
 
 def test_the_deck_folder_comes_before_the_project_and_declares_names_in_its_fonts_yaml(tmp_path):

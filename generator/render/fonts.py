@@ -176,12 +176,18 @@ class FontRegistry:
 
     def _register(self, name: str, path: Path) -> TTFont:
         internal = _internal_name(name, path)
+        trusted = path in self.trusted
         if internal in pdfmetrics.getRegisteredFontNames():
-            return pdfmetrics.getFont(internal)
+            registered = pdfmetrics.getFont(internal)
+            edited = None if trusted else _edited_bytes(registered, path)
+            if edited is None:
+                return registered
+            internal = f"{name}-{hashlib.sha1(edited).hexdigest()[:8]}"  # this version of the file
+            if internal in pdfmetrics.getRegisteredFontNames():
+                return pdfmetrics.getFont(internal)
         position = self.positions.get(name, Position(path))
         # Name the file unless the error's position already does (a name given in fonts.yaml).
         what = f"font '{name}'" if position.path == path else f"font '{name}' ({path})"
-        trusted = path in self.trusted
         source = current_source()
         try:
             if not trusted:
@@ -358,6 +364,27 @@ def system_fonts_wanted(document: Document, keys: tuple[Any, ...] = ("fonts",)) 
     if not isinstance(wanted, bool):
         raise reader.fail((*keys, "system"), f"system is true or false, found {describe_value(wanted)}")
     return wanted
+
+
+def _edited_bytes(font: TTFont, path: Path) -> bytes | None:
+    """The bytes of the disk file ``font`` was read from, if they have changed since (the
+    preview and ``watch`` load a deck again, in one process, after its files change), else None.
+    A file at a git revision never changes; one that cannot be read now, or is too large,
+    gives ``b""``, so that reading it again says why."""
+    local = current_source().local(path)
+    if local is None:
+        return None
+    try:
+        if local.stat().st_size > MAX_FONT_BYTES:
+            return b""
+        data = local.read_bytes()
+    except OSError:
+        return b""
+    for tag in font.face.table:
+        offset, length = font.face.get_table_pos(tag)
+        if data[offset:offset + length] != font.face.get_table(tag):
+            return data
+    return None
 
 
 def register_font(font: TTFont) -> None:
