@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from PIL import ImageFont
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFontFace
 
 from generator.access.backdrop import PAINTING_OPS, Backdrop, ImageSamples, backdrops, blend, reaching, sole_cover
 from generator.access.colours import (
@@ -202,7 +203,7 @@ def _ink_extent(font: str, text: str) -> tuple[float, float, float, float]:
     read the font."""
     face = pdfmetrics.getFont(font).face
     try:
-        return _measuring_font(face.filename).getbbox(text, anchor="ls")
+        return _measuring_font(face).getbbox(text, anchor="ls")
     except OSError:
         width = pdfmetrics.stringWidth(text, font, MEASURING_SIZE)
         return (0, round(-face.ascent * MEASURING_SIZE / 1000), round(width),
@@ -210,8 +211,10 @@ def _ink_extent(font: str, text: str) -> tuple[float, float, float, float]:
 
 
 @lru_cache(maxsize=64)
-def _measuring_font(path: str) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(path, MEASURING_SIZE)
+def _measuring_font(face: TTFontFace) -> ImageFont.FreeTypeFont:
+    """FreeType's reading of the file reportlab's ``face`` came from, once for each face: a
+    font file saved again while the preview runs is registered as a face of its own."""
+    return ImageFont.truetype(face.filename, MEASURING_SIZE)
 
 
 @lru_cache(maxsize=64)
