@@ -168,27 +168,63 @@ def advance(pdf: Path, letter: str) -> tuple[str, float]:
     return font_of(char), round(char["width"] / char["size"], 4)
 
 
-def test_two_decks_whose_fonts_share_a_postscript_name_each_print_in_their_own(tmp_path):
-    """Built together, the second deck must not be drawn in the first deck's font of that name."""
+def named(font: Path, postscript_name: str, saved: Path) -> None:
+    """Save a copy of ``font`` whose name table gives ``postscript_name``."""
+    renamed = TTFontFile(font)
+    for record in renamed["name"].names:
+        if record.nameID == 6:
+            record.string = postscript_name
+    renamed.save(saved)
+
+
+@pytest.mark.parametrize("postscript_name", ["DejaVuSans-Bold", "P" * 63], ids=["plain", "longest"])
+def test_two_decks_whose_fonts_share_a_postscript_name_each_print_in_their_own(tmp_path, postscript_name):
+    """Built together, the second deck must not be drawn in the first deck's font of that name;
+    the number that tells them apart keeps the name within PostScript's 63 characters."""
     bold = project(tmp_path, [("one", "WWW")])
     set_font(tmp_path, "Title")
     (bold / "fonts").mkdir()
-    (bold / "fonts" / "Title.ttf").write_bytes((BUNDLED / "DejaVuSans-Bold.ttf").read_bytes())
+    named(BUNDLED / "DejaVuSans-Bold.ttf", postscript_name, bold / "fonts" / "Title.ttf")
     regular = tmp_path / "cards" / "regular"
     shutil.copytree(bold, regular)
-    renamed = TTFontFile(BUNDLED / "DejaVuSans.ttf")  # the regular face, named as the bold one
-    for record in renamed["name"].names:
-        if record.nameID == 6:
-            record.string = "DejaVuSans-Bold"
-    renamed.save(regular / "fonts" / "Title.ttf")
+    named(BUNDLED / "DejaVuSans.ttf", postscript_name, regular / "fonts" / "Title.ttf")  # the regular face
     for out, decks in (("alone", [regular]), ("both", [bold, regular])):
         # fresh processes, so that neither build meets a font registered before it
         run = subprocess.run([sys.executable, "-m", "generator", "build", *map(str, decks), "--out",
                               str(tmp_path / out), "--quiet", "--no-check"], capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
-    assert advance(tmp_path / "alone" / "regular.pdf", "W") == ("DejaVuSans-Bold", 0.9888)
-    assert advance(tmp_path / "both" / "test.pdf", "W") == ("DejaVuSans-Bold", 1.103)
-    assert advance(tmp_path / "both" / "regular.pdf", "W") == ("DejaVuSans-Bold-2", 0.9888)
+    second = postscript_name[:61] + "-2"
+    assert advance(tmp_path / "alone" / "regular.pdf", "W") == (postscript_name, 0.9888)
+    assert advance(tmp_path / "both" / "test.pdf", "W") == (postscript_name, 1.103)
+    assert advance(tmp_path / "both" / "regular.pdf", "W") == (second, 0.9888)
+
+
+BUILD_THEN_BOOKLET = """
+import sys
+from click.testing import CliRunner
+from generator.cli import cli
+for command in (["build", sys.argv[1], "--out", sys.argv[2], "--quiet", "--no-check"],
+                ["booklet", sys.argv[1], "--out", sys.argv[2], "--quiet"]):
+    result = CliRunner().invoke(cli, command)
+    assert result.exit_code == 0, result.output
+"""
+
+
+def test_a_booklet_after_a_deck_with_its_own_vera_in_one_process_prints_in_vera(tmp_path):
+    """As ``watch`` does: a deck whose fonts/Vera.ttf is another font, built first, and then
+    its booklet; the booklet's text is still in Vera."""
+    folder = project(tmp_path, [("one", "WWW")])
+    set_font(tmp_path, "Vera")
+    (folder / "fonts").mkdir()
+    (folder / "fonts" / "Vera.ttf").write_bytes((BUNDLED / "DejaVuSans-Bold.ttf").read_bytes())
+    (folder / "rules.md").write_text("# Rules\n\nWin with *wit* and **nerve**.\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-c", BUILD_THEN_BOOKLET, str(folder), str(tmp_path / "out")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert {font_of(char) for char in title_chars(tmp_path)} == {"DejaVuSans-Bold"}
+    with pdfplumber.open(tmp_path / "out" / "test-rules.pdf") as booklet:
+        fonts = {font_of(char) for page in booklet.pages for char in page.chars}
+    assert fonts == {"BitstreamVeraSans-Roman", "BitstreamVeraSans-Bold", "BitstreamVeraSans-Oblique"}
 
 
 def test_the_preview_prints_a_font_file_as_it_was_last_saved(tmp_path):

@@ -35,7 +35,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from generator.booklet import components as comp
 from generator.booklet.markdown import Heading
 from generator.booklet.paragraphs import BookletCanvas, Paragraph, table_style
-from generator.booklet.style import FONT_FILES, BookletStyle, Paper, derive, paragraph_text
+from generator.booklet.style import BookletStyle, Paper, booklet_fonts, derive, paragraph_text
 from generator.deck.model import Deck
 from generator.render.icons import Icon
 from generator.words import words_for
@@ -110,7 +110,7 @@ def _document(buffer: io.BytesIO, deck: Deck, paper: Paper, style: BookletStyle)
         buffer, pagesize=paper.page, invariant=1, pageCompression=1,
         # The canvas starts in the body font rather than reportlab's Helvetica, so the PDF names
         # no font it does not embed (print shops' preflight refuses unembedded fonts).
-        initialFontName=FONT_FILES["body"][0],
+        initialFontName=booklet_fonts()["body"],
         leftMargin=margins.inner, rightMargin=margins.outer,
         topMargin=margins.top, bottomMargin=margins.bottom,
         title=words_for(deck)("booklet_title", name=deck.name), author=str(deck.info.get("designer", "")),

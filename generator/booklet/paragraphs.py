@@ -33,7 +33,7 @@ from reportlab.platypus import Paragraph as _Paragraph
 from reportlab.platypus import TableStyle
 from reportlab.platypus.paragraph import _getFragWords, _HSFrag
 
-from generator.booklet.style import FONT_FILES, bundled_fonts, fallback_face, load_style
+from generator.booklet.style import booklet_fonts, bundled_fonts, fallback_face, load_style
 from generator.render.icons import Icon, draw_icon, draw_label, label_colour, label_place
 from generator.render.runs import ICON_MARGIN, SpanFonts, icon_label, icon_side
 
@@ -90,7 +90,7 @@ def table_style(*commands: tuple[Any, ...]) -> TableStyle:
     reportlab sets each cell's font before drawing it, Helvetica unless told, and would name that
     unembedded font in the PDF although no cell prints in it (print shops' preflight refuses
     unembedded fonts)."""
-    return TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT_FILES["body"][0]), *commands])
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), booklet_fonts()["body"]), *commands])
 
 
 def icon_markup(name: str, label: str, before: str, after: str) -> str:

@@ -22,34 +22,21 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-import reportlab
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.errors import InputError, Position
 from generator.loading import Document, load_yaml
-from generator.render.fonts import FontRegistry, load_font_registry, register_font
+from generator.render.fonts import FontRegistry, load_font_registry
 from generator.render.units import MM as MM  # booklet sizes are checked in it; imported from here by callers
 from generator.render.units import read_length
 
 STYLE_FILE = Path(__file__).with_name("style.yaml")
 
-FONT_FILES = {
-    "body": ("Vera", "Vera.ttf"),
-    "bold": ("Vera-Bold", "VeraBd.ttf"),
-    "italic": ("Vera-Italic", "VeraIt.ttf"),
-    "bolditalic": ("Vera-BoldItalic", "VeraBI.ttf"),
-}
-"""Style font role -> (registered font name, file shipped inside reportlab).
-
-The names and files are the card renderer's (``fonts/fonts.yaml``), so both
-stages share one registration in reportlab's process-wide font table."""
-
-BUNDLED_FONTS_DIR = Path(reportlab.__file__).parent / "fonts"
-
-FONT_FAMILY = "Vera"
+FONT_ROLES = {"body": "Vera", "bold": "Vera-Bold", "italic": "Vera-Italic", "bolditalic": "Vera-BoldItalic"}
+"""Style font role -> the name of its font among those deckpress ships (the Vera family),
+as the card renderer's registry of bundled fonts knows it."""
 
 EXAMPLE_BOX_RULE = 3
 """Points of the coloured rule down the left of an example box, taken from the text width beside
@@ -105,15 +92,16 @@ def to_points(value: object, where: str, position: Position | None = None) -> fl
     return read_length(value, "pt", position, where)
 
 
-def register_fonts() -> None:
-    """Register the Vera family once per process (reportlab keeps a global font table)."""
-    registered = set(pdfmetrics.getRegisteredFontNames())
-    for name, filename in FONT_FILES.values():
-        if name not in registered:
-            register_font(TTFont(name, str(BUNDLED_FONTS_DIR / filename)))
-    names = {role: name for role, (name, _) in FONT_FILES.items()}
-    pdfmetrics.registerFontFamily(FONT_FAMILY, normal=names["body"], bold=names["bold"],
+@lru_cache(maxsize=1)
+def booklet_fonts() -> dict[str, str]:
+    """Style font role -> the name the booklet's font is registered under with reportlab,
+    through the registry of bundled fonts: a deck's own file called ``Vera`` met before in
+    the process (the preview, watch) keeps its name, and the booklet still prints in Vera."""
+    fonts = bundled_fonts()
+    names = {role: fonts.font(name).fontName for role, name in FONT_ROLES.items()}
+    pdfmetrics.registerFontFamily(names["body"], normal=names["body"], bold=names["bold"],
                                   italic=names["italic"], boldItalic=names["bolditalic"])
+    return names
 
 
 @lru_cache(maxsize=1)
@@ -183,7 +171,6 @@ def text_bounds(paper: str, path: Path = STYLE_FILE) -> TextBounds:
 @lru_cache(maxsize=1)
 def load_style(path: Path = STYLE_FILE) -> BookletStyle:
     """Read the style file (cached: it is the same for every booklet of a run)."""
-    register_fonts()
     document = _style_document(path)
     data = document.data
     palette = {name: colors.HexColor(value) for name, value in data["colours"].items()}
@@ -241,7 +228,7 @@ def _paragraph_style(document: Document, name: str, palette: dict[str, colors.Co
     size = _length(document, "text", name, "size")
     return ParagraphStyle(
         name,
-        fontName=FONT_FILES[spec.get("font", "body")][0],
+        fontName=booklet_fonts()[spec.get("font", "body")],
         fontSize=size,
         leading=length("leading", size * 1.25),
         spaceBefore=length("space_before", 0),
@@ -253,8 +240,7 @@ def _paragraph_style(document: Document, name: str, palette: dict[str, colors.Co
 @lru_cache(maxsize=1)
 def printable_characters() -> frozenset[int]:
     """Code points the booklet's body font has glyphs for (read once from the font)."""
-    register_fonts()
-    return frozenset(pdfmetrics.getFont("Vera").face.charToGlyph)
+    return frozenset(pdfmetrics.getFont(booklet_fonts()["body"]).face.charToGlyph)
 
 
 def font_has_glyph(character: str) -> bool:

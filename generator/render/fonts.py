@@ -65,7 +65,7 @@ from generator.errors import InputError, Position, describe_value
 from generator.loading import Document, load_yaml
 from generator.reading import Problems, Reader
 from generator.render.systemfonts import MAX_SYSTEM_FAMILIES, SystemFontError, find_system_family
-from generator.revisions import current_source
+from generator.revisions import NamedBytes, current_source
 
 REGISTRY_FILENAME = "fonts.yaml"
 FONTS_FOLDER = "fonts"
@@ -85,6 +85,9 @@ DEFAULT_FONTS = {
 MAX_FONT_BYTES = 40 * 1024 * 1024
 """A font file's size. Large CJK fonts run to some 20 MB; a file past this is not a font
 a card needs, and parsing it would hold it all in memory."""
+MAX_POSTSCRIPT_NAME = 63
+"""Characters of a font's PostScript name, which a PDF names it by; a number added to tell two
+files of one name apart stays within it."""
 MAX_FONT_FILES = 500
 """Font files one fonts folder may offer. Each is a name to list and check; a folder of
 thousands is a mistake (a system fonts folder copied whole), not a deck's fonts."""
@@ -177,23 +180,29 @@ class FontRegistry:
     def _register(self, name: str, path: Path) -> TTFont:
         internal = _internal_name(name, path)
         trusted = path in self.trusted
-        if internal in pdfmetrics.getRegisteredFontNames():
-            registered = pdfmetrics.getFont(internal)
-            edited = None if trusted else _edited_bytes(registered, path)
-            if edited is None:
-                return registered
-            internal = f"{name}-{hashlib.sha1(edited).hexdigest()[:8]}"  # this version of the file
-            if internal in pdfmetrics.getRegisteredFontNames():
-                return pdfmetrics.getFont(internal)
+        source = current_source()
+        local = source.local(path)
+        registered = pdfmetrics.getFont(internal) if internal in pdfmetrics.getRegisteredFontNames() else None
+        if registered is not None and (trusted or local is None):
+            return registered  # shipped with deckpress, or at a git revision: it cannot have changed
         position = self.positions.get(name, Position(path))
         # Name the file unless the error's position already does (a name given in fonts.yaml).
         what = f"font '{name}'" if position.path == path else f"font '{name}' ({path})"
-        source = current_source()
         try:
             if not trusted:
                 check_font_file(path)
-            local = source.local(path)
-            font = TTFont(internal, str(local) if local is not None else source.opened(path, MAX_FONT_BYTES))
+            if registered is not None:
+                # Read before in this process (the preview, watch, a build of several decks), and
+                # maybe saved again since: the bytes compared are the bytes parsed.
+                data = source.read(path, MAX_FONT_BYTES)
+                if _holds(registered, data):
+                    return registered
+                internal = f"{name}-{hashlib.sha1(data).hexdigest()[:8]}"  # this version of the file
+                if internal in pdfmetrics.getRegisteredFontNames():
+                    return pdfmetrics.getFont(internal)
+                font = TTFont(internal, NamedBytes(data, str(local)))
+            else:
+                font = TTFont(internal, str(local) if local is not None else source.opened(path, MAX_FONT_BYTES))
             if not trusted:
                 _check_tables(font, path)
         except FontFileError as error:
@@ -366,25 +375,13 @@ def system_fonts_wanted(document: Document, keys: tuple[Any, ...] = ("fonts",)) 
     return wanted
 
 
-def _edited_bytes(font: TTFont, path: Path) -> bytes | None:
-    """The bytes of the disk file ``font`` was read from, if they have changed since (the
-    preview and ``watch`` load a deck again, in one process, after its files change), else None.
-    A file at a git revision never changes; one that cannot be read now, or is too large,
-    gives ``b""``, so that reading it again says why."""
-    local = current_source().local(path)
-    if local is None:
-        return None
-    try:
-        if local.stat().st_size > MAX_FONT_BYTES:
-            return b""
-        data = local.read_bytes()
-    except OSError:
-        return b""
+def _holds(font: TTFont, data: bytes) -> bool:
+    """Whether the file ``data`` still holds every table ``font`` was read with, where it was."""
     for tag in font.face.table:
         offset, length = font.face.get_table_pos(tag)
         if data[offset:offset + length] != font.face.get_table(tag):
-            return data
-    return None
+            return False
+    return True
 
 
 def register_font(font: TTFont) -> None:
@@ -405,10 +402,12 @@ def register_font(font: TTFont) -> None:
         name, mine, number = font.face.name, _glyph_data(font), 1
         while font.face.name in holders and _glyph_data(holders[font.face.name]) != mine:
             number += 1
-            font.face.name = b"%s-%d" % (name, number)
+            suffix = b"-%d" % number
+            font.face.name = name[:MAX_POSTSCRIPT_NAME - len(suffix)] + suffix
     pdfmetrics.registerFont(font)
 
 
+@lru_cache(maxsize=256)
 def _glyph_data(font: TTFont) -> str:
     """A digest of every table of the font's file: equal for copies of one file."""
     digest = hashlib.sha1()

@@ -5,7 +5,7 @@ Stands on the ground floor, beside the loader that reads every file through it.
 """
 
 from generator.revisions.git import GIT_TIMEOUT_SECONDS, GitError, GitMissing, started
-from generator.revisions.source import DISK, Entry, FileSource, Revision, current_source, reading_from
+from generator.revisions.source import DISK, Entry, FileSource, NamedBytes, Revision, current_source, reading_from
 
-__all__ = ["DISK", "GIT_TIMEOUT_SECONDS", "Entry", "FileSource", "GitError", "GitMissing", "Revision",
-           "current_source", "reading_from", "started"]
+__all__ = ["DISK", "GIT_TIMEOUT_SECONDS", "Entry", "FileSource", "GitError", "GitMissing", "NamedBytes",
+           "Revision", "current_source", "reading_from", "started"]

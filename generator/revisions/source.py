@@ -102,7 +102,7 @@ class FileSource:
         local = self.local(path)
         if local is not None:
             return local.open("rb")
-        return _Named(self.read(path, most), self.identity(path))
+        return NamedBytes(self.read(path, most), self.identity(path))
 
     def label(self, path: Path) -> str:
         """How messages name the file: its path, or ``REV:path`` at a revision."""
@@ -134,7 +134,7 @@ DISK = FileSource()
 """The disk, where files are read from unless :func:`reading_from` says otherwise."""
 
 
-class _Named(io.BytesIO):
+class NamedBytes(io.BytesIO):
     """Bytes with a name, as libraries that take a stream name what they read (reportlab's fonts)."""
 
     def __init__(self, data: bytes, name: str) -> None:
