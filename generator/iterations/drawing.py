@@ -30,7 +30,7 @@ from generator.render.layout import Layout
 from generator.render.plan import Glyphs, Op, TextOp
 from generator.render.renderer import Renderer
 from generator.render.svg import SvgArt
-from generator.revisions import FileSource
+from generator.revisions import FileSource, without_crlf
 
 MAX_DIGESTED_BYTES = 64 * 1024 * 1024
 """Bytes of one file read to tell whether it changed. Every file a face draws from is
@@ -238,6 +238,8 @@ class Canon:
                 data = self.source.read(path, MAX_DIGESTED_BYTES)
             except OSError as error:  # planning read it a moment ago; say what changed, not crash
                 data = f"unreadable: {error}".encode()
+            if path.suffix.lower() == ".svg":  # XML reads CRLF as LF: a checkout with CRLF draws the same
+                data = without_crlf(data)
             self._digests[key] = hashlib.sha256(data).hexdigest()
         return self._digests[key]
 

@@ -44,6 +44,11 @@ a listing of this many is a folder of something else (a photo library, node_modu
 MAX_ERROR_BYTES = 64 * 1024
 """What of git's own complaint (its standard error) is kept, for the first line of it."""
 
+MAX_LFS_POINTER_BYTES = 1024
+"""Git LFS keeps a large file in the repository as a pointer of fewer bytes than this (its
+specification's bound); only a blob this small is read to ask whether it is one."""
+LFS_POINTER_START = b"version https://git-lfs.github.com/spec/v1\n"
+
 SAFE_OPTIONS = ("-c", "core.fsmonitor=false", "-c", "core.quotepath=off")
 """Given to every command: no file system monitor (a repository's configuration can name a
 program to run as one), and file names printed as they are."""
@@ -242,25 +247,76 @@ def has_changes(root: Path, paths: Sequence[str]) -> bool:
     names = {part.decode("utf-8", errors="surrogateescape") for part in listed.split(b"\0") if part}
     if names != set(committed):  # a file added, staged, untracked or removed from the index
         return True
-    return any(_changed(root / name, entry) for name, entry in committed.items())
+    return any(_changed(root, root / name, entry) for name, entry in committed.items())
 
 
-def _changed(path: Path, entry: TreeEntry) -> bool:
+def _changed(root: Path, path: Path, entry: TreeEntry) -> bool:
     """Whether the file at ``path`` differs from the committed blob ``entry``: missing, another
-    kind, or other bytes (hashed as git hashes a blob, SHA-1 or SHA-256 by the id's length)."""
+    kind, or other bytes (hashed as git hashes a blob, SHA-1 or SHA-256 by the id's length).
+
+    Two checkouts git itself calls unchanged are too: a text file with CRLF line endings where
+    the commit has LF (``core.autocrlf``, Git for Windows' default), and the content a Git LFS
+    pointer names. git would learn both by running the repository's filters; this reads them."""
     try:
         if entry.mode == "120000":
             content = os.readlink(path).encode("utf-8", errors="surrogateescape")
         elif path.is_symlink() or not path.is_file():
             return True
-        elif path.stat().st_size != entry.size:
+        elif path.stat().st_size < entry.size >= MAX_LFS_POINTER_BYTES:  # CRLF makes a file only larger
             return True
         else:
             content = path.read_bytes()
     except OSError:
         return True
-    digest = hashlib.sha256 if len(entry.object) == 64 else hashlib.sha1
-    return digest(b"blob %d\0" % len(content) + content).hexdigest() != entry.object
+    if _blob_id(content, entry.object) == entry.object:
+        return False
+    if b"\r\n" in content and b"\0" not in content and _blob_id(without_crlf(content), entry.object) == entry.object:
+        return False
+    if entry.size <= MAX_LFS_POINTER_BYTES:
+        try:
+            pointer = read_blob(root, entry.object, MAX_LFS_POINTER_BYTES)
+        except OSError:
+            return True
+        named = lfs_object(pointer)
+        return named is None or named != (hashlib.sha256(content).hexdigest(), len(content))
+    return True
+
+
+def _blob_id(content: bytes, like: str) -> str:
+    """The id git gives a blob of ``content``, in the hash of the id ``like`` (SHA-1 or SHA-256)."""
+    digest = hashlib.sha256 if len(like) == 64 else hashlib.sha1
+    return digest(b"blob %d\0" % len(content) + content).hexdigest()
+
+
+def without_crlf(text: bytes) -> bytes:
+    """``text`` with each CRLF line ending made LF, as git commits a text file it checked out
+    with CRLF (and as XML reads an SVG file either way)."""
+    return text.replace(b"\r\n", b"\n")
+
+
+def lfs_object(pointer: bytes) -> tuple[str, int] | None:
+    """The SHA-256 (hex) and size of the content a Git LFS pointer file names; None when
+    ``pointer`` is not one."""
+    if len(pointer) >= MAX_LFS_POINTER_BYTES or not pointer.startswith(LFS_POINTER_START):
+        return None
+    fields = dict(line.partition(b" ")[::2] for line in pointer.split(b"\n") if line)
+    oid, size = fields.get(b"oid", b""), fields.get(b"size", b"")
+    if not oid.startswith(b"sha256:") or not size.isdigit():
+        return None
+    digest = oid[len(b"sha256:"):].decode("ascii", errors="replace")
+    if len(digest) != 64 or any(char not in "0123456789abcdef" for char in digest):
+        return None
+    return digest, int(size)
+
+
+def lfs_store(root: Path) -> Path | None:
+    """Where Git LFS keeps the contents it has fetched for the repository at ``root``
+    (``.git/lfs/objects``, shared by its worktrees); None when git cannot say."""
+    try:
+        common = run_git(["rev-parse", "--git-common-dir"], root, limit=4096)
+    except OSError:
+        return None
+    return root / common.decode("utf-8", errors="surrogateescape").strip() / "lfs" / "objects"
 
 
 def resolve_revision(root: Path, revision: str) -> str:

@@ -19,6 +19,7 @@ fonts and icons that come with deckpress) is read from the disk as always.
 from __future__ import annotations
 
 import errno
+import hashlib
 import io
 import os
 from collections.abc import Iterable, Iterator
@@ -32,11 +33,14 @@ from typing import BinaryIO
 from generator.paths import special_kind
 from generator.revisions.git import (
     MAX_GIT_OUTPUT,
+    MAX_LFS_POINTER_BYTES,
     GitError,
     TreeEntry,
     git_program,
     has_changes,
     last_commit,
+    lfs_object,
+    lfs_store,
     list_tree,
     read_blob,
     relative_paths,
@@ -226,10 +230,39 @@ class Revision(FileSource):
             raise FileNotFoundError(errno.ENOENT, f"no file to read at {self.name}", self.label(path))
         if found.object in self.kept:
             return self.kept[found.object][:most]
-        data = read_blob(self.root, found.object, min(most, MAX_GIT_OUTPUT))
-        if len(data) == found.size and sum(map(len, self.kept.values())) + len(data) <= MAX_KEPT_BYTES:
+        small = found.size < MAX_LFS_POINTER_BYTES  # read whole: it may be a Git LFS pointer
+        data = read_blob(self.root, found.object, found.size if small else min(most, MAX_GIT_OUTPUT))
+        whole = len(data) == found.size
+        if small:
+            data = self._lfs_content(data, path, name)
+        if whole and sum(map(len, self.kept.values())) + len(data) <= MAX_KEPT_BYTES:
             self.kept[found.object] = data
-        return data
+        return data[:most]
+
+    @cached_property
+    def _lfs_store(self) -> Path | None:
+        return lfs_store(self.root)
+
+    def _lfs_content(self, blob: bytes, path: Path, name: str) -> bytes:
+        """``blob``, or when it is a Git LFS pointer the content it names: from the repository's
+        LFS store, or the file on the disk when it holds that content still. Both are read as
+        files, and the repository's LFS filter (a program its configuration names) is never run."""
+        named = lfs_object(blob)
+        if named is None:
+            return blob
+        digest, size = named
+        store = self._lfs_store
+        for candidate in ([store / digest[:2] / digest[2:4] / digest] if store else []) + [self.root / name]:
+            try:
+                if (candidate.is_file() and not candidate.is_symlink() and candidate.stat().st_size == size
+                        and size <= MAX_GIT_OUTPUT):
+                    content = candidate.read_bytes()
+                    if hashlib.sha256(content).hexdigest() == digest:
+                        return content
+            except OSError:
+                continue
+        raise FileNotFoundError(errno.ENOENT, f"kept in Git LFS, and its content at {self.name} is not on this "
+                                "machine (git lfs fetch fetches it)", self.label(path))
 
     def listing(self, folder: Path) -> list[Path]:
         name = self._name(folder)
