@@ -264,7 +264,7 @@ def test_each_page_is_labelled_with_deck_sheet_and_mark_settings_below_the_cards
             assert len(low) == len([c for c in page.chars if page.height - c["bottom"] < 10 * MM])  # wholly below
             labels.append(page.within_bbox((0, page.height - 10 * MM, page.width, page.height)).extract_text())
     assert labels[0] == ("Test Deck · sheet 1 of 3 · page 1 of 6 · fronts · duplex: flip on long edge · "
-                         "Silhouette, 3 marks: inset 10 mm, length 7 mm, thickness 1 mm")
+                         "A4 landscape, Silhouette, 3 marks: inset 10 mm, length 7 mm, thickness 1 mm")
     assert labels[5].startswith("Test Deck · sheet 3 of 3 · page 6 of 6 · backs")
 
 

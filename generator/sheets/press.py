@@ -400,7 +400,9 @@ class Footer:
         self._style = style.footer
         self._draft = layout.settings.draft
         registration = layout.registration
-        self._cutter = registration.describe() if registration else ""
+        # the paper too: a cutter's software is set to the page the marks were placed on, and a
+        # cutter may turn the sheet from the orientation asked for by default
+        self._cutter = f"{layout.paper.describe()}, {registration.describe()}" if registration else ""
         self._version = f"version {version}" if version else ""
         self._sheets = sheets
         if registration:
