@@ -216,7 +216,8 @@ def write_calibration(path: Path, paper: Paper, duplex: str = "long",
 
 
 CUT_TEST_SIZE = (63 * MM, 88 * MM)
-"""The rectangle a cutter calibration cuts: a poker card, the cut a deck asks for most."""
+"""The rectangle a cutter calibration cuts: about a poker card (63.5 x 88.9 mm), the cut a deck
+asks for most, in whole millimetres so that a ruler reads it easily."""
 CUT_TEST_RINGS = (-1.0, -0.5, 0.5, 1.0)
 """Millimetres inside (-) and outside (+) the cut line where grey guides are printed, to read
 how far a cut strays."""
