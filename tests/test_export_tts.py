@@ -363,3 +363,13 @@ def test_the_summary_names_the_decks_and_their_card_size(tmp_path):
     run = deckpress("export", make_deck(tmp_path, TWO_BACK_CARDS), "--tts", tmp_path / "tts")
     assert run.exit_code == 0, run.stderr
     assert "test: 2 decks, 2 deck sheets (1463x2048 px a card), 2 back images and" in run.stdout
+
+
+@pytest.mark.parametrize("size, sideways", [("poker", False), ("[88.9mm, 63.5mm]", True)], ids=["upright", "landscape"])
+def test_landscape_cards_are_marked_sideways_for_the_zoom(tmp_path, size, sideways):
+    """TTS zooms in on a card (Alt) turned as its SidewaysCard says; a landscape card is wider than tall."""
+    deck = make_deck(tmp_path, layout=LAYOUT.replace("size: poker", f"size: {size}"))
+    _, saved = export_tts(tmp_path, deck)
+    [pile] = saved["ObjectStates"]
+    assert pile["SidewaysCard"] is sideways
+    assert {card["SidewaysCard"] for card in pile["ContainedObjects"]} == {sideways}

@@ -454,11 +454,18 @@ def _pile_state(export: TtsExport, pile: Pile, index: int, guid: str, guids: Ite
         "GMNotes": deck.id,
         **CARD_STATE_DEFAULTS,
         "Description": description if isinstance(description, str) else "",
+        "SidewaysCard": _sideways(export),
         "Hands": False,
         "DeckIDs": Items(copy_ids),
         "CustomDeck": {str(number): entry for number, entry in entries.items()},
         "ContainedObjects": Items(contained),
     }
+
+
+def _sideways(export: TtsExport) -> bool:
+    """Whether the cards are wider than tall: TTS then zooms in on them (Alt) turned that way."""
+    width, height = export.renderer.card_size
+    return width > height
 
 
 def _card_entry(export: TtsExport, card: Card, entries: dict[int, dict[str, Any]]) -> dict[str, Any]:
@@ -471,6 +478,7 @@ def _card_entry(export: TtsExport, card: Card, entries: dict[int, dict[str, Any]
         "Nickname": export.renderer.title(card, "front"),
         "GMNotes": card.id,
         **CARD_STATE_DEFAULTS,
+        "SidewaysCard": _sideways(export),
         "Hands": True,
         "CardID": card_id,
         "CustomDeck": {str(number): entries[number]},
