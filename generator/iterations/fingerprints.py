@@ -4,8 +4,9 @@ only what changed (``build --changed-from OLD.json``, for a deck that is not in 
 Every build keeps each card's count and a fingerprint of what each of its faces draws
 (:func:`deck_record`); :func:`read_manifest_record` reads that record back. A fingerprint
 is made from what a face draws (:class:`~generator.iterations.drawing.FaceDrawing`: its
-shapes and text in place, and the contents of the files it draws from), never from file
-names or dates. It is made with the deck's version as the build prints it; comparing, the
+shapes and text in place, and the contents of the files it draws from), never from dates or
+where a file is kept; the names a designer gives (the layout, its elements, the art, fonts and
+icons drawn) are part of it, so renaming one reprints its faces. It is made with the deck's version as the build prints it; comparing, the
 deck is drawn again with the recorded version, so a new version alone changes no face.
 
 Every build imports this module, so it stands apart from the comparison of two decks
@@ -44,7 +45,7 @@ manifest lists too (each is a line of it)."""
 
 def fingerprint(face: FaceDrawing, elements: dict[int, tuple[ElementDrawing, str]]) -> str:
     """What a face draws, hashed: its layout, size, each element's shapes and text in place and
-    the contents of the files, fonts and icons they draw from (not where those are kept).
+    the names and contents of the files, fonts and icons they draw from (not where those are kept).
     ``elements`` keeps each element's own hash for the next face (faces share many elements)."""
     hashed = []
     for element in face.elements:
