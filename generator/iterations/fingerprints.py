@@ -6,8 +6,9 @@ Every build keeps each card's count and a fingerprint of what each of its faces 
 is made from what a face draws (:class:`~generator.iterations.drawing.FaceDrawing`: its
 shapes and text in place, and the contents of the files it draws from), never from dates or
 where a file is kept; the names a designer gives (the layout, its elements, the art, fonts and
-icons drawn) are part of it, so renaming one reprints its faces. It is made with the deck's version as the build prints it; comparing, the
-deck is drawn again with the recorded version, so a new version alone changes no face.
+icons drawn) are part of it, so renaming one reprints its faces. It is made with the deck's
+version as the build prints it; comparing, the deck is drawn again with the recorded version,
+so a new version alone changes no face.
 
 Every build imports this module, so it stands apart from the comparison of two decks
 (:mod:`generator.iterations.comparison`), which only a reprint needs.
