@@ -35,6 +35,7 @@ NOT_INPUT_LIMITS = {
     "MAX_DETAILS": "changes serve --since lists in one face's detail view",
     "MAX_LISTED_CHANGES": "changed and removed cards the serve --since panel names; the rest are counted",
     "MAX_SUMMARY": "characters of the serve --since panel's line for one changed card",
+    "MAX_LFS_POINTER_BYTES": "a blob this small is read whole to ask whether it is a Git LFS pointer (its format's)",
     "MAX_POSTSCRIPT_NAME": "a font name with a number added stays within PostScript's (the format's)",
 }
 
