@@ -84,7 +84,6 @@ def lfs_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> bytes:
 
 
 def test_art_in_git_lfs_is_the_art_its_pointer_names(tmp_path: Path, lfs_project: bytes):
-    assert version_of(Path("cards/game")) == git(tmp_path, "rev-parse", "--short", "HEAD").strip()
     nothing_changed(Path("cards/game"))
     run = deckpress("build", "cards/game", "--changed-since", "HEAD", "--out", tmp_path / "out")
     assert run.exit_code == 0, run.stderr
@@ -105,3 +104,41 @@ def test_art_changed_since_its_lfs_commit_is_compared_with_the_stored_content(tm
     assert "kept in Git LFS, and its content at HEAD is not on this machine (git lfs fetch fetches it)" \
         in run.stdout, run.stdout
     assert "  print 2 cards: golem x2 (redrawn)" in run.stdout.splitlines()
+
+
+def test_a_font_in_git_lfs_loads_at_the_revision_with_the_size_of_its_content(tmp_path: Path,
+                                                                             lfs_project: bytes):
+    """Every limit and check on a file's size sees the content's, not the pointer's."""
+    font = (Path(__file__).resolve().parent.parent / "generator" / "render" / "data" / "fonts"
+            / "DejaVuSerif.ttf").read_bytes()
+    fonts = Path("cards/game/fonts")
+    fonts.mkdir()
+    (fonts / "Lib.ttf").write_bytes(lfs_pointer(font))
+    edit(Path("layouts/game.yaml"), "    size: 12\n", "    size: 12\n    font: Lib\n")
+    (tmp_path / ".gitattributes").write_text("*.png filter=lfs diff=lfs merge=lfs -text\n"
+                                             "*.ttf filter=lfs diff=lfs merge=lfs -text\n")
+    commit(tmp_path, "A font of our own")
+    digest = hashlib.sha256(font).hexdigest()
+    stored = tmp_path / ".git" / "lfs" / "objects" / digest[:2] / digest[2:4] / digest
+    stored.parent.mkdir(parents=True)
+    stored.write_bytes(font)
+    (fonts / "Lib.ttf").write_bytes(font)
+    nothing_changed(Path("cards/game"))
+
+
+def test_a_folder_linked_outside_the_repository_counts_as_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The version's check reads no file outside the repository, even one holding the committed bytes."""
+    root = tmp_path / "repository"
+    deck = project(root, commit_it=False)
+    (deck / "notes").mkdir()
+    (deck / "notes" / "ideas.txt").write_text("More dragons.\n")
+    git(root, "init", "-q")
+    commit(root, "The first playtest")
+    (root / ".gitignore").write_text("/cards/game/notes\n")  # the link below is no untracked file
+    commit(root, "Ignore the notes")
+    monkeypatch.chdir(root)
+    assert not version_of(Path("cards/game")).endswith("+")
+    outside = tmp_path / "outside"
+    shutil.move(deck / "notes", outside)
+    (deck / "notes").symlink_to(outside, target_is_directory=True)
+    assert version_of(Path("cards/game")).endswith("+")

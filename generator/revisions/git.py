@@ -247,22 +247,25 @@ def has_changes(root: Path, paths: Sequence[str]) -> bool:
     names = {part.decode("utf-8", errors="surrogateescape") for part in listed.split(b"\0") if part}
     if names != set(committed):  # a file added, staged, untracked or removed from the index
         return True
-    return any(_changed(root, root / name, entry) for name, entry in committed.items())
+    inside = root.resolve()
+    return any(_changed(inside, root / name, entry) for name, entry in committed.items())
 
 
 def _changed(root: Path, path: Path, entry: TreeEntry) -> bool:
     """Whether the file at ``path`` differs from the committed blob ``entry``: missing, another
-    kind, or other bytes (hashed as git hashes a blob, SHA-1 or SHA-256 by the id's length).
+    kind, outside the repository ``root`` (resolved) through a linked folder, or other bytes
+    (hashed as git hashes a blob, SHA-1 or SHA-256 by the id's length).
 
-    Two checkouts git itself calls unchanged are too: a text file with CRLF line endings where
-    the commit has LF (``core.autocrlf``, Git for Windows' default), and the content a Git LFS
-    pointer names. git would learn both by running the repository's filters; this reads them."""
+    A text file checked out with CRLF line endings where the commit has LF (``core.autocrlf``,
+    Git for Windows' default) is unchanged, as git, which would run its conversion, says. A file
+    kept in Git LFS counts as changed: telling would take a git process and a hash of the whole
+    file for each, on every command."""
     try:
         if entry.mode == "120000":
             content = os.readlink(path).encode("utf-8", errors="surrogateescape")
-        elif path.is_symlink() or not path.is_file():
+        elif path.is_symlink() or not path.is_file() or not path.resolve().is_relative_to(root):
             return True
-        elif path.stat().st_size < entry.size >= MAX_LFS_POINTER_BYTES:  # CRLF makes a file only larger
+        elif not entry.size <= path.stat().st_size <= 2 * entry.size:  # CRLF at most doubles a file
             return True
         else:
             content = path.read_bytes()
@@ -270,16 +273,8 @@ def _changed(root: Path, path: Path, entry: TreeEntry) -> bool:
         return True
     if _blob_id(content, entry.object) == entry.object:
         return False
-    if b"\r\n" in content and b"\0" not in content and _blob_id(without_crlf(content), entry.object) == entry.object:
-        return False
-    if entry.size <= MAX_LFS_POINTER_BYTES:
-        try:
-            pointer = read_blob(root, entry.object, MAX_LFS_POINTER_BYTES)
-        except OSError:
-            return True
-        named = lfs_object(pointer)
-        return named is None or named != (hashlib.sha256(content).hexdigest(), len(content))
-    return True
+    return not (len(content) > entry.size and b"\r\n" in content and b"\0" not in content
+                and _blob_id(without_crlf(content), entry.object) == entry.object)
 
 
 def _blob_id(content: bytes, like: str) -> str:

@@ -216,7 +216,7 @@ class Revision(FileSource):
         if found is not None and found.mode == SUBMODULE_MODE:
             return Entry(0, "a folder")
         if found is not None:
-            return Entry(found.size)
+            return Entry(self._stored_size(found))
         if name in self._folders:
             return Entry(0, "a folder")
         raise FileNotFoundError(errno.ENOENT, f"no such file at {self.name}", self.label(path))
@@ -238,6 +238,21 @@ class Revision(FileSource):
         if whole and sum(map(len, self.kept.values())) + len(data) <= MAX_KEPT_BYTES:
             self.kept[found.object] = data
         return data[:most]
+
+    def _stored_size(self, found: TreeEntry) -> int:
+        """The size of the file a blob stands for: its own, or the size of the content a Git LFS
+        pointer names (that is the file's, for every limit on file sizes)."""
+        if found.size >= MAX_LFS_POINTER_BYTES:
+            return found.size
+        if found.object not in self.kept:
+            blob = read_blob(self.root, found.object, found.size)
+            named = lfs_object(blob)
+            if named is not None:
+                return named[1]
+            if sum(map(len, self.kept.values())) + len(blob) <= MAX_KEPT_BYTES:
+                self.kept[found.object] = blob  # read now, so that reading the file asks git no more
+            return len(blob)
+        return len(self.kept[found.object])
 
     @cached_property
     def _lfs_store(self) -> Path | None:
