@@ -267,8 +267,11 @@ class Revision(FileSource):
             return blob
         digest, size = named
         store = self._lfs_store
-        for candidate in ([store / digest[:2] / digest[2:4] / digest] if store else []) + [self.root / name]:
+        in_tree = self.root / name
+        for candidate in ([store / digest[:2] / digest[2:4] / digest] if store else []) + [in_tree]:
             try:
+                if candidate is in_tree and not in_tree.resolve().is_relative_to(self.root.resolve()):
+                    continue  # a folder linked outside the repository
                 if (candidate.is_file() and not candidate.is_symlink() and candidate.stat().st_size == size
                         and size <= MAX_GIT_OUTPUT):
                     content = candidate.read_bytes()
