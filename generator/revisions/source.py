@@ -235,9 +235,14 @@ class Revision(FileSource):
         whole = len(data) == found.size
         if small:
             data = self._lfs_content(data, path, name)
-        if whole and sum(map(len, self.kept.values())) + len(data) <= MAX_KEPT_BYTES:
-            self.kept[found.object] = data
+        if whole:
+            self._keep(found.object, data)
         return data[:most]
+
+    def _keep(self, object_id: str, content: bytes) -> None:
+        """Keep a file's content for the next read of it, within :data:`MAX_KEPT_BYTES`."""
+        if sum(map(len, self.kept.values())) + len(content) <= MAX_KEPT_BYTES:
+            self.kept[object_id] = content
 
     def _stored_size(self, found: TreeEntry) -> int:
         """The size of the file a blob stands for: its own, or the size of the content a Git LFS
@@ -249,8 +254,7 @@ class Revision(FileSource):
             named = lfs_object(blob)
             if named is not None:
                 return named[1]
-            if sum(map(len, self.kept.values())) + len(blob) <= MAX_KEPT_BYTES:
-                self.kept[found.object] = blob  # read now, so that reading the file asks git no more
+            self._keep(found.object, blob)  # read now, so that reading the file asks git no more
             return len(blob)
         return len(self.kept[found.object])
 
@@ -266,12 +270,12 @@ class Revision(FileSource):
         if named is None:
             return blob
         digest, size = named
-        store = self._lfs_store
-        in_tree = self.root / name
-        for candidate in ([store / digest[:2] / digest[2:4] / digest] if store else []) + [in_tree]:
+        store, in_tree = self._lfs_store, self.root / name
+        candidates = [store / digest[:2] / digest[2:4] / digest] if store else []
+        if _inside(in_tree, self.root):
+            candidates.append(in_tree)
+        for candidate in candidates:
             try:
-                if candidate is in_tree and not in_tree.resolve().is_relative_to(self.root.resolve()):
-                    continue  # a folder linked outside the repository
                 if (candidate.is_file() and not candidate.is_symlink() and candidate.stat().st_size == size
                         and size <= MAX_GIT_OUTPUT):
                     content = candidate.read_bytes()
@@ -306,6 +310,15 @@ class Revision(FileSource):
     def version(self, paths: Iterable[Path]) -> str | None:
         """The short id of the last commit up to this revision that touched these files."""
         return last_commit(self.root, relative_paths(self.root, paths), self.commit)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether ``path`` lies under ``root`` once links are followed (not through a folder linked
+    elsewhere); False for a loop of links."""
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a loop of links, before Python 3.13
+        return False
 
 
 _SOURCE: ContextVar[FileSource] = ContextVar("deck_files", default=DISK)
