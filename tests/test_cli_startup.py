@@ -163,6 +163,19 @@ def test_check_measures_faces_without_loading_the_pdf_canvas():
     assert "reportlab.pdfgen.canvas" not in loaded, sorted(loaded)
 
 
+def test_check_reads_only_the_fonts_the_cards_print_in():
+    """Measuring the rules booklet's page takes sizes from its style file alone: check loads
+    no booklet font the cards do not use (each font file is parsed whole when loaded)."""
+    probe = PROBE.split("loaded = ")[0] + (
+        "from reportlab.pdfbase import pdfmetrics\n"
+        "print('FONTS', ' '.join(sorted(pdfmetrics.getRegisteredFontNames())), file=sys.stderr)\n")
+    finished = subprocess.run([sys.executable, "-c", probe, "check", str(CARDS / "cereal-killer")],
+                              cwd=REPO, capture_output=True, text=True, timeout=120)
+    fonts = [line.split()[1:] for line in finished.stderr.splitlines() if line.startswith("FONTS")][-1]
+    assert {"Vera", "Vera-Bold", "Vera-Italic"} <= set(fonts), fonts  # the cards' own
+    assert "Vera-BoldItalic" not in fonts, fonts  # the booklet's, which check does not print
+
+
 def test_the_last_collection_at_exit_leaves_what_the_command_made_alone():
     """Everything alive when a command ends is frozen, so Python's collection as it exits
     does not walk it all once more."""

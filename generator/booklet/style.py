@@ -14,7 +14,6 @@ gives them the bold or italic face their place asks for).
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from html import escape
@@ -156,9 +155,9 @@ def text_bounds(paper: str, path: Path = STYLE_FILE) -> TextBounds:
     document = _style_document(path)
 
     def largest(*names: str) -> tuple[float, float, float]:
-        styles = [_paragraph_style(document, name, defaultdict(lambda: colors.black)) for name in names]
-        return (max(style.fontSize for style in styles), max(style.leading for style in styles),
-                max(style.spaceBefore + style.spaceAfter for style in styles))
+        measures = [_type_measures(document, name) for name in names]
+        return (max(size for size, _, _, _ in measures), max(leading for _, leading, _, _ in measures),
+                max(before + after for _, _, before, after in measures))
 
     width, height = _text_frame(document, paper)
     return TextBounds(width=width, page_height=height,
@@ -216,25 +215,32 @@ def _pair(document: Document, *keys: str) -> tuple[float, float]:
 
 def _paragraph_style(document: Document, name: str, palette: dict[str, colors.Color]) -> ParagraphStyle:
     """The type style ``text.<name>``: its font, size and leading, space around it and colour."""
+    spec = _type_spec(document, name)
+    size, leading, before, after = _type_measures(document, name)
+    return ParagraphStyle(name, fontName=booklet_fonts()[spec.get("font", "body")], fontSize=size,
+                          leading=leading, spaceBefore=before, spaceAfter=after,
+                          textColor=palette[spec.get("colour", "text")])
+
+
+def _type_spec(document: Document, name: str) -> dict[str, Any]:
     spec = _setting(document, "text", name)
     if not isinstance(spec, dict):
         raise InputError("a type style is a mapping such as {font: body, size: 9.5}", document.at("text", name),
                          f"text.{name}")
+    return spec
+
+
+def _type_measures(document: Document, name: str) -> tuple[float, float, float, float]:
+    """The type style ``text.<name>``'s font size, leading, and space before and after, in
+    points: what a page's text takes, known without loading a font."""
+    spec = _type_spec(document, name)
 
     def length(key: str, default: object) -> float:
         keys = ("text", name, key)
         return to_points(spec.get(key, default), ".".join(keys), document.at(*keys))
 
     size = _length(document, "text", name, "size")
-    return ParagraphStyle(
-        name,
-        fontName=booklet_fonts()[spec.get("font", "body")],
-        fontSize=size,
-        leading=length("leading", size * 1.25),
-        spaceBefore=length("space_before", 0),
-        spaceAfter=length("space_after", 0),
-        textColor=palette[spec.get("colour", "text")],
-    )
+    return size, length("leading", size * 1.25), length("space_before", 0), length("space_after", 0)
 
 
 @lru_cache(maxsize=1)
