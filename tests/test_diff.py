@@ -78,6 +78,33 @@ def test_diff_since_head_reports_each_change_at_its_line(playtest: Path):
     assert "  take out 8 cards: imp x2 (stale), ogre x3 (stale), troll x1 (removed), golem x2 (stale)" in lines
 
 
+def test_an_edited_rule_is_one_change_from_the_rule_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A rule whose numbers or message change where it stands is the same rule edited, not
+    a new rule beside a removed one; one written the same on both sides is not named at all."""
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    edit(DECK, "  - total: 8\n    message: a full deck\n",
+         "  - total: 9\n    message: a full deck of nine\n  - copies: {exact: 3}\n")
+    run = deckpress("diff", "cards/game", "--since", "HEAD", "--quiet")
+    assert run.exit_code == 0, run.stderr
+    lines = run.stdout.splitlines()
+    rules = lines[lines.index("rules") + 1:lines.index("odds (stats:)")]
+    assert rules == [
+        f"  {at(DECK, 'total: 9')}: total (a full deck of nine): edited from total (a full deck), "
+        "now fails (it passed): expected exactly 9 cards, found 8",
+        f"  {at(DECK, 'copies: {exact: 3}')}: copies: new rule, fails: expected exactly 3 copies of each card, "
+        "found imp x2, troll x1, golem x2 [cards: imp, troll, golem]",
+    ]
+    report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
+    assert [(rule["rule"], rule["old"], rule["new"], rule["edited_from"]) for rule in report["rules"]] == [
+        ("total (a full deck of nine)", "passes", "fails", "total (a full deck)"),
+        ("copies", None, "fails", None)]
+
+    edit(DECK, "  - total: 9\n    message: a full deck of nine\n", "  - total: {min: 8}\n    message: a full deck\n")
+    lines = deckpress("diff", "cards/game", "--since", "HEAD", "--quiet").stdout.splitlines()
+    assert f"  {at(DECK, 'total: {min: 8}')}: total (a full deck): edited, still passes" in lines
+
+
 def test_diff_leaves_the_working_tree_and_the_index_as_they_were(playtest: Path):
     before = git(playtest, "status", "--porcelain")
     index = (playtest / ".git" / "index").stat().st_mtime_ns
@@ -110,7 +137,7 @@ def test_json_lists_every_card_face_cause_and_what_a_reprint_adds_and_takes_out(
     assert (cause["kind"], cause["element"], cause["file"], cause["line"]) == \
         ("setting", "title", str(LAYOUT), line_of(LAYOUT, "size: 14"))
     assert report["rules"] == [{"rule": "total (a full deck)", "old": "passes", "new": "fails",
-                                "detail": "expected exactly 8 cards, found 9", "file": str(DECK),
+                                "detail": "expected exactly 8 cards, found 9", "edited_from": None, "file": str(DECK),
                                 "line": line_of(DECK, "total: 8"), "column": column_of(DECK, "total: 8")}]
     odds, = report["odds"]
     assert odds["changed"] and odds["old"]["exact"] == "23/28" and odds["new"]["exact"] == "16/21"

@@ -116,6 +116,9 @@ class RuleChange:
     detail: str
     """What the newer outcome says (the older one's, for a rule that now passes or is gone)."""
     position: Position | None
+    edited_from: str | None = None
+    """The older rule this one was edited from (at its place in the list, of its kind), as a
+    reader knows it; None for a rule written the same on both sides, new or gone."""
 
 
 @dataclass(repr=False, eq=False)
@@ -554,16 +557,32 @@ def _element_causes(name: str, side: str, new: Side, layout: _LayoutChanges, dec
 
 
 def _rule_changes(old: Side, new: Side) -> Iterable[RuleChange]:
+    """Each rule whose outcome changed, in the newer deck's order. A rule found in one side only
+    is matched first with the other side's rule of its kind at its place in the list: the same
+    rule, edited (its numbers, its selection, its message)."""
+    edited = _edited_rules(old.rules, new.rules)
     for key in _names(new.rules, old.rules):
-        was: RuleOutcome | None = old.rules.get(key)
+        was: RuleOutcome | None = old.rules.get(key) or edited.get(key)
         now: RuleOutcome | None = new.rules.get(key)
-        if was is not None and now is not None and (was.status, was.detail) == (now.status, now.detail):
+        if now is None and any(pair is was for pair in edited.values()):
+            continue  # told as the newer rule it became
+        if key not in edited and was is not None and now is not None \
+                and (was.status, was.detail) == (now.status, now.detail):
             continue
         shown = now or was
         assert shown is not None  # the key came from one of them
         detail = now.detail if now is not None and now.detail else was.detail if was is not None else ""
         where = new.where(now.position) if now is not None else old.where(shown.position)
-        yield RuleChange(shown.label, was.status if was else None, now.status if now else None, detail, where)
+        yield RuleChange(shown.label, was.status if was else None, now.status if now else None, detail, where,
+                         edited_from=was.label if key in edited and was is not None else None)
+
+
+def _edited_rules(old: dict[str, RuleOutcome], new: dict[str, RuleOutcome]) -> dict[str, RuleOutcome]:
+    """The newer side's rules (by key) not written the same in the older one, each with the
+    older rule of its kind that stood at its place and is not in the newer one."""
+    gone = {(outcome.kind, outcome.place): outcome for key, outcome in old.items() if key not in new}
+    return {key: gone[outcome.kind, outcome.place] for key, outcome in new.items()
+            if key not in old and (outcome.kind, outcome.place) in gone}
 
 
 def _odds(old: Side, new: Side) -> Iterable[OddsAnswer]:

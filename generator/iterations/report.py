@@ -133,7 +133,11 @@ def _listed(names: list[str], hint: str = "") -> str:
 
 
 def _rule_text(rule: RuleChange) -> str:
-    if rule.old is None:
+    if rule.edited_from is not None:
+        was = "" if rule.edited_from == rule.rule else f" from {rule.edited_from}"
+        state = (f"edited{was}, still {rule.new}" if rule.old == rule.new
+                 else f"edited{was}, now {rule.new} (it {_verb(rule.old or '')})")
+    elif rule.old is None:
         state = f"new rule, {rule.new}"
     elif rule.new is None:
         state = f"rule removed (it {_verb(rule.old)})"
@@ -212,7 +216,7 @@ def as_dict(comparison: Comparison) -> dict[str, Any]:
         "deck": [_change_dict(change) for change in comparison.deck],
         "cards": [_card_dict(change) for change in comparison.cards],
         "rules": [{"rule": rule.rule, "old": rule.old, "new": rule.new, "detail": rule.detail,
-                   **_place(rule.position)} for rule in comparison.rules],
+                   "edited_from": rule.edited_from, **_place(rule.position)} for rule in comparison.rules],
         "odds": [{"question": answer.question, "decklist": answer.decklist, "changed": answer.changed,
                   "old": _chance(answer.old), "new": _chance(answer.new),
                   "old_problem": answer.old_problem if answer.old is None else None,

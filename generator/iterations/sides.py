@@ -44,6 +44,9 @@ class RuleOutcome:
     detail: str
     """What the first failure says, or why the rule cannot run; empty when it passes."""
     position: Position
+    kind: str
+    place: int
+    """Where the rule stands in the deck's list of rules, counting from 0."""
 
 
 @dataclass(repr=False, eq=False)
@@ -165,7 +168,7 @@ def rule_outcomes(deck: Deck) -> dict[str, RuleOutcome]:
     """Each rule of the deck checked on its own, by :func:`rule_key` (a second rule written
     the same way gets ``#2``)."""
     outcomes: dict[str, RuleOutcome] = {}
-    for rule in deck.rules:
+    for place, rule in enumerate(deck.rules):
         report = check_deck(dataclasses.replace(deck, rules=[rule]))
         malformed = [finding for finding in report.findings if finding.kind != "rule"]
         label = rule.label
@@ -180,7 +183,8 @@ def rule_outcomes(deck: Deck) -> dict[str, RuleOutcome]:
         count = 1
         while (key + ("" if count == 1 else f"#{count}")) in outcomes:
             count += 1
-        outcomes[key + ("" if count == 1 else f"#{count}")] = RuleOutcome(label, status, detail, rule.position)
+        outcomes[key + ("" if count == 1 else f"#{count}")] = RuleOutcome(label, status, detail, rule.position,
+                                                                       rule.kind, place)
     return outcomes
 
 
