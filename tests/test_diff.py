@@ -78,6 +78,20 @@ def test_diff_since_head_reports_each_change_at_its_line(playtest: Path):
     assert "  take out 8 cards: imp x2 (stale), ogre x3 (stale), troll x1 (removed), golem x2 (stale)" in lines
 
 
+def test_since_takes_a_commit_named_by_its_message_and_a_tag(playtest: Path):
+    """Any way git names a commit: ``:/text`` (the newest whose message holds it), a tag."""
+    first = git(playtest, "rev-parse", "--short", "HEAD").strip()
+    commit(playtest, "The second playtest")
+    git(playtest, "tag", "-a", "-m", "first print", "print-1", first)
+    for since in (":/first playtest", "print-1"):
+        run = deckpress("diff", "cards/game", "--since", since, "--quiet")
+        assert run.exit_code == 0, run.stderr
+        assert run.stdout.splitlines()[0].startswith(f"deck game: {since} (version {first}) -> working tree")
+    run = deckpress("diff", "cards/game", "--since", ":/no such message", "--quiet")
+    assert (run.exit_code, run.error_lines) == (2, [f"error: cards/game: no revision ':/no such message' in the "
+                                                     f"repository at {playtest}"])
+
+
 def test_an_edited_rule_is_one_change_from_the_rule_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """A rule whose numbers or message change where it stands is the same rule edited, not
     a new rule beside a removed one; one written the same on both sides is not named at all."""

@@ -315,12 +315,16 @@ def lfs_store(root: Path) -> Path | None:
 
 
 def resolve_revision(root: Path, revision: str) -> str:
-    """The full id of the commit ``revision`` names (``HEAD``, ``v0.3``, ``HEAD~2``, an id);
-    :class:`GitError` when it names none."""
+    """The full id of the commit ``revision`` names (``HEAD``, ``v0.3``, ``HEAD~2``, an id,
+    ``:/message``); :class:`GitError` when it names none. The object it names is found first,
+    then taken to its commit (a tag's), since ``^{commit}`` written after ``:/message`` would be
+    read as part of the message."""
     if not revision or revision.startswith("-") or any(ord(char) < 32 for char in revision):
         raise GitError(f"'{printable(revision)}' is not a revision")
     try:
-        output = run_git(["rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"], root, limit=4096)
+        named = run_git(["rev-parse", "--verify", "--quiet", revision], root, limit=4096)
+        commit = named.decode("ascii", errors="replace").strip() + "^{commit}"
+        output = run_git(["rev-parse", "--verify", "--quiet", commit], root, limit=4096)
     except GitMissing:
         raise
     except GitError:
