@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pdfplumber
@@ -193,3 +195,23 @@ def test_a_table_column_is_as_wide_as_an_icon_glued_to_its_word(market, tmp_path
     assert glued["x1"] < notes_left  # the whole word in its column, not broken nor over the next
     assert any(glued["x0"] - 0.5 * glued["size"] < icon["x1"] <= glued["x0"]  # its icon just before it, on its line
                and icon["top"] < glued["baseline"] < icon["bottom"] + 1 for icon in icons)
+
+
+def test_a_booklet_made_after_a_calibration_sheet_in_one_process_draws_its_icons(market: Path, tmp_path: Path):
+    """The calibration sheet's font is the booklet's body font, Vera, under another name, and
+    reportlab answers every later registration of that file with the first: the booklet still
+    finds the font around each icon, to size the icon by."""
+    probe = ("import sys\nfrom click.testing import CliRunner\nfrom generator.cli import cli\n"
+             "runner = CliRunner()\n"
+             "for arguments in (['calibrate', '--out', sys.argv[2] + '/calibration.pdf'],\n"
+             "                  ['build', 'cards/cereal-killer', '--out', sys.argv[2], '--quiet'],\n"
+             "                  ['booklet', sys.argv[1], '--out', sys.argv[2], '--quiet']):\n"
+             "    run = runner.invoke(cli, arguments)\n"
+             "    print(arguments[0], run.exit_code, repr(run.exception))\n")
+    out = tmp_path / "out"
+    finished = subprocess.run([sys.executable, "-c", probe, str(market), str(out)], capture_output=True, text=True,
+                              timeout=120, cwd=Path(__file__).parent.parent)
+    assert finished.stdout.splitlines() == ["calibrate 0 None", "build 0 None", "booklet 0 None"], \
+        finished.stdout + finished.stderr
+    _, icons, _ = words_and_icons(out / "market-rules.pdf")
+    assert icons

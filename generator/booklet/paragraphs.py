@@ -115,7 +115,8 @@ GLUE = object()
 @dataclass(repr=False, eq=False)
 class InlineIcon:
     """A layout icon where a paragraph places a picture: its name, its colour, the room left
-    either side of its square, and its label with the font of the text around it."""
+    either side of its square, and its label with the font of the text around it (its name in
+    the bundled fonts' registry)."""
 
     name: str
     ink: Color
@@ -186,10 +187,12 @@ def _make_room(fragment: Any) -> None:
         place.kind, place.image, place.width, place.height, place.valign = "img", GLUE, 0, 0, 0
         return
     name, _, label = place.label.partition(" ")
-    caps = icon_side(bundled_fonts(), fragment.fontName, 1.0) * fragment.fontSize
+    fonts = bundled_fonts()
+    font = fonts.loaded_name(fragment.fontName)  # the paragraph names fonts as reportlab draws them
+    caps = icon_side(fonts, font, 1.0) * fragment.fontSize
     side = caps * LABELLED_ICON_SCALE if label else caps
     margin = ICON_MARGIN * fragment.fontSize
-    place.kind, place.image = "img", InlineIcon(name, fragment.textColor, margin, label, fragment.fontName)
+    place.kind, place.image = "img", InlineIcon(name, fragment.textColor, margin, label, font)
     # on the baseline, up to the caps; a labelled one larger, centred on them
     place.width, place.height, place.valign = side + 2 * margin, side, (caps - side) / 2
 

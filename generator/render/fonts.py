@@ -177,6 +177,12 @@ class FontRegistry:
         self._loaded[name] = font
         return font
 
+    def loaded_name(self, font_name: str) -> str:
+        """The name this registry loaded the font reportlab draws as ``font_name`` under: most
+        often ``font_name`` itself, but reportlab answers a second registration of one file with
+        the first, made under its own name (the sheets' footer font is reportlab's Vera too)."""
+        return next((name for name, font in self._loaded.items() if font.fontName == font_name), font_name)
+
     def _register(self, name: str, path: Path) -> TTFont:
         internal = _internal_name(name, path)
         trusted = path in self.trusted
