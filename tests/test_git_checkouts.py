@@ -101,8 +101,8 @@ def test_art_changed_since_its_lfs_commit_is_compared_with_the_stored_content(tm
                           "    cards/game/art/golem.png: art/golem.png changed"], run.stdout
     shutil.rmtree(tmp_path / ".git" / "lfs")  # never fetched to this machine
     run = deckpress("diff", "cards/game", "--since", "HEAD", "-q")
-    assert "kept in Git LFS, and its content at HEAD is not on this machine (git lfs fetch fetches it)" \
-        in run.stdout, run.stdout
+    assert ("cannot read image 'art/golem.png': kept in Git LFS, and its content at HEAD is not on this "
+            "machine (git lfs fetch fetches it) (element 'art'") in run.stdout, run.stdout
     assert "  print 2 cards: golem x2 (redrawn)" in run.stdout.splitlines()
 
 

@@ -58,15 +58,17 @@ def image_pixels(path: Path, shown: str) -> tuple[int, int]:
     source = current_source()
     try:
         size = source.entry(path).size
+        if size > MAX_IMAGE_BYTES:
+            raise ImageProblem(f"image '{shown}' is {size:,} bytes; at most {MAX_IMAGE_BYTES:,}")
+        # a file that cannot be read (not even fetched, in Git LFS) is told so, not as a bad image
+        image_file = source.local(path) or source.opened(path, MAX_IMAGE_BYTES)
     except OSError as error:
         raise ImageProblem(f"cannot read image '{shown}': {error.strerror or error}") from None
-    if size > MAX_IMAGE_BYTES:
-        raise ImageProblem(f"image '{shown}' is {size:,} bytes; at most {MAX_IMAGE_BYTES:,}")
     limit = f"more than the {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels card art may have: scale it down"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # our own limit is lower
-            with Image.open(source.local(path) or source.opened(path, MAX_IMAGE_BYTES)) as image:
+            with Image.open(image_file) as image:
                 width, height = image.size
                 if width * height > MAX_IMAGE_PIXELS:
                     raise ImageProblem(f"image '{shown}' is {width} x {height} pixels, {limit}")
