@@ -263,7 +263,7 @@ def _changed(root: Path, path: Path, entry: TreeEntry) -> bool:
     try:
         if entry.mode == "120000":
             content = os.readlink(path).encode("utf-8", errors="surrogateescape")
-        elif path.is_symlink() or not path.is_file() or not path.resolve().is_relative_to(root):
+        elif path.is_symlink() or not path.is_file() or not lies_inside(path, root):
             return True
         elif not entry.size <= path.stat().st_size <= 2 * entry.size:  # CRLF at most doubles a file
             return True
@@ -275,6 +275,15 @@ def _changed(root: Path, path: Path, entry: TreeEntry) -> bool:
         return False
     return not (len(content) > entry.size and b"\r\n" in content and b"\0" not in content
                 and _blob_id(without_crlf(content), entry.object) == entry.object)
+
+
+def lies_inside(path: Path, root: Path) -> bool:
+    """Whether ``path`` lies under the folder ``root`` (resolved) once links are followed, not
+    through a folder linked elsewhere; False for a loop of links."""
+    try:
+        return path.resolve().is_relative_to(root)
+    except (OSError, RuntimeError):  # RuntimeError: a loop of links, before Python 3.13
+        return False
 
 
 def _blob_id(content: bytes, like: str) -> str:

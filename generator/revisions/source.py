@@ -41,6 +41,7 @@ from generator.revisions.git import (
     last_commit,
     lfs_object,
     lfs_store,
+    lies_inside,
     list_tree,
     read_blob,
     relative_paths,
@@ -272,7 +273,7 @@ class Revision(FileSource):
         digest, size = named
         store, in_tree = self._lfs_store, self.root / name
         candidates = [store / digest[:2] / digest[2:4] / digest] if store else []
-        if _inside(in_tree, self.root):
+        if lies_inside(in_tree, self.root.resolve()):
             candidates.append(in_tree)
         for candidate in candidates:
             try:
@@ -310,15 +311,6 @@ class Revision(FileSource):
     def version(self, paths: Iterable[Path]) -> str | None:
         """The short id of the last commit up to this revision that touched these files."""
         return last_commit(self.root, relative_paths(self.root, paths), self.commit)
-
-
-def _inside(path: Path, root: Path) -> bool:
-    """Whether ``path`` lies under ``root`` once links are followed (not through a folder linked
-    elsewhere); False for a loop of links."""
-    try:
-        return path.resolve().is_relative_to(root.resolve())
-    except (OSError, RuntimeError):  # RuntimeError: a loop of links, before Python 3.13
-        return False
 
 
 _SOURCE: ContextVar[FileSource] = ContextVar("deck_files", default=DISK)
