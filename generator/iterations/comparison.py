@@ -561,11 +561,12 @@ def _rule_changes(old: Side, new: Side) -> Iterable[RuleChange]:
     is matched first with the other side's rule of its kind at its place in the list: the same
     rule, edited (its numbers, its selection, its message)."""
     edited = _edited_rules(old.rules, new.rules)
+    became = {id(outcome) for outcome in edited.values()}  # older rules told as the newer they became
     for key in _names(new.rules, old.rules):
         was: RuleOutcome | None = old.rules.get(key) or edited.get(key)
         now: RuleOutcome | None = new.rules.get(key)
-        if now is None and any(pair is was for pair in edited.values()):
-            continue  # told as the newer rule it became
+        if now is None and id(was) in became:
+            continue
         if key not in edited and was is not None and now is not None \
                 and (was.status, was.detail) == (now.status, now.detail):
             continue
