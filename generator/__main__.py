@@ -10,8 +10,9 @@ Two things happen before the command line is even imported:
   are still found.
 - SIGTERM (``kill``, a CI timeout) and SIGHUP (a closed terminal) end the
   command the way Ctrl-C does, by raising KeyboardInterrupt where it runs, so
-  every output being written removes its temporary files; Python's default
-  for them is to stop on the spot and leave the temporaries behind.
+  every output being written removes its temporary files, and the command
+  exits with 128 plus the signal's number (see ``generator.cli.stopped_exit_code``);
+  Python's default for them is to stop on the spot and leave the temporaries behind.
 """
 
 import os

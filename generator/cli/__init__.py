@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import signal
 import sys
 from typing import NamedTuple
 
@@ -108,6 +109,14 @@ def load_command(entry: CommandEntry) -> click.Command:
     return getattr(module, attribute)
 
 
+def stopped_exit_code(stop: KeyboardInterrupt) -> int:
+    """128 plus the number of the signal that stopped the command: SIGINT (Ctrl-C) unless
+    the interrupt names another, as ``generator.__main__`` raises it for SIGTERM and SIGHUP."""
+    name = stop.args[0] if stop.args and isinstance(stop.args[0], str) else "SIGINT"
+    number = getattr(signal.Signals, name, signal.SIGINT)
+    return 128 + int(number)
+
+
 class LazyGroup(click.Group):
     """Commands from :data:`COMMANDS`, in its order, each imported when first used."""
 
@@ -117,6 +126,17 @@ class LazyGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self._entries)
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; one stopped by Ctrl-C or a signal exits as a shell reports it,
+        128 plus the signal's number (130 for Ctrl-C), never 1, which means the deck broke
+        its rules."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as stop:
+            click.echo(err=True)  # closes the terminal's ^C echo, as click does
+            click.echo("Aborted!", err=True)
+            raise click.exceptions.Exit(stopped_exit_code(stop)) from None
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in self._entries:
@@ -154,7 +174,8 @@ def cli() -> None:
 
     Each command has its own --help with examples. Exit status: 0 success,
     1 a deck breaks its rules or a card cannot be laid out, 2 unreadable or
-    malformed input.
+    malformed input, 130 stopped by Ctrl-C (128 plus the signal's number for
+    another signal that stops it).
     """
 
 
