@@ -103,6 +103,29 @@ elements:
                                                                       20 * MM * 14 / 16), abs=0.2)
 
 
+HALF_SEEN = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+             '<circle cx="8" cy="8" r="6" fill="#224488" fill-opacity="0.5" stroke="#224488" '
+             'stroke-opacity="0.5"/></svg>')
+
+
+@pytest.mark.parametrize("element, seen", [
+    ("{image: art/ghost.svg, box: [10, 10, 20, 20]}", 0.5),
+    ("{image: art/ghost.svg, box: [10, 10, 20, 20], opacity: 0.8}", 0.4),
+    ("{icon: ghost, box: [10, 10, 20, 20], colour: '#c0392b'}", 0.5),     # recoloured, alpha kept
+])
+def test_half_transparent_svg_art_prints_as_transparent_as_it_is_drawn(tmp_path, element, seen):
+    """svglib gives a shape's fill-opacity to its colour too: the two are one alpha, so a
+    recoloured or faded copy of the art must not take it twice (0.5 printing as 0.25)."""
+    write(tmp_path / "cards" / "test" / "art" / "ghost.svg", HALF_SEEN)
+    write(tmp_path / "layouts" / "icons" / "ghost.svg", HALF_SEEN)
+    face_of(tmp_path, f"icons:\n  ghost: {{svg: icons/ghost.svg}}\nelements:\n  - {element}\n")
+    states = PdfReader(tmp_path / "face.pdf").pages[0]["/Resources"]["/ExtGState"]
+    fills = {round(float(state.get_object()["/ca"]), 3) for state in states.values() if "/ca" in state.get_object()}
+    strokes = {round(float(state.get_object()["/CA"]), 3) for state in states.values()
+               if "/CA" in state.get_object()}
+    assert min(fills) == seen and min(strokes) == seen  # the faintest state any shape is painted with
+
+
 def test_inline_svg_icon_takes_the_text_colour_and_an_icon_colour_wins(tmp_path):
     write(tmp_path / "layouts" / "icons" / "coin.svg", ONE_COLOUR)
     write(tmp_path / "layouts" / "icons" / "flag.svg", TWO_COLOURS)

@@ -112,8 +112,10 @@ class SvgArt:
                     old = getattr(shape, attribute, None)
                     if isinstance(old, Color):
                         base = ink or old
+                        # svglib gives the colour the shape's own opacity as its alpha (for a
+                        # fill, always); the two are one alpha, never to be multiplied.
                         own = getattr(shape, alpha_attribute, None)
-                        alpha = getattr(old, "alpha", 1) * (1 if own is None else own) * opacity
+                        alpha = (getattr(old, "alpha", 1) if own is None else own) * opacity
                         setattr(shape, attribute, Color(base.red, base.green, base.blue, alpha=alpha))
                         if hasattr(shape, alpha_attribute):  # drawn after the colour, so it must agree
                             setattr(shape, alpha_attribute, alpha)
