@@ -256,6 +256,18 @@ def test_sheet_options_and_unknown_shops_are_usage_errors(tmp_path):
     assert not any(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("option", [["--paper", "letter"], ["--cutter", "silhouette"], ["--duplex", "short"],
+                                    ["--orientation", "landscape"], ["--cutter", "silhouette-4"]])
+def test_check_for_a_shop_refuses_the_sheet_options_build_for_it_refuses(tmp_path, option):
+    """check is the contract: it must not pass a command line build then refuses."""
+    expected = f"{option[0]} shapes print sheets"
+    built = deckpress("build", CARDS / "tiki", "--for", "drivethrucards", *option, "--out", tmp_path)
+    checked = deckpress("check", CARDS / "tiki", "--for", "drivethrucards", *option)
+    assert (built.exit_code, checked.exit_code) == (2, 2)
+    assert expected in built.stderr and expected in checked.stderr
+    assert deckpress("check", CARDS / "tiki", *option).exit_code == 0  # without --for they are check's to take
+
+
 def test_a_deck_brings_its_own_preset(tmp_path):
     deck = small_deck(tmp_path)
     (deck / "shops").mkdir()

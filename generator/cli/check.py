@@ -9,7 +9,7 @@ import click
 
 from generator.cli.common import echo_error, find_decks, lang_option, reports_errors, say, say_json
 from generator.cli.sheet_options import check_sheet_options
-from generator.cli.shop import shop_option
+from generator.cli.shop import refuse_sheet_options, shop_option
 from generator.deck.model import Deck
 from generator.errors import EXIT_INPUT, EXIT_OK, plural
 from generator.sheets.geometry import SheetSettings
@@ -55,7 +55,8 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
     the sheets are checked as build would print them with the same options.
 
     With --for SHOP the deck is also held to that print shop's rules, as
-    build --for SHOP holds it: a card size the shop prints, text, icons and
+    build --for SHOP holds it (the sheet options above are refused with it,
+    as build refuses them): a card size the shop prints, text, icons and
     images clear of its unsafe margin, art at its resolution and, for a
     CMYK shop, no transparency its standard forbids and no colour over its
     ink limit (exit 1).
@@ -70,6 +71,8 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
       deckpress check cards/tiki --cutter silhouette --paper letter
       deckpress check cards/tiki --for thegamecrafter
     """
+    if shop is not None:
+        refuse_sheet_options(click.get_current_context())
     checks = _shop_checks(shop)
     results = []
     exit_code = EXIT_OK

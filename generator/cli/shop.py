@@ -46,14 +46,19 @@ def shop_option(command: Callable) -> Callable:
     return click.option("--for", "shop", metavar="SHOP", default=None, help=FOR_HELP)(command)
 
 
-def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: bool, lang: str | None,
-                   quiet: bool) -> None:
-    """Check every deck against the shop, then write what it takes; exit 1 (or 2) if any deck fails."""
-    context = click.get_current_context()
+def refuse_sheet_options(context: click.Context) -> None:
+    """A usage error (exit 2) for the first option given that shapes print sheets: with ``--for``
+    it would mean nothing. ``check --for`` refuses them as ``build --for`` does."""
     sheet_options = [name for name in SHEET_OPTIONS if given(context, name)]
     if sheet_options:
         raise click.UsageError(f"--{sheet_options[0].replace('_', '-')} shapes print sheets; a shop's file "
                                "(--for) has its own size, bleed and page order")
+
+
+def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: bool, lang: str | None,
+                   quiet: bool) -> None:
+    """Check every deck against the shop, then write what it takes; exit 1 (or 2) if any deck fails."""
+    refuse_sheet_options(click.get_current_context())
     # The shops' modules bring pypdf and LittleCMS's transforms, which a plain build does without.
     from generator.shops.choice import ShopChoice  # noqa: PLC0415
     from generator.shops.press import press_for_shop, steps  # noqa: PLC0415
