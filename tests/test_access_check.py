@@ -112,6 +112,21 @@ accept:
             "warning (element: title) that this deck no longer has: remove the entry") in run.stdout
 
 
+def test_an_acceptance_is_not_called_stale_where_its_warnings_were_never_looked_for(tmp_path):
+    """build does not run the contrast checks, and a check whose layout cannot be read cannot:
+    neither may tell the designer to remove an entry that still matches a warning."""
+    accept = "accept:\n  - contrast: {element: faint-note}\n    reason: a note, not rules text\n"
+    folder = deck_with(tmp_path, accept.replace("accept:", "rules:\n  - {count: 3}\naccept:"))
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 1 and "(accepted: a note, not rules text)" in checked.stdout
+    built = deckpress("build", folder, "--out", tmp_path / "out", "--quiet")
+    assert built.exit_code == 1 and "expected exactly 3 cards" in built.stderr
+    assert "no longer has" not in built.stdout + built.stderr
+    (folder / "look.yaml").write_text((folder / "look.yaml").read_text() + "  - {text: oops, box: [1, 2]}\n")
+    broken = deckpress("check", folder)
+    assert broken.exit_code == 2 and "no longer has" not in broken.stdout + broken.stderr
+
+
 def test_an_acceptance_without_a_reason_is_refused(tmp_path):
     folder = deck_with(tmp_path, "accept:\n  - contrast: {card: ruby, colour: red}\n  - contrast: {card: fern}\n")
     run = deckpress("check", folder)

@@ -13,14 +13,15 @@ An entry names one kind of warning and may pin it down by ``card``, ``side``,
 ``element`` and ``field`` (a key left out matches any value). Each matching
 warning is kept, marked accepted with that reason: ``check`` prints it as
 accepted and ``check --strict`` lets it pass. Errors cannot be accepted. An
-entry that matches no warning is itself a warning, so a fixed problem does
-not leave a stale excuse behind.
+entry that matches no warning, once its kind of warning has been looked for
+(``check`` does, ``build`` does not), is itself a warning, so a fixed problem
+does not leave a stale excuse behind.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from generator.deck.model import Acceptance, Deck
 from generator.findings import WARNING, Finding
@@ -28,9 +29,10 @@ from generator.findings import WARNING, Finding
 ACCEPT = "accept"
 
 
-def apply_acceptances(deck: Deck | None, findings: Iterable[Finding]) -> list[Finding]:
+def apply_acceptances(deck: Deck | None, findings: Iterable[Finding], judged: Collection[str]) -> list[Finding]:
     """``findings`` with every warning the deck accepts marked accepted, plus a warning for
-    each ``accept:`` entry that matched nothing."""
+    each ``accept:`` entry that matched nothing although its kind of warning was ``judged``
+    (its check ran over the whole deck: an entry is not stale because its check did not run)."""
     findings = list(findings)
     if deck is None or not deck.accepted:
         return findings
@@ -43,7 +45,7 @@ def apply_acceptances(deck: Deck | None, findings: Iterable[Finding]) -> list[Fi
             finding = dataclasses.replace(finding, accepted=entry.reason)
         result.append(finding)
     for entry in deck.accepted:
-        if id(entry) not in used:
+        if id(entry) not in used and entry.kind in judged:
             pinned = ", ".join(f"{key}: {value}" for key, value in entry.match.items()) or "any"
             result.append(Finding(kind=ACCEPT, severity=WARNING, position=entry.position,
                                   message=f"accepts a {entry.kind} warning ({pinned}) that this deck "

@@ -67,7 +67,7 @@ def verdict(deck_path: Path | str, *, checks: Iterable[Check], lang: str | None 
     are the print settings the sheets are checked for (by default build's defaults)."""
     subject = Subject(path=Path(deck_path), lang=lang, load_renderer=load_renderer, sheets=sheets)
     found = [finding for check in checks for finding in run_check(check, subject)]
-    found = apply_acceptances(subject.deck, found)  # the deck's accept: entries mark warnings
+    found = apply_acceptances(subject.deck, found, subject.judged)  # the deck's accept: entries mark warnings
     return Verdict(path=subject.path, deck=subject.deck, findings=tuple(in_order(found)),
                    counts=dict(subject.counts), renderer=subject.renderer, lang=lang,
                    name=subject.name)
