@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -132,6 +134,24 @@ def test_files_that_are_not_pdfs_are_exit_2_and_the_others_still_read(built, tmp
     assert any(line.startswith(f"error: {truncated}: ") for line in run.error_lines)
     assert f"error: {tmp_path / 'missing.pdf'}: no such file" in run.error_lines
     assert "nothing it would reject" in run.stdout
+
+
+def test_a_damaged_file_is_one_error_line_in_a_real_terminal(built, tmp_path):
+    """Run as its own process: pypdf's log of what it mends ("EOF marker not found") would reach
+    stderr there, where the test runner's log capture does not stand in the way."""
+    truncated = tmp_path / "truncated.pdf"
+    truncated.write_bytes((built / "tiki.drivethrucards.pdf").read_bytes()[:2000])
+    run = subprocess.run([sys.executable, "-m", "generator", "preflight", str(truncated), "--for", "drivethrucards"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == [f"error: {truncated}: cannot be read as a PDF (Stream has ended unexpectedly)"]
+
+
+def test_an_unknown_shop_offers_the_shops_preflight_reads_and_a_preset_file(built):
+    run = deckpress("preflight", built / "tiki.pdf", "--for", "low-ink")
+    assert run.exit_code == 2
+    assert run.stderr.strip() == ("error: unknown shop 'low-ink'; expected one of: drivethrucards, press-3mm; "
+                                  "or name a preset file of your own (a path ending in .yaml) (for)")
 
 
 def test_an_image_shop_takes_no_pdf(built):

@@ -119,13 +119,13 @@ def test_a_deck_or_its_project_may_bring_its_own_preset_found_before_the_bundled
     assert find_preset(str(tmp_path / "project" / "shops" / "local-shop.yaml")).id == "local-shop"
 
 
-def test_an_unknown_shop_lists_the_known_ones():
+def test_an_unknown_shop_lists_the_known_ones(tmp_path):
     with pytest.raises(InputError) as caught:
         find_preset("drivethru")
     assert "unknown shop 'drivethru'; did you mean 'drivethrucards'?" in caught.value.message
     assert "known: drivethrucards, press-3mm, thegamecrafter" in caught.value.message
     with pytest.raises(InputError) as caught:
-        find_preset("xyzzy")
+        find_preset("xyzzy", tmp_path)
     assert "unknown shop 'xyzzy'; expected one of: drivethrucards, press-3mm, thegamecrafter; or add " \
            "shops/xyzzy.yaml beside the deck" == caught.value.message
 

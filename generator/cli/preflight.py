@@ -39,7 +39,7 @@ def preflight_command(files: tuple[Path, ...], shop: str, output_format: str) ->
       deckpress preflight build/tiki.drivethrucards.pdf --for drivethrucards
       deckpress preflight cards.pdf --for press-3mm --format json
     """
-    preset = find_preset(shop)
+    preset = find_preset(shop, output="pdf-per-deck")
     if preset.output != "pdf-per-deck":
         raise click.UsageError(f"{preset.name} takes one image a face, not a PDF: "
                                f"deckpress build DECK --for {preset.id} writes them")

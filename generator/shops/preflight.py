@@ -22,7 +22,9 @@ PDF/X validator (such as Acrobat's), which checks far more of ISO 15930.
 
 from __future__ import annotations
 
+import contextlib
 import io
+import logging
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -135,19 +137,37 @@ def preflight(data: bytes, preset: Preset) -> Report:
     if not data.lstrip()[:5] == b"%PDF-":
         raise UnreadablePdf("is not a PDF file (it does not start with %PDF-)")
     try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted:
-            return Report(0, (Problem("encryption", "the file is encrypted: shops need files they can open "
-                                                    "and print without a password"),))
-        count = len(reader.pages)
-        if count > MAX_PREFLIGHT_PAGES:
-            raise UnreadablePdf(f"has {count:,} pages; preflight reads at most {MAX_PREFLIGHT_PAGES:,}")
-        return Report(count, tuple(_Checker(reader, preset).problems()))
+        with _pypdf_silenced():
+            return _read_and_check(data, preset)
     except UnreadablePdf:
         raise
     except Exception as error:  # a parser meeting a broken or hostile file fails in its own ways: report, not crash
         detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UnreadablePdf(f"cannot be read as a PDF ({detail})") from None
+
+
+def _read_and_check(data: bytes, preset: Preset) -> Report:
+    reader = PdfReader(io.BytesIO(data), strict=False)
+    if reader.is_encrypted:
+        return Report(0, (Problem("encryption", "the file is encrypted: shops need files they can open "
+                                                "and print without a password"),))
+    count = len(reader.pages)
+    if count > MAX_PREFLIGHT_PAGES:
+        raise UnreadablePdf(f"has {count:,} pages; preflight reads at most {MAX_PREFLIGHT_PAGES:,}")
+    return Report(count, tuple(_Checker(reader, preset).problems()))
+
+
+@contextlib.contextmanager
+def _pypdf_silenced() -> Iterator[None]:
+    """pypdf logs what it mends in a damaged file ("EOF marker not found") straight to stderr;
+    a file it cannot read is reported as one error line, and one it can is judged on what it is."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 class _Checker:

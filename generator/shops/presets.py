@@ -164,9 +164,11 @@ def is_preset_file(shop: str) -> bool:
     return shop.endswith(PRESET_SUFFIX) or "/" in shop
 
 
-def find_preset(shop: str, deck_folder: Path | None = None) -> Preset:
+def find_preset(shop: str, deck_folder: Path | None = None, output: str | None = None) -> Preset:
     """The preset ``shop`` names: a file (``my-shop.yaml``, ``shops/x.yaml``) or a name looked
-    up in :func:`preset_folders`. An unknown name is an error listing the known ones."""
+    up in :func:`preset_folders`. An unknown name is an error listing the known ones; with
+    ``output`` (``preflight`` reads PDFs) only those writing that output are offered, and without
+    a deck folder the way out is a preset file, since there is no deck to put one beside."""
     if is_preset_file(shop):
         return load_preset(Path(shop))
     if not NAME_PATTERN.match(shop):
@@ -177,12 +179,23 @@ def find_preset(shop: str, deck_folder: Path | None = None) -> Preset:
         path = folder / f"{shop}{PRESET_SUFFIX}"
         if path.is_file():
             return load_preset(path)
-    known = sorted({path.stem for folder in folders for path in folder.glob(f"*{PRESET_SUFFIX}")})
+    known = sorted({path.stem for folder in folders for path in folder.glob(f"*{PRESET_SUFFIX}")
+                    if output is None or _writes(path, output)})
     hint = did_you_mean(shop, known)
     if hint.startswith("; did you mean"):  # the nearest, then all of them
         hint += f" (known: {', '.join(known)})"
-    raise InputError(f"unknown shop '{shop}'{hint}; or add {PRESET_FOLDER}/{shop}{PRESET_SUFFIX} beside the deck",
-                     field="for")
+    own = (f"add {PRESET_FOLDER}/{shop}{PRESET_SUFFIX} beside the deck" if deck_folder is not None
+           else f"name a preset file of your own (a path ending in {PRESET_SUFFIX})")
+    raise InputError(f"unknown shop '{shop}'{hint}; or {own}", field="for")
+
+
+def _writes(path: Path, output: str) -> bool:
+    """Whether the preset at ``path`` writes ``output``; a preset that cannot be read is left out
+    of the names offered (it is reported when it is asked for)."""
+    try:
+        return load_preset(path).output == output
+    except InputError:
+        return False
 
 
 def load_preset(path: Path) -> Preset:
