@@ -50,8 +50,9 @@ from generator.sheets.style import MM, load_style
 from generator.verdict import verdict
 from generator.verdict.checks import DRAFT_CHECKS, PRINT_CHECKS, check_rules
 
-DUPLEX_HELP = ("long: backs follow each front page, columns mirrored (flip on long edge); "
-               "short: rows mirrored (flip on short edge); fold: fronts and backs on one page, "
+DUPLEX_HELP = ("long: backs follow each front page, mirrored across the long edge (columns on a "
+               "portrait page, rows on a landscape one; flip on long edge); short: mirrored across "
+               "the short edge (flip on short edge); fold: fronts and backs on one page, "
                "fold and glue (backs below a fold across the page print upside down, so they read "
                "upright once folded); none: fronts only, backs on pages at the end.")
 
