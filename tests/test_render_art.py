@@ -126,6 +126,22 @@ def test_half_transparent_svg_art_prints_as_transparent_as_it_is_drawn(tmp_path,
     assert min(fills) == seen and min(strokes) == seen  # the faintest state any shape is painted with
 
 
+SEE_THROUGH = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+               '<g opacity="0.4"><rect width="8" height="8" fill="#224488"/></g>'
+               '<rect x="8" y="8" width="8" height="8" style="opacity:.5;fill:#884422;fill-opacity:0.5"/>'
+               '<circle cx="4" cy="12" r="3" fill="#c62f2a" opacity="80%"/></svg>')
+
+
+def test_svg_opacity_of_shapes_and_groups_prints_as_a_browser_shows_it(tmp_path):
+    """Inkscape's object and layer opacity is the opacity property, which svglib does not draw:
+    it reaches each shape's fill, times the fill-opacity the shape has."""
+    write(tmp_path / "cards" / "test" / "art" / "faded.svg", SEE_THROUGH)
+    face_of(tmp_path, "elements:\n  - {image: art/faded.svg, box: [10, 10, 20, 20]}\n")
+    states = PdfReader(tmp_path / "face.pdf").pages[0]["/Resources"]["/ExtGState"]
+    fills = {round(float(state.get_object()["/ca"]), 3) for state in states.values() if "/ca" in state.get_object()}
+    assert {0.4, 0.25, 0.8} <= fills
+
+
 def test_inline_svg_icon_takes_the_text_colour_and_an_icon_colour_wins(tmp_path):
     write(tmp_path / "layouts" / "icons" / "coin.svg", ONE_COLOUR)
     write(tmp_path / "layouts" / "icons" / "flag.svg", TWO_COLOURS)
@@ -200,6 +216,8 @@ USE_BOMB = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><
     ('<svg xmlns="http://www.w3.org/2000/svg"><rect>\n</svg>', "not well-formed"),
     ('<svg xmlns="http://www.w3.org/2000/svg"><g id="a">\n<use href="#a"/></g></svg>', "inside itself"),
     (USE_BOMB, "more than 50,000 shapes"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><rect id="r" width="5" height="5"/></defs>'
+     '<g opacity="0.5">\n<use href="#r"/></g></svg>', "draws a <use> copy at opacity 0.5, which cannot be drawn"),
     ("<html></html>", "not an SVG file"),
 ])
 def test_hostile_or_broken_svg_art_is_an_input_error_naming_the_file(tmp_path, svg, found):

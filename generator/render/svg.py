@@ -75,6 +75,8 @@ _FIRST_BYTES = {b"\x00\x00\x00<": "utf-32-be", b"<\x00\x00\x00": "utf-32-le", b"
 """How ``<`` or ``<?`` begins a file without a byte order mark in each wide encoding (XML 1.0, appendix F)."""
 _DECLARED_ENCODING = re.compile(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z][A-Za-z0-9._-]*)[\"']")
 _HREFS = ("href", "{http://www.w3.org/1999/xlink}href")
+_SHAPES = frozenset({"path", "rect", "circle", "ellipse", "line", "polyline", "polygon"})
+"""The elements that paint (``<text>`` and ``<image>`` are refused)."""
 
 
 class SvgError(ValueError):
@@ -150,6 +152,7 @@ def load_svg(path: Path) -> SvgArt:
         raise SvgError(f"is not an SVG file (its root element is <{_local(root.tag)}>)")
     _check_tree(root)
     _check_view_box(root)
+    _fold_opacity(root)
     drawing = _render(path, root)
     shapes = list(leaf_shapes(drawing))
     if len(shapes) > MAX_SVG_SHAPES:
@@ -249,6 +252,70 @@ def _check_tree(root: Element) -> None:
                 raise SvgError("imports a style sheet; keep styles in the file", element.sourceline)
             _check_urls(element.text, element.sourceline)
     _expanded_count(root)
+
+
+def _fold_opacity(root: Element) -> None:
+    """Give each shape the ``opacity`` of itself and of the groups around it, which svglib does
+    not draw, as its fill-opacity and stroke-opacity, which it does.
+
+    For one shape that is what a browser shows, but where its stroke overlaps its fill; where
+    the shapes of a see-through group overlap, each shows through the other, where a browser
+    would fade the group as one picture. A ``<use>`` drawn see-through is refused: its copy is
+    made after this, out of reach.
+    """
+    stack = [(root, 1.0)]
+    while stack:
+        element, outer = stack.pop()
+        opacity = outer * _own_opacity(element)
+        name = _local(element.tag)
+        if opacity < 1 and name == "use":
+            raise SvgError(f"draws a <use> copy at opacity {opacity:g}, which cannot be drawn; give the shapes "
+                           "it copies fill-opacity and stroke-opacity instead", element.sourceline)
+        if opacity < 1 and name in _SHAPES:
+            for prop in ("fill-opacity", "stroke-opacity"):
+                _set_style(element, prop, f"{_inherited_opacity(element, prop) * opacity:.6g}")
+        stack.extend((child, opacity) for child in element if isinstance(child.tag, str))
+
+
+def _styles(element: Element) -> dict[str, str]:
+    """The properties of an element's ``style`` attribute."""
+    pairs = (part.partition(":") for part in element.get("style", "").split(";"))
+    return {key.strip(): value.strip() for key, _, value in pairs if key.strip()}
+
+
+def _opacity_value(text: str | None) -> float | None:
+    """An opacity as SVG writes it (``0.5``, ``50%``) within 0 to 1; None when there is none or
+    it cannot be read (a browser then ignores it)."""
+    if not text or text == "inherit":
+        return None
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        return None
+    return min(max(value, 0.0), 1.0) if value == value else None  # NaN is no opacity
+
+
+def _own_opacity(element: Element) -> float:
+    """The element's own ``opacity`` (its style's, else its attribute's); 1 when it has none."""
+    value = _opacity_value(_styles(element).get("opacity") or element.get("opacity"))
+    return 1.0 if value is None else value
+
+
+def _inherited_opacity(element: Element, prop: str) -> float:
+    """``fill-opacity`` or ``stroke-opacity`` as the element has it or inherits it; 1 by default."""
+    while element is not None:
+        value = _opacity_value(_styles(element).get(prop) or element.get(prop))
+        if value is not None:
+            return value
+        element = element.getparent()
+    return 1.0
+
+
+def _set_style(element: Element, prop: str, value: str) -> None:
+    """Set ``prop`` in the element's style, where it wins over an attribute of the same name."""
+    styles = _styles(element)
+    styles[prop] = value
+    element.set("style", ";".join(f"{key}:{text}" for key, text in styles.items()))
 
 
 def _check_stop_colour(stop: Element) -> None:
