@@ -316,6 +316,36 @@ def test_a_reprint_on_other_paper_or_duplex_than_the_printed_copy_says_so(tmp_pa
     assert same.exit_code == 0 and same.error_lines == []
 
 
+def test_a_reprint_names_the_orientation_bleed_and_back_offset_of_the_printed_copy(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch):
+    """Cards printed with bleed or a back offset, or on turned paper, are matched only by a reprint
+    made the same way: the note names every option that differs, and following it silences it."""
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    options = ["--orientation", "landscape", "--bleed", "--back-offset", "1,-0.5"]
+    printed = deckpress("build", "cards/game", "--out", "printed", *options, "-q")
+    assert printed.exit_code == 0, printed.stderr
+    edit(DECK, "text: Smash.,", "text: Smash twice.,")
+    run = deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", OUT, "-q")
+    assert run.exit_code == 0, run.stderr
+    assert run.error_lines == ["note: the printed copy was built with --orientation landscape --bleed "
+                               "--back-offset 1,-0.5; give the same for sheets that match it"]
+    same = deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", OUT, "-q", *options)
+    assert same.exit_code == 0 and same.error_lines == []
+    assert manifest_of(OUT / "game.reprint.json")["paper"]["orientation"] == "landscape"
+
+
+def test_a_cutter_s_own_choice_of_orientation_is_no_difference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    assert deckpress("build", "cards/game", "--out", "printed", "--cutter", "silhouette", "-q").exit_code == 0
+    assert manifest_of(Path("printed/game.json"))["paper"]["orientation"] == "landscape"
+    edit(DECK, "text: Smash.,", "text: Smash twice.,")
+    run = deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", OUT, "-q",
+                    "--cutter", "silhouette")
+    assert run.exit_code == 0 and run.error_lines == []
+
+
 @needs_git
 def test_a_renamed_card_is_taken_out_by_the_name_its_printed_copies_show(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch):

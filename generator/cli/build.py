@@ -151,13 +151,13 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
     )
     settings = cutting.applied_to(settings)  # --cutter, --cut-file and their options
     printed = printed_copy(request)
-    if printed is not None:
-        warn_if_printed_otherwise(printed, settings)
     paths = find_decks(decks)
     check_revision(request, paths)
     ready, exit_code = prepare_decks(paths, settings, check=not no_check, lang=lang)
     if exit_code != EXIT_OK:
         sys.exit(exit_code)
+    if printed is not None and ready:  # one deck, laid out: its paper is the one a cutter chose
+        warn_if_printed_otherwise(printed, ready[0][2])
     runs = {deck.id: print_run(request, printed, deck, renderer, quiet) for deck, renderer, _ in ready}
     pressed = []
     for deck, renderer, layout in ready:

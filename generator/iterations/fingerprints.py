@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from generator.loading import read_text
 from generator.render.renderer import SIDES, Renderer
 from generator.revisions import DISK, reading_from
 from generator.sheets.manifest import CardRecord, DeckRecord
+from generator.sheets.style import ORIENTATIONS
 
 FINGERPRINTS = "drawing-1"
 """How a manifest's face fingerprints are made (see :func:`fingerprint`). A manifest whose
@@ -92,8 +94,14 @@ class PrintedCopy:
     lang: str | None
     cards: tuple[CardRecord, ...]
     paper: str | None = None
-    """The paper and duplex the copy was printed with (as the manifest names them), if it says."""
+    """How the copy was printed, as far as the manifest says: its paper's name, ..."""
+    orientation: str | None = None
+    """... the paper's orientation ("portrait", "landscape"), ..."""
     duplex: str | None = None
+    bleed: bool | None = None
+    """... whether it printed bleed, ..."""
+    back_offset_mm: tuple[float, float] | None = None
+    """... and the back offset in millimetres, as ``--back-offset`` takes it."""
 
 
 def read_manifest_record(path: Path) -> PrintedCopy:
@@ -122,11 +130,22 @@ def read_manifest_record(path: Path) -> PrintedCopy:
         raise InputError(f"its faces were fingerprinted as '{printable(str(manifest['fingerprints']))}', not "
                          f"'{FINGERPRINTS}' as this deckpress does; build the deck in full once", where,
                          field="fingerprints")
-    paper = manifest.get("paper")
+    found_paper = manifest.get("paper")
+    paper: dict[str, Any] = found_paper if isinstance(found_paper, dict) else {}
+    bleed: Any = manifest.get("bleed")
+    offset: Any = manifest.get("back_offset_mm")
     return PrintedCopy(manifest["deck"], _text_or_none(manifest, "version", where),
                        _text_or_none(manifest, "lang", where), _cards(manifest["deck_cards"], where),
-                       paper=str(paper["name"]) if isinstance(paper, dict) and "name" in paper else None,
-                       duplex=str(manifest["duplex"]) if isinstance(manifest.get("duplex"), str) else None)
+                       paper=str(paper["name"]) if "name" in paper else None,
+                       orientation=paper["orientation"] if paper.get("orientation") in ORIENTATIONS else None,
+                       duplex=str(manifest["duplex"]) if isinstance(manifest.get("duplex"), str) else None,
+                       bleed=bleed > 0 if _is_number(bleed) else None,
+                       back_offset_mm=(float(offset[0]), float(offset[1]))
+                       if isinstance(offset, list) and len(offset) == 2 and all(map(_is_number, offset)) else None)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _text_or_none(manifest: dict[str, Any], key: str, where: Position) -> str | None:
