@@ -50,10 +50,15 @@ def test_a_written_version_is_the_decks_version(tmp_path: Path):
     assert load_deck(deck_with(tmp_path, "3")).version == "3"  # a whole number reads as it is written
 
 
-def test_a_version_yaml_reads_as_a_number_with_a_point_must_be_quoted(tmp_path: Path):
+def test_a_version_yaml_reads_as_a_number_with_a_point_must_be_quoted_as_written(tmp_path: Path):
+    """The quotes asked for hold the version as the designer wrote it, zeros and all."""
     path = deck_with(tmp_path, "1.10")
-    assert refusal(path) == (f"{path}:{line_of(path, 'version')}:3: version 1.1 is a number to YAML, which drops "
-                             'zeros (1.10 becomes 1.1); write it in quotes: version: "1.1" (version)')
+    assert refusal(path) == (f"{path}:{line_of(path, 'version')}:3: version 1.10 is a number to YAML, not text, "
+                             'and would print 1.1; write it in quotes: version: "1.10" (version)')
+    path = deck_with(tmp_path, "0.4   # the playtest copy")
+    assert refusal(path) == (f"{path}:{line_of(path, 'version')}:3: version 0.4 is a number to YAML, not text "
+                             '(as a number it would lose zeros: 1.10 prints 1.1); write it in quotes: '
+                             'version: "0.4" (version)')
 
 
 def test_a_version_prints_on_one_line_and_is_short(tmp_path: Path):

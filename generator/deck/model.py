@@ -33,7 +33,7 @@ from generator.deck.plain import plain
 from generator.deck.sources import read_cards_from
 from generator.errors import DeckpressError, InputError, Position, describe_value, did_you_mean, not_text
 from generator.findings import ACCEPTABLE_KINDS
-from generator.loading import Document, load_yaml
+from generator.loading import Document, load_yaml, read_text
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader
 
@@ -326,6 +326,24 @@ def _read_id(reader: Reader, keys: tuple[Any, ...], what: str) -> str | None:
     return value
 
 
+def _written_number(reader: Reader, keys: tuple[str, ...]) -> str | None:
+    """The number at ``keys`` as the file writes it (``1.10``, where YAML read 1.1), for the
+    message that asks for it in quotes; None when the file cannot be read back or the number
+    does not stand where its position says."""
+    where = reader.position(keys)
+    try:
+        line = read_text(where.path).splitlines()[where.line - 1]
+    except (DeckpressError, IndexError):
+        return None
+    key = re.escape(str(keys[-1]))  # the position is the key's: the number follows it
+    found = re.compile(rf"(?:{key}\s*:\s*)?({_NUMBER_AT})").match(line, max(where.column - 1, 0))
+    return found.group(1) if found else None
+
+
+_NUMBER_AT = r"[-+]?(?:\d[\d_]*)?\.?\d[\d_]*(?:[eE][-+]?\d+)?|[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)"
+"""A YAML number with a point (``1.10``, ``.5``, ``1e3``, ``.inf``) where a value starts."""
+
+
 def _read_version(reader: Reader) -> str | None:
     """``deck: version:``, text (or a whole number) short enough to print on every face.
 
@@ -336,8 +354,11 @@ def _read_version(reader: Reader) -> str | None:
     if value is None:
         return None
     if isinstance(value, float):
-        raise reader.fail(keys, f"version {value} is a number to YAML, which drops zeros (1.10 becomes 1.1); "
-                                f"write it in quotes: version: \"{value}\"")
+        written = _written_number(reader, keys) or str(value)
+        dropped = (f", and would print {value}" if written != str(value)
+                   else " (as a number it would lose zeros: 1.10 prints 1.1)")
+        raise reader.fail(keys, f"version {written} is a number to YAML, not text{dropped}; "
+                                f"write it in quotes: version: \"{written}\"")
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str) or not value.strip():
