@@ -106,6 +106,16 @@ def test_art_changed_since_its_lfs_commit_is_compared_with_the_stored_content(tm
     assert "  print 2 cards: golem x2 (redrawn)" in run.stdout.splitlines()
 
 
+def test_art_checked_out_as_its_lfs_pointer_is_named_so(tmp_path: Path, lfs_project: bytes):
+    """A clone made without git-lfs holds the pointer where the art should be: check says what
+    that file is and how to get the art, not that the image is unreadable."""
+    Path("cards/game/art/golem.png").write_bytes(lfs_pointer(lfs_project))
+    run = deckpress("check", "cards/game")
+    assert run.exit_code == 2
+    assert ("image 'art/golem.png' is a Git LFS pointer, not the image: its content was never fetched "
+            "(git lfs pull fetches it)") in run.stderr, run.stderr
+
+
 def test_a_font_in_git_lfs_loads_at_the_revision_with_the_size_of_its_content(tmp_path: Path,
                                                                              lfs_project: bytes):
     """Every limit and check on a file's size sees the content's, not the pointer's."""
