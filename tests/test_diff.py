@@ -58,16 +58,16 @@ def test_diff_since_head_reports_each_change_at_its_line(playtest: Path):
     lines = run.stdout.splitlines()
     head = git(playtest, "rev-parse", "--short", "HEAD").strip()
     assert lines[0] == f"deck game: HEAD (version {head}) -> working tree (version {head}+)"
-    cards = lines[lines.index("cards") + 1:lines.index("faces that print differently, their cards unchanged")]
+    cards = lines[lines.index("cards") + 1:lines.index("faces that print differently")]
     assert cards == [
         f"  {at(DECK, 'count: 3')}: imp: 2 -> 3 copies",
         f"  {at(DECK, 'text: Smash twice.')}: ogre: text: \"Smash.\" -> \"Smash twice.\"",
         f"  HEAD:cards/game/deck.yaml:{removed_line}:5: troll: removed, 1 copy",
         f"  {DECK}:{line_of(DECK, 'id: wisp')}:5: wisp: added, 1 copy",
     ]
-    faces = lines.index("faces that print differently, their cards unchanged")
+    faces = lines.index("faces that print differently")
     assert lines[faces + 1:faces + 3] == [
-        "  front and back of golem:",
+        "  fronts and backs of 3 cards (imp, ogre, golem):",
         f"    {LAYOUT}:{line_of(LAYOUT, 'size: 14')}:5: element 'title' size: 12 -> 14",
     ]
     rule = at(DECK, "total: 8")
@@ -76,6 +76,27 @@ def test_diff_since_head_reports_each_change_at_its_line(playtest: Path):
     assert f"  {question}: strength 5 or more in the opening hand: 82.1% -> 76.2%" in lines
     assert "  print 9 cards: imp x3 (redrawn), ogre x3 (redrawn), golem x2 (redrawn), wisp x1 (new)" in lines
     assert "  take out 8 cards: imp x2 (stale), ogre x3 (stale), troll x1 (removed), golem x2 (stale)" in lines
+
+
+def test_a_face_redrawn_with_its_count_changed_says_why_in_text_and_markdown(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch):
+    """A card whose count changed prints anew when a colour it shows changed too: the text
+    and the changelog say why, as the JSON does, and not only of the cards left as they were."""
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    edit(LAYOUT, "    size: 12\n", "    size: 12\n    colour: {field: strength, map: {2: '#772255'}, default: ink}\n")
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "The imp in purple")
+    edit(LAYOUT, "'#772255'", "'#5b2a86'")
+    edit(DECK, "strength: 2, count: 2}", "strength: 2, count: 1}")
+    lines = deckpress("diff", "cards/game", "--since", "HEAD", "-q").stdout.splitlines()
+    colour = f"{LAYOUT}:{line_of(LAYOUT, '#5b2a86')}:5: element 'title' colour map.2: \"#772255\" -> \"#5b2a86\""
+    faces = lines.index("faces that print differently")
+    assert lines[faces + 1:faces + 3] == ["  front of imp:", f"    {colour}"]
+    assert "  print 1 card: imp x1 (redrawn)" in lines
+    markdown = deckpress("diff", "cards/game", "--since", "HEAD", "--format", "markdown", "-q").stdout
+    assert "- **Imp**: 2 → 1 copy" in markdown
+    assert "- Front of Imp: element 'title' colour map.2: \"\\#772255\" → \"\\#5b2a86\"" in markdown
 
 
 def test_since_takes_a_commit_named_by_its_message_and_a_tag(playtest: Path):
@@ -171,7 +192,7 @@ def test_markdown_is_a_changelog_in_the_players_words(playtest: Path):
     assert "- **Imp**: 2 → 3 copies" in text
     assert '- **Ogre**: text: "Smash." → "Smash twice."' in text
     assert "- ~~Troll~~: removed (1 copy)" in text and "- **Wisp**: new, 1 copy" in text
-    assert "- Front and back of Golem: element 'title' size: 12 → 14" in text
+    assert "- Fronts and backs of Imp, Ogre, Golem: element 'title' size: 12 → 14" in text
     assert "| strength 5 or more in the opening hand | 82.1% | 76.2% |" in text
     assert "Take out 8 cards:\n- 2 × Imp (the old printing)" in text and "- 3 × Imp (reprinted)" in text
     assert "- 1 × Troll (no longer in the deck)" in text and "- 1 × Wisp (new card)" in text
@@ -212,7 +233,7 @@ def test_changed_art_redraws_the_faces_that_show_it_and_names_the_file(tmp_path:
     run = deckpress("diff", "cards/game", "--since", "HEAD", "-q")
     assert run.exit_code == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert lines[1:3] == ["faces that print differently, their cards unchanged", "  front of golem:"]
+    assert lines[1:3] == ["faces that print differently", "  front of golem:"]
     assert lines[3] == "    cards/game/art/golem.png: art/golem.png changed"
     assert "  print 2 cards: golem x2 (redrawn)" in lines
 
@@ -358,7 +379,7 @@ def test_a_font_file_that_changed_is_named_and_not_the_text_it_moves(tmp_path: P
     monkeypatch.chdir(tmp_path)
     shutil.copyfile(bundled / "DejaVuSans-Bold.ttf", deck / "fonts" / "Body.ttf")
     lines = deckpress("diff", "cards/game", "--since", "HEAD", "-q").stdout.splitlines()
-    assert lines[1:5] == ["faces that print differently, their cards unchanged",
+    assert lines[1:5] == ["faces that print differently",
                           "  fronts of 4 cards (imp, ogre, troll, golem):",
                           "    cards/game/fonts/Body.ttf: font 'Body' changed",
                           "odds (stats:)"]  # nothing more: the text the font moved is not a cause

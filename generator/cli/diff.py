@@ -29,9 +29,9 @@ def diff(decks: tuple[str, ...], revision: str | None, output_format: str, quiet
     (read with git, so nothing in the working tree is touched).
 
     Reports, in card order, the cards added and removed, each changed field
-    as old -> new at its line in the newer files, count changes, and faces
-    that print differently although their card did not, with the layout
-    element, icon, font or art file behind it. Faces are compared by what
+    as old -> new at its line in the newer files, count changes, and every
+    face that prints differently for more than its card's own fields (its
+    count too), with the layout element, icon, font or art file behind it. Faces are compared by what
     they draw, never by file dates, and a new version alone changes none.
     Then the composition rules that now pass or fail, the deck's own stats:
     questions with their old and new answers, and what a reprint adds and

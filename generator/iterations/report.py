@@ -14,6 +14,7 @@ from typing import Any
 
 from generator.errors import Position, plural, printable
 from generator.iterations.comparison import (
+    OWN_FIELDS,
     CardChange,
     Cause,
     Change,
@@ -30,6 +31,9 @@ from generator.stats.tables import percent
 
 LISTED_CARDS = 12
 """Cards a line of the text or Markdown report names before "and N more" (JSON names all)."""
+
+FACES_HEADING = "faces that print differently"
+"""The text report's section of faces that print differently, with why (see :func:`_grouped`)."""
 
 ALL_IN_JSON = "; --format json lists them all"
 
@@ -54,9 +58,10 @@ def text_lines(comparison: Comparison) -> list[str]:
         lines.append("cards")
         for change in changed:
             lines += [f"  {line}" for line in _card_lines(change)]
-    if comparison.redrawn:
-        lines.append("faces that print differently, their cards unchanged")
-        for (sides, causes), cards in _grouped(comparison.redrawn).items():
+    redrawn = _grouped(comparison.cards)
+    if redrawn:
+        lines.append(FACES_HEADING)
+        for (sides, causes), cards in redrawn.items():
             lines.append(f"  {_faces(sides, cards)}:")
             lines += [f"    {_at(cause.position)}{cause.what}" for cause in causes]
     if comparison.rules:
@@ -103,12 +108,19 @@ def _card_lines(change: CardChange) -> list[str]:
 
 def _grouped(cards: Iterable[CardChange]) -> dict[tuple[tuple[str, ...], tuple[Cause, ...]], list[CardChange]]:
     """Faces that print differently for the same reasons, together, in card order: by the
-    sides of a card they are (front, back, or both) and their causes."""
+    sides of a card they are (front, back, or both) and their causes. Every face of a card
+    both sides have is here, whether or not the card changed too (a count, a field), with
+    its causes but the card's own fields, which the card's lines already give: a face
+    those alone explain is left to them."""
     groups: dict[tuple[tuple[str, ...], tuple[Cause, ...]], list[CardChange]] = {}
     for change in cards:
+        if change.status in ("added", "removed"):
+            continue
         sides: dict[tuple[Cause, ...], list[str]] = {}
         for face in change.faces:
-            sides.setdefault(face.causes, []).append(face.side)
+            causes = tuple(cause for cause in face.causes if not (cause.kind == "card" and cause.what == OWN_FIELDS))
+            if causes:
+                sides.setdefault(causes, []).append(face.side)
         for causes, named in sides.items():
             groups.setdefault((tuple(named), causes), []).append(change)
     return groups
@@ -305,9 +317,10 @@ def markdown_lines(comparison: Comparison) -> list[str]:
         lines += ["### Cards", ""]
         lines += [_card_markdown(change) for change in changed]
         lines.append("")
-    if comparison.redrawn:
-        lines += ["### Redrawn (the cards themselves are unchanged)", ""]
-        for (sides, causes), cards in _grouped(comparison.redrawn).items():
+    redrawn = _grouped(comparison.cards)
+    if redrawn:
+        lines += ["### Redrawn", ""]
+        for (sides, causes), cards in redrawn.items():
             shown = _listed([md(change.title or change.card) for change in cards])
             lines.append(f"- {sides_text(sides, len(cards)).capitalize()} of {shown}: "
                          + "; ".join(_arrowed(md(cause.what)) for cause in causes))
