@@ -315,6 +315,35 @@ def test_a_shared_back_changed_in_the_deck_file_names_that_line(tmp_path: Path, 
     assert f"    {where}: back name: \"Playtest\" -> \"Playtest II\"" in lines
 
 
+def test_a_back_names_the_back_s_new_name_and_not_the_deck_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Both names changed; the backs print the shared back's name only, the fronts neither."""
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    edit(DECK, "deck:\n  name: Playtest\n", "deck:\n  name: Playtest Deluxe\n")
+    edit(DECK, "back:\n  name: Playtest\n", "back:\n  name: Playtest II\n")
+    report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
+    assert [change["what"] for change in report["deck"]] == ["deck name", "back name"]
+    assert {card["card"]: face_causes(card) for card in report["cards"]} == {
+        card: [("back", [("deck", 'back name: "Playtest" -> "Playtest II"')])]
+        for card in ("imp", "ogre", "troll", "golem")}
+
+
+def test_a_rewritten_when_is_named_only_where_it_shows_or_hides_the_element(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch):
+    """The body now hides on the ogre and prints larger elsewhere: the ogre's front is the
+    condition's doing, every other front the size's, though both lines changed."""
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    edit(LAYOUT, "    when: \"side == 'front'\"\n    text: \"{{ text or '' }}\"\n",
+         "    when: \"side == 'front' and strength != 5\"\n    size: 11\n    text: \"{{ text or '' }}\"\n")
+    report = json.loads(deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q").stdout)
+    when = "element 'body' when: \"side == 'front'\" -> \"side == 'front' and strength != 5\""
+    size = "element 'body' size: (none) -> 11"
+    assert {card["card"]: face_causes(card) for card in report["cards"]} == {
+        "imp": [("front", [("setting", size)])], "ogre": [("front", [("setting", when)])],
+        "troll": [("front", [("setting", size)])], "golem": [("front", [("setting", size)])]}
+
+
 def test_a_bad_revision_is_one_line_and_exit_2(playtest: Path):
     run = deckpress("diff", "cards/game", "--since", "no-such-tag", "-q")
     assert run.exit_code == 2

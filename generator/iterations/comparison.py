@@ -20,14 +20,15 @@ first) and returns a :class:`Comparison`, everything a report or a reprint needs
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from generator.deck.model import Card, Deck
-from generator.errors import Position, printable, value_text
-from generator.iterations.drawing import ElementDrawing, FaceDrawing, Resource
+from generator.errors import DeckpressError, Position, printable, value_text
+from generator.iterations.drawing import Canon, ElementDrawing, FaceDrawing, Resource
 from generator.iterations.sides import Answer, RuleOutcome, Side
 from generator.render.layout import KINDS, RawElement, RawLayout, Value
 from generator.render.renderer import SIDES
@@ -327,6 +328,7 @@ def _card_changes(old: Side, new: Side, deck_changes: tuple[Change, ...],
     before = {card.id: (index, card) for index, card in enumerate(old.deck.cards)}
     after = {card.id: (index, card) for index, card in enumerate(new.deck.cards)}
     layouts = {side: _layout_changes(old, new, side) for side in SIDES}
+    undoing = _DeckUndoing(old, new, deck_changes)
     for card_id in in_card_order(list(before), list(after)):
         advance()
         if card_id not in after:
@@ -341,7 +343,7 @@ def _card_changes(old: Side, new: Side, deck_changes: tuple[Change, ...],
             continue
         old_index, was = before[card_id]
         fields = tuple(_field_changes(old, new, old_index, was, index, card))
-        faces = tuple(face for face in (_face_change(old, new, was, card, side, layouts[side], deck_changes)
+        faces = tuple(face for face in (_face_change(old, new, was, card, side, layouts[side], undoing)
                                         for side in SIDES) if face is not None)
         status = "changed" if fields or was.count != card.count else "redrawn" if faces else ""
         if status:
@@ -380,7 +382,7 @@ def _own_change(was: Card, card: Card, side: str) -> str | None:
 
 
 def _face_change(old: Side, new: Side, was: Card, card: Card, side: str, layout: _LayoutChanges,
-                 deck_changes: tuple[Change, ...]) -> FaceChange | None:
+                 undoing: _DeckUndoing) -> FaceChange | None:
     """How one face of a card both decks have now prints differently, or None if it does not."""
     with old.reading():
         before = old.canon.face(was, side)
@@ -389,7 +391,8 @@ def _face_change(old: Side, new: Side, was: Card, card: Card, side: str, layout:
     if before == after:
         return None
     own = _own_change(was, card, side)
-    causes = tuple(_causes(before, after, side, old, new, layout, deck_changes, card_explains=own == OWN_FIELDS))
+    face = _Face(old, new, was, card, side)
+    causes = tuple(_causes(before, after, face, layout, undoing, card_explains=own == OWN_FIELDS))
     if own == OWN_FIELDS:
         # The card's fields explain what its own values draw; a setting of an element that
         # drew differently, or a file, that changed as well is named beside them.
@@ -408,9 +411,12 @@ class _LayoutChanges:
     """What differs between the two layouts of one side of the cards, as written."""
 
     elements: dict[str, tuple[Cause, ...]]
-    """By element name, its settings that changed (or that it is new, or gone)."""
+    """By element name, its settings that changed (or that it is new, or gone), but ``when:``."""
     general: tuple[Cause, ...]
     """Settings of the layout as a whole (size, defaults, colours, styles) that changed."""
+    conditions: dict[str, tuple[Cause, ...]] = field(default_factory=dict)
+    """By element name, its ``when:`` that changed: a cause only for a face where it now
+    holds and did not, or did and no longer does (see :func:`_element_causes`)."""
 
 
 def _layout_changes(old: Side, new: Side, side: str) -> _LayoutChanges:
@@ -426,6 +432,7 @@ def _layout_changes(old: Side, new: Side, side: str) -> _LayoutChanges:
                                                old, new))
     old_elements, new_elements = _by_name(before), _by_name(after)
     elements: dict[str, tuple[Cause, ...]] = {}
+    conditions: dict[str, tuple[Cause, ...]] = {}
     for name in _names(old_elements, new_elements):
         was_element, now_element = old_elements.get(name), new_elements.get(name)
         if was_element is None or now_element is None:
@@ -435,13 +442,13 @@ def _layout_changes(old: Side, new: Side, side: str) -> _LayoutChanges:
             what = f"element '{name}' {'added' if now_element else 'removed'}"
             elements[name] = (Cause("setting", what, where, name, f"layout {what}"),)
             continue
-        causes = tuple(cause for key in _names(was_element.values, now_element.values)
-                       if _written(was_element.values.get(key)) != _written(now_element.values.get(key))
-                       for cause in _setting_causes(f"element '{name}' {key}", was_element.values.get(key),
-                                                    now_element.values.get(key), old, new, name))
-        if causes:
-            elements[name] = causes
-    return _LayoutChanges(elements, tuple(general))
+        changed = [key for key in _names(was_element.values, now_element.values)
+                   if _written(was_element.values.get(key)) != _written(now_element.values.get(key))]
+        for key in changed:
+            found = conditions if key == "when" else elements
+            found[name] = (*found.get(name, ()), *_setting_causes(
+                f"element '{name}' {key}", was_element.values.get(key), now_element.values.get(key), old, new, name))
+    return _LayoutChanges(elements, tuple(general), conditions)
 
 
 def _by_name(layout: RawLayout) -> dict[str, RawElement]:
@@ -475,11 +482,12 @@ def _differences(before: Any, after: Any, path: str = "") -> list[tuple[str, Any
     return [(path, before, after)]
 
 
-def _causes(before: FaceDrawing, after: FaceDrawing, side: str, old: Side, new: Side, layout: _LayoutChanges,
-            deck_changes: tuple[Change, ...], card_explains: bool = False) -> Iterable[Cause]:
+def _causes(before: FaceDrawing, after: FaceDrawing, face: _Face, layout: _LayoutChanges,
+            undoing: _DeckUndoing, card_explains: bool = False) -> Iterable[Cause]:
     """Why a face prints differently, most precise first. With ``card_explains`` (the card's
     own fields changed) an element that draws differently is not blamed on the layout's or
     the deck's settings at large: only its own settings and the files it draws from."""
+    side, new = face.side, face.new
     if before.problem != after.problem:
         what = f"it can no longer be laid out: {after.problem}" if after.problem else \
             f"it can be laid out again (it could not: {before.problem})"
@@ -503,7 +511,7 @@ def _causes(before: FaceDrawing, after: FaceDrawing, side: str, old: Side, new: 
             found[_resource_cause(resource)] = None
         if [element.shape for element in was] != [element.shape for element in now]:
             # A font or file that changed moves what is drawn with it: no need to say more then.
-            for cause in _element_causes(name, side, new, layout, deck_changes,
+            for cause in _element_causes(name, now, face, layout, undoing,
                                          explained=bool(changed) or card_explains):
                 found[cause] = None
     yield from found
@@ -533,24 +541,130 @@ def _resource_cause(resource: Resource) -> Cause:
     return Cause("file", f"{resource.name} changed", resource.position)
 
 
-def _element_causes(name: str, side: str, new: Side, layout: _LayoutChanges, deck_changes: tuple[Change, ...],
-                    explained: bool = False) -> tuple[Cause, ...]:
-    """The settings of the element that changed; else nothing more when a file it draws from
-    changed (``explained``); else the layout's own settings; else the deck's; else the
-    element itself, where the newer layout has it."""
+def _element_causes(name: str, now: tuple[ElementDrawing, ...], face: _Face, layout: _LayoutChanges,
+                    undoing: _DeckUndoing, explained: bool = False) -> tuple[Cause, ...]:
+    """The element's ``when:`` that changed, where it decides whether the element is drawn on
+    this face (then nothing else of the element matters here); else the settings of the
+    element that changed; else nothing more when a file it draws from changed
+    (``explained``); else the layout's own settings; else the deck's settings that, undone,
+    draw the element as it was drawn here (each one named only where it changes this face);
+    else the element itself, where the newer layout has it."""
+    side, new = face.side, face.new
+    if name in layout.conditions and face.condition_turned(name):
+        return layout.conditions[name]
     if name in layout.elements:
         return layout.elements[name]
     if explained:
         return ()
     if layout.general:
         return layout.general
-    if deck_changes:
+    drawing = undoing.changes_drawing(face, name, now)
+    if drawing:
         return tuple(Cause("deck", change_text(change.what, change.old, change.new), change.position,
-                           brief=f"{change.what} changed") for change in deck_changes)
+                           brief=f"{change.what} changed") for change in drawing)
     element = new.renderer.layouts[side].element_named(name)
     return (Cause("element", f"element '{name}' draws differently",
                   new.where(element.position) if element is not None else None, name,
                   f"layout element '{name}' changed"),)
+
+
+@dataclass(repr=False, eq=False)
+class _Face:
+    """One face of a card both sides have, as each side draws it."""
+
+    old: Side
+    new: Side
+    was: Card
+    card: Card
+    side: str
+
+    def condition_turned(self, name: str) -> bool:
+        """Whether element ``name``'s ``when:`` holds on this face on one side only: its
+        drawing then comes or goes with it. A ``when:`` rewritten that holds on both sides (or
+        on neither) draws nothing differently here."""
+        return self._holds(self.old, self.was, name) != self._holds(self.new, self.card, name)
+
+    def _holds(self, side: Side, card: Card, name: str) -> bool | None:
+        element = side.renderer.layouts[self.side].element_named(name)
+        if element is None:
+            return None
+        if element.when is None:
+            return True
+        try:
+            with side.reading():
+                return bool(element.when.render(side.renderer.context(card, self.side)))
+        except DeckpressError:  # a condition that cannot be evaluated: say it changed, not crash
+            return None
+
+
+MAX_DECK_CHANGES_UNDONE = 32
+"""Deck settings a comparison undoes one by one to tell which of them a face draws; past
+that (a deck rewritten at large), each face drawn differently names every one of them. Each
+undone setting lays out the faces it may reach once more."""
+
+
+class _DeckUndoing:
+    """The newer deck with one of its changed settings undone at a time: a setting is named
+    for a face only when undoing it draws the face's element as it was drawn before it changed
+    (the deck's name changed, but the back prints the shared back's name: not the name's doing)."""
+
+    def __init__(self, old: Side, new: Side, changes: tuple[Change, ...]) -> None:
+        self.new = new
+        self.changes = changes
+        self.undos = [_undo(old.deck, change) for change in changes]
+        self._canons: dict[int, Canon] = {}
+
+    def changes_drawing(self, face: _Face, name: str, now: tuple[ElementDrawing, ...]) -> tuple[Change, ...]:
+        """The deck's changes that, undone, draw element ``name`` on ``face`` otherwise than
+        ``now`` (the newer drawing); none when no change alone does (the element is then named
+        as drawing differently); every one past :data:`MAX_DECK_CHANGES_UNDONE`."""
+        if len(self.changes) > MAX_DECK_CHANGES_UNDONE:
+            return self.changes
+        return tuple(change for index, change in enumerate(self.changes)
+                     if self._undone_draws_otherwise(index, face, name, now))
+
+    def _undone_draws_otherwise(self, index: int, face: _Face, name: str, now: tuple[ElementDrawing, ...]) -> bool:
+        undo = self.undos[index]
+        if undo is None:  # a setting that cannot be undone alone (the layout, the card size)
+            return True
+        canon = self._canons.get(index)
+        if canon is None:
+            renderer = self.new.renderer
+            canon = self._canons[index] = Canon(renderer.sibling(deck=undo(renderer.deck)), self.new.source)
+        with self.new.reading():
+            undone = canon.face(face.card, face.side)
+        return tuple(element for element in undone.elements if element.element == name) != now
+
+
+def _undo(old: Deck, change: Change) -> Callable[[Deck], Deck] | None:
+    """How to give a deck back the older value of ``change``, one of :func:`_deck_changes`;
+    None for a setting that cannot be undone without reading the layouts again."""
+    what = change.what
+    if what == "deck name":
+        return lambda deck: dataclasses.replace(deck, name=old.name)
+    if what == "deck players":
+        return lambda deck: dataclasses.replace(deck, players=old.players)
+    if what == "deck title_field":
+        return lambda deck: dataclasses.replace(deck, title_field=old.title_field)
+    if what in ("deck designer", "deck description"):
+        key = what.removeprefix("deck ")
+
+        def info(deck: Deck) -> Deck:
+            kept = {name: value for name, value in deck.info.items() if name != key}
+            return dataclasses.replace(deck, info={**kept, key: old.info[key]} if key in old.info else kept)
+        return info
+    if what.startswith("back "):
+        key = what.removeprefix("back ")
+
+        def back(deck: Deck) -> Deck:
+            kept = {name: value for name, value in (deck.shared_back or {}).items() if name != key}
+            if old.shared_back is not None and key in old.shared_back:
+                kept[key] = old.shared_back[key]
+            return dataclasses.replace(deck, shared_back=kept if kept or old.shared_back is not None else None)
+        return back
+    if what.startswith("decklist "):
+        return lambda deck: dataclasses.replace(deck, decklists=list(old.decklists))
+    return None
 
 
 # --- rules and odds --------------------------------------------------------------------
