@@ -145,6 +145,30 @@ def test_an_art_file_and_the_shared_back_are_named_as_the_reasons(playtest: Path
                                              "where": _at(playtest, "name: Playtest II")}]
 
 
+def test_a_new_card_s_back_is_marked_when_the_backs_print_differently_from_the_printed_ones(tmp_path: Path):
+    """Every back prints its card's id: each is a back of its own. A new card's back that the
+    older layout draws alike is unmarked; once a layout change redraws every back, the new
+    card's back is marked with the rest, so "changed only" shows it too."""
+    project(tmp_path, commit_it=False)
+    layout = tmp_path / LAYOUT
+    layout.write_text(layout.read_text() + "  - name: mark\n    when: \"side == 'back'\"\n"
+                      "    text: \"{{ card.id }}\"\n    box: [5, 70, 20, 4]\n    size: 5\n")
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "Backs that name their card")
+    with running_server("cards/game", cwd=tmp_path, options=("--since", "HEAD")) as server:
+        server.deck("game")
+        deck = saved(server, tmp_path / DECK, "art: art/golem.png}\n",
+                     "art: art/golem.png}\n  - {id: wisp, name: Wisp, text: Fly away., strength: 1}\n")
+        assert marked(deck) == [("front", ["wisp"], "new", ["new card"])]
+        deck = saved(server, layout, "    size: 12\n", "    size: 14\n")
+        backs = [(face["cards"], face["since"] and face["since"]["kind"]) for face in deck["faces"]
+                 if face["side"] == "back"]
+        assert backs == [(["imp"], "changed"), (["ogre"], "changed"), (["troll"], "changed"),
+                         (["golem"], "changed"), (["wisp"], "new")]
+        wisp = next(face for face in deck["faces"] if face["side"] == "back" and face["cards"] == ["wisp"])
+        assert wisp["since"]["reasons"] == ["new card", "layout element 'title' changed"]
+
+
 def test_a_broken_save_keeps_the_last_marks_until_the_deck_is_fixed(playtest: Path):
     with running_server("cards/game", cwd=playtest, options=("--since", "HEAD")) as server:
         server.deck("game")

@@ -96,6 +96,8 @@ class CardChange:
     position: Position | None
     fields: tuple[Change, ...] = ()
     faces: tuple[FaceChange, ...] = ()
+    """The faces that print differently. For an added card, its back when the deck's shared
+    back draws it otherwise than the older deck's did (see :func:`_new_card_backs`)."""
     count_position: Position | None = None
     """Where the newer deck file gives the count (the card's line when it leaves it out)."""
     old_title: str | None = None
@@ -339,7 +341,7 @@ def _card_changes(old: Side, new: Side, deck_changes: tuple[Change, ...],
         index, card = after[card_id]
         if card_id not in before:
             yield CardChange(card_id, new.deck.title(card.fields), "added", 0, card.count,
-                             new.where(card.position))
+                             new.where(card.position), faces=_new_card_backs(old, new, card, layouts["back"], undoing))
             continue
         old_index, was = before[card_id]
         fields = tuple(_field_changes(old, new, old_index, was, index, card))
@@ -401,6 +403,24 @@ def _face_change(old: Side, new: Side, was: Card, card: Card, side: str, layout:
         # Only the count changed, and no setting or file explains the new drawing: the face prints it.
         causes = (Cause("card", own, new.where(card.position)),)
     return FaceChange(side, causes)
+
+
+def _new_card_backs(old: Side, new: Side, card: Card, layout: _LayoutChanges,
+                    undoing: _DeckUndoing) -> tuple[FaceChange, ...]:
+    """The back of a new card that prints the deck's shared back, when the older deck would
+    draw that back otherwise: a back that reads the card (its id, its count) or a layout that
+    changed under every back. Such a back is not one the printed box already holds. A new
+    card's own back is new anyway, and not compared."""
+    if card.back is not None:
+        return ()
+    with old.reading():
+        before = old.canon.face(card, "back")
+    with new.reading():
+        after = new.canon.face(card, "back")
+    if before == after:
+        return ()
+    face = _Face(old, new, card, card, "back")
+    return (FaceChange("back", tuple(_causes(before, after, face, layout, undoing))),)
 
 
 # --- why a face prints differently ---------------------------------------------------

@@ -99,6 +99,9 @@ class _Part:
     kind: str
     reasons: tuple[str, ...]
     details: tuple[Detail, ...]
+    own_back: bool = False
+    """A new card's back that marks the face only when the back is the card's own: a shared
+    back the older deck draws the same way prints as the printed backs do."""
 
 
 def since_view(revision: str, followed: Followed, faces: list[FaceView]) -> SinceView:
@@ -113,9 +116,12 @@ def _parts_by_card(comparison: Comparison) -> dict[tuple[str, str], _Part]:
     parts: dict[tuple[str, str], _Part] = {}
     for change in comparison.cards:
         if change.status == "added":
-            for side in ("front", "back"):
-                parts[change.card, side] = _Part(change.card, NEW, ("new card",),
-                                                 (Detail(_new_card(change), change.position),))
+            detail = Detail(_new_card(change), change.position)
+            parts[change.card, "front"] = _Part(change.card, NEW, ("new card",), (detail,))
+            parts[change.card, "back"] = _Part(change.card, NEW, ("new card",), (detail,), own_back=True)
+            for face in change.faces:  # the shared back, drawn otherwise than the older deck's
+                reasons, details = _face_reasons(change, face)
+                parts[change.card, face.side] = _Part(change.card, NEW, ("new card", *reasons), (detail, *details))
             continue
         for face in change.faces:
             parts[change.card, face.side] = _Part(change.card, CHANGED, *_face_reasons(change, face))
@@ -162,10 +168,12 @@ def _new_card(change: CardChange) -> str:
 
 def _face_mark(face: FaceView, parts: dict[tuple[str, str], _Part]) -> FaceMark | None:
     """The mark of one face shown: of each of its cards that changed on that side. A new card
-    marks a back only when the back is its own: a shared back prints as it did."""
+    marks a back when the back is its own, or when the deck's shared back draws it otherwise
+    than the older deck drew its backs; a shared back that prints as the printed backs do
+    is not new to the box."""
     shared = face.side == "back" and face.card.back is None
     mine = [parts.get((card.id, face.side)) for card in face.cards]
-    older = [part for part in mine if not (shared and part is not None and part.kind == NEW)]
+    older = [part for part in mine if not (shared and part is not None and part.own_back)]
     found = [part for part in older if part is not None]
     if not found:
         return None
