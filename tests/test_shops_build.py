@@ -296,3 +296,90 @@ def test_gradients_and_svg_art_are_drawn_in_the_press_inks(tmp_path):
         if isinstance(reader.get_object(number), dict) and "/ShadingType" in reader.get_object(number)]
     assert any(str(each.get("/ColorSpace")) == "/DeviceCMYK" for each in shadings if "/ShadingType" in each)
     assert deckpress("preflight", pdf, "--for", "drivethrucards").exit_code == 0
+
+
+def art_deck(root: Path, ink_limit: int, cards: tuple[tuple[str, str], ...] = (("d2", "stripe.png"),),
+             elements: str = "") -> Path:
+    """A one-layout deck showing each card's ``art/<file>`` on its front in a 40 mm box, with a preset
+    of its own, ``shops/mid-ink.yaml``: DriveThruCards' with another ink limit (200 at least) and
+    a rich black within it."""
+    deck = root / "dark"
+    (deck / "art").mkdir(parents=True, exist_ok=True)
+    (deck / "shops").mkdir(exist_ok=True)
+    (deck / "dark.yaml").write_text(
+        "size: poker\nunits: mm\nelements:\n"
+        '  - {name: bg, rect: card, fill: "#eeeeee", bleed: true}\n'
+        '  - {name: title, text: "{{ name }}", box: [8, 8, 47.5, 8], size: 12}\n'
+        "  - {name: pic, when: \"side == 'front'\", image: \"art/{{ art }}\", box: [10, 25, 40, 40]}\n"
+        + elements, encoding="utf-8")
+    listed = "".join(f"  - {{id: {card}, name: {card.upper()}, art: {file}}}\n" for card, file in cards)
+    (deck / "deck.yaml").write_text("deck: {name: Dark, players: 2, layout: dark}\nfields:\n  name: text\n"
+                                    f"  art: text\ncards:\n{listed}", encoding="utf-8")
+    (deck / "shops" / "mid-ink.yaml").write_text(
+        f"name: Mid ink shop\nbleed: 0.125in\nsafe: 0.125in\ndpi: 300\ncolour: cmyk\nink_limit: {ink_limit}\n"
+        f"black: {[50, 40, 40, 100] if ink_limit >= 230 else [40, 30, 30, 100]}\n"
+        "profile: cgats-tr003-240.icc\ncondition: CGATS TR 003\n"
+        "standard: PDF/X-1a:2003\noutput: pdf-per-deck\norder: [back, front]\n", encoding="utf-8")
+    return deck
+
+
+def stripe_png(path: Path) -> None:
+    """800 x 800 light grey pixels crossed by a 10 px stripe of (16, 16, 16): 216% ink at most."""
+    image = Image.new("RGB", (800, 800), (240, 240, 240))
+    image.paste((16, 16, 16), (395, 0, 405, 800))
+    image.save(path)
+
+
+def embedded_ink(pdf: Path) -> list[float]:
+    """The most ink each image of the file puts down, as a shop's preflight reads it."""
+    reader = PdfReader(pdf)
+    totals = []
+    for obj, data in decoded_streams(reader):
+        if obj.get("/Subtype") != "/Image":
+            continue
+        filters = obj["/Filter"] if isinstance(obj["/Filter"], list) else [obj["/Filter"]]
+        if filters[-1] == "/DCTDecode":
+            with Image.open(io.BytesIO(data)) as picture:
+                samples = list(picture.convert("CMYK").get_flattened_data())
+        else:
+            raw = obj.get_data()
+            samples = [tuple(raw[index:index + 4]) for index in range(0, len(raw) - 3, 4)]
+        totals.append(100 * max(sum(pixel) for pixel in samples) / 255)
+    return totals
+
+
+def test_art_downsampled_for_a_shop_puts_down_no_more_ink_than_its_darkest_pixel(tmp_path):
+    deck = art_deck(tmp_path, ink_limit=230)
+    stripe_png(deck / "art" / "stripe.png")
+    assert deckpress("check", deck, "--for", "mid-ink").exit_code == 0
+    run = deckpress("build", deck, "--for", "mid-ink", "--out", tmp_path / "out", "-q")
+    assert run.exit_code == 0, run.stderr
+    # no halo beside the stripe: the darkest embedded pixel is the stripe's own 216%
+    assert embedded_ink(tmp_path / "out" / "dark.mid-ink.pdf") == [pytest.approx(216.5, abs=0.5)]
+
+
+@pytest.mark.parametrize("suffix", ["png", "jpg"])
+def test_check_for_a_shop_measures_the_ink_of_art_as_the_file_embeds_it(tmp_path, suffix):
+    """Stripes of two colours of 178% ink at most (as drawn) mix, once downsampled, into a
+    purple of more ink than either: check names it, with the ink the file would have."""
+    deck = art_deck(tmp_path, ink_limit=200, cards=(("d2", f"mix.{suffix}"), ("d3", f"mix.{suffix}")))
+    image = Image.new("RGB", (800, 800), (84, 30, 53))
+    for x in range(0, 800, 7):
+        image.paste((21, 26, 246), (x, 0, x + 3, 800))
+    image.save(deck / "art" / f"mix.{suffix}", quality=95)
+    run = deckpress("check", deck, "--for", "mid-ink", "--format", "json")
+    assert run.exit_code == 1
+    (finding,) = [each for each in json.loads(run.stdout)["decks"][0]["findings"] if each["kind"] == "shop"]
+    assert finding["rule"] == "ink-limit" and (finding["card"], finding["element"]) == ("d2", "pic")
+    assert finding["file"] == str(deck / "dark.yaml") and finding["line"] == 6
+    assert f"image 'mix.{suffix}' of 'pic' on card 'd2' (front) prints with up to {finding['ink']:.0f}% ink " \
+           "once downsampled to 473 x 473 pixels, more than Mid ink shop's 200%" \
+           in finding["message"]
+    assert deckpress("build", deck, "--for", "mid-ink", "--out", tmp_path / "refused").exit_code == 1
+    assert not (tmp_path / "refused").exists()
+    # at a limit just above what check measured, both pass, and the file holds exactly that ink
+    art_deck(tmp_path, ink_limit=int(finding["ink"]) + 1, cards=(("d2", f"mix.{suffix}"),))
+    assert deckpress("check", deck, "--for", "mid-ink").exit_code == 0
+    run = deckpress("build", deck, "--for", "mid-ink", "--out", tmp_path / "out", "-q")
+    assert run.exit_code == 0, run.stderr
+    assert embedded_ink(tmp_path / "out" / "dark.mid-ink.pdf") == [pytest.approx(finding["ink"], abs=0.05)]

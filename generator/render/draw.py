@@ -21,7 +21,7 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 
 from generator.boxes import Box
 from generator.render.icons import draw_icon, draw_label
-from generator.render.images import PreparedImages, drawn_rectangle, resampling
+from generator.render.images import PreparedImages, Resampling, drawn_rectangle, resampling
 from generator.render.paint import Gradient, faded
 from generator.render.plan import ArtOp, Glyphs, IconOp, ImageOp, InlineIcon, LineOp, Op, ShapeOp, TextOp, TextRule
 from generator.render.replay import Replay
@@ -224,9 +224,16 @@ def _alpha(colour: Color | None, opacity: float) -> float:
     return getattr(colour, "alpha", 1) * opacity if colour is not None else opacity
 
 
-def _image(canvas: Canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages, opacity: float) -> None:
+def image_placement(op: ImageOp, trim: Box, bleed: float) -> tuple[Box, Resampling | None]:
+    """The box an image is drawn in on a face with the trim box at ``trim`` drawn with
+    ``bleed``, and how it is resampled for it: what a check of the embedded pixels must
+    ask for to see what drawing embeds."""
     box = grow_into_bleed(op.box, trim, bleed) if op.bleed else op.box
-    resample = resampling(op.pixels, box, op.fit, op.dpi)
+    return box, resampling(op.pixels, box, op.fit, op.dpi)
+
+
+def _image(canvas: Canvas, op: ImageOp, trim: Box, bleed: float, images: PreparedImages, opacity: float) -> None:
+    box, resample = image_placement(op, trim, bleed)
     reader = images.reader(op.path, resample)
     drawn = box if resample is not None and op.fit == "cover" else drawn_rectangle(box, op.pixels, op.fit)
     canvas.saveState()

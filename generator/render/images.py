@@ -9,7 +9,8 @@ Drawing embeds each image at the resolution its box needs when printed: an
 image with more pixels than ``dpi`` (300 unless the element says up to 600)
 asks for at its drawn size is resampled once, in memory; the file on disk is
 never touched. A ``cover`` image is cropped to what shows. Smaller images are
-embedded as they are (JPEG files byte for byte).
+embedded as they are (JPEG files byte for byte). Art converted on its way in (a print
+shop's CMYK) goes through :class:`ArtConversion`, which also says how it is resampled.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ PREPARED_CACHE_SIZE = 16
 """Resampled images kept for reuse (a background on many faces is resampled once), bounded
 so a deck with distinct art on every card keeps memory flat."""
 JPEG_QUALITY = 90
+RESAMPLE_FILTER = Image.Resampling.LANCZOS
+"""How art drawn as it is (in its own colours) is downsampled: Lanczos keeps fine detail
+sharp; its slight ringing at hard edges is the sharpening photo editors apply too. A
+conversion may ask for another (:class:`ArtConversion`)."""
 
 
 class ImageProblem(ValueError):
@@ -144,14 +149,32 @@ def resampling(pixels: tuple[int, int], box: Box, fit: str, dpi: int) -> Resampl
     return Resampling(crop, (min(needed[0], cropped[0]), min(needed[1], cropped[1])))
 
 
-ArtConversion = Callable[[Image.Image, bool], ImageReader]
-"""Turns card art (a decoded image, and whether it came from a JPEG) into what reportlab embeds
-instead of it: a print shop's CMYK, say."""
+@dataclass(frozen=True)
+class ArtConversion:
+    """What card art becomes instead of being embedded as drawn: a print shop's CMYK, say.
+
+    ``convert`` turns the decoded image (resampled when it was) and whether it came from a
+    JPEG into what reportlab embeds; ``resample_filter`` is the filter that image was
+    downsampled with. :meth:`source` is the one way to that image, for drawing and for a
+    check that must measure exactly what drawing embeds.
+    """
+
+    convert: Callable[[Image.Image, bool], ImageReader]
+    resample_filter: Image.Resampling = RESAMPLE_FILTER
+
+    def source(self, path: Path, resample: Resampling | None) -> tuple[Image.Image, bool]:
+        """The image handed to ``convert`` for ``path`` drawn as ``resample`` says, decoded,
+        and whether its file is a JPEG."""
+        if resample is not None:
+            return _resized(path, resample, self.resample_filter)
+        with Image.open(path) as image:
+            image.load()
+            return image, image.format == "JPEG"
 
 
 class PreparedImages:
     """Images ready for reportlab, resampled once per (file, crop, size) and kept a while;
-    with ``convert``, each converted once too (see :data:`ArtConversion`)."""
+    with ``convert``, each converted once too (see :class:`ArtConversion`)."""
 
     def __init__(self, convert: ArtConversion | None = None) -> None:
         self.convert = convert
@@ -164,7 +187,7 @@ class PreparedImages:
             self._kept.move_to_end(key)
             return self._kept[key]
         if self.convert is not None:
-            reader = self.convert(*_decoded(path, resample))
+            reader = self.convert.convert(*self.convert.source(path, resample))
         else:
             reader = ImageReader(str(path)) if resample is None else ImageReader(_resampled(path, resample))
         self._kept[key] = reader
@@ -173,19 +196,9 @@ class PreparedImages:
         return reader
 
 
-def _decoded(path: Path, resample: Resampling | None) -> tuple[Image.Image, bool]:
-    """The image as it is embedded (resampled when ``resample`` says), decoded, and whether
-    its file is a JPEG."""
-    if resample is not None:
-        return _resized(path, resample)
-    with Image.open(path) as image:
-        image.load()
-        return image, image.format == "JPEG"
-
-
 def _resampled(path: Path, resample: Resampling) -> BytesIO | Image.Image:
     """The resampled image: JPEG art stays JPEG (embedded as such), the rest a Pillow image."""
-    result, is_jpeg = _resized(path, resample)
+    result, is_jpeg = _resized(path, resample, RESAMPLE_FILTER)
     if is_jpeg and result.mode in ("RGB", "L", "CMYK"):
         data = BytesIO()
         result.save(data, "JPEG", quality=JPEG_QUALITY)
@@ -194,8 +207,8 @@ def _resampled(path: Path, resample: Resampling) -> BytesIO | Image.Image:
     return result
 
 
-def _resized(path: Path, resample: Resampling) -> tuple[Image.Image, bool]:
-    """The image resampled as ``resample`` says, and whether its file is a JPEG."""
+def _resized(path: Path, resample: Resampling, resample_filter: Image.Resampling) -> tuple[Image.Image, bool]:
+    """The image resampled as ``resample`` says with ``resample_filter``, and whether its file is a JPEG."""
     with Image.open(path) as image:
         is_jpeg = image.format == "JPEG"
         original_width, original_height = image.size
@@ -208,5 +221,5 @@ def _resized(path: Path, resample: Resampling) -> tuple[Image.Image, bool]:
         box = (left * factor_x, top * factor_y, right * factor_x, bottom * factor_y)
         if image.mode not in ("RGB", "RGBA", "L", "LA", "CMYK"):
             image = image.convert("RGBA" if "transparency" in image.info or "A" in image.mode else "RGB")
-        result: Image.Image = image.resize(resample.size, Image.Resampling.LANCZOS, box=box)
+        result: Image.Image = image.resize(resample.size, resample_filter, box=box)
     return result, is_jpeg

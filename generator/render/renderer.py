@@ -216,8 +216,8 @@ class Renderer:
                               Position(layout.path)) from None
 
     def convert_art(self, convert: ArtConversion) -> None:
-        """Embed raster art through ``convert`` from now on (a print shop's CMYK), each image
-        converted once; plans and every other colour are left as they are."""
+        """Embed raster art through ``convert`` from now on (a print shop's CMYK), resampled as
+        it says and each image converted once; plans and every other colour are left as they are."""
         self._images = PreparedImages(convert=convert)
 
     def plan(self, card: Card, side: str) -> tuple[Op, ...]:

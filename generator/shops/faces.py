@@ -9,6 +9,11 @@ converted. Each distinct face is looked at once (its plan, as ``build`` draws it
 a problem an element has on many faces is one finding, naming the first card and
 counting the rest. A background image that runs into the bleed (``bleed: true``) is
 meant to reach the cut and is not held to the safe zone.
+
+The ink of raster art is measured on the pixels the shop's file embeds: resampled for
+the preset's bleed and converted exactly as ``build --for`` does it
+(:meth:`~generator.shops.inks.PressInks.conversion`), so a deck that passes here is
+never refused by the file's own preflight.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ from generator.deck.model import Card
 from generator.errors import EXIT_RULES, Position, plural
 from generator.findings import Finding
 from generator.render import Renderer
+from generator.render.draw import image_placement
 from generator.render.icons import Icon
-from generator.render.images import drawn_rectangle
+from generator.render.images import Resampling, drawn_rectangle
 from generator.render.layout import Layout
 from generator.render.paint import Gradient
 from generator.render.plan import (
@@ -79,7 +85,7 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
         found[("card-size",)] = size_problem
     forbid_transparency = preset.is_cmyk and not standard_of(preset).transparency
     colours: dict[str, tuple[Color, str, str, str]] = {}
-    images: dict[Path, tuple[ImageOp, Card, str]] = {}
+    images: dict[tuple[Path, Resampling | None], tuple[ImageOp, Card, str]] = {}
     soft_images: dict[Path, bool] = {}
     for card, side, plan in renderer.distinct_plans(printed_only=True):
         layout = renderer.layouts[side]
@@ -91,7 +97,8 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
                 _transparency(op, layout, preset, card, side, found, soft_images)
             if inks is not None:
                 if isinstance(op, ImageOp):
-                    images.setdefault(op.path, (op, card, side))
+                    _, resample = image_placement(op, layout.trim, preset.bleed)  # as build --for draws it
+                    images.setdefault((op.path, resample), (op, card, side))
                 for colour in _colours(op):
                     colours.setdefault(colour.hexval(), (colour, card.id, side, op.element))
     if inks is not None:
@@ -299,19 +306,22 @@ def _ink(colours: dict[str, tuple[Color, str, str, str]], renderer: Renderer, pr
             _element_position(layout, element), card, side, element, details={"ink": round(total, 1)})
 
 
-def _image_ink(images: dict[Path, tuple[ImageOp, Card, str]], renderer: Renderer, preset: Preset, inks: PressInks,
-               found: dict[tuple[str, ...], _Found]) -> None:
-    """Each distinct raster image converted once; one over the ink limit is a finding."""
-    for op, card, side in images.values():
+def _image_ink(images: dict[tuple[Path, Resampling | None], tuple[ImageOp, Card, str]], renderer: Renderer,
+               preset: Preset, inks: PressInks, found: dict[tuple[str, ...], _Found]) -> None:
+    """Each raster image measured once for each way it is resampled, on the pixels the shop's
+    file embeds (:meth:`PressInks.conversion`, then :class:`~generator.shops.inks.PressArt`);
+    one over the ink limit is a finding."""
+    conversion = inks.conversion()
+    for (path, resample), (op, card, side) in images.items():
         try:
-            with Image.open(op.path) as image:
-                total = inks.image_total(image)
-        except (OSError, ValueError):
+            total = inks.press_art(*conversion.source(path, resample)).total()
+        except (OSError, ValueError):  # a broken image is reported by the face checks
             continue
-        if inks.over_limit(total):
-            layout = renderer.layouts[side]
-            found[("ink-limit", str(op.path))] = _Found(
-                "ink-limit", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints "
-                             f"with up to {total:.0f}% ink, more than {preset.owner} {preset.ink_limit:g}%",
-                _element_position(layout, op.element), card.id, side, op.element,
-                details={"ink": round(total, 1)})
+        if not inks.over_limit(total):
+            continue
+        downsampled = "" if resample is None else f" once downsampled to {resample.size[0]} x {resample.size[1]} pixels"
+        layout = renderer.layouts[side]
+        found.setdefault(("ink-limit", str(path)), _Found(
+            "ink-limit", f"image '{path.name}' of '{op.element}' on card '{card.id}' ({side}) prints with "
+                         f"up to {total:.0f}% ink{downsampled}, more than {preset.owner} {preset.ink_limit:g}%",
+            _element_position(layout, op.element), card.id, side, op.element, details={"ink": round(total, 1)}))

@@ -16,6 +16,12 @@ An image with an ICC profile of its own (a photo in Adobe RGB) is converted from
 that profile; one without is taken to be sRGB, as browsers take it. CMYK art is
 taken to be in the press's own space and passes through the profile once more,
 which brings it within the ink limit.
+
+Art larger than the press needs is downsampled before it is converted, with a filter
+that draws no halo (:data:`PRESS_RESAMPLING`). A preset may set a lower ink limit than
+its profile's, so the ink of raster art is measured on :class:`PressArt`, the pixels
+exactly as the file holds them (resampled, converted, and as its JPEG decodes), which
+``check --for`` and the file's own preflight then see alike.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageCms
@@ -30,6 +37,7 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
 
 from generator.errors import InputError
+from generator.render.images import ArtConversion
 from generator.shops.presets import Preset
 
 INTENT = ImageCms.Intent.RELATIVE_COLORIMETRIC
@@ -39,6 +47,39 @@ JPEG_QUALITY = 95
 ask for, so converting adds no visible loss. Other art is stored losslessly."""
 INK_TOLERANCE = 4 * 100 / 255
 """Percent: four inks each rounded by one step of 255 in the conversion."""
+PRESS_RESAMPLING = Image.Resampling.HAMMING
+"""How art larger than the press needs is downsampled on its way into the press's file: a
+filter with no negative lobes, so each embedded pixel is a weighted mean of the pixels it
+is made from and no channel goes past the art's own. Lanczos, which home prints use, rings
+at hard edges: beside a dark stripe it draws a line darker than the stripe (and a lighter
+one on its other side), a halo the designer never drew, which in CMYK can put down more ink
+than any pixel of the art and so break the shop's ink limit."""
+
+
+@dataclass(repr=False, eq=False)
+class PressArt:
+    """Card art as the press's file holds it (what :meth:`PressInks.press_art` makes)."""
+
+    cmyk: Image.Image
+    alpha: Image.Image | None
+    """Its soft mask, None when it has none."""
+    jpeg: bytes | None
+    """The CMYK JPEG embedded for it (art from a JPEG file without alpha), None when its
+    samples are stored as they are."""
+
+    def samples(self) -> Image.Image:
+        """The CMYK pixels a reader of the file decodes: the JPEG's own when it is one."""
+        if self.jpeg is None:
+            return self.cmyk
+        with Image.open(io.BytesIO(self.jpeg)) as decoded:
+            return decoded.convert("CMYK")
+
+    def total(self) -> float:
+        """The most ink any pixel of it puts down, in percent, as the file holds it."""
+        import numpy  # noqa: PLC0415  (only measuring raster art's ink needs it)
+
+        samples = numpy.asarray(self.samples(), dtype=numpy.uint16)
+        return 100 * float(samples.reshape(-1, 4).sum(axis=1).max()) / 255
 
 
 class PressInks:
@@ -95,19 +136,31 @@ class PressInks:
         assert self.preset.ink_limit is not None, "a cmyk preset"
         return total > self.preset.ink_limit + INK_TOLERANCE
 
+    def conversion(self) -> ArtConversion:
+        """How card art goes into the press's file (what ``Renderer.convert_art`` is given):
+        downsampled with :data:`PRESS_RESAMPLING`, then converted by :meth:`picture`."""
+        return ArtConversion(self.picture, PRESS_RESAMPLING)
+
     def picture(self, image: Image.Image, was_jpeg: bool) -> ImageReader:
-        """Card art in the press's CMYK, ready to embed (an :data:`~generator.render.images.ArtConversion`):
-        JPEG art as a CMYK JPEG, the rest as raw CMYK samples (compressed losslessly); an
-        alpha channel is kept as the image's soft mask. The renderer asks once per image."""
+        """Card art in the press's CMYK, ready to embed (see :meth:`press_art`). The renderer
+        asks once per image."""
+        art = self.press_art(image, was_jpeg)
+        if art.alpha is not None:
+            return _SoftCmykReader(art.cmyk, art.alpha)
+        if art.jpeg is not None:
+            return ImageReader(io.BytesIO(art.jpeg))
+        return ImageReader(art.cmyk)
+
+    def press_art(self, image: Image.Image, was_jpeg: bool) -> PressArt:
+        """Card art as the press's file holds it: JPEG art as a CMYK JPEG, the rest as raw CMYK
+        samples (compressed losslessly); an alpha channel is kept as the image's soft mask."""
         cmyk, alpha = self.cmyk_image(image)
-        if alpha is not None:
-            return _SoftCmykReader(cmyk, alpha)
-        if was_jpeg:
+        jpeg = None
+        if was_jpeg and alpha is None:
             data = io.BytesIO()
             cmyk.save(data, "JPEG", quality=JPEG_QUALITY)
-            data.seek(0)
-            return ImageReader(data)
-        return ImageReader(cmyk)
+            jpeg = data.getvalue()
+        return PressArt(cmyk, alpha, jpeg)
 
     def cmyk_image(self, image: Image.Image) -> tuple[Image.Image, Image.Image | None]:
         """The image's colours in CMYK, and its alpha (None when it has none)."""
@@ -126,13 +179,6 @@ class PressInks:
         converted = ImageCms.applyTransform(image, transform)
         assert converted is not None, "applyTransform returns an image unless told to work in place"
         return converted, alpha
-
-    def image_total(self, image: Image.Image) -> float:
-        """The most ink any pixel of the converted image puts down, in percent."""
-        import numpy  # noqa: PLC0415  (only measuring raster art's ink needs it)
-
-        cmyk, _ = self.cmyk_image(image)
-        return 100 * float(numpy.asarray(cmyk, dtype=numpy.uint16).sum(axis=2).max()) / 255
 
     def _transform_from(self, embedded: bytes | None) -> ImageCms.ImageCmsTransform:
         """sRGB -> CMYK, or from an image's own RGB profile when it brings one that reads."""

@@ -83,7 +83,7 @@ def press_for_shop(renderer: Renderer, preset: Preset, inks: PressInks | None, o
     cards = printed_cards(renderer.deck)
     pages = shop_pages(renderer.deck, preset, cards)
     if inks is not None:
-        drawing.convert_art(inks.picture)
+        drawing.convert_art(inks.conversion())
     data = draw_deck_pdf(drawing, preset, pages, inks, on_step)
     if inks is not None:
         data = mark_pdfx(data, preset, inks)
