@@ -16,6 +16,7 @@ from pypdf import PdfReader
 from shops_support import RGB_OPERATOR, add_element, colour_spaces, decoded_streams, fonts, small_deck
 
 from generator.deck.model import load_deck
+from generator.errors import LayoutError
 from generator.render import load_renderer
 from generator.shops.inks import INTENT, PressInks
 from generator.shops.presets import find_preset
@@ -383,3 +384,17 @@ def test_check_for_a_shop_measures_the_ink_of_art_as_the_file_embeds_it(tmp_path
     run = deckpress("build", deck, "--for", "mid-ink", "--out", tmp_path / "out", "-q")
     assert run.exit_code == 0, run.stderr
     assert embedded_ink(tmp_path / "out" / "dark.mid-ink.pdf") == [pytest.approx(finding["ink"], abs=0.05)]
+
+
+def test_build_s_own_preflight_names_the_card_element_and_file_not_names_inside_the_pdf(tmp_path):
+    deck = art_deck(tmp_path, ink_limit=200)
+    stripe_png(deck / "art" / "stripe.png")
+    renderer = load_renderer(load_deck(deck))
+    preset = find_preset("mid-ink", deck)
+    with pytest.raises(LayoutError) as refused:  # what check --for stops before build gets here
+        press_for_shop(renderer, preset, PressInks(preset), tmp_path / "out")
+    assert str(refused.value) == (
+        f"{deck / 'dark.yaml'}:6:5: the PDF made for Mid ink shop fails its own preflight on card 'd2' (front), "
+        "page 2: image 'stripe.png' of 'pic' puts down 216% ink, more than Mid ink shop's 200% (ink-limit); "
+        "nothing was written")
+    assert not (tmp_path / "out").exists()

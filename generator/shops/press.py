@@ -16,13 +16,14 @@ its checks (the shop's among them): it draws the deck at the preset's bleed and 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
 
-from generator.errors import InputError, LayoutError, Position
+from generator.errors import InputError, LayoutError, Position, plural
 from generator.exports.png import SHARED_BACK_FILENAME, face_files
 from generator.exports.printed import printed_cards
 from generator.exports.raster import MAX_RASTER_PIXELS, FaceOrder, Raster, raster_tasks, run_raster_task, with_bleed
@@ -30,10 +31,11 @@ from generator.exports.staging import StagedFolder, all_or_nothing
 from generator.exports.workers import Workers
 from generator.outputs import write_bytes_atomic
 from generator.render import Renderer
+from generator.render.plan import ImageOp
 from generator.shops.inks import PressInks
-from generator.shops.pdf import draw_deck_pdf, shop_pages
+from generator.shops.pdf import ShopPage, draw_deck_pdf, shop_pages
 from generator.shops.pdfx import mark_pdfx
-from generator.shops.preflight import page_ranges, preflight
+from generator.shops.preflight import Report, page_ranges, preflight
 from generator.shops.presets import Preset
 
 JPEG_QUALITY = 95
@@ -89,12 +91,47 @@ def press_for_shop(renderer: Renderer, preset: Preset, inks: PressInks | None, o
         data = mark_pdfx(data, preset, inks)
     report = preflight(data, preset)
     if report.problems:  # never expected: the deck passed the shop's checks
-        rule, message, numbers = report.grouped()[0]
-        where = f"{page_ranges(numbers)}: " if numbers else ""
-        raise LayoutError(f"the PDF made for {preset.name} fails its own preflight ({where}{rule}: {message}); "
-                          "nothing was written", Position(renderer.layouts["front"].path))
+        raise _failed_preflight(report, preset, pages, renderer)
     write_bytes_atomic(target, data)
     return ShopResult(target, sum(card.count for card in cards), len(pages))
+
+
+FILE_INTERNAL_NAME = re.compile(r"\bthe (image|form) (\S+)")
+"""How preflight names an image or form of the file: by its name inside the PDF, which means
+nothing to a designer."""
+
+
+def _failed_preflight(report: Report, preset: Preset, pages: Sequence[ShopPage], renderer: Renderer) -> LayoutError:
+    """The first problem the file's own preflight found, told as the deck's: the card and side
+    its first page shows, and an image by the element and file that show it on that face
+    (every image of the face, when it has several), at the element's line when there is one."""
+    rule, message, numbers = report.grouped()[0]
+    position = Position(renderer.layouts["front"].path)
+    where = ""
+    if numbers:
+        page = pages[numbers[0] - 1]
+        layout = renderer.layouts[page.side]
+        images = list({(op.element, op.path.name): op for op in renderer.plan(page.card, page.side)
+                       if isinstance(op, ImageOp)}.values())
+        shows_image = any(found.group(1) == "image" for found in FILE_INTERNAL_NAME.finditer(message))
+        message = FILE_INTERNAL_NAME.sub(lambda found: _named(found.group(1), images), message)
+        faces = {renderer.face_key(pages[number - 1].card, pages[number - 1].side) for number in numbers}
+        others = f" and {plural(len(faces) - 1, 'other face')}" if len(faces) > 1 else ""
+        where = f" on card '{page.card.id}' ({page.side}){others}, {page_ranges(numbers)}"
+        element = layout.element_named(images[0].element) if shows_image and len(images) == 1 else None
+        position = element.position if element is not None else Position(layout.path)
+    return LayoutError(f"the PDF made for {preset.name} fails its own preflight{where}: {message} ({rule}); "
+                       "nothing was written", position)
+
+
+def _named(kind: str, images: Sequence[ImageOp]) -> str:
+    """An image or form of the file as the designer knows it."""
+    if kind == "form":
+        return "the card's face"
+    named = [f"'{op.path.name}' of '{op.element}'" for op in images]
+    if len(named) == 1:
+        return f"image {named[0]}"
+    return f"one of the images {', '.join(named)}" if named else "an image"
 
 
 def _write_images(renderer: Renderer, preset: Preset, folder: Path, on_step: Callable[[], None] | None,
