@@ -374,7 +374,7 @@ def test_check_for_a_shop_measures_the_ink_of_art_as_the_file_embeds_it(tmp_path
     assert finding["rule"] == "ink-limit" and (finding["card"], finding["element"]) == ("d2", "pic")
     assert finding["file"] == str(deck / "dark.yaml") and finding["line"] == 6
     assert f"image 'mix.{suffix}' of 'pic' on card 'd2' (front) prints with up to {finding['ink']:.0f}% ink " \
-           "once downsampled to 473 x 473 pixels, more than Mid ink shop's 200%" \
+           "once downsampled to 473 x 473 pixels, more than Mid ink shop's 200% (and on 1 more face)" \
            in finding["message"]
     assert deckpress("build", deck, "--for", "mid-ink", "--out", tmp_path / "refused").exit_code == 1
     assert not (tmp_path / "refused").exists()
@@ -398,3 +398,29 @@ def test_build_s_own_preflight_names_the_card_element_and_file_not_names_inside_
         "page 2: image 'stripe.png' of 'pic' puts down 216% ink, more than Mid ink shop's 200% (ink-limit); "
         "nothing was written")
     assert not (tmp_path / "out").exists()
+
+
+def test_shop_findings_merge_only_the_same_problem_on_many_faces(tmp_path):
+    deck = art_deck(tmp_path, ink_limit=200, cards=(("a1", "ghost.svg"), ("a2", "ghost.svg"),
+                                                        ("a3", "ghost3.svg")),
+                    elements='  - {name: rim, rect: [2, 2, 59.5, 84.9], stroke: "#101010", fill: none}\n'
+                             '  - {name: seal, rect: [50, 75, 5, 5], fill: "#101010"}\n')
+    (deck / "art" / "ghost.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle cx="50" cy="50" r="40" '
+        'fill="#224488" fill-opacity="0.5"/></svg>', encoding="utf-8")
+    (deck / "art" / "ghost3.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect x="10" y="10" width="80" '
+        'height="80" fill="rgba(10,200,10,0.3)"/></svg>', encoding="utf-8")
+    run = deckpress("check", deck, "--for", "mid-ink")
+    assert run.exit_code == 1
+    lines = [line for line in run.stdout.splitlines() if "see-through" in line or "ink, more" in line]
+    assert len(lines) == 4, run.stdout
+    assert "'pic' on card 'a1' (front) draws 'ghost.svg', SVG art that paints a see-through colour " \
+           "(#224488, alpha 0.50);" in lines[0] and lines[0].endswith("(and on 1 more face)")
+    assert "'pic' on card 'a3' (front) draws 'ghost3.svg', SVG art that paints a see-through colour " \
+           "(#0ac80a, alpha 0.30);" in lines[1] and "more face" not in lines[1]
+    # one colour over the limit painted by two elements: a line for each, each counting its faces
+    assert any(line.startswith(f"{deck / 'dark.yaml'}:7:5: #101010 of 'rim' on card 'a1' (front) prints with")
+               and line.endswith("(and on 3 more faces)") for line in lines)  # 3 fronts, 1 back
+    assert any(line.startswith(f"{deck / 'dark.yaml'}:8:5: #101010 of 'seal' on card 'a1' (front)")
+               for line in lines)

@@ -6,9 +6,10 @@ shop prints; every text, icon and image whose box reaches into the unsafe margin
 shop's resolution asks for at its printed size; and, for a CMYK preset, transparency
 where the standard forbids it and any colour or image over the ink limit once
 converted. Each distinct face is looked at once (its plan, as ``build`` draws it);
-a problem an element has on many faces is one finding, naming the first card and
-counting the rest. A background image that runs into the bleed (``bleed: true``) is
-meant to reach the cut and is not held to the safe zone.
+the same problem on many faces (the same element, file and value: the same reach,
+colour, resolution or ink) is one finding, naming the first card and counting the
+rest, and any difference is a finding of its own. A background image that runs into
+the bleed (``bleed: true``) is meant to reach the cut and is not held to the safe zone.
 
 The ink of raster art is measured on the pixels the shop's file embeds: resampled for
 the preset's bleed and converted exactly as ``build --for`` does it
@@ -71,21 +72,28 @@ class _Found:
     card: str | None
     side: str | None
     element: str | None
-    faces: int = 1
     details: dict[str, object] = field(default_factory=dict)
+    faces: set[tuple[str, str]] = field(default_factory=set)
+    """(card, side) of every face it was found on."""
+
+
+Face = tuple[Card, str]
+"""A card and one of its sides."""
+Key = tuple[str, ...]
+"""What makes two findings the same problem: the rule, the layout and element, and the value."""
 
 
 def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) -> list[Finding]:
     """Everything ``preset``'s shop would reject in the deck ``renderer`` draws (see the module
     docstring); ``inks`` for a CMYK preset."""
-    found: dict[tuple[str, ...], _Found] = {}
+    found: dict[Key, _Found] = {}
     front = renderer.layouts["front"]
     size_problem = _card_size(renderer, preset, front)
     if size_problem is not None:
         found[("card-size",)] = size_problem
     forbid_transparency = preset.is_cmyk and not standard_of(preset).transparency
-    colours: dict[str, tuple[Color, str, str, str]] = {}
-    images: dict[tuple[Path, Resampling | None], tuple[ImageOp, Card, str]] = {}
+    colours: dict[tuple[str, str, str], tuple[Color, Card, set[tuple[str, str]]]] = {}
+    images: dict[tuple[Path, Resampling | None], list[tuple[ImageOp, Face]]] = {}
     soft_images: dict[Path, bool] = {}
     for card, side, plan in renderer.distinct_plans(printed_only=True):
         layout = renderer.layouts[side]
@@ -98,9 +106,10 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
             if inks is not None:
                 if isinstance(op, ImageOp):
                     _, resample = image_placement(op, layout.trim, preset.bleed)  # as build --for draws it
-                    images.setdefault((op.path, resample), (op, card, side))
+                    images.setdefault((op.path, resample), []).append((op, (card, side)))
                 for colour in _colours(op):
-                    colours.setdefault(colour.hexval(), (colour, card.id, side, op.element))
+                    colours.setdefault((colour.hexval(), side, op.element), (colour, card, set()))[2].add(
+                        (card.id, side))
     if inks is not None:
         _ink(colours, renderer, preset, inks, found)
         _image_ink(images, renderer, preset, inks, found)
@@ -109,20 +118,20 @@ def deck_findings(renderer: Renderer, preset: Preset, inks: PressInks | None) ->
 
 def _finding(found: _Found, preset: Preset) -> Finding:
     message = found.message
-    if found.faces > 1:
-        message += f" (and on {plural(found.faces - 1, 'more face')})"
+    if len(found.faces) > 1:
+        message += f" (and on {plural(len(found.faces) - 1, 'more face')})"
     return Finding(kind=KIND, message=message, position=found.position, exit_code=EXIT_RULES, card=found.card,
                    side=found.side, element=found.element,
                    details={"rule": found.rule, "shop": preset.id, **found.details})
 
 
-def _count(found: dict[tuple[str, ...], _Found], key: tuple[str, ...], problem: Callable[[], _Found]) -> None:
+def _count(found: dict[Key, _Found], key: Key, face: tuple[str, str], problem: Callable[[], _Found]) -> None:
     """The ``problem`` made and recorded under ``key``, or one more face counted for the problem
-    found there first (made only once: a repeat is counted, not worded again)."""
-    if key in found:
-        found[key].faces += 1
-    else:
+    found there first (made only once: a repeat is counted, not worded again). ``key`` holds
+    everything the message tells, so problems told differently are never merged."""
+    if key not in found:
         found[key] = problem()
+    found[key].faces.add(face)
 
 
 def _hex(colour: Color) -> str:
@@ -176,7 +185,7 @@ def _safe_zone(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
     reach = max(safe.x - box.x, safe.y - box.y, box.right - safe.right, box.top - safe.top)
     if reach <= TOLERANCE:
         return
-    _count(found, ("safe-zone", layout.name, op.element), lambda: _Found(
+    _count(found, ("safe-zone", layout.name, op.element, kind, mm_text(reach)), (card.id, side), lambda: _Found(
         "safe-zone", f"{kind} '{op.element}' on card '{card.id}' ({side}) reaches {mm_text(reach)} into "
                      f"{preset.owner} unsafe margin: keep it {mm_text(preset.safe)} inside the cut "
                      f"(layout '{layout.name}')",
@@ -190,7 +199,8 @@ def _resolution(op: ImageOp, layout: Layout, preset: Preset, card: Card, side: s
     if dpi >= preset.dpi - 0.5:
         return
     needed = (math.ceil(drawn.width / 72 * preset.dpi), math.ceil(drawn.height / 72 * preset.dpi))
-    _count(found, ("resolution", str(op.path), layout.name, op.element), lambda: _Found(
+    _count(found, ("resolution", layout.name, op.element, str(op.path), f"{dpi:.0f}", str(needed)), (card.id, side),
+           lambda: _Found(
         "resolution", f"image '{op.path.name}' of '{op.element}' on card '{card.id}' ({side}) prints at "
                       f"{dpi:.0f} dpi ({op.pixels[0]} x {op.pixels[1]} pixels over "
                       f"{size_text(drawn.width, drawn.height)}); {preset.name} asks for {preset.dpi} dpi: "
@@ -203,7 +213,7 @@ def _transparency(op: Op, layout: Layout, preset: Preset, card: Card, side: str,
     why = _see_through(op, soft_images)
     if why is None:
         return
-    _count(found, ("transparency", layout.name, op.element), lambda: _Found(
+    _count(found, ("transparency", layout.name, op.element, why), (card.id, side), lambda: _Found(
         "transparency", f"'{op.element}' on card '{card.id}' ({side}) {why}; {preset.standard} ({preset.name}) "
                         "allows no transparency: make it opaque (a solid colour that looks the same on its "
                         "background)",
@@ -217,7 +227,8 @@ def _see_through(op: Op, soft_images: dict[Path, bool]) -> str | None:
     for colour in _colours(op):
         alpha = getattr(colour, "alpha", 1)
         if alpha is not None and alpha < 1:
-            return f"paints a see-through colour ({_hex(colour)}, alpha {alpha:.2f})"
+            paints = f"paints a see-through colour ({_hex(colour)}, alpha {alpha:.2f})"
+            return f"draws '{op.art.path.name}', SVG art that {paints}" if isinstance(op, ArtOp) else paints
     if isinstance(op, ImageOp):
         if op.path not in soft_images:
             soft_images[op.path] = _has_alpha(op.path)
@@ -291,28 +302,32 @@ def _colours(op: Op) -> Iterable[Color]:
         yield from op.art.colours
 
 
-def _ink(colours: dict[str, tuple[Color, str, str, str]], renderer: Renderer, preset: Preset, inks: PressInks,
-         found: dict[tuple[str, ...], _Found]) -> None:
-    """Each distinct colour converted once; those over the ink limit are findings."""
-    for colour, card, side, element in colours.values():
-        converted = inks.colour(colour)
-        total = inks.total(converted)
+def _ink(colours: dict[tuple[str, str, str], tuple[Color, Card, set[tuple[str, str]]]], renderer: Renderer,
+         preset: Preset, inks: PressInks, found: dict[Key, _Found]) -> None:
+    """Each colour converted (once: :meth:`PressInks.colour` keeps what it converted); those
+    over the ink limit are findings, one for each element that paints them."""
+    for (hex_value, side, element), (colour, first, faces) in colours.items():
+        total = inks.total(inks.colour(colour))
         if not inks.over_limit(total):
             continue
         layout = renderer.layouts[side]
-        found[("ink-limit", colour.hexval())] = _Found(
-            "ink-limit", f"{_hex(colour)} of '{element}' on card '{card}' ({side}) prints with {total:.0f}% ink, "
-                         f"more than {preset.owner} {preset.ink_limit:g}%",
-            _element_position(layout, element), card, side, element, details={"ink": round(total, 1)})
+        key = ("ink-limit", layout.name, element, hex_value)
+        if key not in found:
+            card = first.id
+            found[key] = _Found(
+                "ink-limit", f"{_hex(colour)} of '{element}' on card '{card}' ({side}) prints with {total:.0f}% ink, "
+                             f"more than {preset.owner} {preset.ink_limit:g}%",
+                _element_position(layout, element), card, side, element, details={"ink": round(total, 1)})
+        found[key].faces.update(faces)
 
 
-def _image_ink(images: dict[tuple[Path, Resampling | None], tuple[ImageOp, Card, str]], renderer: Renderer,
-               preset: Preset, inks: PressInks, found: dict[tuple[str, ...], _Found]) -> None:
+def _image_ink(images: dict[tuple[Path, Resampling | None], list[tuple[ImageOp, Face]]], renderer: Renderer,
+               preset: Preset, inks: PressInks, found: dict[Key, _Found]) -> None:
     """Each raster image measured once for each way it is resampled, on the pixels the shop's
     file embeds (:meth:`PressInks.conversion`, then :class:`~generator.shops.inks.PressArt`);
-    one over the ink limit is a finding."""
+    one over the ink limit is a finding for each element that shows it."""
     conversion = inks.conversion()
-    for (path, resample), (op, card, side) in images.items():
+    for (path, resample), uses in images.items():
         try:
             total = inks.press_art(*conversion.source(path, resample)).total()
         except (OSError, ValueError):  # a broken image is reported by the face checks
@@ -320,8 +335,14 @@ def _image_ink(images: dict[tuple[Path, Resampling | None], tuple[ImageOp, Card,
         if not inks.over_limit(total):
             continue
         downsampled = "" if resample is None else f" once downsampled to {resample.size[0]} x {resample.size[1]} pixels"
-        layout = renderer.layouts[side]
-        found.setdefault(("ink-limit", str(path)), _Found(
-            "ink-limit", f"image '{path.name}' of '{op.element}' on card '{card.id}' ({side}) prints with "
-                         f"up to {total:.0f}% ink{downsampled}, more than {preset.owner} {preset.ink_limit:g}%",
-            _element_position(layout, op.element), card.id, side, op.element, details={"ink": round(total, 1)}))
+        for op, (card, side) in uses:
+            layout = renderer.layouts[side]
+            key = ("ink-limit", layout.name, op.element, str(path), f"{total:.0f}")
+            if key not in found:
+                found[key] = _Found(
+                    "ink-limit", f"image '{path.name}' of '{op.element}' on card '{card.id}' ({side}) prints with "
+                                 f"up to {total:.0f}% ink{downsampled}, more than {preset.owner} "
+                                 f"{preset.ink_limit:g}%",
+                    _element_position(layout, op.element), card.id, side, op.element,
+                    details={"ink": round(total, 1)})
+            found[key].faces.add((card.id, side))
