@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from cli_run import deckpress
 from test_export import DOUBLE_SIDED_CARDS, make_deck, png_names
 from test_export_many_copies import count_rasterised_pages
 
+from generator.exports.workers import Workers
 from generator.render import Renderer
 
 MANY_FACES = "cards:\n" + "".join(
@@ -104,3 +106,17 @@ def test_a_simulated_deficiency_changes_the_pngs_alone_on_any_number_of_jobs(tmp
     assert runs["seen-1"] == runs["seen-2"]
     assert runs["seen-1"][1] == runs["plain"][1]  # the TTS deck shows the cards as printed
     assert runs["seen-1"][0]["sun-front.png"] != runs["plain"][0]["sun-front.png"]
+
+
+def stopping_handlers(renderer, piece) -> list:
+    """In a worker: what each stopping signal does there."""
+    return [signal.getsignal(getattr(signal, name)) for name in ("SIGINT", "SIGTERM", "SIGHUP")]
+
+
+def test_workers_leave_stopping_to_the_export():
+    """Ctrl-C in a terminal reaches the workers too; one stopped while it reads its next task
+    can leave the pool's queue locked and the export hanging. The export stops them itself."""
+    with Workers(None, jobs=2) as workers:
+        handlers = list(workers.map(stopping_handlers, [0, 1]))
+    assert handlers == [[signal.SIG_IGN] * 3] * 2
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN  # the export itself still stops on Ctrl-C

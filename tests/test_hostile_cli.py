@@ -238,6 +238,31 @@ def test_an_export_stopped_by_a_signal_leaves_no_staging_folder(tmp_path):
     assert not out.exists() or leftovers(out) == []
 
 
+def test_ctrl_c_in_the_terminal_stops_an_export_and_its_workers_cleanly(tmp_path):
+    """Ctrl-C reaches every process of the command's group, the workers too: they leave stopping
+    to the export, which ends at once with 130, no traceback from any of them, no files."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        pytest.skip("SIGINT is ignored by the process running the tests")
+    deck, out = many_faces_deck(tmp_path), tmp_path / "png"
+    process = subprocess.Popen([str(DECKPRESS), "export", str(deck), "--png", str(out), "--quiet", "--jobs", "2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and any(name.endswith(".tmp") for name in os.listdir(out)):
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "the export finished before it could be stopped"
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        _, stderr = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise AssertionError("the export did not stop") from None
+    assert process.returncode == 130, stderr
+    assert stderr.strip() == "Aborted!"
+    assert not out.exists() or leftovers(out) == []
+
+
 def dead_process_id() -> int:
     finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                               text=True)

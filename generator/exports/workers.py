@@ -18,6 +18,7 @@ or where processes cannot be forked, the tasks simply run here, one after the ot
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -83,7 +84,18 @@ class Workers:
             yield pending.popleft().result()
 
 
+STOPPING_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+"""Signals a worker leaves to the exporting process: Ctrl-C in a terminal reaches every
+process of the command at once, and a worker stopped in the middle of reading its next task
+can leave the pool's queue locked, so that the export never ends. The exporting process stops
+the pool itself (:meth:`Workers.__exit__`), once the tasks already running are done."""
+
+
 def _adopt(renderer: Renderer) -> None:
+    for name in STOPPING_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is not None:
+            signal.signal(number, signal.SIG_IGN)
     _WORKER_RENDERER.append(renderer)
 
 
