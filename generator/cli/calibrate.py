@@ -6,9 +6,15 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import reports_errors, say
+from generator.cli.common import given, reports_errors, say
 from generator.cli.sheet_options import CutterChoice, cutter_options, paper_options, parse_offset, resolve_paper
-from generator.sheets.calibration import CALIBRATION_MODES, write_calibration, write_cutter_calibration
+from generator.sheets.calibration import (
+    CALIBRATED_OPTIONS,
+    CALIBRATION_MODES,
+    CalibratedBuild,
+    write_calibration,
+    write_cutter_calibration,
+)
 from generator.sheets.style import MM, load_style
 
 DEFAULT_OUT = Path("build/calibration.pdf")
@@ -19,6 +25,18 @@ def _named_file(ctx: click.Context, param: click.Parameter, value: Path) -> Path
     if not value.name:
         raise click.BadParameter("needs a file name, such as build/calibration.pdf.", ctx, param)
     return value
+
+
+def _calibrated(back_offset: tuple[float, float]) -> CalibratedBuild:
+    """The options given that a build of the calibrated sheets takes too, for the sheet's build line:
+    those that shape the marks, the paper and the cut, and the duplex mode and back offset."""
+    context = click.get_current_context()
+    given_options = frozenset(option for option in CALIBRATED_OPTIONS
+                              if given(context, option.removeprefix("--").replace("-", "_")))
+    others = ["--duplex", context.params["duplex"]] if given(context, "duplex") else []
+    if given(context, "back_offset"):
+        others += ["--back-offset", ",".join(format(part / MM, ".15g") for part in back_offset)]
+    return CalibratedBuild(given_options, tuple(others))
 
 
 @click.command()
@@ -52,6 +70,8 @@ def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tup
     card-sized rectangle to cut, ringed by guides 0.5 and 1 mm inside and
     outside it, and beside it the cut file (--cut-file, svg by default) that
     cuts it, with the mark options and --corner-radius a build would take.
+    The page ends with the build command that prints what was calibrated:
+    the cutter, cut file and every paper, mark and duplex option given.
     """
     if cutting.cut_file and cutting.cutter is None:
         raise click.BadParameter("the cut file is the cutter's sheet's; add --cutter", param_hint="'--cut-file'")
@@ -62,7 +82,7 @@ def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tup
     sheet = resolve_paper(load_style(), paper, orientation)
     if cutting.cutter is not None:
         cut_path = write_cutter_calibration(out_file, sheet, cutting.cutter, cutting.corner_radius,
-                                            cutting.cut_file or "svg")
+                                            cutting.cut_file or "svg", _calibrated(back_offset))
         say(f"wrote {out_file} and {cut_path}: print the page at actual size, load both in the "
             "cutter's software with the marks the page names, and cut.")
         return

@@ -23,6 +23,7 @@ grey guides 0.5 and 1 mm inside and outside it, and the cut file that cuts it.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -229,6 +230,24 @@ CUT_TEST_LINE = 0.5
 CUT_TEST_GUIDE = 0.3
 CUT_TEST_GUIDE_GRAY = 0.55
 
+CALIBRATED_OPTIONS = ("--paper", "--orientation", "--mark-inset", "--mark-length", "--mark-thickness",
+                      "--corner-radius")
+"""The options of ``calibrate --cutter`` that shape the sheet and that ``build`` takes too."""
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class CalibratedBuild:
+    """What the sheet's last instruction gives ``deckpress build`` besides the cutter and cut file.
+
+    A build must print the paper and marks that were calibrated, so the line repeats every
+    option of :data:`CALIBRATED_OPTIONS` the command line gave (``given``), each with the value
+    the sheet was laid out with. ``others`` are further options for the build, as words
+    (``--duplex short``).
+    """
+
+    given: frozenset[str] = frozenset()
+    others: tuple[str, ...] = ()
+
 
 @dataclass(repr=False, eq=False)
 class CutterCalibrationPlan:
@@ -242,13 +261,14 @@ class CutterCalibrationPlan:
     text: tuple[Label, ...]
 
 
-def plan_cutter_calibration(paper: Paper, cutter: CutterSettings, corner_radius: float,
-                            cut_file: str) -> CutterCalibrationPlan:
+def plan_cutter_calibration(paper: Paper, cutter: CutterSettings, corner_radius: float, cut_file: str,
+                            calibrated: CalibratedBuild = CalibratedBuild()) -> CutterCalibrationPlan:
     """Where the marks, the rectangle to cut and the instructions go on ``paper``.
 
     The instructions stand at the top; the rectangle is centred on the page, as a build
     centres its cards, or just below the instructions where the page is too short for
-    that. The marks' arms grow as long as both leave room for, as a build's do. Raises
+    that. The marks' arms grow as long as both leave room for, as a build's do. The last
+    instruction is :func:`build_command`'s line, with ``calibrated``. Raises
     :class:`InputError` when the paper leaves no room for them.
     """
     width, height = paper.width, paper.height
@@ -261,7 +281,8 @@ def plan_cutter_calibration(paper: Paper, cutter: CutterSettings, corner_radius:
     if column <= 0:
         raise does_not_fit
     left, first_line = (width - column) / 2, height - CUT_TEST_TEXT_TOP
-    instructions = _cutter_instructions(paper, cutter, cut_file)
+    instructions = _cutter_instructions(paper, cutter, cut_file,
+                                        build_command(paper, cutter, cut_file, corner_radius, calibrated))
     below_text = min(label.y for label in _lines(instructions + [shortest.describe()], left, first_line,
                                                   column)) - TEXT_SIZE - 3 * MM
     bottom = min((height - card_height) / 2, below_text - reach - card_height)
@@ -286,14 +307,32 @@ def plan_cutter_calibration(paper: Paper, cutter: CutterSettings, corner_radius:
     )
 
 
-def _cutter_instructions(paper: Paper, cutter: CutterSettings, cut_file: str) -> list[str]:
+def build_command(paper: Paper, cutter: CutterSettings, cut_file: str, corner_radius: float,
+                  calibrated: CalibratedBuild) -> str:
+    """The ``deckpress build`` line that prints what this sheet calibrates, quoted for a shell."""
+    values = {"--paper": paper.name, "--orientation": paper.orientation, "--mark-inset": _mm(cutter.inset),
+              "--mark-length": _mm(cutter.length), "--mark-thickness": _mm(cutter.thickness)}
+    words = ["deckpress", "build", "--cutter", cutter.cutter.name]
+    words += [word for option, value in values.items() if option in calibrated.given for word in (option, value)]
+    words += ["--cut-file", cut_file]
+    words += ["--corner-radius", _mm(corner_radius)] if "--corner-radius" in calibrated.given else []
+    return shlex.join([*words, *calibrated.others])
+
+
+def _mm(points: float) -> str:
+    """A length in points as a command line takes it back: millimetres, exactly enough to round-trip
+    what was typed, no trailing zeros."""
+    return format(points / MM, ".15g")
+
+
+def _cutter_instructions(paper: Paper, cutter: CutterSettings, cut_file: str, command: str) -> list[str]:
     return [
         f"Cutter calibration: {cutter.cutter.label}, {paper.describe()}",
         "1. Print this page at actual size (no 'fit to page') on the paper you will cut.",
         f"2. Open the cut file in the cutter's software, page {paper.describe()}; set its registration "
         "marks as below, line them up with the file's 'registration' layer and cut the 'cut' layer only.",
         "3. The cut should fall on the black line; the grey lines lie 0.5 and 1 mm inside and outside it.",
-        f"4. Then build: deckpress build --cutter {cutter.cutter.name} --cut-file {cut_file}",
+        f"4. Then build: {command}",
     ]
 
 
@@ -334,10 +373,10 @@ def draw_cutter_calibration(plan: CutterCalibrationPlan) -> bytes:
 
 
 def write_cutter_calibration(path: Path, paper: Paper, cutter: CutterSettings, corner_radius: float,
-                             cut_file: str = "svg") -> Path:
+                             cut_file: str = "svg", calibrated: CalibratedBuild = CalibratedBuild()) -> Path:
     """Write the cutter calibration PDF to ``path`` and its cut file beside it, both or neither;
-    return the cut file's path."""
-    plan = plan_cutter_calibration(paper, cutter, corner_radius, cut_file)
+    return the cut file's path. ``calibrated`` is :func:`plan_cutter_calibration`'s."""
+    plan = plan_cutter_calibration(paper, cutter, corner_radius, cut_file, calibrated)
     cut_path = path.with_name(cut_file_name(path.name, cut_file))
     write_files_atomic({path: draw_cutter_calibration(plan), cut_path: cut_file_bytes(plan.sheet, cut_file)})
     return cut_path

@@ -1,0 +1,221 @@
+"""The cutting machine's test sheet (``calibrate --cutter``), read back as a user and a cutter would.
+
+The marks are checked against the published Silhouette geometry written out here independently
+of the product (an L's arm centre lines meet ``inset`` from both edges, each arm ``thickness``
+thick; the square's outer corner ``inset`` from both edges), the cut against the rectangle the
+marks enclose, the text against the marks' clear margin and the guides, and the sheet's build
+line by running it.
+"""
+
+import importlib
+import re
+import shlex
+import xml.etree.ElementTree as ElementTree
+
+import ezdxf
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+from ezdxf import bbox
+from sheets_support import FrameRenderer, read_manifest, write_deck
+
+from generator.boxes import Box
+from generator.cli import cli
+from generator.sheets.cutting import load_cutters
+from generator.sheets.style import MM
+
+CUTTERS = load_cutters()
+CLEAR = 1.5 * MM
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [*map(str, args)])
+
+
+def calibrate(tmp_path, *args):
+    out = tmp_path / "cal.pdf"
+    return run("calibrate", "--out", out, *args), out
+
+
+def read_sheet(pdf_path):
+    """What the page shows: its size, the black fills (marks), the grey and black outlines
+    around the card, and each word with its box (points, bottom-left origin)."""
+    with pdfplumber.open(pdf_path) as pdf:
+        [page] = pdf.pages
+        height = float(page.height)
+
+        def box(o):
+            return Box(o["x0"], height - o["bottom"], o["x1"] - o["x0"], o["bottom"] - o["top"])
+
+        fills = [box(r) for r in page.rects if r["fill"] and r.get("non_stroking_color") in (0, [0], (0,), [0.0])]
+        outlines = [box(o) for o in page.rects + page.curves if not o["fill"]]
+        words = [(w["text"], box(w)) for w in page.extract_words()]
+        lines = page.extract_text().splitlines()
+    return float(page.width), height, fills, outlines, words, lines
+
+
+def expected_marks(width, height, cutter, inset, thickness, length, square=5 * MM):
+    """Each mark's ink as rectangles, from the published geometry."""
+    half = thickness / 2
+    boxes = []
+    for corner, kind in CUTTERS.cutters[cutter].corners:
+        right, top = corner.endswith("right"), corner.startswith("top")
+        if kind == "square":
+            boxes.append(Box(width - inset - square if right else inset, height - inset - square if top else inset,
+                             square, square))
+            continue
+        cx, cy = (width - inset if right else inset), (height - inset if top else inset)
+        sx, sy = (-1 if right else 1), (-1 if top else 1)
+        level = (cx - sx * half, cx + sx * length, cy - half, cy + half)
+        upright = (cx - half, cx + half, cy + sy * half, cy + sy * length)
+        for x0, x1, y0, y1 in (level, upright):
+            boxes.append(Box(min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)))
+    return boxes
+
+
+def same(box, other, tolerance=0.02):
+    return all(abs(a - b) < tolerance for a, b in zip(box.rounded(), other.rounded(), strict=True))
+
+
+def mark_zones(fills, width, height):
+    """Each mark's bounds grown by the clear margin: the ink in one corner of the page together."""
+    corners = {}
+    for box in fills:
+        corners.setdefault((box.x < width / 2, box.y < height / 2), []).append(box)
+    zones = []
+    for group in corners.values():
+        x0, y0 = min(b.x for b in group), min(b.y for b in group)
+        x1, y1 = max(b.right for b in group), max(b.top for b in group)
+        zones.append(Box(x0, y0, x1 - x0, y1 - y0).grown(CLEAR - 0.01))  # touching it is keeping clear
+    return zones
+
+
+def cut_box(pdf_path, page_height):
+    """The cut path's box in points, bottom-left origin, from the cut file beside the sheet: a DXF
+    (mm, y up), or an SVG (mm, y down; its path is absolute M, H, V, A and Z commands, the arcs
+    quarter circles inside the corners)."""
+    if pdf_path.with_suffix(".cut.dxf").exists():
+        [polyline] = ezdxf.readfile(pdf_path.with_suffix(".cut.dxf")).modelspace().query('LWPOLYLINE[layer=="cut"]')
+        extents = bbox.extents([polyline])
+        return Box(extents.extmin.x * MM, extents.extmin.y * MM, extents.size.x * MM, extents.size.y * MM)
+    root = ElementTree.parse(pdf_path.with_suffix(".cut.svg")).getroot()
+    [path] = [p for g in root.iter(f"{SVG}g") if g.get("id") == "cut" for p in g.iter(f"{SVG}path")]
+    tokens = re.findall(r"[MHVAZ]|-?[\d.]+", path.get("d"))
+    x = y = 0.0
+    points, index = [], 0
+    while index < len(tokens):
+        command, index = tokens[index], index + 1
+        taken = {"M": 2, "H": 1, "V": 1, "A": 7, "Z": 0}[command]
+        values = [float(v) for v in tokens[index:index + taken]]
+        index += taken
+        if command in "MA":
+            x, y = values[-2:]
+        elif command == "H":
+            x = values[0]
+        elif command == "V":
+            y = values[0]
+        points.append((x, y))
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return Box(min(xs) * MM, page_height - max(ys) * MM, (max(xs) - min(xs)) * MM, (max(ys) - min(ys)) * MM)
+
+
+def assert_sheet_is_sound(pdf_path, cutter, inset_mm, thickness_mm=1.0):
+    """The marks where the cutter looks for them; the cut inside them; nothing printed within
+    the clear margin of a mark, on the guides or on other text, or off the page."""
+    width, height, fills, outlines, words, lines = read_sheet(pdf_path)
+    length = float(re.search(r"length ([\d.]+) mm", " ".join(lines)).group(1)) * MM
+    expected = expected_marks(width, height, cutter, inset_mm * MM, thickness_mm * MM, length)
+    assert len(fills) == len(expected)
+    assert all(any(same(box, found) for found in fills) for box in expected), "marks off the published geometry"
+    inset, half = inset_mm * MM, thickness_mm * MM / 2
+    inside_marks = Box(inset + half, inset + half, width - 2 * (inset + half), height - 2 * (inset + half))
+    cut = cut_box(pdf_path, height)
+    assert cut.width == pytest.approx(63 * MM, abs=0.05) and cut.height == pytest.approx(88 * MM, abs=0.05)
+    assert cut.inside(inside_marks), "the cutter cuts only inside its marks"
+    guides = max((o for o in outlines if abs(o.width - 65 * MM) < 3 * MM), key=lambda o: o.width)
+    assert guides.width == pytest.approx(65 * MM, abs=0.1)
+    zones = mark_zones(fills, width, height)
+    assert len(zones) == len(CUTTERS.cutters[cutter].corners)
+    assert not any(guides.overlaps(zone) for zone in zones)
+    page = Box(0, 0, width, height)
+    for index, (text, box) in enumerate(words):
+        assert box.inside(page.grown(-4 * MM)), f"{text!r} runs off the page"
+        assert not box.overlaps(guides), f"{text!r} prints on the guides"
+        assert not any(box.overlaps(zone) for zone in zones), f"{text!r} prints beside a mark"
+        assert not any(box.overlaps(other) for _, other in words[index + 1:]), f"{text!r} overlaps other text"
+    return lines
+
+
+def build_line(lines):
+    """The sheet's build command, its wrapped lines joined again."""
+    start = next(i for i, line in enumerate(lines) if line.startswith("4. Then build: "))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("Silhouette, "))
+    return " ".join(lines[start:end]).removeprefix("4. Then build: ")
+
+
+# ----------------------------------------------------------------------------- the build line
+
+@pytest.fixture
+def frame_renderer(monkeypatch):
+    command_module = importlib.import_module("generator.cli.build")
+    monkeypatch.setattr(command_module, "load_renderer", lambda deck, **options: FrameRenderer(deck))
+
+
+def build_from_sheet(tmp_path, lines):
+    """Run the sheet's build line, as a user would paste it, on a small deck; its manifest."""
+    words = shlex.split(build_line(lines))
+    assert words[:2] == ["deckpress", "build"]
+    deck = write_deck(tmp_path / "deck", [{"name": "Card 1", "count": 3}])
+    out = tmp_path / "built"
+    result = run("build", *words[2:], deck, "--out", out)
+    assert result.exit_code == 0, result.output
+    [manifest] = out.glob("*.json")
+    return read_manifest(manifest)
+
+
+def test_the_build_line_carries_the_marks_and_paper_calibrated(tmp_path, frame_renderer):
+    result, out = calibrate(tmp_path, "--cutter", "silhouette-4", "--mark-inset", "12", "--mark-thickness", "0.5",
+                            "--paper", "letter")
+    assert result.exit_code == 0, result.output
+    lines = assert_sheet_is_sound(out, "silhouette-4", 12, 0.5)
+    assert build_line(lines) == ("deckpress build --cutter silhouette-4 --paper letter --mark-inset 12 "
+                                 "--mark-thickness 0.5 --cut-file svg")
+    manifest = build_from_sheet(tmp_path, lines)
+    assert manifest["paper"]["name"] == "letter"
+    assert (manifest["cutter"]["name"], manifest["cutter"]["inset_mm"], manifest["cutter"]["thickness_mm"]) == \
+        ("silhouette-4", 12, 0.5)
+    assert manifest["cut_file"].endswith(".cut.svg")
+
+
+def test_every_option_build_also_takes_is_carried_and_the_long_line_wraps_on_the_page(tmp_path, frame_renderer):
+    options = ["--cutter", "silhouette", "--paper", "a5", "--orientation", "portrait", "--mark-inset", "12",
+               "--mark-thickness", "0.75", "--cut-file", "dxf", "--corner-radius", "2.5",
+               "--duplex", "short", "--back-offset", "0.25,-1.5"]
+    result, out = calibrate(tmp_path, *options)
+    assert result.exit_code == 0, result.output
+    lines = assert_sheet_is_sound(out, "silhouette", 12, 0.75)
+    start = next(i for i, line in enumerate(lines) if line.startswith("4. Then build: "))
+    assert not lines[start + 1].startswith("Silhouette, "), "a line this long wraps"
+    words = shlex.split(build_line(lines))
+    assert sorted(words[2:]) == sorted(map(str, options))
+    manifest = build_from_sheet(tmp_path, lines)
+    assert (manifest["paper"]["name"], manifest["paper"]["orientation"]) == ("a5", "portrait")
+    cutter = manifest["cutter"]
+    assert (cutter["inset_mm"], cutter["thickness_mm"]) == (12, 0.75)
+    assert manifest["corner_radius_mm"] == 2.5 and manifest["cut_file"].endswith(".cut.dxf")
+    assert manifest["duplex"] == "short" and manifest["back_offset_mm"] == [0.25, -1.5]
+
+
+def test_the_build_line_is_quoted_for_a_shell(tmp_path):
+    result, out = calibrate(tmp_path, "--cutter", "silhouette", "--paper", "200 x 280")
+    assert result.exit_code == 0, result.output
+    line = build_line(read_sheet(out)[5])
+    assert "--paper '200 x 280'" in line
+    assert shlex.split(line)[4:6] == ["--paper", "200 x 280"]
+
+
+def test_without_options_the_build_line_is_the_plain_one(tmp_path):
+    result, out = calibrate(tmp_path, "--cutter", "silhouette")
+    assert result.exit_code == 0, result.output
+    assert build_line(read_sheet(out)[5]) == "deckpress build --cutter silhouette --cut-file svg"
