@@ -7,6 +7,7 @@ marks enclose, the text against the marks' clear margin and the guides, and the 
 line by running it.
 """
 
+import dataclasses
 import importlib
 import re
 import shlex
@@ -17,15 +18,23 @@ import pdfplumber
 import pytest
 from click.testing import CliRunner
 from ezdxf import bbox
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from sheets_support import FrameRenderer, read_manifest, write_deck
 
 from generator.boxes import Box
 from generator.cli import cli
-from generator.sheets.cutting import load_cutters
-from generator.sheets.style import MM
+from generator.errors import InputError
+from generator.sheets.calibration import CALIBRATED_OPTIONS, CUT_TEST_SIZE, CalibratedBuild, plan_cutter_calibration
+from generator.sheets.cutting import cutter_settings, load_cutters
+from generator.sheets.forms import sheet_font
+from generator.sheets.geometry import SheetSettings, SheetSettingsError, plan_layout
+from generator.sheets.style import MM, ORIENTATIONS, find_paper, load_style
 
+STYLE = load_style()
 CUTTERS = load_cutters()
 CLEAR = 1.5 * MM
+FEEDER = 15.875
+"""The Auto Sheet Feeder's inset, 0.625 in (silhouette-card-maker issue 173)."""
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -154,6 +163,125 @@ def build_line(lines):
     return " ".join(lines[start:end]).removeprefix("4. Then build: ")
 
 
+# ----------------------------------------------------------------------------- the inset
+
+@pytest.mark.parametrize("paper", ["a4", "a3", "letter", "a5"])
+@pytest.mark.parametrize("cutter", ["silhouette", "silhouette-4"])
+def test_the_auto_sheet_feeder_inset_gives_a_sound_sheet(tmp_path, paper, cutter):
+    result, out = calibrate(tmp_path, "--cutter", cutter, "--mark-inset", FEEDER, "--paper", paper)
+    assert result.exit_code == 0, result.output
+    assert_sheet_is_sound(out, cutter, FEEDER)
+
+
+@pytest.mark.parametrize("options", [
+    ("--paper", "a5", "--orientation", "landscape"),              # too short for the text above the card
+    ("--paper", "a5", "--orientation", "landscape", "--mark-inset", "25"),
+    ("--paper", "a4", "--mark-inset", "60"),                      # the text leaves the marks' rectangle
+    ("--paper", "b5", "--orientation", "landscape", "--mark-inset", "43.5"),
+    ("--paper", "a5", "--mark-length", "20"),
+])
+def test_deep_insets_and_short_papers_give_a_sound_sheet(tmp_path, options):
+    result, out = calibrate(tmp_path, "--cutter", "silhouette", *options)
+    assert result.exit_code == 0, result.output
+    inset = float(options[options.index("--mark-inset") + 1]) if "--mark-inset" in options else 10.0
+    assert_sheet_is_sound(out, "silhouette", inset)
+
+
+def test_the_instructions_follow_the_marks_down(tmp_path):
+    """The top marks' arms keep the room a 10 mm inset gives them, whatever the inset."""
+    lengths, gaps = [], []
+    for inset in (10, FEEDER, 20):
+        result, out = calibrate(tmp_path / str(inset), "--cutter", "silhouette", "--mark-inset", inset)
+        assert result.exit_code == 0, result.output
+        width, height, fills, _, words, lines = read_sheet(out)
+        lengths.append(re.search(r"length ([\d.]+) mm", " ".join(lines)).group(1))
+        title = next(box for text, box in words if text == "Cutter")
+        gaps.append(round((height - title.top) / MM - inset, 1))
+    assert lengths == ["10.6"] * 3
+    assert len(set(gaps)) == 1
+
+
+def test_calibrate_takes_every_inset_build_takes_for_the_card_it_cuts():
+    """On every known paper, either way up, from the least inset to the deepest at which a build
+    still fits a poker card between the marks: the calibration sheet fits too, and nothing on
+    it overlaps (its plan, read as drawn)."""
+    font = sheet_font()
+    checked = 0
+    for cutter in CUTTERS.cutters:
+        for name in STYLE.papers:
+            for orientation in ORIENTATIONS:
+                paper = find_paper(name, orientation, STYLE)
+                inset = 10.0
+                while True:
+                    marks = cutter_settings(CUTTERS, cutter, inset, choose_orientation=False)
+                    settings = dataclasses.replace(SheetSettings.default(STYLE), paper=paper, cutter=marks,
+                                                   gutter=CUTTERS.gutter)
+                    try:
+                        plan_layout(settings, CUT_TEST_SIZE, 0.0)
+                    except SheetSettingsError:
+                        break
+                    plan = plan_cutter_calibration(paper, marks, 3 * MM, "svg", CalibratedBuild(
+                        frozenset(CALIBRATED_OPTIONS), ("--duplex", "short")))
+                    registration, guides = plan.sheet.registration, plan.guides[-1][0]
+                    assert plan.sheet.trims[0].inside(registration.rectangle)
+                    assert not registration.touches(guides) and registration.settings.inset == inset * MM
+                    lines = [Box(label.x, label.y - 0.3 * label.size, stringWidth(label.text, font, label.size),
+                                 1.3 * label.size) for label in plan.text]
+                    for index, line in enumerate(lines):
+                        assert not registration.touches(line) and not line.overlaps(guides), (name, orientation, inset)
+                        assert line.inside(Box(0, 0, paper.width, paper.height).grown(-4 * MM))
+                        assert not any(line.overlaps(other) for other in lines[index + 1:])
+                    checked += 1
+                    inset += 2.5
+    assert checked > 400
+
+
+# ----------------------------------------------------------------------------- refusals
+
+def suggestions(message):
+    return dict(re.findall(r"(--mark-inset|--paper|--orientation) (\S+?)(?: or less)?(?:,|$)", message))
+
+
+@pytest.mark.parametrize("options, expected", [
+    (("--paper", "a5", "--mark-inset", "45"), {"--mark-inset": "42", "--paper": "b5"}),
+    (("--paper", "a4", "--mark-inset", "80"), {"--mark-inset": "73", "--paper": "tabloid"}),
+    (("--paper", "a5", "--orientation", "landscape", "--mark-inset", "30"),
+     {"--mark-inset": "29.5", "--orientation": "portrait", "--paper": "b5"}),
+    (("--paper", "100x140"), {"--paper": "a5"}),
+    (("--paper", "1000x60"), {"--paper": "148x1000mm"}),
+])
+def test_a_sheet_that_does_not_fit_names_changes_that_make_it_fit(tmp_path, options, expected):
+    result, out = calibrate(tmp_path, "--cutter", "silhouette", *options)
+    assert result.exit_code == 2
+    [message] = result.output.splitlines()
+    assert message.startswith("error: the cutter calibration sheet (a 63 x 88 mm card to cut, its guides and "
+                              "instructions) does not fit on ")
+    assert "A5 portrait or larger" not in message
+    assert suggestions(message) == expected
+    assert not list(tmp_path.iterdir())
+    given = find_paper(options[1], "portrait", STYLE)
+    for option, value in expected.items():
+        changed = list(options)
+        if option in changed:
+            changed[changed.index(option) + 1] = value
+        else:
+            changed += [option, value]
+        if option == "--paper":  # never a smaller paper than the one given
+            larger = find_paper(value, "portrait", STYLE)
+            assert larger.width >= given.width and larger.height >= given.height
+        followed, _ = calibrate(tmp_path / option.strip("-"), "--cutter", "silhouette", *changed)
+        assert followed.exit_code == 0, (changed, followed.output)
+
+
+def test_the_suggested_inset_is_the_largest_that_fits(tmp_path):
+    result, _ = calibrate(tmp_path, "--cutter", "silhouette", "--paper", "a5", "--mark-inset", "45")
+    suggested = float(suggestions(result.output.strip())["--mark-inset"])
+    paper = find_paper("a5", "portrait", STYLE)
+    plan_cutter_calibration(paper, cutter_settings(CUTTERS, "silhouette", suggested), 3 * MM, "svg")
+    with pytest.raises(InputError):
+        plan_cutter_calibration(paper, cutter_settings(CUTTERS, "silhouette", suggested + 0.1), 3 * MM, "svg")
+
+
 # ----------------------------------------------------------------------------- the build line
 
 @pytest.fixture
@@ -189,12 +317,12 @@ def test_the_build_line_carries_the_marks_and_paper_calibrated(tmp_path, frame_r
 
 
 def test_every_option_build_also_takes_is_carried_and_the_long_line_wraps_on_the_page(tmp_path, frame_renderer):
-    options = ["--cutter", "silhouette", "--paper", "a5", "--orientation", "portrait", "--mark-inset", "12",
-               "--mark-thickness", "0.75", "--cut-file", "dxf", "--corner-radius", "2.5",
+    options = ["--cutter", "silhouette", "--paper", "a5", "--orientation", "portrait", "--mark-inset", FEEDER,
+               "--mark-length", "12.5", "--mark-thickness", "0.75", "--cut-file", "dxf", "--corner-radius", "2.5",
                "--duplex", "short", "--back-offset", "0.25,-1.5"]
     result, out = calibrate(tmp_path, *options)
     assert result.exit_code == 0, result.output
-    lines = assert_sheet_is_sound(out, "silhouette", 12, 0.75)
+    lines = assert_sheet_is_sound(out, "silhouette", FEEDER, 0.75)
     start = next(i for i, line in enumerate(lines) if line.startswith("4. Then build: "))
     assert not lines[start + 1].startswith("Silhouette, "), "a line this long wraps"
     words = shlex.split(build_line(lines))
@@ -202,7 +330,7 @@ def test_every_option_build_also_takes_is_carried_and_the_long_line_wraps_on_the
     manifest = build_from_sheet(tmp_path, lines)
     assert (manifest["paper"]["name"], manifest["paper"]["orientation"]) == ("a5", "portrait")
     cutter = manifest["cutter"]
-    assert (cutter["inset_mm"], cutter["thickness_mm"]) == (12, 0.75)
+    assert (cutter["inset_mm"], cutter["length_mm"], cutter["thickness_mm"]) == (15.875, 12.5, 0.75)
     assert manifest["corner_radius_mm"] == 2.5 and manifest["cut_file"].endswith(".cut.dxf")
     assert manifest["duplex"] == "short" and manifest["back_offset_mm"] == [0.25, -1.5]
 

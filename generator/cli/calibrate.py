@@ -79,10 +79,12 @@ def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tup
         out_file = out_file.with_name(f"calibration-{cutting.cutter.cutter.name}.pdf")
     if out_file.suffix.lower() != ".pdf":  # 'cal' or 'cal.v2' is named as a PDF, not left without one
         out_file = out_file.with_name(f"{out_file.name}.pdf")
-    sheet = resolve_paper(load_style(), paper, orientation)
+    style = load_style()
+    sheet = resolve_paper(style, paper, orientation)
     if cutting.cutter is not None:
         cut_path = write_cutter_calibration(out_file, sheet, cutting.cutter, cutting.corner_radius,
-                                            cutting.cut_file or "svg", _calibrated(back_offset))
+                                            cutting.cut_file or "svg", _calibrated(back_offset),
+                                            tuple(style.papers.values()))
         say(f"wrote {out_file} and {cut_path}: print the page at actual size, load both in the "
             "cutter's software with the marks the page names, and cut.")
         return

@@ -18,24 +18,32 @@ value to pass to ``deckpress build``.
 
 A cutting machine is calibrated apart (``deckpress calibrate --cutter``): one page
 with the cutter's registration marks and one card-sized rectangle to cut, ringed by
-grey guides 0.5 and 1 mm inside and outside it, and the cut file that cuts it.
+grey guides 0.5 and 1 mm inside and outside it, and the cut file that cuts it. The
+page is laid out from where the marks are, so every inset and paper a build takes for
+such a card gives one; its last instruction is the build line that prints the paper
+and marks calibrated.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 from typing import cast
 
 from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from generator.boxes import Box
+from generator.boxes import EPSILON, Box
 from generator.errors import InputError
 from generator.outputs import write_bytes_atomic, write_files_atomic
+from generator.render.units import mm_text, size_text
 from generator.sheets.cutfile import CutSheet, cut_file_bytes, cut_file_name
-from generator.sheets.cutting import CutterSettings, longest_arms, place_marks
+from generator.sheets.cutting import LENGTH_STEP, CutterSettings, Registration, longest_arms, place_marks
 from generator.sheets.forms import sheet_canvas, sheet_font
 from generator.sheets.geometry import back_box, mirror_axis, mirror_box
 from generator.sheets.instructions import Label, draw_labels
@@ -56,6 +64,12 @@ LINE_WIDTH = 0.5
 LABEL_SIZE = 7.0
 """Ladder numbers: the figures a user reads against the light, so no smaller than 7 pt."""
 TEXT_SIZE = 8.0
+TITLE_SIZE = TEXT_SIZE + 3
+LEADING = 1.35
+"""Baseline to baseline, as a multiple of the type size; a line's box reaches this far down from
+its top (the ascent is one type size)."""
+PARAGRAPH_GAP = 0.6
+"""Extra room after a paragraph, as a multiple of its type size."""
 SCALE_BAR = 100 * MM
 CALIBRATION_MODES = ("long", "short")
 
@@ -222,13 +236,25 @@ asks for most, in whole millimetres so that a ruler reads it easily."""
 CUT_TEST_RINGS = (-1.0, -0.5, 0.5, 1.0)
 """Millimetres inside (-) and outside (+) the cut line where grey guides are printed, to read
 how far a cut strays."""
-CUT_TEST_TEXT_TOP = 26 * MM
-"""From the top paper edge to the first line of instructions' baseline."""
+CUT_TEST_TEXT_DROP = 16 * MM
+"""From the marks' corners (the inset below the top paper edge) down to the first line of
+instructions' baseline: room above the title for the top marks' arms to grow to about 10 mm.
+The instructions follow the marks, so a deeper inset moves them down with it."""
 CUT_TEST_MARGIN = 20 * MM
 """Least room left and right of the instructions."""
+CUT_TEST_NARROWEST = 50 * MM
+"""The narrowest column the instructions are set in beside the rectangle: in a narrower one each
+line holds two or three words, and the bands above and below the marks read better."""
+CUT_TEST_EDGE = 5 * MM
+"""Least room above and below the instructions where they must leave the marks' rectangle:
+printers print no closer to the paper edge (the sheets' default margin)."""
+CUT_TEST_GAP = 2 * MM
+"""Least room between the instructions and the guides, or the top marks' clear margin."""
 CUT_TEST_LINE = 0.5
 CUT_TEST_GUIDE = 0.3
 CUT_TEST_GUIDE_GRAY = 0.55
+INSET_STEP = 0.1 * MM
+"""An inset a refusal suggests is a multiple of this: the inset is typed back in millimetres."""
 
 CALIBRATED_OPTIONS = ("--paper", "--orientation", "--mark-inset", "--mark-length", "--mark-thickness",
                       "--corner-radius")
@@ -241,12 +267,16 @@ class CalibratedBuild:
 
     A build must print the paper and marks that were calibrated, so the line repeats every
     option of :data:`CALIBRATED_OPTIONS` the command line gave (``given``), each with the value
-    the sheet was laid out with. ``others`` are further options for the build, as words
-    (``--duplex short``).
+    the sheet was laid out with: a sheet for another paper or inset names that one. ``others``
+    are further options for the build, as words (``--duplex short``).
     """
 
     given: frozenset[str] = frozenset()
     others: tuple[str, ...] = ()
+
+    def with_option(self, option: str) -> CalibratedBuild:
+        """The same build, with ``option`` given too (a refusal's remedy is typed in as one)."""
+        return CalibratedBuild(self.given | {option}, self.others)
 
 
 @dataclass(repr=False, eq=False)
@@ -261,50 +291,292 @@ class CutterCalibrationPlan:
     text: tuple[Label, ...]
 
 
+@dataclass(repr=False, eq=False)
+class _Placed:
+    """Where one way of laying out the sheet put the rectangle to cut, the marks and the text."""
+
+    cut: Box
+    registration: Registration
+    text: tuple[Label, ...]
+
+
 def plan_cutter_calibration(paper: Paper, cutter: CutterSettings, corner_radius: float, cut_file: str,
-                            calibrated: CalibratedBuild = CalibratedBuild()) -> CutterCalibrationPlan:
+                            calibrated: CalibratedBuild = CalibratedBuild(),
+                            papers: tuple[Paper, ...] = ()) -> CutterCalibrationPlan:
     """Where the marks, the rectangle to cut and the instructions go on ``paper``.
 
-    The instructions stand at the top; the rectangle is centred on the page, as a build
-    centres its cards, or just below the instructions where the page is too short for
-    that. The marks' arms grow as long as both leave room for, as a build's do. The last
-    instruction is :func:`build_command`'s line, with ``calibrated``. Raises
-    :class:`InputError` when the paper leaves no room for them.
+    The marks stand where the cutter looks for them, ``cutter.inset`` from the edges, and the
+    rest is laid out from where they are, the first of three ways that fits:
+    :func:`_under_the_marks` (the instructions below the top marks, as far down as the inset
+    puts those, and the rectangle centred on the page, as a build centres its cards, or just
+    below them), :func:`_beside_the_card` (for a paper too short for that, such as A5
+    landscape) and :func:`_around_the_card` (for an inset so deep that the instructions must
+    leave the marks' rectangle). The marks' arms grow as long as the rest leaves room for, as
+    a build's do. The last instruction is :func:`build_command`'s line, with ``calibrated``.
+
+    Where a build fits a card of :data:`CUT_TEST_SIZE` between these marks on a known paper,
+    one of the three fits. Raises :class:`InputError` when none does; the message names what
+    would: the largest inset that fits this paper, the other orientation, or the smallest of
+    ``papers`` (the known ones) no smaller than this paper either way that fits (else such a
+    size made of them).
     """
+    placed = _placed(paper, cutter, corner_radius, cut_file, calibrated)
+    if placed is None:
+        raise InputError(_does_not_fit(paper, cutter, corner_radius, cut_file, calibrated, papers))
+    guides = tuple((placed.cut.grown(step * MM), max(0.0, corner_radius + step * MM)) for step in CUT_TEST_RINGS)
+    return CutterCalibrationPlan(
+        paper=paper,
+        sheet=CutSheet(width=paper.width, height=paper.height, trims=(placed.cut,), corner_radius=corner_radius,
+                       registration=placed.registration),
+        guides=guides,
+        text=placed.text,
+    )
+
+
+def _placed(paper: Paper, cutter: CutterSettings, corner_radius: float, cut_file: str,
+            calibrated: CalibratedBuild) -> _Placed | None:
+    instructions = _cutter_instructions(paper, cutter, cut_file, build_command(paper, cutter, cut_file,
+                                                                                corner_radius, calibrated))
+    return (_under_the_marks(paper, cutter, instructions) or _beside_the_card(paper, cutter, instructions)
+            or _around_the_card(paper, cutter, instructions))
+
+
+def _under_the_marks(paper: Paper, cutter: CutterSettings, instructions: list[str]) -> _Placed | None:
+    """The instructions in a column inside the marks' rectangle, below the top marks; the
+    rectangle centred, or just below the instructions. None when that does not fit."""
     width, height = paper.width, paper.height
     card_width, card_height = CUT_TEST_SIZE
     reach = max(CUT_TEST_RINGS) * MM
     shortest = place_marks(width, height, cutter)
     column = min(width - 2 * CUT_TEST_MARGIN, shortest.rectangle.width)
-    does_not_fit = InputError(f"the cutter calibration sheet does not fit on {paper.describe()}; "
-                              "use A5 portrait or larger")
     if column <= 0:
-        raise does_not_fit
-    left, first_line = (width - column) / 2, height - CUT_TEST_TEXT_TOP
-    instructions = _cutter_instructions(paper, cutter, cut_file,
-                                        build_command(paper, cutter, cut_file, corner_radius, calibrated))
+        return None
+    left = (width - column) / 2
+    first_line = min(height - cutter.inset - CUT_TEST_TEXT_DROP,
+                     _below_top_marks(shortest) - CUT_TEST_GAP - TITLE_SIZE)
     below_text = min(label.y for label in _lines(instructions + [shortest.describe()], left, first_line,
                                                   column)) - TEXT_SIZE - 3 * MM
     bottom = min((height - card_height) / 2, below_text - reach - card_height)
     cut = Box((width - card_width) / 2, bottom, card_width, card_height)
     outermost = cut.grown(reach)
-    text_top = first_line + TEXT_SIZE + 3  # the title's ascent
+    text_top = first_line + TITLE_SIZE  # the title's ascent
     band = Box(left, outermost.top, column, max(0.0, text_top - outermost.top))
     """Where the instructions go: from their first line down to the guides."""
     registration = place_marks(width, height, cutter, longest_arms(width, height, cutter, (outermost, band)))
     text = _lines(instructions + [registration.describe()], left, first_line, column)
     lowest_text = min(label.y for label in text) - TEXT_SIZE
-    if not outermost.inside(registration.rectangle, tolerance=0) or registration.touches(outermost) \
-            or registration.touches(band) or lowest_text < outermost.top + 2 * MM:
-        raise does_not_fit
-    guides = tuple((cut.grown(step * MM), max(0.0, corner_radius + step * MM)) for step in CUT_TEST_RINGS)
-    return CutterCalibrationPlan(
-        paper=paper,
-        sheet=CutSheet(width=width, height=height, trims=(cut,), corner_radius=corner_radius,
-                       registration=registration),
-        guides=guides,
-        text=text,
-    )
+    if not outermost.inside(registration.rectangle, tolerance=EPSILON) or registration.touches(outermost) \
+            or registration.touches(band) or lowest_text < outermost.top + CUT_TEST_GAP or not _within(text, column):
+        return None
+    return _Placed(cut, registration, text)
+
+
+def _beside_the_card(paper: Paper, cutter: CutterSettings, instructions: list[str]) -> _Placed | None:
+    """The rectangle halfway up the page, as far right as the marks' rectangle and the right
+    marks let it go, and the instructions in a column left of it, between the top and the bottom
+    marks: for a paper too short for the instructions above the rectangle (A5 landscape). None
+    when that does not fit."""
+    width, height = paper.width, paper.height
+    card_width, card_height = CUT_TEST_SIZE
+    reach = max(CUT_TEST_RINGS) * MM
+    shortest = place_marks(width, height, cutter)
+    inside = shortest.rectangle
+    bottom = (height - card_height) / 2
+    right = min([inside.right] + [zone.x for zone in shortest.keep_clear if zone.x > width / 2
+                                  and zone.y < bottom + card_height + reach and zone.top > bottom - reach])
+    cut = Box(right - CUT_TEST_GAP - reach - card_width, bottom, card_width, card_height)
+    outermost = cut.grown(reach)
+    left = inside.x + CUT_TEST_GAP
+    column = outermost.x - 2 * CUT_TEST_GAP - left
+    if column < CUT_TEST_NARROWEST or not outermost.inside(inside, tolerance=EPSILON) or shortest.touches(outermost):
+        return None
+    first_line = _below_top_marks(shortest) - CUT_TEST_GAP - TITLE_SIZE
+    floor = max(zone.top for mark, zone in zip(shortest.marks, shortest.keep_clear, strict=True)
+                if mark.corner.startswith("bottom")) + CUT_TEST_GAP
+    # the lowest the instructions may reach: above the bottom marks' clear margins
+
+    def column_box(text: tuple[Label, ...]) -> Box:
+        lowest = min(label.y - (LEADING - 1) * label.size for label in text)
+        return Box(left, lowest, column, first_line + TITLE_SIZE - lowest)
+
+    text = _lines(instructions + [shortest.describe()], left, first_line, column)
+    if column_box(text).y < floor or not _within(text, column):
+        return None
+    registration = place_marks(width, height, cutter,
+                               longest_arms(width, height, cutter, (outermost, column_box(text))))
+    grown = _lines(instructions + [registration.describe()], left, first_line, column)
+    if column_box(grown).y < floor or registration.touches(column_box(grown)) or registration.touches(outermost) \
+            or not _within(grown, column):
+        return _Placed(cut, shortest, text)
+    return _Placed(cut, registration, grown)
+
+
+def _within(text: tuple[Label, ...], width: float) -> bool:
+    """Whether every line is no wider than ``width``: a word longer than a narrow column stands
+    alone on its line and would reach past it."""
+    font = sheet_font()
+    return all(stringWidth(label.text, font, label.size) <= width + EPSILON for label in text)
+
+
+def _below_top_marks(registration: Registration) -> float:
+    """How high on the page text may reach below the top marks: their clear margins' lowest edge."""
+    return min(zone.y for mark, zone in zip(registration.marks, registration.keep_clear, strict=True)
+               if mark.corner.startswith("top"))
+
+
+def _around_the_card(paper: Paper, cutter: CutterSettings, instructions: list[str]) -> _Placed | None:
+    """The rectangle centred, and the instructions in the bands across the page that neither it
+    (with its guides) nor a mark's clear margin reaches into: no text beside a mark, so the
+    sensor finds only the marks' edges there. None when that does not fit."""
+    width, height = paper.width, paper.height
+    card_width, card_height = CUT_TEST_SIZE
+    shortest = place_marks(width, height, cutter)
+    cut = Box((width - card_width) / 2, (height - card_height) / 2, card_width, card_height)
+    outermost = cut.grown(max(CUT_TEST_RINGS) * MM)
+    column = width - 2 * CUT_TEST_MARGIN
+    if column <= 0 or not cut.inside(shortest.rectangle, tolerance=EPSILON) or shortest.touches(outermost) \
+            or not outermost.inside(Box(0.0, 0.0, width, height), tolerance=EPSILON):
+        return None
+    left = (width - column) / 2
+    taken = [(zone.y, zone.top) for zone in shortest.keep_clear]
+    taken.append((outermost.y - CUT_TEST_GAP, outermost.top + CUT_TEST_GAP))
+    spans = _free_spans(CUT_TEST_EDGE, height - CUT_TEST_EDGE, taken)
+    text = _flowed(instructions + [shortest.describe()], left, column, spans)
+    if text is None or not _within(text, column):
+        return None
+    rows = tuple(_row(label, width) for label in text)
+    registration = place_marks(width, height, cutter, _longest_clear_arms(width, height, cutter, (outermost, *rows)))
+    grown = _flowed(instructions + [registration.describe()], left, column, spans)
+    if grown is None or not _within(grown, column) \
+            or any(registration.touches(_row(label, width)) for label in grown):
+        return _Placed(cut, shortest, text)
+    return _Placed(cut, registration, grown)
+
+
+def _free_spans(bottom: float, top: float, taken: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The stretches of height from ``top`` down to ``bottom`` that no (low, high) of ``taken``
+    covers, highest first."""
+    spans = []
+    for low, high in sorted(taken, key=lambda span: -span[1]):
+        if high < top:
+            spans.append((max(high, bottom), top))
+        top = min(top, low)
+    spans.append((bottom, top))
+    return [(low, high) for low, high in spans if high > low]
+
+
+def _flowed(paragraphs: list[str], left: float, width: float,
+            spans: list[tuple[float, float]]) -> tuple[Label, ...] | None:
+    """``paragraphs`` wrapped to ``width``, the first as a title, top down through ``spans``
+    (highest first): a paragraph that the rest of its span cannot hold starts in the next one
+    that holds it whole, if one does. None when the spans run out."""
+    font = sheet_font()
+    labels: list[Label] = []
+    index, top = 0, spans[0][1] if spans else 0.0
+    for number, paragraph in enumerate(paragraphs):
+        size = TITLE_SIZE if number == 0 else TEXT_SIZE
+        lines = simpleSplit(paragraph, font, size, width)
+        needed = len(lines) * size * LEADING
+        if index < len(spans) and top - needed < spans[index][0]:
+            whole = next((later for later in range(index + 1, len(spans))
+                          if spans[later][1] - spans[later][0] >= needed), None)
+            if whole is not None:
+                index, top = whole, spans[whole][1]
+        for line in lines:
+            while index < len(spans) and top - size * LEADING < spans[index][0]:
+                index += 1
+                top = spans[index][1] if index < len(spans) else 0.0
+            if index == len(spans):
+                return None
+            labels.append(Label(line, left, top - size, size=size))
+            top -= size * LEADING
+        top -= size * PARAGRAPH_GAP
+    return tuple(labels)
+
+
+def _row(label: Label, page_width: float) -> Box:
+    """The band across the page that a line of text takes: from its descent to its ascent."""
+    return Box(0.0, label.y - (LEADING - 1) * label.size, page_width, LEADING * label.size)
+
+
+def _longest_clear_arms(width: float, height: float, cutter: CutterSettings, boxes: tuple[Box, ...]) -> float:
+    """The longest arms (a multiple of :data:`LENGTH_STEP`, from the cutter's shortest to its
+    longest, and short of the middle of the page) whose marks keep their clear margin off every
+    one of ``boxes``; the shortest when none does."""
+    room = min(width, height) / 2 - cutter.inset - cutter.thickness - cutter.clear
+    for steps in range(math.floor(min(cutter.longest, room) / LENGTH_STEP + EPSILON), 0, -1):
+        length = steps * LENGTH_STEP
+        if length < cutter.length - EPSILON:
+            break
+        if not any(place_marks(width, height, cutter, length).touches(box) for box in boxes):
+            return length
+    return cutter.length
+
+
+def _does_not_fit(paper: Paper, cutter: CutterSettings, corner_radius: float, cut_file: str,
+                  calibrated: CalibratedBuild, papers: tuple[Paper, ...]) -> str:
+    """Why the sheet is refused, and the changes that make it fit, each tried."""
+
+    def fits(other: Paper, marks: CutterSettings, option: str) -> bool:
+        return _placed(other, marks, corner_radius, cut_file, calibrated.with_option(option)) is not None
+
+    remedies = []
+    inset = _largest_inset(paper, cutter, lambda marks: fits(paper, marks, "--mark-inset"))
+    if inset is not None:
+        remedies.append(f"--mark-inset {_mm(inset)} or less")
+    turned = paper.turned("landscape" if paper.orientation == "portrait" else "portrait")
+    if (turned.width, turned.height) != (paper.width, paper.height) and fits(turned, cutter, "--orientation"):
+        remedies.append(f"--orientation {turned.orientation}")
+    larger = next((other for other in _larger_papers(paper, papers) if fits(other, cutter, "--paper")), None)
+    if larger is not None:
+        remedies.append(f"--paper {larger.name}")
+    return (f"the cutter calibration sheet (a {size_text(*CUT_TEST_SIZE)} card to cut, its guides and "
+            f"instructions) does not fit on {paper.describe()} with marks {mm_text(cutter.inset)} in from "
+            f"the edges; use " + (", or ".join(remedies) if remedies else "a larger paper or a smaller --mark-inset"))
+
+
+def _largest_inset(paper: Paper, cutter: CutterSettings, fits: Callable[[CutterSettings], bool]) -> float | None:
+    """The largest inset under ``cutter.inset`` (a multiple of :data:`INSET_STEP`, no less than the
+    cutter's least) at which the sheet ``fits``, found by halving (a smaller inset leaves more
+    room); None when even the least does not fit."""
+    least = math.ceil(cutter.least_inset / INSET_STEP - EPSILON)
+    below = math.ceil(cutter.inset / INSET_STEP - EPSILON) - 1
+
+    def at(steps: int) -> CutterSettings:
+        return dataclasses.replace(cutter, inset=steps * INSET_STEP)
+
+    if below < least or not fits(at(least)):
+        return None
+    if fits(at(below)):
+        return below * INSET_STEP
+    good, bad = least, below
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        good, bad = (middle, bad) if fits(at(middle)) else (good, middle)
+    return good * INSET_STEP
+
+
+def _larger_papers(paper: Paper, papers: tuple[Paper, ...]) -> list[Paper]:
+    """Papers no smaller than ``paper`` either way, turned as it is: the known ones that are,
+    smallest first, then sizes such as ``148x300mm`` made of a known one grown to cover ``paper``."""
+    known: dict[tuple[float, float], Paper] = {}
+    grown: dict[tuple[float, float], Paper] = {}
+    for each in sorted(papers, key=lambda each: each.name):
+        turned = each.turned(paper.orientation)
+        size = (max(paper.width, turned.width), max(paper.height, turned.height))
+        if size == (paper.width, paper.height):
+            continue
+        if size == (turned.width, turned.height):
+            known.setdefault(size, turned)
+        else:
+            grown.setdefault(size, Paper(name=f"{_mm(min(size))}x{_mm(max(size))}mm",
+                                         label=f"{_mm(size[0])}x{_mm(size[1])}mm", width=size[0], height=size[1]))
+
+    def smallest_first(found: dict[tuple[float, float], Paper]) -> list[Paper]:
+        return [found[size] for size in sorted(found, key=lambda size: size[0] * size[1])]
+
+    return smallest_first(known) + [each for each in smallest_first(grown)
+                                    if (each.width, each.height) not in known]
 
 
 def build_command(paper: Paper, cutter: CutterSettings, cut_file: str, corner_radius: float,
@@ -342,11 +614,11 @@ def _lines(paragraphs: list[str], left: float, top: float, width: float) -> tupl
     y = top
     font = sheet_font()
     for index, paragraph in enumerate(paragraphs):
-        size = TEXT_SIZE + (3 if index == 0 else 0)
+        size = TITLE_SIZE if index == 0 else TEXT_SIZE
         for line in simpleSplit(paragraph, font, size, width):
             labels.append(Label(line, left, y, size=size))
-            y -= size * 1.35
-        y -= size * 0.6
+            y -= size * LEADING
+        y -= size * PARAGRAPH_GAP
     return tuple(labels)
 
 
@@ -373,10 +645,11 @@ def draw_cutter_calibration(plan: CutterCalibrationPlan) -> bytes:
 
 
 def write_cutter_calibration(path: Path, paper: Paper, cutter: CutterSettings, corner_radius: float,
-                             cut_file: str = "svg", calibrated: CalibratedBuild = CalibratedBuild()) -> Path:
+                             cut_file: str = "svg", calibrated: CalibratedBuild = CalibratedBuild(),
+                             papers: tuple[Paper, ...] = ()) -> Path:
     """Write the cutter calibration PDF to ``path`` and its cut file beside it, both or neither;
-    return the cut file's path. ``calibrated`` is :func:`plan_cutter_calibration`'s."""
-    plan = plan_cutter_calibration(paper, cutter, corner_radius, cut_file, calibrated)
+    return the cut file's path. ``calibrated`` and ``papers`` are :func:`plan_cutter_calibration`'s."""
+    plan = plan_cutter_calibration(paper, cutter, corner_radius, cut_file, calibrated, papers)
     cut_path = path.with_name(cut_file_name(path.name, cut_file))
     write_files_atomic({path: draw_cutter_calibration(plan), cut_path: cut_file_bytes(plan.sheet, cut_file)})
     return cut_path
