@@ -87,6 +87,15 @@ class PlanProblem(Exception):
         self.kind = kind
 
 
+class PlanProblems(Exception):
+    """Every element of one face that cannot be planned, each its own :class:`PlanProblem`, in
+    the layout's order: a face is planned to its last element, so one pass names them all."""
+
+    def __init__(self, problems: Sequence[PlanProblem]) -> None:
+        super().__init__("; ".join(problem.message for problem in problems))
+        self.problems = tuple(problems)
+
+
 @dataclass(repr=False, eq=False)
 class Frame:
     """An element's turn (degrees clockwise about ``centre``) and opacity (0 to 1)."""
@@ -325,8 +334,13 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
     An element planned before with the same values is not planned again: its
     operation is taken from ``resources``, so faces that share a frame, a
     label or an icon row share the very same operation.
+
+    An element that cannot be planned does not stop the face: the others are planned
+    all the same, and :class:`PlanProblems` is raised at the end with every element's
+    problem, so a face with text that does not fit and a missing image says both.
     """
     ops: list[Op] = []
+    failed: list[PlanProblem] = []
     planned, overflows = resources.planned, resources.overflows
     layout_id, value = id(layout), context.get
     key: tuple[Any, ...] | None
@@ -344,11 +358,18 @@ def plan_face(layout: Layout, context: dict[str, Any], resources: PlanResources)
                 overflows.extend(known[1])
         else:
             start = len(overflows)
-            op = _plan_element(element, context, resources, layout)
+            try:
+                op = _plan_element(element, context, resources, layout)
+            except PlanProblem as problem:  # not remembered: planned (and reported) again on each face
+                del overflows[start:]  # one problem an element: the one that stopped it
+                failed.append(problem)
+                continue
             if key is not None:
                 planned[key] = (op, tuple(overflows[start:]))
         if op is not None:
             ops.append(op)
+    if failed:
+        raise PlanProblems(failed)
     return tuple(ops)
 
 

@@ -27,7 +27,16 @@ from reportlab.lib.colors import Color
 
 from generator.boxes import Box
 from generator.deck.model import Card, Deck
-from generator.errors import DeckpressError, InputError, LayoutError, LayoutErrors, Position, in_file_order
+from generator.errors import (
+    DeckpressError,
+    InputError,
+    LayoutError,
+    LayoutErrors,
+    Position,
+    each_error,
+    in_file_order,
+    together,
+)
 from generator.loading import load_yaml
 from generator.reading import Problems
 from generator.render.deckfiles import with_version
@@ -47,7 +56,7 @@ from generator.render.layout import (
 )
 from generator.render.markup import readable
 from generator.render.paint import load_colour_table
-from generator.render.plan import Op, PlanProblem, PlanResources, plan_face
+from generator.render.plan import Op, PlanProblem, PlanProblems, PlanResources, plan_face
 from generator.render.templating import SPECIAL_NAMES, TemplateError, TemplateMemo, make_layout_environment
 from generator.revisions import started
 from generator.sandbox import BoundedSandbox, TemplateLimitError
@@ -242,8 +251,9 @@ class Renderer:
             raise LayoutErrors(problems)
 
     def problems(self, observe: FaceObserver | None = None, keep: bool = True) -> list[DeckpressError]:
-        """Every distinct face that cannot be laid out (or titled), each reported once, in
-        deck order. Each error carries ``card``, ``side``, ``element`` and ``kind``
+        """Every problem of every distinct face that cannot be laid out (or titled), each face
+        tried once, in deck order: every element of a face that cannot be planned (in the
+        layout's order), then its title. Each error carries ``card``, ``side``, ``element`` and ``kind``
         ("fit" for text that does not fit, "input" for a broken or oversized image file
         (an InputError, exit 2), else "layout"). In a draft, text that does not fit is
         drawn all the same and its error says so with ``drafted`` set. A broken or oversized
@@ -265,23 +275,39 @@ class Renderer:
                     continue
                 tried.add(key)
                 self.tried_faces += 1
+                found: list[DeckpressError] = []
                 try:
                     plan = self._plan(card, side, key, keep)
                     if observe is not None:
                         observe(card, side, plan)
+                except (LayoutError, InputError) as error:  # every element that cannot be planned
+                    found.extend(each_error(error))
+                try:  # a face whose elements cannot be planned can have a title that cannot be made too
                     if keep:
                         self.title(card, side)
                     else:
                         self._make_title(card, side)
                 except (LayoutError, InputError) as error:
-                    broken_file = error.broken_file if isinstance(error, FaceInputError) else None
+                    found.extend(each_error(error))
+                overflows = self._overflows.get(key, ())
+                if found and overflows:  # a draft's texts that do not fit among them, in the layout's order
+                    found = self._in_layout_order(side, [*found, *overflows])
+                    overflows = ()
+                for problem in found:
+                    broken_file = problem.broken_file if isinstance(problem, FaceInputError) else None
                     if broken_file is None or broken_file not in broken_files:
-                        problems.append(error)
+                        problems.append(problem)
                     if broken_file is not None:
                         broken_files.add(broken_file)
-                problems.extend(self._overflows.get(key, ()))
+                problems.extend(overflows)
                 self._forget(card, side, keep)
         return problems
+
+    def _in_layout_order(self, side: str, errors: list[DeckpressError]) -> list[DeckpressError]:
+        """A face's problems in the order of the elements they are at, the title's last."""
+        order = {element.name: index for index, element in enumerate(self.layouts[side].elements)}
+        last = len(order)
+        return sorted(errors, key=lambda error: order.get(getattr(error, "element", None) or "", last))
 
     tried_faces: int = 0
     """How many distinct faces the last :meth:`problems` laid out or tried to."""
@@ -370,15 +396,21 @@ class Renderer:
             self._resources.overflows.clear()
             try:
                 plan = plan_face(layout, self.context(card, side), self._resources)
-            except PlanProblem as problem:
-                raise self._problem_error(card, side, layout, problem) from None
-            if self._resources.overflows:
-                self._overflows[key] = [self._drafted(card, side, layout, problem)
-                                        for problem in self._resources.overflows]
+            except PlanProblems as failed:
+                self._keep_overflows(card, side, layout, key)  # a draft's, reported beside these
+                raise together(self._problem_error(card, side, layout, problem)
+                               for problem in failed.problems) from None
+            self._keep_overflows(card, side, layout, key)
             if keep:
                 self._plans[key] = plan
                 self._settle(self._facts(card, side))
         return plan
+
+    def _keep_overflows(self, card: Card, side: str, layout: Layout, key: str) -> None:
+        """The texts a draft prints that do not fit, as errors, kept for :meth:`problems`."""
+        if self._resources.overflows:
+            self._overflows[key] = [self._drafted(card, side, layout, problem)
+                                    for problem in self._resources.overflows]
 
     def _drafted(self, card: Card, side: str, layout: Layout, problem: PlanProblem) -> FaceProblem:
         error = self._problem_error(card, side, layout, problem,
