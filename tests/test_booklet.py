@@ -430,12 +430,34 @@ def test_impossible_tables_are_errors_at_their_line(tmp_path, rules, line, colum
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
 
 
-def test_long_word_beside_many_columns_still_lays_out(tmp_path):
-    """Columns squeezed by one very long word keep room for their padding and text."""
-    header = "| " + " | ".join(f"c{n}" for n in range(14)) + " |\n|" + "---|" * 14 + "\n"
-    row = "| " + "W" * 120 + " | " + " | ".join("x" for _ in range(13)) + " |\n"
-    text = pages_of(build(tmp_path, "# T\n\n" + header + row).reading_pdf)
-    assert "c0 c1 c2" in text[1] and "WWWW" in text[1]
+LONG_WORDS = ("Extraordinarily", "Incomprehensibilities")
+WORDY_TABLE = ("# Words\n\nIntro.\n\n| " + " | ".join(f"c{n}" for n in range(8)) + " |\n|" + "---|" * 8
+               + "\n| " + " | ".join(LONG_WORDS * 4) + " |\n")
+"""Eight columns whose longest words cannot all stand whole side by side on an A5 page."""
+
+
+def test_a_table_too_narrow_for_its_words_is_refused_rather_than_breaking_them(tmp_path):
+    folder, result = cli_error(tmp_path, WORDY_TABLE)
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'rules.md'}:5:1: the table does not fit the page" in result.output
+    assert "column 2" in result.output and "'Incomprehensibilities'" in result.output
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+def test_a_card_table_too_narrow_for_its_words_is_refused(tmp_path):
+    deck = DECK.replace("name: Pip,", "name: Incomprehensibilities,")
+    folder = make_deck(tmp_path, "{{ cardtable columns=" + ",".join(["name"] * 6) + " }}\n", deck)
+    result = run_cli("booklet", str(folder), "--out", str(tmp_path / "out"), "--quiet")
+    assert result.exit_code == 2, result.output
+    assert f"{folder / 'rules.md'}:1:1: the table does not fit the page" in result.output
+    assert "'Incomprehensibilities'" in result.output
+
+
+def test_the_longest_words_of_a_table_that_fits_print_whole(tmp_path):
+    words = " | ".join(LONG_WORDS * 2)
+    table = "| " + " | ".join(f"c{n}" for n in range(4)) + " |\n|" + "---|" * 4 + f"\n| {words} |\n"
+    [_, page] = pages_of(build(tmp_path, "# T\n\n" + table).reading_pdf)
+    assert page.split().count("Incomprehensibilities") == 2 and page.split().count("Extraordinarily") == 2
 
 
 @pytest.mark.parametrize("target", ["outside", "dangling"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from cli_run import deckpress
-from test_booklet import DECK, WIDE_TABLE, make_deck
+from test_booklet import DECK, WIDE_TABLE, WORDY_TABLE, make_deck
 
 LONG_TEXT = " ".join(f"word{number}" for number in range(2500))
 """A cell or quote of 2,500 words: taller than a page however wide it is."""
@@ -44,6 +44,10 @@ def refusals(tmp_path, rules: str):
     "{{ cards power=99 }}\n",
     "{{ cardtable columns=" + ",".join(["name"] * 40) + " }}\n",
     WIDE_TABLE,
+    WORDY_TABLE,
+    "> " + WORDY_TABLE.replace("\n", "\n> "),
+    "| a | b | c |\n|---|---|---|\n| Pneumonoultramicroscopic | Incomprehensibilities | "
+    "Antidisestablishmentarianism |\n| x | y | Überextraordinarily |\n",
     "> | " + " | ".join(f"c{n}" for n in range(18)) + " |\n> |" + "---|" * 18 + "\n",
     "# Art\n\nSome text.\n\n![goblin](art/missing.png)\n",
     "Icon ![x](../secret.png) inline.\n",
@@ -153,11 +157,14 @@ def test_a_sound_rules_file_passes_and_the_booklet_is_made(tmp_path):
 
 
 def test_check_reads_a_directive_as_the_booklet_prints_it(tmp_path):
-    """Each extra of a components list is its own line, so words do not run on across the ';'."""
+    """Each extra of a components list is its own line, so words do not run on across the ';':
+    both refuse the 150-letter word for its column, not a word of 251 letters."""
     rules = "{{ components extra=\"" + "x" * 150 + ";" + "y" * 100 + "\" }}\n"
     folder, booklet, check = refusals(tmp_path, rules)
-    assert booklet.exit_code == 0, booklet.stdout + booklet.stderr
-    assert check.exit_code == 0, check.stdout + check.stderr
+    assert booklet.exit_code == 2 and check.exit_code == 2, booklet.stderr + check.stderr
+    assert booklet.error_lines == check.error_lines
+    [refusal] = booklet.error_lines
+    assert "column 2 of the table" in refusal and "'xxxx" in refusal and "251" not in refusal
 
 
 def test_without_a_rules_file_there_is_nothing_to_check(tmp_path):

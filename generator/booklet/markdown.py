@@ -40,11 +40,11 @@ from generator.booklet.blocks import Reader
 from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_problems
 from generator.booklet.components import Components
 from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
-from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_TEXT, check_columns, check_table_rows
+from generator.booklet.limits import CELL_PADDING, check_columns, check_table_rows
 from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup, table_style
 from generator.booklet.style import EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
-from generator.errors import InputError, Position, together
+from generator.errors import InputError, Position, printable, together
 from generator.render.icons import Icon
 from generator.render.markup import Span, parse_markup
 
@@ -212,8 +212,9 @@ class Converter:
         """A table in the booklet's style: shaded header, hairlines between rows.
 
         A short table is kept on one page rather than leaving a lone row behind.
-        A table with more columns than the page is wide enough for is an error at
-        ``position``, not a squashed table that reportlab cannot draw.
+        A table with more columns than the page is wide enough for, or whose longest words
+        cannot all stand whole side by side, is an error at ``position``, not a squashed
+        table that reportlab cannot draw or one that breaks words letter by letter.
         """
         check_table_rows(len(rows) - header_rows, position, field)
         check_columns(max(len(row) for row in rows), self.frame_width, position, field)
@@ -227,7 +228,8 @@ class Converter:
         ]
         if header_rows:
             commands.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), self.style.colours["shade"]))
-        table = Table(rows, colWidths=widths or _column_widths(rows, self.frame_width), repeatRows=header_rows,
+        widths = _unbroken_widths(rows, widths, self.frame_width, position, field)
+        table = Table(rows, colWidths=widths, repeatRows=header_rows,
                       hAlign="LEFT", style=table_style(*commands), spaceAfter=self.style.text["body"].spaceAfter + 2)
         _, height = table.wrap(self.frame_width, self.frame_height)
         for number, row_height in enumerate(table._rowHeights):
@@ -386,8 +388,9 @@ def _keep_headings_with_blocks(flowables: list[Flowable], frame_width: float,
     one, but not when the next one is a container (a short table kept
     together, a list), and with a long table it moves the whole table to a
     new page. So here: a heading before a short table joins its KeepTogether;
-    a heading before a long table or a list instead asks for enough room for
-    itself and the block's first rows or lines, and lets the block split.
+    a heading before a picture asks for room for itself and the whole picture;
+    a heading before a long table or a list asks for enough room for itself
+    and the block's first rows or lines, and lets the block split.
     """
     merged: list[Flowable] = []
     for flowable in flowables:
@@ -408,10 +411,11 @@ def _keep_headings_with_blocks(flowables: list[Flowable], frame_width: float,
 
 
 def _opening_height(flowable: Flowable, frame_width: float, frame_height: float) -> float:
-    """How much of a splittable block must share a page with the heading above it.
+    """How much of the block after a heading must share a page with it.
 
-    A table is measured (header and first rows); a list cannot be measured
-    before it is on a page, so it is given room for a few body lines.
+    A picture cannot split, so it needs its whole height; a table is measured
+    (header and first rows); a list cannot be measured before it is on a page,
+    so it is given room for a few body lines.
     """
     if isinstance(flowable, Table):
         flowable.wrap(frame_width, frame_height)
@@ -424,18 +428,22 @@ def _height(flowable: Flowable, frame_width: float, frame_height: float) -> floa
     return height + flowable.getSpaceBefore() + flowable.getSpaceAfter()
 
 
-def _column_widths(rows: list[list[Flowable | str]], frame_width: float) -> list[float]:
-    """Share the text width between columns by how much text each holds.
+@dataclass(frozen=True)
+class _ColumnMeasures:
+    """What each column of a table wants (its longest cell on one line) and needs (its
+    longest word whole), the word itself, and which columns hold left-aligned text."""
 
-    Each column wants its longest cell on one line, and needs at least its
-    longest word (so no word is ever broken). Spare width goes to the widest
-    left-aligned (text) column, so number columns stay snug; a table of
-    numbers only keeps its natural width. When the wants do not fit, every
-    column gets its need plus the same share of what it wanted beyond it.
-    """
+    wants: list[float]
+    needs: list[float]
+    words: list[str]
+    text_columns: set[int]
+
+
+def _measure_columns(rows: list[list[Flowable | str]]) -> _ColumnMeasures:
     count = max(len(row) for row in rows)
     wants: list[float] = [CELL_PADDING * 3] * count
     needs: list[float] = [CELL_PADDING * 3] * count
+    words = [""] * count
     text_columns = set()
     for row in rows:
         for index, cell in enumerate(row):
@@ -445,25 +453,60 @@ def _column_widths(rows: list[list[Flowable | str]], frame_width: float) -> list
                 icons = cell.icon_widths()
                 # One point of slack: reportlab wraps a line that fits only to the last decimal.
                 wants[index] = max(wants[index], stringWidth(text, font, size) + sum(icons) + 2 * CELL_PADDING + 1)
-                longest_word = max([stringWidth(word, font, size) for word in text.split()] + icons
-                                   + cell.glued_widths(), default=0)
-                needs[index] = max(needs[index], longest_word + 2 * CELL_PADDING + 1)
+                widths = [(stringWidth(word, font, size), word) for word in text.split()]
+                widths += [(width, "") for width in icons + cell.glued_widths()]
+                longest, word = max(widths, default=(0.0, ""))
+                if longest + 2 * CELL_PADDING + 1 > needs[index]:
+                    needs[index], words[index] = longest + 2 * CELL_PADDING + 1, word
                 if cell.style.alignment == TA_LEFT:
                     text_columns.add(index)
+    return _ColumnMeasures(wants, needs, words, text_columns)
+
+
+def _unbroken_widths(rows: list[list[Flowable | str]], widths: list[float] | None, frame_width: float,
+                     position: Position | None, field: str) -> list[float]:
+    """The column widths of a table (``widths`` when the table fixes them, else shared by
+    :func:`_column_widths`), refused at ``position`` when a column cannot hold its longest word
+    whole: reportlab would break the word letter by letter, without a hyphen."""
+    measures = _measure_columns(rows)
+    if widths is None:
+        if sum(measures.needs) > frame_width:
+            widest = max(range(len(measures.needs)), key=lambda index: measures.needs[index])
+            raise InputError(
+                f"the table does not fit the page: its {len(measures.needs)} columns need "
+                f"{sum(measures.needs):.0f} pt side by side to print their longest words whole, the page has "
+                f"{frame_width:.0f} (the widest, column {widest + 1}, needs {measures.needs[widest]:.0f} pt"
+                f"{_for_word(measures.words[widest])}); use fewer columns or shorter words", position, field=field)
+        return _column_widths(measures, frame_width)
+    for index, (width, need) in enumerate(zip(widths, measures.needs, strict=False)):
+        if need > width:
+            raise InputError(f"column {index + 1} of the table is {width:.0f} pt wide and needs {need:.0f} pt"
+                             f"{_for_word(measures.words[index])} to print it whole; shorten it", position,
+                             field=field)
+    return widths
+
+
+def _for_word(word: str) -> str:
+    """`` for 'Incomprehensibilities'``, naming a word quoted from the input (an icon: nothing)."""
+    return f" for '{printable(word[:40])}'" if word else ""
+
+
+def _column_widths(measures: _ColumnMeasures, frame_width: float) -> list[float]:
+    """Share the text width between columns by how much text each holds.
+
+    Each column wants its longest cell on one line, and needs at least its
+    longest word (so no word is ever broken: the caller refuses a table whose
+    needs do not fit). Spare width goes to the widest left-aligned (text)
+    column, so number columns stay snug; a table of numbers only keeps its
+    natural width. When the wants do not fit, every column gets its need plus
+    the same share of what it wanted beyond it.
+    """
+    wants, needs = list(measures.wants), measures.needs
     if sum(wants) <= frame_width:
-        if text_columns:
-            widest = max(text_columns, key=lambda index: wants[index])
+        if measures.text_columns:
+            widest = max(measures.text_columns, key=lambda index: wants[index])
             wants[widest] += frame_width - sum(wants)
         return wants
-    if sum(needs) >= frame_width:
-        # Too little room even for the longest words: every column keeps its floor
-        # (the caller has checked that the floors fit) and shares the rest by need,
-        # so a very long word cannot squeeze a neighbour below its padding.
-        floor = 2 * CELL_PADDING + MIN_COLUMN_TEXT
-        spare = frame_width - floor * count
-        extra = [max(0.0, need - floor) for need in needs]
-        return [floor + spare * part / sum(extra) if sum(extra) else frame_width / count
-                for part in extra]
     share = (frame_width - sum(needs)) / (sum(wants) - sum(needs))
     return [need + (want - need) * share for want, need in zip(wants, needs, strict=True)]
 

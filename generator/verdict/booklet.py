@@ -27,6 +27,7 @@ from generator.booklet import blocks, read_rules, rules_path
 from generator.booklet.blocks import Reader
 from generator.booklet.directives import Directive, ExpandedSource, card_reference, directive_table, expand_inline
 from generator.booklet.limits import (
+    CELL_PADDING,
     MAX_HEADING_LENGTH,
     MAX_WORD_LENGTH,
     check_columns,
@@ -165,6 +166,25 @@ def _cells_could_outgrow_page(cells: Iterable[str], bounds: TextBounds) -> bool:
     return any((len(cell.split()) + 2) * leading > bounds.page_height for cell in cells)
 
 
+def _words_could_outgrow_width(rows: Iterable[Iterable[str]], width: float, bounds: TextBounds,
+                               shares: tuple[float, ...] | None = None) -> bool:
+    """Whether a table of cells ``rows`` (their source text) might not hold each column's longest
+    word whole ``width`` points wide (each column in its share of it, given ``shares``): False
+    only when an over-estimate of each word's width fits. Characters beyond ASCII (other fonts,
+    other widths) always need the measurement."""
+    size, _, _ = bounds.table
+    longest: dict[int, int] = {}
+    for row in rows:
+        for index, cell in enumerate(row):
+            if not cell.isascii():
+                return True
+            longest[index] = max([longest.get(index, 0)] + [len(word) for word in cell.split()])
+    needs = {index: length * size * WIDEST_GLYPH + 2 * CELL_PADDING + 1 for index, length in longest.items()}
+    if shares is None:
+        return sum(needs.values()) > width
+    return any(need > width * share for need, share in zip(needs.values(), shares, strict=False))
+
+
 class _NoRenderer(Exception):
     """The card layouts could not be read (which is reported), so no card can be measured."""
 
@@ -232,7 +252,9 @@ class _Walk:
     def table(self, table: blocks.Table, width: float) -> None:
         rows = self.reader.rows(table)
         self.reader.attempt(check_columns, max((len(row.cells) for row in rows), default=0), width, table.position)
-        if _cells_could_outgrow_page([cell.source for row in rows for cell in row.cells], self.bounds):
+        sources = [[cell.source for cell in row.cells] for row in rows]
+        if _cells_could_outgrow_page([cell for row in sources for cell in row], self.bounds) or \
+                _words_could_outgrow_width(sources, width, self.bounds):
             self.measure(width, lambda converter: converter.table(table))
 
     def directive(self, directive: Directive, width: float) -> None:
@@ -261,4 +283,6 @@ class _Walk:
         check_table_rows(len(table.rows), directive.position, directive.name)
         check_columns(len(table.headers), width, directive.position, directive.name)
         texts = table.headers + [f"{cell.text} {cell.note}" for row in table.rows for cell in row if cell]
-        return _cells_could_outgrow_page(texts, self.bounds)
+        columns = [table.headers] + [[f"{cell.text} {cell.note}" if cell else "" for cell in row] for row in table.rows]
+        return _cells_could_outgrow_page(texts, self.bounds) or _words_could_outgrow_width(
+            columns, width, self.bounds, table.shares)
