@@ -330,6 +330,23 @@ def test_last_card_row_never_starts_a_page_alone(tmp_path):
     assert all(len(found) != 1 for found in faces), faces
 
 
+@pytest.mark.parametrize("level", ["#", "##"])
+def test_a_heading_above_a_picture_moves_to_the_page_of_the_picture(tmp_path, level):
+    from PIL import Image
+
+    folder = make_deck(tmp_path, "")
+    Image.new("RGB", (300, 1200), "white").save(folder / "tall.png")
+    filler = "".join(f"Filler paragraph number {n}.\n\n" for n in range(20))
+    (folder / "rules.md").write_text(filler + f"{level} A tall picture\n\n![Tall](tall.png)\n")
+    with pdfplumber.open(io.BytesIO(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)) \
+            as document:
+        [heading_page] = [page for page in document.pages if "A tall picture" in (page.extract_text() or "")]
+        assert len(heading_page.images) == 1
+        [image] = heading_page.images
+        heading_top = next(word["top"] for word in heading_page.extract_words() if word["text"] == "tall")
+        assert heading_top < image["top"]
+
+
 def test_tall_table_splits_rather_than_leaving_the_page_empty(tmp_path):
     folder = make_deck(tmp_path, "")
     long_cell = "a rule text long enough to wrap over three lines of a narrow column " * 2

@@ -417,6 +417,8 @@ def _opening_height(flowable: Flowable, frame_width: float, frame_height: float)
     (header and first rows); a list cannot be measured before it is on a page,
     so it is given room for a few body lines.
     """
+    if isinstance(flowable, Image):
+        return _height(flowable, frame_width, frame_height)
     if isinstance(flowable, Table):
         flowable.wrap(frame_width, frame_height)
         return sum(flowable._rowHeights[:TABLE_ROWS_UNDER_HEADING + 1])
