@@ -216,3 +216,31 @@ def test_plain_ascii_is_printable_without_asking_the_fonts():
         bounds = text_bounds(paper)
         assert bounds.width == style.papers[paper].page[0] - style.margins.inner - style.margins.outer
         assert bounds.box_inset == 2 * style.box_padding + EXAMPLE_BOX_RULE
+
+
+FRENCH = """\
+deck: {name: Petit jeu}
+back: {name: Petit dos}
+cards:
+  grub: {name: Larve}
+  pip: {name: Pépin}
+  dew: {name: Rosée}
+  nova: {name: Nova}
+choices:
+  kind: {Goblin: Gobelin, Fairy: Fée, Star: Étoile}
+"""
+
+
+def test_a_translated_card_table_with_the_field_names_as_headers_is_reported(tmp_path):
+    folder = make_deck(tmp_path, "# Rules\n")
+    (folder / "lang").mkdir()
+    (folder / "lang" / "fr.yaml").write_text(FRENCH)
+    (folder / "rules.fr.md").write_text("# Règles\n\n{{ cardtable columns=name,kind,power }}\n\n"
+                                        "{{ cardtable columns=count,name headers=\"Cartes,Nom\" }}\n\n"
+                                        "{{ cardtable columns=count }}\n")
+    check = deckpress("check", folder, "--lang", "fr")
+    assert check.exit_code == 1, check.stdout + check.stderr
+    [finding] = [line for line in check.stdout.splitlines() if "rules.fr.md" in line]
+    assert finding.startswith(f"{folder / 'rules.fr.md'}:3:1: ")
+    assert "field names (Name, Kind, Power) untranslated" in finding and "headers=" in finding
+    assert deckpress("check", folder).exit_code == 0

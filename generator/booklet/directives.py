@@ -224,12 +224,15 @@ def table_column(directive: Directive, deck: Deck, name: str) -> Column:
         decklist = find_decklist(directive, deck, name.removeprefix("decklist:"))
         return Column(decklist.name, lambda card: decklist.counts.get(card.id) or None)
     check_field(directive, deck, name)
-    if name == "count":
-        header = words_for(deck)("cards_column")
-    else:
-        words = name.replace("back.", "back ").replace("_", " ")
-        header = words[:1].upper() + words[1:]
+    header = words_for(deck)("cards_column") if name == "count" else column_header(name)
     return Column(header, lambda card: card_value(card, name))
+
+
+def column_header(name: str) -> str:
+    """The header a field's column prints without ``headers=``: its name, ``back.power_level``
+    as "Back power level"."""
+    words = name.replace("back.", "back ").replace("_", " ")
+    return words[:1].upper() + words[1:]
 
 
 def column_formats(directive: Directive, columns: list[str]) -> dict[str, str]:

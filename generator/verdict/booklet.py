@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING
 
 from generator.booklet import blocks, read_rules, rules_path
 from generator.booklet.blocks import Reader
-from generator.booklet.directives import Directive, ExpandedSource, card_reference, directive_table, expand_inline
+from generator.booklet.directives import (
+    Directive,
+    ExpandedSource,
+    card_reference,
+    column_header,
+    directive_table,
+    expand_inline,
+)
 from generator.booklet.limits import (
     CELL_PADDING,
     MAX_HEADING_LENGTH,
@@ -79,9 +86,10 @@ def booklet_findings(deck: Deck, renderer: Renderer | None = None) -> list[Findi
         found: Iterable[blocks.Block] = source.blocks.values()
     else:
         found = reader.document()
-    _Walk(deck, reader, bounds, renderer).walk(found, bounds.width)
+    walk = _Walk(deck, reader, bounds, renderer)
+    walk.walk(found, bounds.width)
     reader.stranded()
-    return [finding for error in problems for finding in findings_from(error, "booklet")]
+    return [finding for error in problems for finding in findings_from(error, "booklet")] + walk.untranslated
 
 
 def _printable(character: str) -> bool:
@@ -166,6 +174,22 @@ def _cells_could_outgrow_page(cells: Iterable[str], bounds: TextBounds) -> bool:
     return any((len(cell.split()) + 2) * leading > bounds.page_height for cell in cells)
 
 
+def _untranslated_headers(directive: Directive, deck: Deck) -> list[Finding]:
+    """A card table of a translated booklet whose headers are the deck's field names, which are
+    in the deck's own language (its ``count`` and ``decklist:`` columns are named in the
+    booklet's language): ``headers=`` gives them in the translation's."""
+    if deck.translation is None or directive.name != "cardtable" or "headers" in directive.options:
+        return []
+    columns = directive.options.get("columns", f"count,{deck.title_field}").split(",")
+    named = [column_header(name.strip()) for name in columns
+             if name.strip() and name.strip() != "count" and not name.strip().startswith("decklist:")]
+    if not named:
+        return []
+    return [Finding(kind="translation", position=directive.position, message=(
+        f"the card table's headers would print the deck's field names ({', '.join(named)}) untranslated; "
+        f"give them in this language with headers=\"...\""))]
+
+
 def _words_could_outgrow_width(rows: Iterable[Iterable[str]], width: float, bounds: TextBounds,
                                shares: tuple[float, ...] | None = None) -> bool:
     """Whether a table of cells ``rows`` (their source text) might not hold each column's longest
@@ -199,6 +223,9 @@ class _Walk:
     bounds: TextBounds
     renderer: Renderer | None = None
     converters: dict[float, Converter] = field(default_factory=dict)
+    untranslated: list[Finding] = field(default_factory=list)
+    """What a translated booklet would print in the deck's own language (as ``check --lang``
+    reports a card's untranslated text)."""
 
     def measure(self, width: float, build: Callable[[Converter], object]) -> None:
         """Build a block as the booklet does, ``width`` points wide, which measures it; keep its
@@ -280,6 +307,7 @@ class _Walk:
         """Check a table directive's texts, rows and columns; whether a row might be taller than a page."""
         table = directive_table(directive, self.deck)
         self.reader.directive_text(" ".join(table.checked), directive)
+        self.untranslated += _untranslated_headers(directive, self.deck)
         check_table_rows(len(table.rows), directive.position, directive.name)
         check_columns(len(table.headers), width, directive.position, directive.name)
         texts = table.headers + [f"{cell.text} {cell.note}" for row in table.rows for cell in row if cell]
