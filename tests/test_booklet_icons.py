@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from pypdf import PdfReader
 from cli_run import deckpress, place_of
 
 from generator.booklet.style import load_style
@@ -215,3 +216,27 @@ def test_a_booklet_made_after_a_calibration_sheet_in_one_process_draws_its_icons
         finished.stdout + finished.stderr
     _, icons, _ = words_and_icons(out / "market-rules.pdf")
     assert icons
+
+
+def test_the_contents_print_a_heading_s_icons_and_never_an_empty_entry(market, tmp_path):
+    parts = [f"# Part {number}\n\nText of part {number}." for number in range(2, 10)]
+    parts[1] = "## Coins :coin: and their :vp:\n\nText."
+    parts[2] = "# :vp:\n\nText."
+    (market / "rules.md").write_text("\n\n{{ pagebreak }}\n\n".join(parts) + "\n")
+    pdf = booklet(market, tmp_path / "out")
+    words, icons, _ = words_and_icons(pdf, 1)
+    assert "Contents" in [word["text"] for word in words]
+    [coins] = [word for word in words if word["text"] == "Coins"]
+    line = [word["text"] for word in words if abs(word["top"] - coins["top"]) < 1 and word["text"] != "."]
+    assert sorted(line) == ["4", "Coins", "and", "their"]
+    assert len([icon for icon in icons if abs(icon["bottom"] - coins["bottom"]) < coins["size"]]) == 2
+    # the icon-only heading's entry: its icon before its dots, on the line of its page number
+    [five] = [word for word in words if word["text"] == "5" and word["x0"] > 200]  # a page number
+    assert {word["text"] for word in words if abs(word["top"] - five["top"]) < 1} == {".", "5"}
+    assert any(icon["x1"] < 60 and abs(icon["bottom"] - five["bottom"]) < five["size"] for icon in icons)
+    titles = [str(entry.title) for entry in _flat(PdfReader(pdf).outline)]
+    assert "Coins coin and their vp" in titles and "vp" in titles  # the outline prints no pictures
+
+
+def _flat(outline: list) -> list:
+    return [item for entry in outline for item in (_flat(entry) if isinstance(entry, list) else [entry])]

@@ -13,6 +13,7 @@ same rules and deck give the same bytes.
 from __future__ import annotations
 
 import io
+from ast import literal_eval
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -29,8 +30,9 @@ from reportlab.platypus import (
     PageBreak,
     PageTemplate,
     Spacer,
+    Table,
 )
-from reportlab.platypus.tableofcontents import TableOfContents
+from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 
 from generator.booklet import components as comp
 from generator.booklet.markdown import Heading
@@ -72,7 +74,8 @@ class _BookletTemplate(BaseDocTemplate):
         self._outline_level = level
         self.canv.bookmarkPage(flowable.toc_key)
         self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=True)
-        self.notify("TOCEntry", (level, paragraph_text(flowable.toc_text), self.page, flowable.toc_key))
+        self.notify("TOCEntry", (level, flowable.toc_markup or paragraph_text(flowable.toc_text), self.page,
+                                 flowable.toc_key))
 
 
 def build_reading_pdf(deck: Deck, paper: Paper, style: BookletStyle, make_body: BodyMaker,
@@ -170,8 +173,35 @@ def _cover(deck: Deck, style: BookletStyle, contents: comp.Components | None,
     return story
 
 
+class _Contents(TableOfContents):
+    """reportlab's table of contents, its entries drawn as the booklet's paragraphs, so a
+    heading's layout icons print there as in the heading."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803  (reportlab's names)
+        entries = self._lastEntries or [(0, "Placeholder for table of contents", 0, None)]
+
+        def entry_end(canvas: Canvas, kind: str, label: str) -> None:
+            page, level, key = label.split(",")
+            drawPageNumbers(canvas, self.getLevelStyle(int(level)), [(int(page), literal_eval(key))], availWidth,
+                            availHeight, " . " if 0 <= self.dotsMinLevel <= int(level) else "")
+
+        self.canv.setNamedCB("drawTOCEntryEnd", entry_end)
+        rows: list[list[Flowable]] = []
+        for level, text, page, key in entries:
+            style = self.getLevelStyle(level)
+            shown = f'<a href="#{key}">{text}</a>' if key else text
+            key_value = repr(key).replace(",", "\\x2c").replace('"', "\\x2c") if key else None
+            if style.spaceBefore:
+                rows.append([Spacer(1, style.spaceBefore)])
+            rows.append([Paragraph(f'{shown}<onDraw name="drawTOCEntryEnd" label="{page},{level},{key_value}"/>',
+                                   style)])
+        self._table = Table(rows, colWidths=(availWidth,), style=self.tableStyle)
+        self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
+        return self.width, self.height
+
+
 def _contents(style: BookletStyle, heading: str) -> list[Flowable]:
-    toc = TableOfContents(dotsMinLevel=0, tableStyle=table_style(  # reportlab's own, in the body font
+    toc = _Contents(dotsMinLevel=0, tableStyle=table_style(  # reportlab's own, in the body font
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("RIGHTPADDING", (0, 0), (-1, -1), 0),
         ("LEFTPADDING", (0, 0), (-1, -1), 0),

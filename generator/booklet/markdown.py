@@ -86,13 +86,17 @@ class Heading(Paragraph):
     """A heading paragraph that the document lists in its contents and PDF outline."""
 
     def __init__(self, text: str, style: ParagraphStyle, level: int = 0, plain: str = "", key: str = "",
-                 **paragraph_options: object):
+                 contents: str = "", **paragraph_options: object):
         # reportlab makes the halves of a split paragraph with Paragraph's own arguments;
         # a half has level 0 and so stays out of the contents.
         super().__init__(text, style, **paragraph_options)
         self.toc_level = level
         self.toc_text = plain
+        """The heading's words for the PDF outline, which prints no pictures (an icon by its name)."""
         self.toc_key = key
+        self.toc_markup = contents
+        """The heading's markup for the contents page when it has icons, drawn there as in the
+        heading; else empty, and the contents print ``toc_text``."""
 
 
 @dataclass(repr=False, eq=False)
@@ -159,8 +163,11 @@ class Converter:
     def heading(self, block: blocks.Heading) -> list[Flowable]:
         style = self.style.text[f"h{min(block.level, 4)}"]
         self.heading_count += 1
-        heading = Heading(self.markup(block.pieces), derive(style, keepWithNext=1), block.level,
-                          plain=block.plain, key=f"h{self.heading_count}")
+        markup = self.markup(block.pieces)
+        iconic = _has_icon(block.pieces)
+        heading = Heading(markup, derive(style, keepWithNext=1), block.level,
+                          plain=_outline_text(block.pieces) if iconic else block.plain, key=f"h{self.heading_count}",
+                          contents=markup if iconic else "")
         if block.level == 1:
             # A level-1 heading never sits alone at the foot of a page.
             underline = HRFlowable(width="100%", thickness=0.6, color=self.style.colours["rule"],
@@ -527,3 +534,25 @@ def _plain_text(pieces: tuple[blocks.Inline, ...], index: int) -> str:
         if isinstance(piece, blocks.Text):
             return piece.content
     return ""
+
+
+def _has_icon(pieces: tuple[blocks.Inline, ...]) -> bool:
+    return any(isinstance(piece, blocks.Icon)
+               or (isinstance(piece, blocks.Styled) and _has_icon(piece.pieces)) for piece in pieces)
+
+
+def _outline_text(pieces: tuple[blocks.Inline, ...]) -> str:
+    """A heading's words with each icon by its label or name (``Heroes hero and their sword``):
+    the PDF outline prints text only, and a heading of icons alone would be an empty entry."""
+    parts = []
+    for piece in pieces:
+        match piece:
+            case blocks.Text():
+                parts.append(piece.content)
+            case blocks.Break():
+                parts.append(" ")
+            case blocks.Styled():
+                parts.append(_outline_text(piece.pieces))
+            case blocks.Icon():
+                parts.append(piece.label or piece.name)
+    return re.sub(r"\s+", " ", "".join(parts)).strip()
