@@ -302,6 +302,14 @@ def test_card_reference_draws_each_distinct_face_once(tmp_path):
     assert "card back (all cards)" in text
 
 
+def test_the_shared_back_is_not_captioned_as_every_card_s_when_some_have_their_own(tmp_path):
+    deck = DECK.replace("count: 1}", "count: 1, back: {name: Dew back}}")
+    folder = make_deck(tmp_path, "# Cards\n\n{{ cards side=both }}\n", deck)
+    text = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)[1]
+    assert "back: Dew back" in text
+    assert "card back (all other cards)" in text and "(all cards)" not in text
+
+
 def test_card_reference_scales_cards_to_the_booklet_width(tmp_path):
     rules = "{{ cards kind=Star }}\n"
     booklet = build(tmp_path, rules)

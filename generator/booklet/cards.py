@@ -110,13 +110,16 @@ def face_problems(renderer: Renderer, deck: Deck, faces: list[tuple[Card, str]])
 
 
 def caption_text(deck: Deck, card: Card, side: str) -> str:
-    """"Frankenflakes ×9" under a front; "back: Candy Rock" under a card's own back."""
+    """"Frankenflakes ×9" under a front; "back: Candy Rock" under a card's own back; the shared
+    back is the back of all cards, or of all other cards when some have their own."""
     title = deck.title(card.face(side, deck.shared_back))
     if side == "front":
         copies = f"×{card.count}" if card.count > 1 else ""
         return " ".join(part for part in (title, copies) if part)
     if card.back is None:
-        return words_for(deck)("card_back_all")
+        # "all cards" only when it is true: some cards may have a back of their own
+        own_backs = any(other.back is not None for other in deck.cards if other.count)
+        return words_for(deck)("card_back_others" if own_backs else "card_back_all")
     return words_for(deck)("back_caption", title=title)
 
 
