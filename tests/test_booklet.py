@@ -219,6 +219,15 @@ def test_cards_that_leave_the_grouping_field_empty_are_other_cards(tmp_path):
     assert "2 other cards" in cover.splitlines()
 
 
+def test_components_print_choice_values_capitalised_as_card_tables_do(tmp_path):
+    deck = DECK.replace("[Goblin, Fairy, Star]", "[goblin, fairy, star]").replace("kind: Goblin", "kind: goblin") \
+        .replace("kind: Fairy", "kind: fairy").replace("kind: Star", "kind: star")
+    folder = make_deck(tmp_path, "{{ components by=kind }}\n\n{{ cardtable columns=name,kind }}\n", deck)
+    text = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)[1]
+    assert "3 Goblin Grub" in text and "5 Fairy" in text and "2 Star Nova" in text
+    assert "Grub Goblin" in text and "goblin" not in text and "fairy" not in text
+
+
 def test_cover_shows_title_players_and_component_summary(tmp_path):
     rules = "# Rules\n\n{{ components by=kind Star=\"Star cards\" extra=\"One die\" }}\n"
     cover = pages_of(build(tmp_path, rules).reading_pdf)[0]

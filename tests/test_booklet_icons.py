@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from pypdf import PdfReader
 from cli_run import deckpress, place_of
+from pypdf import PdfReader
 
 from generator.booklet.style import load_style
 

@@ -300,7 +300,7 @@ def test_a_french_booklet_speaks_french_on_its_cover_tables_and_captions(tmp_pat
     text = pdf_text(tmp_path / "out" / "quest-rules.fr.pdf")
     for phrase in ("Un jeu pour 2 joueurs", "Contenu de la boîte", "4 cartes", "1 carte héros",
                    "2 cartes bête", "Livret de règles", "Chevalier héros", "Dragonne bête 2",
-                   "Dragonne ×2", "dos : Pile", "dos des cartes (toutes)", "Cartes Sorte Détail", "en tout"):
+                   "Dragonne ×2", "dos : Pile", "dos des autres cartes", "Cartes Sorte Détail", "en tout"):
         assert phrase in text, phrase
     for english in ("A game for", "In the box", "Rules booklet", "back:", "Hero", "Beast", "in all"):
         assert english not in text, english

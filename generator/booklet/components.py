@@ -79,7 +79,8 @@ def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[Com
 
     ``labels`` renames groups: keys are field values as they read (``"true"`` for a
     boolean reads ``"yes"``, so both spellings are accepted). Otherwise a group is
-    named by its value, as the deck's translation labels it if it does.
+    named by its value, as the deck's translation labels it if it does; a choice value is
+    capitalised, as card tables print it.
     """
     if by is None:
         return ()
@@ -89,12 +90,21 @@ def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[Com
             members.setdefault(value_label(card.fields.get(by)), []).append(card)
     words = words_for(deck)
     return tuple(
-        ComponentGroup(label=labels.get(key) or choice_label(deck, by, cards[0].fields.get(by)) or key
-                       or words("other_column"),
+        ComponentGroup(label=labels.get(key) or choice_label(deck, by, cards[0].fields.get(by))
+                       or _choice_shown(deck, by, cards[0].fields.get(by)) or key or words("other_column"),
                        count=sum(card.count for card in cards), cards=tuple(cards),
                        renamed=key in labels, unset=not key, words=words)
         for key, cards in members.items()
     )
+
+
+def _choice_shown(deck: Deck, field_name: str, value: Any) -> str | None:
+    """A choice value of words as the booklet's tables print it, capitalised (``hero`` as Hero);
+    None for any other value."""
+    spec = deck.fields.get(field_name)
+    if spec is None or not isinstance(value, str) or value not in spec.choices:
+        return None
+    return value[:1].upper() + value[1:]
 
 
 def group_values(deck: Deck, by: str) -> set[str]:
