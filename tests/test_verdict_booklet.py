@@ -6,9 +6,15 @@ file below is refused by both, and check names the same file, line, column and p
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import reportlab
 from cli_run import deckpress
+from reportlab.pdfbase.ttfonts import TTFont
 from test_booklet import DECK, WIDE_TABLE, WORDY_TABLE, make_deck
+
+from generator.verdict.booklet import ASCII_WIDTHS
 
 LONG_TEXT = " ".join(f"word{number}" for number in range(2500))
 """A cell or quote of 2,500 words: taller than a page however wide it is."""
@@ -244,3 +250,15 @@ def test_a_translated_card_table_with_the_field_names_as_headers_is_reported(tmp
     assert finding.startswith(f"{folder / 'rules.fr.md'}:3:1: ")
     assert "field names (Name, Kind, Power) untranslated" in finding and "headers=" in finding
     assert deckpress("check", folder).exit_code == 0
+
+
+def test_check_s_table_of_character_widths_is_true_of_the_booklet_s_fonts():
+    """check estimates a table word's width from ASCII_WIDTHS instead of reading the fonts; the
+    estimate must never fall short of the widest face, and must stay close, or every table is
+    measured the slow way."""
+    folder = Path(reportlab.__file__).parent / "fonts"
+    faces = [TTFont(f"Width{index}", str(folder / name))
+             for index, name in enumerate(("Vera.ttf", "VeraBd.ttf", "VeraIt.ttf", "VeraBI.ttf"))]
+    for code in range(32, 127):
+        widest = max(face.stringWidth(chr(code), 1) for face in faces)
+        assert widest <= ASCII_WIDTHS[code - 32] < widest + 0.011, chr(code)

@@ -57,6 +57,25 @@ WIDEST_GLYPH = 1.11
 """The widest printable ASCII character of the booklet's fonts (Vera Bold's W is 1.103 em), in
 ems: a line of N such characters is at most N times this times the font size wide."""
 
+ASCII_WIDTHS = (
+    0.35, 0.46, 0.53, 0.84, 0.7, 1.01, 0.88, 0.31, 0.46, 0.46, 0.53, 0.84, 0.38, 0.42, 0.38, 0.37, 0.7, 0.7,
+    0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.4, 0.4, 0.84, 0.84, 0.84, 0.59, 1.0, 0.78, 0.77, 0.74, 0.84,
+    0.69, 0.69, 0.83, 0.84, 0.38, 0.38, 0.78, 0.64, 1.0, 0.84, 0.86, 0.74, 0.86, 0.78, 0.73, 0.69, 0.82, 0.78,
+    1.11, 0.78, 0.73, 0.73, 0.46, 0.37, 0.46, 0.84, 0.5, 0.5, 0.68, 0.72, 0.6, 0.72, 0.68, 0.44, 0.72, 0.72,
+    0.35, 0.35, 0.67, 0.35, 1.05, 0.72, 0.69, 0.72, 0.72, 0.5, 0.6, 0.48, 0.72, 0.66, 0.93, 0.65, 0.66, 0.59,
+    0.72, 0.37, 0.72, 0.84,
+)
+"""Each printable ASCII character's widest advance in the booklet's four Vera faces, in ems,
+rounded up (``ASCII_WIDTHS[ord(char) - 32]``): a word is at most the sum of its characters'
+widths times the font size, whatever style it is set in. Read from the fonts by a test that
+keeps this table true; check uses it so that it need not read the fonts themselves."""
+
+
+def word_width_at_most(word: str, size: float) -> float:
+    """How wide ``word`` (printable ASCII) can print at font ``size``, in any booklet style."""
+    return sum(ASCII_WIDTHS[ord(char) - 32] for char in word) * size
+
+
 CARD_SHARE_MEASURED = 0.5
 """A row of cards whose card alone takes more than this share of the page height is measured
 (the caption under it takes the rest); smaller cards always fit."""
@@ -197,13 +216,13 @@ def _words_could_outgrow_width(rows: Iterable[Iterable[str]], width: float, boun
     only when an over-estimate of each word's width fits. Characters beyond ASCII (other fonts,
     other widths) always need the measurement."""
     size, _, _ = bounds.table
-    longest: dict[int, int] = {}
+    widest: dict[int, float] = {}
     for row in rows:
         for index, cell in enumerate(row):
-            if not cell.isascii():
+            if not cell.isascii() or not cell.isprintable():
                 return True
-            longest[index] = max([longest.get(index, 0)] + [len(word) for word in cell.split()])
-    needs = {index: length * size * WIDEST_GLYPH + 2 * CELL_PADDING + 1 for index, length in longest.items()}
+            widest[index] = max([widest.get(index, 0.0)] + [word_width_at_most(word, size) for word in cell.split()])
+    needs = {index: width + 2 * CELL_PADDING + 1 for index, width in widest.items()}
     if shares is None:
         return sum(needs.values()) > width
     return any(need > width * share for need, share in zip(needs.values(), shares, strict=False))
