@@ -203,17 +203,30 @@ def many_faces_deck(root: Path) -> Path:
     return deck
 
 
-def stop_when_temporaries_appear(command: list[str], out: Path, number: int) -> subprocess.CompletedProcess:
+def stop_when_temporaries_appear(command: list[str], out: Path, number: int,
+                                 whole_group: bool = False) -> subprocess.CompletedProcess:
+    """Run deckpress and send it signal ``number`` once its temporaries appear in ``out``: to the
+    command alone, or (``whole_group``) to every process it started, as Ctrl-C in a terminal does."""
     process = subprocess.Popen([str(DECKPRESS), *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, start_new_session=whole_group)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and process.poll() is None:
         if out.exists() and any(name.endswith(".tmp") for name in os.listdir(out)):
             break
         time.sleep(0.05)
     assert process.poll() is None, "the command finished before it could be stopped"
-    process.send_signal(number)
-    stdout, stderr = process.communicate(timeout=60)
+    if whole_group:
+        os.killpg(process.pid, number)
+    else:
+        process.send_signal(number)
+    try:
+        stdout, stderr = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        if whole_group:
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+        raise AssertionError("the command did not stop") from None
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
@@ -240,26 +253,14 @@ def test_an_export_stopped_by_a_signal_leaves_no_staging_folder(tmp_path):
 
 def test_ctrl_c_in_the_terminal_stops_an_export_and_its_workers_cleanly(tmp_path):
     """Ctrl-C reaches every process of the command's group, the workers too: they leave stopping
-    to the export, which ends at once with 130, no traceback from any of them, no files."""
+    to the export, which ends with 130, no traceback from any of them, no files."""
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         pytest.skip("SIGINT is ignored by the process running the tests")
     deck, out = many_faces_deck(tmp_path), tmp_path / "png"
-    process = subprocess.Popen([str(DECKPRESS), "export", str(deck), "--png", str(out), "--quiet", "--jobs", "2"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and process.poll() is None:
-        if out.exists() and any(name.endswith(".tmp") for name in os.listdir(out)):
-            break
-        time.sleep(0.05)
-    assert process.poll() is None, "the export finished before it could be stopped"
-    os.killpg(process.pid, signal.SIGINT)
-    try:
-        _, stderr = process.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        raise AssertionError("the export did not stop") from None
-    assert process.returncode == 130, stderr
-    assert stderr.strip() == "Aborted!"
+    stopped = stop_when_temporaries_appear(["export", str(deck), "--png", str(out), "--quiet", "--jobs", "2"], out,
+                                           signal.SIGINT, whole_group=True)
+    assert stopped.returncode == 130, stopped.stderr
+    assert stopped.stderr.strip() == "Aborted!"
     assert not out.exists() or leftovers(out) == []
 
 

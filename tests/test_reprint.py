@@ -300,39 +300,25 @@ def test_changed_from_sees_a_changed_art_file(tmp_path: Path, monkeypatch: pytes
     assert placed == {("golem", 1), ("golem", 2)}
 
 
-def test_a_reprint_on_other_paper_or_duplex_than_the_printed_copy_says_so(tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch):
+@pytest.mark.parametrize("options, manifest, note", [
+    (["--duplex", "short", "--paper", "letter"], "game.short.json", "--paper letter --duplex short"),
+    (["--orientation", "landscape", "--bleed", "--back-offset", "1,-0.5"], "game.json",
+     "--orientation landscape --bleed --back-offset 1,-0.5"),
+])
+def test_a_reprint_made_otherwise_than_the_printed_copy_names_the_options_that_match(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: list[str], manifest: str, note: str):
+    """Cards printed on other paper, turned, with bleed or with a back offset are matched only by a
+    reprint made the same way: the note names every option that differs; following it silences it."""
     project(tmp_path, commit_it=False)
     monkeypatch.chdir(tmp_path)
-    printed = deckpress("build", "cards/game", "--out", "printed", "--duplex", "short", "--paper", "letter", "-q")
-    assert printed.exit_code == 0, printed.stderr
-    edit(DECK, "text: Smash.,", "text: Smash twice.,")
-    run = deckpress("build", "cards/game", "--changed-from", "printed/game.short.json", "--out", OUT, "-q")
-    assert run.exit_code == 0, run.stderr
-    assert run.error_lines == ["note: the printed copy was built with --paper letter --duplex short; give the "
-                               "same for sheets that match it"]
-    same = deckpress("build", "cards/game", "--changed-from", "printed/game.short.json", "--out", OUT, "-q",
-                     "--duplex", "short", "--paper", "letter")
-    assert same.exit_code == 0 and same.error_lines == []
-
-
-def test_a_reprint_names_the_orientation_bleed_and_back_offset_of_the_printed_copy(tmp_path: Path,
-                                                                                  monkeypatch: pytest.MonkeyPatch):
-    """Cards printed with bleed or a back offset, or on turned paper, are matched only by a reprint
-    made the same way: the note names every option that differs, and following it silences it."""
-    project(tmp_path, commit_it=False)
-    monkeypatch.chdir(tmp_path)
-    options = ["--orientation", "landscape", "--bleed", "--back-offset", "1,-0.5"]
     printed = deckpress("build", "cards/game", "--out", "printed", *options, "-q")
     assert printed.exit_code == 0, printed.stderr
     edit(DECK, "text: Smash.,", "text: Smash twice.,")
-    run = deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", OUT, "-q")
+    run = deckpress("build", "cards/game", "--changed-from", f"printed/{manifest}", "--out", OUT, "-q")
     assert run.exit_code == 0, run.stderr
-    assert run.error_lines == ["note: the printed copy was built with --orientation landscape --bleed "
-                               "--back-offset 1,-0.5; give the same for sheets that match it"]
-    same = deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", OUT, "-q", *options)
+    assert run.error_lines == [f"note: the printed copy was built with {note}; give the same for sheets that match it"]
+    same = deckpress("build", "cards/game", "--changed-from", f"printed/{manifest}", "--out", OUT, "-q", *options)
     assert same.exit_code == 0 and same.error_lines == []
-    assert manifest_of(OUT / "game.reprint.json")["paper"]["orientation"] == "landscape"
 
 
 def test_a_cutter_s_own_choice_of_orientation_is_no_difference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
