@@ -55,6 +55,8 @@ def refusals(tmp_path, rules: str):
     "| a | b | c |\n|---|---|---|\n| Pneumonoultramicroscopic | Incomprehensibilities | "
     "Antidisestablishmentarianism |\n| x | y | Überextraordinarily |\n",
     "> | " + " | ".join(f"c{n}" for n in range(18)) + " |\n> |" + "---|" * 18 + "\n",
+    # fourteen empty columns, each made as wide as the narrowest column, beside one long word
+    "| " + "W" * 21 + " |" + " |" * 14 + "\n|" + "---|" * 15 + "\n| x |" + " |" * 14 + "\n",
     "# Art\n\nSome text.\n\n![goblin](art/missing.png)\n",
     "Icon ![x](../secret.png) inline.\n",
     "{{ pagebreak }} {{ pagebreak }}\n",

@@ -27,6 +27,9 @@ or a ``where=`` picking fewer cards."""
 CELL_PADDING = 4
 """Points of space left and right of the text in a table cell."""
 
+MIN_COLUMN_WIDTH = 3 * CELL_PADDING
+"""The narrowest a table column is made, empty or not: its padding and a little text."""
+
 MIN_COLUMN_TEXT = 14
 """Points of text width a table column needs at the least (about two letters); a table
 whose columns cannot all get this much does not fit the page and is refused."""

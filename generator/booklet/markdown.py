@@ -40,7 +40,7 @@ from generator.booklet.blocks import Reader
 from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_problems
 from generator.booklet.components import Components
 from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
-from generator.booklet.limits import CELL_PADDING, check_columns, check_table_rows
+from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_WIDTH, check_columns, check_table_rows
 from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup, table_style
 from generator.booklet.style import EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
@@ -450,8 +450,8 @@ class _ColumnMeasures:
 
 def _measure_columns(rows: list[list[Flowable | str]]) -> _ColumnMeasures:
     count = max(len(row) for row in rows)
-    wants: list[float] = [CELL_PADDING * 3] * count
-    needs: list[float] = [CELL_PADDING * 3] * count
+    wants: list[float] = [MIN_COLUMN_WIDTH] * count
+    needs: list[float] = [MIN_COLUMN_WIDTH] * count
     words = [""] * count
     text_columns = set()
     for row in rows:

@@ -37,6 +37,7 @@ from generator.booklet.limits import (
     CELL_PADDING,
     MAX_HEADING_LENGTH,
     MAX_WORD_LENGTH,
+    MIN_COLUMN_WIDTH,
     check_columns,
     check_table_rows,
     cover_problems,
@@ -216,16 +217,19 @@ def _words_could_outgrow_width(rows: Iterable[Iterable[str]], width: float, boun
     only when an over-estimate of each word's width fits. Characters beyond ASCII (other fonts,
     other widths) always need the measurement."""
     size, _, _ = bounds.table
-    widest: dict[int, float] = {}
+    longest: dict[int, float] = {}
     for row in rows:
         for index, cell in enumerate(row):
             if not cell.isascii() or not cell.isprintable():
                 return True
-            widest[index] = max([widest.get(index, 0.0)] + [word_width_at_most(word, size) for word in cell.split()])
-    needs = {index: width + 2 * CELL_PADDING + 1 for index, width in widest.items()}
+            longest[index] = max([longest.get(index, 0.0)] + [word_width_at_most(word, size) for word in cell.split()])
+    # As the booklet measures a column: its longest word, padding and a point of slack, and
+    # never narrower than MIN_COLUMN_WIDTH (every column of the widest row, empty ones too).
+    needs = [max(MIN_COLUMN_WIDTH, longest.get(index, 0.0) + 2 * CELL_PADDING + 1)
+             for index in range(max(longest, default=-1) + 1)]
     if shares is None:
-        return sum(needs.values()) > width
-    return any(need > width * share for need, share in zip(needs.values(), shares, strict=False))
+        return sum(needs) > width
+    return any(need > width * share for need, share in zip(needs, shares, strict=False))
 
 
 class _NoRenderer(Exception):
