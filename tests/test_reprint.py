@@ -321,6 +321,19 @@ def test_a_reprint_made_otherwise_than_the_printed_copy_names_the_options_that_m
     assert same.exit_code == 0 and same.error_lines == []
 
 
+def test_a_reprint_with_bleed_of_a_copy_printed_without_names_the_option_that_matches(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    assert deckpress("build", "cards/game", "--out", "printed", "-q").exit_code == 0
+    edit(DECK, "text: Smash.,", "text: Smash twice.,")
+    run = deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", OUT, "-q", "--bleed")
+    assert run.error_lines == ["note: the printed copy was built with --no-bleed; give the same for sheets that "
+                               "match it"]
+    assert deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", OUT, "-q",
+                     "--no-bleed").error_lines == []
+
+
 def test_a_cutter_s_own_choice_of_orientation_is_no_difference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     project(tmp_path, commit_it=False)
     monkeypatch.chdir(tmp_path)

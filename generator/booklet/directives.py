@@ -385,9 +385,15 @@ def _decklists_table(directive: Directive, deck: Deck) -> DirectiveTable:
                           rows, [decklist.description for decklist in deck.decklists])
 
 
+def card_table_columns(directive: Directive, deck: Deck) -> list[str]:
+    """The columns a ``{{ cardtable }}`` prints, in order: its ``columns=``, else the count and
+    each card's title."""
+    return [name.strip() for name in directive.options.get("columns", f"count,{deck.title_field}").split(",")
+            if name.strip()]
+
+
 def _card_table(directive: Directive, deck: Deck) -> DirectiveTable:
-    names = [name.strip() for name in directive.options.get("columns", f"count,{deck.title_field}").split(",")
-             if name.strip()]
+    names = card_table_columns(directive, deck)
     if not names:
         raise directive.fail("'columns=' names no columns; list fields, e.g. columns=count,name")
     columns = [table_column(directive, deck, name) for name in names]

@@ -77,7 +77,7 @@ def warn_if_printed_otherwise(printed: PrintedCopy, layout: SheetLayout) -> None
         (f"--paper {printable(printed.paper or '')}", printed.paper, settings.paper.name),
         (f"--orientation {printed.orientation}", printed.orientation, settings.paper.orientation),
         (f"--duplex {printable(printed.duplex or '')}", printed.duplex, settings.duplex),
-        ("--bleed" if printed.bleed else "no --bleed", printed.bleed, layout.bleed > 0),
+        ("--bleed" if printed.bleed else "--no-bleed", printed.bleed, layout.bleed > 0),
         ("--back-offset {:g},{:g}".format(*(printed.back_offset_mm or (0, 0))), printed.back_offset_mm, offset_mm),
     ) if was is not None and was != now]
     if differs:

@@ -29,6 +29,7 @@ from generator.booklet.directives import (
     Directive,
     ExpandedSource,
     card_reference,
+    card_table_columns,
     column_header,
     directive_table,
     expand_inline,
@@ -200,9 +201,8 @@ def _untranslated_headers(directive: Directive, deck: Deck) -> list[Finding]:
     booklet's language): ``headers=`` gives them in the translation's."""
     if deck.translation is None or directive.name != "cardtable" or "headers" in directive.options:
         return []
-    columns = directive.options.get("columns", f"count,{deck.title_field}").split(",")
-    named = [column_header(name.strip()) for name in columns
-             if name.strip() and name.strip() != "count" and not name.strip().startswith("decklist:")]
+    named = [column_header(name) for name in card_table_columns(directive, deck)
+             if name != "count" and not name.startswith("decklist:")]
     if not named:
         return []
     return [Finding(kind="translation", position=directive.position, message=(
