@@ -127,6 +127,14 @@ def test_an_acceptance_is_not_called_stale_where_its_warnings_were_never_looked_
     assert broken.exit_code == 2 and "no longer has" not in broken.stdout + broken.stderr
 
 
+def test_an_acceptance_for_a_face_that_cannot_be_laid_out_is_not_called_stale(tmp_path):
+    accept = "accept:\n  - contrast: {card: ruby, side: front, element: faint-note}\n    reason: a note\n"
+    folder = write_deck(tmp_path, DECK.replace("name: Ruby,", "name: " + "Ruby " * 60 + ",") + accept, LAYOUT)
+    run = deckpress("check", folder)
+    assert run.exit_code == 1 and "does not fit" in run.stdout
+    assert "no longer has" not in run.stdout + run.stderr
+
+
 def test_an_acceptance_without_a_reason_is_refused(tmp_path):
     folder = deck_with(tmp_path, "accept:\n  - contrast: {card: ruby, colour: red}\n  - contrast: {card: fern}\n")
     run = deckpress("check", folder)

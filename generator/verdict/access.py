@@ -45,7 +45,8 @@ def check_access(subject: Subject) -> Iterable[Finding]:
         watch = AccessWatch(renderer)
         for card, side, ops in renderer.distinct_plans():
             watch.observe(card, side, ops)
-    subject.judged |= {CONTRAST, COLOUR_BLIND}
+    if not subject.faces_missed:  # an entry for a face never seen is not known to be stale
+        subject.judged |= {CONTRAST, COLOUR_BLIND}
     return (contrast_findings(watch.contrast.problems)
             + colour_blind_findings(watch.colours.problems()))
 

@@ -43,10 +43,13 @@ class Subject:
     sheets: SheetSettings | None = None
     """The print settings the sheets check lays the cards out with (a cutter's, a paper);
     build's defaults if None."""
+    faces_missed: bool = False
+    """Whether a distinct face could not be laid out, so that the checks reading every face's
+    plan (contrast, colour-blind) did not see it."""
     judged: set[str] = field(default_factory=set)
     """The kinds of warning whose check looked at the whole deck (``contrast``, ...): only an
     ``accept:`` entry of one of them can be told stale; build, which does not run the access
-    checks, and a check stopped short by broken layouts leave the deck's entries unjudged."""
+    checks, and a check stopped short by broken layouts or faces leave the deck's entries unjudged."""
     access_watch: AccessWatch | None = None
     """The contrast and colour-blind checks of every distinct face, when the pass that laid
     the faces out fed them (so that no plan need be kept for them)."""
