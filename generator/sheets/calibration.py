@@ -523,7 +523,7 @@ def _does_not_fit(paper: Paper, cutter: CutterSettings, corner_radius: float, cu
     remedies = []
     inset = _largest_inset(paper, cutter, lambda marks: fits(paper, marks, "--mark-inset"))
     if inset is not None:
-        remedies.append(f"--mark-inset {_mm(inset)} or less")
+        remedies.append(f"--mark-inset {_mm(inset)}")  # tried: with long arms, not every smaller one fits
     turned = paper.turned("landscape" if paper.orientation == "portrait" else "portrait")
     if (turned.width, turned.height) != (paper.width, paper.height) and fits(turned, cutter, "--orientation"):
         remedies.append(f"--orientation {turned.orientation}")
@@ -537,23 +537,15 @@ def _does_not_fit(paper: Paper, cutter: CutterSettings, corner_radius: float, cu
 
 def _largest_inset(paper: Paper, cutter: CutterSettings, fits: Callable[[CutterSettings], bool]) -> float | None:
     """The largest inset under ``cutter.inset`` (a multiple of :data:`INSET_STEP`, no less than the
-    cutter's least) at which the sheet ``fits``, found by halving (a smaller inset leaves more
-    room); None when even the least does not fit."""
+    cutter's least) at which the sheet ``fits``; None when none does. Each is tried, from the
+    largest down: with long arms a smaller inset can move a mark into the text's way, so room
+    does not always grow as the inset shrinks."""
     least = math.ceil(cutter.least_inset / INSET_STEP - EPSILON)
     below = math.ceil(cutter.inset / INSET_STEP - EPSILON) - 1
-
-    def at(steps: int) -> CutterSettings:
-        return dataclasses.replace(cutter, inset=steps * INSET_STEP)
-
-    if below < least or not fits(at(least)):
-        return None
-    if fits(at(below)):
-        return below * INSET_STEP
-    good, bad = least, below
-    while bad - good > 1:
-        middle = (good + bad) // 2
-        good, bad = (middle, bad) if fits(at(middle)) else (good, middle)
-    return good * INSET_STEP
+    for steps in range(below, least - 1, -1):
+        if fits(dataclasses.replace(cutter, inset=steps * INSET_STEP)):
+            return steps * INSET_STEP
+    return None
 
 
 def _larger_papers(paper: Paper, papers: tuple[Paper, ...]) -> list[Paper]:
