@@ -323,9 +323,7 @@ def _check_stop_colour(stop: Element) -> None:
     svglib fails on a '#' colour of a hex colour's length that is not hex digits ("#zzzzzz")
     with Python's words, so it is refused here in ours. (Any other colour it cannot read it
     draws black, as a browser does.)"""
-    style = dict(part.partition(":")[::2] for part in stop.get("style", "").split(";"))
-    colour = {key.strip(): value.strip() for key, value in style.items()}.get("stop-color",
-                                                                            stop.get("stop-color", ""))
+    colour = _styles(stop).get("stop-color", stop.get("stop-color", ""))
     if colour.startswith("#") and len(colour) - 1 in HEX_DIGIT_COUNTS and not HEX_COLOUR.fullmatch(colour):
         raise SvgError(f"has a gradient stop coloured '{colour}', which is not a colour: write it as "
                        "#rrggbb with the digits 0-9 and a-f, or name it (red, navy ...)", stop.sourceline)
