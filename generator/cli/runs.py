@@ -21,9 +21,9 @@ from generator.errors import InputError, Position, plural, printable
 from generator.iterations.fingerprints import PrintedCopy, read_manifest_record
 from generator.iterations.revision import revision_of
 from generator.render import Renderer
-from generator.render.units import MM
 from generator.sheets.geometry import SheetLayout
 from generator.sheets.instructions import Entry, Instructions, PrintRun
+from generator.sheets.manifest import back_offset_mm
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -72,13 +72,13 @@ def warn_if_printed_otherwise(printed: PrintedCopy, layout: SheetLayout) -> None
     orientation, duplex, bleed or back offset. Its cards would not match the printed ones,
     or its backs would not line up as theirs did; the note gives the options that match."""
     settings = layout.settings
-    offset_mm = (round(settings.back_offset[0] / MM, 3) + 0.0, round(settings.back_offset[1] / MM, 3) + 0.0)
     differs = [option for option, was, now in (
         (f"--paper {printable(printed.paper or '')}", printed.paper, settings.paper.name),
         (f"--orientation {printed.orientation}", printed.orientation, settings.paper.orientation),
         (f"--duplex {printable(printed.duplex or '')}", printed.duplex, settings.duplex),
         ("--bleed" if printed.bleed else "--no-bleed", printed.bleed, layout.bleed > 0),
-        ("--back-offset {:g},{:g}".format(*(printed.back_offset_mm or (0, 0))), printed.back_offset_mm, offset_mm),
+        ("--back-offset {:g},{:g}".format(*(printed.back_offset_mm or (0, 0))), printed.back_offset_mm,
+         back_offset_mm(layout)),
     ) if was is not None and was != now]
     if differs:
         echo_error(f"note: the printed copy was built with {' '.join(differs)}; give the same for sheets "

@@ -72,6 +72,13 @@ class DeckRecord:
     cards: Sequence[CardRecord]
 
 
+def back_offset_mm(layout: SheetLayout) -> tuple[float, float]:
+    """The back offset the sheets print with, in millimetres as ``--back-offset`` takes it and the
+    manifest records it (``back_offset_mm``)."""
+    offset_x, offset_y = layout.settings.back_offset
+    return round(offset_x / MM, 3) + 0.0, round(offset_y / MM, 3) + 0.0
+
+
 def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: int,
                     pages: int, lang: str | None = None, cut_file: str | None = None,
                     fonts: dict[str, dict[str, str]] | None = None, version: str | None = None,
@@ -95,7 +102,7 @@ def manifest_header(deck_id: str, deck_name: str, layout: SheetLayout, cards: in
         "bleed": round(layout.bleed, 3),
         "duplex": layout.duplex,
         "back_offset": [round(offset_x, 3) + 0.0, round(offset_y, 3) + 0.0],
-        "back_offset_mm": [round(offset_x / MM, 3) + 0.0, round(offset_y / MM, 3) + 0.0],
+        "back_offset_mm": list(back_offset_mm(layout)),
         "cards_per_sheet": layout.cards_per_sheet,
         "cards": cards,
         "pages": pages,
