@@ -30,6 +30,13 @@ CELL_PADDING = 4
 MIN_COLUMN_WIDTH = 3 * CELL_PADDING
 """The narrowest a table column is made, empty or not: its padding and a little text."""
 
+
+def column_need(longest_word: float) -> float:
+    """The width a table column needs to print its longest word (``longest_word`` points) whole:
+    the word, its padding and a point of slack (reportlab wraps a line that fits only to the
+    last decimal), never less than :data:`MIN_COLUMN_WIDTH`."""
+    return max(MIN_COLUMN_WIDTH, longest_word + 2 * CELL_PADDING + 1)
+
 MIN_COLUMN_TEXT = 14
 """Points of text width a table column needs at the least (about two letters); a table
 whose columns cannot all get this much does not fit the page and is refused."""

@@ -40,7 +40,7 @@ from generator.booklet.blocks import Reader
 from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_problems
 from generator.booklet.components import Components
 from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
-from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_WIDTH, check_columns, check_table_rows
+from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_WIDTH, check_columns, check_table_rows, column_need
 from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup, table_style
 from generator.booklet.style import EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
 from generator.deck.model import Deck
@@ -460,13 +460,12 @@ def _measure_columns(rows: list[list[Flowable | str]]) -> _ColumnMeasures:
                 text = _cell_text(cell)
                 font, size = cell.style.fontName, cell.style.fontSize
                 icons = cell.icon_widths()
-                # One point of slack: reportlab wraps a line that fits only to the last decimal.
-                wants[index] = max(wants[index], stringWidth(text, font, size) + sum(icons) + 2 * CELL_PADDING + 1)
+                wants[index] = max(wants[index], column_need(stringWidth(text, font, size) + sum(icons)))
                 widths = [(stringWidth(word, font, size), word) for word in text.split()]
                 widths += [(width, "") for width in icons + cell.glued_widths()]
                 longest, word = max(widths, default=(0.0, ""))
-                if longest + 2 * CELL_PADDING + 1 > needs[index]:
-                    needs[index], words[index] = longest + 2 * CELL_PADDING + 1, word
+                if column_need(longest) > needs[index]:
+                    needs[index], words[index] = column_need(longest), word
                 if cell.style.alignment == TA_LEFT:
                     text_columns.add(index)
     return _ColumnMeasures(wants, needs, words, text_columns)

@@ -35,12 +35,11 @@ from generator.booklet.directives import (
     expand_inline,
 )
 from generator.booklet.limits import (
-    CELL_PADDING,
     MAX_HEADING_LENGTH,
     MAX_WORD_LENGTH,
-    MIN_COLUMN_WIDTH,
     check_columns,
     check_table_rows,
+    column_need,
     cover_problems,
 )
 from generator.booklet.style import TextBounds, font_has_glyph, load_style, text_bounds, to_points
@@ -55,10 +54,6 @@ if TYPE_CHECKING:
 
 DEFAULT_PAPER = "a4"
 
-WIDEST_GLYPH = 1.11
-"""The widest printable ASCII character of the booklet's fonts (Vera Bold's W is 1.103 em), in
-ems: a line of N such characters is at most N times this times the font size wide."""
-
 ASCII_WIDTHS = (
     0.35, 0.46, 0.53, 0.84, 0.7, 1.01, 0.88, 0.31, 0.46, 0.46, 0.53, 0.84, 0.38, 0.42, 0.38, 0.37, 0.7, 0.7,
     0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.4, 0.4, 0.84, 0.84, 0.84, 0.59, 1.0, 0.78, 0.77, 0.74, 0.84,
@@ -71,6 +66,11 @@ ASCII_WIDTHS = (
 rounded up (``ASCII_WIDTHS[ord(char) - 32]``): a word is at most the sum of its characters'
 widths times the font size, whatever style it is set in. Read from the fonts by a test that
 keeps this table true; check uses it so that it need not read the fonts themselves."""
+
+
+WIDEST_GLYPH = max(ASCII_WIDTHS)
+"""The widest printable ASCII character of the booklet's fonts (Vera Bold's W), in ems: a line
+of N such characters is at most N times this times the font size wide."""
 
 
 def word_width_at_most(word: str, size: float) -> float:
@@ -223,10 +223,8 @@ def _words_could_outgrow_width(rows: Iterable[Iterable[str]], width: float, boun
             if not cell.isascii() or not cell.isprintable():
                 return True
             longest[index] = max([longest.get(index, 0.0)] + [word_width_at_most(word, size) for word in cell.split()])
-    # As the booklet measures a column: its longest word, padding and a point of slack, and
-    # never narrower than MIN_COLUMN_WIDTH (every column of the widest row, empty ones too).
-    needs = [max(MIN_COLUMN_WIDTH, longest.get(index, 0.0) + 2 * CELL_PADDING + 1)
-             for index in range(max(longest, default=-1) + 1)]
+    # Every column of the widest row, empty ones too, as the booklet measures it.
+    needs = [column_need(longest.get(index, 0.0)) for index in range(max(longest, default=-1) + 1)]
     if shares is None:
         return sum(needs) > width
     return any(need > width * share for need, share in zip(needs, shares, strict=False))
@@ -333,7 +331,6 @@ class _Walk:
         self.untranslated += _untranslated_headers(directive, self.deck)
         check_table_rows(len(table.rows), directive.position, directive.name)
         check_columns(len(table.headers), width, directive.position, directive.name)
-        texts = table.headers + [f"{cell.text} {cell.note}" for row in table.rows for cell in row if cell]
         columns = [table.headers] + [[f"{cell.text} {cell.note}" if cell else "" for cell in row] for row in table.rows]
-        return _cells_could_outgrow_page(texts, self.bounds) or _words_could_outgrow_width(
-            columns, width, self.bounds, table.shares)
+        return _cells_could_outgrow_page([text for row in columns for text in row], self.bounds) or \
+            _words_could_outgrow_width(columns, width, self.bounds, table.shares)
