@@ -45,6 +45,7 @@ def check_access(subject: Subject) -> Iterable[Finding]:
         watch = AccessWatch(renderer)
         for card, side, ops in renderer.distinct_plans():
             watch.observe(card, side, ops)
+    # faces_missed is the face check's, which runs before this one in every list of checks.
     if not subject.faces_missed:  # an entry for a face never seen is not known to be stale
         subject.judged |= {CONTRAST, COLOUR_BLIND}
     return (contrast_findings(watch.contrast.problems)

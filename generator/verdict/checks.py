@@ -131,10 +131,9 @@ def face_findings(subject: Subject, renderer: Renderer, problems: list[Deckpress
     faces it tried counted on ``subject``."""
     subject.counts["faces"] = renderer.tried_faces
     # A draft renderer draws text that does not fit, marked, and says so with "drafted".
-    drafted = [getattr(error, "drafted", False) for error in problems]
-    subject.faces_missed = not all(drafted)  # a face drafted is laid out all the same
-    return [Finding.from_error(error, "layout", details={"drafted": True} if was_drafted else {})
-            for error, was_drafted in zip(problems, drafted, strict=True)]
+    subject.faces_missed = any(not getattr(error, "drafted", False) for error in problems)  # a drafted face is laid out
+    return [Finding.from_error(error, "layout", details={"drafted": True} if getattr(error, "drafted", False) else {})
+            for error in problems]
 
 
 MODEL_CHECKS = (check_model,)
