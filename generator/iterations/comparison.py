@@ -214,11 +214,6 @@ class Comparison:
         """Whether anything the players would notice differs (the version alone does not)."""
         return bool(self.deck or self.cards or self.rules or any(answer.changed for answer in self.odds))
 
-    @property
-    def redrawn(self) -> tuple[CardChange, ...]:
-        """The cards that did not change but whose faces print differently."""
-        return tuple(change for change in self.cards if change.status == "redrawn")
-
 
 def compare(old: Side, new: Side, advance: Callable[[], None] | None = None) -> Comparison:
     """What differs from ``old`` to ``new``; ``advance`` is called once a card compared (for a
@@ -385,7 +380,8 @@ def _own_change(was: Card, card: Card, side: str) -> str | None:
 
 def _face_change(old: Side, new: Side, was: Card, card: Card, side: str, layout: _LayoutChanges,
                  undoing: _DeckUndoing) -> FaceChange | None:
-    """How one face of a card both decks have now prints differently, or None if it does not."""
+    """How one face of a card both decks have now prints differently, or None if it does not
+    (``was`` is the card in the older deck; a new card's shared back passes itself as both)."""
     with old.reading():
         before = old.canon.face(was, side)
     with new.reading():
@@ -413,14 +409,8 @@ def _new_card_backs(old: Side, new: Side, card: Card, layout: _LayoutChanges,
     card's own back is new anyway, and not compared."""
     if card.back is not None:
         return ()
-    with old.reading():
-        before = old.canon.face(card, "back")
-    with new.reading():
-        after = new.canon.face(card, "back")
-    if before == after:
-        return ()
-    face = _Face(old, new, card, card, "back")
-    return (FaceChange("back", tuple(_causes(before, after, face, layout, undoing))),)
+    change = _face_change(old, new, card, card, "back", layout, undoing)  # the same card: only the decks differ
+    return () if change is None else (change,)
 
 
 # --- why a face prints differently ---------------------------------------------------
