@@ -12,6 +12,7 @@ from generator.sheets.calibration import (
     CALIBRATED_OPTIONS,
     CALIBRATION_MODES,
     CalibratedBuild,
+    mm_argument,
     write_calibration,
     write_cutter_calibration,
 )
@@ -35,7 +36,7 @@ def _calibrated(back_offset: tuple[float, float]) -> CalibratedBuild:
                               if given(context, option.removeprefix("--").replace("-", "_")))
     others = ["--duplex", context.params["duplex"]] if given(context, "duplex") else []
     if given(context, "back_offset"):
-        others += ["--back-offset", ",".join(format(part / MM, ".15g") for part in back_offset)]
+        others += ["--back-offset", ",".join(mm_argument(part) for part in back_offset)]
     return CalibratedBuild(given_options, tuple(others))
 
 

@@ -523,7 +523,7 @@ def _does_not_fit(paper: Paper, cutter: CutterSettings, corner_radius: float, cu
     remedies = []
     inset = _largest_inset(paper, cutter, lambda marks: fits(paper, marks, "--mark-inset"))
     if inset is not None:
-        remedies.append(f"--mark-inset {_mm(inset)}")  # tried: with long arms, not every smaller one fits
+        remedies.append(f"--mark-inset {mm_argument(inset)}")  # tried: with long arms, not every smaller one fits
     turned = paper.turned("landscape" if paper.orientation == "portrait" else "portrait")
     if (turned.width, turned.height) != (paper.width, paper.height) and fits(turned, cutter, "--orientation"):
         remedies.append(f"--orientation {turned.orientation}")
@@ -561,8 +561,9 @@ def _larger_papers(paper: Paper, papers: tuple[Paper, ...]) -> list[Paper]:
         if size == (turned.width, turned.height):
             known.setdefault(size, turned)
         else:
-            grown.setdefault(size, Paper(name=f"{_mm(min(size))}x{_mm(max(size))}mm",
-                                         label=f"{_mm(size[0])}x{_mm(size[1])}mm", width=size[0], height=size[1]))
+            grown.setdefault(size, Paper(name=f"{mm_argument(min(size))}x{mm_argument(max(size))}mm",
+                                         label=f"{mm_argument(size[0])}x{mm_argument(size[1])}mm",
+                                         width=size[0], height=size[1]))
 
     def smallest_first(found: dict[tuple[float, float], Paper]) -> list[Paper]:
         return [found[size] for size in sorted(found, key=lambda size: size[0] * size[1])]
@@ -574,16 +575,16 @@ def _larger_papers(paper: Paper, papers: tuple[Paper, ...]) -> list[Paper]:
 def build_command(paper: Paper, cutter: CutterSettings, cut_file: str, corner_radius: float,
                   calibrated: CalibratedBuild) -> str:
     """The ``deckpress build`` line that prints what this sheet calibrates, quoted for a shell."""
-    values = {"--paper": paper.name, "--orientation": paper.orientation, "--mark-inset": _mm(cutter.inset),
-              "--mark-length": _mm(cutter.length), "--mark-thickness": _mm(cutter.thickness)}
+    values = {"--paper": paper.name, "--orientation": paper.orientation, "--mark-inset": mm_argument(cutter.inset),
+              "--mark-length": mm_argument(cutter.length), "--mark-thickness": mm_argument(cutter.thickness)}
     words = ["deckpress", "build", "--cutter", cutter.cutter.name]
     words += [word for option, value in values.items() if option in calibrated.given for word in (option, value)]
     words += ["--cut-file", cut_file]
-    words += ["--corner-radius", _mm(corner_radius)] if "--corner-radius" in calibrated.given else []
+    words += ["--corner-radius", mm_argument(corner_radius)] if "--corner-radius" in calibrated.given else []
     return shlex.join([*words, *calibrated.others])
 
 
-def _mm(points: float) -> str:
+def mm_argument(points: float) -> str:
     """A length in points as a command line takes it back: millimetres, exactly enough to round-trip
     what was typed, no trailing zeros."""
     return format(points / MM, ".15g")
