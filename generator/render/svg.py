@@ -263,18 +263,23 @@ def _fold_opacity(root: Element) -> None:
     would fade the group as one picture. A ``<use>`` drawn see-through is refused: its copy is
     made after this, out of reach.
     """
-    stack = [(root, 1.0)]
+    # Each entry: an element, the opacity of the groups around it, and the fill-opacity and
+    # stroke-opacity it inherits (the nearest of its ancestors' own), so each style is read once.
+    stack = [(root, 1.0, 1.0, 1.0)]
     while stack:
-        element, outer = stack.pop()
-        opacity = outer * _own_opacity(element)
+        element, outer, fill, stroke = stack.pop()
+        styles = _styles(element)
+        opacity = outer * _property_opacity(element, styles, "opacity", 1.0)
+        fill = _property_opacity(element, styles, "fill-opacity", fill)
+        stroke = _property_opacity(element, styles, "stroke-opacity", stroke)
         name = _local(element.tag)
         if opacity < 1 and name == "use":
             raise SvgError(f"draws a <use> copy at opacity {opacity:g}, which cannot be drawn; give the shapes "
                            "it copies fill-opacity and stroke-opacity instead", element.sourceline)
         if opacity < 1 and name in _SHAPES:
-            for prop in ("fill-opacity", "stroke-opacity"):
-                _set_style(element, prop, f"{_inherited_opacity(element, prop) * opacity:.6g}")
-        stack.extend((child, opacity) for child in element if isinstance(child.tag, str))
+            _set_style(element, "fill-opacity", f"{fill * opacity:.6g}")
+            _set_style(element, "stroke-opacity", f"{stroke * opacity:.6g}")
+        stack.extend((child, opacity, fill, stroke) for child in element if isinstance(child.tag, str))
 
 
 def _styles(element: Element) -> dict[str, str]:
@@ -295,20 +300,11 @@ def _opacity_value(text: str | None) -> float | None:
     return min(max(value, 0.0), 1.0) if value == value else None  # NaN is no opacity
 
 
-def _own_opacity(element: Element) -> float:
-    """The element's own ``opacity`` (its style's, else its attribute's); 1 when it has none."""
-    value = _opacity_value(_styles(element).get("opacity") or element.get("opacity"))
-    return 1.0 if value is None else value
-
-
-def _inherited_opacity(element: Element, prop: str) -> float:
-    """``fill-opacity`` or ``stroke-opacity`` as the element has it or inherits it; 1 by default."""
-    while element is not None:
-        value = _opacity_value(_styles(element).get(prop) or element.get(prop))
-        if value is not None:
-            return value
-        element = element.getparent()
-    return 1.0
+def _property_opacity(element: Element, styles: dict[str, str], prop: str, otherwise: float) -> float:
+    """The element's own ``prop`` (``opacity``, ``fill-opacity`` ...: its style's, else its
+    attribute's), else ``otherwise``."""
+    value = _opacity_value(styles.get(prop) or element.get(prop))
+    return otherwise if value is None else value
 
 
 def _set_style(element: Element, prop: str, value: str) -> None:
