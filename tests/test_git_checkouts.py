@@ -106,14 +106,46 @@ def test_art_changed_since_its_lfs_commit_is_compared_with_the_stored_content(tm
     assert "  print 2 cards: golem x2 (redrawn)" in run.stdout.splitlines()
 
 
-def test_art_checked_out_as_its_lfs_pointer_is_named_so(tmp_path: Path, lfs_project: bytes):
-    """A clone made without git-lfs holds the pointer where the art should be: check says what
-    that file is and how to get the art, not that the image is unreadable."""
-    Path("cards/game/art/golem.png").write_bytes(lfs_pointer(lfs_project))
+POINTER_MESSAGE = "it is a Git LFS pointer: the file's content was never fetched; git lfs pull fetches it"
+
+
+@pytest.mark.parametrize("name, told", [
+    ("cards/game/deck.yaml", "cards/game/deck.yaml: cannot read file: "),
+    ("layouts/game.yaml", "layouts/game.yaml: cannot read file: "),
+    ("cards/game/rules.md", "cards/game/rules.md: cannot read file: "),
+    ("cards/game/art/golem.png", "cannot read image 'art/golem.png': "),
+    ("cards/game/art/emblem.svg", "'art/emblem.svg' cannot be read: "),
+    ("cards/game/fonts/Hand.ttf", "font 'Hand': the file cannot be read ("),
+    ("cards/game/cards.csv", "cards/game/cards.csv: cannot read file: "),
+])
+def test_a_file_checked_out_as_its_lfs_pointer_is_named_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           name: str, told: str):
+    """A clone made without git-lfs holds a pointer where each file kept in LFS should be: check
+    names the file, says what it holds and how to get the content, whatever kind of file it is,
+    not that the image, font or YAML is broken."""
+    deck = project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    (deck / "art" / "emblem.svg").write_text(SVG, encoding="utf-8")
+    (deck / "fonts").mkdir()
+    shutil.copy(Path(__file__).resolve().parent.parent / "generator" / "render" / "data" / "fonts"
+                / "DejaVuSerif.ttf", deck / "fonts" / "Hand.ttf")
+    (deck / "rules.md").write_text("# Playtest\n\nDraw a card.\n", encoding="utf-8")
+    deck_text = (deck / "deck.yaml").read_text(encoding="utf-8")
+    cards = deck_text[deck_text.index("cards:\n"):deck_text.index("rules:\n")]
+    (deck / "deck.yaml").write_text(deck_text.replace(cards, "cards: {from: cards.csv}\n"), encoding="utf-8")
+    (deck / "cards.csv").write_text("id,name,text,strength,count,art\nimp,Imp,Burn a card.,2,2,\n"
+                                    "ogre,Ogre,Smash.,5,3,\ntroll,Troll,Regrow.,4,1,\n"
+                                    "golem,Golem,Stand firm.,6,2,art/golem.png\n", encoding="utf-8")
+    edit(Path("layouts/game.yaml"), "    size: 12\n", "    size: 12\n    font: Hand\n")
+    edit(Path("layouts/game.yaml"), "  - name: version\n",
+         "  - name: emblem\n    image: art/emblem.svg\n    box: [40, 55, 15, 15]\n  - name: version\n")
+    assert deckpress("check", "cards/game").exit_code == 0
+    content = Path(name).read_bytes()
+    Path(name).write_bytes(lfs_pointer(content))
     run = deckpress("check", "cards/game")
-    assert run.exit_code == 2
-    assert ("image 'art/golem.png' is a Git LFS pointer, not the image: its content was never fetched "
-            "(git lfs pull fetches it)") in run.stderr, run.stderr
+    assert run.exit_code == 2, run.stderr
+    assert told + POINTER_MESSAGE in run.stderr, run.stderr
+    assert "Traceback" not in run.stderr
 
 
 def test_a_font_in_git_lfs_loads_at_the_revision_with_the_size_of_its_content(tmp_path: Path,

@@ -187,14 +187,14 @@ class FontRegistry:
         internal = _internal_name(name, path)
         trusted = path in self.trusted
         source = current_source()
-        local = source.local(path)
-        registered = pdfmetrics.getFont(internal) if internal in pdfmetrics.getRegisteredFontNames() else None
-        if registered is not None and (trusted or local is None):
-            return registered  # shipped with deckpress, or at a git revision: it cannot have changed
         position = self.positions.get(name, Position(path))
         # Name the file unless the error's position already does (a name given in fonts.yaml).
         what = f"font '{name}'" if position.path == path else f"font '{name}' ({path})"
         try:
+            local = source.local(path)
+            registered = pdfmetrics.getFont(internal) if internal in pdfmetrics.getRegisteredFontNames() else None
+            if registered is not None and (trusted or local is None):
+                return registered  # shipped with deckpress, or at a git revision: it cannot have changed
             if not trusted:
                 check_font_file(path)
             if registered is not None:

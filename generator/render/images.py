@@ -27,7 +27,7 @@ from PIL import Image
 from reportlab.lib.utils import ImageReader
 
 from generator.boxes import Box
-from generator.revisions import MAX_LFS_POINTER_BYTES, current_source, lfs_object
+from generator.revisions import current_source
 
 MAX_IMAGE_PIXELS = 40_000_000
 """40 megapixels: an A4 page at 600 dpi is 35. Pillow's own bomb limit is 89 (warning) and
@@ -84,22 +84,10 @@ def image_pixels(path: Path, shown: str) -> tuple[int, int]:
     except Image.DecompressionBombError:  # Pillow refused it from the header, before we could
         raise ImageProblem(f"image '{shown}' has {limit}") from None
     except (OSError, ValueError, SyntaxError) as error:
-        if _is_lfs_pointer(path):
-            raise ImageProblem(f"image '{shown}' is a Git LFS pointer, not the image: its content was never "
-                               "fetched (git lfs pull fetches it)") from None
         raise ImageProblem(f"image '{shown}' is not a readable image ({_reason(error)})") from None
     if width == 0 or height == 0:
         raise ImageProblem(f"image '{shown}' has no pixels")
     return width, height
-
-
-def _is_lfs_pointer(path: Path) -> bool:
-    """Whether the file is the small text Git LFS leaves in place of content it has not fetched
-    (a clone made without git-lfs installed, or with GIT_LFS_SKIP_SMUDGE)."""
-    try:
-        return lfs_object(current_source().read(path, MAX_LFS_POINTER_BYTES)) is not None
-    except OSError:
-        return False
 
 
 def _reason(error: Exception) -> str:

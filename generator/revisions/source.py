@@ -22,6 +22,7 @@ import errno
 import hashlib
 import io
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -77,9 +78,12 @@ class FileSource:
         return Entry(status.st_size, special_kind(status.st_mode))
 
     def read(self, path: Path, most: int) -> bytes:
-        """The first ``most`` bytes of the file at ``path`` (all of it when it is shorter)."""
+        """The first ``most`` bytes of the file at ``path`` (all of it when it is shorter).
+        A Git LFS pointer standing in for the file raises OSError (:func:`refuse_lfs_pointer`)."""
         with path.open("rb") as stream:
-            return stream.read(most)
+            data = stream.read(most)
+        refuse_lfs_pointer(data, path)
+        return data
 
     def listing(self, folder: Path) -> list[Path]:
         """What a folder holds, sorted by name."""
@@ -99,7 +103,14 @@ class FileSource:
 
     def local(self, path: Path) -> Path | None:
         """The file on the disk holding ``path``'s bytes, for libraries that read files by
-        name; None when the bytes are only to be had from :meth:`read`."""
+        name; None when the bytes are only to be had from :meth:`read`. A Git LFS pointer
+        standing in for the file raises OSError, as :meth:`read` does."""
+        try:
+            status = path.stat()
+            head = path.read_bytes() if stat.S_ISREG(status.st_mode) and status.st_size < MAX_LFS_POINTER_BYTES else b""
+        except OSError:  # what cannot be read is the library's to report, in its words
+            return path
+        refuse_lfs_pointer(head, path)
         return path
 
     def opened(self, path: Path, most: int) -> BinaryIO:
@@ -133,6 +144,15 @@ class FileSource:
         if commit is None:
             return None
         return commit + ("+" if changed else "")
+
+
+def refuse_lfs_pointer(data: bytes, path: Path) -> None:
+    """Raise OSError when ``data``, read from the disk at ``path``, is the small text Git LFS
+    leaves in place of a file whose content was never fetched (a clone made without git-lfs,
+    or with GIT_LFS_SKIP_SMUDGE): read as the file, it would be a broken image, font or deck."""
+    if len(data) < MAX_LFS_POINTER_BYTES and lfs_object(data) is not None:
+        raise OSError(errno.ENODATA, "it is a Git LFS pointer: the file's content was never fetched; "
+                      "git lfs pull fetches it", str(path))
 
 
 DISK = FileSource()
