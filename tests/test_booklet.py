@@ -645,6 +645,20 @@ def test_decklists_directive_prints_each_decklist_with_its_description(tmp_path)
     assert "Duel Deck" in text and "Two heroes and a villain." in text
 
 
+def test_a_choice_prints_alike_in_the_components_and_decklists_tables(tmp_path):
+    """A choice is capitalised, never lower-cased: ``nightGoblin`` heads both tables as
+    NightGoblin, as a card table prints it."""
+    first = load_deck(make_deck(tmp_path, "x")).cards[0].id
+    deck_text = DECK.replace("[Goblin, Fairy, Star]", "[nightGoblin, Fairy, Star]").replace(
+        "kind: Goblin,", "kind: nightGoblin,") + f"""decklists:
+  duel: {{name: Duel Deck, cards: {{{first}: 2}}}}
+"""
+    folder = make_deck(tmp_path, "# Decks\n\n{{ components by=kind }}\n\n{{ decklists by=kind }}\n", deck_text)
+    text = " ".join(pages_of(build_booklet(load_deck(folder), "a4", renderer_factory=TinyRenderer).reading_pdf))
+    assert text.count("NightGoblin") >= 2, text  # the components table, the decklists table
+    assert "Nightgoblin" not in text
+
+
 def test_a_deck_name_no_booklet_font_prints_is_refused_by_check_and_booklet(tmp_path):
     """Cards may print the name in a font of the deck's own; the cover would print a box."""
     deck_text = DECK.replace("name: Tiny Test Game", "name: Tiny \u235f Game").replace(

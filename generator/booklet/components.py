@@ -74,6 +74,18 @@ def choice_label(deck: Deck, field_name: str, value: Any) -> str | None:
     return translation.choice_label(deck, field_name, value)
 
 
+def choice_text(deck: Deck, field_name: str, value: Any) -> str | None:
+    """A choice value as the booklet's tables print it: as the deck's translation labels it,
+    else capitalised (``hero`` as Hero); None for a value that is no choice of the field."""
+    spec = deck.fields.get(field_name)
+    if spec is None or value not in spec.choices:
+        return None
+    label = choice_label(deck, field_name, value)
+    if label is not None:
+        return label
+    return value[:1].upper() + value[1:] if isinstance(value, str) else None
+
+
 def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[ComponentGroup, ...]:
     """Cards grouped by the value of field ``by``, in the order the deck first lists them.
 
@@ -90,21 +102,12 @@ def group_cards(deck: Deck, by: str | None, labels: dict[str, str]) -> tuple[Com
             members.setdefault(value_label(card.fields.get(by)), []).append(card)
     words = words_for(deck)
     return tuple(
-        ComponentGroup(label=labels.get(key) or choice_label(deck, by, cards[0].fields.get(by))
-                       or _choice_shown(deck, by, cards[0].fields.get(by)) or key or words("other_column"),
+        ComponentGroup(label=labels.get(key) or choice_text(deck, by, cards[0].fields.get(by)) or key
+                       or words("other_column"),
                        count=sum(card.count for card in cards), cards=tuple(cards),
                        renamed=key in labels, unset=not key, words=words)
         for key, cards in members.items()
     )
-
-
-def _choice_shown(deck: Deck, field_name: str, value: Any) -> str | None:
-    """A choice value of words as the booklet's tables print it, capitalised (``hero`` as Hero);
-    None for any other value."""
-    spec = deck.fields.get(field_name)
-    if spec is None or not isinstance(value, str) or value not in spec.choices:
-        return None
-    return value[:1].upper() + value[1:]
 
 
 def group_values(deck: Deck, by: str) -> set[str]:

@@ -37,7 +37,7 @@ from typing import Any
 
 from generator.booklet.components import (
     Components,
-    choice_label,
+    choice_text,
     components,
     describe_group,
     extras_option,
@@ -379,7 +379,7 @@ def _decklists_table(directive: Directive, deck: Deck) -> DirectiveTable:
         rows.append([Cell(decklist.name, bold=True, note=decklist.description),
                      *(Cell(str(total)) for total in totals)])
     words = words_for(deck)
-    headers = [labels.get(value) or choice_label(deck, by or "", raw) or value.capitalize() or words("other_column")
+    headers = [labels.get(value) or choice_text(deck, by or "", raw) or value.capitalize() or words("other_column")
                for value, raw in values.items()]
     return DirectiveTable([words("deck_column"), words("cards_column"), *headers], [False] + [True] * (1 + len(values)),
                           rows, [decklist.description for decklist in deck.decklists])
@@ -428,12 +428,9 @@ def shown(deck: Deck, column: str, value: Any, template: str | None, words: Word
         filled = "" if value is True else str(value)
         return Cell("" if value is None or value is False else template.replace("{}", filled))
     spec = deck.fields.get(column.removeprefix("back."))
-    if spec is not None and value in spec.choices:
-        label = choice_label(deck, spec.name, value)
-        if label is not None:
-            return Cell(label)
-        if isinstance(value, str):
-            return Cell(value[:1].upper() + value[1:])
+    choice = choice_text(deck, spec.name, value) if spec is not None else None
+    if choice is not None:
+        return Cell(choice)
     if value is None:
         return Cell("–")
     if isinstance(value, bool):
