@@ -53,6 +53,9 @@ class Change:
     """For a field of a card: the side it is on ("front", or "back" for the card's own back)."""
     name: str = ""
     """For a field of a card: its name on that side (``name`` for the card's own ``back name``)."""
+    setting: tuple[str, ...] = ()
+    """For a deck's setting: where its deck file keeps it (``("deck", "name")``,
+    ``("back", "title")``, ``("decklists", "duel")``), which tells how to undo it."""
 
 
 @dataclass(frozen=True)
@@ -241,12 +244,13 @@ def _deck_changes(old: Side, new: Side) -> Iterable[Change]:
     for name in DECK_SETTINGS:
         was, now = _setting(before, name), _setting(after, name)
         if was != now:
-            yield Change(f"deck {name}", was, now, _at(new, old, ("deck", name), name in after.info))
+            yield Change(f"deck {name}", was, now, _at(new, old, ("deck", name), name in after.info),
+                         setting=("deck", name))
     shared_before, shared_after = before.shared_back or {}, after.shared_back or {}
     for name in _names(shared_before, shared_after):
         if shared_before.get(name) != shared_after.get(name):
             yield Change(f"back {name}", shared_before.get(name), shared_after.get(name),
-                         _at(new, old, ("back", name), name in shared_after))
+                         _at(new, old, ("back", name), name in shared_after), setting=("back", name))
     yield from _decklist_changes(old, new)
 
 
@@ -270,17 +274,18 @@ def _decklist_changes(old: Side, new: Side) -> Iterable[Change]:
         if now is None:
             assert was is not None  # the id came from one of them
             yield Change(f"decklist '{list_id}'", f"{sum(was.counts.values())} cards", "absent",
-                         old.where(was.position))
+                         old.where(was.position), setting=("decklists", list_id))
             continue
         if was is None:
             yield Change(f"decklist '{list_id}'", "absent", f"{sum(now.counts.values())} cards",
-                         new.where(now.position))
+                         new.where(now.position), setting=("decklists", list_id))
             continue
         for card_id in _names(was.counts, now.counts):
             if was.counts.get(card_id, 0) != now.counts.get(card_id, 0):
                 keys = ("decklists", list_id, "cards", card_id)
                 yield Change(f"decklist '{list_id}' {card_id}", was.counts.get(card_id, 0),
-                             now.counts.get(card_id, 0), _at(new, old, keys, card_id in now.counts))
+                             now.counts.get(card_id, 0), _at(new, old, keys, card_id in now.counts),
+                             setting=("decklists", list_id))
 
 
 def _at(new: Side, old: Side, keys: tuple[Any, ...], in_new: bool) -> Position | None:
@@ -648,32 +653,27 @@ class _DeckUndoing:
 
 def _undo(old: Deck, change: Change) -> Callable[[Deck], Deck] | None:
     """How to give a deck back the older value of ``change``, one of :func:`_deck_changes`;
-    None for a setting that cannot be undone without reading the layouts again."""
-    what = change.what
-    if what == "deck name":
-        return lambda deck: dataclasses.replace(deck, name=old.name)
-    if what == "deck players":
-        return lambda deck: dataclasses.replace(deck, players=old.players)
-    if what == "deck title_field":
-        return lambda deck: dataclasses.replace(deck, title_field=old.title_field)
-    if what in ("deck designer", "deck description"):
-        key = what.removeprefix("deck ")
-
-        def info(deck: Deck) -> Deck:
-            kept = {name: value for name, value in deck.info.items() if name != key}
-            return dataclasses.replace(deck, info={**kept, key: old.info[key]} if key in old.info else kept)
-        return info
-    if what.startswith("back "):
-        key = what.removeprefix("back ")
-
+    None for a setting that cannot be undone without reading the layouts again (the layout,
+    the card size)."""
+    part, key = (change.setting + ("", ""))[:2]
+    if part == "decklists":
+        return lambda deck: dataclasses.replace(deck, decklists=list(old.decklists))
+    if part == "back":
         def back(deck: Deck) -> Deck:
             kept = {name: value for name, value in (deck.shared_back or {}).items() if name != key}
             if old.shared_back is not None and key in old.shared_back:
                 kept[key] = old.shared_back[key]
             return dataclasses.replace(deck, shared_back=kept if kept or old.shared_back is not None else None)
         return back
-    if what.startswith("decklist "):
-        return lambda deck: dataclasses.replace(deck, decklists=list(old.decklists))
+    if part != "deck":
+        return None
+    if key in ("name", "players", "title_field"):
+        return lambda deck: dataclasses.replace(deck, **{key: getattr(old, key)})
+    if key in ("designer", "description"):
+        def info(deck: Deck) -> Deck:
+            kept = {name: value for name, value in deck.info.items() if name != key}
+            return dataclasses.replace(deck, info={**kept, key: old.info[key]} if key in old.info else kept)
+        return info
     return None
 
 
