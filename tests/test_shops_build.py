@@ -18,6 +18,7 @@ from shops_support import RGB_OPERATOR, add_element, colour_spaces, decoded_stre
 from generator.deck.model import load_deck
 from generator.errors import LayoutError
 from generator.render import load_renderer
+from generator.shops import inks as inks_module
 from generator.shops.inks import INTENT, PressInks
 from generator.shops.presets import find_preset
 from generator.shops.press import press_for_shop
@@ -221,6 +222,43 @@ def test_raster_art_becomes_cmyk_and_low_resolution_art_is_named(tmp_path):
     # JPEG art stays JPEG (a CMYK one), the rest is stored losslessly
     assert {str(image["/Filter"][-1] if isinstance(image["/Filter"], list) else image["/Filter"])
             for image in images} == {"/FlateDecode", "/DCTDecode"}
+
+
+def test_build_for_a_cmyk_shop_converts_each_image_once_and_embeds_what_the_check_measured(
+        tmp_path, monkeypatch):
+    """The shop's ink check and the drawing share each image's resampled CMYK pixels; with no
+    room kept for them (MAX_KEPT_ART_BYTES), the drawing converts them again, to the same bytes."""
+    deck = small_deck(tmp_path)
+    see_through_png(deck / "art.png", (1200, 600))
+    Image.new("RGB", (1200, 600), (200, 60, 40)).save(deck / "photo.jpg", quality=95)
+    add_element(deck, """  - name: art
+    when: "type == 'hero'"
+    image: art.png
+    box: [21.75mm, 55mm, 20mm, 10mm]
+  - name: photo
+    when: "type == 'monster'"
+    image: photo.jpg
+    box: [21.75mm, 55mm, 20mm, 10mm]
+""")
+    decoded: list[str] = []
+    real = inks_module.decoded_art
+
+    def counted(path, resample, resample_filter):
+        decoded.append(Path(path).name)
+        return real(path, resample, resample_filter)
+
+    monkeypatch.setattr(inks_module, "decoded_art", counted)
+    assert deckpress("build", deck, "--for", "drivethrucards", "--out", tmp_path / "shared", "-q").exit_code == 0
+    assert sorted(decoded) == ["art.png", "photo.jpg"]
+    decoded.clear()
+    monkeypatch.setattr(inks_module, "MAX_KEPT_ART_BYTES", 0)
+    assert deckpress("build", deck, "--for", "drivethrucards", "--out", tmp_path / "again", "-q").exit_code == 0
+    assert sorted(decoded) == ["art.png", "art.png", "photo.jpg", "photo.jpg"]
+    shared = (tmp_path / "shared" / "demo.drivethrucards.pdf").read_bytes()
+    assert shared == (tmp_path / "again" / "demo.drivethrucards.pdf").read_bytes()
+    decoded.clear()
+    assert deckpress("check", deck, "--for", "drivethrucards").exit_code == 0
+    assert sorted(decoded) == ["art.png", "photo.jpg"]
 
 
 def test_soft_edged_art_is_refused_for_pdf_x1a(tmp_path):

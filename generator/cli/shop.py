@@ -64,7 +64,7 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
     from generator.shops.press import press_for_shop, steps  # noqa: PLC0415
     from generator.verdict.shops import shop_check  # noqa: PLC0415
 
-    choice = ShopChoice(shop)
+    choice = ShopChoice(shop, drawing=True)
     checks = [*(each for each in PRINT_CHECKS if not no_check or each is not check_rules), shop_check(choice)]
     ready = []
     exit_code = EXIT_OK

@@ -10,7 +10,7 @@ image with more pixels than ``dpi`` (300 unless the element says up to 600)
 asks for at its drawn size is resampled once, in memory; the file on disk is
 never touched. A ``cover`` image is cropped to what shows. Smaller images are
 embedded as they are (JPEG files byte for byte). Art converted on its way in (a print
-shop's CMYK) goes through :class:`ArtConversion`, which also says how it is resampled.
+shop's CMYK) goes through an :data:`ArtConversion`, which also chooses how it is resampled.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ JPEG_QUALITY = 90
 RESAMPLE_FILTER = Image.Resampling.LANCZOS
 """How art drawn as it is (in its own colours) is downsampled: Lanczos keeps fine detail
 sharp; its slight ringing at hard edges is the sharpening photo editors apply too. A
-conversion may ask for another (:class:`ArtConversion`)."""
+conversion may ask for another (:data:`ArtConversion`)."""
 
 
 class ImageProblem(ValueError):
@@ -137,32 +137,27 @@ def resampling(pixels: tuple[int, int], box: Box, fit: str, dpi: int) -> Resampl
     return Resampling(crop, (min(needed[0], cropped[0]), min(needed[1], cropped[1])))
 
 
-@dataclass(frozen=True)
-class ArtConversion:
-    """What card art becomes instead of being embedded as drawn: a print shop's CMYK, say.
+ArtConversion = Callable[[Path, Resampling | None], ImageReader]
+"""What card art becomes instead of being embedded as drawn (a print shop's CMYK): given the
+file and how it is drawn (:class:`Resampling`, None for as it is), what reportlab embeds.
+:func:`decoded_art` is the one way to the pixels it starts from, for drawing and for a
+check that must measure exactly what drawing embeds."""
 
-    ``convert`` turns the decoded image (resampled when it was) and whether it came from a
-    JPEG into what reportlab embeds; ``resample_filter`` is the filter that image was
-    downsampled with. :meth:`source` is the one way to that image, for drawing and for a
-    check that must measure exactly what drawing embeds.
-    """
 
-    convert: Callable[[Image.Image, bool], ImageReader]
-    resample_filter: Image.Resampling = RESAMPLE_FILTER
-
-    def source(self, path: Path, resample: Resampling | None) -> tuple[Image.Image, bool]:
-        """The image handed to ``convert`` for ``path`` drawn as ``resample`` says, decoded,
-        and whether its file is a JPEG."""
-        if resample is not None:
-            return _resized(path, resample, self.resample_filter)
-        with Image.open(path) as image:
-            image.load()
-            return image, image.format == "JPEG"
+def decoded_art(path: Path, resample: Resampling | None,
+                resample_filter: Image.Resampling) -> tuple[Image.Image, bool]:
+    """The image at ``path`` decoded, downsampled as ``resample`` says with ``resample_filter``
+    (as it is when None), and whether its file is a JPEG."""
+    if resample is not None:
+        return _resized(path, resample, resample_filter)
+    with Image.open(path) as image:
+        image.load()
+        return image, image.format == "JPEG"
 
 
 class PreparedImages:
     """Images ready for reportlab, resampled once per (file, crop, size) and kept a while;
-    with ``convert``, each converted once too (see :class:`ArtConversion`)."""
+    with ``convert``, each converted once too (see :data:`ArtConversion`)."""
 
     def __init__(self, convert: ArtConversion | None = None) -> None:
         self.convert = convert
@@ -175,7 +170,7 @@ class PreparedImages:
             self._kept.move_to_end(key)
             return self._kept[key]
         if self.convert is not None:
-            reader = self.convert.convert(*self.convert.source(path, resample))
+            reader = self.convert(path, resample)
         else:
             reader = ImageReader(str(path)) if resample is None else ImageReader(_resampled(path, resample))
         self._kept[key] = reader

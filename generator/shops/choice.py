@@ -16,9 +16,12 @@ from generator.shops.presets import Preset, find_preset, is_preset_file
 class ShopChoice:
     """``--for NAME``: the preset each deck gets under that name, and each preset's inks."""
 
-    def __init__(self, name: str) -> None:
-        """A preset named by its file is read now, so a mistake in it is said once, not once a deck."""
+    def __init__(self, name: str, drawing: bool = False) -> None:
+        """A preset named by its file is read now, so a mistake in it is said once, not once a deck.
+        ``drawing``: the shop's files are drawn after the checks (``build --for``), whose inks
+        then keep the art they convert for it."""
         self.name = name
+        self.drawing = drawing
         self._presets: dict[Path, Preset] = {}
         self._inks: dict[Path, PressInks] = {}
         self._file = find_preset(name) if is_preset_file(name) else None
@@ -38,5 +41,5 @@ class ShopChoice:
             return None
         key = preset.path.resolve()
         if key not in self._inks:
-            self._inks[key] = PressInks(preset)
+            self._inks[key] = PressInks(preset, keep_art=self.drawing)
         return self._inks[key]

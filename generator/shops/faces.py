@@ -324,12 +324,11 @@ def _ink(colours: dict[tuple[str, str, str], tuple[Color, Card, set[tuple[str, s
 def _image_ink(images: dict[tuple[Path, Resampling | None], list[tuple[ImageOp, Face]]], renderer: Renderer,
                preset: Preset, inks: PressInks, found: dict[Key, _Found]) -> None:
     """Each raster image measured once for each way it is resampled, on the pixels the shop's
-    file embeds (:meth:`PressInks.conversion`, then :class:`~generator.shops.inks.PressArt`);
+    file embeds (:meth:`PressInks.art`, which ``build --for`` then embeds);
     one over the ink limit is a finding for each element that shows it."""
-    conversion = inks.conversion()
     for (path, resample), uses in images.items():
         try:
-            total = inks.press_art(*conversion.source(path, resample)).total()
+            total = inks.art(path, resample).total()
         except (OSError, ValueError):  # a broken image is reported by the face checks
             continue
         if not inks.over_limit(total):

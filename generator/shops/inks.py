@@ -37,7 +37,7 @@ from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
 
 from generator.errors import InputError
-from generator.render.images import ArtConversion
+from generator.render.images import ArtConversion, Resampling, decoded_art
 from generator.shops.presets import Preset
 
 INTENT = ImageCms.Intent.RELATIVE_COLORIMETRIC
@@ -45,6 +45,10 @@ FLAGS = ImageCms.Flags.BLACKPOINTCOMPENSATION
 JPEG_QUALITY = 95
 """CMYK JPEG art (from JPEG sources) is written at this quality: above what print shops
 ask for, so converting adds no visible loss. Other art is stored losslessly."""
+MAX_KEPT_ART_BYTES = 256 * 1024 * 1024
+"""Converted art the shop's check keeps for the drawing that follows it (``build --for``), so
+each image is resampled and converted once for both; past this, the rest is converted again
+as it is drawn, and memory stays bounded however much art the deck has."""
 INK_TOLERANCE = 4 * 100 / 255
 """Percent: four inks each rounded by one step of 255 in the conversion."""
 PRESS_RESAMPLING = Image.Resampling.HAMMING
@@ -66,6 +70,11 @@ class PressArt:
     jpeg: bytes | None
     """The CMYK JPEG embedded for it (art from a JPEG file without alpha), None when its
     samples are stored as they are."""
+
+    def size(self) -> int:
+        """Bytes of memory it holds, about."""
+        alpha = 0 if self.alpha is None else self.alpha.width * self.alpha.height
+        return self.cmyk.width * self.cmyk.height * 4 + alpha + len(self.jpeg or b"")
 
     def samples(self) -> Image.Image:
         """The CMYK pixels a reader of the file decodes: the JPEG's own when it is one."""
@@ -90,9 +99,15 @@ class PressInks:
     icons), and it returns the CMYK colour to write instead.
     """
 
-    def __init__(self, preset: Preset) -> None:
+    def __init__(self, preset: Preset, keep_art: bool = False) -> None:
+        """``keep_art``: the shop's file is drawn after the check (``build --for``), so the art
+        the check converts is kept for it (within :data:`MAX_KEPT_ART_BYTES`) rather than
+        resampled and converted a second time."""
         assert preset.profile is not None and preset.black is not None, "a cmyk preset"
         self.preset = preset
+        self.keep_art = keep_art
+        self._kept: dict[tuple[Path, Resampling | None], PressArt] = {}
+        self._kept_bytes = 0
         self.profile_bytes, self.profile = read_profile(preset)
         self._srgb = ImageCms.createProfile("sRGB")
         self._from_srgb = ImageCms.buildTransform(self._srgb, self.profile, "RGB", "CMYK", INTENT, FLAGS)
@@ -136,20 +151,37 @@ class PressInks:
         assert self.preset.ink_limit is not None, "a cmyk preset"
         return total > self.preset.ink_limit + INK_TOLERANCE
 
+    def art(self, path: Path, resample: Resampling | None) -> PressArt:
+        """The art at ``path`` as the press's file holds it when drawn as ``resample`` says
+        (what the shop's check measures). With ``keep_art``, kept for the drawing to embed."""
+        art = self._converted(path, resample)
+        size = art.size()
+        if self.keep_art and self._kept_bytes + size <= MAX_KEPT_ART_BYTES:
+            self._kept[(path, resample)] = art
+            self._kept_bytes += size
+        return art
+
     def conversion(self) -> ArtConversion:
         """How card art goes into the press's file (what ``Renderer.convert_art`` is given):
-        downsampled with :data:`PRESS_RESAMPLING`, then converted by :meth:`picture`."""
-        return ArtConversion(self.picture, PRESS_RESAMPLING)
+        the art :meth:`art` kept, or converted now, ready to embed. The renderer asks once
+        per image and way of drawing it."""
+        return self._embedded
 
-    def picture(self, image: Image.Image, was_jpeg: bool) -> ImageReader:
-        """Card art in the press's CMYK, ready to embed (see :meth:`press_art`). The renderer
-        asks once per image."""
-        art = self.press_art(image, was_jpeg)
+    def _embedded(self, path: Path, resample: Resampling | None) -> ImageReader:
+        art = self._kept.pop((path, resample), None)
+        if art is not None:
+            self._kept_bytes -= art.size()
+        else:
+            art = self._converted(path, resample)
         if art.alpha is not None:
             return _SoftCmykReader(art.cmyk, art.alpha)
         if art.jpeg is not None:
             return ImageReader(io.BytesIO(art.jpeg))
         return ImageReader(art.cmyk)
+
+    def _converted(self, path: Path, resample: Resampling | None) -> PressArt:
+        """Downsampled with :data:`PRESS_RESAMPLING`, then converted by :meth:`press_art`."""
+        return self.press_art(*decoded_art(path, resample, PRESS_RESAMPLING))
 
     def press_art(self, image: Image.Image, was_jpeg: bool) -> PressArt:
         """Card art as the press's file holds it: JPEG art as a CMYK JPEG, the rest as raw CMYK
