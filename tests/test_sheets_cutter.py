@@ -27,7 +27,14 @@ from sheets_support import FrameRenderer, numbered_deck, placed_forms, read_mani
 from generator.boxes import Box
 from generator.cli import cli
 from generator.deck.model import load_deck
-from generator.sheets.cutting import CutterSettingsError, cutter_settings, load_cutters
+from generator.sheets.cutting import (
+    LENGTH_STEP,
+    CutterSettingsError,
+    cutter_settings,
+    load_cutters,
+    longest_arms,
+    place_marks,
+)
 from generator.sheets.geometry import SheetSettings, SheetSettingsError, plan_layout, plan_pages
 from generator.sheets.press import press_deck
 from generator.sheets.style import MM, find_paper, load_style
@@ -155,6 +162,23 @@ def test_arms_grow_where_the_page_leaves_room_unless_a_length_is_asked_for():
     assert grown.registration.length == pytest.approx(8 * MM)  # cards start 19.5 mm in: 19.5 - 10 - 1.5
     exact = plan_layout(settings(length_mm=6), POKER, BLEED)
     assert exact.registration.length == pytest.approx(6 * MM)
+
+
+def test_arms_are_as_long_as_the_exact_clearance_allows_beside_text_nearer_the_edge_than_the_marks():
+    """What lies wholly between a mark and the paper's edge (the calibration sheet's text under a
+    deep inset) never limits the arms; what lies across the page from a corner limits them as
+    far as its clear margin reaches, exactly as a trial of every length finds."""
+    cutters = load_cutters()
+    marks = cutter_settings(cutters, "silhouette-4", inset_mm=20)
+    width, height = 210 * MM, 297 * MM
+    under_the_marks = Box(15 * MM, 3 * MM, 180 * MM, 10 * MM)  # below the bottom marks, beside no arm
+    across = Box(15 * MM, 35 * MM, 180 * MM, 10 * MM)             # a row 35 mm up the page
+    longest = longest_arms(width, height, marks, (under_the_marks, across))
+    assert longest == pytest.approx(13.5 * MM)  # 35 - 20 inset - 1.5 clear; not the shortest arms
+    trial = max(length * LENGTH_STEP for length in range(1, round(marks.longest / LENGTH_STEP) + 1)
+                if not any(place_marks(width, height, marks, length * LENGTH_STEP).touches(box)
+                           for box in (under_the_marks, across)))
+    assert longest == pytest.approx(trial)
 
 
 @pytest.mark.parametrize("duplex", ["long", "short", "none"])

@@ -43,7 +43,7 @@ from generator.errors import InputError
 from generator.outputs import write_bytes_atomic, write_files_atomic
 from generator.render.units import mm_text, size_text
 from generator.sheets.cutfile import CutSheet, cut_file_bytes, cut_file_name
-from generator.sheets.cutting import LENGTH_STEP, CutterSettings, Registration, longest_arms, place_marks
+from generator.sheets.cutting import CutterSettings, Registration, longest_arms, place_marks
 from generator.sheets.forms import sheet_canvas, sheet_font
 from generator.sheets.geometry import back_box, mirror_axis, mirror_box
 from generator.sheets.instructions import Label, draw_labels
@@ -445,7 +445,7 @@ def _around_the_card(paper: Paper, cutter: CutterSettings, instructions: list[st
     if text is None or not _within(text, column):
         return None
     rows = tuple(_row(label, width) for label in text)
-    registration = place_marks(width, height, cutter, _longest_clear_arms(width, height, cutter, (outermost, *rows)))
+    registration = place_marks(width, height, cutter, longest_arms(width, height, cutter, (outermost, *rows)))
     grown = _flowed(instructions + [registration.describe()], left, column, spans)
     if grown is None or not _within(grown, column) \
             or any(registration.touches(_row(label, width)) for label in grown):
@@ -497,20 +497,6 @@ def _flowed(paragraphs: list[str], left: float, width: float,
 def _row(label: Label, page_width: float) -> Box:
     """The band across the page that a line of text takes: from its descent to its ascent."""
     return Box(0.0, label.y - (LEADING - 1) * label.size, page_width, LEADING * label.size)
-
-
-def _longest_clear_arms(width: float, height: float, cutter: CutterSettings, boxes: tuple[Box, ...]) -> float:
-    """The longest arms (a multiple of :data:`LENGTH_STEP`, from the cutter's shortest to its
-    longest, and short of the middle of the page) whose marks keep their clear margin off every
-    one of ``boxes``; the shortest when none does."""
-    room = min(width, height) / 2 - cutter.inset - cutter.thickness - cutter.clear
-    for steps in range(math.floor(min(cutter.longest, room) / LENGTH_STEP + EPSILON), 0, -1):
-        length = steps * LENGTH_STEP
-        if length < cutter.length - EPSILON:
-            break
-        if not any(place_marks(width, height, cutter, length).touches(box) for box in boxes):
-            return length
-    return cutter.length
 
 
 def _does_not_fit(paper: Paper, cutter: CutterSettings, corner_radius: float, cut_file: str,

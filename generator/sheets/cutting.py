@@ -251,19 +251,24 @@ def longest_arms(paper_width: float, paper_height: float, settings: CutterSettin
     """The longest arms (at most ``settings.longest``, at least ``settings.length``) whose marks,
     with their clear margin, keep off every box of ``clear_of`` (the cards with their bleed).
 
-    An L's clear margin reaches ``inset + length + clear`` in from both edges at its corner, so
-    a box keeps off it when it starts at least that far in along one of the two edges; the
-    arms also stay short of the middle of the page, so two marks' margins never meet.
+    An L's clear margin spans from ``inset - thickness / 2 - clear`` to ``inset + length + clear``
+    in from both edges at its corner. A box keeps off it at any length when it lies wholly
+    nearer an edge than that span (text between a mark and the paper's edge); else when it
+    starts at least ``inset + length + clear`` in along one of the two edges. The arms also
+    stay short of the middle of the page, so two marks' margins never meet.
     """
     inset, clear = settings.inset, settings.clear
     room = min(paper_width, paper_height) / 2 - inset - settings.thickness - clear
     longest = min(settings.longest, room)
+    outside = inset - settings.thickness / 2 - clear + EPSILON  # a box's far side nearer the edge than this
     for corner, kind in settings.cutter.corners:
         if kind != "L":
             continue
         for box in clear_of:
-            along_x = paper_width - box.right if corner.endswith("right") else box.x
-            along_y = paper_height - box.top if corner.startswith("top") else box.y
-            longest = min(longest, max(along_x, along_y) - inset - clear)
+            right, top = corner.endswith("right"), corner.startswith("top")
+            near_x, far_x = (paper_width - box.right, paper_width - box.x) if right else (box.x, box.right)
+            near_y, far_y = (paper_height - box.top, paper_height - box.y) if top else (box.y, box.top)
+            if min(far_x, far_y) > outside:
+                longest = min(longest, max(near_x, near_y) - inset - clear)
     steps = math.floor(longest / LENGTH_STEP + EPSILON)
     return max(settings.length, steps * LENGTH_STEP)
