@@ -60,9 +60,17 @@ def test_warnings_are_printed_and_pass(tmp_path):
 
 
 def test_strict_fails_on_warnings(tmp_path):
-    run = deckpress("check", "--strict", deck_with(tmp_path))
+    folder = deck_with(tmp_path)
+    run = deckpress("check", "--strict", folder)
     assert run.exit_code == 1
     assert "warning: field 'suit'" in run.stdout
+    summary = run.stdout.splitlines()[0]
+    assert summary.startswith("FAIL  ") and summary.endswith(": 4 warnings not accepted (--strict)"), summary
+    report = json.loads(deckpress("check", "--strict", "--format", "json", folder).stdout)
+    assert report["passed"] is False
+    assert [(deck["passed"], deck["exit_code"]) for deck in report["decks"]] == [(False, 1)]
+    plain = json.loads(deckpress("check", "--format", "json", folder).stdout)  # warnings pass without it
+    assert plain["passed"] is True and [deck["exit_code"] for deck in plain["decks"]] == [0]
 
 
 def test_accepted_warnings_are_reported_as_accepted_and_pass_strict(tmp_path):

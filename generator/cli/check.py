@@ -81,9 +81,9 @@ def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | 
             outcome = verdict(path, lang=code, sheets=sheets, checks=checks)
             exit_code = max(exit_code, outcome.strict_exit_code() if strict else outcome.exit_code)
             if output_format == "json":
-                results.append(_as_dict(outcome))
+                results.append(_as_dict(outcome, strict))
             else:
-                _print(outcome)
+                _print(outcome, strict)
     if output_format == "json":
         say_json({"decks": results, "passed": exit_code == EXIT_OK})
     sys.exit(exit_code)
@@ -111,10 +111,10 @@ def _languages(path: Path, lang: str | None) -> list[str | None]:
     return [lang]
 
 
-def _print(outcome: Verdict) -> None:
+def _print(outcome: Verdict, strict: bool) -> None:
     """A summary line for each deck that loads (or whose translation cannot be applied), then
     one line a finding: malformed input on stderr as ``error: ...``, the rest on stdout, all in
-    file and line order."""
+    file and line order. With ``strict``, a deck with a warning it does not accept FAILs."""
     deck = outcome.deck
     if deck is None and outcome.name is not None:
         say(f"FAIL  {outcome.name}: {plural(len(outcome.errors), 'problem')}")
@@ -125,6 +125,9 @@ def _print(outcome: Verdict) -> None:
         noted += f" ({accepted} accepted)" if accepted else ""
         if errors:
             say(f"FAIL  {_summary(deck, outcome.counts)}: {plural(errors, 'problem')}{noted}")
+        elif strict and accepted < warnings:
+            say(f"FAIL  {_summary(deck, outcome.counts)}: {plural(warnings - accepted, 'warning')} "
+                f"not accepted (--strict){f', {accepted} accepted' if accepted else ''}")
         else:
             say(f"ok    {_summary(deck, outcome.counts)}{noted}")
     for finding in outcome.findings:
@@ -143,8 +146,10 @@ def _summary(deck: Deck, counts: dict[str, int]) -> str:
     return f"{deck.output_name}: {deck.name}, {plural(deck.total, 'card')}, {', '.join(checked)}"
 
 
-def _as_dict(outcome: Verdict) -> dict:
+def _as_dict(outcome: Verdict, strict: bool) -> dict:
+    """The deck's entry in ``--format json``; with ``strict``, it passes as ``--strict`` does."""
     deck = outcome.deck
+    exit_code = outcome.strict_exit_code() if strict else outcome.exit_code
     return {
         "file": str(outcome.path),
         "deck": deck.id if deck else None,
@@ -154,8 +159,8 @@ def _as_dict(outcome: Verdict) -> dict:
         "cards": deck.total if deck else None,
         "rules_checked": outcome.counts.get("rules", 0),
         "faces_checked": outcome.counts.get("faces", 0),
-        "passed": not outcome.errors,
-        "exit_code": outcome.exit_code,
+        "passed": exit_code == EXIT_OK,
+        "exit_code": exit_code,
         "findings": [finding.as_dict() for finding in outcome.findings],
     }
 
