@@ -115,6 +115,9 @@ def test_a_card_that_fits_only_without_its_bleed_says_so(tmp_path):
     (["--back-offset", "nan,nan"], "each part must lie between -20 and 20 mm"),
     (["--back-offset", "0,60", "--duplex", "fold"], "each part must lie between -20 and 20 mm"),
     (["--paper", "99999999x99999999"], "larger than a PDF page may be: at most 5080 mm"),
+    (["--paper", "5080.1x300"], "paper '5080.1x300' is larger than a PDF page may be: at most 5080 mm"),
+    (["--paper", "a\x1b]0;title\x074"], "unknown paper 'a\\x1b]0;title\\x074'"),
+    (["--back-offset", "1,\x1b[31m"], "found '1,\\x1b[31m'"),
     (["--paper", "10x10"], "card does not fit on 10x10 portrait"),
     (["--duplex", "fold", "--paper", "200x196", "--back-offset", "0,7"],
      "--back-offset 0,7 moves backs off their half of the page"),
@@ -128,6 +131,16 @@ def test_bad_options_are_usage_errors(tmp_path, options, message):
     error_lines = [line for line in result.output.splitlines() if "rror" in line]
     assert len(error_lines) == 1 and message in error_lines[0], result.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("paper", ["5080x300", "5080x300mm", "508x30cm", "200x10in"])
+def test_a_page_of_the_largest_pdf_size_is_accepted(tmp_path, paper):
+    """5080 mm is the limit the message names, however its unit writes it."""
+    out = tmp_path / "out"
+    result = run(deck(tmp_path), "--out", out, "--paper", paper, "--duplex", "none")
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "alpha.none.json").read_text())
+    assert manifest["paper"]["height"] == pytest.approx(5080 * 72 / 25.4)
 
 
 def test_an_offset_that_keeps_folded_backs_on_their_half_is_accepted(tmp_path):

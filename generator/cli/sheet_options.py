@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from generator.cli.common import given
+from generator.errors import printable
 from generator.sheets.cutting import (
     CUT_FILE_FORMATS,
     FOLD_REFUSAL,
@@ -86,11 +87,11 @@ def parse_offset(context: click.Context, parameter: click.Parameter, value: str)
         x_text, y_text = value.split(",")
         offset_mm = (float(x_text), float(y_text))
     except ValueError:
-        raise click.BadParameter(f"expected two numbers in millimetres, like 0.5,-1.2; found '{value}'") \
+        raise click.BadParameter(f"expected two numbers in millimetres, like 0.5,-1.2; found '{printable(value)}'") \
             from None
     if not all(abs(part) <= MAX_BACK_OFFSET_MM for part in offset_mm):  # also refuses nan and inf
         raise click.BadParameter(f"each part must lie between -{MAX_BACK_OFFSET_MM:g} and "
-                                 f"{MAX_BACK_OFFSET_MM:g} mm; found '{value}'")
+                                 f"{MAX_BACK_OFFSET_MM:g} mm; found '{printable(value)}'")
     return offset_mm[0] * MM, offset_mm[1] * MM
 
 

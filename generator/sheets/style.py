@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import InputError, Position
+from generator.boxes import EPSILON
+from generator.errors import InputError, Position, printable
 from generator.loading import Document, load_yaml
 from generator.render.units import MAX_LENGTH, POINTS_PER_UNIT, read_length
 from generator.render.units import MM as MM  # sheets measure in it; imported from here by their callers
@@ -206,16 +207,16 @@ def find_paper(spec: str, orientation: str, style: SheetStyle) -> Paper:
         match = PAPER_SIZE_PATTERN.match(key)
         if not match:
             known = ", ".join(sorted(style.papers))
-            raise ValueError(f"unknown paper '{spec}'; use one of {known} "
+            raise ValueError(f"unknown paper '{printable(spec)}'; use one of {known} "
                              "or a size such as 200x280mm or 8.5x14in")
         unit = POINTS_PER_UNIT[(match.group(3) or "mm").lower()]
         width, height = float(match.group(1)) * unit, float(match.group(2)) * unit
         if width <= 0 or height <= 0:
-            raise ValueError(f"paper sides must be longer than zero, found '{spec}'")
+            raise ValueError(f"paper sides must be longer than zero, found '{printable(spec)}'")
         paper = Paper(name=key, label=key, width=min(width, height), height=max(width, height))
-    if paper.height > LARGEST_PAPER:
-        raise ValueError(f"paper '{spec}' is larger than a PDF page may be: at most 5080 mm "
+    if paper.height > LARGEST_PAPER + EPSILON:  # 5080 mm is 14,400.000000000002 pt in floating point
+        raise ValueError(f"paper '{printable(spec)}' is larger than a PDF page may be: at most 5080 mm "
                          "(200 in) a side")
     if orientation not in ORIENTATIONS:
-        raise ValueError(f"orientation is portrait or landscape, found '{orientation}'")
+        raise ValueError(f"orientation is portrait or landscape, found '{printable(orientation)}'")
     return paper.turned(orientation)
