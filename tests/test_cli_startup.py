@@ -184,3 +184,17 @@ def test_the_last_collection_at_exit_leaves_what_the_command_made_alone():
              "from generator.cli import main; main()")
     finished = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert finished.stdout.splitlines()[-1] == "frozen True", finished.stdout + finished.stderr
+
+
+def test_check_help_promises_no_file_and_calibrate_names_its_own_cut_file():
+    """check writes no files, so its options say what they check, not what build would write;
+    calibrate's cut file goes beside its sheet, not into a deck's OUT folder."""
+    check_help = " ".join(deckpress("check", "--help").stdout.split())
+    assert "It writes no files." in check_help
+    assert "Write what" not in check_help and "files written" not in check_help and "OUT/" not in check_help
+    assert "--for SHOP Also hold the deck to a print shop's rules, as build --for SHOP does" in check_help
+    calibrate_help = " ".join(deckpress("calibrate", "--help").stdout.split())
+    assert "the cut file written beside the sheet (<sheet>.cut.svg or .cut.dxf)" in calibrate_help
+    assert "OUT/<deck>.cut.svg" not in calibrate_help
+    build_help = " ".join(deckpress("build", "--help").stdout.split())
+    assert "files written are named <deck>.CODE.pdf" in build_help and "OUT/<deck>.cut.svg" in build_help

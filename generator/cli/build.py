@@ -101,7 +101,7 @@ DUPLEX_HELP = ("long: backs follow each front page, mirrored across the long edg
               help="As --changed-since, for a deck not in git: the printed copy is the one whose build "
                    "wrote the manifest OLD.json.")
 @lang_option
-@shop_option
+@shop_option()
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 @reports_errors
 @cutter_options

@@ -51,7 +51,8 @@ def _calibrated(back_offset: tuple[float, float]) -> CalibratedBuild:
               help="Where to write the sheet; .pdf is added to a name without it. With --cutter, "
                    "build/calibration-<cutter>.pdf by default, and its cut file beside it.")
 @reports_errors
-@cutter_options
+@cutter_options(cut_file_help="With --cutter, the cut file written beside the sheet (<sheet>.cut.svg or "
+                              ".cut.dxf), which cuts its rectangle [default: svg].")
 def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tuple[float, float],
               out_file: Path, cutting: CutterChoice) -> None:
     """Write a calibration sheet that measures how far your printer shifts back pages.

@@ -9,7 +9,7 @@ import click
 
 from generator.cli.common import echo_error, find_decks, lang_option, reports_errors, say, say_json
 from generator.cli.sheet_options import check_sheet_options
-from generator.cli.shop import refuse_sheet_options, shop_option
+from generator.cli.shop import CHECK_FOR_HELP, refuse_sheet_options, shop_option
 from generator.deck.model import Deck
 from generator.errors import EXIT_INPUT, EXIT_OK, plural
 from generator.sheets.geometry import SheetSettings
@@ -27,7 +27,7 @@ from generator.verdict.complete import CHECKS, STREAMING_CHECKS
                    "the deck accepts them in its accept: section.")
 @lang_option(allow_all=True)
 @check_sheet_options
-@shop_option
+@shop_option(CHECK_FOR_HELP)
 @reports_errors
 def check(decks: tuple[str, ...], output_format: str, strict: bool, lang: str | None,
           sheets: SheetSettings, shop: str | None) -> None:

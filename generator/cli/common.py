@@ -90,13 +90,14 @@ def lang_option(command: Callable | None = None, *, allow_all: bool = False) -> 
             raise click.BadParameter("--lang all is for check only; name one language here")
         if value == ALL_LANGUAGES or CODE_PATTERN.match(value):
             return value
-        raise click.BadParameter(f"'{value}' is not a language code such as fr, de or pt-BR")
+        raise click.BadParameter(f"'{printable(value)}' is not a language code such as fr, de or pt-BR")
+
+    # --lang all is check's, which writes no files
+    named = "" if allow_all else "; files written are named <deck>.CODE.pdf and so on"
+    help_text = f"Use the deck's translation lang/CODE.yaml (its texts in that language){named}.{extra}"
 
     def decorate(function: Callable) -> Callable:
-        return click.option(
-            "--lang", metavar="CODE", callback=check,
-            help="Use the deck's translation lang/CODE.yaml (its texts in that language); files "
-                 f"written are named <deck>.CODE.pdf and so on.{extra}")(function)
+        return click.option("--lang", metavar="CODE", callback=check, help=help_text)(function)
 
     return decorate(command) if command is not None else decorate
 

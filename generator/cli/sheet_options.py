@@ -133,9 +133,16 @@ def cutter_choice(context: click.Context, values: dict[str, Any], duplex: str | 
         gutter=style.gutter if settings is not None and not given(context, "gutter") else None)
 
 
-def cutter_options(command: Callable | None = None, *, cut_file: bool = True) -> Callable:
+BUILD_CUT_FILE_HELP = ("Also write OUT/<deck>.cut.svg or .cut.dxf: one closed path per card slot along its "
+                       "trim line (group or layer 'cut') and the marks ('registration'), in millimetres, "
+                       "where the PDF prints them.")
+
+
+def cutter_options(command: Callable | None = None, *, cut_file: bool = True,
+                   cut_file_help: str = BUILD_CUT_FILE_HELP) -> Callable:
     """Add the cutter options to a command, which receives them as one ``cutting`` argument
-    (a :class:`CutterChoice`); ``cut_file=False`` leaves out ``--cut-file`` and ``--corner-radius``."""
+    (a :class:`CutterChoice`); ``cut_file=False`` leaves out ``--cut-file`` and ``--corner-radius``,
+    and ``cut_file_help`` says what the command's cut file holds and where it goes."""
 
     def decorate(function: Callable) -> Callable:
         names = CUTTER_OPTIONS + (CUT_FILE_OPTIONS if cut_file else ())
@@ -164,9 +171,7 @@ def cutter_options(command: Callable | None = None, *, cut_file: bool = True) ->
         if cut_file:
             options += [
                 click.option("--cut-file", type=click.Choice(CUT_FILE_FORMATS), default=None,
-                             help="Also write OUT/<deck>.cut.svg or .cut.dxf: one closed path per card "
-                                  "slot along its trim line (group or layer 'cut') and the marks "
-                                  "('registration'), in millimetres, where the PDF prints them."),
+                             help=cut_file_help),
                 click.option("--corner-radius", type=float, default=None, metavar="MM", callback=parse_distance,
                              help="Round the cut paths' corners [default: 3, a poker card's; 0 for square]."),
             ]

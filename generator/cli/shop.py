@@ -41,9 +41,14 @@ FOR_HELP = ("Write what a print shop takes instead of print sheets: drivethrucar
             "preset of your own in the deck's or project's shops/ folder (or a path to one).")
 
 
-def shop_option(command: Callable) -> Callable:
-    """``--for SHOP``, shared by ``build`` and ``check``."""
-    return click.option("--for", "shop", metavar="SHOP", default=None, help=FOR_HELP)(command)
+CHECK_FOR_HELP = ("Also hold the deck to a print shop's rules, as build --for SHOP does: drivethrucards, "
+                  "thegamecrafter, press-3mm, or a preset of your own in the deck's or project's shops/ "
+                  "folder (or a path to one).")
+
+
+def shop_option(help_text: str = FOR_HELP) -> Callable[[Callable], Callable]:
+    """``--for SHOP``, shared by ``build`` (its default help) and ``check``, which writes nothing."""
+    return click.option("--for", "shop", metavar="SHOP", default=None, help=help_text)
 
 
 def refuse_sheet_options(context: click.Context) -> None:
