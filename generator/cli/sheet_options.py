@@ -45,7 +45,8 @@ def paper_options(command: Callable) -> Callable:
     return click.option(
         "--paper", default=None, metavar="NAME|WxH",
         help="a4 (default), letter, a3, a5, b5, legal, tabloid, or a size such as 200x280mm "
-             "or 8.5x14in (sizes without a unit are in mm). Paper sizes live in "
+             "or 8.5x14in (sizes without a unit are in mm; --orientation, not the order of "
+             "the sides, says which way it lies). Paper sizes live in "
              "generator/sheets/sheets.yaml.")(command)
 
 
