@@ -278,7 +278,7 @@ def run_step(folder: Path, step: Step) -> list[Outcome]:
             return []
         deck = step.options.get("deck", str(Path(step.words[0]).parent))
         code, output = deckpress(folder, ["check", deck])
-        return [Outcome(step, f"deckpress check {deck}", expected, code, output.replace(f"{folder}/", ""))]
+        return [Outcome(step, f"deckpress check {deck}", expected, code, output)]
     if step.kind == "fragment":
         target = folder / step.words[0]
         merged = yaml.safe_load(target.read_text(encoding="utf-8")) or {}
@@ -286,7 +286,7 @@ def run_step(folder: Path, step: Step) -> list[Outcome]:
         target.write_text(yaml.safe_dump(merged, sort_keys=False, allow_unicode=True), encoding="utf-8")
         deck = step.options.get("deck", str(Path(step.words[0]).parent))
         code, output = deckpress(folder, ["check", deck])
-        return [Outcome(step, f"deckpress check {deck}", expected, code, output.replace(f"{folder}/", ""))]
+        return [Outcome(step, f"deckpress check {deck}", expected, code, output)]
     if step.kind == "edit":
         apply_edit(folder / step.words[0], step.body)
         return []
@@ -294,7 +294,7 @@ def run_step(folder: Path, step: Step) -> list[Outcome]:
         outcomes = []
         for line, shown in command_lines(step):
             code, output = run_line(folder, line, step.options.get("mode", ""))
-            outcomes.append(Outcome(step, line, expected, code, output.replace(f"{folder}/", ""), shown))
+            outcomes.append(Outcome(step, line, expected, code, output, shown))
         return outcomes
     if step.kind == "planned":
         return []

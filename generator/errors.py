@@ -64,13 +64,28 @@ class Position:
         """Sorts positions by file, then line, then column."""
         return (str(self.path), self.line, self.column)
 
+    def shown_path(self) -> str:
+        """The file as messages name it: below the working folder, from there, so a layout found
+        by its absolute path reads as the deck file named on the command line (``cards/x/...``)."""
+        return printable(shown_path(self.path))  # a file name in a shared folder is input too
+
     def __str__(self) -> str:
-        path = printable(str(self.path))  # a file name in a shared folder is input too
+        path = self.shown_path()
         if self.line and self.column:
             return f"{path}:{self.line}:{self.column}"
         if self.line:
             return f"{path}:{self.line}"
         return path
+
+
+def shown_path(path: Path) -> str:
+    """``path`` relative to the working folder when it is an absolute path inside it; else as it is."""
+    if not path.is_absolute():
+        return str(path)
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except (ValueError, OSError):  # outside the working folder, or no working folder any more
+        return str(path)
 
 
 class DeckpressError(Exception):

@@ -22,6 +22,7 @@ from generator.errors import (
     each_error,
     place_order,
     printable,
+    shown_path,
 )
 
 ERROR = "error"
@@ -86,7 +87,7 @@ class Finding:
         result = {
             "kind": self.kind,
             "severity": self.severity,
-            "file": str(position.path) if position else None,
+            "file": shown_path(position.path) if position else None,
             "line": position.line or None if position else None,
             "column": position.column or None if position else None,
             "message": self.message,
