@@ -132,6 +132,44 @@ def test_a_shared_back_is_one_image(tmp_path):
     assert "back.png" in names and not any(name.endswith("-back.png") for name in names)
 
 
+def deck_of_rows(root: Path, rows: str) -> Path:
+    """The small deck with its cards read from cards.csv (``rows`` under its header line) and one rule."""
+    deck = small_deck(root)
+    (deck / "cards.csv").write_text("id,name,type,power,text,qty,back.name\n" + rows, encoding="utf-8")
+    path = deck / "deck.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:text.index("\ncards:")] + "\ncards: {from: cards.csv}\n"
+                    "rules:\n  - {total: 4, message: four cards}\n", encoding="utf-8")
+    return deck
+
+
+def test_each_card_with_a_back_of_its_own_gets_its_back_and_the_rest_share_back_png(tmp_path):
+    deck = deck_of_rows(tmp_path, "a,Alpha,hero,1,Hit.,1,Event\nb,Beta,hero,2,Hit.,1,\n"
+                                  "c,Gamma,monster,3,,1,Event\nd,Delta,spell,,Zap.,1,Demo\n")
+    run = deckpress("build", deck, "--for", "thegamecrafter", "--out", tmp_path / "out")
+    assert run.exit_code == 0, run.stderr
+    folder = tmp_path / "out" / "demo.thegamecrafter"
+    images = {path.name: path.read_bytes() for path in folder.iterdir() if not path.name.startswith(".")}
+    # a and c have the same back of their own, each its file; d's own back is drawn as the deck's back is
+    assert sorted(images) == ["a-back.png", "a-front.png", "b-front.png", "back.png", "c-back.png",
+                              "c-front.png", "d-front.png"]
+    assert images["a-back.png"] == images["c-back.png"] != images["back.png"]
+    assert f"wrote {folder} (7 images, 4 cards) for The Game Crafter" in run.stdout
+
+
+def test_cards_without_a_back_of_their_own_showing_different_backs_each_get_theirs(tmp_path):
+    deck = deck_of_rows(tmp_path, "a,Alpha,hero,1,Hit.,1,\nb,Beta,hero,2,Hit.,1,\n"
+                                  "c,Gamma,monster,3,,1,\nd,Delta,spell,,Zap.,1,\n")
+    add_element(deck, """  - name: back-id
+    when: "side == 'back'"
+    text: "{{ card.id }}"
+    box: [40%, 80%, 20%, 5%]
+""")
+    assert deckpress("build", deck, "--for", "thegamecrafter", "--out", tmp_path / "out", "-q").exit_code == 0
+    names = sorted(path.name for path in (tmp_path / "out" / "demo.thegamecrafter").glob("*.png"))
+    assert names == sorted(f"{card}-{side}.png" for card in "abcd" for side in ("front", "back"))
+
+
 @pytest.mark.parametrize("shop", ["drivethrucards", "thegamecrafter"])
 def test_every_bundled_deck_passes_the_shops_checks(shop):
     run = deckpress("check", CARDS, "--for", shop)

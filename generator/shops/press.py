@@ -9,8 +9,9 @@ its checks (the shop's among them): it draws the deck at the preset's bleed and 
   before it is put in place, so a file the shop's rules would reject is never
   written;
 - for an image preset, the folder ``OUT/<deck>.<shop>/``: one image a face, named as
-  the preset says (``frankenflakes-front.png``, the shared ``back.png``), drawn by
-  the export rasteriser on every core and put in place together.
+  the preset says (:func:`shop_faces`: ``frankenflakes-front.png``, a card's own
+  ``dusty-dour-back.png``, the deck's ``back.png``), drawn by the export rasteriser on
+  every core and put in place together.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from generator.deck.model import Card
 from generator.errors import InputError, LayoutError, Position, plural
-from generator.exports.png import SHARED_BACK_FILENAME, face_files
 from generator.exports.printed import printed_cards
 from generator.exports.raster import MAX_RASTER_PIXELS, FaceOrder, Raster, raster_tasks, run_raster_task, with_bleed
 from generator.exports.staging import StagedFolder, all_or_nothing
@@ -53,6 +54,15 @@ class ShopResult:
     """Pages of the PDF, or images in the folder."""
 
 
+@dataclass(repr=False, eq=False)
+class ShopImage:
+    """One image of an image-a-face shop's folder: the face it shows and its file name."""
+
+    filename: str
+    card: Card
+    side: str
+
+
 def shop_output(renderer: Renderer, preset: Preset, out_dir: Path) -> Path:
     """``OUT/<deck>.<shop>.pdf``, or the folder ``OUT/<deck>.<shop>/`` for images."""
     stem = f"{renderer.deck.output_name}.{preset.id}"
@@ -64,7 +74,42 @@ def steps(renderer: Renderer, preset: Preset) -> int:
     cards = printed_cards(renderer.deck)
     if preset.output == "pdf-per-deck":
         return sum(card.count for card in cards) * len(preset.order)
-    return len(face_files(renderer))
+    return len(shop_faces(renderer, preset))
+
+
+def shop_faces(renderer: Renderer, preset: Preset) -> list[ShopImage]:
+    """The images an image-a-face preset gets, each with its file name: every printed card's
+    front, and its back unless that is the deck's back, in deck order; then the deck's back
+    once, under the preset's ``shared_back`` name.
+
+    A shop such as The Game Crafter takes one back for the deck and a back for each card that
+    has another, so the name must say which card a back belongs to: each card whose back
+    differs from the deck's gets its own file, even when other cards' backs are drawn the same
+    (written once a card, drawn once). A card then goes with ``<card>-back`` if that file is
+    there, else with the deck's back. The deck's back is the one every card without a back of
+    its own shows (:func:`deck_back_key`); a card whose own back is drawn just like it shows it."""
+    suffix = ".jpg" if preset.image_format == "jpeg" else ".png"
+    printed = printed_cards(renderer.deck)
+    deck_back = deck_back_key(renderer, printed)
+    files: list[ShopImage] = []
+    showing_deck_back: Card | None = None
+    for card in printed:
+        files.append(ShopImage(preset.naming.format(card=card.id, side="front") + suffix, card, "front"))
+        if deck_back is not None and renderer.face_key(card, "back") == deck_back:
+            showing_deck_back = showing_deck_back or card
+        else:
+            files.append(ShopImage(preset.naming.format(card=card.id, side="back") + suffix, card, "back"))
+    if showing_deck_back is not None:
+        files.append(ShopImage(preset.shared_back + suffix, showing_deck_back, "back"))
+    return files
+
+
+def deck_back_key(renderer: Renderer, printed: Sequence[Card]) -> str | None:
+    """The face key of the back the printed cards without a back of their own show; None when
+    every card has its own, or when those cards' backs are drawn differently (a back layout
+    that prints the card's count), so that no one image is the deck's back."""
+    keys = {renderer.face_key(card, "back") for card in printed if card.back is None}
+    return next(iter(keys)) if len(keys) == 1 else None
 
 
 def shop_renderer(renderer: Renderer, preset: Preset) -> Renderer:
@@ -141,18 +186,15 @@ def _write_images(renderer: Renderer, preset: Preset, folder: Path, on_step: Cal
     if width * height > MAX_RASTER_PIXELS:
         raise InputError(f"a face at {preset.dpi} dpi is {width:,} x {height:,} pixels, more than "
                          f"{MAX_RASTER_PIXELS:,} in one image", preset.at("dpi"), field="dpi")
-    suffix = ".jpg" if preset.image_format == "jpeg" else ".png"
-    groups: dict[str, list[str]] = {}
+    groups: dict[str, list[str]] = {}  # face key -> the files showing that face, each face drawn once
     orders: list[FaceOrder] = []
     places = {id(card): index for index, card in enumerate(renderer.deck.cards)}
-    for face in face_files(renderer):
-        shared = face.filename == SHARED_BACK_FILENAME
-        name = (preset.shared_back if shared else preset.naming.format(card=face.card.id, side=face.side)) + suffix
+    for face in shop_faces(renderer, preset):
         key = renderer.face_key(face.card, face.side)
         if key not in groups:
             groups[key] = []
             orders.append(FaceOrder(places[id(face.card)], face.side, png=True, tts=False))
-        groups[key].append(name)
+        groups[key].append(face.filename)
     staged = StagedFolder(folder, renderer.deck.output_name, preset.id)
     tasks = raster_tasks(orders, raster)
     written = 0
@@ -160,7 +202,7 @@ def _write_images(renderer: Renderer, preset: Preset, folder: Path, on_step: Cal
         results = (batch.png_data(index) for batch in workers.map(run_raster_task, tasks)
                    for index in range(len(batch.pngs)))
         for names, png in zip(groups.values(), results, strict=True):
-            data = png if suffix == ".png" else _jpeg(png, preset.dpi)
+            data = _jpeg(png, preset.dpi) if preset.image_format == "jpeg" else png
             for name in names:
                 staged.write_bytes(name, data)
                 written += 1
