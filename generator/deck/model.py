@@ -20,6 +20,7 @@ straight to the mistake.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import re
@@ -102,12 +103,25 @@ class Card:
     fields: dict[str, Any]
     back: dict[str, Any] | None
     position: Position
+    written: Card | None = field(default=None, repr=False)
+    """On a translated deck, this card as the deck file gives it (see :meth:`as_written`);
+    None when the card is as written."""
 
     def face(self, side: str, shared_back: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """The fields printed on ``side`` ("front" or "back") of this card."""
         if side == "front":
             return self.fields
         return self.back if self.back is not None else shared_back
+
+    def as_written(self) -> Card:
+        """This card with the faces the deck file gives it, its count and all else its own.
+
+        What picks cards (selectors, rules) reads these, never the printed texts: a
+        translation changes only what is printed, so its rules hold as the deck's do and
+        ``where: {name: Knight}`` picks the Knight in French too."""
+        if self.written is None:
+            return self
+        return dataclasses.replace(self, fields=self.written.fields, back=self.written.back, written=None)
 
 
 @dataclass(repr=False, eq=False)
@@ -204,6 +218,17 @@ class Deck:
         """Physical cards in the deck. Summed once: a deck is not changed after loading
         (a changed deck is a new one, made with ``dataclasses.replace``)."""
         return sum(card.count for card in self.cards)
+
+    def as_written(self) -> Deck:
+        """The deck with the values its deck file gives: its name and texts, its shared back and
+        its cards' faces (:meth:`Card.as_written`) as written, its rules, counts, version and
+        all else its own; the deck itself when it is not translated. Its rules are judged on
+        this, so a translation is the same game."""
+        if self.translation is None:
+            return self
+        written = self.translation.written
+        return dataclasses.replace(self, name=written.name, info=written.info, shared_back=written.shared_back,
+                                   cards=[card.as_written() for card in self.cards], translation=None)
 
     def card(self, card_id: str) -> Card:
         return self._by_id[card_id]

@@ -87,7 +87,11 @@ class Report:
 
 def check_deck(deck: Deck) -> Report:
     """Run every rule of ``deck``. A malformed rule is a finding (exit code 2) and the
-    other rules still run, so one pass reports every rule that needs fixing."""
+    other rules still run, so one pass reports every rule that needs fixing.
+
+    A translated deck is judged on the values its deck file gives (:meth:`Deck.as_written`):
+    the rules were written for those, and a translation is the same game."""
+    deck = deck.as_written()
     findings: list[Finding] = []
     checked = 0
     for rule in deck.rules:

@@ -7,7 +7,9 @@ A selector is a mapping of field to wanted value::
     where: {type: spill, back.symbol: moon} # 'back.' looks at the card's own back face
     where: {id: shelf-repair}              # the card id
 
-All entries must hold. An empty or missing selector picks every card.
+All entries must hold. An empty or missing selector picks every card. A selector
+matches the values the deck file gives, in every language: on a translated deck
+``{name: Knight}`` still picks the Knight, whatever name it prints (:func:`field_value`).
 
 On the command line (``stats --where``, ``build --only``) the same selector is written
 ``FIELD=VALUE``, one entry an option, several values separated by ``|`` or ``,``
@@ -171,10 +173,13 @@ BACK_PREFIX = "back."
 
 
 def field_value(card: Card, name: str) -> Any:
-    """The value ``name`` has on ``card``: a front field, ``back.<field>`` of its own back,
-    or ``id``; None when the card lacks it."""
+    """The value ``name`` has on ``card`` as the deck file gives it: a front field,
+    ``back.<field>`` of its own back, or ``id``; None when the card lacks it. On a translated
+    deck it is the deck's own value, not the printed text (:meth:`Card.as_written`), so a
+    selector picks the same cards in every language."""
     if name == "id":
         return card.id
+    card = card.as_written()
     if name.startswith(BACK_PREFIX):
         return (card.back or {}).get(name[len(BACK_PREFIX):])
     return card.fields.get(name)

@@ -88,6 +88,9 @@ class Translation:
     path: Path
     layout_texts: dict[str, LayoutText]
     untranslated: tuple[Untranslated, ...]
+    written: Deck
+    """The deck as its deck file gives it, before translating: its rules are judged on its
+    values (:meth:`Deck.as_written`), not on the translated texts."""
     choice_labels: dict[str, dict[Any, str]] = dataclasses.field(default_factory=dict)
     words: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Phrases of the booklet this translation changes (see :mod:`generator.words`)."""
@@ -179,7 +182,7 @@ def apply_translation(deck: Deck, code: str, document: Document) -> Deck:
     problems.raise_any()
     translation = Translation(code=code, path=document.path, layout_texts=layout_texts,
                               untranslated=tuple(texts.untranslated), choice_labels=choice_labels, words=words,
-                              positions=texts.positions)
+                              positions=texts.positions, written=deck)
     info = {**deck.info, **deck_texts}
     return dataclasses.replace(deck, name=info["name"], info=info, cards=cards, shared_back=shared_back,
                                decklists=decklists, translation=translation)
@@ -374,10 +377,10 @@ class _Texts:
             if "back" in given:
                 self.problems.add(TranslationError(f"card '{card.id}' has no back of its own to translate",
                                                    self.reader.position(keys + ("back",)), field="back"))
-            return dataclasses.replace(card, fields=fields)
+            return dataclasses.replace(card, fields=fields, written=card)
         back = self.face(keys + ("back",), card.back, source_keys + ("back",), card.id, "back",
                          f"card '{card.id}' (back)")
-        return dataclasses.replace(card, fields=fields, back=back)
+        return dataclasses.replace(card, fields=fields, back=back, written=card)
 
     def refuse_unknown(self, section: str, known: set[str], what: str) -> None:
         """A card id or decklist id the deck does not have is a typo in the translation."""
