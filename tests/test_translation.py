@@ -412,3 +412,66 @@ def test_a_draft_prints_untranslated_texts_in_the_source_wording_marked(tmp_path
     titles = {p["card"]: p["title"] for p in manifest["placements"] if p["face"] == "front"}
     assert titles["dragon"] == "[à traduire] Dragon" and titles["knight"] == "Chevalier"
     assert deckpress("build", folder, "--lang", "fr", "--out", tmp_path / "final").exit_code == 1
+
+
+PICKING_BY_NAME = DECK.replace("rules:\n", """\
+rules:
+  - count: {where: {name: Dragon}, exact: 2}
+    message: two dragons
+  - count: {where: {back.name: Tails}, exact: 1}
+    message: one coin
+  - faces: {field: name, where: {name: Coin}, relation: different}
+    message: the coin has two sides
+  - expr: "cards | selectattr('name', 'equalto', 'Knight') | list | length == 1"
+    message: one knight
+""") + """\
+stats:
+  questions:
+    - {name: a dragon, draw: 2, from: {name: [Knight, Dragon]}, need: {where: {name: Dragon}}}
+"""
+
+
+def test_a_translated_deck_keeps_the_rules_that_pick_cards_by_their_texts(tmp_path):
+    # The rules and stats questions pick cards by name as deck.yaml writes it; French prints
+    # other names, and a translation must not break the deck's own rules.
+    folder = make_deck(tmp_path, {"fr": FRENCH}, deck=PICKING_BY_NAME)
+    run = deckpress("check", folder, "--lang", "all")
+    assert run.exit_code == 0, run.stdout + run.stderr
+    assert "ok    quest.fr: Quête, 4 cards, 5 rules checked" in run.stdout
+    assert written(tmp_path, "build", folder, "--lang", "fr") == ["quest.fr.json", "quest.fr.pdf"]
+    assert "Dragonne" in pdf_text(tmp_path / "out" / "quest.fr.pdf")
+
+
+def test_a_broken_rule_reads_the_same_in_every_language(tmp_path):
+    folder = make_deck(tmp_path, {"fr": FRENCH}, deck=PICKING_BY_NAME.replace("exact: 2", "exact: 3"))
+    run = deckpress("check", folder, "--lang", "all")
+    assert run.exit_code == 1
+    broken = (f"{folder / 'deck.yaml'}:13: count (two dragons): expected exactly 3 cards matching "
+              "name=Dragon, found 2 [cards: dragon]")
+    assert run.stdout.splitlines() == ["FAIL  quest: Quest, 4 cards, 5 rules checked, 5 faces laid out: 1 problem",
+                                       broken,
+                                       "FAIL  quest.fr: Quête, 4 cards, 5 rules checked, 5 faces laid out: 1 problem",
+                                       broken]
+
+
+def test_a_translated_booklet_picks_cards_by_the_deck_files_values(tmp_path):
+    folder = make_deck(tmp_path, {"fr": FRENCH})
+    (folder / "rules.fr.md").write_text(
+        "# Cartes\n\n{{ count name=Dragon }} dragonnes, {{ kinds back.name=Tails }} pièce.\n\n"
+        "{{ cardtable name=Knight,Coin columns=name,power headers=\"Nom,Force\" }}\n", encoding="utf-8")
+    assert deckpress("check", folder, "--lang", "fr").exit_code == 0
+    assert "quest-rules.fr.pdf" in written(tmp_path, "booklet", folder, "--lang", "fr")
+    text = pdf_text(tmp_path / "out" / "quest-rules.fr.pdf")
+    assert "2 dragonnes, 1 pièce." in text
+    assert "Chevalier 3" in text and "Pièce" in text and "Dragonne" not in text  # picked in deck.yaml's words
+
+
+def test_build_only_picks_cards_by_the_deck_files_values_in_any_language(tmp_path):
+    folder = make_deck(tmp_path, {"fr": FRENCH})
+    assert written(tmp_path, "build", folder, "--lang", "fr", "--only", "name=Knight") == \
+        ["quest.fr.only.json", "quest.fr.only.pdf"]
+    manifest = json.loads((tmp_path / "out" / "quest.fr.only.json").read_text(encoding="utf-8"))
+    assert {(p["card"], p["title"]) for p in manifest["placements"] if p["face"] == "front"} == \
+        {("knight", "Chevalier")}
+    run = deckpress("build", folder, "--lang", "fr", "--only", "name=Chevalier", "--out", tmp_path / "none")
+    assert run.exit_code == 2 and "--only name=Chevalier matches no card of deck 'quest'" in run.stderr
