@@ -2,7 +2,10 @@
 
 A translation replaces words only. Counts, values, choices and rules stay as the
 deck file has them, so a translated deck is the same game and every later stage
-(rules, layout, sheets, booklet, exports) works on it unchanged::
+(rules, layout, sheets, booklet, exports) works on it unchanged. Each translated
+card keeps the card as written (``Card.written``) and the translation the deck as
+written, and whatever picks cards reads those values, never the printed texts
+(:meth:`Card.as_written`, :meth:`Deck.as_written`)::
 
     # cards/tiki/lang/fr.yaml
     deck: {name: Tiki}                       # the deck's own name (and description)
