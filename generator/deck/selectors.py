@@ -179,10 +179,10 @@ def field_value(card: Card, name: str) -> Any:
     selector picks the same cards in every language."""
     if name == "id":
         return card.id
-    card = card.as_written()
+    written = card.written or card  # its faces as written; nothing else of it is read here
     if name.startswith(BACK_PREFIX):
-        return (card.back or {}).get(name[len(BACK_PREFIX):])
-    return card.fields.get(name)
+        return (written.back or {}).get(name[len(BACK_PREFIX):])
+    return written.fields.get(name)
 
 
 def known_fields(deck: Deck) -> set[str]:
