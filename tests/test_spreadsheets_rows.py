@@ -7,7 +7,9 @@ import json
 from pathlib import Path
 
 import pdfplumber
+import pytest
 from cli_run import deckpress
+from test_spreadsheets_designers import workbook
 
 from generator.deck import load_deck
 from generator.deck.spreadsheet import MAX_SHEET_ROWS
@@ -72,3 +74,72 @@ def test_stars_in_prompts_check_and_print_as_written_on_1_549_cards_with_two_bac
                 if placement["title"] == "The NuvaRing\u2122.* (10)")
     with pdfplumber.open(tmp_path / "out" / "party.pdf") as pdf:
         assert "The NuvaRing\u2122.* (10)" in pdf.pages[page - 1].extract_text()
+
+
+def sheet_of(folder: Path, header: str, rows: int, row: str = "c{n},Prompt {n},white,1") -> Path:
+    """The party deck reading ``rows`` rows (``row`` with its number) under the header ``header``."""
+    folder.mkdir(parents=True)
+    lines = [header] + [row.format(n=n) for n in range(rows)]
+    (folder / "cards.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "deck.yaml").write_text(DECK, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("header, where, message", [
+    ("id,ability,colour,qty", "1:2", "unknown column 'ability'; expected one of: colour, count, id, text (ability)"),
+    ("id,text,colour,amount", "1:4", "unknown column 'amount'; did you mean 'count'? (amount)"),
+    ("id,text,color,qty", "1:3", "unknown column 'color'; did you mean 'colour'? (color)"),
+    ("id,text,colour,back.txt", "1:4", "unknown column 'back.txt'; did you mean 'back.text'? (back.txt)"),
+])
+def test_a_column_that_names_no_field_is_one_line_at_its_header_not_one_a_row(tmp_path, header, where, message):
+    folder = sheet_of(tmp_path / "party", header, 2_000)
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 2
+    assert checked.error_lines == [f"error: {folder / 'cards.csv'}:{where}: {message} [from {folder / 'deck.yaml'}:5]"]
+
+
+def test_a_required_field_no_column_holds_is_one_line_at_the_header(tmp_path):
+    folder = sheet_of(tmp_path / "party", "id,colour,qty", 2_000, "c{n},white,1")
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 2
+    assert checked.error_lines == [f"error: {folder / 'cards.csv'}:1: no column holds the required field 'text' "
+                                   f"(text) [from {folder / 'deck.yaml'}:5]"]
+
+
+def test_a_renamed_column_beside_a_bad_cell_still_names_the_cell(tmp_path):
+    folder = sheet_of(tmp_path / "party", "id,ability,colour,qty", 20)
+    sheet = folder / "cards.csv"
+    sheet.write_text(sheet.read_text(encoding="utf-8").replace("c1,Prompt 1,white", "c1,Prompt 1,grey"),
+                     encoding="utf-8")
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 2
+    assert [line.split(": ", 2)[1] for line in checked.error_lines] == [f"{sheet}:1:2", f"{sheet}:3:3"]
+    assert "expected one of white, black, found 'grey' (colour)" in checked.error_lines[1]
+
+
+def test_a_workbook_s_renamed_column_is_one_line_at_its_header_cell(tmp_path):
+    folder = tmp_path / "party"
+    folder.mkdir()
+    workbook(folder / "cards.xlsx", {"Cards": [("colour", "ability")]
+                                     + [("white" if n % 2 else "black", f"Prompt {n}") for n in range(500)]})
+    (folder / "deck.yaml").write_text(DECK.replace("cards.csv", "cards.xlsx"), encoding="utf-8")
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 2
+    assert checked.error_lines == [f"error: {folder / 'cards.xlsx'}:1:2: unknown column 'ability'; expected one "
+                                   f"of: colour, count, id, text (ability) [from {folder / 'deck.yaml'}:5]"]
+
+
+def test_an_unknown_key_in_a_yaml_card_list_is_said_on_each_card_that_has_it(tmp_path):
+    folder = tmp_path / "party"
+    folder.mkdir()
+    cards = "".join(f"  - {{id: c{n}, text: Prompt {n}, {'ability: Draw, ' if n % 2 else ''}colour: black}}\n"
+                    for n in range(40))
+    path = folder / "deck.yaml"
+    path.write_text(DECK.replace("cards: {from: cards.csv}\n", "cards:\n" + cards), encoding="utf-8")
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 2
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert checked.error_lines == [f"error: {path}:{number}:{line.index('ability') + 1}: unknown field 'ability'; "
+                                   "expected one of: colour, text (ability)"
+                                   for number, line in enumerate(lines, start=1) if "ability" in line]
+    assert len(checked.error_lines) == 20

@@ -98,6 +98,50 @@ def test_every_bad_card_is_reported_not_only_the_first(tmp_path):
     ]
 
 
+def test_a_bad_card_value_hides_neither_a_duplicate_id_nor_a_bad_rule(tmp_path):
+    deck = (DECK.replace("cost: 3,", "cost: three,").replace("{id: imp,", "{id: troll,")
+            + "  - count: {where: {knd: monster}, min: 1}\n  - copies: {max: six}\n")
+    path = project(tmp_path, deck)
+    run = deckpress("check", path)
+    assert run.exit_code == 2
+    assert run.stdout == ""
+    troll = line_of(path, "id: troll")
+    assert run.error_lines == [
+        f"error: {place_of(path, 'cost: three')}: expected a whole number, found 'three' (cost)",
+        f"error: {place_of(path, 'id: troll, count: 3')}: duplicate card id 'troll' (first at line {troll}) (id)",
+        f"error: {place_of(path, 'count: {where')}: selector names unknown field 'knd'; did you mean 'kind'? (where)",
+        f"error: {place_of(path, 'copies: {max')}: rule 'copies' 'max' must be a whole number (copies)",
+    ]
+    built = deckpress("build", path, "--out", tmp_path / "out")  # build refuses the deck for all four too
+    assert built.exit_code == 2 and built.error_lines[1:] == run.error_lines
+
+
+def test_rules_are_judged_as_written_not_run_on_a_deck_whose_cards_are_not_all_read(tmp_path):
+    deck = DECK.replace("cost: 3,", "cost: three,") + (
+        "  - count: {where: {kind: monster}, min: 9}\n"  # would fail on the cards read so far: not said
+        "  - expr: \"cards | selectattr('cost', 'gt', 2) | list | length > 0\"\n"
+        "    message: something costs more than 2\n"
+        "  - expr: \"total >\"\n"
+        "    message: not an expression\n")
+    path = project(tmp_path, deck)
+    run = deckpress("check", path)
+    assert run.exit_code == 2
+    bad_rule = place_of(path, 'expr: "total')
+    assert [line.split(": ", 2)[1] for line in run.error_lines] == [place_of(path, "cost: three"), bad_rule]
+    assert run.error_lines[1].startswith(f"error: {bad_rule}: rule 'expr' expression 'total >' failed: ")
+
+
+def test_a_bad_decklist_beside_a_bad_card_value(tmp_path):
+    deck = DECK.replace("cost: 3,", "cost: three,") + "decklists:\n  duel: {cards: {knight: 1, nobody: 2}}\n"
+    path = project(tmp_path, deck)
+    run = deckpress("check", path)
+    assert run.exit_code == 2
+    assert run.error_lines == [
+        f"error: {place_of(path, 'cost: three')}: expected a whole number, found 'three' (cost)",
+        f"error: {place_of(path, 'nobody')}: no card with id 'nobody'; expected one of: imp, knight, troll (nobody)",
+    ]
+
+
 def test_a_layout_problem_beside_a_broken_rule(tmp_path):
     path = project(tmp_path, DECK.replace("total: 6", "total: 5"),
                    LAYOUT.replace("size: 9, min_size: 8", "size: 9, min_size: 8, colour: blurple"))

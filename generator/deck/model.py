@@ -24,7 +24,7 @@ import dataclasses
 import math
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -32,7 +32,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.deck.plain import plain
 from generator.deck.sources import read_cards_from
-from generator.errors import DeckpressError, InputError, Position, describe_value, did_you_mean, not_text
+from generator.deck.spreadsheet import Header
+from generator.errors import (
+    DeckpressError,
+    InputError,
+    InputErrors,
+    Position,
+    describe_value,
+    did_you_mean,
+    each_error,
+    not_text,
+    together,
+)
 from generator.findings import ACCEPTABLE_KINDS
 from generator.loading import Document, load_yaml, read_text
 from generator.paths import resolve_inside
@@ -72,6 +83,13 @@ MAX_VERSION_CHARACTERS = 40
 iteration can be told from the next; "0.4", "2024-06 playtest 3" or a commit id fit."""
 ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 """What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
+_BACK_COLUMN = "back."
+"""How a spreadsheet's column names a field of a card's own back: ``back.name``."""
+
+Settled = tuple[frozenset[str], frozenset[str]]
+"""Field names a spreadsheet's header has already said are wrong for every row, on a card's
+front and on its own back (a column that is no field, a required field without a column)."""
+NOTHING_SETTLED: Settled = (frozenset(), frozenset())
 
 Written = TypeVar("Written")
 Built = TypeVar("Built")
@@ -265,11 +283,27 @@ def load_deck(target: Path | str) -> Deck:
     return build_deck(load_yaml(find_deck_file(Path(target))))
 
 
+class DeckProblems(InputErrors):
+    """Every problem of a deck file that cannot be loaded, with the deck as far as it was read.
+
+    ``partial`` holds the fields, the rules and the cards read whole (a bad one is left out),
+    so a later stage can still judge what needs no more than that (the rules as written, see
+    :func:`generator.deck.rules.rule_problems`). It is None when a field declaration is bad,
+    because everything else is typed by the fields and would be judged against the wrong
+    ones, and when a deck that declares no fields has left a card out.
+    """
+
+    def __init__(self, errors: Iterable[DeckpressError], partial: Deck | None):
+        super().__init__(each_error(together(errors)))  # a problem found twice is said once
+        self.partial = partial
+
+
 def build_deck(document: Document) -> Deck:
     """Validate a loaded document and build the :class:`Deck` it describes.
 
     Independent mistakes are all reported together (every bad field, card, decklist
-    and rule); cards are read only once the fields they are typed by are sound.
+    and rule), as a :class:`DeckProblems`; cards are read only once the fields they are
+    typed by are sound, decklists only once every card's id is known.
     """
     reader = Reader(document)
     problems = Problems()
@@ -303,24 +337,27 @@ def build_deck(document: Document) -> Deck:
     stats: dict[str, Any] = problems.attempt(lambda: reader.mapping(("stats",), "stats") if "stats" in data else {},
                                              {})
     accepted = _read_acceptances(reader, problems)
-    if not fields_sound or "cards" not in data:
-        problems.raise_any()  # cards are typed by the fields: read them only when those are sound
-    shared_back = problems.attempt(lambda: _read_face(reader, ("back",), fields) if "back" in data else None,
-                                   None)
-    sheet = None
-    if isinstance(data["cards"], dict):
-        sheet = problems.attempt(lambda: _load_card_sheet(reader, fields, problems), None)
-        if sheet is None:
-            problems.raise_any()  # the spreadsheet cannot be read: no cards to check
-    cards = _read_cards(reader, fields, problems)
+    shared_back = None
+    cards: list[Card] = []
     decklists: list[Decklist] = []
-    if not problems.errors:  # a decklist naming a card whose row failed would only add noise
-        decklists = _read_decklists(reader, {card.id for card in cards}, problems)
-        _check_rule_decklists(reader, rules, decklists, problems)
-    if sheet is not None:
-        problems.errors = _naming_the_deck(problems.errors, sheet, document)
-    problems.raise_any()
-    return Deck(
+    every_card_read = False
+    if fields_sound and "cards" in data:  # cards are typed by the fields: read them only when those are sound
+        shared_back = problems.attempt(lambda: _read_face(reader, ("back",), fields) if "back" in data else None,
+                                       None)
+        sheet = None
+        if isinstance(data["cards"], dict):
+            sheet = problems.attempt(lambda: _load_card_sheet(reader, fields, problems), None)
+        if sheet is not None or not isinstance(data["cards"], dict):  # else no cards can be read
+            cards, card_ids = _read_cards(reader, fields, problems, sheet.settled if sheet else NOTHING_SETTLED)
+            # A decklist is judged only when every row's id is known: one naming a card whose
+            # row could not be read would be taken for one naming no card.
+            if card_ids is not None and (sheet is None or sheet.rows_whole):
+                decklists = _read_decklists(reader, card_ids, problems)
+                _check_rule_decklists(reader, rules, decklists, problems)
+                every_card_read = len(cards) == len(card_ids)
+        if sheet is not None:
+            problems.errors = _naming_the_deck(problems.errors, sheet.path, document)
+    deck = Deck(
         id=deck_id(document.path, info.get("id")),
         name=name,
         path=document.path,
@@ -338,6 +375,11 @@ def build_deck(document: Document) -> Deck:
         accepted=accepted,
         version=version,
     )
+    if problems.errors:
+        # What a rule may name is the declared fields, else the fields the cards use: with a
+        # card left out, a rule naming a field only it has would be taken for one naming none.
+        raise DeckProblems(problems.errors, deck if fields_sound and (fields or every_card_read) else None)
+    return deck
 
 
 def _read_id(reader: Reader, keys: tuple[Any, ...], what: str) -> str | None:
@@ -515,17 +557,19 @@ def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
 
 
 def _read_face(reader: Reader, keys: tuple[Any, ...], fields: dict[str, FieldSpec],
-               front: bool = False, problems: Problems | None = None) -> dict[str, Any]:
+               front: bool = False, problems: Problems | None = None,
+               settled: Collection[str] = ()) -> dict[str, Any]:
     """Check one face's fields against the declared types; fill in defaults.
 
     With ``problems``, every bad field of the face is kept there (and left out of the
-    face) instead of the first one raising.
+    face) instead of the first one raising. ``settled`` names what a spreadsheet's header
+    has already said is wrong for every row (a column that is no field, a required field
+    without a column): a face is not told so again.
     """
     raw = reader.mapping(keys, "a card face")
     face: dict[str, Any] = {}
     skip = RESERVED_CARD_KEYS if front else set()
     own = problems or Problems()
-    before = len(own.errors)
     unknown = False
     for name, value in raw.items():
         if name in skip:
@@ -536,8 +580,9 @@ def _read_face(reader: Reader, keys: tuple[Any, ...], fields: dict[str, FieldSpe
         elif not fields:  # an undeclared database keeps values as written
             face[name] = value
         elif name not in fields:
-            unknown = True
-            own.add(reader.fail(keys + (name,), f"unknown field '{name}'{did_you_mean(str(name), set(fields))}"))
+            if name not in settled:
+                unknown = True
+                own.add(reader.fail(keys + (name,), f"unknown field '{name}'{did_you_mean(str(name), set(fields))}"))
         elif front and fields[name].required and _blank(value):
             # 'name: ~' or 'name: ""' leaves the field as empty as leaving it out does
             own.add(reader.fail(keys + (name,), f"missing required field '{name}'"))
@@ -552,14 +597,12 @@ def _read_face(reader: Reader, keys: tuple[Any, ...], fields: dict[str, FieldSpe
         if spec.name in face:
             continue
         if front and spec.required:
-            if not unknown:  # an unknown field is likely the missing one, mistyped
+            if not unknown and spec.name not in settled:  # an unknown field is likely the missing one, mistyped
                 own.add(reader.fail(keys, f"missing required field '{spec.name}'", field_name=spec.name))
         elif spec.default is not None:
             face[spec.name] = spec.default
     if problems is None:
         own.raise_any()
-    elif len(own.errors) > before:
-        raise _Reported()
     return face
 
 
@@ -568,8 +611,9 @@ def _blank(value: Any) -> bool:
     return value is None or isinstance(value, str) and not value.strip()
 
 
-class _Reported(Exception):
-    """A card's problems are already kept; skip the rest of the card."""
+class _IdUnknown(Exception):
+    """A card's problems are already kept, and its id cannot be told: it has none written and
+    the name it would come from is bad."""
 
 
 FIELD_TYPE_WANTED = {"int": "a whole number", "number": "a number", "bool": "yes/no (true or false)"}
@@ -613,46 +657,66 @@ def _check_value(reader: Reader, keys: tuple[Any, ...], spec: FieldSpec, value: 
     return value
 
 
-def _read_cards(reader: Reader, fields: dict[str, FieldSpec], problems: Problems) -> list[Card]:
-    """Every card, each bad one reported (all its bad fields) and left out."""
+def _read_cards(reader: Reader, fields: dict[str, FieldSpec], problems: Problems,
+                settled: Settled) -> tuple[list[Card], set[str] | None]:
+    """Every card read whole, each bad one reported (all its bad fields) and left out; and
+    the id of every row, a bad card's too, or None when some row's id cannot be told.
+
+    A card with a bad value still claims its id, so a later card with the same id is a
+    duplicate whether or not the first one's values are sound."""
     cards: list[Card] = []
     seen: dict[str, Position] = {}
+    ids_known = True
     rows: list[Any] = problems.attempt(lambda: reader.sequence(("cards",), "cards"), [])
     if not rows and not problems.errors:
-        raise reader.fail(("cards",), "a deck needs at least one card")
+        problems.add(reader.fail(("cards",), "a deck needs at least one card"))
     for index, row in enumerate(rows):
+        before = len(problems.errors)
         try:
-            card = _read_card(reader, fields, index, row, seen, problems)
+            card = _read_card(reader, fields, index, row, seen, problems, settled)
         except InputError as error:
             problems.add(error)
-        except _Reported:
-            pass
-        else:
-            seen[card.id] = card.position
+            ids_known = False
+            continue
+        except _IdUnknown:
+            ids_known = False
+            continue
+        if len(problems.errors) == before:
             cards.append(card)
     if not problems.errors:
         _check_total(reader, ("cards",), sum(card.count for card in cards))
-    return cards
+    return cards, set(seen) if ids_known else None
 
 
 def _read_card(reader: Reader, fields: dict[str, FieldSpec], index: int, row: Any,
-               seen: dict[str, Position], problems: Problems) -> Card:
+               seen: dict[str, Position], problems: Problems, settled: Settled) -> Card:
+    """One card as far as it can be read, its problems kept in ``problems``, its id claimed in
+    ``seen``. Raises InputError when the row is no card or its id is bad or taken."""
     keys = ("cards", index)
     reader.mapping(keys, "a card", required=True)  # an empty '- ' item is no card
-    fronts = _read_face(reader, keys, fields, front=True, problems=problems)
+    before = len(problems.errors)
+    fronts = _read_face(reader, keys, fields, front=True, problems=problems, settled=settled[0])
     card_id = _read_id(reader, keys + ("id",), "card id")
     if card_id is None:
+        if "name" in row and not fronts.get("name") and len(problems.errors) > before:
+            raise _IdUnknown()  # its id would come from a name that could not be read
         card_id = slugify(str(fronts.get("name", "") or f"card-{index + 1}"))
         _check_id_length(reader, keys, "card id", card_id, hint="; give the card a shorter 'id:' than its name")
-    if card_id in seen:
+    if card_id in seen:  # which id this card was meant to have is unknown too
         raise reader.fail(keys + ("id",) if "id" in row else keys,
                           f"duplicate card id '{card_id}' (first at line {seen[card_id].line})")
-    count = reader.integer(keys + ("count",), minimum=0)
-    if count is not None and count > MAX_COPIES:
-        raise reader.fail(keys + ("count",), f"at most {MAX_COPIES:,} copies, found {count:,}")
-    back = _read_face(reader, keys + ("back",), fields, problems=problems) if "back" in row else None
+    seen[card_id] = reader.document.at(*keys)
+    count = None
+    try:
+        count = reader.integer(keys + ("count",), minimum=0)
+        if count is not None and count > MAX_COPIES:
+            raise reader.fail(keys + ("count",), f"at most {MAX_COPIES:,} copies, found {count:,}")
+    except InputError as error:
+        problems.add(error)
+    back = _read_face(reader, keys + ("back",), fields, problems=problems, settled=settled[1]) \
+        if "back" in row else None
     return Card(id=card_id, count=1 if count is None else count,
-                fields=fronts, back=back, position=reader.document.at(*keys))
+                fields=fronts, back=back, position=seen[card_id])
 
 
 def _check_total(reader: Reader, keys: tuple[Any, ...], total: int) -> None:
@@ -662,13 +726,26 @@ def _check_total(reader: Reader, keys: tuple[Any, ...], total: int) -> None:
                           field_name=keys[-1])
 
 
-def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Problems) -> Path:
+@dataclass(repr=False, eq=False)
+class _CardSource:
+    """The file a deck reads its cards from (``cards: {from: cards.csv}``), and what reading it
+    has already said for every row."""
+
+    path: Path
+    settled: Settled
+    """What the header's problems cover, so no row is told again (see :func:`_judge_columns`)."""
+    rows_whole: bool
+    """Whether every row became a card: a row with a cell that cannot be read is left out,
+    and with it its id."""
+
+
+def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Problems) -> _CardSource:
     """``cards: {from: cards.csv}`` (or .xlsx, .json, .yaml): read the cards and put them where a
     YAML list would be.
 
     Each cell's position replaces the YAML one, so errors point into the spreadsheet; a
-    cell that cannot be read is kept in ``problems`` and its row left out. Returns the
-    spreadsheet's path.
+    cell that cannot be read is kept in ``problems`` and its row left out, and a column
+    that names no field is kept there once, at its header cell.
     """
     reader.known_keys(("cards",), {"from", "sheet"}, "cards setting")
     reference = reader.text(("cards", "from"))
@@ -679,15 +756,40 @@ def _load_card_sheet(reader: Reader, fields: dict[str, FieldSpec], problems: Pro
     named_at = document.at("cards", "sheet" if sheet_name is not None else "from")
     cell_problems: list[InputError] = []
     try:
-        rows, positions = read_cards_from(path, sheet_name, named_at, fields, cell_problems)
+        rows, positions, header = read_cards_from(path, sheet_name, named_at, fields, cell_problems)
     except InputError as error:
         raise _naming_the_deck([error], path, document)[0] from None
-    for problem in cell_problems:
+    column_problems, settled = _judge_columns(header, fields) if header is not None else ([], NOTHING_SETTLED)
+    for problem in column_problems + cell_problems:
         problems.add(problem)
     document.data["cards"] = rows
     for keys, position in positions.items():
         document.positions[("cards",) + keys] = position
-    return path
+    return _CardSource(path, settled, rows_whole=not cell_problems)
+
+
+def _judge_columns(header: Header, fields: dict[str, FieldSpec]) -> tuple[list[InputError], Settled]:
+    """A spreadsheet's columns, judged once for the whole sheet instead of on every row: a
+    column that names no field is reported at its header cell with the names it may have;
+    when every column names one, a required field no column holds is reported at the header
+    row. Returns those problems, and the names (of such columns and such fields) the rows are
+    then not judged on again, on a card's front and on its own back."""
+    if not fields:
+        return [], NOTHING_SETTLED  # an undeclared database takes every column for a field
+    unknown = [(key, cell) for key, cell in header.cells.items()
+               if key not in RESERVED_CARD_KEYS and key.removeprefix(_BACK_COLUMN) not in fields]
+    found = []
+    for key, cell in unknown:
+        names = ({_BACK_COLUMN + name for name in fields} if key.startswith(_BACK_COLUMN)
+                 else set(fields) | {"id", "count"})
+        found.append(InputError(f"unknown column '{key}'{did_you_mean(key, names)}", cell, field=key))
+    absent = [spec.name for spec in fields.values() if spec.required and spec.name not in header.cells]
+    if not unknown:  # else a column that names no field is likely the missing one, mistyped
+        found.extend(InputError(f"no column holds the required field '{name}'", header.row, field=name)
+                     for name in absent)
+    backs = [key.removeprefix(_BACK_COLUMN) for key, _ in unknown if key.startswith(_BACK_COLUMN)]
+    fronts = [key for key, _ in unknown if not key.startswith(_BACK_COLUMN)]
+    return found, (frozenset(fronts + absent), frozenset(backs))
 
 
 def _naming_the_deck(errors: list[DeckpressError], sheet: Path, document: Document) -> list[DeckpressError]:

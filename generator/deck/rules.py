@@ -46,7 +46,7 @@ from jinja2 import TemplateError
 from generator.deck.model import Card, Deck, RuleSpec
 from generator.deck.selectors import Selector, field_value, known_fields, parse_selector
 from generator.errors import EXIT_RULES, InputError, Position
-from generator.expressions import evaluate
+from generator.expressions import compile_expression, evaluate
 from generator.findings import Finding, findings_from
 
 Pool = list[tuple[Card, int]]  # the cards a rule looks at, with their copy counts
@@ -105,13 +105,43 @@ def check_deck(deck: Deck) -> Report:
     return Report(rules_checked=checked, findings=tuple(findings))
 
 
+def rule_problems(deck: Deck) -> list[Finding]:
+    """What is wrong with ``deck``'s rules as written, without running them on its cards: for
+    a deck whose file has other problems (``deck`` is then the part of it that could be read,
+    :class:`~generator.deck.model.DeckProblems`), so one run reports its bad rules beside its
+    bad cards.
+
+    Each rule is run on no cards, which parses its settings and checks its selectors and the
+    fields it names against the deck's (what it finds on no cards means nothing and is
+    dropped). An expression is only compiled: what it gives on cards that are not all there
+    would be no verdict on it. Whether a rule's decklists exist is for the model to say."""
+    findings: list[Finding] = []
+    for rule in deck.rules:
+        check = _CHECKS.get(rule.kind)
+        try:
+            if check is None:
+                raise _unknown_kind(rule)
+            if rule.kind == "expr":
+                compile_rule_expression(rule)
+            else:
+                for _ in check(deck, rule, []):
+                    pass
+        except InputError as error:
+            findings.extend(findings_from(error))
+    return findings
+
+
+def _unknown_kind(rule: RuleSpec) -> InputError:
+    return InputError(f"unknown rule kind '{rule.kind}'; expected one of: {', '.join(sorted(_CHECKS))}",
+                      rule.position, field=rule.kind)
+
+
 def _run_rule(deck: Deck, rule: RuleSpec) -> tuple[int, list[Finding]]:
     """How many pools the rule ran on, and what it found (all or nothing, so a rule
     that turns out malformed half-way reports only that)."""
     check = _CHECKS.get(rule.kind)
     if check is None:
-        raise InputError(f"unknown rule kind '{rule.kind}'; expected one of: "
-                         f"{', '.join(sorted(_CHECKS))}", rule.position, field=rule.kind)
+        raise _unknown_kind(rule)
     checked = 0
     findings = []
     for decklist, pool in _pools(deck, rule):
@@ -521,11 +551,22 @@ def _check_setup(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
                 yield (f"{wanted} cards for {label} with {count} players", f"{available}", [])
 
 
-def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
+def compile_rule_expression(rule: RuleSpec) -> str:
+    """An expr rule's expression, refused unless it is a string that compiles and the rule
+    says in a message what it checks."""
     if not isinstance(rule.params, str):
         raise _malformed(rule, "must be a Jinja2 expression in a string")
     if not rule.message:
         raise _malformed(rule, "needs a 'message' saying what it checks")
+    try:
+        compile_expression(rule.params)
+    except TemplateError as error:
+        raise _malformed(rule, f"expression '{rule.params}' failed: {error}") from None
+    return rule.params
+
+
+def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
+    source = compile_rule_expression(rule)
     # Every declared field is present (None when a card leaves it out), so a test such as
     # selectattr('cost', 'none') sees the gap instead of silently skipping the card.
     blank = dict.fromkeys(deck.fields)
@@ -533,8 +574,8 @@ def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
              for card, n in pool]
     context = {"cards": cards, "total": sum(n for _, n in pool), "deck": deck.info,
                "players": list(deck.players)}
-    if not _evaluate(rule, rule.params, context, truth=True):
-        yield f"'{rule.params}' to hold", "false", []
+    if not _evaluate(rule, source, context, truth=True):
+        yield f"'{source}' to hold", "false", []
 
 
 def _evaluate(rule: RuleSpec, source: str, context: dict[str, Any], truth: bool = False) -> Any:

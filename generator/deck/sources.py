@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from generator.deck.cardfile import CARD_FILE_SUFFIXES, read_card_file
-from generator.deck.spreadsheet import SPREADSHEET_SUFFIXES, CardKeys, FieldKind, Place, open_sheet, sheet_to_cards
+from generator.deck.spreadsheet import (
+    SPREADSHEET_SUFFIXES,
+    CardKeys,
+    FieldKind,
+    Header,
+    Place,
+    open_sheet,
+    sheet_header,
+    sheet_to_cards,
+)
 from generator.errors import InputError, Position
 
 CARD_SOURCE_SUFFIXES = SPREADSHEET_SUFFIXES + CARD_FILE_SUFFIXES
@@ -32,12 +41,15 @@ def check_source_kind(path: Path, sheet: str | None, named_at: Position | None =
 
 
 def read_cards_from(path: Path, sheet: str | None, named_at: Position, fields: Mapping[str, FieldKind],
-                    problems: list[InputError]) -> tuple[list[dict[str, Any]], dict[CardKeys, Place]]:
-    """The cards ``path`` holds (the workbook's sheet ``sheet``) and where each value stands.
+                    problems: list[InputError]
+                    ) -> tuple[list[dict[str, Any]], dict[CardKeys, Place], Header | None]:
+    """The cards ``path`` holds (the workbook's sheet ``sheet``), where each value stands, and
+    a spreadsheet's header (None for a card file, whose cards each name their own keys).
     A spreadsheet's cells are typed by ``fields``, each cell that cannot be read kept in
     ``problems`` (its row left out); a card file's values keep their own types."""
     check_source_kind(path, sheet, named_at)
     if path.suffix.lower() in CARD_FILE_SUFFIXES:
-        return read_card_file(path)
+        return (*read_card_file(path), None)
     with open_sheet(path, sheet, named_at) as found:
-        return sheet_to_cards(found, fields, problems)
+        header = sheet_header(found)
+        return (*sheet_to_cards(found, fields, problems), header)

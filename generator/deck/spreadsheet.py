@@ -458,9 +458,7 @@ def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list
     without, the first raises.
     """
     check_header(sheet)
-    copies = sheet.copies
-    columns = [(column, name, "count" if name == copies else name) for column, name in enumerate(sheet.header)
-               if name]
+    columns = _columns(sheet)
     places: dict[tuple[str, ...], int] = {
         (("back", key.removeprefix("back.")) if key.startswith("back.") else (key,)): column + 1
         for column, _, key in columns}
@@ -496,6 +494,28 @@ def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list
             positions[(len(cards),)] = RowPlace(path, line, places)
             cards.append(card)
     return cards, positions
+
+
+def _columns(sheet: Sheet) -> list[tuple[int, str, str]]:
+    """Each named column: its index, its header and the key its cells are read under (``count``
+    for the column of copies, whatever the sheet calls it)."""
+    copies = sheet.copies
+    return [(column, name, "count" if name == copies else name) for column, name in enumerate(sheet.header) if name]
+
+
+@dataclass(frozen=True)
+class Header:
+    """Where a sheet names its columns: its header row, and the cell of each column by the key
+    its cells are read under (``count``, ``back.<field>``), for problems of a whole column."""
+
+    row: Position
+    cells: dict[str, Position]
+
+
+def sheet_header(sheet: Sheet) -> Header:
+    """The header of ``sheet`` (see :class:`Header`)."""
+    return Header(Position(sheet.path, sheet.header_line),
+                  {key: Position(sheet.path, sheet.header_line, column + 1) for column, _, key in _columns(sheet)})
 
 
 def check_columns(sheet: Sheet) -> None:

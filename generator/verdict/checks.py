@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 
-from generator.deck.model import RULES_FILENAME, Deck, has_rules_file, load_deck, rules_path
-from generator.deck.rules import check_deck
+from generator.deck.model import RULES_FILENAME, Deck, DeckProblems, has_rules_file, load_deck, rules_path
+from generator.deck.rules import check_deck, rule_problems
 from generator.deck.translation import mark_untranslated, require_translated, translate_deck
 from generator.errors import DeckpressError, InputError, Position
 from generator.findings import Finding, findings_from
@@ -36,6 +36,8 @@ def check_model(subject: Subject) -> Iterable[Finding]:
     decklist and rule at once; then its translation ``subject.lang``, if one is asked for."""
     try:
         deck = load_deck(subject.path)
+    except DeckProblems as error:  # the rules as written are judged beside the rest
+        return findings_from(error, "input") + (rule_problems(error.partial) if error.partial else [])
     except InputError as error:
         return findings_from(error, "input")
     subject.name = f"{deck.output_name}.{subject.lang}" if subject.lang else deck.output_name
