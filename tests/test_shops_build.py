@@ -232,10 +232,16 @@ def see_through_png(path: Path, size: tuple[int, int], alpha: int = 255) -> Path
     return path
 
 
-def test_raster_art_becomes_cmyk_and_low_resolution_art_is_named(tmp_path):
+def write_art(deck: Path, size: tuple[int, int]) -> None:
+    """The art of :func:`hero_and_monster_art`: a see-through PNG and a JPEG photo of ``size`` pixels."""
+    see_through_png(deck / "art.png", size)
+    Image.new("RGB", size, (200, 60, 40)).save(deck / "photo.jpg", quality=95)
+
+
+def hero_and_monster_art(tmp_path: Path, size: tuple[int, int]) -> Path:
+    """The small deck with raster art in a 20 x 10 mm box: a PNG on heroes, a JPEG on monsters."""
     deck = small_deck(tmp_path)
-    see_through_png(deck / "art.png", (200, 100))
-    Image.new("RGB", (200, 100), (200, 60, 40)).save(deck / "photo.jpg", quality=95)
+    write_art(deck, size)
     add_element(deck, """  - name: art
     when: "type == 'hero'"
     image: art.png
@@ -245,13 +251,17 @@ def test_raster_art_becomes_cmyk_and_low_resolution_art_is_named(tmp_path):
     image: photo.jpg
     box: [21.75mm, 55mm, 20mm, 10mm]
 """)
+    return deck
+
+
+def test_raster_art_becomes_cmyk_and_low_resolution_art_is_named(tmp_path):
+    deck = hero_and_monster_art(tmp_path, (200, 100))
     run = deckpress("check", deck, "--for", "drivethrucards")
     assert run.exit_code == 1
     assert "image 'art.png' of 'art' on card 'knight' (front) prints at 254 dpi (200 x 100 pixels over " \
            "20 x 10 mm); DriveThruCards asks for 300 dpi: use an image of at least 237 x 119 pixels" in run.stdout
     assert "image 'photo.jpg' of 'photo' on card 'goblin' (front)" in run.stdout
-    see_through_png(deck / "art.png", (1200, 600))
-    Image.new("RGB", (1200, 600), (200, 60, 40)).save(deck / "photo.jpg", quality=95)
+    write_art(deck, (1200, 600))
     assert deckpress("check", deck, "--for", "drivethrucards").exit_code == 0
     assert deckpress("build", deck, "--for", "drivethrucards", "--out", tmp_path / "out", "-q").exit_code == 0
     reader = PdfReader(tmp_path / "out" / "demo.drivethrucards.pdf")
@@ -266,18 +276,7 @@ def test_build_for_a_cmyk_shop_converts_each_image_once_and_embeds_what_the_chec
         tmp_path, monkeypatch):
     """The shop's ink check and the drawing share each image's resampled CMYK pixels; with no
     room kept for them (MAX_KEPT_ART_BYTES), the drawing converts them again, to the same bytes."""
-    deck = small_deck(tmp_path)
-    see_through_png(deck / "art.png", (1200, 600))
-    Image.new("RGB", (1200, 600), (200, 60, 40)).save(deck / "photo.jpg", quality=95)
-    add_element(deck, """  - name: art
-    when: "type == 'hero'"
-    image: art.png
-    box: [21.75mm, 55mm, 20mm, 10mm]
-  - name: photo
-    when: "type == 'monster'"
-    image: photo.jpg
-    box: [21.75mm, 55mm, 20mm, 10mm]
-""")
+    deck = hero_and_monster_art(tmp_path, (1200, 600))
     decoded: list[str] = []
     real = inks_module.decoded_art
 
