@@ -133,3 +133,16 @@ def test_messages_escape_every_control_character_once():
     assert str(error) == "a\\x1b.yaml:1:2: found '\\x1b]0;x\\x07' (ty\\x1bpe)"
     finding = Finding("rule", "\x1b[2J", None, accepted="because\x07")
     assert finding.line() == "\\x1b[2J (accepted: because\\x07)"
+
+
+@pytest.mark.parametrize("command", [("check",), ("stats",)])
+def test_a_line_break_in_a_deck_name_cannot_forge_a_line_of_output(tmp_path, command):
+    """Every line a command prints is one line: a name holding a line break shows it as \\n,
+    so a shared deck cannot print an ``error:`` line the tool never wrote."""
+    deck = new_deck(tmp_path)
+    edit(deck / "deck.yaml", 'name: "Demo"', 'name: "Demo\\nerror: forged"')
+    run = deckpress(command[0], deck, *command[1:])
+    lines = (run.stdout + run.stderr).splitlines()
+    assert not any(line.startswith("error: forged") for line in lines), lines
+    if command[0] == "check":
+        assert lines[0].startswith("FAIL  demo: Demo\\nerror: forged, 26 cards"), lines

@@ -11,7 +11,7 @@ from generator.cli.common import (
     claim_output_name,
     counted,
     echo_error,
-    error_line,
+    echo_error_lines,
     find_decks,
     lang_option,
     print_problems,
@@ -226,7 +226,7 @@ def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
         except SheetSettingsError:
             raise  # the options are wrong, not this deck: say it once, not once a deck
         except DeckpressError as error:
-            echo_error(error_line(error))
+            echo_error_lines(error)
             exit_code = max(exit_code, error.exit_code)
     return ready, exit_code
 

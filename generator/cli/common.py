@@ -108,9 +108,10 @@ def given(context: click.Context, name: str) -> bool:
         ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
 
 
-def error_line(error: DeckpressError) -> str:
-    """``error: path:line:column: message``; a group of problems gives one such line each."""
-    return "\n".join(f"error: {each}" for each in each_error(error))
+def echo_error_lines(error: DeckpressError) -> None:
+    """``error: path:line:column: message`` on stderr; a group of problems gives one such line each."""
+    for each in each_error(error):
+        echo_error(f"error: {each}")
 
 
 def print_problems(outcome, not_done: str) -> None:
@@ -124,20 +125,23 @@ def print_problems(outcome, not_done: str) -> None:
         echo_error(f"error: {finding.line()}" if finding.is_error else finding.line())
 
 
-LINE_BREAKS = "\n\t"
-"""What a command's output keeps of the control characters: its own line breaks and tabs."""
+KEPT_CONTROLS = "\t"
+"""What a line of a command's output keeps of the control characters: tabs. A line break in
+it is written as ``\n``: a deck's name, a preset's or a PDF's may hold one, and printed as it
+is it would start a line of its own (``error: ...``) that the tool never wrote."""
 
 
 def echo_error(message: str) -> None:
-    """Errors go to stderr, in red on a terminal and plain in a pipe (control characters
+    """One line on stderr, in red on a terminal and plain in a pipe (control characters
     escaped, as :func:`say` does)."""
-    click.secho(printable(message, keep=LINE_BREAKS), fg="red", err=True)
+    click.secho(printable(message, keep=KEPT_CONTROLS), fg="red", err=True)
 
 
 def say(message: str = "", err: bool = False, nl: bool = True) -> None:
-    """Print a line of a command's output (click.echo) with every control character but its
-    line breaks escaped: summaries and reports name decks and cards, whose text is input."""
-    click.echo(printable(message, keep=LINE_BREAKS), err=err, nl=nl)
+    """Print one line of a command's output (click.echo) with every control character but tabs
+    escaped, line breaks too: summaries and reports name decks and cards, whose text is input.
+    Several lines are several calls."""
+    click.echo(printable(message, keep=KEPT_CONTROLS), err=err, nl=nl)
 
 
 def say_json(data: object) -> None:
@@ -154,7 +158,7 @@ def reports_errors(command: Callable) -> Callable:
         try:
             return command(*args, **kwargs)
         except DeckpressError as error:
-            echo_error(error_line(error))
+            echo_error_lines(error)
             sys.exit(error.exit_code)
         except OSError as error:
             name = f"{error.filename}: " if error.filename else ""

@@ -16,16 +16,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import (
-    claim_output_name,
-    counted,
-    echo_error,
-    error_line,
-    find_decks,
-    given,
-    print_problems,
-    say,
-)
+from generator.cli.common import claim_output_name, counted, echo_error_lines, find_decks, given, print_problems, say
 from generator.cli.sheet_options import CUT_FILE_OPTIONS, CUTTER_OPTIONS
 from generator.errors import EXIT_OK, DeckpressError, plural
 from generator.machine import usable_cores
@@ -95,7 +86,7 @@ def build_for_shop(decks: tuple[str, ...], shop: str, out_dir: Path, no_check: b
             try:
                 results.append((preset, press_for_shop(renderer, preset, inks, out_dir, advance, usable_cores())))
             except DeckpressError as error:
-                echo_error(error_line(error))
+                echo_error_lines(error)
                 sys.exit(error.exit_code)
     if not quiet:
         for preset, result in results:

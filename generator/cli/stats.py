@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.common import echo_error, error_line, find_decks, lang_option, reports_errors, say, say_json
+from generator.cli.common import echo_error_lines, find_decks, lang_option, reports_errors, say, say_json
 from generator.deck import load_deck
 from generator.deck.model import Deck, deck_id
 from generator.deck.selectors import command_line_selector, known_fields
@@ -98,13 +98,14 @@ def stats(decks: tuple[str, ...], fields: tuple[str, ...], draw: int | None, whe
         except DeckpressError as error:  # report it and go on with the other decks
             exit_code = max(exit_code, error.exit_code)
             results.append({"file": str(path), "error": str(error)})
-            echo_error(error_line(error))
+            echo_error_lines(error)
             continue
         results.append(as_dict(deck_stats))
         if output_format == "text":
             if len(results) > 1:
                 say()
-            say("\n".join(render_text(deck_stats)))
+            for line in render_text(deck_stats):
+                say(line)
     if output_format == "json":
         say_json({"decks": results})
     sys.exit(exit_code)
