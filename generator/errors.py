@@ -7,6 +7,7 @@ exceptions; only the CLI prints them and picks the exit code.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -61,8 +62,8 @@ class Position:
     column: int = 0
 
     def order(self) -> tuple[str, int, int]:
-        """Sorts positions by file, then line, then column."""
-        return (str(self.path), self.line, self.column)
+        """Sorts positions by file as messages name it (:meth:`shown_path`), then line, then column."""
+        return (shown_path(self.path), self.line, self.column)
 
     def shown_path(self) -> str:
         """The file as messages name it: below the working folder, from there, so a layout found
@@ -79,13 +80,18 @@ class Position:
 
 
 def shown_path(path: Path) -> str:
-    """``path`` relative to the working folder when it is an absolute path inside it; else as it is."""
+    """``path`` relative to the working folder when it is an absolute path inside it (or leads
+    there through a symbolic link, as a layout found by its real path does); else as it is."""
     if not path.is_absolute():
         return str(path)
     try:
-        return str(path.relative_to(Path.cwd()))
-    except (ValueError, OSError):  # outside the working folder, or no working folder any more
+        here = Path.cwd()
+    except OSError:  # no working folder any more
         return str(path)
+    for candidate in (path, Path(os.path.realpath(path))):
+        if candidate.is_relative_to(here):
+            return str(candidate.relative_to(here))
+    return str(path)
 
 
 class DeckpressError(Exception):

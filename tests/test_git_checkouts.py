@@ -148,6 +148,19 @@ def test_a_file_checked_out_as_its_lfs_pointer_is_named_so(tmp_path: Path, monke
     assert "Traceback" not in run.stderr
 
 
+def test_a_workbook_checked_out_as_its_lfs_pointer_is_named_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """openpyxl opens a workbook by its name, past the readers of files: it is asked first."""
+    deck = project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    deck_text = (deck / "deck.yaml").read_text(encoding="utf-8")
+    cards = deck_text[deck_text.index("cards:\n"):deck_text.index("rules:\n")]
+    (deck / "deck.yaml").write_text(deck_text.replace(cards, "cards: {from: cards.xlsx}\n"), encoding="utf-8")
+    (deck / "cards.xlsx").write_bytes(lfs_pointer(b"PK\x03\x04 a workbook"))
+    run = deckpress("check", "cards/game")
+    assert run.exit_code == 2, run.stderr
+    assert "cards/game/cards.xlsx: cannot read file: " + POINTER_MESSAGE in run.stderr, run.stderr
+
+
 def test_a_font_in_git_lfs_loads_at_the_revision_with_the_size_of_its_content(tmp_path: Path,
                                                                              lfs_project: bytes):
     """Every limit and check on a file's size sees the content's, not the pointer's."""

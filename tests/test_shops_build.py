@@ -298,6 +298,21 @@ def test_build_for_a_cmyk_shop_converts_each_image_once_and_embeds_what_the_chec
     assert sorted(decoded) == ["art.png", "photo.jpg"]
 
 
+def test_art_measured_twice_in_one_build_is_converted_and_kept_once(tmp_path, monkeypatch):
+    """Two decks of one ``build --for`` showing one image alike share the press's inks: the
+    second measure finds the art kept, and the drawing takes it once."""
+    art = see_through_png(tmp_path / "art.png", (300, 200))
+    decoded: list[Path] = []
+    real = inks_module.decoded_art
+    monkeypatch.setattr(inks_module, "decoded_art", lambda *args: decoded.append(args[0]) or real(*args))
+    inks = PressInks(find_preset("drivethrucards"), keep_art=True)
+    first, second = inks.art(art, None), inks.art(art, None)
+    assert second is first and decoded == [art]
+    inks.conversion()(art, None)
+    inks.conversion()(art, None)  # taken: the next drawing converts it anew
+    assert decoded == [art, art]
+
+
 def test_soft_edged_art_is_refused_for_pdf_x1a(tmp_path):
     deck = small_deck(tmp_path)
     see_through_png(deck / "art.png", (1200, 600), alpha=128)

@@ -143,3 +143,22 @@ def test_an_unknown_key_in_a_yaml_card_list_is_said_on_each_card_that_has_it(tmp
                                    "expected one of: colour, text (ability)"
                                    for number, line in enumerate(lines, start=1) if "ability" in line]
     assert len(checked.error_lines) == 20
+
+
+def test_a_column_no_row_fills_is_left_alone_as_before(tmp_path):
+    """A heading for notes never written holds nothing to judge: the deck still checks."""
+    folder = sheet_of(tmp_path / "party", "id,text,colour,qty,notes", 20, "c{n},Prompt {n},white,1,")
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 0, checked.error_lines
+    assert load_deck(folder).total == 20
+
+
+def test_a_bad_back_column_does_not_hide_a_missing_required_column(tmp_path):
+    """Only a front column can be the required field mistyped."""
+    folder = sheet_of(tmp_path / "party", "id,colour,qty,back.txt", 5, "c{n},white,1,Back {n}")
+    checked = deckpress("check", folder)
+    assert checked.exit_code == 2
+    sheet = folder / "cards.csv"
+    assert [line.split(" [from")[0] for line in checked.error_lines] == [
+        f"error: {sheet}:1: no column holds the required field 'text' (text)",
+        f"error: {sheet}:1:4: unknown column 'back.txt'; did you mean 'back.text'? (back.txt)"]

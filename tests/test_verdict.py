@@ -264,3 +264,22 @@ def test_a_check_that_fails_on_a_bug_is_not_taken_for_a_finding(tmp_path):
 
     with pytest.raises(ValueError, match="a bug in a check"):
         verdict(project(tmp_path), checks=complete.CHECKS + (fails,))
+
+
+def test_cards_that_are_no_list_leave_the_decklists_unjudged(tmp_path):
+    """With no card read, a decklist naming one would be told it names no card: noise."""
+    deck = DECK[:DECK.index("cards:\n")] + "cards: 5\ndecklists:\n  duel: {cards: {knight: 1}}\n"
+    path = project(tmp_path, deck)
+    run = deckpress("check", path)
+    assert run.exit_code == 2
+    assert len(run.error_lines) == 1 and "cards" in run.error_lines[0], run.error_lines
+
+
+def test_problems_of_the_deck_and_its_layout_print_in_file_order_as_named(tmp_path, monkeypatch):
+    """Named from the working folder, the deck file's lines come before its layout's."""
+    project(tmp_path, DECK.replace("total: 6", "total: 7"),
+            LAYOUT.replace("elements:", "elements:\n  - {name: x, rect: card, fill: nocolour}"))
+    monkeypatch.chdir(tmp_path)
+    run = deckpress("check", "cards/game", "--format", "json")
+    named = [finding["file"] for finding in json.loads(run.stdout)["decks"][0]["findings"]]
+    assert named == ["cards/game/deck.yaml", "cards/game/plain.yaml"], named

@@ -83,8 +83,9 @@ MAX_VERSION_CHARACTERS = 40
 iteration can be told from the next; "0.4", "2024-06 playtest 3" or a commit id fit."""
 ACCEPT_MATCH_KEYS = {"card", "side", "element", "field"}
 """What an ``accept:`` entry may pin a warning down by; a key left out matches anything."""
-_BACK_COLUMN = "back."
-"""How a spreadsheet's column names a field of a card's own back: ``back.name``."""
+BACK_PREFIX = "back."
+"""How a flat name (a spreadsheet's column, a selector's key) names a field of a card's own
+back: ``back.name``."""
 
 Settled = tuple[frozenset[str], frozenset[str]]
 """Field names a spreadsheet's header has already said are wrong for every row, on a card's
@@ -616,6 +617,8 @@ class _IdUnknown(Exception):
     the name it would come from is bad."""
 
 
+
+
 FIELD_TYPE_WANTED = {"int": "a whole number", "number": "a number", "bool": "yes/no (true or false)"}
 """What each field type asks for, as an error says it (a choice lists its choices; text is
 worded by :func:`~generator.errors.not_text`)."""
@@ -660,7 +663,10 @@ def _check_value(reader: Reader, keys: tuple[Any, ...], spec: FieldSpec, value: 
 def _read_cards(reader: Reader, fields: dict[str, FieldSpec], problems: Problems,
                 settled: Settled) -> tuple[list[Card], set[str] | None]:
     """Every card read whole, each bad one reported (all its bad fields) and left out; and
-    the id of every row, a bad card's too, or None when some row's id cannot be told.
+    the id of every row, a bad card's too, or None when the card list cannot be read or is
+    empty, or some row's id cannot be told or is an earlier card's: that row was meant to be
+    a card whose id is unknown, and a decklist naming it would be told it names none, so
+    decklists are then not judged.
 
     A card with a bad value still claims its id, so a later card with the same id is a
     duplicate whether or not the first one's values are sound."""
@@ -685,7 +691,7 @@ def _read_cards(reader: Reader, fields: dict[str, FieldSpec], problems: Problems
             cards.append(card)
     if not problems.errors:
         _check_total(reader, ("cards",), sum(card.count for card in cards))
-    return cards, set(seen) if ids_known else None
+    return cards, set(seen) if ids_known and rows else None
 
 
 def _read_card(reader: Reader, fields: dict[str, FieldSpec], index: int, row: Any,
@@ -776,19 +782,19 @@ def _judge_columns(header: Header, fields: dict[str, FieldSpec]) -> tuple[list[I
     then not judged on again, on a card's front and on its own back."""
     if not fields:
         return [], NOTHING_SETTLED  # an undeclared database takes every column for a field
-    unknown = [(key, cell) for key, cell in header.cells.items()
-               if key not in RESERVED_CARD_KEYS and key.removeprefix(_BACK_COLUMN) not in fields]
+    unknown = [(key, cell) for key, cell in header.cells.items() if key in header.filled
+               and key not in RESERVED_CARD_KEYS and key.removeprefix(BACK_PREFIX) not in fields]
     found = []
     for key, cell in unknown:
-        names = ({_BACK_COLUMN + name for name in fields} if key.startswith(_BACK_COLUMN)
+        names = ({BACK_PREFIX + name for name in fields} if key.startswith(BACK_PREFIX)
                  else set(fields) | {"id", "count"})
         found.append(InputError(f"unknown column '{key}'{did_you_mean(key, names)}", cell, field=key))
+    backs = [key.removeprefix(BACK_PREFIX) for key, _ in unknown if key.startswith(BACK_PREFIX)]
+    fronts = [key for key, _ in unknown if not key.startswith(BACK_PREFIX)]
     absent = [spec.name for spec in fields.values() if spec.required and spec.name not in header.cells]
-    if not unknown:  # else a column that names no field is likely the missing one, mistyped
+    if not fronts:  # else a front column that names no field is likely the missing one, mistyped
         found.extend(InputError(f"no column holds the required field '{name}'", header.row, field=name)
                      for name in absent)
-    backs = [key.removeprefix(_BACK_COLUMN) for key, _ in unknown if key.startswith(_BACK_COLUMN)]
-    fronts = [key for key, _ in unknown if not key.startswith(_BACK_COLUMN)]
     return found, (frozenset(fronts + absent), frozenset(backs))
 
 

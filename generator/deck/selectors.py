@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.deck.model import Card, Deck
+from generator.deck.model import BACK_PREFIX, Card, Deck
 from generator.errors import InputError, Position, describe_value, did_you_mean, printable
 
 
@@ -167,9 +167,6 @@ def type_problem(deck: Deck, name: str, wanted: Iterable[Any]) -> str | None:
         if value is not None and not holds(value):
             return f"{describe_value(value)} can never match '{name}', which holds {kind}"
     return None
-
-
-BACK_PREFIX = "back."
 
 
 def field_value(card: Card, name: str) -> Any:

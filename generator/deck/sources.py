@@ -52,4 +52,4 @@ def read_cards_from(path: Path, sheet: str | None, named_at: Position, fields: M
         return (*read_card_file(path), None)
     with open_sheet(path, sheet, named_at) as found:
         header = sheet_header(found)
-        return (*sheet_to_cards(found, fields, problems), header)
+        return (*sheet_to_cards(found, fields, problems, header.filled), header)

@@ -204,6 +204,10 @@ def _xlsx_rows(path: Path, wanted: str | None, named_at: Position) -> Iterator[t
     except ImportError:  # pragma: no cover - openpyxl is a declared dependency
         raise InputError("reading .xlsx needs the openpyxl package", Position(path)) from None
     check_readable(path)
+    try:
+        current_source().local(path)  # openpyxl reads the file by name: a Git LFS pointer is named so first
+    except OSError as error:
+        raise cannot_read(path, error) from None
     _check_unpacked_size(path)
     try:
         workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
@@ -446,8 +450,8 @@ def _cell_text(value: Any) -> str:
     return str(value)
 
 
-def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list[InputError] | None = None
-                   ) -> tuple[list[dict[str, Any]], dict[CardKeys, Place]]:
+def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list[InputError] | None = None,
+                   filled: set[str] | None = None) -> tuple[list[dict[str, Any]], dict[CardKeys, Place]]:
     """Turn rows into card mappings typed by the deck's ``fields`` (name -> FieldSpec), reading
     each row once, as it comes.
 
@@ -455,7 +459,7 @@ def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list
     (``(index,)``), its cells' columns with it (a :class:`RowPlace`). A text
     cell is kept as written; others are read without the spaces around them. With
     ``problems``, every cell that cannot be read is kept there and its row left out;
-    without, the first raises.
+    without, the first raises. ``filled`` gathers the key of each column some row fills.
     """
     check_header(sheet)
     columns = _columns(sheet)
@@ -474,6 +478,8 @@ def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list
             text = written.strip()
             if text == "":
                 continue
+            if filled is not None:
+                filled.add(key)
             field_name = key.removeprefix("back.")
             spec = fields.get(field_name)
             kind = "int" if key == "count" else spec.type if spec is not None else "text"
@@ -503,19 +509,23 @@ def _columns(sheet: Sheet) -> list[tuple[int, str, str]]:
     return [(column, name, "count" if name == copies else name) for column, name in enumerate(sheet.header) if name]
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False, eq=False)
 class Header:
     """Where a sheet names its columns: its header row, and the cell of each column by the key
     its cells are read under (``count``, ``back.<field>``), for problems of a whole column."""
 
     row: Position
     cells: dict[str, Position]
+    filled: set[str]
+    """The keys of the columns some row fills (see :func:`sheet_to_cards`): an empty column
+    (a heading for notes never written) holds nothing to judge."""
 
 
 def sheet_header(sheet: Sheet) -> Header:
-    """The header of ``sheet`` (see :class:`Header`)."""
+    """The header of ``sheet`` (see :class:`Header`), its ``filled`` set empty until the rows are read."""
     return Header(Position(sheet.path, sheet.header_line),
-                  {key: Position(sheet.path, sheet.header_line, column + 1) for column, _, key in _columns(sheet)})
+                  {key: Position(sheet.path, sheet.header_line, column + 1) for column, _, key in _columns(sheet)},
+                  set())
 
 
 def check_columns(sheet: Sheet) -> None:

@@ -61,7 +61,7 @@ import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
-from generator.errors import InputError, Position, describe_value
+from generator.errors import InputError, Position, describe_value, shown_path
 from generator.loading import Document, load_yaml
 from generator.reading import Problems, Reader
 from generator.render.systemfonts import MAX_SYSTEM_FAMILIES, SystemFontError, find_system_family
@@ -189,7 +189,7 @@ class FontRegistry:
         source = current_source()
         position = self.positions.get(name, Position(path))
         # Name the file unless the error's position already does (a name given in fonts.yaml).
-        what = f"font '{name}'" if position.path == path else f"font '{name}' ({path})"
+        what = f"font '{name}'" if position.path == path else f"font '{name}' ({shown_path(path)})"
         try:
             local = source.local(path)
             registered = pdfmetrics.getFont(internal) if internal in pdfmetrics.getRegisteredFontNames() else None

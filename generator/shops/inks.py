@@ -153,7 +153,11 @@ class PressInks:
 
     def art(self, path: Path, resample: Resampling | None) -> PressArt:
         """The art at ``path`` as the press's file holds it when drawn as ``resample`` says
-        (what the shop's check measures). With ``keep_art``, kept for the drawing to embed."""
+        (what the shop's check measures). With ``keep_art``, kept for the drawing to embed
+        (a second deck of the build showing it the same way finds it kept)."""
+        kept = self._kept.get((path, resample))
+        if kept is not None:
+            return kept
         art = self._converted(path, resample)
         size = art.size()
         if self.keep_art and self._kept_bytes + size <= MAX_KEPT_ART_BYTES:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from generator.deck.model import Deck
-from generator.deck.selectors import BACK_PREFIX, field_value
+from generator.deck.model import BACK_PREFIX, Deck
+from generator.deck.selectors import field_value
 from generator.stats.pools import Pool
 from generator.stats.spec import CountBy
 
