@@ -20,7 +20,7 @@ from generator.errors import LayoutError
 from generator.render import load_renderer
 from generator.shops import inks as inks_module
 from generator.shops.inks import INTENT, PressInks
-from generator.shops.presets import find_preset
+from generator.shops.presets import BUNDLED_PROFILES, find_preset
 from generator.shops.press import press_for_shop
 
 
@@ -514,3 +514,37 @@ def test_shop_findings_merge_only_the_same_problem_on_many_faces(tmp_path):
                and line.endswith("(and on 3 more faces)") for line in lines)  # 3 fronts, 1 back
     assert any(line.startswith(f"{deck / 'dark.yaml'}:8:5: #101010 of 'seal' on card 'a1' (front)")
                for line in lines)
+
+
+def own_preset(deck: Path, text: str, name: str = "local") -> Path:
+    (deck / "shops").mkdir(exist_ok=True)
+    path = deck / "shops" / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+CMYK_PRESET = ("name: Local CMYK\nbleed: 3mm\nsafe: 3mm\ndpi: 300\ncolour: cmyk\nink_limit: 300\n"
+               "black: [60, 40, 40, 100]\ncondition: FOGRA39\nstandard: PDF/X-4\noutput: pdf-per-deck\n"
+               "profile: damaged.icc\n")
+
+
+def truncated(data: bytes) -> bytes:
+    return data[:2000]
+
+
+def flipped(data: bytes) -> bytes:
+    return data[:1000] + bytes(byte ^ 0xFF for byte in data[1000:])
+
+
+@pytest.mark.parametrize("damage", [truncated, flipped])
+def test_a_damaged_icc_profile_is_one_line_at_the_preset_profile(tmp_path, damage):
+    deck = small_deck(tmp_path)
+    preset = own_preset(deck, CMYK_PRESET, "press")
+    source = BUNDLED_PROFILES / "fogra39-300.icc"
+    (deck / "shops" / "damaged.icc").write_bytes(damage(source.read_bytes()))
+    expected = (f"{preset}:11:1: the ICC profile damaged.icc is damaged: LittleCMS cannot convert colours "
+                "through it (cannot build transform) (profile)")
+    for run in (deckpress("check", deck, "--for", "press"),
+                deckpress("build", deck, "--for", "press", "--out", tmp_path / "out")):
+        assert run.exit_code == 2 and run.error_lines == [f"error: {expected}"]
+    assert not (tmp_path / "out").exists()

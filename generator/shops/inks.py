@@ -109,9 +109,8 @@ class PressInks:
         self._kept: dict[tuple[Path, Resampling | None], PressArt] = {}
         self._kept_bytes = 0
         self.profile_bytes, self.profile = read_profile(preset)
-        self._srgb = ImageCms.createProfile("sRGB")
-        self._from_srgb = ImageCms.buildTransform(self._srgb, self.profile, "RGB", "CMYK", INTENT, FLAGS)
-        self._transforms: dict[str, ImageCms.ImageCmsTransform] = {}
+        self._from_srgb, press_to_press = press_transforms(preset, self.profile)
+        self._transforms: dict[str, ImageCms.ImageCmsTransform] = {"cmyk": press_to_press}
         self._colours: dict[tuple[int, int, int, float], CMYKColor] = {}
         c, m, y, k = (ink / 100 for ink in preset.black)
         self._black = (c, m, y, k)
@@ -207,8 +206,7 @@ class PressInks:
             if alpha.getextrema() == (255, 255):
                 alpha = None
         if image.mode == "CMYK":
-            transform = self._transform("cmyk", lambda: ImageCms.buildTransform(
-                self.profile, self.profile, "CMYK", "CMYK", INTENT, FLAGS))
+            transform = self._transforms["cmyk"]
         else:
             image = image.convert("RGB")
             transform = self._transform_from(image.info.get("icc_profile"))
@@ -268,3 +266,19 @@ def read_profile(preset: Preset) -> tuple[bytes, ImageCms.ImageCmsProfile]:
         raise InputError(f"the ICC profile {preset.profile.name} is a {space} {kind} profile; a press "
                          "needs a CMYK output (prtr) profile", where, field="profile")
     return data, profile
+
+
+def press_transforms(preset: Preset, profile: ImageCms.ImageCmsProfile) -> tuple[
+        ImageCms.ImageCmsTransform, ImageCms.ImageCmsTransform]:
+    """sRGB to the press's CMYK, and the press's CMYK through its profile once more (for CMYK
+    art), both built before anything is checked or drawn: a profile whose header reads but
+    whose tables are damaged (a truncated download) is refused here, at the preset's
+    ``profile`` line, not half-way through the deck's art."""
+    assert preset.profile is not None, "a cmyk preset"
+    try:
+        from_srgb = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), profile, "RGB", "CMYK", INTENT, FLAGS)
+        press_to_press = ImageCms.buildTransform(profile, profile, "CMYK", "CMYK", INTENT, FLAGS)
+    except (ImageCms.PyCMSError, OSError, ValueError) as error:
+        raise InputError(f"the ICC profile {preset.profile.name} is damaged: LittleCMS cannot convert colours "
+                         f"through it ({error})", preset.at("profile"), field="profile") from None
+    return from_srgb, press_to_press
