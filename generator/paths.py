@@ -7,6 +7,10 @@ from pathlib import Path
 
 from generator.errors import InputError, Position
 
+MAX_FILE_NAME_BYTES = 255
+"""The longest file name most file systems take, in bytes of UTF-8 (ext4 and APFS hold 255 bytes,
+NTFS 255 characters), however short the path around it."""
+
 
 def resolve_inside(folder: Path, reference: str, position: Position | None,
                    field: str | None = None) -> Path:

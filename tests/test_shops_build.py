@@ -15,7 +15,7 @@ from PIL import Image, ImageCms
 from pypdf import PdfReader
 from shops_support import RGB_OPERATOR, add_element, colour_spaces, decoded_streams, fonts, small_deck
 
-from generator.deck.model import load_deck
+from generator.deck.model import MAX_ID_BYTES, load_deck
 from generator.errors import LayoutError
 from generator.render import load_renderer
 from generator.shops import inks as inks_module
@@ -516,11 +516,59 @@ def test_shop_findings_merge_only_the_same_problem_on_many_faces(tmp_path):
                for line in lines)
 
 
+IMAGE_PRESET = "name: Local\nbleed: 2mm\nsafe: 3mm\ndpi: 300\ncolour: rgb\noutput: image-per-face\nimage_format: png\n"
+
+
 def own_preset(deck: Path, text: str, name: str = "local") -> Path:
     (deck / "shops").mkdir(exist_ok=True)
     path = deck / "shops" / f"{name}.yaml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_a_naming_at_the_longest_a_file_name_may_be_builds_for_the_longest_card_id(tmp_path):
+    deck = small_deck(tmp_path)
+    path = deck / "deck.yaml"
+    long_id = "k" * MAX_ID_BYTES
+    path.write_text(path.read_text(encoding="utf-8").replace("{id: knight,", f"{{id: {long_id},"), encoding="utf-8")
+    # 255 bytes: 118 bytes before the id, the id, "front" and ".png"
+    own_preset(deck, IMAGE_PRESET + f"naming: '{'é' * 59}{{card}}{{side}}'\n")
+    run = deckpress("build", deck, "--for", "local", "--out", tmp_path / "out", "-q")
+    assert run.exit_code == 0, run.stderr
+    name = f"{'é' * 59}{long_id}front.png"
+    assert len(name.encode("utf-8")) == 255  # the longest file name ext4 and APFS hold
+    assert (tmp_path / "out" / "demo.local" / name).is_file()
+
+
+@pytest.mark.parametrize("settings, line", [
+    ("naming: '" + "{card}" * 32 + "{side}'\n", 8),
+    ("naming: '" + "é" * 186 + "{card}{side}'\n", 8),
+    ("shared_back: '" + "é" * 126 + "'\n", 8),
+])
+def test_a_naming_too_long_for_a_file_name_is_refused_by_check_before_build_fails(tmp_path, settings, line):
+    deck = small_deck(tmp_path)
+    preset = own_preset(deck, IMAGE_PRESET + settings)
+    key = settings.split(":")[0]
+    for run in (deckpress("check", deck, "--for", "local"),
+                deckpress("build", deck, "--for", "local", "--out", tmp_path / "out")):
+        assert run.exit_code == 2
+        [error] = [each for each in (run.stdout + run.stderr).splitlines() if f"{preset}:" in each]
+        assert f"{preset}:{line}:1: {key} makes " in error and "a file name holds at most 255 bytes of UTF-8" in error
+        assert error.endswith(f"({key})") and ".tmp" not in error
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("settings", ['naming: "{card}\\0{side}"\n', 'shared_back: "all\\0backs"\n'])
+def test_a_nul_in_a_file_name_is_refused_at_its_line(tmp_path, settings):
+    deck = small_deck(tmp_path)
+    preset = own_preset(deck, IMAGE_PRESET + settings)
+    key = settings.split(":")[0]
+    for run in (deckpress("check", deck, "--for", "local"),
+                deckpress("build", deck, "--for", "local", "--out", tmp_path / "out")):
+        assert run.exit_code == 2
+        assert f"{preset}:8:1: {key} holds the control character '\\x00', which a file name in the shop's " \
+               f"folder may not ({key})" in run.stdout + run.stderr
+    assert not (tmp_path / "out").exists()
 
 
 CMYK_PRESET = ("name: Local CMYK\nbleed: 3mm\nsafe: 3mm\ndpi: 300\ncolour: cmyk\nink_limit: 300\n"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.deck.model import MAX_ID_BYTES
 from generator.errors import EXIT_INPUT, InputError
 from generator.loading import load_yaml
 from generator.render.units import MM
@@ -143,3 +144,29 @@ def test_preset_keys_are_documented_in_the_module():
 
     assert all(key in (presets.__doc__ or "") or key in {"description", "registry", "naming", "shared_back",
                                                           "image_format", "cards"} for key in KEYS)
+
+
+@pytest.mark.parametrize("line, shown", [
+    ('naming: "{card}\\x1b]0;x\\x07{side}"', "\\x1b"),
+    ('shared_back: "back\\u202egnp"', "\\u202e"),
+    ('shared_back: "all\\nbacks"', "\\n"),
+    ('naming: "{card}\\u0085{side}"', "\\x85"),
+])
+def test_a_control_character_in_what_names_a_file_is_refused_at_its_line(tmp_path, line, shown):
+    path = write(tmp_path, "shop.yaml", RGB_PRESET + line + "\n")
+    key = line.split(":")[0]
+    assert str(refused(path)) == (f"{path}:7:1: {key} holds the control character '{shown}', which a file name "
+                                  f"in the shop's folder may not ({key})")
+
+
+def test_what_names_a_file_must_fit_a_file_name_for_the_longest_card_id(tmp_path):
+    at_most = "x" * (255 - MAX_ID_BYTES - len("front.jpg"))
+    assert load_preset(write(tmp_path, "a.yaml", RGB_PRESET + f"naming: {at_most}{{card}}{{side}}\n"
+                                                              "image_format: jpeg\n")).naming.startswith("x")
+    error = refused(write(tmp_path, "b.yaml", RGB_PRESET + f"naming: x{at_most}{{card}}{{side}}\n"
+                                                         "image_format: jpeg\n"))
+    assert error.message == ("naming makes file names of up to 256 bytes (with .jpg, for a card id of 128 "
+                             "characters, the longest an id may be); a file name holds at most 255 bytes of UTF-8")
+    error = refused(write(tmp_path, "c.yaml", RGB_PRESET + "shared_back: " + "\U0001f0a0" * 63 + "\n"))
+    assert (error.field, error.position.line) == ("shared_back", 7)
+    assert error.message.startswith("shared_back makes a file name of 256 bytes (with .png)")

@@ -16,10 +16,8 @@ import hashlib
 from dataclasses import dataclass
 
 from generator.deck.model import Card
+from generator.paths import MAX_FILE_NAME_BYTES
 from generator.render import Renderer
-
-MAX_FILE_NAME_BYTES = 255
-"""The longest file name most file systems take."""
 
 
 @dataclass(repr=False, eq=False)

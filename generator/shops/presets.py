@@ -38,9 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.errors import InputError, Position, did_you_mean, printable
+from generator.deck.model import MAX_ID_BYTES
+from generator.errors import CONTROL_CHARACTERS, InputError, Position, did_you_mean, printable
 from generator.loading import load_yaml
-from generator.paths import resolve_inside
+from generator.paths import MAX_FILE_NAME_BYTES, resolve_inside
 from generator.reading import Reader
 from generator.render.layout import MAX_BLEED_MM
 from generator.render.units import MM, UnitError, to_points
@@ -56,6 +57,8 @@ COLOURS = ("rgb", "cmyk")
 OUTPUTS = ("pdf-per-deck", "image-per-face")
 SIDES = ("front", "back")
 IMAGE_FORMATS = ("png", "jpeg")
+IMAGE_SUFFIXES = {"png": ".png", "jpeg": ".jpg"}
+"""What an image a face's file name ends in, by the preset's ``image_format``."""
 STANDARDS = ("PDF/X-1a:2003", "PDF/X-4")
 """The PDF/X standards a CMYK preset may ask for (:mod:`generator.shops.rules` says what each demands)."""
 
@@ -125,6 +128,11 @@ class Preset:
     def owner(self) -> str:
         """The shop's name as an owner: "The Game Crafter's", "DriveThruCards'"."""
         return f"{self.name}'" if self.name.endswith("s") else f"{self.name}'s"
+
+    @property
+    def image_suffix(self) -> str:
+        """What each image's file name ends in (``.png``, ``.jpg``)."""
+        return IMAGE_SUFFIXES[self.image_format]
 
     @property
     def is_cmyk(self) -> bool:
@@ -230,8 +238,9 @@ def load_preset(path: Path) -> Preset:
             value = _text(reader, key)
             if value is not None:
                 settings[key] = value
-        _check_naming(reader, settings.get("naming", Preset.naming), settings.get("shared_back", Preset.shared_back))
         settings["image_format"] = _choice(reader, "image_format", IMAGE_FORMATS, default="png")
+        _check_naming(reader, settings.get("naming", Preset.naming), settings.get("shared_back", Preset.shared_back),
+                      IMAGE_SUFFIXES[settings["image_format"]])
     if colour == "cmyk":
         ink_limit = _number(reader, "ink_limit", MIN_INK_LIMIT, MAX_INK_LIMIT)
         settings.update(ink_limit=ink_limit, black=_black(reader, ink_limit),
@@ -335,15 +344,34 @@ def _order(reader: Reader) -> tuple[str, ...]:
     return tuple(map(str, value))
 
 
-def _check_naming(reader: Reader, naming: str, shared_back: str) -> None:
+def _check_naming(reader: Reader, naming: str, shared_back: str, suffix: str) -> None:
+    """``naming`` and ``shared_back`` name files in the shop's folder: each must make a plain
+    file name the system takes (no separator, no control character, not hidden) and one short
+    enough for any deck, :data:`MAX_FILE_NAME_BYTES` with the suffix for the longest card id
+    (:data:`MAX_ID_BYTES`), so that a build never fails on a name ``check --for`` passed.
+    Whether two faces of a deck get one name is the deck's to say (the shop check)."""
     if not all(part in naming for part in NAMING_FIELDS):
         raise reader.fail(("naming",), f"naming must hold {' and '.join(NAMING_FIELDS)}, so every face "
                                        f"has a file of its own; found '{shown(naming)}'")
-    for key, value in (("naming", naming.replace("{card}", "c").replace("{side}", "s")),
-                       ("shared_back", shared_back)):
+    longest_side = max(SIDES, key=len)
+    for key, value, longest in (
+            ("naming", naming.replace("{card}", "c").replace("{side}", "s"),
+             naming.replace("{card}", "x" * MAX_ID_BYTES).replace("{side}", longest_side) + suffix),
+            ("shared_back", shared_back, shared_back + suffix)):
+        control = CONTROL_CHARACTERS.search(value)
+        if control is not None:
+            raise reader.fail((key,), f"{key} holds the control character '{printable(control.group())}', "
+                                      "which a file name in the shop's folder may not")
         if "/" in value or "\\" in value or value.startswith(".") or "{" in value or "}" in value:
             raise reader.fail((key,), f"{key} names a file in the shop's folder: no '/', no leading '.', "
                                       "and no braces besides {card} and {side}")
+        size = len(longest.encode("utf-8"))
+        if size > MAX_FILE_NAME_BYTES:
+            made = (f"file names of up to {size:,} bytes (with {suffix}, for a card id of {MAX_ID_BYTES} "
+                    "characters, the longest an id may be)" if key == "naming"
+                    else f"a file name of {size:,} bytes (with {suffix})")
+            raise reader.fail((key,), f"{key} makes {made}; a file name holds at most {MAX_FILE_NAME_BYTES} "
+                                      "bytes of UTF-8")
 
 
 def _black(reader: Reader, ink_limit: float) -> tuple[float, float, float, float]:

@@ -88,7 +88,7 @@ def shop_faces(renderer: Renderer, preset: Preset) -> list[ShopImage]:
     (written once a card, drawn once). A card then goes with ``<card>-back`` if that file is
     there, else with the deck's back. The deck's back is the one every card without a back of
     its own shows (:func:`deck_back_key`); a card whose own back is drawn just like it shows it."""
-    suffix = ".jpg" if preset.image_format == "jpeg" else ".png"
+    suffix = preset.image_suffix
     printed = printed_cards(renderer.deck)
     deck_back = deck_back_key(renderer, printed)
     files: list[ShopImage] = []
