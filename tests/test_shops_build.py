@@ -526,6 +526,40 @@ def own_preset(deck: Path, text: str, name: str = "local") -> Path:
     return path
 
 
+@pytest.mark.parametrize("settings, line, written", [
+    ("shared_back: knight-front\n", 8, "would both be written as knight-front.png"),
+    ("naming: '{side}-of-{card}'\nshared_back: front-of-troll\n", 9, "would both be written as front-of-troll.png"),
+    ("shared_back: Knight-Front\n", 8, "would be written as knight-front.png and Knight-Front.png, one file on "
+                                      "macOS and Windows"),
+])
+def test_an_image_named_as_another_face_is_refused_at_the_preset_line_and_nothing_is_written(
+        tmp_path, settings, line, written):
+    deck = small_deck(tmp_path)
+    preset = own_preset(deck, IMAGE_PRESET + settings)
+    message = (f"{preset}:{line}:1: card '{'troll' if 'troll' in settings else 'knight'}' (front) and the deck's "
+               f"back {written}")
+    check = deckpress("check", deck, "--for", "local")
+    assert check.exit_code == 1
+    [error] = [each for each in check.stdout.splitlines() if each.startswith(f"{preset}:")]
+    assert error.startswith(message), check.stdout
+    assert error.endswith("one would replace the other; give each image a file name of its own (shared_back)")
+    build = deckpress("build", deck, "--for", "local", "--out", tmp_path / "out")
+    assert build.exit_code == 1 and message in build.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_card_counted_out_of_the_print_clashes_with_no_image(tmp_path):
+    deck = small_deck(tmp_path)
+    path = deck / "deck.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("{id: knight, count: 4", "{id: knight, count: 0"),
+                    encoding="utf-8")
+    own_preset(deck, IMAGE_PRESET + "shared_back: knight-front\n")
+    run = deckpress("build", deck, "--for", "local", "--no-check", "--out", tmp_path / "out", "-q")
+    assert run.exit_code == 0, run.stderr
+    names = sorted(path.name for path in (tmp_path / "out" / "demo.local").glob("*.png"))
+    assert "knight-front.png" in names and "back.png" not in names and len(names) == 7  # six fronts, the back
+
+
 def test_a_naming_at_the_longest_a_file_name_may_be_builds_for_the_longest_card_id(tmp_path):
     deck = small_deck(tmp_path)
     path = deck / "deck.yaml"

@@ -9,9 +9,9 @@ its checks (the shop's among them): it draws the deck at the preset's bleed and 
   before it is put in place, so a file the shop's rules would reject is never
   written;
 - for an image preset, the folder ``OUT/<deck>.<shop>/``: one image a face, named as
-  the preset says (:func:`shop_faces`: ``frankenflakes-front.png``, a card's own
-  ``dusty-dour-back.png``, the deck's ``back.png``), drawn by the export rasteriser on
-  every core and put in place together.
+  the preset says (:func:`~generator.shops.folder.shop_faces`:
+  ``frankenflakes-front.png``, a card's own ``dusty-dour-back.png``, the deck's
+  ``back.png``), drawn by the export rasteriser on every core and put in place together.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator.deck.model import Card
 from generator.errors import InputError, LayoutError, Position, plural
 from generator.exports.printed import printed_cards
 from generator.exports.raster import MAX_RASTER_PIXELS, FaceOrder, Raster, raster_tasks, run_raster_task, with_bleed
@@ -33,6 +32,7 @@ from generator.exports.workers import Workers
 from generator.outputs import write_bytes_atomic
 from generator.render import Renderer
 from generator.render.plan import ImageOp
+from generator.shops.folder import shop_faces
 from generator.shops.inks import PressInks
 from generator.shops.pdf import ShopPage, draw_deck_pdf, shop_pages
 from generator.shops.pdfx import mark_pdfx
@@ -54,15 +54,6 @@ class ShopResult:
     """Pages of the PDF, or images in the folder."""
 
 
-@dataclass(repr=False, eq=False)
-class ShopImage:
-    """One image of an image-a-face shop's folder: the face it shows and its file name."""
-
-    filename: str
-    card: Card
-    side: str
-
-
 def shop_output(renderer: Renderer, preset: Preset, out_dir: Path) -> Path:
     """``OUT/<deck>.<shop>.pdf``, or the folder ``OUT/<deck>.<shop>/`` for images."""
     stem = f"{renderer.deck.output_name}.{preset.id}"
@@ -75,41 +66,6 @@ def steps(renderer: Renderer, preset: Preset) -> int:
     if preset.output == "pdf-per-deck":
         return sum(card.count for card in cards) * len(preset.order)
     return len(shop_faces(renderer, preset))
-
-
-def shop_faces(renderer: Renderer, preset: Preset) -> list[ShopImage]:
-    """The images an image-a-face preset gets, each with its file name: every printed card's
-    front, and its back unless that is the deck's back, in deck order; then the deck's back
-    once, under the preset's ``shared_back`` name.
-
-    A shop such as The Game Crafter takes one back for the deck and a back for each card that
-    has another, so the name must say which card a back belongs to: each card whose back
-    differs from the deck's gets its own file, even when other cards' backs are drawn the same
-    (written once a card, drawn once). A card then goes with ``<card>-back`` if that file is
-    there, else with the deck's back. The deck's back is the one every card without a back of
-    its own shows (:func:`deck_back_key`); a card whose own back is drawn just like it shows it."""
-    suffix = preset.image_suffix
-    printed = printed_cards(renderer.deck)
-    deck_back = deck_back_key(renderer, printed)
-    files: list[ShopImage] = []
-    showing_deck_back: Card | None = None
-    for card in printed:
-        files.append(ShopImage(preset.naming.format(card=card.id, side="front") + suffix, card, "front"))
-        if deck_back is not None and renderer.face_key(card, "back") == deck_back:
-            showing_deck_back = showing_deck_back or card
-        else:
-            files.append(ShopImage(preset.naming.format(card=card.id, side="back") + suffix, card, "back"))
-    if showing_deck_back is not None:
-        files.append(ShopImage(preset.shared_back + suffix, showing_deck_back, "back"))
-    return files
-
-
-def deck_back_key(renderer: Renderer, printed: Sequence[Card]) -> str | None:
-    """The face key of the back the printed cards without a back of their own show; None when
-    every card has its own, or when those cards' backs are drawn differently (a back layout
-    that prints the card's count), so that no one image is the deck's back."""
-    keys = {renderer.face_key(card, "back") for card in printed if card.back is None}
-    return next(iter(keys)) if len(keys) == 1 else None
 
 
 def shop_renderer(renderer: Renderer, preset: Preset) -> Renderer:
@@ -189,7 +145,9 @@ def _write_images(renderer: Renderer, preset: Preset, folder: Path, on_step: Cal
     groups: dict[str, list[str]] = {}  # face key -> the files showing that face, each face drawn once
     orders: list[FaceOrder] = []
     places = {id(card): index for index, card in enumerate(renderer.deck.cards)}
-    for face in shop_faces(renderer, preset):
+    faces = shop_faces(renderer, preset)
+    assert len({face.filename for face in faces}) == len(faces), "the shop check refuses names that clash"
+    for face in faces:
         key = renderer.face_key(face.card, face.side)
         if key not in groups:
             groups[key] = []

@@ -1,9 +1,10 @@
 """``check --for SHOP`` and ``build --for SHOP``: what the shop would reject in a deck.
 
 One check, made for the shop asked for, that runs the deck side of the shop's rules
-(:mod:`generator.shops.faces`) on every laid-out face. ``check --for`` runs it after
-every other check; ``build --for`` runs it with the checks it always runs, so the
-two cannot disagree.
+(:mod:`generator.shops.faces`) on every laid-out face and, for a shop taking an image a
+face, makes sure no two images get one file name (:mod:`generator.shops.folder`).
+``check --for`` runs it after every other check; ``build --for`` runs it with the checks
+it always runs, so the two cannot disagree.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from generator.errors import InputError
 from generator.findings import Finding, findings_from
 from generator.shops.choice import ShopChoice
 from generator.shops.faces import deck_findings
+from generator.shops.folder import name_clashes, shop_faces
 from generator.verdict.subject import Check, Subject
 
 
@@ -29,6 +31,9 @@ def shop_check(choice: ShopChoice) -> Check:
         except InputError as error:
             return findings_from(error, "input")
         subject.counts["shop"] = 1
-        return deck_findings(subject.renderer, preset, inks)
+        found = deck_findings(subject.renderer, preset, inks)
+        if preset.output == "image-per-face":
+            found += name_clashes(shop_faces(subject.renderer, preset), preset)
+        return found
 
     return check_shop
