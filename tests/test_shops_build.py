@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 from pathlib import Path
@@ -630,3 +631,17 @@ def test_a_damaged_icc_profile_is_one_line_at_the_preset_profile(tmp_path, damag
                 deckpress("build", deck, "--for", "press", "--out", tmp_path / "out")):
         assert run.exit_code == 2 and run.error_lines == [f"error: {expected}"]
     assert not (tmp_path / "out").exists()
+
+
+def test_an_icc_profile_checked_out_as_its_lfs_pointer_is_named_so(tmp_path):
+    deck = small_deck(tmp_path)
+    preset = own_preset(deck, CMYK_PRESET, "press")
+    content = (BUNDLED_PROFILES / "fogra39-300.icc").read_bytes()
+    (deck / "shops" / "damaged.icc").write_bytes(
+        f"version https://git-lfs.github.com/spec/v1\noid sha256:{hashlib.sha256(content).hexdigest()}\n"
+        f"size {len(content)}\n".encode())
+    run = deckpress("check", deck, "--for", "press")
+    assert run.exit_code == 2
+    assert run.error_lines == [f"error: {preset}:11:1: the ICC profile damaged.icc cannot be read (it is a Git LFS "
+                               "pointer: the file's content was never fetched; git lfs pull fetches it) (profile)"]
+

@@ -4,16 +4,17 @@
 Stands on the ground floor, beside the loader that reads every file through it.
 """
 
-from generator.revisions.git import (
-    GIT_TIMEOUT_SECONDS,
-    MAX_LFS_POINTER_BYTES,
-    GitError,
-    GitMissing,
-    lfs_object,
-    started,
-    without_crlf,
+from generator.revisions.git import GIT_TIMEOUT_SECONDS, GitError, GitMissing, started, without_crlf
+from generator.revisions.source import (
+    DISK,
+    Entry,
+    FileSource,
+    NamedBytes,
+    Revision,
+    current_source,
+    reading_from,
+    refuse_lfs_pointer,
 )
-from generator.revisions.source import DISK, Entry, FileSource, NamedBytes, Revision, current_source, reading_from
 
-__all__ = ["DISK", "GIT_TIMEOUT_SECONDS", "MAX_LFS_POINTER_BYTES", "Entry", "FileSource", "GitError", "GitMissing",
-           "NamedBytes", "Revision", "current_source", "lfs_object", "reading_from", "started", "without_crlf"]
+__all__ = ["DISK", "GIT_TIMEOUT_SECONDS", "Entry", "FileSource", "GitError", "GitMissing", "NamedBytes", "Revision",
+           "current_source", "reading_from", "refuse_lfs_pointer", "started", "without_crlf"]

@@ -38,6 +38,7 @@ from reportlab.lib.utils import ImageReader
 
 from generator.errors import InputError
 from generator.render.images import ArtConversion, Resampling, decoded_art
+from generator.revisions import refuse_lfs_pointer
 from generator.shops.presets import Preset
 
 INTENT = ImageCms.Intent.RELATIVE_COLORIMETRIC
@@ -257,9 +258,11 @@ def read_profile(preset: Preset) -> tuple[bytes, ImageCms.ImageCmsProfile]:
     where = preset.at("profile")
     try:
         data = Path(preset.profile).read_bytes()
+        refuse_lfs_pointer(data, preset.profile)
         profile = ImageCms.ImageCmsProfile(io.BytesIO(data))
     except (OSError, ImageCms.PyCMSError, ValueError) as error:
-        raise InputError(f"the ICC profile {preset.profile.name} cannot be read ({error})", where,
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise InputError(f"the ICC profile {preset.profile.name} cannot be read ({reason})", where,
                          field="profile") from None
     space, kind = profile.profile.xcolor_space.strip(), profile.profile.device_class.strip()
     if space != "CMYK" or kind != "prtr":
