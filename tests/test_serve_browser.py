@@ -259,3 +259,25 @@ def test_a_page_elsewhere_cannot_make_the_preview_draw_or_build(browser, server)
         assert {url: answers[url] for url in targets} == dict.fromkeys(targets, 403)
     finally:
         lenient.close()
+
+
+def test_a_deck_folder_named_with_url_characters_shows_its_cards_and_downloads(browser, tmp_path):
+    """A folder name holding '#', '?', '%', a space and an accent is one check and build take:
+    every card image loads, and the Print PDF button downloads the deck's PDF under its name."""
+    folder = create_deck(tmp_path / "cards", "moon")
+    odd = folder.rename(folder.with_name("moon#2 ?%25é"))
+    with running_server(odd, cwd=tmp_path) as server:
+        page = new_page(browser)
+        page.goto(server.url + "/")
+        images = page.locator("#grid .tile img")
+        images.first.wait_for(timeout=WAIT_MS)
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while not images.evaluate_all("all => all.every(image => image.complete && image.naturalWidth > 0)"):
+            assert time.monotonic() < deadline, "a card's image never loaded"
+            time.sleep(0.05)
+        assert images.count() == len(server.deck("moon#2 ?%25é")["faces"])
+        with page.expect_download(timeout=WAIT_MS * 3) as download:
+            page.click("#download-print")
+        assert download.value.suggested_filename == "moon#2 _%25é.pdf"  # Chromium saves '?' as '_'
+        assert Path(download.value.path()).read_bytes().startswith(b"%PDF")
+        page.close()

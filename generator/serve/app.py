@@ -29,6 +29,7 @@ from starlette.responses import FileResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from generator.errors import DeckpressError
+from generator.serve.addresses import address
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.origins import foreign_request
@@ -243,8 +244,8 @@ def create_app(previews: dict[str, DeckPreview], images: FaceImages, downloads: 
         if preview is None:
             return not_found()
         snapshot = preview.snapshot
-        links = {link.rsplit("/", 1)[1]: kind for kind, link in download_links(deck_id, snapshot).items() if link}
-        kind = links.get(request.path_params["name"])
+        links = {link: kind for kind, link in download_links(deck_id, snapshot).items() if link}
+        kind = links.get(address("download", deck_id, request.path_params["name"]))
         if kind is None:
             return PlainTextResponse("not available now: the deck has no such file, or problems to fix "
                                      "first (see the page)", status_code=404)

@@ -26,6 +26,7 @@ from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
 from generator.render import Renderer, load_renderer
+from generator.serve.addresses import address
 from generator.serve.dependencies import Dependencies, deck_dependencies
 from generator.serve.faces import FaceView, distinct_faces
 from generator.serve.printing import PrintPlan, plan_print, sheet_dict, spots_dict
@@ -277,7 +278,7 @@ def face_dict(deck_id: str, drawable: Drawable, face: FaceView) -> dict[str, Any
         "key": face.key,
         "side": face.side,
         "title": face.title,
-        "image": None if face.problem else f"/faces/{deck_id}/{drawable.token(face)}.png",
+        "image": None if face.problem else address("faces", deck_id, f"{drawable.token(face)}.png"),
         "copies": face.copies,
         "cards": [card.id for card in face.cards[:MAX_LISTED_CARDS]],
         "card_count": len(face.cards),
@@ -330,7 +331,7 @@ def download_links(deck_id: str, snapshot: Snapshot) -> dict[str, str | None]:
     if drawable is None or snapshot.stale or snapshot.has_errors:
         return {kind: None for kind in DOWNLOADS}
     has_rules = rules_path(drawable.deck).is_file()
-    return {kind: f"/download/{deck_id}/{download_name(drawable.deck, kind)}" if kind == "print" or has_rules
+    return {kind: address("download", deck_id, download_name(drawable.deck, kind)) if kind == "print" or has_rules
             else None for kind in DOWNLOADS}
 
 
