@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -71,6 +72,36 @@ class Server:
             time.sleep(0.05)
         raise AssertionError(f"{deck_id} was not reloaded without errors: {deck['version']}, {deck['stale']}, "
                              f"{deck['problems']}")
+
+
+async def asgi_get(app, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    """``GET path`` (as the server decodes it) through the ASGI application ``app``, as the server
+    would hand it over, addressed to 127.0.0.1:8000: the status and the whole body."""
+    sent: list[dict] = []
+    asked: list[bool] = []
+    answered = asyncio.Event()
+
+    async def receive() -> dict:
+        if not asked:  # the request, then the client leaves once the answer is complete
+            asked.append(True)
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await answered.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            answered.set()
+
+    header_values = {"host": "127.0.0.1:8000", **(headers or {})}
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 50000),
+             "headers": [(name.encode(), value.encode()) for name, value in header_values.items()]}
+    await app(scope, receive, send)
+    start = next(message for message in sent if message["type"] == "http.response.start")
+    return start["status"], b"".join(message.get("body", b"") for message in sent
+                                     if message["type"] == "http.response.body")
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -11,11 +11,12 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from serve_support import TIMEOUT, running_server
+from serve_support import TIMEOUT, asgi_get, running_server
 
 from generator.cli.watch import watched_roots
 from generator.scaffold import create_deck
 from generator.serve.app import Broadcaster, allowed_hosts, create_app
+from generator.serve.downloads import Lease
 from generator.serve.origins import foreign_request
 from generator.serve.preview import DeckPreview
 
@@ -67,37 +68,14 @@ class Recording:
         self.made.append(f"face {card.id} {side}")
         return b"\x89PNG"
 
-    def file(self, deck_id, snapshot, kind) -> Path:
+    def file(self, deck_id, snapshot, kind) -> Lease:
         self.made.append(f"download {kind}")
-        return self.pdf
+        return Lease(self.pdf, lambda: None)
 
 
 def request(app, path: str, headers: dict[str, str]) -> tuple[int, bytes]:
     """``GET path`` through the ASGI application, as the server would hand it over."""
-    sent: list[dict] = []
-    asked: list[bool] = []
-    answered = asyncio.Event()
-
-    async def receive() -> dict:
-        if not asked:  # the request, then the client leaves once the answer is complete
-            asked.append(True)
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await answered.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-        if message["type"] == "http.response.body" and not message.get("more_body"):
-            answered.set()
-
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-             "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 50000),
-             "headers": [(name.encode(), value.encode()) for name, value in {**OWN, **headers}.items()]}
-    asyncio.run(app(scope, receive, send))
-    start = next(message for message in sent if message["type"] == "http.response.start")
-    return start["status"], b"".join(message.get("body", b"") for message in sent
-                                     if message["type"] == "http.response.body")
+    return asyncio.run(asgi_get(app, path, {**OWN, **headers}))
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """`deckpress serve` as a server: where it listens, what it refuses, downloads, stopping."""
 
+import asyncio
 import http.client
 import signal
 import socket
@@ -13,9 +14,14 @@ from urllib.parse import urlsplit
 import pytest
 from cli_run import CARDS, deckpress
 from pypdf import PdfReader
-from serve_support import TIMEOUT, running_server
+from serve_support import TIMEOUT, asgi_get, edit, running_server
 
+from generator.cli.watch import watched_roots
 from generator.scaffold import create_deck
+from generator.serve.app import Broadcaster, allowed_hosts, create_app
+from generator.serve.downloads import Downloads
+from generator.serve.images import FaceImages
+from generator.serve.preview import DeckPreview
 
 OUTSIDE_PATHS = [
     "/../../etc/passwd",
@@ -147,6 +153,38 @@ def test_downloads_are_built_on_demand_outside_the_project(server):
     assert len(PdfReader(__import__("io").BytesIO(pdf)).pages) == len(expected.pages)
     assert server.get(deck["downloads"]["booklet"]).startswith(b"%PDF")
     assert not (server.root / "build").exists()  # nothing written into the designer's build/
+
+
+def test_a_save_while_a_download_is_answered_leaves_it_whole(tmp_path):
+    """The deck is saved, and the saved deck downloaded from another tab, just as an earlier
+    download's file is ready: that download is still the whole PDF of the deck as it was (not
+    a 500 because the save removed its file), and the next one is the saved deck's."""
+    folder = create_deck(tmp_path / "cards", "moon")
+    assert deckpress("build", folder, "--out", tmp_path / "before", "--quiet").exit_code == 0
+    preview = DeckPreview(folder / "deck.yaml", watched_roots)
+    preview.refresh()
+    images = FaceImages()
+    downloads = Downloads(tmp_path / "served", images.drawing)
+    build = downloads.file
+
+    def build_then_save_and_build_again(deck_id, snapshot, kind):
+        ready = build(deck_id, snapshot, kind)
+        if snapshot.version == 1:  # the first download, its file ready, not sent yet
+            edit(folder / "deck.yaml", "Archer, power: 2,", "Archer, power: 7,")
+            preview.refresh()
+            build(deck_id, preview.snapshot, kind)  # another tab downloads the saved deck
+        return ready
+
+    downloads.file = build_then_save_and_build_again
+    app = create_app({preview.id: preview}, images, downloads, Broadcaster(), allowed_hosts("127.0.0.1"))
+
+    async def download_twice() -> list[tuple[int, bytes]]:
+        return [await asgi_get(app, "/download/moon/moon.pdf") for _ in range(2)]
+
+    (status, before), (status_after, after) = asyncio.run(download_twice())
+    assert status == 200 and before == (tmp_path / "before" / "moon.pdf").read_bytes()
+    assert deckpress("build", folder, "--out", tmp_path / "after", "--quiet").exit_code == 0
+    assert status_after == 200 and after == (tmp_path / "after" / "moon.pdf").read_bytes() != before
 
 
 def test_a_port_in_use_is_a_one_line_error(tmp_path):

@@ -30,7 +30,7 @@ from starlette.routing import Route
 
 from generator.errors import DeckpressError
 from generator.serve.addresses import address
-from generator.serve.downloads import Downloads
+from generator.serve.downloads import Downloads, Lease
 from generator.serve.images import FaceImages
 from generator.serve.origins import foreign_request
 from generator.serve.preview import DeckPreview, download_links
@@ -250,13 +250,13 @@ def create_app(previews: dict[str, DeckPreview], images: FaceImages, downloads: 
             return PlainTextResponse("not available now: the deck has no such file, or problems to fix "
                                      "first (see the page)", status_code=404)
         try:
-            path = await in_background(broadcaster, downloads.file, deck_id, snapshot, kind)
+            lease = await in_background(broadcaster, downloads.file, deck_id, snapshot, kind)
         except DeckpressError as error:
             return PlainTextResponse(f"error: {error}", status_code=409)
         except Stopping:
             return stopping()
-        return FileResponse(path, media_type="application/pdf", filename=path.name,
-                            headers={"Cache-Control": "no-store"})
+        return LeasedFileResponse(lease, media_type="application/pdf", filename=lease.path.name,
+                                  headers={"Cache-Control": "no-store"})
 
     routes = [
         Route("/", page),
@@ -278,6 +278,21 @@ def not_found() -> Response:
 def stopping() -> Response:
     return PlainTextResponse("the preview server is stopping", status_code=503,
                              headers={"Connection": "close", "Retry-After": "1"})
+
+
+class LeasedFileResponse(FileResponse):
+    """A built download, sent from its file, which is given back once the response is sent
+    or the client goes away: until then a save cannot delete it (see :class:`Lease`)."""
+
+    def __init__(self, lease: Lease, **options: Any) -> None:
+        super().__init__(lease.path, **options)
+        self.lease = lease
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.lease.release()
 
 
 class SecurityHeaders:
