@@ -2,6 +2,7 @@
 
 import asyncio
 import http.client
+import json
 import signal
 import socket
 import threading
@@ -185,6 +186,24 @@ def test_a_save_while_a_download_is_answered_leaves_it_whole(tmp_path):
     assert status == 200 and before == (tmp_path / "before" / "moon.pdf").read_bytes()
     assert deckpress("build", folder, "--out", tmp_path / "after", "--quiet").exit_code == 0
     assert status_after == 200 and after == (tmp_path / "after" / "moon.pdf").read_bytes() != before
+
+
+def test_a_malformed_chunked_request_is_refused_in_at_most_a_line_each(tmp_path):
+    """A request whose chunked body is malformed gets a 400; the serve terminal shows at most a
+    line for each, never a traceback."""
+    folder = create_deck(tmp_path / "cards", "moon")
+    with running_server(folder, cwd=tmp_path, options=("--quiet",)) as server:
+        parts = urlsplit(server.url)
+        for _ in range(3):
+            with socket.create_connection((parts.hostname, parts.port), timeout=TIMEOUT) as client:
+                client.sendall(f"GET /api/decks HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+                               "Transfer-Encoding: chunked\r\n\r\nzz\r\n".encode())
+                assert client.recv(65536).startswith(b"HTTP/1.1 400 ")
+        assert json.loads(server.get("/api/decks"))["decks"][0]["id"] == "moon"  # still serving
+        server.process.send_signal(signal.SIGINT)
+        server.wait_for_line("stopped")
+    said = [line for line in server.seen if not line.startswith(("serving ", "stopped"))]
+    assert "Traceback" not in "\n".join(said) and len(said) <= 3, said
 
 
 def test_a_port_in_use_is_a_one_line_error(tmp_path):

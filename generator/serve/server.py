@@ -11,6 +11,7 @@ deck is done. Ctrl-C ends the event streams first, so the server stops at once.
 from __future__ import annotations
 
 import errno
+import logging
 import signal
 import socket
 import sys
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
+import h11
 import uvicorn
 
 from generator.errors import InputError, printable
@@ -49,6 +51,44 @@ WATCHER_GRACE = 0.2
 """Seconds the file watcher gets at Ctrl-C to end before the process exits without it. A
 deck it is reloading then is dropped half read (it is a daemon thread, and says nothing
 once stopped): the preview is stopping, and nobody will look at that snapshot."""
+
+
+class OneLine(logging.Formatter):
+    """The server's own log records, one line each, never a traceback: a fault while
+    answering a request is said as ``ERROR: Exception in ASGI application (Type: message)``,
+    as the watcher says a reload it could not do. The terminal is the designer's, beside
+    their editor; the line names what went wrong, and the page goes on working."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = record.getMessage().strip()
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None:
+            line += f" ({type(error).__name__}: {error})"
+        return printable(f"{record.levelname}: {line}")
+
+
+class AlreadyAnswered(logging.Filter):
+    """Drops the error logged when the application answers a request the server has already
+    answered and closed. A request whose body is malformed (a broken chunk) gets uvicorn's
+    own 400 and a warning line, while the application, which had its headers, still answers
+    it; h11 refuses that second answer (a LocalProtocolError). The client has its 400, and
+    there is nothing more for the designer to see."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, h11.LocalProtocolError)
+
+
+LOG_CONFIG = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"one_line": {"()": OneLine}},
+    "filters": {"already_answered": {"()": AlreadyAnswered}},
+    "handlers": {"terminal": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
+                              "formatter": "one_line", "filters": ["already_answered"]}},
+    "loggers": {"uvicorn": {"handlers": ["terminal"], "level": "INFO", "propagate": False}},
+}
+"""How uvicorn logs (in place of its own configuration, which prints tracebacks)."""
 
 
 @dataclass(repr=False, eq=False)
@@ -221,7 +261,7 @@ def _serve(sock: socket.socket, listening: Listening, previews: list[DeckPreview
     watcher = PreviewWatcher(previews, images, broadcaster, report)
     app = create_app({preview.id: preview for preview in previews}, images, Downloads(downloads_folder, images.drawing),
                      broadcaster, allowed_hosts(listening.host))
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+    config = uvicorn.Config(app, log_config=LOG_CONFIG, log_level="warning", access_log=False, lifespan="off",
                             timeout_graceful_shutdown=SHUTDOWN_GRACE)
     server = _Server(config, broadcaster)
     thread = threading.Thread(target=watcher.run, name="deckpress-watch", daemon=True)
