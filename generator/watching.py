@@ -67,26 +67,34 @@ def changed_files(before: Snapshot, after: Snapshot) -> list[Path]:
 class Watcher:
     """Calls ``on_change`` with the changed files whenever something under ``roots`` changes.
 
-    ``skipped`` folders (the rebuild's output) are never looked at, so a rebuild
-    cannot trigger itself. A change is acted on once the files have stayed as they
-    are for ``settle`` seconds (see :data:`SETTLE_SECONDS`). ``sleep`` and
-    ``keep_going`` are parameters so the loop can be driven in tests without real waiting.
+    ``roots`` is asked for the files and folders to watch at every look, so they can follow
+    the deck as it is now: the files of a folder that comes under watch (a project's fonts/
+    made while watching) are changes, as are those of one that goes. ``skipped`` folders
+    (the rebuild's output) are never looked at, so a rebuild cannot trigger itself. A change
+    is acted on once the files have stayed as they are for ``settle`` seconds (see
+    :data:`SETTLE_SECONDS`). ``sleep`` and ``keep_going`` are parameters so the loop can be
+    driven in tests without real waiting.
     """
 
-    roots: list[Path]
+    roots: Callable[[], list[Path]]
     on_change: Callable[[list[Path]], None]
     interval: float = 0.5
     sleep: Callable[[float], None] = time.sleep
     skipped: tuple[Path, ...] = ()
     settle: float = SETTLE_SECONDS
 
-    def run(self, keep_going: Callable[[], bool] = lambda: True) -> None:
-        previous = snapshot(self.roots, self.skipped)
+    def run(self, keep_going: Callable[[], bool] = lambda: True, first: list[Path] | None = None) -> None:
+        """Watch until ``keep_going`` says no; ``first``: changes to act on at once, once the
+        files have been looked at, so a save made while they are acted on is seen."""
+        previous = self._look(self.roots())
+        if first:
+            self.on_change(first)
         while keep_going():
             self.sleep(self.interval)
-            current = snapshot(self.roots, self.skipped)
+            roots = self.roots()
+            current = self._look(roots)
             if current != previous:
-                current = self._settled(current)
+                current = self._settled(roots, current)
             changes = changed_files(previous, current)
             if changes:
                 self.on_change(changes)
@@ -94,11 +102,14 @@ class Watcher:
             # made while it ran differs from it and is seen at the next look.
             previous = current
 
-    def _settled(self, current: Snapshot) -> Snapshot:
+    def _look(self, roots: list[Path]) -> Snapshot:
+        return snapshot(roots, self.skipped)
+
+    def _settled(self, roots: list[Path], current: Snapshot) -> Snapshot:
         """The files once they have stayed unchanged for one settle (or after the last look)."""
         for _ in range(MAX_SETTLE_LOOKS):
             self.sleep(self.settle)
-            later = snapshot(self.roots, self.skipped)
+            later = self._look(roots)
             if later == current:
                 break
             current = later

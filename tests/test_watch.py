@@ -139,3 +139,30 @@ def test_an_interval_that_is_no_usable_number_of_seconds_is_a_usage_error(tmp_pa
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert f"Invalid value for '--interval': {message}" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def copy_tiki(root: Path) -> Path:
+    """The bundled tiki deck with the project's layouts and fonts, in ``root``; its deck folder."""
+    import shutil
+    project = Path(__file__).resolve().parent.parent
+    for folder in ("cards/tiki", "layouts", "fonts"):
+        shutil.copytree(project / folder, root / folder)
+    return root / "cards" / "tiki"
+
+
+def test_a_watch_started_on_a_broken_deck_follows_its_layouts_once_it_is_mended(tmp_path: Path):
+    deck = copy_tiki(tmp_path)
+    deck_file, layout = deck / "deck.yaml", tmp_path / "layouts" / "tiki.yaml"
+    written = deck_file.read_text()
+    deck_file.write_text(written.replace("\ndeck:", "\ndeck: [", 1))
+    arguments = [str(deck), "--out", str(tmp_path / "out"), "--no-booklet", "--interval", "0.1"]
+    with watching(arguments, cwd=tmp_path) as (process, lines):
+        start = wait_for(lines, "build failed")[0]
+        assert start == f"watching {deck}, {tmp_path / 'layouts'}, {tmp_path / 'fonts'} (Ctrl-C stops)"
+        save(deck_file, written)
+        wait_for(lines, "rebuilt in")
+        save(layout, layout.read_text().replace("size: 14", "size: 15", 1))
+        seen = wait_for(lines, "rebuilt in")
+        assert "changed: tiki.yaml" in seen
+        stop_with_ctrl_c(process, lines)
+

@@ -44,7 +44,7 @@ def test_watcher_calls_back_once_per_change(tmp_path: Path):
         if seconds == 0.25:  # the looks between settles; a settle look finds the files as they were
             next(edits)()
 
-    watcher = Watcher([tmp_path], calls.append, interval=0.25, sleep=fake_sleep, settle=0.01)
+    watcher = Watcher(lambda: [tmp_path], calls.append, interval=0.25, sleep=fake_sleep, settle=0.01)
     watcher.run(keep_going=lambda: ticks.count(0.25) < 3)
     assert calls == [[deck], [deck]]
     assert ticks == [0.25, 0.01, 0.25, 0.25, 0.01]  # one settle look after each change
@@ -63,7 +63,7 @@ def test_a_file_caught_half_written_is_rebuilt_from_once_it_is_whole(tmp_path: P
         ticks.append(seconds)
         next(writes, lambda: None)()
 
-    Watcher([tmp_path], lambda changes: seen.append(deck.read_text()), interval=0.25, sleep=fake_sleep,
+    Watcher(lambda: [tmp_path], lambda changes: seen.append(deck.read_text()), interval=0.25, sleep=fake_sleep,
             settle=0.01).run(keep_going=lambda: ticks.count(0.25) < 2)
     assert seen == [whole]
     assert ticks == [0.25, 0.01, 0.01, 0.25]
@@ -79,7 +79,7 @@ def test_a_file_that_never_stops_changing_is_rebuilt_from_after_the_last_settle_
         ticks.append(seconds)
         touch(deck, "x" * len(ticks), len(ticks))  # a log, say, written all the time
 
-    Watcher([tmp_path], calls.append, interval=0.25, sleep=fake_sleep, settle=0.01).run(
+    Watcher(lambda: [tmp_path], calls.append, interval=0.25, sleep=fake_sleep, settle=0.01).run(
         keep_going=lambda: not calls)
     assert calls == [[deck]]
     assert ticks == [0.25] + [0.01] * MAX_SETTLE_LOOKS
@@ -101,7 +101,7 @@ def test_a_save_made_during_a_rebuild_is_seen_at_the_next_look(tmp_path: Path):
         if len(ticks) == 1:
             touch(deck, "b", 1)
 
-    Watcher([tmp_path], rebuild, interval=0.25, sleep=fake_sleep).run(keep_going=lambda: len(ticks) < 3)
+    Watcher(lambda: [tmp_path], rebuild, interval=0.25, sleep=fake_sleep).run(keep_going=lambda: len(ticks) < 3)
     assert calls == [[deck], [deck]]
 
 
@@ -122,6 +122,40 @@ def test_output_written_inside_a_watched_folder_does_not_trigger_a_rebuild(tmp_p
         if len(ticks) == 1:
             touch(deck, "b", 1)
 
-    Watcher([tmp_path], rebuild, interval=0.25, sleep=fake_sleep, skipped=(out,)).run(
+    Watcher(lambda: [tmp_path], rebuild, interval=0.25, sleep=fake_sleep, skipped=(out,)).run(
         keep_going=lambda: len(ticks) < 4)
     assert calls == [[deck]]
+
+
+def test_a_folder_that_comes_under_watch_brings_its_files_as_changes(tmp_path: Path):
+    deck_folder, fonts = tmp_path / "deck", tmp_path / "fonts"
+    deck_folder.mkdir()
+    touch(deck_folder / "deck.yaml", "a", 0)
+    calls: list[list[Path]] = []
+    ticks = []
+
+    def fake_sleep(seconds: float) -> None:
+        ticks.append(seconds)
+        if len(ticks) == 1:
+            fonts.mkdir()
+            touch(fonts / "Title.ttf", "ttf", 0)
+
+    Watcher(lambda: [deck_folder] + ([fonts] if fonts.is_dir() else []), calls.append, interval=0.25,
+            sleep=fake_sleep, settle=0.01).run(keep_going=lambda: ticks.count(0.25) < 3)
+    assert calls == [[fonts / "Title.ttf"]]
+
+
+def test_a_save_made_during_the_first_build_is_seen_at_the_first_look(tmp_path: Path):
+    deck = tmp_path / "deck.yaml"
+    touch(deck, "a", 0)
+    calls: list[list[Path]] = []
+
+    def rebuild(changes: list[Path]) -> None:
+        calls.append(changes)
+        if len(calls) == 1:
+            touch(deck, "saved while the first build ran", 1)
+
+    ticks = []
+    Watcher(lambda: [tmp_path], rebuild, interval=0.25, sleep=ticks.append, settle=0.01).run(
+        keep_going=lambda: len(ticks) < 2, first=[deck])
+    assert calls == [[deck], [deck]]

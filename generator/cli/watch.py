@@ -11,11 +11,11 @@ import click
 from generator.cli.booklet import booklet
 from generator.cli.build import build
 from generator.cli.common import find_decks, lang_option, reports_errors, say
-from generator.deck.model import RULES_FILENAME, load_deck
-from generator.errors import DeckpressError, InputError, Position
+from generator.deck.model import RULES_FILENAME, absolute_folder
+from generator.errors import InputError, Position
 from generator.render.fonts import find_fonts_dir
 from generator.render.layout import BUILTIN_LAYOUTS_DIR
-from generator.render.renderer import layout_search_path
+from generator.render.renderer import layout_folders
 from generator.watching import Watcher
 
 MIN_INTERVAL = 0.05
@@ -65,8 +65,17 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float, lang: s
     if len(paths) != 1:
         raise InputError(f"watch follows one deck; this folder holds {len(paths)}", Position(Path(deck)))
     deck_path = paths[0]
-    roots = watched_roots(deck_path)
     context = click.get_current_context()
+    watched = watched_roots(deck_path)
+
+    def roots() -> list[Path]:
+        """The folders to watch as the deck stands now; a folder that comes or goes is said."""
+        nonlocal watched
+        now = watched_roots(deck_path)
+        if now != watched:
+            say(f"now watching {shown_roots(now)}")
+            watched = now
+        return now
 
     def rebuild(changes: list[Path]) -> None:
         names = ", ".join(sorted({path.name for path in changes}))
@@ -83,30 +92,36 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float, lang: s
     try:
         # All inside the try: Ctrl-C as soon as "watching" shows, or during the first build,
         # stops as cleanly as later on (a signal can land while the line is still being written).
-        say(f"watching {', '.join(str(root) for root in roots)} (Ctrl-C stops)")
-        rebuild([deck_path])
-        Watcher(roots, rebuild, interval=interval, skipped=(out_dir,)).run()
+        say(f"watching {shown_roots(watched)} (Ctrl-C stops)")
+        Watcher(roots, rebuild, interval=interval, skipped=(out_dir,)).run(first=[deck_path])
     except KeyboardInterrupt:
         say("stopped")
 
 
 def watched_roots(deck_path: Path) -> list[Path]:
-    """The deck's folder, the layout folders it can read from and its fonts folder."""
+    """The deck's folder and, those of them that exist, the project's layout folder and its
+    fonts folder.
+
+    They are found from where the deck file is, as a build finds its layouts and fonts, not
+    from what the deck file says: a deck that does not load (a watch started on a broken
+    edit) is watched whole, and the save that mends it is followed by a layout's or a font's.
+    """
+    folder = absolute_folder(deck_path)
     roots = [deck_path.parent]
-    try:
-        deck = load_deck(deck_path)
-    except DeckpressError:
-        return roots  # a broken deck still gets watched; its own folder is what will change
-    for folder in layout_search_path(deck):
-        if folder.is_dir() and folder.resolve() != BUILTIN_LAYOUTS_DIR.resolve():
-            roots.append(folder)
-    fonts = find_fonts_dir(deck.folder)
+    for layouts in layout_folders(folder):
+        if layouts.is_dir() and layouts.resolve() != BUILTIN_LAYOUTS_DIR.resolve():
+            roots.append(layouts)
+    fonts = find_fonts_dir(folder)
     if fonts is not None and fonts.is_dir():
         roots.append(fonts)
     unique: dict[Path, Path] = {}
     for root in roots:
         unique.setdefault(root.resolve(), root)  # a folder reached twice is watched once, as first named
     return list(unique.values())
+
+
+def shown_roots(roots: list[Path]) -> str:
+    return ", ".join(str(root) for root in roots)
 
 
 def _run(context: click.Context, command: click.Command, arguments: list[str]) -> int:

@@ -637,7 +637,13 @@ def layout_search_path(deck: Deck) -> list[Path]:
     The project is found from the deck's location (``<project>/cards/<game>/deck.yaml``),
     never from the working directory, so a deck builds the same wherever it is run from.
     """
-    search = [deck.folder, deck.folder.parent.parent / "layouts", BUILTIN_LAYOUTS_DIR]
+    return layout_folders(deck.folder)
+
+
+def layout_folders(deck_folder: Path) -> list[Path]:
+    """:func:`layout_search_path` for the deck in ``deck_folder`` (absolute), known from where
+    the deck is alone: it holds whether or not the deck file loads."""
+    search = [deck_folder, deck_folder.parent.parent / "layouts", BUILTIN_LAYOUTS_DIR]
     unique: dict[Path, Path] = {}  # resolved -> as found first
     for folder in search:
         unique.setdefault(folder.resolve(), folder)
