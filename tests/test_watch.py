@@ -166,3 +166,25 @@ def test_a_watch_started_on_a_broken_deck_follows_its_layouts_once_it_is_mended(
         assert "changed: tiki.yaml" in seen
         stop_with_ctrl_c(process, lines)
 
+
+def test_a_deck_folder_of_more_files_than_a_look_reads_is_said_once_and_its_deck_still_watched(tmp_path: Path):
+    from generator.watching import MAX_WATCHED_ENTRIES
+
+    folder = create_deck(tmp_path / "cards", "space-race")
+    photos = folder / "photos" / "2019"
+    photos.mkdir(parents=True)
+    for number in range(MAX_WATCHED_ENTRIES):
+        (photos / f"{number}.jpg").touch()
+    out = tmp_path / "out"
+    with watching([str(folder), "--out", str(out), "--no-booklet", "--interval", "0.1"], cwd=tmp_path) as (
+            process, lines):
+        notes = [line for line in wait_for(lines, "rebuilt in") if "note:" in line]
+        assert notes == [(f"note: more than {MAX_WATCHED_ENTRIES:,} files and folders to watch: looking stops in "
+                        f"{photos}, and a save past it goes unseen (move what the deck does not read out of "
+                        "its folder)")]
+        deck_file = folder / "deck.yaml"
+        save(deck_file, deck_file.read_text().replace("name: Knight", "name: Paladin"))
+        seen = wait_for(lines, "rebuilt in")
+        assert "Paladin" in page_text(out / "space-race.pdf")
+        seen += stop_with_ctrl_c(process, lines)
+        assert not any("note:" in line for line in seen), seen  # said once, not at every look

@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from generator.watching import MAX_SETTLE_LOOKS, Watcher, changed_files, snapshot
+from generator.watching import MAX_SETTLE_LOOKS, MAX_WATCHED_ENTRIES, Watcher, changed_files, look, snapshot
 
 
 def touch(path: Path, text: str, bump: int) -> None:
@@ -125,6 +125,40 @@ def test_output_written_inside_a_watched_folder_does_not_trigger_a_rebuild(tmp_p
     Watcher(lambda: [tmp_path], rebuild, interval=0.25, sleep=fake_sleep, skipped=(out,)).run(
         keep_going=lambda: len(ticks) < 4)
     assert calls == [[deck]]
+
+
+def test_hidden_folders_are_not_looked_into(tmp_path: Path):
+    cache = tmp_path / ".cache" / "d1"
+    cache.mkdir(parents=True)
+    touch(cache / "f1.txt", "a", 0)
+    before = snapshot([tmp_path])
+    touch(cache / "f1.txt", "b", 1)
+    touch(cache / "f2.txt", "c", 0)
+    assert changed_files(before, snapshot([tmp_path])) == []
+
+
+def test_a_look_stops_at_its_limit_nearest_the_top_and_says_so_once(tmp_path: Path):
+    deck = tmp_path / "deck.yaml"
+    touch(deck, "a", 0)
+    photos = tmp_path / "art" / "photos"
+    photos.mkdir(parents=True)
+    for number in range(MAX_WATCHED_ENTRIES):
+        touch(photos / f"{number:05}.jpg", "jpg", 0)
+    calls: list[list[Path]] = []
+    said: list[str] = []
+    ticks = []
+
+    def fake_sleep(seconds: float) -> None:
+        ticks.append(seconds)
+        if len(ticks) == 2:
+            touch(deck, "b", 1)
+
+    Watcher(lambda: [tmp_path], calls.append, interval=0.25, sleep=fake_sleep, settle=0.01,
+            report=said.append).run(keep_going=lambda: ticks.count(0.25) < 4)
+    assert calls == [[deck]]  # the deck beside the photos is watched
+    assert said == [f"note: more than {MAX_WATCHED_ENTRIES:,} files and folders to watch: looking stops in "
+                    f"{photos}, and a save past it goes unseen (move what the deck does not read out of its folder)"]
+    assert len(look([tmp_path]).files) == MAX_WATCHED_ENTRIES - 2  # the limit counts the folders listed
 
 
 def test_a_folder_that_comes_under_watch_brings_its_files_as_changes(tmp_path: Path):

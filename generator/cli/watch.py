@@ -51,9 +51,10 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float, lang: s
     """Rebuild DECK's print PDF (and rules booklet) whenever its files change.
 
     Watches the deck folder (deck file, spreadsheets, images, rules), the
-    layouts it can use and the fonts folder. Keep the PDF open beside your
-    editor; most viewers reload it. A broken edit prints its error and the
-    watch goes on. Press Ctrl-C to stop.
+    layouts it can use and the fonts folder, but not hidden folders (.git,
+    .cache) or build/. Keep the PDF open beside your editor; most viewers
+    reload it. A broken edit prints its error and the watch goes on. Press
+    Ctrl-C to stop.
 
     \b
     Examples:
@@ -93,7 +94,7 @@ def watch(deck: str, out_dir: Path, with_booklet: bool, interval: float, lang: s
         # All inside the try: Ctrl-C as soon as "watching" shows, or during the first build,
         # stops as cleanly as later on (a signal can land while the line is still being written).
         say(f"watching {shown_roots(watched)} (Ctrl-C stops)")
-        Watcher(roots, rebuild, interval=interval, skipped=(out_dir,)).run(first=[deck_path])
+        Watcher(roots, rebuild, interval=interval, skipped=(out_dir,), report=say).run(first=[deck_path])
     except KeyboardInterrupt:
         say("stopped")
 
