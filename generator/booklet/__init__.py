@@ -8,7 +8,8 @@ The stages, one module each::
              --imposition--> two pages a side, in saddle-stitch order
 
 :func:`build_booklet` runs them all for one deck and returns the bytes of both
-PDFs; writing them to disk is the command line's job.
+PDFs; :func:`write_booklet` writes them where ``deckpress booklet`` and the live
+preview's downloads want them, so both hand out the same bytes.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from generator.booklet.style import BookletStyle, font_has_glyph, load_style
 from generator.deck.model import RULES_FILENAME, Deck, has_rules_file, rules_path
 from generator.errors import InputError, Position, together
 from generator.loading import read_text
+from generator.outputs import write_files_atomic
 from generator.paths import resolve_inside
 from generator.words import words_for
 
@@ -126,6 +128,21 @@ def build_booklet(deck: Deck, paper: str = "a4",
     return Booklet(reading_pdf=reading, booklet_pdf=impose(reading, sheet, note), pages=pages)
 
 
+def write_booklet(deck: Deck, out_dir: Path, paper: str = "a4") -> tuple[Booklet, Path, Path]:
+    """Build ``deck``'s booklet on ``paper`` and write both PDFs into ``out_dir``
+    (:func:`booklet_paths`), both or neither: a reading PDF beside a stale imposed one would
+    print the wrong rules. Returns the booklet and the two files.
+
+    ``deck`` is the deck as its files give it (as ``load_deck`` reads it, translated), not
+    one a renderer stamped with the version git gives its files: the pictures of cards in
+    the booklet print the deck's own ``version:`` only, the same whether the booklet is
+    made from a commit or from the working tree."""
+    booklet = build_booklet(deck, paper)
+    reading, imposed = booklet_paths(deck, out_dir)
+    write_files_atomic({reading: booklet.reading_pdf, imposed: booklet.booklet_pdf})
+    return booklet, reading, imposed
+
+
 def _cover_card(deck: Deck, renderer: Renderer, style: BookletStyle) -> CardFace:
     """The card back (or the first card) for the cover, when the rules show cards at all."""
     from generator.booklet.cards import CardFace  # noqa: PLC0415  (it imports platypus; see build_booklet)
@@ -165,4 +182,4 @@ class _LazyRenderer:
         return self.renderer
 
 
-__all__ = ["Booklet", "PAPERS", "RULES_FILENAME", "build_booklet", "rules_path"]
+__all__ = ["Booklet", "PAPERS", "RULES_FILENAME", "build_booklet", "rules_path", "write_booklet"]

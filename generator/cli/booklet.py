@@ -7,11 +7,10 @@ from pathlib import Path
 
 import click
 
-from generator.booklet import PAPERS, RULES_FILENAME, booklet_paths, build_booklet, has_rules
+from generator.booklet import PAPERS, RULES_FILENAME, has_rules, write_booklet
 from generator.cli.common import claim_output_name, find_decks, lang_option, reports_errors, say
 from generator.deck.model import Deck
 from generator.deck.translation import load_translated_deck, require_translated
-from generator.outputs import write_files_atomic
 
 
 @click.command()
@@ -66,10 +65,7 @@ def booklet(decks: tuple[str, ...], out_dir: Path, paper: str, lang: str | None,
     with click.progressbar(with_rules, label="Rules booklets", hidden=quiet, file=sys.stderr,
                            item_show_func=lambda deck: deck.output_name if deck else "") as bar:
         for deck in bar:
-            result = build_booklet(deck, paper)
-            reading, imposed = booklet_paths(deck, out_dir)
-            # Both or neither: a reading PDF beside a stale imposed one would print the wrong rules.
-            write_files_atomic({reading: result.reading_pdf, imposed: result.booklet_pdf})
+            result, reading, imposed = write_booklet(deck, out_dir, paper)
             written.append((deck, result, reading, imposed))
     if not quiet:
         for deck in passed_over:

@@ -5,9 +5,11 @@ never into the designer's ``build/``; each is built once per snapshot of the
 deck and handed out again until the next save, and only the latest snapshot's
 files are kept. A file is held by a :class:`Lease` while a response sends it,
 and an earlier snapshot's folder goes only once its last lease is given back:
-a save never deletes a file being downloaded. The print PDF is made as
-``deckpress build`` makes it with no options, so it is the file ``build``
-would write.
+a save never deletes a file being downloaded. Each is the file the command
+line writes: the print PDF is made as ``deckpress build`` makes it with no
+options, the booklets as ``deckpress booklet`` does
+(:func:`~generator.booklet.write_booklet`, from the deck as its files give it,
+with no version stamped on from git).
 """
 
 from __future__ import annotations
@@ -18,9 +20,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.booklet import booklet_paths, build_booklet
-from generator.outputs import write_files_atomic
-from generator.serve.preview import Snapshot, download_name
+from generator.booklet import write_booklet
+from generator.serve.preview import Drawable, Snapshot, download_name
 from generator.sheets.geometry import SheetSettings
 from generator.sheets.press import press_deck
 from generator.sheets.style import load_style
@@ -62,7 +63,7 @@ class Downloads:
         try:
             with self._drawing:
                 if not target.is_file():
-                    self._build(drawable.deck, drawable.checked, kind, target)
+                    _build(drawable, kind, folder)
         except BaseException:
             self._give_back(folder)
             raise
@@ -91,12 +92,11 @@ class Downloads:
                 self._leases.pop(earlier, None)
                 shutil.rmtree(earlier, ignore_errors=True)
 
-    @staticmethod
-    def _build(deck, renderer, kind: str, target: Path) -> None:
-        if kind == "print":
-            style = load_style()
-            press_deck(deck, renderer, SheetSettings.default(style), target.parent, style)
-            return
-        booklet = build_booklet(deck)
-        reading, imposed = booklet_paths(deck, target.parent)
-        write_files_atomic({reading: booklet.reading_pdf, imposed: booklet.booklet_pdf})
+
+def _build(drawable: Drawable, kind: str, folder: Path) -> None:
+    """Write the file of ``kind`` into ``folder``, as the command that makes it writes it."""
+    if kind == "print":
+        style = load_style()
+        press_deck(drawable.deck, drawable.checked, SheetSettings.default(style), folder, style)
+    else:
+        write_booklet(drawable.read, folder)

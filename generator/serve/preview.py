@@ -59,6 +59,11 @@ class Drawable:
     """A good state of the deck: loaded, laid out, ready to draw."""
 
     deck: Deck
+    """The deck as its faces print it, with the version they carry (see ``read``)."""
+    read: Deck
+    """The deck as its files give it, before the version git gives its files was stamped on:
+    what ``deckpress booklet`` makes the booklets from, whose pictures of cards carry only the
+    deck's own ``version:``."""
     renderer: Renderer
     """Draws the faces shown: a draft one, so text that does not fit is shown as
     ``build --draft`` prints it (at its smallest, cut off, marked in red)."""
@@ -112,6 +117,7 @@ class DeckPreview:
         self.baseline = baseline
         """The deck at a revision, to mark what changed since (``serve --since``)."""
         self._plans_from: Drawable | None = None  # the state whose plans this load took over
+        self._read: Deck | None = None  # the deck as this load read it, before its version was stamped
         self.id = deck_id(path)
         self._roots_of = roots
         self.roots: list[Path] = roots(path)
@@ -122,11 +128,12 @@ class DeckPreview:
     def refresh(self) -> Snapshot:
         """Reload the deck and its problems; keep the last good faces if it no longer draws."""
         # Exactly what `check` runs, so the page lists what `check` prints.
-        self._plans_from = None
+        self._plans_from = self._read = None
         found = verdict(self.path, checks=CHECKS, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
         self._update_roots(deck, found.renderer)
-        drawable = self._drawable(deck, found.renderer) if deck and found.renderer else None
+        read = self._read
+        drawable = self._drawable(deck, read, found.renderer) if deck and read and found.renderer else None
         previous = self.snapshot.drawable
         stale = drawable is None and previous is not None
         shown = drawable or previous
@@ -141,6 +148,7 @@ class DeckPreview:
         """The deck's renderer as ``check`` loads it, given the last good state's plans when
         nothing but card values can have changed since (same look): unchanged faces are not
         laid out again. Equal faces get equal plans, so the findings are check's own."""
+        self._read = deck
         renderer = load_renderer(deck, stamp_version=True)
         previous = self.snapshot.drawable
         if previous is not None and previous.look == look_fingerprint(deck, self.watched_files()):
@@ -165,7 +173,7 @@ class DeckPreview:
             self._roots_for = settings
         self._dependencies = None if deck is None else deck_dependencies(deck, renderer)
 
-    def _drawable(self, deck: Deck, checked: Renderer) -> Drawable:
+    def _drawable(self, deck: Deck, read: Deck, checked: Renderer) -> Drawable:
         look = look_fingerprint(deck, self.watched_files())
         drawing = drafting(checked)
         previous = self.snapshot.drawable
@@ -175,7 +183,7 @@ class DeckPreview:
         print_key = (checked.card_size, checked.bleed, tuple((card.id, card.count) for card in deck.cards))
         print_plan = (previous.print_plan if previous is not None and previous.print_key == print_key
                       else _print_plan(deck, checked))
-        return Drawable(deck, drawing, checked, look, faces, distinct, print_plan, print_key, _stats(deck),
+        return Drawable(deck, read, drawing, checked, look, faces, distinct, print_plan, print_key, _stats(deck),
                         self._since(deck, checked, faces))
 
     def _since(self, deck: Deck, checked: Renderer, faces: list[FaceView]) -> SinceView | None:
