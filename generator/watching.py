@@ -91,6 +91,16 @@ def snapshot(roots: Iterable[Path], skipped: Iterable[Path] = ()) -> Snapshot:
     return look(roots, skipped).files
 
 
+def times_of(files: Iterable[Path]) -> Snapshot:
+    """The time and size of each of ``files``, none left out by its name (git's own files,
+    whose names say nothing of a deck); a missing one is not in the snapshot, so that its
+    coming shows as a change."""
+    found: Snapshot = {}
+    for path in files:
+        _note_time(path, found)
+    return found
+
+
 def walked(name: str) -> bool:
     """Whether a folder of this name below a watched folder is looked into. Hidden folders are
     not: they hold what tools keep (git, caches, virtual environments), never what a deck is

@@ -19,7 +19,9 @@ from iterations_support import commit, git
 from pypdf import PdfReader
 from serve_support import Server, edit, running_server
 
+from generator.cli.watch import watched_roots
 from generator.scaffold import create_deck
+from generator.serve.preview import DeckPreview
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -67,3 +69,51 @@ def test_the_downloads_are_the_files_build_and_booklet_write(tmp_path: Path):
     assert printed_versions(served["print"]) == {first}
     assert printed_versions(edited["print"]) == {first + "+"}
     assert printed_versions(served["rules"]) == printed_versions(edited["booklet"]) == set()
+
+
+def test_a_commit_checkout_or_reset_while_serving_moves_the_version_the_page_and_its_pdf_print(tmp_path: Path):
+    project = tmp_path / "project"
+    folder, first = moon_project(project)
+    with running_server(folder, cwd=project) as server:
+        deck = server.deck("moon")
+        edit(folder / "deck.yaml", "name: Knight", "name: Paladin")
+        deck = server.wait_for_reload("moon", deck["version"])
+        assert printed_versions(download(server, deck, "print")) == {first + "+"}
+        edited_images = {face["image"] for face in deck["faces"]}
+
+        second = commit(project, "Paladins")  # no file of the deck changes: only git's
+        deck = server.wait_for_reload("moon", deck["version"])
+        served = download(server, deck, "print")
+        assert printed_versions(served) == {second}
+        assert served == (built(folder, tmp_path / "committed") / "moon.pdf").read_bytes()
+        # Every face prints the version, so the page shows each drawn anew.
+        assert not edited_images & {face["image"] for face in deck["faces"]}
+
+        git(project, "reset", "-q", "--soft", "HEAD~1")  # the branch moves back; the files stay edited
+        deck = server.wait_for_reload("moon", deck["version"])
+        assert printed_versions(download(server, deck, "print")) == {first + "+"}
+
+        git(project, "checkout", "-q", "--detach", second)  # HEAD names a commit, no branch
+        deck = server.wait_for_reload("moon", deck["version"])
+        assert printed_versions(download(server, deck, "print")) == {second}
+
+
+def test_a_deck_in_a_linked_worktree_follows_its_own_branch_only(tmp_path: Path):
+    main = tmp_path / "main"
+    moon_project(main)
+    linked = tmp_path / "linked"
+    git(main, "worktree", "add", "-q", "-b", "iteration-2", str(linked))
+    preview = DeckPreview(linked / "cards" / "moon" / "deck.yaml", watched_roots)
+    preview.refresh()
+    before = preview.watched_files()
+
+    edit(main / "cards" / "moon" / "deck.yaml", "name: Knight", "name: Paladin")
+    commit(main, "Paladins, on the main branch")
+    assert preview.watched_files() == before  # another checkout's commit: this deck's version stays
+
+    edit(linked / "cards" / "moon" / "deck.yaml", "name: Knight", "name: Templar")
+    preview.refresh()
+    before = preview.watched_files()
+    second = commit(linked, "Templars")
+    assert preview.watched_files() != before
+    assert preview.refresh().drawable.deck.version == second

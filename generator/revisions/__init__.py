@@ -4,7 +4,7 @@
 Stands on the ground floor, beside the loader that reads every file through it.
 """
 
-from generator.revisions.git import GIT_TIMEOUT_SECONDS, GitError, GitMissing, started, without_crlf
+from generator.revisions.git import GIT_TIMEOUT_SECONDS, GitError, GitMissing, head_files, started, without_crlf
 from generator.revisions.source import (
     DISK,
     Entry,
@@ -17,4 +17,4 @@ from generator.revisions.source import (
 )
 
 __all__ = ["DISK", "GIT_TIMEOUT_SECONDS", "Entry", "FileSource", "GitError", "GitMissing", "NamedBytes", "Revision",
-           "current_source", "reading_from", "refuse_lfs_pointer", "started", "without_crlf"]
+           "current_source", "head_files", "reading_from", "refuse_lfs_pointer", "started", "without_crlf"]

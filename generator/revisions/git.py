@@ -16,6 +16,7 @@ import contextvars
 import hashlib
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -48,6 +49,10 @@ MAX_LFS_POINTER_BYTES = 1024
 """Git LFS keeps a large file in the repository as a pointer of fewer bytes than this (its
 specification's bound); only a blob this small is read to ask whether it is one."""
 LFS_POINTER_START = b"version https://git-lfs.github.com/spec/v1\n"
+
+MAX_POINTER_BYTES = 4096
+"""Bytes read of a small file of git's own that names another (``HEAD``, a ``.git`` file,
+``commondir``); each holds one line."""
 
 SAFE_OPTIONS = ("-c", "core.fsmonitor=false", "-c", "core.quotepath=off")
 """Given to every command: no file system monitor (a repository's configuration can name a
@@ -198,6 +203,55 @@ def repository_root(folder: Path) -> Path | None:
         if (candidate / ".git").exists():
             return candidate
     return None
+
+
+def head_files(folder: Path) -> list[Path]:
+    """The files git rewrites when the commit the working tree holding ``folder`` stands on moves (a
+    commit, a checkout, a reset, a merge) or what is staged changes: ``HEAD``, the branch it
+    names (its loose ref and ``packed-refs``, where refs go once packed) and the index, in the
+    repository's own folder (the one a worktree's or submodule's ``.git`` file points to, its
+    branches in the folder it shares). They are found by reading, not by asking git, so that
+    looking at them often (as the live preview does, to follow the version) starts no program;
+    a file that is not there now is named all the same, so that its coming is seen; none
+    outside a repository."""
+    root = repository_root(folder)
+    repository = _git_folder(root / ".git", root) if root is not None else None
+    if repository is None:
+        return []
+    shared = repository
+    common = _small_text(repository / "commondir")
+    if common is not None and common.strip():
+        shared = repository / common.strip()
+    files = [repository / "HEAD", repository / "index", shared / "packed-refs"]
+    head = _small_text(repository / "HEAD")
+    if head is not None and head.startswith("ref: refs/"):
+        name = PurePosixPath(head.removeprefix("ref: ").strip())
+        if ".." not in name.parts:
+            files.append(shared.joinpath(*name.parts))
+    return files
+
+
+def _git_folder(dot_git: Path, root: Path) -> Path | None:
+    """The repository's folder: ``.git`` itself, or the folder its ``gitdir:`` line names."""
+    if dot_git.is_dir():
+        return dot_git
+    pointer = _small_text(dot_git)
+    if pointer is None or not pointer.startswith("gitdir:"):
+        return None
+    return root / pointer.removeprefix("gitdir:").strip()
+
+
+def _small_text(path: Path) -> str | None:
+    """The text of the small regular file at ``path``; None when it is missing, something other
+    than a file (a named pipe would never end a read) or longer than :data:`MAX_POINTER_BYTES`."""
+    try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_POINTER_BYTES:
+            return None
+        with path.open("rb") as stream:
+            return stream.read(MAX_POINTER_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def relative_paths(root: Path, paths: Iterable[Path]) -> list[str]:

@@ -1,4 +1,5 @@
-"""One deck as the preview shows it, remade after every save.
+"""One deck as the preview shows it, remade after every save, and after every commit,
+checkout or reset (which move the version its faces print).
 
 :class:`DeckPreview` holds the latest :class:`Snapshot` of a deck: its faces,
 where they print, its statistics and every problem found in it. A save that
@@ -26,6 +27,7 @@ from generator.deck.model import Card, Deck, deck_id
 from generator.errors import DeckpressError, Position
 from generator.findings import WARNING, Finding
 from generator.render import Renderer, load_renderer
+from generator.revisions import head_files
 from generator.serve.addresses import address
 from generator.serve.dependencies import Dependencies, deck_dependencies
 from generator.serve.faces import FaceView, distinct_faces
@@ -39,6 +41,7 @@ from generator.verdict import verdict
 from generator.verdict.complete import CHECKS
 from generator.watching import Snapshot as FileTimes
 from generator.watching import snapshot as file_times
+from generator.watching import times_of
 
 if TYPE_CHECKING:  # only serve --since compares: the comparison loads with it (see DeckPreview._since)
     from generator.iterations.following import Baseline
@@ -151,14 +154,21 @@ class DeckPreview:
         self._read = deck
         renderer = load_renderer(deck, stamp_version=True)
         previous = self.snapshot.drawable
-        if previous is not None and previous.look == look_fingerprint(deck, self.watched_files()):
+        if previous is not None and previous.look == look_fingerprint(deck, self._deck_files()):
             renderer.reuse_plans(previous.checked)
             self._plans_from = previous
         return renderer
 
     def watched_files(self) -> FileTimes:
-        """Time and size of each watched file the deck's preview is made from: a change to
-        another (a layout only other decks read) leaves this deck as it is."""
+        """Time and size of each watched file the deck's preview is made from, and of the files
+        of git's that move when a commit, a checkout or a reset does (:func:`head_files`): the
+        version the faces print is what git says of the deck's files, so it can change while
+        none of them does. A change to another file (a layout only other decks read) leaves
+        this deck as it is. Looking costs a few file times, never a git command."""
+        return {**self._deck_files(), **times_of(head_files(self.path.parent))}
+
+    def _deck_files(self) -> FileTimes:
+        """Time and size of each watched file the deck's preview is made from."""
         files = file_times(self.roots)
         if self._dependencies is None:
             return files
@@ -174,7 +184,7 @@ class DeckPreview:
         self._dependencies = None if deck is None else deck_dependencies(deck, renderer)
 
     def _drawable(self, deck: Deck, read: Deck, checked: Renderer) -> Drawable:
-        look = look_fingerprint(deck, self.watched_files())
+        look = look_fingerprint(deck, self._deck_files())
         drawing = drafting(checked)
         previous = self.snapshot.drawable
         if previous is not None and previous.look == look:
