@@ -31,6 +31,7 @@ NOT_INPUT_LIMITS = {
     "MAX_ERROR_BYTES": "what of git's complaint is kept, for its first line",
     "MAX_KEPT_BYTES": "files read at a revision kept for a second read; past it git is asked again",
     "MAX_KEPT_ART_BYTES": "converted art the shop check keeps for the drawing; past it the drawing converts again",
+    "MAX_POINTER_BYTES": "a file git keeps to name the checked-out commit is read only this far",
     "MAX_DIGITS": "decimal places diff shows a chance with, to tell two apart",
     "MAX_REASONS": "reasons serve --since lists under one face; the rest are counted",
     "MAX_DETAILS": "changes serve --since lists in one face's detail view",
