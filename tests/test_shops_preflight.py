@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 from cli_run import CARDS, deckpress
 from PIL import Image
+from pypdf import PdfWriter
+from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject, StreamObject
 from reportlab.lib.colors import CMYKColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from shops_support import add_element, small_deck
 
-from generator.shops.preflight import page_ranges, preflight
+from generator.shops.preflight import UnreadablePdf, page_ranges, preflight
 from generator.shops.presets import find_preset
 
 
@@ -179,8 +181,6 @@ def test_a_damaged_file_is_reported_never_a_crash(built):
     """Bytes of a good file overwritten here and there: every result is a report or one error."""
     import random
 
-    from generator.shops.preflight import UnreadablePdf
-
     original = (built / "tiki.drivethrucards.pdf").read_bytes()
     preset = find_preset("drivethrucards")
     chances = random.Random(26)
@@ -195,3 +195,50 @@ def test_a_damaged_file_is_reported_never_a_crash(built):
             assert "\n" not in str(error)
         else:
             assert report.pages >= 0
+
+
+def card_drawing(content: bytes, resources: dict[str, dict[str, object]], *contents: object) -> bytes:
+    """A blank card (:func:`one_card_pdf`) whose page also draws ``content`` with ``resources``
+    added to its own (``{"/XObject": {"/Art1": object}}``), each object made by a function given the
+    writer (to add objects it refers to); ``contents`` replace the page's content when given,
+    made the same way."""
+    writer = PdfWriter(clone_from=io.BytesIO(one_card_pdf(lambda canvas: None)))
+    page = writer.pages[0]
+    page_resources = page["/Resources"].get_object()
+    for kind, named in resources.items():
+        held = page_resources.setdefault(NameObject(kind), DictionaryObject()).get_object()
+        for name, make in named.items():
+            held[NameObject(name)] = writer._add_object(make(writer))
+    stream = StreamObject()
+    stream.set_data(content)
+    parts = [make(writer) for make in contents] if contents else [page.raw_get("/Contents"), writer._add_object(stream)]
+    page[NameObject("/Contents")] = ArrayObject(parts)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def rgb_image(writer: PdfWriter) -> StreamObject:
+    image = StreamObject()
+    image.set_data(b"\xff\x00\x00" * 4)
+    image.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Image"),
+                  NameObject("/Width"): NumberObject(2), NameObject("/Height"): NumberObject(2),
+                  NameObject("/ColorSpace"): NameObject("/DeviceRGB"),
+                  NameObject("/BitsPerComponent"): NumberObject(8)})
+    return image
+
+
+@pytest.mark.parametrize("written", [b"/Art1", b"/Art#C3#A9", "/Art\u00e9".encode()],
+                         ids=["ascii", "escaped", "utf-8 bytes"])
+def test_a_resource_is_found_however_its_name_is_written(tmp_path, written):
+    """pypdf reads the resources' key ``/Art#C3#A9`` as UTF-8: the content stream's name must be
+    read the same way, or the RGB image behind it is never looked at and the file passes."""
+    name = "Art1" if written == b"/Art1" else "Art\u00e9"
+    pdf = tmp_path / "art.pdf"
+    pdf.write_bytes(card_drawing(b"q 100 0 0 100 20 20 cm " + written + b" Do Q",
+                                 {"/XObject": {f"/{name}": rgb_image}}))
+    run = deckpress("preflight", pdf, "--for", "drivethrucards")
+    assert run.exit_code == 1
+    assert f"{pdf}: page 1: colour: the image {name} is DeviceRGB; PDF/X-1a:2003 allows only DeviceCMYK, " \
+           "DeviceGray, DeviceN, Separation" in run.stdout.splitlines()
+

@@ -541,7 +541,6 @@ _TOKEN = re.compile(rb"""
   | (?P<word>[^\x00\t\n\x0c\r ()<>\[\]{}/%]+)
   | (?P<other>.)
 """, re.VERBOSE | re.DOTALL)
-_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 _SPACE = re.compile(rb"(?:[\x00\t\n\x0c\r ]+|%[^\r\n]*)+")
 _END_OF_IMAGE = re.compile(rb"[\x00\t\n\x0c\r ]EI(?=[\x00\t\n\x0c\r ]|$)")
 
@@ -568,6 +567,18 @@ def operations(data: bytes) -> Iterator[tuple[list[Any], bytes]]:
             operands = []
 
 
+def pdf_name(written: bytes) -> NameObject:
+    """The name written ``written`` (``/Art#C3#A9``) as pypdf reads it in a dictionary: its ``#``
+    escapes undone by pypdf's own rule, then decoded by the first of pypdf's charsets that takes it
+    (UTF-8, GBK, Latin-1). A name in a content stream is then the very key pypdf gave the
+    resources, however its bytes are encoded, so a resource cannot hide behind an accent."""
+    raw = NameObject.unnumber(written)
+    for charset in NameObject.CHARSETS:
+        with contextlib.suppress(UnicodeDecodeError):
+            return NameObject(raw.decode(charset))
+    return NameObject(raw.decode("charmap"))
+
+
 def _values_until(data: bytes, position: int, stop: bytes) -> tuple[list[Any], int]:
     """The values before the word ``stop`` (or the end), and where reading stopped."""
     values: list[Any] = []
@@ -590,8 +601,7 @@ def _next_value(data: bytes, position: int) -> tuple[str, Any, int]:
         if kind == "number":
             return "value", float(text), position
         if kind == "name":
-            name = _NAME_ESCAPE.sub(lambda hexed: bytes([int(hexed.group(1), 16)]), text[1:])
-            return "value", NameObject("/" + name.decode("latin-1")), position
+            return "value", pdf_name(text), position
         if kind == "string":
             return ("value", *_literal_string(data, position))
         if kind == "hex":
