@@ -242,3 +242,32 @@ def test_a_resource_is_found_however_its_name_is_written(tmp_path, written):
     assert f"{pdf}: page 1: colour: the image {name} is DeviceRGB; PDF/X-1a:2003 allows only DeviceCMYK, " \
            "DeviceGray, DeviceN, Separation" in run.stdout.splitlines()
 
+
+def test_a_name_the_resources_do_not_hold_is_a_damaged_file(tmp_path):
+    """What a missing image or font would print cannot be checked, and a shop refuses the file;
+    a form without resources of its own draws with the page's (the font it sets is no finding)."""
+
+    def form(writer):
+        drawn = StreamObject()
+        drawn.set_data(b"BT /F1 10 Tf (x) Tj ET")
+        drawn.update({NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Form"),
+                      NameObject("/BBox"): ArrayObject([NumberObject(0), NumberObject(0), NumberObject(9),
+                                                        NumberObject(9)])})
+        return drawn
+
+    def font(writer):
+        return DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+                                 NameObject("/BaseFont"): NameObject("/Helvetica")})
+
+    pdf = tmp_path / "damaged.pdf"
+    pdf.write_bytes(card_drawing(b"/Form Do /Arte#CC#81 Do BT /F9 12 Tf ET /Missing gs",
+                                 {"/XObject": {"/Form": form}, "/Font": {"/F1": font}}))
+    run = deckpress("preflight", pdf, "--for", "drivethrucards", "--format", "json")
+    assert run.exit_code == 1
+    problems = json.loads(run.stdout)["files"][0]["problems"]
+    assert [problem["message"] for problem in problems if problem["rule"] == "resources"] == [
+        "the content uses the image or form Arte\u0301, which is not among its resources: the file is damaged",
+        "the content uses the font F9, which is not among its resources: the file is damaged",
+        "the content uses the graphics state Missing, which is not among its resources: the file is damaged"]
+    assert {"rule": "fonts", "message": "the font Helvetica is not embedded", "pages": [1]} in problems
+

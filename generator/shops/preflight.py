@@ -13,9 +13,13 @@ did not. Read with pypdf, never drawn:
 - the catalog's OutputIntent (``/S /GTS_PDFX`` with a 4-component profile), the
   ``GTS_PDFX`` keys and the PDF version;
 - total ink, computed from the colours the pages use: each ``k``/``K`` and CMYK
-  ``sc`` colour, the stops of every shading, every pixel of CMYK images.
+  ``sc`` colour, the stops of every shading, every pixel of CMYK images;
+- every resource the content names (font, image, form, pattern, shading, colour space,
+  graphics state), which the resources must hold: names are read as pypdf reads the
+  resources' keys, so ``/Art#C3#A9`` is the key ``/Arté``.
 
-Forms and images a file shares between pages are read once. It proves the file keeps
+Forms, fonts, images and shadings a file shares between pages, or names many times, are
+read once. It proves the file keeps
 these rules, which are the ones shops reject files for most; it is not a certified
 PDF/X validator (such as Acrobat's), which checks far more of ISO 15930.
 """
@@ -54,6 +58,11 @@ form that draws itself would go on for ever."""
 BOX_TOLERANCE = 0.05 * MM
 """How far boxes may be off and still agree: PDF writers round to hundredths of a point."""
 
+RESOURCE_KINDS = {"/Font": "font", "/XObject": "image or form", "/ExtGState": "graphics state",
+                  "/Shading": "shading", "/Pattern": "pattern", "/ColorSpace": "colour space"}
+"""What each kind of resource a content stream names is called in a finding."""
+_NO_RESOURCES = DictionaryObject()
+"""The resources of a stream that has none (one object, so that what is read with it is remembered)."""
 COLOUR_ABBREVIATIONS = {"G": "DeviceGray", "RGB": "DeviceRGB", "CMYK": "DeviceCMYK", "I": "Indexed"}
 """Inline images' short names for colour spaces."""
 
@@ -178,10 +187,12 @@ class _Checker:
         self.preset = preset
         self.rules = {rule.id for rule in rules_for(preset)}
         self.standard: Standard | None = standard_of(preset) if preset.is_cmyk else None
-        self._streams: dict[tuple[int, int], _Seen] = {}
+        self._streams: dict[tuple[int, int, int], tuple[DictionaryObject, _Seen]] = {}
         self._same: dict[tuple[bytes, str], _Seen] = {}
         self._operations_read = 0
         self._images: dict[tuple[int, int], _Seen] = {}
+        self._fonts: dict[tuple[int, int, int], tuple[DictionaryObject, _Seen]] = {}
+        self._shadings: dict[tuple[int, int, str], _Seen] = {}
 
     def problems(self) -> Iterator[Problem]:
         yield from self._document()
@@ -292,17 +303,16 @@ class _Checker:
             yield "bleed-box", "the BleedBox does not lie between the TrimBox and the MediaBox"
 
     def _content(self, owner: DictionaryObject, resources: Any, depth: int, page: bool = False) -> _Seen:
-        """What the content stream of ``owner`` (a page, form or tiling pattern) uses, with its
-        resources and everything it draws; read once per stream object."""
+        """What the content stream of ``owner`` (a page, form, tiling pattern or Type 3 glyph) uses,
+        with ``resources`` and everything it draws; read once per stream object and resources."""
         if depth > MAX_NESTING:
             raise UnreadablePdf(f"nests forms or patterns more than {MAX_NESTING} deep")
-        reference = getattr(owner, "indirect_reference", None)
-        cache_key = (reference.idnum, reference.generation) if reference is not None else None
+        resources = _dictionary(resources) if resources is not None else _NO_RESOURCES
+        cache_key = _object_key(owner, resources)
         if cache_key is not None and cache_key in self._streams:
-            return self._streams[cache_key]
+            return self._streams[cache_key][1]
         contents = owner.get("/Contents") if page else owner
         data = _stream_data(contents)
-        resources = _dictionary(resources)
         # Pages that draw the same thing with the same resources (a shared back placed on
         # every other page) are read once.
         same_key = (data, repr(resources))
@@ -312,7 +322,7 @@ class _Checker:
             seen = self._same[same_key] = _Seen()
             self._operations(operations(data), resources, seen, depth)
         if cache_key is not None:
-            self._streams[cache_key] = seen
+            self._streams[cache_key] = (resources, seen)  # holding the resources keeps their id unique
         return seen
 
     def _operations(self, stream: Iterator[tuple[list[Any], bytes]], resources: DictionaryObject, seen: _Seen,
@@ -346,23 +356,32 @@ class _Checker:
                 if operands and isinstance(operands[-1], NameObject):
                     self._pattern(operands[-1], resources, seen, depth)
             elif operator == b"sh" and operands:
-                shading = _resource(resources, "/Shading", operands[0])
+                shading = self._named(resources, "/Shading", operands[0], seen)
                 if shading is not None:
-                    self._shading(shading, seen, "a shading")
+                    seen.take(self._shading(shading, "a shading"))
             elif operator == b"gs" and operands:
-                state = _resource(resources, "/ExtGState", operands[0])
+                state = self._named(resources, "/ExtGState", operands[0], seen)
                 if state is not None:
                     self._graphics_state(state, seen)
             elif operator == b"Tf" and operands:
-                font = _resource(resources, "/Font", operands[0])
+                font = self._named(resources, "/Font", operands[0], seen)
                 if font is not None:
-                    self._font(font, seen, depth)
+                    seen.take(self._font(font, resources, depth))
             elif operator == b"Do" and operands:
-                xobject = _resource(resources, "/XObject", operands[0])
+                xobject = self._named(resources, "/XObject", operands[0], seen)
                 if xobject is not None:
-                    self._xobject(xobject, operands[0], seen, depth)
+                    self._xobject(xobject, operands[0], resources, seen, depth)
             elif operator == b"INLINE IMAGE":
                 self._inline_image(operands, resources, seen)
+
+    def _named(self, resources: DictionaryObject, kind: str, name: Any, seen: _Seen) -> Any:
+        """The resource of ``kind`` a content stream names, or None; a name the resources do not
+        hold is noted: the file is damaged, and what it would draw cannot be checked."""
+        found = _resource(resources, kind, name)
+        if found is None and isinstance(name, NameObject):
+            seen.add("resources", f"the content uses the {RESOURCE_KINDS[kind]} {shown(name[1:])}, which is not "
+                                  "among its resources: the file is damaged")
+        return found
 
     def _space(self, seen: _Seen, family: str, where: str, shown: str | None = None) -> None:
         if self.standard is not None and family not in self.standard.colour_spaces | {"Pattern", "Indexed"}:
@@ -378,7 +397,7 @@ class _Checker:
         if isinstance(name, NameObject) and name[1:] in ("DeviceRGB", "DeviceCMYK", "DeviceGray", "Pattern"):
             space: Any = name
         else:
-            space = _resource(resources, "/ColorSpace", name)
+            space = self._named(resources, "/ColorSpace", name, seen)
         return self._check_space(space, seen, "a colour in the content")
 
     def _check_space(self, space: Any, seen: _Seen, where: str) -> str:
@@ -410,26 +429,35 @@ class _Checker:
         return "DeviceGray"
 
     def _pattern(self, name: Any, resources: DictionaryObject, seen: _Seen, depth: int) -> None:
-        pattern = _resource(resources, "/Pattern", name)
-        if pattern is None:
+        pattern = self._named(resources, "/Pattern", name, seen)
+        if not isinstance(pattern, DictionaryObject):
             return
         if pattern.get("/PatternType") == 2:
             shading = pattern.get("/Shading")
             if shading is not None:
-                self._shading(shading.get_object(), seen, "a shading pattern")
+                seen.take(self._shading(shading.get_object(), "a shading pattern"))
             state = pattern.get("/ExtGState")
             if state is not None:
                 self._graphics_state(state.get_object(), seen)
         elif isinstance(pattern, StreamObject):
             seen.take(self._content(pattern, pattern.get("/Resources"), depth + 1))
 
-    def _shading(self, shading: Any, seen: _Seen, where: str) -> None:
-        if not isinstance(shading, DictionaryObject):
-            return
-        family = self._check_space(shading.get("/ColorSpace"), seen, where)
-        if family == "DeviceCMYK":
-            for values in _function_colours(shading.get("/Function")):
-                self._ink(seen, values, where)
+    def _shading(self, shading: Any, where: str) -> _Seen:
+        """What a shading uses: its colour space and the ink of its function's colours; read once
+        per shading object, however often it is painted."""
+        reference = getattr(shading, "indirect_reference", None)
+        cache_key = (reference.idnum, reference.generation, where) if reference is not None else None
+        if cache_key is not None and cache_key in self._shadings:
+            return self._shadings[cache_key]
+        seen = _Seen()
+        if isinstance(shading, DictionaryObject):
+            family = self._check_space(shading.get("/ColorSpace"), seen, where)
+            if family == "DeviceCMYK":
+                for values in _function_colours(shading.get("/Function")):
+                    self._ink(seen, values, where)
+        if cache_key is not None:
+            self._shadings[cache_key] = seen
+        return seen
 
     def _graphics_state(self, state: Any, seen: _Seen) -> None:
         if not isinstance(state, DictionaryObject) or not self._forbids_transparency():
@@ -446,17 +474,31 @@ class _Checker:
         if blend is not None and blend not in ("/Normal", "/Compatible"):
             seen.add("transparency", f"a graphics state blends with {str(blend)[1:]}")
 
-    def _font(self, font: Any, seen: _Seen, depth: int) -> None:
+    def _font(self, font: Any, resources: DictionaryObject, depth: int) -> _Seen:
+        """What a font uses (whether it is embedded; a Type 3 font's glyphs, drawn with its own
+        resources or, without them, those of the content that sets it); read once per font
+        object and resources, however often it is set."""
+        cache_key = _object_key(font, resources)
+        if cache_key is not None and cache_key in self._fonts:
+            return self._fonts[cache_key][1]
+        seen = _Seen()
+        self._font_problems(font, resources, seen, depth)
+        if cache_key is not None:
+            self._fonts[cache_key] = (resources, seen)
+        return seen
+
+    def _font_problems(self, font: Any, resources: DictionaryObject, seen: _Seen, depth: int) -> None:
         if not isinstance(font, DictionaryObject) or "fonts" not in self.rules:
             return
         name = str(font.get("/BaseFont", "(unnamed)"))[1:]
         subtype = font.get("/Subtype")
         if subtype == "/Type3":
-            resources = font.get("/Resources")
-            for glyph in (font.get("/CharProcs") or DictionaryObject()).values():
+            own = font.get("/Resources")
+            glyphs = _dictionary(font.get("/CharProcs"))
+            for glyph in glyphs.values():
                 glyph = glyph.get_object()
                 if isinstance(glyph, StreamObject):
-                    seen.take(self._content(glyph, resources, depth + 1))
+                    seen.take(self._content(glyph, own if own is not None else resources, depth + 1))
             return
         if subtype == "/Type0":
             descendants = _resolved(font.get("/DescendantFonts"))
@@ -467,14 +509,15 @@ class _Checker:
         if not embedded:
             seen.add("fonts", f"the font {shown(name)} is not embedded")
 
-    def _xobject(self, xobject: Any, name: Any, seen: _Seen, depth: int) -> None:
+    def _xobject(self, xobject: Any, name: Any, resources: DictionaryObject, seen: _Seen, depth: int) -> None:
         if not isinstance(xobject, StreamObject):
             return
         subtype = xobject.get("/Subtype")
         if subtype == "/Form":
             if self._forbids_transparency() and _is_transparency_group(xobject.get("/Group")):
                 seen.add("transparency", f"the form {str(name)[1:]} is a transparency group")
-            seen.take(self._content(xobject, xobject.get("/Resources"), depth + 1))
+            own = xobject.get("/Resources")  # without its own, a form draws with those of what draws it
+            seen.take(self._content(xobject, own if own is not None else resources, depth + 1))
         elif subtype == "/Image":
             seen.take(self._image(xobject, str(name)[1:]))
 
@@ -507,7 +550,7 @@ class _Checker:
         space = settings.get("/CS", settings.get("/ColorSpace"))
         if isinstance(space, NameObject) and space[1:] not in COLOUR_ABBREVIATIONS \
                 and space[1:] not in ("DeviceRGB", "DeviceCMYK", "DeviceGray"):
-            space = _resource(resources, "/ColorSpace", space)
+            space = self._named(resources, "/ColorSpace", space, seen)
         self._check_space(space, seen, "an inline image")
 
 
@@ -646,6 +689,14 @@ def _literal_string(data: bytes, position: int) -> tuple[bytes, int]:
 def _is_transparency_group(group: Any) -> bool:
     group = _resolved(group)
     return isinstance(group, DictionaryObject) and group.get("/S") == "/Transparency"
+
+
+def _object_key(thing: Any, context: Any) -> tuple[int, int, int] | None:
+    """What a stream, font or shading read in ``context`` (the resources it is drawn with, or
+    where it is painted) is remembered by: its object and the context's identity; None for an
+    object written in place, which nothing else can share."""
+    reference = getattr(thing, "indirect_reference", None)
+    return (reference.idnum, reference.generation, id(context)) if reference is not None else None
 
 
 def _resource(resources: Any, kind: str, name: Any) -> Any:

@@ -92,6 +92,8 @@ RULES = (
          cmyk_only=True),
     Rule("pdf-version", "the PDF version the standard allows", deck=False, file=True, cmyk_only=True),
     Rule("encryption", "the file is not encrypted", deck=False, file=True),
+    Rule("resources", "every font, image, form, pattern, shading, colour space and graphics state the pages "
+                      "name is in the file", deck=False, file=True),
 )
 
 
