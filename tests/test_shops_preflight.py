@@ -14,12 +14,13 @@ import pytest
 from cli_run import CARDS, deckpress
 from PIL import Image
 from pypdf import PdfWriter
-from pypdf.generic import ArrayObject, DictionaryObject, NameObject, NumberObject, StreamObject
+from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, NumberObject, StreamObject
 from reportlab.lib.colors import CMYKColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from shops_support import add_element, small_deck
 
+from generator.shops import preflight as preflight_module
 from generator.shops.preflight import UnreadablePdf, page_ranges, preflight
 from generator.shops.presets import find_preset
 
@@ -271,3 +272,86 @@ def test_a_name_the_resources_do_not_hold_is_a_damaged_file(tmp_path):
         "the content uses the graphics state Missing, which is not among its resources: the file is damaged"]
     assert {"rule": "fonts", "message": "the font Helvetica is not embedded", "pages": [1]} in problems
 
+
+def fanned_functions(depth: int, fan_out: int, loop: bool = False) -> object:
+    """A CMYK shading whose stitching functions each list the next ``fan_out`` times, ``depth``
+    deep, down to one exponential function putting down 400% ink; with ``loop`` the last lists
+    the first instead. Read part by part, it is ``fan_out ** depth`` functions."""
+
+    def shading(writer):
+        leaf = DictionaryObject({NameObject("/FunctionType"): NumberObject(2), NameObject("/N"): NumberObject(1),
+                                 NameObject("/Domain"): ArrayObject([NumberObject(0), NumberObject(1)]),
+                                 NameObject("/C1"): ArrayObject([FloatObject(1)] * 4)})
+        below = writer._add_object(leaf)
+        levels = [DictionaryObject({NameObject("/FunctionType"): NumberObject(3),
+                                    NameObject("/Domain"): ArrayObject([NumberObject(0), NumberObject(1)])})
+                  for _ in range(depth)]
+        for stitching in levels:
+            stitching[NameObject("/Functions")] = ArrayObject([below] * fan_out)
+            below = writer._add_object(stitching)
+        if loop:
+            levels[0][NameObject("/Functions")] = ArrayObject([below] * fan_out)
+        return DictionaryObject({NameObject("/ShadingType"): NumberObject(2),
+                                 NameObject("/ColorSpace"): NameObject("/DeviceCMYK"),
+                                 NameObject("/Coords"): ArrayObject([NumberObject(0)] * 4),
+                                 NameObject("/Function"): below})
+
+    return shading
+
+
+def preflight_process(pdf: Path) -> subprocess.CompletedProcess[str]:
+    """Preflight in its own process, so that a file that would keep it busy for hours fails the
+    test in seconds instead of hanging it."""
+    return subprocess.run([sys.executable, "-m", "generator", "preflight", str(pdf), "--for", "drivethrucards"],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_a_shading_function_listed_many_times_is_read_once(tmp_path):
+    """Eight parts of eight parts, ten deep: 8 ** 10 functions read one by one, eleven once each."""
+    pdf = tmp_path / "fan.pdf"
+    pdf.write_bytes(card_drawing(b"/Sh sh", {"/Shading": {"/Sh": fanned_functions(depth=10, fan_out=8)}}))
+    run = preflight_process(pdf)
+    assert run.returncode == 1, run.stderr
+    assert f"{pdf}: page 1: ink-limit: a shading (1, 1, 1, 1) puts down 400% ink, more than DriveThruCards' 240%" \
+        in run.stdout.splitlines()
+
+
+def test_a_shading_function_that_lists_itself_is_one_error_line(tmp_path):
+    pdf = tmp_path / "loop.pdf"
+    pdf.write_bytes(card_drawing(b"/Sh sh", {"/Shading": {"/Sh": fanned_functions(depth=1, fan_out=8, loop=True)}}))
+    run = preflight_process(pdf)
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == [f"error: {pdf}: nests shading functions more than 20 deep"]
+
+
+def test_shading_functions_past_the_limit_are_one_error(monkeypatch):
+    monkeypatch.setattr(preflight_module, "MAX_PREFLIGHT_FUNCTIONS", 5)
+    data = card_drawing(b"/Sh sh", {"/Shading": {"/Sh": fanned_functions(depth=6, fan_out=2)}})
+    with pytest.raises(UnreadablePdf, match="^has shadings of more than 5 functions; preflight reads files of card "
+                                            "faces, whose gradients have a few$"):
+        preflight(data, find_preset("drivethrucards"))
+    monkeypatch.undo()
+    assert preflight_module.MAX_PREFLIGHT_FUNCTIONS == 100_000
+
+
+def test_content_past_the_limit_is_one_error_however_small_the_file(tmp_path):
+    """One 4 MB stream of spaces, a few kilobytes compressed, named 30 times by the page: 120 MB
+    of content, refused before it is joined (a hundred 70 MB ones took 7 GB)."""
+
+    def spaces(writer):
+        stream = StreamObject()
+        stream.set_data(b" " * 4_000_000)
+        return writer._add_object(stream.flate_encode())
+
+    data = card_drawing(b"", {}, spaces)
+    writer = PdfWriter(clone_from=io.BytesIO(data))
+    page = writer.pages[0]
+    page[NameObject("/Contents")] = ArrayObject(list(page["/Contents"]) * 30)
+    pdf = tmp_path / "bomb.pdf"
+    with pdf.open("wb") as out:
+        writer.write(out)
+    assert pdf.stat().st_size < 100_000
+    run = deckpress("preflight", pdf, "--for", "drivethrucards")
+    assert run.exit_code == 2
+    assert run.error_lines == [f"error: {pdf}: draws more than 100,000,000 bytes of content; preflight reads files "
+                               "of card faces, which draw far less"]

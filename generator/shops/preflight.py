@@ -18,8 +18,9 @@ did not. Read with pypdf, never drawn:
   graphics state), which the resources must hold: names are read as pypdf reads the
   resources' keys, so ``/Art#C3#A9`` is the key ``/Arté``.
 
-Forms, fonts, images and shadings a file shares between pages, or names many times, are
-read once. It proves the file keeps
+Forms, fonts, images, shadings and functions a file shares between pages, or names many
+times, are read once, and the work in all is bounded (the ``MAX_`` constants below), so a
+small hostile file is one error, not hours or gigabytes. It proves the file keeps
 these rules, which are the ones shops reject files for most; it is not a certified
 PDF/X validator (such as Acrobat's), which checks far more of ISO 15930.
 """
@@ -52,9 +53,17 @@ MAX_PREFLIGHT_PAGES = 100_000
 MAX_PREFLIGHT_OPERATIONS = 500_000
 """Drawing operations read in all (forms and patterns read once): a card face takes a few hundred,
 so this is a thousand distinct faces twice over, read in about ten seconds."""
+MAX_PREFLIGHT_CONTENT_BYTES = 100_000_000
+"""Decoded content read in all (each stream decoded once, a stream a page names twice counted
+twice): the drawing operations above take a few dozen bytes each, and a card face's art is its
+images, which are not content; a page that names one 70 MB stream a hundred times would take 7 GB."""
+MAX_PREFLIGHT_FUNCTIONS = 100_000
+"""Shading functions opened in all (each shading read once, each function once a shading): a
+gradient has one for each pair of its stops, 15 at most in a deckpress layout, so this is over
+six thousand distinct gradients."""
 MAX_NESTING = 20
-"""Forms drawn inside forms (and patterns inside patterns): real files nest two or three deep; a
-form that draws itself would go on for ever."""
+"""Forms drawn inside forms (patterns inside patterns, shading functions inside functions): real
+files nest two or three deep; a form or function that holds itself would go on for ever."""
 BOX_TOLERANCE = 0.05 * MM
 """How far boxes may be off and still agree: PDF writers round to hundredths of a point."""
 
@@ -190,6 +199,8 @@ class _Checker:
         self._streams: dict[tuple[int, int, int], tuple[DictionaryObject, _Seen]] = {}
         self._same: dict[tuple[bytes, str], _Seen] = {}
         self._operations_read = 0
+        self._content_bytes_read = 0
+        self._functions_read = 0
         self._images: dict[tuple[int, int], _Seen] = {}
         self._fonts: dict[tuple[int, int, int], tuple[DictionaryObject, _Seen]] = {}
         self._shadings: dict[tuple[int, int, str], _Seen] = {}
@@ -312,7 +323,7 @@ class _Checker:
         if cache_key is not None and cache_key in self._streams:
             return self._streams[cache_key][1]
         contents = owner.get("/Contents") if page else owner
-        data = _stream_data(contents)
+        data = self._stream_data(contents)
         # Pages that draw the same thing with the same resources (a shared back placed on
         # every other page) are read once.
         same_key = (data, repr(resources))
@@ -324,6 +335,28 @@ class _Checker:
         if cache_key is not None:
             self._streams[cache_key] = (resources, seen)  # holding the resources keeps their id unique
         return seen
+
+    def _stream_data(self, contents: Any) -> bytes:
+        """The decoded bytes of a content stream, or of an array of them joined; each stream is
+        decoded once, and what is joined counts towards :data:`MAX_PREFLIGHT_CONTENT_BYTES`
+        before it is held (a page may name one stream many times)."""
+        contents = _resolved(contents)
+        parts = contents if isinstance(contents, ArrayObject) else [contents]
+        decoded: dict[int, tuple[StreamObject, bytes]] = {}  # the stream is held so that its id stays its own
+        pieces = []
+        for part in parts:
+            stream = _resolved(part)
+            if not isinstance(stream, StreamObject):
+                continue
+            if id(stream) not in decoded:
+                decoded[id(stream)] = (stream, stream.get_data())
+            data = decoded[id(stream)][1]
+            self._content_bytes_read += len(data)
+            if self._content_bytes_read > MAX_PREFLIGHT_CONTENT_BYTES:
+                raise UnreadablePdf(f"draws more than {MAX_PREFLIGHT_CONTENT_BYTES:,} bytes of content; preflight "
+                                    "reads files of card faces, which draw far less")
+            pieces.append(data)
+        return b"\n".join(pieces)
 
     def _operations(self, stream: Iterator[tuple[list[Any], bytes]], resources: DictionaryObject, seen: _Seen,
                     depth: int) -> None:
@@ -453,11 +486,50 @@ class _Checker:
         if isinstance(shading, DictionaryObject):
             family = self._check_space(shading.get("/ColorSpace"), seen, where)
             if family == "DeviceCMYK":
-                for values in _function_colours(shading.get("/Function")):
+                for values in self._function_colours(shading.get("/Function")):
                     self._ink(seen, values, where)
         if cache_key is not None:
             self._shadings[cache_key] = seen
         return seen
+
+    def _function_colours(self, function: Any) -> list[list[float]]:
+        """The colours a shading's function puts out at its ends (C0 and C1 of exponential ones,
+        each part of a stitching one); sampled functions are not opened. Each function object is
+        opened once a walk (a part listed many times is read once), and all walks together open
+        at most :data:`MAX_PREFLIGHT_FUNCTIONS`; a function that contains itself nests past
+        :data:`MAX_NESTING`."""
+        colours: list[list[float]] = []
+        opened: set[tuple[int, int]] = set()
+
+        def walk(function: Any, depth: int) -> None:
+            if depth > MAX_NESTING:
+                raise UnreadablePdf(f"nests shading functions more than {MAX_NESTING} deep")
+            function = _resolved(function)
+            reference = getattr(function, "indirect_reference", None)
+            key = (reference.idnum, reference.generation) if reference is not None else None
+            if key is not None and key in opened:
+                return
+            self._functions_read += 1
+            if self._functions_read > MAX_PREFLIGHT_FUNCTIONS:
+                raise UnreadablePdf(f"has shadings of more than {MAX_PREFLIGHT_FUNCTIONS:,} functions; preflight "
+                                    "reads files of card faces, whose gradients have a few")
+            parts: Any = []
+            if isinstance(function, ArrayObject):
+                parts = function
+            elif isinstance(function, DictionaryObject):
+                kind = function.get("/FunctionType")
+                if kind == 2:
+                    for colour_key, default in (("/C0", [0.0]), ("/C1", [1.0])):
+                        colours.append([float(value) for value in function.get(colour_key, default)])
+                elif kind == 3:
+                    parts = _resolved(function.get("/Functions")) or []
+            for part in parts if isinstance(parts, ArrayObject | list) else []:
+                walk(part, depth + 1)
+            if key is not None:
+                opened.add(key)  # once every part is read: a function met again inside itself nests on
+
+        walk(function, 0)
+        return colours
 
     def _graphics_state(self, state: Any, seen: _Seen) -> None:
         if not isinstance(state, DictionaryObject) or not self._forbids_transparency():
@@ -563,14 +635,6 @@ def _dictionary(value: Any) -> DictionaryObject:
     """``value`` (or what it refers to) as a dictionary; an empty one when it is not one."""
     value = _resolved(value)
     return value if isinstance(value, DictionaryObject) else DictionaryObject()
-
-
-def _stream_data(contents: Any) -> bytes:
-    """The decoded bytes of a content stream, or of an array of them joined."""
-    contents = _resolved(contents)
-    if isinstance(contents, ArrayObject):
-        return b"\n".join(_stream_data(part) for part in contents)
-    return contents.get_data() if isinstance(contents, StreamObject) else b""
 
 
 _TOKEN = re.compile(rb"""
@@ -704,27 +768,6 @@ def _resource(resources: Any, kind: str, name: Any) -> Any:
     if not isinstance(name, NameObject):
         return None
     return _resolved(_dictionary(_dictionary(resources).get(kind)).get(name))
-
-
-def _function_colours(function: Any, depth: int = 0) -> Iterator[list[float]]:
-    """The colours a shading's function puts out at its ends (C0 and C1 of exponential ones,
-    each part of a stitching one); sampled functions are not opened."""
-    function = _resolved(function)
-    if depth > MAX_NESTING:
-        return
-    if isinstance(function, ArrayObject):
-        for each in function:
-            yield from _function_colours(each, depth + 1)
-        return
-    if not isinstance(function, DictionaryObject):
-        return
-    kind = function.get("/FunctionType")
-    if kind == 2:
-        for key, default in (("/C0", [0.0]), ("/C1", [1.0])):
-            yield [float(value) for value in function.get(key, default)]
-    elif kind == 3:
-        for each in function.get("/Functions", []):
-            yield from _function_colours(each, depth + 1)
 
 
 def _image_ink(image: StreamObject) -> float | None:
