@@ -575,6 +575,11 @@ def test_a_naming_at_the_longest_a_file_name_may_be_builds_for_the_longest_card_
     assert (tmp_path / "out" / "demo.local" / name).is_file()
 
 
+def check_and_build_for_local(deck: Path, out: Path) -> tuple:
+    """``check --for local`` and ``build --for local`` of ``deck``: the two must refuse alike."""
+    return (deckpress("check", deck, "--for", "local"), deckpress("build", deck, "--for", "local", "--out", out))
+
+
 @pytest.mark.parametrize("settings, line", [
     ("naming: '" + "{card}" * 32 + "{side}'\n", 8),
     ("naming: '" + "é" * 186 + "{card}{side}'\n", 8),
@@ -584,8 +589,7 @@ def test_a_naming_too_long_for_a_file_name_is_refused_by_check_before_build_fail
     deck = small_deck(tmp_path)
     preset = own_preset(deck, IMAGE_PRESET + settings)
     key = settings.split(":")[0]
-    for run in (deckpress("check", deck, "--for", "local"),
-                deckpress("build", deck, "--for", "local", "--out", tmp_path / "out")):
+    for run in check_and_build_for_local(deck, tmp_path / "out"):
         assert run.exit_code == 2
         [error] = [each for each in (run.stdout + run.stderr).splitlines() if f"{preset}:" in each]
         assert f"{preset}:{line}:1: {key} makes " in error and "a file name holds at most 255 bytes of UTF-8" in error
@@ -598,8 +602,7 @@ def test_a_nul_in_a_file_name_is_refused_at_its_line(tmp_path, settings):
     deck = small_deck(tmp_path)
     preset = own_preset(deck, IMAGE_PRESET + settings)
     key = settings.split(":")[0]
-    for run in (deckpress("check", deck, "--for", "local"),
-                deckpress("build", deck, "--for", "local", "--out", tmp_path / "out")):
+    for run in check_and_build_for_local(deck, tmp_path / "out"):
         assert run.exit_code == 2
         assert f"{preset}:8:1: {key} holds the control character '\\x00', which a file name in the shop's " \
                f"folder may not ({key})" in run.stdout + run.stderr
