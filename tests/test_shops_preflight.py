@@ -14,7 +14,15 @@ import pytest
 from cli_run import CARDS, deckpress
 from PIL import Image
 from pypdf import PdfWriter
-from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, NumberObject, StreamObject
+from pypdf.generic import (
+    ArrayObject,
+    ByteStringObject,
+    DictionaryObject,
+    FloatObject,
+    NameObject,
+    NumberObject,
+    StreamObject,
+)
 from reportlab.lib.colors import CMYKColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
@@ -322,6 +330,22 @@ def test_a_shading_function_that_lists_itself_is_one_error_line(tmp_path):
     run = preflight_process(pdf)
     assert run.returncode == 2
     assert run.stderr.splitlines() == [f"error: {pdf}: nests shading functions more than 20 deep"]
+
+
+def test_a_colour_space_based_on_itself_is_one_error_line(tmp_path):
+    """An Indexed palette whose base is the space itself: without a bound, a recursion error."""
+
+    def looped(writer):
+        space = ArrayObject([NameObject("/Indexed")])
+        reference = writer._add_object(space)
+        space.extend([reference, NumberObject(0), ByteStringObject(b"\x00\x00\x00")])
+        return space
+
+    pdf = tmp_path / "looped.pdf"
+    pdf.write_bytes(card_drawing(b"/Loop cs 0 sc", {"/ColorSpace": {"/Loop": looped}}))
+    run = preflight_process(pdf)
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == [f"error: {pdf}: nests colour spaces more than 20 deep"]
 
 
 def test_shading_functions_past_the_limit_are_one_error(monkeypatch):

@@ -62,8 +62,9 @@ MAX_PREFLIGHT_FUNCTIONS = 100_000
 gradient has one for each pair of its stops, 15 at most in a deckpress layout, so this is over
 six thousand distinct gradients."""
 MAX_NESTING = 20
-"""Forms drawn inside forms (patterns inside patterns, shading functions inside functions): real
-files nest two or three deep; a form or function that holds itself would go on for ever."""
+"""Forms drawn inside forms (patterns inside patterns, shading functions inside functions, colour
+spaces based on colour spaces): real files nest two or three deep; one that holds itself would
+go on for ever."""
 BOX_TOLERANCE = 0.05 * MM
 """How far boxes may be off and still agree: PDF writers round to hundredths of a point."""
 
@@ -433,8 +434,11 @@ class _Checker:
             space = self._named(resources, "/ColorSpace", name, seen)
         return self._check_space(space, seen, "a colour in the content")
 
-    def _check_space(self, space: Any, seen: _Seen, where: str) -> str:
-        """The family of a colour space object, each part of it held to the standard."""
+    def _check_space(self, space: Any, seen: _Seen, where: str, depth: int = 0) -> str:
+        """The family of a colour space object, each part of it held to the standard; one
+        based on itself is refused past :data:`MAX_NESTING`."""
+        if depth > MAX_NESTING:
+            raise UnreadablePdf(f"nests colour spaces more than {MAX_NESTING} deep")
         space = _resolved(space)
         if isinstance(space, NameObject):
             family = COLOUR_ABBREVIATIONS.get(space[1:], space[1:])
@@ -449,13 +453,13 @@ class _Checker:
                 self._space(seen, "ICCBased", where, f"ICCBased ({kind or 'an ICC profile'})")
                 return "ICCBased"
             if family == "Indexed" and len(space) > 1:
-                self._check_space(space[1], seen, f"{where}'s palette")
+                self._check_space(space[1], seen, f"{where}'s palette", depth + 1)
                 return "Indexed"
             if family in ("Separation", "DeviceN") and len(space) > 2:
-                self._check_space(space[2], seen, f"{where}'s alternate")
+                self._check_space(space[2], seen, f"{where}'s alternate", depth + 1)
                 return family
             if family == "Pattern" and len(space) > 1:
-                self._check_space(space[1], seen, where)
+                self._check_space(space[1], seen, where, depth + 1)
                 return "Pattern"
             self._space(seen, family, where)
             return family
