@@ -10,6 +10,7 @@ import pytest
 from cli_run import CARDS
 from serve_support import TIMEOUT
 
+from generator import watching as watching_module
 from generator.cli.watch import watched_roots
 from generator.deck.model import load_deck
 from generator.render.layout import MAX_EXTENDS
@@ -111,3 +112,24 @@ def test_a_deck_folder_of_layouts_each_extending_the_next_is_followed_no_further
         (folder / f"l{index}.yaml").write_text(f"extends: l{index + 1}\n")
     names = deck_dependencies(load_deck(folder / "deck.yaml"), None).layouts
     assert {"l0", "l1", f"l{MAX_EXTENDS}"} <= names and len(names) <= 2 * MAX_EXTENDS
+
+
+def test_a_deck_folder_past_the_watch_limit_is_said_once_in_the_serve_terminal(tmp_path):
+    """The preview looks at no more files than a watch does, and says so once, as a watch does."""
+    root = copy_project(tmp_path)
+    photos = root / "cards" / "tiki" / "photos"
+    photos.mkdir()
+    for number in range(watching_module.MAX_WATCHED_ENTRIES):
+        (photos / f"{number}.jpg").touch()
+    preview = DeckPreview(root / "cards" / "tiki" / "deck.yaml", watched_roots)
+    preview.refresh()
+    said: list[str] = []
+    watcher = PreviewWatcher([preview], FaceImages(), Pages([preview]), said.append)
+    thread = threading.Thread(target=watcher.run, daemon=True)
+    thread.start()
+    try:
+        time.sleep(4 * WATCH_INTERVAL)  # several looks
+    finally:
+        watcher.stop()
+        thread.join(TIMEOUT)
+    assert said == [f"tiki: {watching_module.cut_short_line(photos)}"], said

@@ -40,8 +40,7 @@ from generator.stats.tables import as_dict as stats_dict
 from generator.verdict import verdict
 from generator.verdict.complete import CHECKS
 from generator.watching import Snapshot as FileTimes
-from generator.watching import snapshot as file_times
-from generator.watching import times_of
+from generator.watching import look, times_of
 
 if TYPE_CHECKING:  # only serve --since compares: the comparison loads with it (see DeckPreview._since)
     from generator.iterations.following import Baseline
@@ -127,6 +126,8 @@ class DeckPreview:
         self._roots_for: Any = None  # the deck settings self.roots were found for
         self._dependencies: Dependencies | None = None  # None: every watched file concerns the deck
         self.snapshot = Snapshot(0, path, None, False, ())
+        self.cut_short_in: Path | None = None
+        """Where the last look at the deck's files stopped at MAX_WATCHED_ENTRIES, if it did."""
 
     def refresh(self) -> Snapshot:
         """Reload the deck and its problems; keep the last good faces if it no longer draws."""
@@ -169,7 +170,8 @@ class DeckPreview:
 
     def _deck_files(self) -> FileTimes:
         """Time and size of each watched file the deck's preview is made from."""
-        files = file_times(self.roots)
+        found = look(self.roots)
+        self.cut_short_in, files = found.cut_short_in, found.files
         if self._dependencies is None:
             return files
         return {path: times for path, times in files.items() if self._dependencies.concern(path)}
