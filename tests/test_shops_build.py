@@ -648,3 +648,22 @@ def test_an_icc_profile_checked_out_as_its_lfs_pointer_is_named_so(tmp_path):
     assert run.error_lines == [f"error: {preset}:11:1: the ICC profile damaged.icc cannot be read (it is a Git LFS "
                                "pointer: the file's content was never fetched; git lfs pull fetches it) (profile)"]
 
+
+
+@pytest.mark.parametrize("output", ["image-per-face", "pdf-per-deck"])
+def test_a_preset_named_too_long_for_its_files_is_refused_by_check_before_build_fails(tmp_path, output):
+    """The preset's file name names the shop's files: 240 letters passed check, then build failed
+    naming a hidden temporary file; 64 bytes fit beside the longest deck id."""
+    deck = small_deck(tmp_path)
+    text = IMAGE_PRESET.replace("image-per-face", output).replace("image_format: png\n", "") \
+        if output == "pdf-per-deck" else IMAGE_PRESET
+    long_name = "p" * 240
+    preset = own_preset(deck, text, long_name)
+    for run in (deckpress("check", deck, "--for", long_name),
+                deckpress("build", deck, "--for", long_name, "--out", tmp_path / "out")):
+        assert run.exit_code == 2
+        assert run.error_lines == [f"error: {preset}: a preset's file name names the files the shop gets "
+                                   "(<deck>.<shop>.pdf), so it is at most 64 bytes without .yaml; this one is 240"]
+    assert not (tmp_path / "out").exists()
+    own_preset(deck, text, "p" * 64)
+    assert deckpress("build", deck, "--for", "p" * 64, "--out", tmp_path / "out", "-q").exit_code == 0

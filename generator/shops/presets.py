@@ -78,6 +78,11 @@ MIN_INK_LIMIT, MAX_INK_LIMIT = 100, 400
 """Total ink in percent: one full ink is 100, all four inks full are 400."""
 MAX_PROFILE_BYTES = 8_000_000
 """An output profile with a fine colour table is a few hundred kilobytes; more is not a profile."""
+MAX_PRESET_NAME_BYTES = 64
+"""Bytes (UTF-8) of a preset's file name without ``.yaml``: the shop's name in the files it
+gets (``<deck>.<lang>.<shop>.pdf``, the folder ``<deck>.<shop>/`` and the hidden files staged
+for them), which with a deck id of :data:`~generator.deck.model.MAX_ID_BYTES` and a language
+code stay within a file name's 255 bytes."""
 MAX_TEXT = 200
 """Characters of a preset's name, condition or naming pattern: a line, not a page."""
 NAMING_FIELDS = ("{card}", "{side}")
@@ -208,6 +213,11 @@ def _writes(path: Path, output: str) -> bool:
 
 def load_preset(path: Path) -> Preset:
     """Read and check the preset file at ``path``; raises :class:`InputError` (exit 2)."""
+    size = len(path.stem.encode("utf-8", errors="surrogateescape"))
+    if size > MAX_PRESET_NAME_BYTES:
+        raise InputError(f"a preset's file name names the files the shop gets (<deck>.<shop>.pdf), so it is at "
+                         f"most {MAX_PRESET_NAME_BYTES} bytes without {PRESET_SUFFIX}; this one is {size}",
+                         Position(path))
     document = load_yaml(path)
     reader = Reader(document)
     reader.mapping((), "a shop preset", required=True)
