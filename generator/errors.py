@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 EXIT_OK = 0
@@ -88,6 +89,13 @@ def shown_path(path: Path) -> str:
         here = Path.cwd()
     except OSError:  # no working folder any more
         return str(path)
+    return _from(path, here)
+
+
+@lru_cache(maxsize=256)
+def _from(path: Path, here: Path) -> str:
+    """:func:`shown_path` of an absolute path from the folder ``here``; kept, as the findings of
+    one deck name a few files many times (each sorted and printed by its name)."""
     for candidate in (path, Path(os.path.realpath(path))):
         if candidate.is_relative_to(here):
             return str(candidate.relative_to(here))

@@ -122,7 +122,7 @@ def rule_problems(deck: Deck) -> list[Finding]:
             if check is None:
                 raise _unknown_kind(rule)
             if rule.kind == "expr":
-                compile_rule_expression(rule)
+                _compile_rule_expression(rule)
             else:
                 for _ in check(deck, rule, []):
                     pass
@@ -551,22 +551,30 @@ def _check_setup(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
                 yield (f"{wanted} cards for {label} with {count} players", f"{available}", [])
 
 
-def compile_rule_expression(rule: RuleSpec) -> str:
-    """An expr rule's expression, refused unless it is a string that compiles and the rule
-    says in a message what it checks."""
+def _expression_of(rule: RuleSpec) -> str:
+    """An expr rule's expression, refused unless it is a string and the rule says in a
+    message what it checks."""
     if not isinstance(rule.params, str):
         raise _malformed(rule, "must be a Jinja2 expression in a string")
     if not rule.message:
         raise _malformed(rule, "needs a 'message' saying what it checks")
-    try:
-        compile_expression(rule.params)
-    except TemplateError as error:
-        raise _malformed(rule, f"expression '{rule.params}' failed: {error}") from None
     return rule.params
 
 
+def _compile_rule_expression(rule: RuleSpec) -> str:
+    """An expr rule's expression (:func:`_expression_of`), refused too unless it compiles: a
+    rule judged without being run (:func:`rule_problems`). A rule that runs is compiled as it
+    is evaluated."""
+    source = _expression_of(rule)
+    try:
+        compile_expression(source)
+    except TemplateError as error:
+        raise _malformed(rule, f"expression '{source}' failed: {error}") from None
+    return source
+
+
 def _check_expr(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
-    source = compile_rule_expression(rule)
+    source = _expression_of(rule)
     # Every declared field is present (None when a card leaves it out), so a test such as
     # selectattr('cost', 'none') sees the gap instead of silently skipping the card.
     blank = dict.fromkeys(deck.fields)
