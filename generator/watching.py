@@ -86,11 +86,6 @@ def look(roots: Iterable[Path], skipped: Iterable[Path] = (), limit: int = MAX_W
     return Look(files)
 
 
-def snapshot(roots: Iterable[Path], skipped: Iterable[Path] = ()) -> Snapshot:
-    """The files :func:`look` finds under ``roots``, with their times and sizes."""
-    return look(roots, skipped).files
-
-
 def times_of(files: Iterable[Path]) -> Snapshot:
     """The time and size of each of ``files``, none left out by its name (git's own files,
     whose names say nothing of a deck); a missing one is not in the snapshot, so that its
@@ -162,6 +157,19 @@ def cut_short_line(folder: Path) -> str:
 
 
 @dataclass(repr=False, eq=False)
+class CutShortNotice:
+    """Tells once that looks at a deck's files stop at :data:`MAX_WATCHED_ENTRIES`, and again
+    only after a look has seen every file (``watch`` and ``serve`` alike)."""
+
+    told: bool = False
+
+    def line(self, cut_short_in: Path | None) -> str | None:
+        """The line to say after a look that stopped in ``cut_short_in`` (None: it saw every file)."""
+        told, self.told = self.told, cut_short_in is not None
+        return None if cut_short_in is None or told else cut_short_line(cut_short_in)
+
+
+@dataclass(repr=False, eq=False)
 class Watcher:
     """Calls ``on_change`` with the changed files whenever something under ``roots`` changes.
 
@@ -182,7 +190,7 @@ class Watcher:
     skipped: tuple[Path, ...] = ()
     settle: float = SETTLE_SECONDS
     report: Callable[[str], None] = lambda line: None
-    _cut_short: bool = field(default=False, init=False)
+    _notice: CutShortNotice = field(default_factory=CutShortNotice, init=False)
 
     def run(self, keep_going: Callable[[], bool] = lambda: True, first: list[Path] | None = None) -> None:
         """Watch until ``keep_going`` says no; ``first``: changes to act on at once, once the
@@ -205,9 +213,9 @@ class Watcher:
 
     def _look(self, roots: list[Path]) -> Snapshot:
         found = look(roots, self.skipped)
-        if found.cut_short_in is not None and not self._cut_short:
-            self.report(cut_short_line(found.cut_short_in))
-        self._cut_short = found.cut_short_in is not None
+        line = self._notice.line(found.cut_short_in)
+        if line is not None:
+            self.report(line)
         return found.files
 
     def _settled(self, roots: list[Path], current: Snapshot) -> Snapshot:

@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from generator.watching import MAX_SETTLE_LOOKS, MAX_WATCHED_ENTRIES, Watcher, changed_files, look, snapshot
+from generator.watching import MAX_SETTLE_LOOKS, MAX_WATCHED_ENTRIES, Watcher, changed_files, look
 
 
 def touch(path: Path, text: str, bump: int) -> None:
@@ -17,19 +17,19 @@ def test_changes_are_edits_additions_and_removals(tmp_path: Path):
     rules = tmp_path / "rules.md"
     touch(deck, "a", 0)
     touch(rules, "r", 0)
-    before = snapshot([tmp_path])
+    before = look([tmp_path]).files
     touch(deck, "b", 1)
     rules.unlink()
     touch(tmp_path / "art.png", "png", 0)
-    assert changed_files(before, snapshot([tmp_path])) == [tmp_path / "art.png", deck, rules]
+    assert changed_files(before, look([tmp_path]).files) == [tmp_path / "art.png", deck, rules]
 
 
 def test_editor_temporaries_and_build_output_are_ignored(tmp_path: Path):
-    before = snapshot([tmp_path])
+    before = look([tmp_path]).files
     touch(tmp_path / ".deck.yaml.swp", "x", 0)
     (tmp_path / "build").mkdir()
     touch(tmp_path / "build" / "deck.pdf", "%PDF", 0)
-    assert changed_files(before, snapshot([tmp_path])) == []
+    assert changed_files(before, look([tmp_path]).files) == []
 
 
 def test_watcher_calls_back_once_per_change(tmp_path: Path):
@@ -131,10 +131,10 @@ def test_hidden_folders_are_not_looked_into(tmp_path: Path):
     cache = tmp_path / ".cache" / "d1"
     cache.mkdir(parents=True)
     touch(cache / "f1.txt", "a", 0)
-    before = snapshot([tmp_path])
+    before = look([tmp_path]).files
     touch(cache / "f1.txt", "b", 1)
     touch(cache / "f2.txt", "c", 0)
-    assert changed_files(before, snapshot([tmp_path])) == []
+    assert changed_files(before, look([tmp_path]).files) == []
 
 
 def test_a_look_stops_at_its_limit_nearest_the_top_and_says_so_once(tmp_path: Path):

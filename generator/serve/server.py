@@ -34,7 +34,7 @@ from generator.serve.app import Broadcaster, allowed_hosts, create_app, is_loopb
 from generator.serve.downloads import Downloads
 from generator.serve.images import FaceImages
 from generator.serve.preview import DeckPreview
-from generator.watching import MAX_SETTLE_LOOKS, SETTLE_SECONDS, Snapshot, changed_files, cut_short_line
+from generator.watching import MAX_SETTLE_LOOKS, SETTLE_SECONDS, CutShortNotice, Snapshot, changed_files
 
 if TYPE_CHECKING:  # only serve --since reads the decks at a revision (see read_baselines)
     from generator.iterations.following import Baseline
@@ -128,7 +128,7 @@ class PreviewWatcher:
         self._broadcaster = broadcaster
         self._report = report
         self._stop = threading.Event()
-        self._cut_short: set[str] = set()  # decks whose files a look could not see all of
+        self._notices = {preview.id: CutShortNotice() for preview in previews}
 
     def run(self) -> None:
         times = {preview.id: preview.watched_files() for preview in self._previews}
@@ -159,12 +159,9 @@ class PreviewWatcher:
     def _tell_cut_short(self, preview: DeckPreview) -> None:
         """Say once that a look at the deck's files stopped at MAX_WATCHED_ENTRIES, and again
         only after a look has seen every file."""
-        if preview.cut_short_in is not None and preview.id not in self._cut_short:
-            self._say(f"{preview.id}: {cut_short_line(preview.cut_short_in)}")
-        if preview.cut_short_in is None:
-            self._cut_short.discard(preview.id)
-        else:
-            self._cut_short.add(preview.id)
+        line = self._notices[preview.id].line(preview.cut_short_in)
+        if line is not None:
+            self._say(f"{preview.id}: {line}")
 
     def _settled(self, preview: DeckPreview, now: Snapshot) -> Snapshot:
         """The deck's files' times once they stand still for SETTLE_SECONDS (at most MAX_SETTLE_LOOKS looks)."""
