@@ -126,6 +126,7 @@ class DeckPreview:
         self._roots_for: Any = None  # the deck settings self.roots were found for
         self._dependencies: Dependencies | None = None  # None: every watched file concerns the deck
         self.snapshot = Snapshot(0, path, None, False, ())
+        self._head_files = head_files(path.parent)  # found again at each reload: a checkout may name another branch
         self.cut_short_in: Path | None = None
         """Where the last look at the deck's files stopped at MAX_WATCHED_ENTRIES, if it did."""
 
@@ -133,6 +134,7 @@ class DeckPreview:
         """Reload the deck and its problems; keep the last good faces if it no longer draws."""
         # Exactly what `check` runs, so the page lists what `check` prints.
         self._plans_from = self._read = None
+        self._head_files = head_files(self.path.parent)
         found = verdict(self.path, checks=CHECKS, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
         self._update_roots(deck, found.renderer)
@@ -165,8 +167,9 @@ class DeckPreview:
         of git's that move when a commit, a checkout or a reset does (:func:`head_files`): the
         version the faces print is what git says of the deck's files, so it can change while
         none of them does. A change to another file (a layout only other decks read) leaves
-        this deck as it is. Looking costs a few file times, never a git command."""
-        return {**self._deck_files(), **times_of(head_files(self.path.parent))}
+        this deck as it is. Looking costs a few file times, never a git command; which files of
+        git's they are is found at each reload (a change to HEAD brings one)."""
+        return {**self._deck_files(), **times_of(self._head_files)}
 
     def _deck_files(self) -> FileTimes:
         """Time and size of each watched file the deck's preview is made from."""
