@@ -482,8 +482,8 @@ class _Checker:
     def _shading(self, shading: Any, where: str) -> _Seen:
         """What a shading uses: its colour space and the ink of its function's colours; read once
         per shading object, however often it is painted."""
-        reference = getattr(shading, "indirect_reference", None)
-        cache_key = (reference.idnum, reference.generation, where) if reference is not None else None
+        reference = _reference(shading)
+        cache_key = (*reference, where) if reference is not None else None
         if cache_key is not None and cache_key in self._shadings:
             return self._shadings[cache_key]
         seen = _Seen()
@@ -509,8 +509,7 @@ class _Checker:
             if depth > MAX_NESTING:
                 raise UnreadablePdf(f"nests shading functions more than {MAX_NESTING} deep")
             function = _resolved(function)
-            reference = getattr(function, "indirect_reference", None)
-            key = (reference.idnum, reference.generation) if reference is not None else None
+            key = _reference(function)
             if key is not None and key in opened:
                 return
             self._functions_read += 1
@@ -598,8 +597,7 @@ class _Checker:
             seen.take(self._image(xobject, str(name)[1:]))
 
     def _image(self, image: StreamObject, name: str) -> _Seen:
-        reference = getattr(image, "indirect_reference", None)
-        key = (reference.idnum, reference.generation) if reference is not None else None
+        key = _reference(image)
         if key is not None and key in self._images:
             return self._images[key]
         seen = _Seen()
@@ -763,8 +761,14 @@ def _object_key(thing: Any, context: Any) -> tuple[int, int, int] | None:
     """What a stream, font or shading read in ``context`` (the resources it is drawn with, or
     where it is painted) is remembered by: its object and the context's identity; None for an
     object written in place, which nothing else can share."""
+    reference = _reference(thing)
+    return (*reference, id(context)) if reference is not None else None
+
+
+def _reference(thing: Any) -> tuple[int, int] | None:
+    """The object number and generation ``thing`` was read from; None for one written in place."""
     reference = getattr(thing, "indirect_reference", None)
-    return (reference.idnum, reference.generation, id(context)) if reference is not None else None
+    return (reference.idnum, reference.generation) if reference is not None else None
 
 
 def _resource(resources: Any, kind: str, name: Any) -> Any:
