@@ -109,11 +109,10 @@ def watched_roots(deck_path: Path) -> list[Path]:
     """
     folder = absolute_folder(deck_path)
     roots = [deck_path.parent]
-    for layouts in layout_folders(folder):
-        if layouts.is_dir() and layouts.resolve() != BUILTIN_LAYOUTS_DIR.resolve():
-            roots.append(layouts)
-    fonts = find_fonts_dir(folder)
-    if fonts is not None and fonts.is_dir():
+    bundled = BUILTIN_LAYOUTS_DIR.resolve()
+    roots += [layouts for layouts in layout_folders(folder) if layouts.is_dir() and layouts.resolve() != bundled]
+    fonts = find_fonts_dir(folder)  # a folder, when there is one
+    if fonts is not None:
         roots.append(fonts)
     unique: dict[Path, Path] = {}
     for root in roots:
