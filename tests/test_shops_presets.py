@@ -170,3 +170,20 @@ def test_what_names_a_file_must_fit_a_file_name_for_the_longest_card_id(tmp_path
     error = refused(write(tmp_path, "c.yaml", RGB_PRESET + "shared_back: " + "\U0001f0a0" * 63 + "\n"))
     assert (error.field, error.position.line) == ("shared_back", 7)
     assert error.message.startswith("shared_back makes a file name of 256 bytes (with .png)")
+
+
+@pytest.mark.parametrize("line, message", [
+    ('naming: "{card}?{side}"', "naming holds '?', which Windows does not allow in a file name"),
+    ('naming: "{card}: {side}"', "naming holds ':', which Windows does not allow in a file name"),
+    ('shared_back: "back*"', "shared_back holds '*', which Windows does not allow in a file name"),
+    ('shared_back: "NUL"', "shared_back 'NUL' is a name Windows keeps for a device"),
+    ('shared_back: "com1"', "shared_back 'com1' is a name Windows keeps for a device"),
+])
+def test_a_file_name_windows_refuses_is_refused_at_its_line(tmp_path, line, message):
+    path = write(tmp_path, "shop.yaml", RGB_PRESET + line + "\n")
+    key = line.split(":")[0]
+    assert str(refused(path)) == (f"{path}:7:1: {message}: the shop's folder could not be unpacked there ({key})")
+
+
+def test_a_name_that_only_starts_like_a_windows_device_is_a_file_name(tmp_path):
+    assert load_preset(write(tmp_path, "shop.yaml", RGB_PRESET + "shared_back: console\n")).shared_back == "console"

@@ -87,6 +87,13 @@ MAX_TEXT = 200
 """Characters of a preset's name, condition or naming pattern: a line, not a page."""
 NAMING_FIELDS = ("{card}", "{side}")
 
+WINDOWS_FORBIDDEN = re.compile(r'[<>:"|?*]')
+"""Characters Windows refuses in a file name: a shop's folder is zipped and opened on any
+system, and a file named ``why?-front.png`` could not be unpacked there."""
+
+WINDOWS_DEVICES = re.compile(r"(?i)^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$")
+"""Names Windows keeps for its devices, with any extension: ``nul.png`` is no file there."""
+
 
 @dataclass(repr=False, eq=False)
 class Preset:
@@ -356,7 +363,8 @@ def _order(reader: Reader) -> tuple[str, ...]:
 
 def _check_naming(reader: Reader, naming: str, shared_back: str, suffix: str) -> None:
     """``naming`` and ``shared_back`` name files in the shop's folder: each must make a plain
-    file name the system takes (no separator, no control character, not hidden) and one short
+    file name every system takes (no separator, no control character, not hidden, nothing
+    Windows refuses, since the folder is opened wherever the shop is) and one short
     enough for any deck, :data:`MAX_FILE_NAME_BYTES` with the suffix for the longest card id
     (:data:`MAX_ID_BYTES`), so that a build never fails on a name ``check --for`` passed.
     Whether two faces of a deck get one name is the deck's to say (the shop check)."""
@@ -375,6 +383,13 @@ def _check_naming(reader: Reader, naming: str, shared_back: str, suffix: str) ->
         if "/" in value or "\\" in value or value.startswith(".") or "{" in value or "}" in value:
             raise reader.fail((key,), f"{key} names a file in the shop's folder: no '/', no leading '.', "
                                       "and no braces besides {card} and {side}")
+        windows = WINDOWS_FORBIDDEN.search(value)
+        if windows is not None:
+            raise reader.fail((key,), f"{key} holds '{windows.group()}', which Windows does not allow in a "
+                                      "file name: the shop's folder could not be unpacked there")
+        if key == "shared_back" and WINDOWS_DEVICES.match(longest):
+            raise reader.fail((key,), f"shared_back '{shown(value)}' is a name Windows keeps for a device: "
+                                      "the shop's folder could not be unpacked there")
         size = len(longest.encode("utf-8"))
         if size > MAX_FILE_NAME_BYTES:
             made = (f"file names of up to {size:,} bytes (with {suffix}, for a card id of {MAX_ID_BYTES} "
