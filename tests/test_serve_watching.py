@@ -95,6 +95,13 @@ def test_a_broken_layout_is_still_followed_to_what_it_extends_and_mending_it_rel
     assert told == [{"goblins": 1, "tiki": 2}]
 
 
+def test_a_layouts_folder_made_while_the_preview_runs_is_followed_and_mends_the_decks(tmp_path):
+    root = copy_project(tmp_path)
+    shutil.rmtree(root / "layouts")  # both decks read their layouts from there: neither draws
+    told = watching(root, lambda: shutil.copytree(PROJECT / "layouts", root / "layouts"), reloads=2)
+    assert told and told[-1] == {"goblins": 2, "tiki": 2}
+
+
 def test_a_layout_no_deck_reads_reloads_none(project):
     new = project / "layouts" / "sketch.yaml"
     try:

@@ -122,8 +122,6 @@ class DeckPreview:
         self._read: Deck | None = None  # the deck as this load read it, before its version was stamped
         self.id = deck_id(path)
         self._roots_of = roots
-        self.roots: list[Path] = roots(path)
-        self._roots_for: Any = None  # the deck settings self.roots were found for
         self._dependencies: Dependencies | None = None  # None: every watched file concerns the deck
         self.snapshot = Snapshot(0, path, None, False, ())
         self._head_files = head_files(path.parent)  # found again at each reload: a checkout may name another branch
@@ -137,7 +135,7 @@ class DeckPreview:
         self._head_files = head_files(self.path.parent)
         found = verdict(self.path, checks=CHECKS, lang=self.lang, load_renderer=self._renderer_reusing_plans)
         deck, problems = found.deck, found.findings
-        self._update_roots(deck, found.renderer)
+        self._update_dependencies(deck, found.renderer)
         read = self._read
         drawable = self._drawable(deck, read, found.renderer) if deck and read and found.renderer else None
         previous = self.snapshot.drawable
@@ -171,6 +169,12 @@ class DeckPreview:
         git's they are is found at each reload (a change to HEAD brings one)."""
         return {**self._deck_files(), **times_of(self._head_files)}
 
+    @property
+    def roots(self) -> list[Path]:
+        """The folders watched for this deck, found again at each look, as ``watch`` finds them:
+        a layouts or fonts folder made while the preview runs is followed from then on."""
+        return self._roots_of(self.path)
+
     def _deck_files(self) -> FileTimes:
         """Time and size of each watched file the deck's preview is made from."""
         found = look(self.roots)
@@ -179,13 +183,9 @@ class DeckPreview:
             return files
         return {path: times for path, times in files.items() if self._dependencies.concern(path)}
 
-    def _update_roots(self, deck: Deck | None, renderer: Renderer | None) -> None:
-        """The folders to watch follow the deck's settings (its layouts, its card size), and
-        the files that concern it the layouts it reads (``renderer``'s, when they loaded)."""
-        settings = None if deck is None else json.dumps(deck.info, sort_keys=True, default=str)
-        if settings is None or settings != self._roots_for:
-            self.roots = self._roots_of(self.path)
-            self._roots_for = settings
+    def _update_dependencies(self, deck: Deck | None, renderer: Renderer | None) -> None:
+        """The watched files that concern the deck: the layouts it reads (``renderer``'s, when
+        they loaded); every watched file while the deck does not load."""
         self._dependencies = None if deck is None else deck_dependencies(deck, renderer)
 
     def _drawable(self, deck: Deck, read: Deck, checked: Renderer) -> Drawable:
