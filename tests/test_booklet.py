@@ -253,6 +253,17 @@ def test_inline_directives_fill_in_numbers_and_values(tmp_path):
             "5 fairies in 2 kinds; Nova has power 9.") in text
 
 
+def test_a_name_with_a_line_break_fills_in_as_one_line_and_leaves_the_blocks_below_in_place(tmp_path):
+    deck = DECK.replace("name: Tiny Test Game", 'name: "Tiny\\nTest Game"')
+    rules = "**{{ name }}** is a game.\n\n{{ components by=kind }}\n\n{{ cardtable columns=name }}\n"
+    folder = make_deck(tmp_path, rules, deck)
+    run = deckpress("check", folder)
+    assert run.exit_code == 0, run.stderr
+    text = pages_of(build_booklet(load_deck(folder), renderer_factory=TinyRenderer).reading_pdf)[1]
+    assert "Tiny Test Game is a game." in " ".join(text.split())
+    assert "3 Goblin Grub" in text and "Name\nGrub" in text  # both blocks drawn where they stand
+
+
 def test_players_has_a_bare_form_for_sentences_that_say_players_themselves(tmp_path):
     rules = ("For {{ players bare }} players, from {{ players min }} up to {{ players max }}; "
              "a game for {{ players }}.\n")

@@ -560,7 +560,7 @@ def expand_inline(text: str, path: Path, deck: Deck,
                     raise directive.fail("only one block directive fits on a line")
                 blocks[directive.position.line] = directive
                 continue
-            replacement = escape_markdown(INLINE[directive.name](directive, deck))
+            replacement = escape_markdown(one_line(INLINE[directive.name](directive, deck)))
         except InputError as error:
             if problems is None:
                 raise
@@ -570,6 +570,15 @@ def expand_inline(text: str, path: Path, deck: Deck,
         start = directive.position.column - 1
         lines[line_index] = line[:start] + replacement + line[directive.end_column:]
     return ExpandedSource(text="\n".join(lines) + "\n", blocks=blocks)
+
+
+def one_line(text: str) -> str:
+    """A filled-in value as one line of prose: each line break (with the spaces around it) one
+    space, as Markdown shows a break inside a paragraph. A value stays on its directive's line,
+    so every line after it keeps its number: the block directives found by line, and the
+    positions of problems."""
+    parts = text.splitlines()
+    return text if len(parts) < 2 else " ".join(part.strip() for part in parts if part.strip())
 
 
 def escape_markdown(text: str) -> str:
