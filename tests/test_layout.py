@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pdfplumber
 import pytest
 from cli_run import deckpress
 
@@ -297,3 +298,20 @@ def test_negative_and_non_finite_lengths_are_refused_with_file_line_and_field(tm
     assert "negative" in line or "not a finite number" in line or "above zero" in line
     assert "safe zone" not in line and "convert" not in line
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_field_named_like_a_special_takes_its_place_only_on_the_faces_that_set_it(tmp_path):
+    """A deck's own ``side`` field: where a card leaves it out, ``side`` is still the face's
+    side, so a layout drawing its fronts by ``side == 'front'`` does not print blank cards."""
+    layout = ("size: poker\nelements:\n"
+              "  - {name: title, when: \"side == 'front'\", text: \"{{ name }} ({{ side }})\", box: [6, 6, 50, 8]}\n")
+    folder = write_project(tmp_path, {"main": layout})
+    deck = folder / "deck.yaml"
+    deck.write_text(deck.read_text().replace("  kind:", "  side: {choices: [light, dark]}\n  kind:")
+                    .replace("{id: bob, name: Bob,", "{id: bob, name: Bob, side: dark,"))
+    run = deckpress("build", folder, "--out", tmp_path / "out", "--quiet")
+    assert run.exit_code == 0, run.stderr
+    with pdfplumber.open(tmp_path / "out" / "test.pdf") as pdf:
+        text = pdf.pages[0].extract_text()
+    assert "Ann (front)" in text  # Ann leaves the field out: the face's side
+    assert "Bob" not in text  # Bob's field says dark, which is not 'front'

@@ -526,7 +526,9 @@ def face_context(deck: Deck, card: Card, side: str) -> dict[str, Any]:
     """The names a layout can use on one face: every declared field, then the specials.
 
     Fields the card does not set are present as None, so a layout can test them
-    (``when: "roll"``) instead of failing on an undefined name.
+    (``when: "roll"``) instead of failing on an undefined name; a field named like a special
+    (a deck's own ``side`` or ``title``) takes its place only on the faces that set it, so a
+    layout that reads the special (``when: "side == 'front'"``) is not handed None elsewhere.
     """
     face = card.face(side, deck.shared_back) or {}
     context: dict[str, Any] = {
@@ -539,7 +541,7 @@ def face_context(deck: Deck, card: Card, side: str) -> dict[str, Any]:
         "fields": [(name, value) for name, value in face.items()
                    if name != deck.title_field and value not in (None, "")],
     }
-    context.update({name: None for name in deck.fields})
+    context.update({name: None for name in deck.fields if name not in SPECIAL_NAMES})
     context.update(face)
     return context
 

@@ -32,7 +32,8 @@ from generator.render.markup import escape_markup
 from generator.sandbox import MAX_FORMAT_WIDTH, BoundedSandbox, PrintedField, TemplateLimitError
 
 SPECIAL_NAMES = {"card", "side", "deck", "fields", "title", "version"}
-"""Names every face offers besides its fields (a field of the same name wins). ``version``
+"""Names every face offers besides its fields (a field of the same name wins on the faces that
+set it). ``version``
 is ``deck.version`` on its own: a face that prints it reads nothing else of the deck, so
 a count changed elsewhere (``deck.total``) leaves the face as it was."""
 
