@@ -182,6 +182,16 @@ def test_a_card_too_large_for_the_paper_is_placed_at_its_layout(tmp_path):
     assert check.exit_code == 2 and f"error: {folder / 'layout.yaml'}: {message}" in check.error_lines
 
 
+def test_a_card_too_large_for_the_paper_is_placed_at_the_decks_card_size_when_it_sets_one(tmp_path):
+    folder = tmp_path / "cards" / "big"
+    folder.mkdir(parents=True)
+    (folder / "deck.yaml").write_text("deck: {name: Big, card_size: [500mm, 500mm]}\ncards: [{id: a}]\n")
+    check = deckpress("check", folder)
+    assert check.exit_code == 2
+    assert (f"error: {folder / 'deck.yaml'}:1:19: a 500.0 x 500.0 mm card does not fit on A4 portrait with 5 mm "
+            "margins; choose a larger paper or a smaller margin (card_size)") in check.error_lines, check.stderr
+
+
 @pytest.mark.parametrize("size, arguments", [
     ("[150mm, 250mm]", ("build", "--duplex", "fold")),
     ("[200mm, 280mm]", ("build", "--paper", "letter")),

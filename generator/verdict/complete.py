@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from generator.deck.model import has_rules_file
+from generator.deck.model import Deck, has_rules_file
 from generator.errors import InputError, Position
 from generator.findings import Finding, findings_from
+from generator.render import Renderer
 from generator.sheets.geometry import SheetSettings, sheet_layout
 from generator.sheets.style import load_style
 from generator.verdict.access import check_access, check_faces_once
@@ -27,7 +28,7 @@ def check_sheets(subject: Subject) -> Iterable[Finding]:
     """What ``build`` asks of the deck before it draws a page, with its default options (or the
     subject's ``sheets``): that there is something to print, and that a card fits the paper
     (between a cutter's marks, when printing for one). A card too large for the paper is
-    told where its size is written, the front layout."""
+    told where its size is written: the deck's ``card_size``, else the front layout."""
     deck, renderer = subject.deck, subject.renderer
     if deck is None or renderer is None:
         return ()
@@ -35,9 +36,16 @@ def check_sheets(subject: Subject) -> Iterable[Finding]:
         sheet_layout(deck, renderer, subject.sheets or SheetSettings.default(load_style()))
     except InputError as error:
         if error.position is None:
-            error = InputError(error.message, Position(renderer.layouts["front"].path), field=error.field)
+            error = _at_card_size(error, deck, renderer)
         return findings_from(error, "sheets")
     return ()
+
+
+def _at_card_size(error: InputError, deck: Deck, renderer: Renderer) -> InputError:
+    """``error`` placed where the card's size is written."""
+    if "card_size" in deck.info:
+        return InputError(error.message, deck.source.at("deck", "card_size"), field="card_size")
+    return InputError(error.message, Position(renderer.layouts["front"].path), field=error.field)
 
 
 def check_stats(subject: Subject) -> Iterable[Finding]:
