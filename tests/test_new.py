@@ -54,6 +54,20 @@ def test_new_refuses_an_existing_folder_and_a_bad_name(tmp_path: Path):
     assert "may use only a-z, 0-9 and '-'" in result.output
 
 
+def test_new_refuses_a_name_longer_than_an_id_before_making_anything(tmp_path: Path):
+    result = run("new", "a" * 129, "--dir", str(tmp_path), "--title", "Long")
+    assert (result.exit_code, result.output) == (
+        2, f"error: {tmp_path}: deck name is 129 characters long; at most 128 (it is the deck's id)\n")
+    assert list(tmp_path.iterdir()) == []
+    assert run("new", "a" * 128, "--dir", str(tmp_path), "--title", "Long").exit_code == 0
+
+
+def test_new_says_a_name_must_start_with_a_letter_or_a_digit(tmp_path: Path):
+    result = run("new", "--dir", str(tmp_path), "--", "-dash")
+    assert result.exit_code == 2
+    assert "may use only a-z, 0-9 and '-', and starts with a letter or a digit" in result.output
+
+
 def test_new_refuses_a_title_the_bundled_fonts_cannot_print(tmp_path: Path):
     # The deck would pass check, then build and booklet would refuse it.
     result = CliRunner().invoke(cli, ["new", "y", "--dir", str(tmp_path), "--title", "Ω 中文 🎲"])

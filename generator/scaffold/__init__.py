@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from generator.deck import load_deck
+from generator.deck.model import MAX_ID_BYTES
 from generator.errors import InputError, Position
 from generator.render import load_renderer
 from generator.render.fonts import DEFAULT_FONT, FACE_SUFFIXES, load_font_registry
@@ -40,8 +41,11 @@ def create_deck(cards_dir: Path, name: str, title: str | None = None) -> Path:
     ``title`` is the game's name as printed, by default made from ``name``.
     """
     if not NAME_PATTERN.match(name):
-        raise InputError(f"deck name '{name}' may use only a-z, 0-9 and '-' (it names the folder)",
-                         Position(cards_dir / name))
+        raise InputError(f"deck name '{name}' may use only a-z, 0-9 and '-', and starts with a letter or a "
+                         "digit (it names the folder)", Position(cards_dir / name))
+    if len(name) > MAX_ID_BYTES:
+        raise InputError(f"deck name is {len(name)} characters long; at most {MAX_ID_BYTES} (it is the deck's id)",
+                         Position(cards_dir))
     folder = cards_dir / name
     if folder.exists():
         raise InputError("already exists; choose another name or remove it first", Position(folder))
