@@ -337,3 +337,16 @@ def test_a_plugin_that_exits_or_misreports_is_an_error(tmp_path, where, code, me
     with within():
         run = deckpress("stats", tmp_path, "--simulate", "--quiet")
     refused(run, (2,), message, "coin.py")
+
+
+def test_a_reader_that_quits_early_ends_the_command_as_sigpipe_would_with_nothing_said(tmp_path):
+    """``deckpress check | head -1``: once the reader is gone, the command stops quietly with the
+    status a shell shows for a program SIGPIPE stopped, never 2, which says a file is malformed."""
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line is written
+    try:
+        done = subprocess.run([sys.executable, "-m", "generator", "check", str(Path(__file__).parent.parent / "cards")],
+                              stdout=write, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (128 + signal.SIGPIPE, "")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import signal
 import sys
 from typing import NamedTuple
@@ -137,6 +138,12 @@ class LazyGroup(click.Group):
             click.echo(err=True)  # closes the terminal's ^C echo, as click does
             click.echo("Aborted!", err=True)
             raise click.exceptions.Exit(stopped_exit_code(stop)) from None
+        except BrokenPipeError:
+            # `deckpress check | head -1`: the reader has what it wanted. Nothing more can be said
+            # on stdout (Python would complain as it flushes it at exit), and the status is what a
+            # shell reports for a program SIGPIPE stopped, never 2, which means a malformed file.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise click.exceptions.Exit(128 + int(signal.SIGPIPE)) from None
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in self._entries:
@@ -175,7 +182,7 @@ def cli() -> None:
     Each command has its own --help with examples. Exit status: 0 success,
     1 a deck breaks its rules or a card cannot be laid out, 2 unreadable or
     malformed input, 130 stopped by Ctrl-C (128 plus the signal's number for
-    another signal that stops it).
+    another signal that stops it; 141 when the program reading the output quits).
     """
 
 

@@ -160,6 +160,8 @@ def reports_errors(command: Callable) -> Callable:
         except DeckpressError as error:
             echo_error_lines(error)
             sys.exit(error.exit_code)
+        except BrokenPipeError:
+            raise  # the reader of the output went away: the command group ends it (SIGPIPE's status)
         except OSError as error:
             name = f"{error.filename}: " if error.filename else ""
             echo_error(f"error: {name}{error.strerror or error}")
