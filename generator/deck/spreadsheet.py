@@ -575,12 +575,23 @@ def check_row(sheet: Sheet, line: int, cells: list[str]) -> None:
 
 def _typed(text: str, kind: str, choices: tuple[Any, ...], position: Position, column: str) -> Any:
     """A cell's text as the value its field's type wants; the model checks ranges."""
+    try:
+        return cell_value(text, kind, choices)
+    except ValueError:
+        wanted = CELL_WANTED[kind]
+        raise InputError(f"expected {wanted}, found '{text}'", position, field=column) from None
+
+
+CELL_WANTED = {"int": "a whole number", "number": "a number", "bool": "yes or no"}
+"""What a cell of each type that cannot be read must hold instead, for its error."""
+
+
+def cell_value(text: str, kind: str, choices: tuple[Any, ...] = ()) -> Any:
+    """A cell's text (without the spaces around it) as a ``kind`` field reads it; raises
+    :class:`ValueError` for a cell of another kind. An import infers a column's type by it,
+    so that it types the cells exactly as the deck will."""
     if kind in ("int", "number"):
-        try:
-            number = float(text) if kind == "number" else int(text)
-        except ValueError:
-            wanted = "a whole number" if kind == "int" else "a number"
-            raise InputError(f"expected {wanted}, found '{text}'", position, field=column) from None
+        number = float(text) if kind == "number" else int(text)
         return int(number) if isinstance(number, float) and number.is_integer() else number
     if kind == "bool":
         word = text.lower()
@@ -588,7 +599,7 @@ def _typed(text: str, kind: str, choices: tuple[Any, ...], position: Position, c
             return True
         if word in FALSE_WORDS:
             return False
-        raise InputError(f"expected yes or no, found '{text}'", position, field=column)
+        raise ValueError(text)
     if kind == "choice":
         # Choices may be numbers (a die face, a card value): match the cell by its text.
         return next((choice for choice in choices if str(choice) == text), text)
