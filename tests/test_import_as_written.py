@@ -127,3 +127,44 @@ def test_an_imported_deck_of_sentences_checks_and_prints_them_whole(tmp_path):
     fronts = [placement for placement in manifest["placements"] if placement["face"] == "front"]
     assert [title.replace(" ", "") for title in printed_titles(tmp_path / "out" / "party.pdf", fronts)] == \
         [text.replace(" ", "") for text in sentences]
+
+
+NUMBERLIKE = [  # id, name, then columns that only look like numbers or yes/no, then real ones
+    ["id", "name", "code", "flag", "neg", "plus", "grouped", "price", "power", "cost", "ready"],
+    ["a", "Alpha", "007", "Yes", "-0", "+5", "1_000", "1.50", "3", "1.5", "yes"],
+    ["b", "Beta", "012", "TRUE", "-3", "+6", "2_000", "2.25", "-2", "2", "no"],
+    ["c", "Gamma", "0", "n", "4", "7", "3", "3", "10", "0.25", "yes"],
+]
+
+
+def printed_field_lines(pdf: Path, placement: dict) -> list[str]:
+    """The lines printed on the card at ``placement`` (the manifest's) below its title: the
+    generic layout's ``field: value`` list."""
+    with pdfplumber.open(pdf) as document:
+        page = document.pages[placement["page"] - 1]
+        x, y, width, height = placement["trim_box"]
+        top = page.height - y - height
+        return page.crop((x, top + 0.17 * height, x + width, page.height - y)).extract_text().splitlines()
+
+
+@pytest.mark.parametrize("link", [False, True], ids=["copied", "linked"])
+def test_a_column_is_a_number_or_yes_no_only_when_every_cell_prints_back_as_written(tmp_path, link):
+    folder = tmp_path / "imp"
+    folder.mkdir()
+    (folder / "cards.csv").write_text("".join(",".join(row) + "\n" for row in NUMBERLIKE), encoding="utf-8")
+    imported = deckpress("import", folder / "cards.csv", *(["--link"] if link else []))
+    assert imported.exit_code == 0, imported.stderr
+    deck = load_deck(folder)
+    header, rows = NUMBERLIKE[0], NUMBERLIKE[1:]
+    assert {name: deck.fields[name].type for name in header[2:]} == {
+        "code": "text", "flag": "text", "neg": "text", "plus": "text", "grouped": "text", "price": "text",
+        "power": "int", "cost": "number", "ready": "bool"}
+    assert [[card.fields[name] for name in header[2:8]] for card in deck.cards] == [row[2:8] for row in rows]
+    assert [[card.fields[name] for name in header[8:]] for card in deck.cards] == \
+        [[3, 1.5, True], [-2, 2, False], [10, 0.25, True]]
+    built = deckpress("build", folder, "--out", tmp_path / "out", "--quiet")
+    assert built.exit_code == 0, built.stderr
+    manifest = json.loads((tmp_path / "out" / "imp.json").read_text(encoding="utf-8"))
+    fronts = [placement for placement in manifest["placements"] if placement["face"] == "front"]
+    assert [printed_field_lines(tmp_path / "out" / "imp.pdf", front) for front in fronts] == \
+        [[f"{name}: {cell}" for name, cell in zip(header[2:], row[2:], strict=True)] for row in rows]

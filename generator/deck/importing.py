@@ -2,8 +2,11 @@
 
 Column types are inferred from the cells (whole numbers, yes/no, a short list of
 repeated words becomes a choice), so the new deck file is typed from the start
-and ``deckpress check`` catches a mistyped cell later on. A JSON or YAML card
-file's values have types already; a key's type is theirs.
+and ``deckpress check`` catches a mistyped cell later on. A column is a number or
+yes/no only when every cell prints back as written: a value prints in its one
+form (``7``, ``yes``), so ``007``, ``+5`` or ``TRUE`` would print otherwise, and a
+column holding one stays words. A JSON or YAML card file's values have types
+already; a key's type is theirs.
 
 Imported text is printed as it was written. Text from elsewhere was not written
 for this project's markup, so a text column in which a cell would read otherwise
@@ -35,8 +38,8 @@ import yaml
 
 from generator.deck.cardfile import read_card_file
 from generator.deck.model import FieldSpec, absolute_folder, build_deck
-from generator.deck.spreadsheet import FALSE_WORDS, TRUE_WORDS, CardKeys, Place, Sheet, check_columns, sheet_to_cards
-from generator.errors import InputError, Position
+from generator.deck.spreadsheet import CardKeys, Place, Sheet, cell_value, check_columns, sheet_to_cards
+from generator.errors import InputError, Position, value_text
 from generator.loading import parse_yaml
 
 RESERVED_COLUMNS = {"id"}  # and the column of copies (Sheet.copies)
@@ -64,14 +67,28 @@ def infer_field_types(sheet: Sheet) -> dict[str, dict[str, Any]]:
 
 
 def _infer(name: str, cells: list[str]) -> dict[str, Any]:
-    if cells and all(_is_int(cell) for cell in cells):
-        return {"type": "int"}
-    if cells and all(_is_number(cell) for cell in cells):
-        return {"type": "number"}
-    words = {cell.lower() for cell in cells}
-    if cells and words <= (TRUE_WORDS | FALSE_WORDS) - {""} and words & {"true", "false", "yes", "no"}:
-        return {"type": "bool"}
+    """Whole numbers, numbers or yes/no when every cell prints back as written, else words."""
+    for kind in ("int", "number", "bool"):
+        if cells and all(_prints_as_written(cell, kind) for cell in cells):
+            return {"type": kind}
     return _words(name, cells)
+
+
+def _prints_as_written(cell: str, kind: str) -> bool:
+    """Whether ``cell``, read as a ``kind`` field reads it, prints back exactly as written.
+
+    A number or yes/no prints in its one form (``7``, ``1.5``, ``yes``), so a column
+    holding ``007``, ``+5``, ``-0``, ``1_000``, ``1.50`` or ``TRUE`` stays words, which
+    print as the designer wrote them (see the module's docstring). Finite numbers only:
+    a column of ``nan`` or ``inf`` is words, not numbers.
+    """
+    try:
+        value = cell_value(cell, kind)
+    except ValueError:
+        return False
+    if isinstance(value, float) and not math.isfinite(value):
+        return False
+    return value_text(value) == cell
 
 
 def _words(name: str, values: list[Any]) -> dict[str, Any]:
@@ -107,22 +124,6 @@ def _infer_values(name: str, values: list[Any]) -> dict[str, Any]:
     if all(isinstance(value, (str, int, float)) and not isinstance(value, bool) for value in values):
         return _words(name, values)
     return {"type": "text"}  # lists, mappings or yes/no among words: the deck's check says which
-
-
-def _is_int(text: str) -> bool:
-    try:
-        int(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_number(text: str) -> bool:
-    """Finite numbers only: a column of 'nan' or 'inf' is words, not numbers."""
-    try:
-        return math.isfinite(float(text))
-    except ValueError:
-        return False
 
 
 def title_field(declared: dict[str, dict[str, Any]]) -> str:
