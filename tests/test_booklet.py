@@ -339,6 +339,16 @@ def test_card_reference_scales_cards_to_the_booklet_width(tmp_path):
     assert widths == {36}  # the style's card width: 36 mm (three to an A5 row), not the renderer's 63.5 mm
 
 
+@pytest.mark.parametrize("width, message", [
+    ("3mm", "width 3mm is too small to show a card; at least 5 mm"),
+    ("500mm", "width 500mm does not fit the page: at most 122 mm, the width of its text"),
+])
+def test_a_card_reference_too_narrow_or_too_wide_says_how_wide_it_may_be(tmp_path, width, message):
+    with pytest.raises(InputError) as refused:
+        build(tmp_path, f"{{{{ cards kind=Star width={width} }}}}\n")
+    assert refused.value.message == message
+
+
 def filler_image(folder: Path, height_pt: float) -> str:
     """A picture ``height_pt`` tall on the page, to push what follows down a page."""
     from PIL import Image

@@ -457,6 +457,10 @@ def _sort_key(value: Any) -> tuple[int, Any, str]:
     return (1, 0, str(value))
 
 
+MIN_CARD_PICTURE_WIDTH = 5 * MM
+"""The narrowest a ``{{ cards }}`` picture may be drawn: smaller, a card is a speck."""
+
+
 def card_reference(directive: Directive, deck: Deck, text_width: float) -> tuple[tuple[str, ...], float | None,
                                                                                  list[Card]]:
     """What a ``{{ cards }}`` shows: the sides, the printed width of a card (None: the style's),
@@ -471,8 +475,12 @@ def card_reference(directive: Directive, deck: Deck, text_width: float) -> tuple
             width = to_points(directive.options["width"], "width")
         except InputError as error:
             raise directive.fail(error.message) from None
-        if not 5 * MM <= width <= text_width:
-            raise directive.fail(f"width {directive.options['width']} does not fit the page")
+        if width < MIN_CARD_PICTURE_WIDTH:
+            raise directive.fail(f"width {directive.options['width']} is too small to show a card; "
+                                 f"at least {MIN_CARD_PICTURE_WIDTH / MM:g} mm")
+        if width > text_width:
+            raise directive.fail(f"width {directive.options['width']} does not fit the page: at most "
+                                 f"{text_width / MM:.0f} mm, the width of its text")
     cards = picked_cards(directive, deck)
     if not any(card.count for card in cards):
         raise directive.fail("picks no cards")
