@@ -408,6 +408,10 @@ def test_a_count_down_to_0_takes_the_card_out_and_one_up_from_0_puts_it_in_as_ne
      "{path}: card 1 of 'deck_cards' is not {{card, title, count, front, back}} with a count of 0 to 100,000 "
      "(deck_cards)"),
     ('{"deck": "game", "version": null, "placements": [], "fingerprints": "drawing-1", "deck_cards": '
+     '[{"card": "imp", "title": ["Imp"], "count": 1, "front": "a", "back": "b"}]}',
+     "{path}: card 1 of 'deck_cards' is not {{card, title, count, front, back}} with a count of 0 to 100,000 "
+     "(deck_cards)"),
+    ('{"deck": "game", "version": null, "placements": [], "fingerprints": "drawing-1", "deck_cards": '
      '[{"card": "imp", "count": 1, "front": "a", "back": "b"},'
      ' {"card": "imp", "count": 2, "front": "a", "back": "b"}]}',
      "{path}: card 2 of 'deck_cards' lists 'imp' again (deck_cards)"),
@@ -423,6 +427,43 @@ def test_a_manifest_that_cannot_be_compared_is_one_line_and_exit_2(tmp_path: Pat
     run = deckpress("build", "cards/game", "--changed-from", "old.json", "--out", OUT)
     assert run.exit_code == 2
     assert run.error_lines == [f"error: {message.format(path='old.json')}"]
+    assert not OUT.exists()
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("duplex", "sideways", "'duplex' must be one of long, short, fold, none, as --duplex takes it; found \"sideways\""),
+    ("duplex", None, "'duplex' must be one of long, short, fold, none, as --duplex takes it; found null"),
+    ("back_offset_mm", [999, 0],
+     "'back_offset_mm' is 999,0: each part must lie between -20 and 20 mm, as --back-offset takes it"),
+    ("back_offset_mm", "1,2", "'back_offset_mm' must be two numbers in millimetres, like [0.5, -1.2]; found \"1,2\""),
+    ("paper", {"name": "a9", "orientation": "portrait"},
+     "'paper': unknown paper 'a9'; use one of a3, a4, a5, b5, legal, letter, tabloid or a size such as 200x280mm "
+     "or 8.5x14in"),
+    ("paper", {"name": "a4", "orientation": "sideways"},
+     "the paper's orientation must be portrait or landscape; found \"sideways\""),
+    ("bleed", 100, "'bleed' must be the bleed printed in points, from 0 to 28.346 (10 mm, the widest a layout may "
+                   "have); found 100"),
+    ("version", "v" * 41, "'version' must be null or text of 1 to 40 characters on one line, as a deck's version "
+                          f"is; found \"{'v' * 41}\""),
+    ("lang", "fr\x1b[2J", "'lang' must be a language code such as fr, de or pt-BR, as --lang takes it; found "
+                          "\"fr\\u001b[2J\""),
+], ids=["duplex unknown", "duplex null", "back offset past its limit", "back offset as text", "paper unknown",
+        "orientation unknown", "bleed past the widest", "version too long", "lang not a code"])
+def test_a_manifest_setting_no_build_takes_is_one_line_naming_it_and_exit_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, field: str, value: object, message: str):
+    """The reprint draws the deck with the manifest's version and language, and its note gives the
+    manifest's paper, duplex, bleed and back offset as options: each is refused as build would
+    refuse the option, rather than read as given or passed over."""
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    assert deckpress("build", "cards/game", "--out", "printed", "-q").exit_code == 0
+    manifest = manifest_of(Path("printed/game.json"))
+    manifest[field] = value
+    Path("old.json").write_text(json.dumps(manifest), encoding="utf-8")
+    edit(DECK, "text: Smash.,", "text: Smash twice.,")
+    run = deckpress("build", "cards/game", "--changed-from", "old.json", "--out", OUT)
+    assert run.exit_code == 2
+    assert run.error_lines == [f"error: old.json: {message} ({field})"]
     assert not OUT.exists()
 
 

@@ -28,7 +28,6 @@ from generator.cli.runs import (
     warn_if_printed_otherwise,
 )
 from generator.cli.sheet_options import (
-    MAX_BACK_OFFSET_MM,
     CutterChoice,
     cutter_options,
     paper_options,
@@ -42,7 +41,14 @@ from generator.errors import EXIT_OK, DeckpressError, plural
 from generator.findings import Finding
 from generator.iterations.fingerprints import deck_record
 from generator.render import Renderer, load_renderer
-from generator.sheets.geometry import DUPLEX_MODES, SheetLayout, SheetSettings, SheetSettingsError, sheet_layout
+from generator.sheets.geometry import (
+    DUPLEX_MODES,
+    MAX_BACK_OFFSET_MM,
+    SheetLayout,
+    SheetSettings,
+    SheetSettingsError,
+    sheet_layout,
+)
 from generator.sheets.manifest import DeckRecord
 from generator.sheets.press import output_files, press_deck
 from generator.sheets.renderer import CardRenderer
@@ -150,7 +156,7 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         draft=draft,
     )
     settings = cutting.applied_to(settings)  # --cutter, --cut-file and their options
-    printed = printed_copy(request)
+    printed = printed_copy(request, style)
     paths = find_decks(decks)
     check_revision(request, paths)
     ready, exit_code = prepare_decks(paths, settings, check=not no_check, lang=lang)

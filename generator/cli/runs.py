@@ -24,6 +24,7 @@ from generator.render import Renderer
 from generator.sheets.geometry import SheetLayout
 from generator.sheets.instructions import Entry, Instructions, PrintRun
 from generator.sheets.manifest import back_offset_mm
+from generator.sheets.style import SheetStyle
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -61,9 +62,10 @@ def check_revision(request: RunRequest, paths: list[Path]) -> None:
             revision_of(path, request.since)
 
 
-def printed_copy(request: RunRequest) -> PrintedCopy | None:
-    """The manifest ``--changed-from`` names, read before any deck is (its errors come first)."""
-    return read_manifest_record(request.manifest) if request.manifest is not None else None
+def printed_copy(request: RunRequest, style: SheetStyle) -> PrintedCopy | None:
+    """The manifest ``--changed-from`` names, read before any deck is (its errors come first);
+    its paper must be one of ``style``'s or a size, as ``--paper`` takes."""
+    return read_manifest_record(request.manifest, style) if request.manifest is not None else None
 
 
 def warn_if_printed_otherwise(printed: PrintedCopy, layout: SheetLayout) -> None:

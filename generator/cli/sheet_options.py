@@ -29,7 +29,7 @@ from generator.sheets.cutting import (
     cutter_settings,
     load_cutters,
 )
-from generator.sheets.geometry import DUPLEX_MODES, SheetSettings
+from generator.sheets.geometry import DUPLEX_MODES, MAX_BACK_OFFSET_MM, SheetSettings
 from generator.sheets.style import LARGEST_PAPER, MM, ORIENTATIONS, Paper, SheetStyle, find_paper, load_style
 
 CUTTER_OPTIONS = ("cutter", "mark_inset", "mark_thickness", "mark_length")
@@ -75,11 +75,6 @@ class CutterChoice:
         return dataclasses.replace(settings, cutter=self.cutter, cut_file=self.cut_file,
                                    corner_radius=self.corner_radius,
                                    gutter=settings.gutter if self.gutter is None else self.gutter)
-
-
-MAX_BACK_OFFSET_MM = 20.0
-"""The largest back offset accepted, either way: printers misregister by a few millimetres,
-so anything beyond this is a typo, and it would push backs off their page."""
 
 
 def parse_offset(context: click.Context, parameter: click.Parameter, value: str) -> tuple[float, float]:

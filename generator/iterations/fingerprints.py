@@ -24,14 +24,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from generator.deck.model import MAX_COPIES, MAX_TOTAL_CARDS, Deck
-from generator.errors import InputError, Position, printable
+from generator.deck.model import MAX_COPIES, MAX_TOTAL_CARDS, MAX_VERSION_CHARACTERS, Deck
+from generator.deck.translation import CODE_PATTERN
+from generator.errors import InputError, Position, describe_value, printable
 from generator.iterations.drawing import Canon, ElementDrawing, FaceDrawing
 from generator.loading import read_text
+from generator.render.layout import MAX_BLEED_MM
 from generator.render.renderer import SIDES, Renderer
 from generator.revisions import DISK, reading_from
+from generator.sheets.geometry import DUPLEX_MODES, MAX_BACK_OFFSET_MM
 from generator.sheets.manifest import CardRecord, DeckRecord
-from generator.sheets.style import ORIENTATIONS
+from generator.sheets.style import MM, ORIENTATIONS, SheetStyle, find_paper
 
 FINGERPRINTS = "drawing-1"
 """How a manifest's face fingerprints are made (see :func:`fingerprint`). A manifest whose
@@ -44,6 +47,9 @@ MAX_PRINTED_MANIFEST_BYTES = 512 * 1024 * 1024
 """The largest manifest ``--changed-from`` reads (into memory, whole). A build of 100,000
 copies writes about 70 MB; a file much larger is not a manifest. It bounds the cards the
 manifest lists too (each is a line of it)."""
+
+SHOWN_CHARACTERS = 60
+"""The most of a manifest's value an error quotes."""
 
 
 def fingerprint(face: FaceDrawing, elements: dict[int, tuple[ElementDrawing, str]]) -> str:
@@ -104,9 +110,13 @@ class PrintedCopy:
     """... and the back offset in millimetres, as ``--back-offset`` takes it."""
 
 
-def read_manifest_record(path: Path) -> PrintedCopy:
-    """The record a build kept at the end of its manifest. Raises InputError (one line, exit 2)
-    for a file that is not a manifest, or one written before manifests kept the record."""
+def read_manifest_record(path: Path, style: SheetStyle) -> PrintedCopy:
+    """The record a build kept at the end of its manifest, and how its copy was printed. Raises
+    InputError (one line naming the field, exit 2) for a file that is not a manifest, one written
+    before manifests kept the record, or one holding a value no build writes: a setting it gives
+    must be one build takes (``style``'s papers, the duplex modes, the back offset's limit), as
+    the deck is drawn again with its version and the note on other sheets gives its settings as
+    options. A setting it leaves out is not compared."""
     with reading_from(DISK):  # a manifest is a build's output, on the disk even beside a deck read at a revision
         text = read_text(path, MAX_PRINTED_MANIFEST_BYTES)
     where = Position(path)
@@ -130,29 +140,105 @@ def read_manifest_record(path: Path) -> PrintedCopy:
         raise InputError(f"its faces were fingerprinted as '{printable(str(manifest['fingerprints']))}', not "
                          f"'{FINGERPRINTS}' as this deckpress does; build the deck in full once", where,
                          field="fingerprints")
-    found_paper = manifest.get("paper")
-    paper: dict[str, Any] = found_paper if isinstance(found_paper, dict) else {}
-    bleed: Any = manifest.get("bleed")
-    offset: Any = manifest.get("back_offset_mm")
-    return PrintedCopy(manifest["deck"], _text_or_none(manifest, "version", where),
-                       _text_or_none(manifest, "lang", where), _cards(manifest["deck_cards"], where),
-                       paper=str(paper["name"]) if "name" in paper else None,
-                       orientation=paper["orientation"] if paper.get("orientation") in ORIENTATIONS else None,
-                       duplex=str(manifest["duplex"]) if isinstance(manifest.get("duplex"), str) else None,
-                       bleed=bleed > 0 if _is_number(bleed) else None,
-                       back_offset_mm=(float(offset[0]), float(offset[1]))
-                       if isinstance(offset, list) and len(offset) == 2 and all(map(_is_number, offset)) else None)
+    paper, orientation = _paper(manifest, where, style)
+    return PrintedCopy(manifest["deck"], _version(manifest, where), _lang(manifest, where),
+                       _cards(manifest["deck_cards"], where), paper=paper, orientation=orientation,
+                       duplex=_duplex(manifest, where), bleed=_bleed(manifest, where),
+                       back_offset_mm=_back_offset_mm(manifest, where))
+
+
+def _found(value: object) -> str:
+    """A manifest's value as an error quotes it: as JSON writes it (a list or mapping only named),
+    escaped, and cut short (the file may be anyone's)."""
+    text = describe_value(value) if isinstance(value, list | dict) else printable(json.dumps(value, ensure_ascii=False))
+    return text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS - 3] + "..."
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    """A JSON number that is finite (an integer always is, however long; a float may be inf)."""
+    return isinstance(value, int) and not isinstance(value, bool) or isinstance(value, float) and math.isfinite(value)
 
 
-def _text_or_none(manifest: dict[str, Any], key: str, where: Position) -> str | None:
-    value = manifest.get(key)
-    if value is not None and not isinstance(value, str):
-        raise InputError(f"'{key}' must be text or null in a manifest", where, field=key)
+def _version(manifest: dict[str, Any], where: Position) -> str | None:
+    """The version the printed copy shows, null for none; text as a deck's ``version:`` may be,
+    since the deck is drawn again with it."""
+    value = manifest["version"]
+    if value is None:
+        return None
+    if not (isinstance(value, str) and value.strip() == value and 0 < len(value) <= MAX_VERSION_CHARACTERS
+            and not any(ord(character) < 32 or ord(character) == 127 for character in value)):
+        raise InputError(f"'version' must be null or text of 1 to {MAX_VERSION_CHARACTERS} characters on one "
+                         f"line, as a deck's version is; found {_found(value)}", where, field="version")
     return value
+
+
+def _lang(manifest: dict[str, Any], where: Position) -> str | None:
+    """The translation printed (None: the deck as written), a code as ``--lang`` takes it."""
+    value = manifest.get("lang")
+    if value is not None and not (isinstance(value, str) and CODE_PATTERN.match(value)):
+        raise InputError(f"'lang' must be a language code such as fr, de or pt-BR, as --lang takes it; "
+                         f"found {_found(value)}", where, field="lang")
+    return value
+
+
+def _paper(manifest: dict[str, Any], where: Position, style: SheetStyle) -> tuple[str | None, str | None]:
+    """The paper's name and orientation, each one ``--paper`` and ``--orientation`` take (the
+    note on other paper gives them as options)."""
+    if "paper" not in manifest:
+        return None, None
+    paper = manifest["paper"]
+    if not isinstance(paper, dict) or not isinstance(paper.get("name"), str):
+        raise InputError(f"'paper' must be {{name, orientation, ...}} with the paper's name as text; found "
+                         f"{_found(paper)}", where, field="paper")
+    orientation = paper.get("orientation")
+    if orientation not in ORIENTATIONS:
+        raise InputError(f"the paper's orientation must be {' or '.join(ORIENTATIONS)}; found "
+                         f"{_found(orientation)}", where, field="paper")
+    try:
+        find_paper(paper["name"], orientation, style)
+    except ValueError as error:
+        raise InputError(f"'paper': {error}", where, field="paper") from None
+    return paper["name"], orientation
+
+
+def _duplex(manifest: dict[str, Any], where: Position) -> str | None:
+    """The duplex mode, one ``--duplex`` takes."""
+    if "duplex" not in manifest:
+        return None
+    value = manifest["duplex"]
+    if value not in DUPLEX_MODES:
+        raise InputError(f"'duplex' must be one of {', '.join(DUPLEX_MODES)}, as --duplex takes it; found "
+                         f"{_found(value)}", where, field="duplex")
+    return str(value)
+
+
+def _bleed(manifest: dict[str, Any], where: Position) -> bool | None:
+    """Whether the copy printed bleed: the manifest gives its width in points, at most the widest a
+    layout may have."""
+    if "bleed" not in manifest:
+        return None
+    value = manifest["bleed"]
+    widest = MAX_BLEED_MM * MM
+    if not (_is_number(value) and 0 <= value <= round(widest, 3) + 0.001):
+        raise InputError(f"'bleed' must be the bleed printed in points, from 0 to {widest:.3f} "
+                         f"({MAX_BLEED_MM:g} mm, the widest a layout may have); found {_found(value)}",
+                         where, field="bleed")
+    return bool(value > 0)
+
+
+def _back_offset_mm(manifest: dict[str, Any], where: Position) -> tuple[float, float] | None:
+    """The back offset in millimetres, within the limit ``--back-offset`` keeps."""
+    if "back_offset_mm" not in manifest:
+        return None
+    value = manifest["back_offset_mm"]
+    if not (isinstance(value, list) and len(value) == 2 and all(map(_is_number, value))):
+        raise InputError(f"'back_offset_mm' must be two numbers in millimetres, like [0.5, -1.2]; found "
+                         f"{_found(value)}", where, field="back_offset_mm")
+    if not all(abs(part) <= MAX_BACK_OFFSET_MM for part in value):
+        shown = ",".join(map(_found, value))
+        raise InputError(f"'back_offset_mm' is {shown}: each part must lie between -{MAX_BACK_OFFSET_MM:g} and "
+                         f"{MAX_BACK_OFFSET_MM:g} mm, as --back-offset takes it", where, field="back_offset_mm")
+    return float(value[0]), float(value[1])
 
 
 def _cards(raw: Any, where: Position) -> tuple[CardRecord, ...]:
@@ -163,6 +249,7 @@ def _cards(raw: Any, where: Position) -> tuple[CardRecord, ...]:
     total = 0
     for index, entry in enumerate(raw):
         if not (isinstance(entry, dict) and all(isinstance(entry.get(key), str) for key in ("card", "front", "back"))
+                and isinstance(entry.get("title", ""), str)
                 and isinstance(entry.get("count"), int) and not isinstance(entry.get("count"), bool)
                 and 0 <= entry["count"] <= MAX_COPIES and entry["card"]):
             raise InputError(f"card {index + 1} of 'deck_cards' is not {{card, title, count, front, back}} "
@@ -175,6 +262,6 @@ def _cards(raw: Any, where: Position) -> tuple[CardRecord, ...]:
         if total > MAX_TOTAL_CARDS:
             raise InputError(f"'deck_cards' lists more than {MAX_TOTAL_CARDS:,} cards, more than a deck may hold",
                              where, field="deck_cards")
-        cards.append(CardRecord(entry["card"], printable(str(entry.get("title", entry["card"]))),
+        cards.append(CardRecord(entry["card"], printable(entry["title"] if "title" in entry else entry["card"]),
                                 entry["count"], entry["front"], entry["back"]))
     return tuple(cards)

@@ -60,6 +60,9 @@ if TYPE_CHECKING:
 
 DUPLEX_MODES = ("long", "short", "fold", "none")
 DEFAULT_DUPLEX = "long"
+MAX_BACK_OFFSET_MM = 20.0
+"""The largest back offset accepted, either way: printers misregister by a few millimetres,
+so anything beyond this is a typo, and it would push backs off their page."""
 
 
 @dataclass(repr=False, eq=False)
