@@ -300,6 +300,30 @@ def test_changed_from_sees_a_changed_art_file(tmp_path: Path, monkeypatch: pytes
     assert placed == {("golem", 1), ("golem", 2)}
 
 
+def test_changed_from_an_only_build_s_manifest_prints_the_cards_its_sheets_left_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """An ``--only`` build's manifest lists every card of the deck, but its sheets held only the
+    cards picked: the printed copy is those, so the rest are new to it, as a card new to the deck is."""
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    assert deckpress("build", "cards/game", "--only", "id=imp,golem", "--out", "printed", "-q").exit_code == 0
+    edit(DECK, "text: Stand firm.,", "text: Stand firmer.,")
+    run = deckpress("build", "cards/game", "--changed-from", "printed/game.only.json", "--out", OUT)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines()[1:3] == ["  take out 2 cards: Golem x2 (stale)",
+                                            "  the new sheets add 6 cards: Ogre x3 (new), Troll x1 (new), "
+                                            "Golem x2 (redrawn)"]
+    manifest = manifest_of(OUT / "game.reprint.json")
+    assert_prints_exactly(OUT / "game.reprint.pdf", manifest,
+                          {("ogre", 1), ("ogre", 2), ("ogre", 3), ("troll", 1), ("golem", 1), ("golem", 2)},
+                          None, TITLES)
+    assert "Then the deck holds 8 cards." in " ".join(page_lines(OUT / "game.reprint.pdf", 1))
+    # Printed in full, the copy in the box lacks nothing.
+    assert deckpress("build", "cards/game", "--out", "printed", "-q").exit_code == 0
+    again = deckpress("build", "cards/game", "--changed-from", "printed/game.json", "--out", "again")
+    assert again.exit_code == 0 and "nothing to reprint" in again.stdout
+
+
 @pytest.mark.parametrize("options, manifest, note", [
     (["--duplex", "short", "--paper", "letter"], "game.short.json", "--paper letter --duplex short"),
     (["--orientation", "landscape", "--bleed", "--back-offset", "1,-0.5"], "game.json",
@@ -415,6 +439,13 @@ def test_a_count_down_to_0_takes_the_card_out_and_one_up_from_0_puts_it_in_as_ne
      '[{"card": "imp", "count": 1, "front": "a", "back": "b"},'
      ' {"card": "imp", "count": 2, "front": "a", "back": "b"}]}',
      "{path}: card 2 of 'deck_cards' lists 'imp' again (deck_cards)"),
+    ('{"deck": "game", "version": null, "placements": [{"card": "imp", "face": "front"}], '
+     '"fingerprints": "drawing-1", "deck_cards": [{"card": "imp", "count": 2, "front": "a", "back": "b"}]}',
+     "{path}: placement 1 does not say which card and copy it prints, so the manifest cannot tell which copies "
+     "its sheets held; build the deck in full once (placements)"),
+    ('{"deck": "game", "version": null, "placements": [{"card": "imp", "copy": 3}], '
+     '"fingerprints": "drawing-1", "deck_cards": [{"card": "imp", "count": 2, "front": "a", "back": "b"}]}',
+     "{path}: placement 1 prints copy 3 of \"imp\", which 'deck_cards' lists with 2 copies (placements)"),
     ("[" * 100_000 + "]" * 100_000, "{path}: not a manifest: JSON nested deeper than a manifest ever is"),
     ('{"deck": "game", "n": ' + "9" * 5000 + "}",
      "{path}: not a manifest: it holds a number too long to read"),

@@ -48,6 +48,11 @@ MAX_PRINTED_MANIFEST_BYTES = 512 * 1024 * 1024
 copies writes about 70 MB; a file much larger is not a manifest. It bounds the cards the
 manifest lists too (each is a line of it)."""
 
+REPRINT = "reprint"
+"""The part of a reprint's manifest that says what its sheets add. Its ``deck_cards`` are the deck
+as the box holds it once they are put in (so it becomes the printed copy's manifest), not what
+its sheets held."""
+
 SHOWN_CHARACTERS = 60
 """The most of a manifest's value an error quotes."""
 
@@ -99,6 +104,8 @@ class PrintedCopy:
     version: str | None
     lang: str | None
     cards: tuple[CardRecord, ...]
+    """The cards the printed copy holds, each ``count`` the copies of it held: those its sheets
+    printed, or for a reprint's manifest the deck once the reprint is put in."""
     paper: str | None = None
     """How the copy was printed, as far as the manifest says: its paper's name, ..."""
     orientation: str | None = None
@@ -141,8 +148,10 @@ def read_manifest_record(path: Path, style: SheetStyle) -> PrintedCopy:
                          f"'{FINGERPRINTS}' as this deckpress does; build the deck in full once", where,
                          field="fingerprints")
     paper, orientation = _paper(manifest, where, style)
+    cards = _cards(manifest["deck_cards"], where)
     return PrintedCopy(manifest["deck"], _version(manifest, where), _lang(manifest, where),
-                       _cards(manifest["deck_cards"], where), paper=paper, orientation=orientation,
+                       cards if REPRINT in manifest else _held(manifest["placements"], cards, where),
+                       paper=paper, orientation=orientation,
                        duplex=_duplex(manifest, where), bleed=_bleed(manifest, where),
                        back_offset_mm=_back_offset_mm(manifest, where))
 
@@ -239,6 +248,26 @@ def _back_offset_mm(manifest: dict[str, Any], where: Position) -> tuple[float, f
         raise InputError(f"'back_offset_mm' is {shown}: each part must lie between -{MAX_BACK_OFFSET_MM:g} and "
                          f"{MAX_BACK_OFFSET_MM:g} mm, as --back-offset takes it", where, field="back_offset_mm")
     return float(value[0]), float(value[1])
+
+
+def _held(placements: Any, cards: tuple[CardRecord, ...], where: Position) -> tuple[CardRecord, ...]:
+    """The cards of the deck the sheets held (a build with ``--only`` prints some), each with as
+    many copies as the placements place: a card they left out is none of the printed copy's."""
+    if not isinstance(placements, list):
+        raise InputError("'placements' must be a list of the faces the sheets hold", where, field="placements")
+    counts = {card.card: card.count for card in cards}
+    held: dict[str, set[int]] = {}
+    for index, placement in enumerate(placements):
+        card, copy = (placement.get("card"), placement.get("copy")) if isinstance(placement, dict) else (None, None)
+        if not (isinstance(card, str) and isinstance(copy, int) and not isinstance(copy, bool)):
+            raise InputError(f"placement {index + 1} does not say which card and copy it prints, so the manifest "
+                             "cannot tell which copies its sheets held; build the deck in full once",
+                             where, field="placements")
+        if not 1 <= copy <= counts.get(card, 0):
+            raise InputError(f"placement {index + 1} prints copy {_found(copy)} of {_found(card)}, which "
+                             f"'deck_cards' lists with {counts.get(card, 0):,} copies", where, field="placements")
+        held.setdefault(card, set()).add(copy)
+    return tuple(dataclasses.replace(card, count=len(held[card.card])) for card in cards if card.card in held)
 
 
 def _cards(raw: Any, where: Position) -> tuple[CardRecord, ...]:
