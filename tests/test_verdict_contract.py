@@ -9,11 +9,12 @@ exception, and a refusal there is one line with exit status 2.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_run import CARDS, Run, deckpress
+from cli_run import CARDS, Run, deckpress, place_of
 from hostile_support import new_deck
 
 from generator.deck.model import MAX_ID_BYTES
@@ -135,8 +136,9 @@ def refusals(run: Run) -> list[str]:
 
 def foreseen(refusal: str, check_lines: list[str]) -> bool:
     """Check says the command's refusal word for word; one the command gives without a place
-    (the paper is an option), check gives at the file that set it."""
-    return any(line == refusal or line.endswith(f": {refusal}") for line in check_lines)
+    (the paper is an option), check gives at the place that set it, naming its field."""
+    placed = re.compile(rf".*: {re.escape(refusal)}( \(\w+\))?")
+    return any(line == refusal or placed.fullmatch(line) for line in check_lines)
 
 
 @pytest.mark.parametrize("breakage, arguments, check_options", REFUSALS,
@@ -171,7 +173,7 @@ def test_an_unfinished_translation_is_refused_by_check_at_the_text_the_command_n
     assert not (tmp_path / "out").exists()
 
 
-def test_a_card_too_large_for_the_paper_is_placed_at_its_layout(tmp_path):
+def test_a_card_too_large_for_the_paper_is_placed_at_its_layouts_size(tmp_path):
     folder = new_deck(tmp_path)
     card_larger_than_the_paper(folder)
     build = deckpress("build", folder, "--out", tmp_path / "out", "--quiet")
@@ -179,7 +181,8 @@ def test_a_card_too_large_for_the_paper_is_placed_at_its_layout(tmp_path):
     message = ("a 250.0 x 250.0 mm card does not fit on A4 portrait with 5 mm margins; "
                "choose a larger paper or a smaller margin")
     assert (build.exit_code, build.error_lines) == (2, [f"error: {message}"])
-    assert check.exit_code == 2 and f"error: {folder / 'layout.yaml'}: {message}" in check.error_lines
+    size = place_of(folder / "layout.yaml", "size: [250mm")
+    assert check.exit_code == 2 and f"error: {size}: {message} (size)" in check.error_lines, check.stderr
 
 
 def test_a_card_too_large_for_the_paper_is_placed_at_the_decks_card_size_when_it_sets_one(tmp_path):

@@ -323,6 +323,9 @@ class Layout:
     """Points: how round the cut card's corners are (0 for square corners)."""
     files: tuple[Path, ...]
     """Every file the layout is drawn from (see :attr:`RawLayout.files`)."""
+    size_position: Position | None = None
+    """Where the card's size is written (``size:`` here or in a layout it extends, or the
+    deck's ``card_size``); None for the default size."""
 
     @property
     def trim(self) -> Box:
@@ -575,6 +578,7 @@ def compile_layout(raw: RawLayout, context: LayoutContext, problems: Problems) -
         styles=_each_compiled(raw.styles, compiler.style, problems),
         corner_radius=compiler.corner_radius(None) if corner_radius is None else corner_radius,
         files=tuple(raw.files),
+        size_position=raw.settings["size"].position if "size" in raw.settings else None,
     )
     layout.fonts = sorted({name for element in layout.elements if isinstance(element, TextElement)
                            for name in (element.font, *element.fallback)}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from generator.deck.model import Deck, has_rules_file
+from generator.deck.model import has_rules_file
 from generator.errors import InputError, Position
 from generator.findings import Finding, findings_from
 from generator.render import Renderer
@@ -28,7 +28,7 @@ def check_sheets(subject: Subject) -> Iterable[Finding]:
     """What ``build`` asks of the deck before it draws a page, with its default options (or the
     subject's ``sheets``): that there is something to print, and that a card fits the paper
     (between a cutter's marks, when printing for one). A card too large for the paper is
-    told where its size is written: the deck's ``card_size``, else the front layout."""
+    told where its size is written (:func:`_at_card_size`)."""
     deck, renderer = subject.deck, subject.renderer
     if deck is None or renderer is None:
         return ()
@@ -36,16 +36,19 @@ def check_sheets(subject: Subject) -> Iterable[Finding]:
         sheet_layout(deck, renderer, subject.sheets or SheetSettings.default(load_style()))
     except InputError as error:
         if error.position is None:
-            error = _at_card_size(error, deck, renderer)
+            error = _at_card_size(error, renderer)
         return findings_from(error, "sheets")
     return ()
 
 
-def _at_card_size(error: InputError, deck: Deck, renderer: Renderer) -> InputError:
-    """``error`` placed where the card's size is written."""
-    if "card_size" in deck.info:
-        return InputError(error.message, deck.source.at("deck", "card_size"), field="card_size")
-    return InputError(error.message, Position(renderer.layouts["front"].path), field=error.field)
+def _at_card_size(error: InputError, renderer: Renderer) -> InputError:
+    """``error`` placed where the card's size is written: the front layout's ``size:`` (the
+    deck's ``card_size`` for the generic layout), or the front layout for the default size."""
+    front = renderer.layouts["front"]
+    if front.size_position is None:
+        return InputError(error.message, Position(front.path), field=error.field)
+    field = "card_size" if front.size_position.path != front.path and "card_size" in renderer.deck.info else "size"
+    return InputError(error.message, front.size_position, field=field)
 
 
 def check_stats(subject: Subject) -> Iterable[Finding]:
