@@ -216,6 +216,22 @@ def test_nothing_to_reprint_removes_an_earlier_reprint_left_in_the_folder(tmp_pa
 
 
 @needs_git
+def test_nothing_to_reprint_from_a_reprint_s_own_manifest_keeps_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The reprint's manifest describes the deck once its cards are put in: given to
+    --changed-from, it is the printed copy's record, not an earlier reprint to clear away."""
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert deckpress("build", "cards/game", "--out", OUT, "-q").exit_code == 0
+    edit(DECK, "text: Smash.,", "text: Smash twice.,")
+    assert deckpress("build", "cards/game", "--changed-from", OUT / "game.json", "--out", OUT, "-q").exit_code == 0
+    record = (OUT / "game.reprint.json").read_bytes()
+    run = deckpress("build", "cards/game", "--changed-from", OUT / "game.reprint.json", "--out", OUT)
+    assert run.exit_code == 0, run.stderr
+    assert "nothing to reprint" in run.stdout and "removed" not in run.stdout
+    assert (OUT / "game.reprint.json").read_bytes() == record and (OUT / "game.reprint.pdf").is_file()
+
+
+@needs_git
 def test_nothing_to_reprint_removes_the_earlier_reprint_s_cut_file_too(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch):
     project(tmp_path)

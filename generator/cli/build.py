@@ -171,8 +171,12 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
         if run is not None and run.instructions is not None and not run.cards:
             if not quiet:
                 say_nothing_to_reprint(deck, run.instructions)
-            # An earlier reprint's sheets would tell of changes the printed copy now has.
-            for stale in output_files(deck, out_dir, settings.duplex, run.part):
+            # An earlier reprint's sheets would tell of changes the printed copy now has; unless
+            # it is the reprint whose manifest was given, which is the printed copy's record.
+            stale_files = output_files(deck, out_dir, settings.duplex, run.part)
+            if request.manifest is not None and _same_file(request.manifest, stale_files):
+                continue
+            for stale in stale_files:
                 if stale.is_file():
                     stale.unlink()
                     if not quiet:
@@ -195,6 +199,11 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
                     say(line)
             say(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
                 f"and {result.manifest}" + (f" and {result.cut_file}" if result.cut_file else ""))
+
+
+def _same_file(path: Path, files: list[Path]) -> bool:
+    """Whether ``path`` names one of ``files`` (through any link or relative path)."""
+    return any(file.is_file() and path.is_file() and file.samefile(path) for file in files)
 
 
 def prepare_decks(paths: list[Path], settings: SheetSettings, check: bool,
