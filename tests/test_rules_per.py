@@ -215,6 +215,42 @@ def test_malformed_per_rules_exit_2_naming_the_rule(tmp_path, rule, error):
     assert line.startswith(f"error: {path}:{line_of(path, rule[:12])}:") and error in line
 
 
+def numbered(folder: Path, high: int, rules: str) -> Path:
+    """A deck of one card whose int field ``x`` runs from 1 to ``high``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "deck.yaml"
+    path.write_text("deck: {name: Numbers, title_field: x}\n"
+                    f"fields: {{x: {{type: int, min: 1, max: {high}}}}}\n"
+                    "cards: [{id: a, x: 1}]\n" + rules, encoding="utf-8")
+    return path
+
+
+def test_an_int_range_wider_than_the_groups_checked_is_refused(tmp_path):
+    # Grouping by only the values the cards hold would pass a rule that every other
+    # number of the range breaks.
+    path = numbered(tmp_path, 10_001, "rules:\n  - count: {per: x, exact: 1}\n")
+    run = deckpress("check", path)
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert run.error_lines == [f"error: {path}:{line_of(path, '- count')}:5: rule 'count' 'per' makes 10,001 "
+                               "groups of x, one for each whole number from 1 to 10,001; at most 10,000 can be "
+                               "checked (count)"]
+
+
+def test_an_int_range_of_as_many_groups_as_are_checked_is_checked_whole(tmp_path):
+    run = deckpress("check", numbered(tmp_path / "kept", 10_000, "rules:\n  - count: {per: x, max: 1}\n"))
+    assert run.exit_code == 0, run.stdout + run.stderr
+    run = deckpress("check", numbered(tmp_path / "broken", 10_000, "rules:\n  - count: {per: x, min: 1}\n"))
+    assert run.exit_code == 1
+    assert len(rule_lines(run)) == 9_999 and rule_lines(run)[-1].endswith("expected at least 1 for x=10000, found 0")
+
+
+def test_a_where_picking_values_of_a_wide_range_checks_those(tmp_path):
+    path = numbered(tmp_path, 10**9, "rules:\n  - count: {where: {x: [1, 2]}, per: x, exact: 1}\n")
+    run = deckpress("check", path)
+    assert run.exit_code == 1, run.stdout + run.stderr
+    assert rule_lines(run) == [f"{path}:{line_of(path, '- count')}: count: expected exactly 1 for x=2, found 0"]
+
+
 def test_one_copy_reads_copy(tmp_path):
     path = uno(tmp_path, "rules:\n  - copies: {where: {kind: wild}, exact: 1}\n    message: one wild\n")
     run = deckpress("check", path)

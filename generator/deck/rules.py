@@ -220,7 +220,8 @@ def _amount(params: Any, rule: RuleSpec, allowed_extra: Iterable[str] = frozense
 MAX_GROUPS = 10_000
 """Groups one ``per:`` rule checks (the product of its fields' values). Ten thousand is far
 past any real deck (Hanabi has 25); a product beyond it is a rule over a free-text field,
-whose report no one could read."""
+or over an int field's min..max range written wider than any deck holds, whose report no
+one could read."""
 
 Group = tuple[Any, ...]  # one value of each of a per: rule's fields, in its order
 
@@ -240,11 +241,12 @@ def _per_fields(deck: Deck, rule: RuleSpec, params: dict[Any, Any]) -> list[str]
     return names
 
 
-def _group_values(deck: Deck, name: str, cards: list[Card], selector: Selector) -> list[Any]:
+def _group_values(deck: Deck, rule: RuleSpec, name: str, cards: list[Card], selector: Selector) -> list[Any]:
     """The values a per: field groups by: those the rule's ``where:`` picks for it, else its
     declared choices (yes and no for a yes/no field, every whole number of a bounded int
     field), then any other value the cards hold. A declared value no card has is still a
-    group, with 0 cards."""
+    group, with 0 cards, so a range too wide to check is refused (before it is listed), not
+    narrowed to the values the cards hold: that would pass every number no card has."""
     picked = dict(selector.wanted).get(name)
     if picked is not None:
         return list(dict.fromkeys(_hashable(value) for value in picked))
@@ -254,9 +256,12 @@ def _group_values(deck: Deck, name: str, cards: list[Card], selector: Selector) 
         declared = list(spec.choices)
     elif spec is not None and spec.type == "bool":
         declared = [False, True]
-    elif spec is not None and spec.type == "int" and spec.min is not None and spec.max is not None \
-            and spec.max - spec.min < MAX_GROUPS:
-        declared = list(range(int(spec.min), int(spec.max) + 1))
+    elif spec is not None and spec.type == "int" and spec.min is not None and spec.max is not None:
+        low, high = int(spec.min), int(spec.max)
+        if high - low + 1 > MAX_GROUPS:
+            raise _malformed(rule, f"'per' makes {high - low + 1:,} groups of {name}, one for each whole number "
+                                   f"from {low:,} to {high:,}; at most {MAX_GROUPS:,} can be checked")
+        declared = list(range(low, high + 1))
     values = {_hashable(value): None for value in declared}
     for card in cards:
         values.setdefault(_hashable(field_value(card, name)), None)
@@ -266,7 +271,7 @@ def _group_values(deck: Deck, name: str, cards: list[Card], selector: Selector) 
 def _groups(deck: Deck, rule: RuleSpec, per: list[str], selector: Selector) -> list[Group]:
     """Every combination of the per: fields' values, in declared order."""
     cards = [card for card in deck.cards if selector.matches(card)]
-    columns = [_group_values(deck, name, cards, selector) for name in per]
+    columns = [_group_values(deck, rule, name, cards, selector) for name in per]
     size = math.prod(len(column) for column in columns)
     if size > MAX_GROUPS:
         raise _malformed(rule, f"'per' makes {size:,} groups; at most {MAX_GROUPS:,} can be checked")
