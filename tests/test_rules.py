@@ -479,6 +479,53 @@ def test_malformed_rule_exits_2_with_one_line(tmp_path, rule, error):
     assert "Traceback" not in run.stderr
 
 
+# --- amounts no deck can meet -----------------------------------------------------------
+
+@pytest.mark.parametrize("rule, error", [
+    ("- total: {min: 10, max: 5}", "rule 'total' 'max' (5) is below 'min' (10) (total)"),
+    ("- total: -1", "rule 'total' must be 0 or more, found -1 (total)"),
+    ("- total: {max: -1}", "rule 'total' 'max' must be 0 or more, found -1 (total)"),
+    ("- count: {where: {kind: monster}, min: -2}", "rule 'count' 'min' must be 0 or more, found -2 (count)"),
+    ("- count: {where: {kind: monster}, exact: 3, max: 2}", "rule 'count' 'exact' (3) is above 'max' (2) (count)"),
+    ("- copies: {exact: 1, min: 2}", "rule 'copies' 'exact' (1) is below 'min' (2) (copies)"),
+    ("- setup: {players: [1, 4], needs: [{count: players - 2}]}",
+     "rule 'setup' count 'players - 2' must give 0 or more, found -1 with 1 players (setup)"),
+])
+def test_an_amount_no_deck_can_meet_is_malformed(tmp_path, rule, error):
+    # Not "expected 10 to 5 cards" (exit 1), which asks for a deck no one could make:
+    # the rule is what needs fixing, as with 'players: {min: 5, max: 2}'.
+    path = write_deck(tmp_path, rule + "\n  message: the box")
+    run = check(path)
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert run.error_lines == [f"error: {path}:{line_of(path, rule[2:])}:5: {error}"]
+
+
+def test_amounts_no_deck_can_meet_hide_no_other_problem(tmp_path):
+    path = write_deck(tmp_path, """
+        - total: {min: 10, max: 5}
+        - count: {where: {kind: monster}, exact: 4}
+          message: four monsters
+        - copies: -1
+        """)
+    run = check(path)
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert [line.split(": ", 2)[2] for line in run.error_lines] == [
+        "rule 'total' 'max' (5) is below 'min' (10) (total)",
+        "rule 'copies' must be 0 or more, found -1 (copies)",
+    ]
+    assert f"{path}:{line_of(path, '- count:')}: count (four monsters): expected exactly 4 cards matching " \
+           "kind=monster, found 5" in run.stdout
+
+
+def test_an_amount_at_its_bounds_is_kept(tmp_path):
+    assert_passes(write_deck(tmp_path, """
+        - total: {exact: 10, min: 10, max: 10}
+          message: ten
+        - count: {where: {kind: treasure}, min: 0, max: 0}
+          message: no treasure
+        """, cards=CARDS.replace("kind: treasure", "kind: spell")))
+
+
 # --- selector values of the wrong type ----------------------------------------------------
 
 TYPED_HEADER = HEADER + """\

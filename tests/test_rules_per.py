@@ -251,6 +251,21 @@ def test_a_where_picking_values_of_a_wide_range_checks_those(tmp_path):
     assert rule_lines(run) == [f"{path}:{line_of(path, '- count')}: count: expected exactly 1 for x=2, found 0"]
 
 
+@pytest.mark.parametrize("rule, error", [
+    ("count: {per: value, min: 3, max: 1}", "rule 'count' 'max' (1) is below 'min' (3) (count)"),
+    ("count: {per: value, exact: -1}", "rule 'count' 'exact' must be 0 or more, found -1 (count)"),
+    ("count: {per: value, min: {value: {1: 3, 2: 2, 3: 2, 4: 2, 5: 1}}, max: 2}",
+     "rule 'count' 'max' (2) is below 'min' (3) for value=1 (count)"),
+    ("copies: {per: value, exact: {value: {1: 3, 2: 2, 3: 2, 4: 2, 5: 1}}, max: 2}",
+     "rule 'copies' 'exact' (3) is above 'max' (2) for value=1 (copies)"),
+])
+def test_a_group_amount_no_deck_can_meet_is_malformed(tmp_path, rule, error):
+    path = hanabi(tmp_path, rules=f"rules:\n  - {rule}\n")
+    run = deckpress("check", path)
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert run.error_lines == [f"error: {path}:{line_of(path, rule)}:5: {error}"]
+
+
 def test_one_copy_reads_copy(tmp_path):
     path = uno(tmp_path, "rules:\n  - copies: {where: {kind: wild}, exact: 1}\n    message: one wild\n")
     run = deckpress("check", path)

@@ -57,6 +57,13 @@ def test_schema_rejects_a_broken_deck():
     assert errors({"cards": [{"name": "A"}]}) == ["'deck' is a required property"]
 
 
+def test_schema_flags_an_amount_below_zero():
+    # deckpress refuses it (no deck holds -1 cards); the editor says so as it is typed.
+    for amount in (-1, {"max": -1}, {"exact": -1}, {"min": -1, "max": 3}):
+        deck = {"deck": {"name": "X"}, "cards": [{"id": "a"}], "rules": [{"total": amount}]}
+        assert "-1 is less than the minimum of 0" in errors(deck), amount
+
+
 LAYOUTS = sorted((ROOT / "layouts").glob("*.yaml"))
 
 

@@ -20,7 +20,8 @@ Each rule in a deck's ``rules:`` list names one kind of check. The kinds::
                                                    each player count's deal has enough cards
     expr:      "total % 4 == 0"                    a sandboxed Jinja2 expression
 
-Amounts are a number (exactly) or a mapping with ``exact``, ``min`` and ``max``.
+Amounts are a number (exactly) or a mapping with ``exact``, ``min`` and ``max``, each 0 or
+more and together met by some count: ``{min: 10, max: 5}`` is a malformed rule, not a broken one.
 With ``per:``, a ``count`` applies its amount to every group of cards sharing the
 values of those fields: the values the rule's ``where:`` picks for a field, else the
 field's declared choices (or its whole min-max range), else the values the cards hold,
@@ -202,6 +203,8 @@ AMOUNT_KEYS = ("exact", "min", "max")
 
 def _amount(params: Any, rule: RuleSpec, allowed_extra: Iterable[str] = frozenset()) -> Amount:
     if isinstance(params, int) and not isinstance(params, bool):
+        if params < 0:
+            raise _malformed(rule, f"must be 0 or more, found {params}")
         return Amount(exact=params)
     if not isinstance(params, dict):
         raise _malformed(rule, "expects a number or a mapping with exact, min or max")
@@ -214,7 +217,25 @@ def _amount(params: Any, rule: RuleSpec, allowed_extra: Iterable[str] = frozense
         values[key] = value
     if all(value is None for value in values.values()):
         raise _malformed(rule, "needs at least one of exact, min or max")
-    return Amount(**values)
+    return _possible(rule, Amount(**values))
+
+
+def _possible(rule: RuleSpec, amount: Amount, among: str = "") -> Amount:
+    """``amount``, refused unless some number of cards meets it. A negative amount, a max below
+    its min or an exact outside them can never hold, and would be reported as a broken rule
+    (``expected 10 to 5 cards``) whatever the deck held, when it is the rule that needs fixing.
+    ``among`` says which group the amount is for (`` for value=1``), read from a table."""
+    for key in AMOUNT_KEYS:
+        value = getattr(amount, key)
+        if value is not None and value < 0:
+            raise _malformed(rule, f"'{key}' must be 0 or more, found {value}{among}")
+    if amount.min is not None and amount.max is not None and amount.max < amount.min:
+        raise _malformed(rule, f"'max' ({amount.max}) is below 'min' ({amount.min}){among}")
+    if amount.exact is not None and amount.min is not None and amount.exact < amount.min:
+        raise _malformed(rule, f"'exact' ({amount.exact}) is below 'min' ({amount.min}){among}")
+    if amount.exact is not None and amount.max is not None and amount.exact > amount.max:
+        raise _malformed(rule, f"'exact' ({amount.exact}) is above 'max' ({amount.max}){among}")
+    return amount
 
 
 MAX_GROUPS = 10_000
@@ -314,6 +335,7 @@ def _amounts(params: Any, rule: RuleSpec, per: list[str], allowed_extra: Iterabl
             fixed[key] = value
     if all(value is None for value in fixed.values()) and not tables:
         raise _malformed(rule, "needs at least one of exact, min or max")
+    _possible(rule, Amount(**fixed))  # refused before any group is looked at
 
     def amount_for(group: Group) -> Amount:
         values = dict(fixed)
@@ -325,7 +347,8 @@ def _amounts(params: Any, rule: RuleSpec, per: list[str], allowed_extra: Iterabl
                 values[key] = table[str(value)]
             else:
                 raise _malformed(rule, f"'{key}' gives no amount for {per[index]}={_value_text(value)}")
-        return Amount(**values)
+        amount = Amount(**values)
+        return _possible(rule, amount, f" for {_group_label(per, group)}") if tables else amount
 
     return amount_for
 
@@ -551,6 +574,9 @@ def _check_setup(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
             wanted = _evaluate(rule, str(need["count"]), {"players": count})
             if isinstance(wanted, bool) or not isinstance(wanted, int):
                 raise _malformed(rule, f"count '{need['count']}' must give a whole number")
+            if wanted < 0:  # would always be met, whatever the deck held
+                raise _malformed(rule, f"count '{need['count']}' must give 0 or more, "
+                                       f"found {wanted} with {count} players")
             if available < wanted:
                 label = need.get("for") or selector.describe()
                 yield (f"{wanted} cards for {label} with {count} players", f"{available}", [])
