@@ -292,6 +292,21 @@ def test_a_field_bound_refuses_nan(tmp_path):
     assert single_error(path) == f"{path}:5:26: expected a number, found the number nan (max)"
 
 
+@pytest.mark.parametrize("spec", ["{type: int, min: 5, max: 1}", "{type: number, min: 2.5, max: 1.5}"])
+def test_a_field_whose_max_is_below_its_min_is_refused(tmp_path, spec):
+    # No value could fit: every card would be told its weight is wrong instead of the field.
+    path = write(tmp_path, NUMBER_DECK.replace("weight: number", f"weight: {spec}").replace("WEIGHT", "2"))
+    low, high = spec.removesuffix("}").split("min: ")[1].split(", max: ")
+    column = path.read_text().splitlines()[4].index("max:") + 1
+    assert single_error(path) == f"{path}:5:{column}: max ({high}) is below min ({low}) (weight)"
+
+
+def test_a_field_of_one_value_is_kept(tmp_path):
+    path = write(tmp_path, NUMBER_DECK.replace("weight: number", "weight: {type: int, min: 2, max: 2}")
+                 .replace("weight: 1.5", "weight: 2").replace("WEIGHT", "2"))
+    assert deckpress("check", path).exit_code == 0
+
+
 def test_a_deck_named_by_a_folder_too_long_for_its_output_files_is_refused(tmp_path):
     folder = tmp_path / ("f" * 129)
     folder.mkdir()

@@ -541,6 +541,9 @@ def _read_field(reader: Reader, name: Any, spec: Any) -> FieldSpec:
         if bound in spec and (isinstance(spec[bound], bool) or not isinstance(spec[bound], (int, float))
                               or isinstance(spec[bound], float) and not math.isfinite(spec[bound])):
             raise reader.fail(keys + (bound,), f"expected a number, found {describe_value(spec[bound])}")
+    if spec.get("min") is not None and spec.get("max") is not None and spec["max"] < spec["min"]:
+        # No value fits; every card's would be reported instead of the one line at fault.
+        raise reader.fail(keys + ("max",), f"max ({spec['max']}) is below min ({spec['min']})", field_name=name)
     markup = spec.get("markup", True)
     if not isinstance(markup, bool):
         raise reader.fail(keys + ("markup",), f"markup is true or false, found {describe_value(markup)}")
