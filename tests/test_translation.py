@@ -186,6 +186,23 @@ def test_every_mistake_of_a_translation_is_reported_in_one_run(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_every_bad_phrase_of_a_translation_s_words_is_reported_in_one_run(tmp_path):
+    """A translator fixing the booklet's phrases sees every mistake at once, beside the file's others."""
+    folder = make_deck(tmp_path, {"fr": "cards: {nobody: {name: X}}\nwords:\n  in_the_box: \"{zz}\"\n"
+                                        "  nosuchword: hi\n  booklet_title: \"{nom}\"\n  contents: 5\n"})
+    fr = folder / "lang" / "fr.yaml"
+    run = deckpress("check", folder, "--lang", "fr")
+    assert run.exit_code == 2, run.stdout + run.stderr
+    assert "FAIL  quest.fr: 5 problems" in run.stdout
+    said = [line.split(": ", 2)[1:] for line in run.error_lines]
+    assert [[place, message.split("; expected one of")[0]] for place, message in said] == [
+        [f"{fr}:1:9", f"no card with id 'nobody' in {folder / 'deck.yaml'}"],
+        [f"{fr}:3:3", "'in_the_box' cannot fill in {zz} (it offers none) (in_the_box)"],
+        [f"{fr}:4:3", "unknown phrase 'nosuchword'"],
+        [f"{fr}:5:3", "'booklet_title' cannot fill in {nom} (it offers {name}) (booklet_title)"],
+        [f"{fr}:6:3", "expected text, found the number 5; write it in quotes (contents)"]]
+
+
 def test_check_lang_all_says_which_translation_fails(tmp_path):
     folder = make_deck(tmp_path, {"fr": FRENCH, "de": "cards: {knigth: {name: Ritter}}\n"})
     (folder / "rules.de.md").write_text("# Überblick\n", encoding="utf-8")

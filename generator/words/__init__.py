@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 from generator.errors import InputError, Position, describe_value, did_you_mean, not_text
 from generator.loading import Document, load_yaml
+from generator.reading import Problems
 
 WORDS_DIR = Path(__file__).parent
 SOURCE_LANGUAGE = "en"
@@ -96,7 +97,9 @@ def read_phrases(document: Document, keys: tuple, reference: Mapping[str, Any] |
 
     Each key must be one English has, in the same shape (text, or one/other
     forms) and with no placeholder English does not fill in. ``complete``
-    tables (the shipped ones) must give every phrase.
+    tables (the shipped ones) must give every phrase. Every bad phrase is
+    raised together (an :class:`~generator.errors.InputErrors`), so a
+    translator fixes them all in one round, not one a run.
     """
     reference = reference if reference is not None else _shipped(SOURCE_LANGUAGE).phrases
     data = document.data
@@ -106,23 +109,28 @@ def read_phrases(document: Document, keys: tuple, reference: Mapping[str, Any] |
         raise InputError(f"words must be a mapping of 'phrase: text' lines, found {describe_value(data)}",
                          document.at(*keys), field="words")
     known = set(reference) | {PLURAL_RULE}
+    problems = Problems()
     phrases: dict[str, Any] = {}
     for key, value in data.items():
-        where = document.at(*keys, key)
-        if key not in known:
-            raise InputError(f"unknown phrase '{key}'{did_you_mean(str(key), known)}", where, field=str(key))
-        if key == PLURAL_RULE:
-            if not (isinstance(value, list) and all(isinstance(n, int) and not isinstance(n, bool)
-                                                    for n in value)):
-                raise InputError("plural_one lists the numbers that take the 'one' form, e.g. [1]",
-                                 where, field=key)
-            phrases[key] = value
-            continue
-        phrases[key] = _phrase(key, value, reference.get(key), where)
-    missing = sorted(known - set(phrases))
+        phrase = problems.attempt(partial(_entry, key, value, reference, known, document.at(*keys, key)), None)
+        if phrase is not None:
+            phrases[key] = phrase
+    missing = sorted(known - set(data))  # a phrase given but bad is reported as bad, not as missing
     if complete and missing:
-        raise InputError(f"phrase '{missing[0]}' is missing", document.at(*keys), field=missing[0])
+        problems.add(InputError(f"phrase '{missing[0]}' is missing", document.at(*keys), field=missing[0]))
+    problems.raise_any()
     return phrases
+
+
+def _entry(key: Any, value: Any, reference: Mapping[str, Any], known: set[str], where: Position) -> Any:
+    """One line of a table of phrases, checked: a phrase, or the list of numbers ``plural_one`` gives."""
+    if key not in known:
+        raise InputError(f"unknown phrase '{key}'{did_you_mean(str(key), known)}", where, field=str(key))
+    if key == PLURAL_RULE:
+        if not (isinstance(value, list) and all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
+            raise InputError("plural_one lists the numbers that take the 'one' form, e.g. [1]", where, field=key)
+        return value
+    return _phrase(key, value, reference.get(key), where)
 
 
 def _phrase(key: str, value: Any, english: Any, where: Position) -> Any:
