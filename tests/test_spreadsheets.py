@@ -200,8 +200,9 @@ def test_a_formula_the_workbook_holds_no_value_for_is_refused_at_its_cell(tmp_pa
     (folder / "deck.yaml").write_text(DECK.replace("cards.csv", "cards.xlsx"))
     run = deckpress("check", folder)
     assert run.exit_code == 2, run.stdout + run.stderr
-    assert run.error_lines == [f"error: {folder / 'cards.xlsx'}:3:2: cell holds a formula with no saved value; "
-                               f"open and save it in a spreadsheet program [from {folder / 'deck.yaml'}:6]"]
+    assert run.error_lines == [f"error: {folder / 'cards.xlsx'}:{cell}: cell holds a formula with no saved value; "
+                               f"open and save it in a spreadsheet program [from {folder / 'deck.yaml'}:6]"
+                               for cell in ("3:2", "3:4")]
 
     with zipfile.ZipFile(folder / "cards.xlsx") as archive:
         parts = {name: archive.read(name) for name in archive.namelist()}
@@ -218,6 +219,31 @@ def test_a_formula_the_workbook_holds_no_value_for_is_refused_at_its_cell(tmp_pa
     assert deckpress("check", folder).exit_code == 0
     heal = load_deck(folder).card("heal")
     assert heal.count == 6 and heal.fields.get("power") is None
+
+
+def test_every_unsaved_formula_is_reported_with_the_sheet_s_other_bad_cells(tmp_path):
+    """A formula with no saved value is one more bad cell: check names it beside every other
+    (a second formula, numbers that are not), not before them and alone."""
+    openpyxl = pytest.importorskip("openpyxl")
+    from cli_run import deckpress
+
+    folder = tmp_path / "x"
+    folder.mkdir()
+    book = openpyxl.Workbook()
+    for row in [["id", "name", "power", "qty", "text"], ["a", "A", "x", 1, "=1+1"], ["b", "B", 2, 1, "=2+2"],
+                ["c", "C", 3, 1, "Three."], ["d", "D", True, 1, "Four."]]:
+        book.active.append(row)
+    book.save(folder / "cards.xlsx")
+    (folder / "deck.yaml").write_text("deck: {name: X}\nfields: {name: text, power: {type: int}, text: text}\n"
+                                      "cards: {from: cards.xlsx}\n")
+    run = deckpress("check", folder)
+    assert run.exit_code == 2, run.stdout + run.stderr
+    sheet, formula = folder / "cards.xlsx", "cell holds a formula with no saved value; open and save it in a " \
+                                            "spreadsheet program"
+    assert run.error_lines == [f"error: {sheet}:{where}: {message} [from {folder / 'deck.yaml'}:3]"
+                               for where, message in [("2:3", "expected a whole number, found 'x' (power)"),
+                                                      ("2:5", formula), ("3:5", formula),
+                                                      ("5:3", "expected a whole number, found 'True' (power)")]]
 
 
 def test_rows_git_cannot_give_are_named_in_git_s_words(tmp_path, monkeypatch):

@@ -27,11 +27,11 @@ import io
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-from generator.errors import InputError, Position, did_you_mean
+from generator.errors import InputError, Position, did_you_mean, together
 from generator.loading import MAX_FILE_BYTES, cannot_read, check_readable, read_text
 from generator.revisions import current_source
 
@@ -109,6 +109,10 @@ class Sheet:
     rows: Iterable[tuple[int, list[str]]]
     header_line: int = 1  # the header is the first row that is not blank
     name: str | None = None  # the workbook sheet read, for an XLSX file
+    unsaved: list[InputError] = field(default_factory=list)
+    """A workbook's cells that hold a formula with no saved value (see :func:`_unsaved_formulas`),
+    one error each. They read as blank, so :func:`sheet_to_cards` reports them with the sheet's
+    other bad cells and leaves their rows out, rather than stopping before the rows are read."""
 
     @property
     def copies(self) -> str | None:
@@ -136,9 +140,10 @@ def open_sheet(path: Path, sheet: str | None = None, named_at: Position | None =
         with _csv_rows(path) as rows:
             yield _sheet_from_rows(path, rows)
         return
-    with _xlsx_rows(path, sheet, named_at or Position(path)) as (title, rows):
+    with _xlsx_rows(path, sheet, named_at or Position(path)) as (title, rows, unsaved):
         found = _sheet_from_rows(path, rows)
         found.name = title
+        found.unsaved = unsaved
         yield found
 
 
@@ -198,7 +203,9 @@ def _refuse_undecodable(path: Path) -> None:
 
 
 @contextmanager
-def _xlsx_rows(path: Path, wanted: str | None, named_at: Position) -> Iterator[tuple[str, Rows]]:
+def _xlsx_rows(path: Path, wanted: str | None, named_at: Position
+               ) -> Iterator[tuple[str, Rows, list[InputError]]]:
+    """The sheet to read's title, its rows, and its cells holding a formula with no saved value."""
     try:
         import openpyxl  # noqa: PLC0415  (a third of a second to import; only .xlsx decks need it)
     except ImportError:  # pragma: no cover - openpyxl is a declared dependency
@@ -222,13 +229,12 @@ def _xlsx_rows(path: Path, wanted: str | None, named_at: Position) -> Iterator[t
             title = _pick_sheet(path, workbook, wanted, named_at)
             worksheet = workbook[title]
             _check_declared_size(path, title, *declared[title])
-            if _holds_formulas(path, worksheet._worksheet_path):
-                _refuse_unsaved_formulas(path, worksheet)
+            unsaved = _unsaved_formulas(path, worksheet) if _holds_formulas(path, worksheet._worksheet_path) else []
         except InputError:
             raise
         except Exception as error:  # a damaged sheet fails inside openpyxl's parser while it is read
             raise _damaged(path, worksheet, error) from None
-        yield title, _worksheet_rows(path, worksheet)
+        yield title, _worksheet_rows(path, worksheet), unsaved
     finally:
         workbook.close()
 
@@ -316,17 +322,19 @@ def _holds_formulas(path: Path, part: str) -> bool:
         return _FORMULA_TAG.search(archive.read(part)) is not None
 
 
-def _refuse_unsaved_formulas(path: Path, worksheet: Any) -> None:
-    """Refuse a formula whose result the file does not hold. A workbook saved by a program
-    that does not calculate (a script writing it with openpyxl) keeps only the formula, and
-    read for its values the cell would be blank: a card silently one copy, or nameless. A
+def _unsaved_formulas(path: Path, worksheet: Any) -> list[InputError]:
+    """An error for every formula whose result the file does not hold. A workbook saved by a
+    program that does not calculate (a script writing it with openpyxl) keeps only the formula,
+    and read for its values the cell would be blank: a card silently one copy, or nameless. A
     formula whose saved result is empty text (``=IF(A2, "x", "")``) is marked as text, and
-    stays a blank cell."""
+    stays a blank cell. A formula is a filled cell, counted against MAX_SHEET_CELLS, so a
+    sheet of a million of them is one error, not a million."""
     import zipfile  # noqa: PLC0415  (workbooks only, as above)
 
     from openpyxl.utils.cell import coordinate_to_tuple  # noqa: PLC0415  (only .xlsx decks need openpyxl)
     from openpyxl.xml.functions import iterparse  # noqa: PLC0415  (as above; openpyxl's own: defusedxml when installed)
 
+    found: list[InputError] = []
     with zipfile.ZipFile(path) as archive, archive.open(worksheet._worksheet_path) as stream:
         for _, element in iterparse(stream):
             if element.tag.rpartition("}")[2] != "c":
@@ -334,10 +342,13 @@ def _refuse_unsaved_formulas(path: Path, worksheet: Any) -> None:
             parts = {child.tag.rpartition("}")[2]: child for child in element}
             saved = parts.get("v")
             if "f" in parts and (saved is None or not saved.text) and element.get("t") not in TEXT_CELL_TYPES:
+                if len(found) == MAX_SHEET_CELLS:
+                    raise InputError(f"more than {MAX_SHEET_CELLS:,} filled cells", Position(path))
                 where = Position(path, *coordinate_to_tuple(element.get("r"))) if element.get("r") else Position(path)
-                raise InputError("cell holds a formula with no saved value; open and save it in a "
-                                 "spreadsheet program", where)
+                found.append(InputError("cell holds a formula with no saved value; open and save it in a "
+                                        "spreadsheet program", where))
             element.clear()  # a row's cells are done with: memory stays flat however long the sheet
+    return found
 
 
 def _worksheet_rows(path: Path, worksheet: Any) -> Rows:
@@ -458,10 +469,17 @@ def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list
     Returns the cards and where each row stands, keyed like a YAML document's positions
     (``(index,)``), its cells' columns with it (a :class:`RowPlace`). A text
     cell is kept as written; others are read without the spaces around them. With
-    ``problems``, every cell that cannot be read is kept there and its row left out;
-    without, the first raises. ``filled`` gathers the key of each column some row fills.
+    ``problems``, every cell that cannot be read is kept there and its row left out (a
+    workbook's formulas with no saved value, :attr:`Sheet.unsaved`, among them); without, the
+    first raises (every unsaved formula together). ``filled`` gathers the key of each column
+    some row fills.
     """
     check_header(sheet)
+    if sheet.unsaved and problems is None:
+        raise together(sheet.unsaved)
+    if problems is not None:
+        problems.extend(sheet.unsaved)
+    unsaved_lines = {error.position.line for error in sheet.unsaved if error.position is not None}
     columns = _columns(sheet)
     places: dict[tuple[str, ...], int] = {
         (("back", key.removeprefix("back.")) if key.startswith("back.") else (key,)): column + 1
@@ -472,7 +490,7 @@ def sheet_to_cards(sheet: Sheet, fields: Mapping[str, FieldKind], problems: list
     for line, cells in sheet.rows:
         check_row(sheet, line, cells)
         card: dict[str, Any] = {}
-        bad = False
+        bad = line in unsaved_lines
         for column, name, key in columns:
             written = cells[column] if column < len(cells) else ""
             text = written.strip()
