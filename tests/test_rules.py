@@ -561,3 +561,24 @@ def test_a_selector_value_of_the_right_type_is_accepted(tmp_path, where):
     path.write_text(path.read_text().replace(HEADER, TYPED_HEADER))
     run = check(path)
     assert run.exit_code == 0, run.stdout + run.stderr
+
+
+# --- back. fields of the deck's shared back ----------------------------------------------------
+
+SHARED_BACK = "back: {name: Mine Run}\n"
+
+
+def test_a_back_field_reads_the_deck_s_shared_back_on_cards_without_their_own(tmp_path):
+    assert_passes(write_deck(tmp_path, "- count: {where: {back.name: Mine Run}, min: 10}", extra=SHARED_BACK))
+
+
+def test_a_card_with_its_own_back_is_judged_by_that_back_not_the_shared_one(tmp_path):
+    cards = CARDS.replace("{id: bolt, count: 1, name: Bolt, kind: spell}",
+                          "{id: bolt, count: 1, name: Bolt, kind: spell, back: {name: Storm}}")
+    path = write_deck(tmp_path, "- count: {where: {back.name: Mine Run}, exact: 10}", cards, extra=SHARED_BACK)
+    assert assert_breaks(path, "expected exactly 10 cards matching back.name=Mine Run", "found 9")
+
+
+def test_unique_on_a_back_field_sees_every_card_show_the_shared_back(tmp_path):
+    assert_breaks(write_deck(tmp_path, "- unique: {fields: [back.name]}", extra=SHARED_BACK),
+                  "found 'Mine Run' on 4 cards")

@@ -285,7 +285,7 @@ def _group_values(deck: Deck, rule: RuleSpec, name: str, cards: list[Card], sele
         declared = list(range(low, high + 1))
     values = {_hashable(value): None for value in declared}
     for card in cards:
-        values.setdefault(_hashable(field_value(card, name)), None)
+        values.setdefault(_hashable(field_value(card, name, deck.shared_back)), None)
     return list(values)
 
 
@@ -299,8 +299,8 @@ def _groups(deck: Deck, rule: RuleSpec, per: list[str], selector: Selector) -> l
     return list(itertools.product(*columns))
 
 
-def _group_key(card: Card, per: list[str]) -> Group:
-    return tuple(_hashable(field_value(card, name)) for name in per)
+def _group_key(card: Card, per: list[str], shared_back: dict[str, Any] | None) -> Group:
+    return tuple(_hashable(field_value(card, name, shared_back)) for name in per)
 
 
 def _group_label(per: list[str], group: Group) -> str:
@@ -413,9 +413,10 @@ def _check_count(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]:
         return
     members: dict[Group, list[tuple[Card, int]]] = {}
     for card, n in matching:
-        members.setdefault(_group_key(card, per), []).append((card, n))
+        members.setdefault(_group_key(card, per, deck.shared_back), []).append((card, n))
     # What the where: picks among the groups' own fields, each group's label already says.
-    others = Selector(tuple((name, values) for name, values in selector.wanted if name not in per))
+    others = Selector(tuple((name, values) for name, values in selector.wanted if name not in per),
+                      selector.shared_back)
     which = _matching(others)
     for group in _groups(deck, rule, per, selector):
         amount, found = amount_for(group), sum(n for _, n in members.get(group, ()))
@@ -429,7 +430,7 @@ def _check_copies(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]
     wrong: dict[Group, list[tuple[Card, int]]] = {}
     for card, n in pool:
         if selector.matches(card):
-            key = _group_key(card, per)
+            key = _group_key(card, per, deck.shared_back)
             if not amount_for(key).allows(n):
                 wrong.setdefault(key, []).append((card, n))
     for group, cards in wrong.items():
@@ -480,7 +481,7 @@ def _check_unique(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violation]
         if not selector.matches(card):
             continue
         # Copies of one card share its values by design: uniqueness is between distinct cards.
-        key = tuple(_hashable(field_value(card, name)) for name in fields)
+        key = tuple(_hashable(field_value(card, name, deck.shared_back)) for name in fields)
         groups.setdefault(key, []).append(card)
     label = " + ".join(fields)
     for key, cards in groups.items():
@@ -537,12 +538,12 @@ def _check_backed_by(deck: Deck, rule: RuleSpec, pool: Pool) -> Iterator[Violati
         _field_name(deck, rule, params.get(key), setting=key)
     needing = parse_selector(params.get("cards"), deck, rule.position)
     giving = parse_selector(params.get("by"), deck, rule.position)
-    offered = {_hashable(field_value(card, params["by_field"]))
+    offered = {_hashable(field_value(card, params["by_field"], deck.shared_back))
                for card, n in pool if n and giving.matches(card)}
     missing: dict[Any, list[str]] = {}
     for card, n in pool:
         if n and needing.matches(card):
-            value = _hashable(field_value(card, params["field"]))
+            value = _hashable(field_value(card, params["field"], deck.shared_back))
             if value not in offered:
                 missing.setdefault(value, []).append(card.id)
     for value, ids in missing.items():

@@ -33,9 +33,11 @@ class Selector:
     """A checked ``where:`` mapping, ready to test cards against."""
 
     wanted: tuple[tuple[str, tuple[Any, ...]], ...]
+    shared_back: dict[str, Any] | None = None
+    """The deck's back as written, which ``back.`` entries read on a card without its own."""
 
     def matches(self, card: Card) -> bool:
-        return all(field_value(card, key) in values for key, values in self.wanted)
+        return all(field_value(card, key, self.shared_back) in values for key, values in self.wanted)
 
     def describe(self) -> str:
         if not self.wanted:
@@ -70,7 +72,7 @@ def parse_selector(raw: Any, deck: Deck, position: Position,
         if problem:
             raise InputError(problem, where, field=field_name)
         wanted.append((str(key), values))
-    return Selector(tuple(wanted))
+    return Selector(tuple(wanted), written_back(deck))
 
 
 VALUE_SEPARATORS = ("|", ",")
@@ -169,24 +171,34 @@ def type_problem(deck: Deck, name: str, wanted: Iterable[Any]) -> str | None:
     return None
 
 
-def field_value(card: Card, name: str) -> Any:
+def field_value(card: Card, name: str, shared_back: dict[str, Any] | None = None) -> Any:
     """The value ``name`` has on ``card`` as the deck file gives it: a front field,
-    ``back.<field>`` of its own back, or ``id``; None when the card lacks it. On a translated
+    ``back.<field>`` of the back it prints (its own, else ``shared_back``, the deck's back as
+    written: :func:`written_back`), or ``id``; None when the card lacks it. On a translated
     deck it is the deck's own value, not the printed text (:meth:`Card.as_written`), so a
     selector picks the same cards in every language."""
     if name == "id":
         return card.id
     written = card.written or card  # its faces as written; nothing else of it is read here
     if name.startswith(BACK_PREFIX):
-        return (written.back or {}).get(name[len(BACK_PREFIX):])
+        back = written.back if written.back is not None else shared_back
+        return (back or {}).get(name[len(BACK_PREFIX):])
     return written.fields.get(name)
+
+
+def written_back(deck: Deck) -> dict[str, Any] | None:
+    """The deck's shared back as its deck file gives it, in every language."""
+    return deck.translation.written.shared_back if deck.translation is not None else deck.shared_back
 
 
 def known_fields(deck: Deck) -> set[str]:
     """Every name a selector, rule or question may use: declared or in use, front and
-    ``back.`` fields (for decks whose cards have their own backs), and ``id``."""
+    ``back.`` fields (for decks with a back: the cards' own, or the deck's shared one),
+    and ``id``."""
     names = set(deck.fields)
-    back_names = set(deck.fields) if any(card.back for card in deck.cards) else set()
+    shared = written_back(deck)
+    back_names = set(deck.fields) if shared is not None or any(card.back for card in deck.cards) else set()
+    back_names.update(shared or {})
     for card in deck.cards:
         names.update(card.fields)
         back_names.update(card.back or {})
