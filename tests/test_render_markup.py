@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from cli_run import deckpress
 from reportlab import __file__ as reportlab_file
+from reportlab.pdfbase.ttfonts import TTFont
 from test_render import MM, make_deck, render_page
 
 from generator.errors import EXIT_RULES, LayoutError
@@ -271,6 +272,67 @@ def test_justified_lines_reach_both_edges_except_the_last(tmp_path):
         assert max(char["x1"] for char in line if char["text"].strip()) == pytest.approx(58 * MM, abs=0.6)
     assert max(char["x1"] for char in ordered[-1]) < 58 * MM - 5
     assert "returns to its owner's hand" in page.extract_text().replace("\n", " ")
+
+
+# --- soft hyphens -------------------------------------------------------------------------
+
+SHY = "\u00ad"
+NARROW = "elements:\n  - {name: body, text: '{{ text }}', box: [5, 20, 30, 30], size: 12, min_size: 12, fit: wrap}\n"
+TITLE = "elements:\n  - {name: body, text: '{{ text }}', box: [5, 20, 30, 10], size: 12}\n"
+
+
+def glyphs(page) -> list[tuple[str, float, float, float]]:
+    return [(char["text"], round(char["x0"], 3), round(char["top"], 3), char["size"]) for char in page.chars]
+
+
+@pytest.mark.parametrize("layout", [NARROW, TITLE], ids=["wrap", "line"])
+def test_a_soft_hyphen_where_the_line_does_not_break_prints_nothing_and_takes_no_room(tmp_path, layout):
+    shy = face(tmp_path / "shy", f"Schiff{SHY}fahrt ist toll", layout)
+    plain = face(tmp_path / "plain", "Schifffahrt ist toll", layout)
+    assert glyphs(shy) == glyphs(plain)  # every letter where it would be without it, at the same size
+    assert "-" not in shy.extract_text() and SHY not in shy.extract_text()
+
+
+def test_a_long_word_breaks_at_its_soft_hyphens_each_broken_line_ending_with_a_hyphen(tmp_path):
+    word = f"Donau{SHY}dampf{SHY}schiff{SHY}fahrts{SHY}gesellschaft"
+    make_deck(tmp_path, NARROW, card(word))
+    run = deckpress("check", tmp_path / "cards" / "test")
+    assert run.exit_code == 0, run.stderr  # it fits at 12 pt once it may break
+    page = face(tmp_path, word, NARROW)
+    assert page.extract_text().splitlines() == ["Donaudampf-", "schifffahrts-", "gesellschaft"]
+    assert {char["size"] for char in page.chars} == {12}
+    assert max(char["x1"] for char in page.chars) <= 35 * MM + 0.01
+
+
+def test_the_hyphen_a_break_prints_counts_in_the_fit(tmp_path):
+    # "Schiff" fits the box at 12 pt and "Schiff-" does not: the text shrinks until the hyphen fits too
+    vera = TTFont("Vera", BUNDLED_FONTS / "Vera.ttf")
+    shown = vera.stringWidth("Schiff", 12)
+    width = (shown + (vera.stringWidth("Schiff-", 12) - shown) / 2) / MM
+    layout = f"elements:\n  - {{name: body, text: '{{{{ text }}}}', box: [5, 20, {width:.3f}, 30], size: 12, " \
+             "min_size: 6, fit: wrap}\n"
+    page = face(tmp_path, f"Schiff{SHY}fahrt", layout)
+    assert page.extract_text().splitlines() == ["Schiff-", "fahrt"]
+    assert page.chars[0]["size"] < 12
+    assert max(char["x1"] for char in page.chars) <= (5 + width) * MM + 0.01
+
+
+def test_a_soft_hyphen_before_a_space_or_at_either_end_of_a_word_prints_nothing(tmp_path):
+    # the line breaks at the space after "Donaudampf": a soft hyphen there breaks nothing
+    page = face(tmp_path, f"{SHY}Donau{SHY}{SHY}dampf{SHY} toll{SHY}", NARROW)
+    assert page.extract_text().splitlines() == ["Donaudampf", "toll"]
+
+
+def test_justified_lines_keep_the_syllables_of_a_word_together(tmp_path):
+    text = (f"Die Donau{SHY}dampf{SHY}schiff{SHY}fahrts{SHY}gesellschaft fährt mit Schiff{SHY}fahrts{SHY}kapitänen "
+            f"auf der Donau von Wien nach Buda{SHY}pest und zurück.")
+    page = face(tmp_path, text, with_font("align: justify"))
+    lines = page.extract_text().splitlines()
+    assert len(lines) >= 3
+    assert "\n".join(lines).replace("-\n", "").replace("\n", " ") == text.replace(SHY, "")
+    for line in lines[:-1]:
+        ends = [char["x1"] for char in page.chars if char["text"] == line[-1]]
+        assert max(ends) == pytest.approx(58 * MM, abs=0.6)  # broken at a space or a soft hyphen, edge to edge
 
 
 # --- errors with positions ----------------------------------------------------------------

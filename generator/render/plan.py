@@ -26,7 +26,17 @@ from generator.render.images import DEFAULT_DPI, ImageProblem, image_pixels
 from generator.render.layout import Element, IconElement, ImageElement, Layout, LineElement, ShapeElement, TextElement
 from generator.render.markup import Markup, parse_markup, plain_text
 from generator.render.paint import Gradient, PaintError
-from generator.render.runs import ICON_MARGIN, MeasuredWords, Run, ShapeError, TextSettings, Word, icon_side, shape_text
+from generator.render.runs import (
+    ICON_MARGIN,
+    SOFT_HYPHEN,
+    MeasuredWords,
+    Run,
+    ShapeError,
+    TextSettings,
+    Word,
+    icon_side,
+    shape_text,
+)
 from generator.render.svg import SvgArt, SvgError, load_svg
 from generator.render.text import FittedText, Metrics, block_height, fit_line, fit_wrapped, line_offsets, overflowing
 from generator.revisions import current_source
@@ -431,7 +441,7 @@ def _text(element: TextElement, context: dict[str, Any], resources: PlanResource
     fitted = fit(paragraphs, box.width, box.height, element.size, element.min_size, element.leading, metrics)
     overflow = None
     if fitted is None:
-        plain = " ".join(plain_text(markup).split())
+        plain = " ".join(plain_text(markup).replace(SOFT_HYPHEN, "").split())  # as it prints unbroken
         preview = plain if len(plain) <= 40 else plain[:37] + "..."
         problem = PlanProblem(element, f"text \"{preview}\" does not fit its {_mm(box.width)} x "
                                        f"{_mm(box.height)} box even at {element.min_size:g} pt", kind="fit")
@@ -487,8 +497,9 @@ def _set_lines(element: TextElement, fitted: FittedText[Word], metrics: Metrics,
         gap_extra = 0.0
         align = element.align
         if align == "justify":
-            if not line.last and len(line.words) > 1:
-                gap_extra = (box.width - width) / (len(line.words) - 1)
+            gaps = sum(1 for word in line.words[1:] if word.space)  # none between a word's syllables
+            if not line.last and gaps:
+                gap_extra = (box.width - width) / gaps
             align = "left"
         x = {"left": box.x, "center": box.x + (box.width - width) / 2,
              "right": box.x + box.width - width}[align]
@@ -499,16 +510,20 @@ def _set_lines(element: TextElement, fitted: FittedText[Word], metrics: Metrics,
 def _place_words(words: Sequence[Word], x: float, y: float, size: float, gap_extra: float, side: float,
                  metrics: Metrics, colour: Color | None) -> TextLine:
     """One line's runs at their positions. A space between two words is printed as part of the
-    word before it (when that ends in text), so the PDF's text reads with its spaces."""
+    word before it (when that ends in text), so the PDF's text reads with its spaces; the line's
+    last word prints the hyphen of a soft hyphen that ends it (the line breaks there), and the
+    syllables of a word inside the line join with nothing between them."""
     pieces: list[Glyphs | InlineIcon | TextRule] = []
     reading: list[str] = []
     cursor = x
+    last = len(words) - 1
     for index, word in enumerate(words):
-        if index:
+        if index and word.space:
             cursor += word.space * size + gap_extra
-        follows = index + 1 < len(words)
-        for position, run in enumerate(word.runs):
-            space = " " if follows and position == len(word.runs) - 1 else ""
+        spaced = index < last and words[index + 1].space > 0
+        runs = word.runs + word.hyphen_runs if index == last and word.hyphen_runs else word.runs
+        for position, run in enumerate(runs):
+            space = " " if spaced and position == len(runs) - 1 else ""
             if run.icon is not None:
                 icon_size = side * size
                 bottom = y + (metrics.cap_height * size - icon_size) / 2

@@ -6,6 +6,11 @@ is one or more :class:`Run` (a bold stem and a regular ending, a figure beside
 an icon). Widths are measured at 1 pt: every width grows in proportion to the
 type size, so fitting tries a size by multiplying, never by measuring again.
 
+A soft hyphen (U+00AD, :data:`SOFT_HYPHEN`) cuts a word into syllables, each a
+:class:`Word`, the next with no space before it, each but the last holding the
+hyphen a line that breaks after it prints. No run holds the soft hyphen itself,
+so it never prints and takes no width; a span without one is cut at spaces only.
+
 :class:`SpanFonts` is the only place that decides which font draws a run: the
 font the span's style and markup ask for, or, character by character, the first
 font of the element's fallback list (``font: [Vera, DejaVuSans]``) that has it.
@@ -32,6 +37,9 @@ from generator.render.text import RULE
 ICON_MARGIN = 0.12
 """Space (in ems) either side of an inline icon, so it does not touch a figure glued to it."""
 _SPACES = re.compile(r"( +)")
+SOFT_HYPHEN = "\u00ad"
+"""Where a line may break inside a word (German and Dutch designers type it); invisible unless
+the line breaks there, when the line ends with a hyphen ``-``."""
 
 
 class ShapeError(ValueError):
@@ -88,11 +96,17 @@ class Run:
 
 @dataclass(repr=False, eq=False)
 class Word:
-    """Runs with no space between them; ``space`` is the space before the word (width at 1 pt)."""
+    """Runs with no space between them; ``space`` is the space before the word (width at 1 pt),
+    0 for a syllable after a soft hyphen, which goes on the word before it.
+
+    A word that a soft hyphen ends holds ``hyphen_runs``, the hyphen printed after it when a
+    line breaks there, and ``hyphen``, their width at 1 pt (0 for every other word)."""
 
     runs: tuple[Run, ...]
     width: float
     space: float = 0.0
+    hyphen: float = 0.0
+    hyphen_runs: tuple[Run, ...] = ()
 
 
 Paragraph = tuple[Word, ...]
@@ -209,6 +223,16 @@ def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegis
         if runs:
             words.append(Word(tuple(runs), sum(run.width for run in runs), space if words else 0.0))
             runs = []
+        elif words and words[-1].hyphen_runs:  # a soft hyphen ends the word: no syllable to break before
+            words[-1] = replace(words[-1], hyphen=0.0, hyphen_runs=())
+
+    def close_syllable(hyphen: tuple[Run, ...]) -> None:
+        """At a soft hyphen: the runs so far become a word that may end a line with ``hyphen``."""
+        nonlocal runs, space
+        if runs:  # a soft hyphen after a space (or another soft hyphen) breaks nothing new
+            words.append(Word(tuple(runs), sum(run.width for run in runs), space if words else 0.0,
+                              sum(run.width for run in hyphen), hyphen))
+            runs, space = [], 0.0
 
     for span in spans:
         colour = settings.style_colours.get(span.style) if span.style else None
@@ -220,12 +244,21 @@ def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegis
             continue
         span_fonts = SpanFonts.of(fonts, settings, span)
         space_font = fonts.font(span_fonts.face(0))
+        hyphenated = SOFT_HYPHEN in span.text  # once a span: text without one takes the plain path
         for chunk in _SPACES.split(span.text):
             if not chunk:
                 continue
             if chunk.startswith(" "):
                 close_word()
                 space = space_font.stringWidth(" ", 1.0)  # runs of spaces print as one
+                continue
+            if hyphenated and SOFT_HYPHEN in chunk:
+                hyphen = _word_runs("-", span_fonts, colour, fonts, measured)
+                first, *syllables = chunk.split(SOFT_HYPHEN)
+                runs.extend(_word_runs(first, span_fonts, colour, fonts, measured) if first else ())
+                for syllable in syllables:
+                    close_syllable(hyphen)
+                    runs.extend(_word_runs(syllable, span_fonts, colour, fonts, measured) if syllable else ())
                 continue
             runs.extend(_word_runs(chunk, span_fonts, colour, fonts, measured))
     close_word()

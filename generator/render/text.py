@@ -11,6 +11,12 @@ A paragraph may be a :data:`RULE` (a line of ``---`` in card text): it holds no
 words and takes :data:`RULE_STEP` of a line's leading above and below it, so two
 abilities with a rule between them stand a line and a half apart (a blank line
 between them takes two).
+
+A line breaks at a space, or at a soft hyphen (U+00AD) inside a word: the text stage
+cuts a word there into syllables, each a word, the next with no space before it
+(see :class:`Measured`), so wrapping never looks inside a word and text without soft
+hyphens wraps as it always has. A line that ends at a soft hyphen prints a hyphen,
+counted in its width; elsewhere the soft hyphen is invisible and takes no room.
 """
 
 from __future__ import annotations
@@ -43,7 +49,8 @@ RULE = Rule()
 
 class Measured(Protocol):
     width: float  # at 1 pt
-    space: float  # the space before it, at 1 pt
+    space: float  # the space before it, at 1 pt; 0 for a syllable after a soft hyphen
+    hyphen: float  # at 1 pt, the hyphen a line ending after it prints (a soft hyphen ends it); else 0
 
 
 W = TypeVar("W", bound=Measured)
@@ -69,10 +76,13 @@ class Line(Generic[W]):
     rule: bool = False
 
     def width(self, size: float) -> float:
-        """The line's width at ``size``: its words and the spaces between them."""
+        """The line's width at ``size``: its words, the spaces between them and the hyphen it
+        ends with when it breaks at a soft hyphen (only a line's last word can end with one
+        that prints: one inside a line joins two syllables of a word)."""
         if not self.words:
             return 0.0
-        return size * (sum(word.width for word in self.words) + sum(word.space for word in self.words[1:]))
+        words = self.words
+        return size * (sum(word.width for word in words) + sum(word.space for word in words[1:]) + words[-1].hyphen)
 
 
 @dataclass(repr=False, eq=False)
@@ -150,27 +160,46 @@ def line_offsets(lines: Sequence[Line[W]]) -> list[float]:
 
 def wrap(paragraphs: Sequence[Sequence[W]], width: float, size: float,
          allow_overflow: bool = False) -> tuple[Line[W], ...] | None:
-    """Greedy word wrap keeping line breaks; None when one word is wider than the box
-    (unless ``allow_overflow``, when it stands alone on a line)."""
+    """Greedy word wrap keeping line breaks: each line as long as it can be; None when one word
+    (one syllable, where soft hyphens cut a word) does not fit a line of its own (unless
+    ``allow_overflow``, when it stands alone on a line)."""
     limit = width / size + EPSILON
     lines: list[Line[W]] = []
     for words in paragraphs:
         if not words:  # an empty paragraph, or a rule: a line of its own
             lines.append(_unwrapped(words))
             continue
-        current: list[W] = []
-        used = 0.0
-        for word in words:
-            if word.width > limit and not allow_overflow:
-                return None
-            if current and used + word.space + word.width <= limit:
-                current.append(word)
-                used += word.space + word.width
-            else:
-                if current:
-                    lines.append(Line(tuple(current), False))
-                current, used = [word], word.width
-        lines.append(Line(tuple(current), True))
+        start, count = 0, len(words)
+        while start < count:
+            end = _line_end(words, start, limit)
+            if end == start:
+                if not allow_overflow:
+                    return None
+                end = start + 1
+            lines.append(Line(tuple(words[start:end]), end == count))
+            start = end
     while lines and not lines[-1].words and not lines[-1].rule:
         lines.pop()
     return tuple(lines)
+
+
+def _line_end(words: Sequence[W], start: int, limit: float) -> int:
+    """Where the line that begins with ``words[start]`` ends: after the last word it may end
+    with and stay within ``limit`` (``start`` when not even the first fits).
+
+    A line may end after any word; it then holds that word's hyphen too (when a soft hyphen
+    ends the word), so the last syllable that fits may not be where it ends, and the words
+    are read on until their own widths pass the limit."""
+    word = words[start]
+    used = word.width  # the first word's space stays at the line break
+    if used > limit:
+        return start
+    end = start + 1 if used + word.hyphen <= limit else start
+    for index in range(start + 1, len(words)):
+        word = words[index]
+        if used + word.space + word.width > limit:
+            break
+        used += word.space + word.width
+        if used + word.hyphen <= limit:
+            end = index + 1
+    return end
