@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from generator.errors import InputError, Position
-from generator.paths import special_kind
+from generator.revisions import special_kind
 
 STALE_TEMPORARY_AGE = 3600
 """Seconds after which a temporary of our naming without a process id (written by an

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import stat
 from pathlib import Path
 
 from generator.errors import InputError, Position
@@ -33,18 +32,3 @@ def resolve_inside(folder: Path, reference: str, position: Position | None,
         raise InputError(f"'{reference}' points outside the deck folder", position, field=field)
     return resolved
 
-
-def special_kind(mode: int) -> str | None:
-    """What a file of ``mode`` (from ``stat``) is when it is not a regular file: reading a
-    named pipe waits for a writer that never comes, reading a device never ends."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"

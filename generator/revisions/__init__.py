@@ -14,7 +14,9 @@ from generator.revisions.source import (
     current_source,
     reading_from,
     refuse_lfs_pointer,
+    special_kind,
 )
 
 __all__ = ["DISK", "GIT_TIMEOUT_SECONDS", "Entry", "FileSource", "GitError", "GitMissing", "NamedBytes", "Revision",
-           "current_source", "head_files", "reading_from", "refuse_lfs_pointer", "started", "without_crlf"]
+           "current_source", "head_files", "reading_from", "refuse_lfs_pointer", "special_kind", "started",
+           "without_crlf"]

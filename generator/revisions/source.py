@@ -31,7 +31,6 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from generator.paths import special_kind
 from generator.revisions.git import (
     MAX_GIT_OUTPUT,
     MAX_LFS_POINTER_BYTES,
@@ -144,6 +143,22 @@ class FileSource:
         if commit is None:
             return None
         return commit + ("+" if changed else "")
+
+
+def special_kind(mode: int) -> str | None:
+    """What a file of ``mode`` (from ``stat``) is when it is not a regular file: reading a
+    named pipe waits for a writer that never comes, reading a device never ends."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
 
 
 def refuse_lfs_pointer(data: bytes, path: Path) -> None:
