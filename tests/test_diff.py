@@ -238,6 +238,74 @@ def test_changed_art_redraws_the_faces_that_show_it_and_names_the_file(tmp_path:
     assert "  print 2 cards: golem x2 (redrawn)" in lines
 
 
+def test_art_linked_to_other_art_since_the_revision_is_compared_with_the_committed_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The revision's side reads ``art/golem.png`` as the commit holds it, not the file the
+    working tree's link leads to (which the commit holds too, with other bytes)."""
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    write_art(Path("cards/game/art/golem-blue.png"), (40, 40, 200))
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "The first playtest, with blue art to come")
+    Path("cards/game/art/golem.png").unlink()
+    Path("cards/game/art/golem.png").symlink_to("golem-blue.png")
+    run = deckpress("diff", "cards/game", "--since", "HEAD", "-q")
+    assert run.exit_code == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[1:3] == ["faces that print differently", "  front of golem:"]
+    assert "  print 2 cards: golem x2 (redrawn)" in lines
+
+
+def test_a_folder_swapped_for_a_link_redraws_every_face_it_reaches(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    write_art(Path("cards/game/art-v2/golem.png"), (40, 40, 200))
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "The first playtest, with the next art beside it")
+    Path("cards/game/art").rename("cards/game/art-v1")
+    Path("cards/game/art").symlink_to("art-v2", target_is_directory=True)
+    run = deckpress("diff", "cards/game", "--since", "HEAD", "-q")
+    assert run.exit_code == 0, run.stderr
+    assert "  print 2 cards: golem x2 (redrawn)" in run.stdout.splitlines(), run.stdout
+
+
+def test_a_link_the_commit_holds_is_followed_as_a_checkout_of_it_would_follow_it(tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch):
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    write_art(Path("cards/game/art-v2/golem.png"), (40, 40, 200))
+    art = Path("cards/game/art")
+    art.rename("cards/game/art-v1")
+    art.symlink_to("art-v1", target_is_directory=True)
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "The art of the first playtest, linked")
+    run = deckpress("diff", "cards/game", "--since", "HEAD", "-q")
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.splitlines()[1] == "  nothing prints or plays differently"
+    art.unlink()
+    art.symlink_to("art-v2", target_is_directory=True)
+    run = deckpress("diff", "cards/game", "--since", "HEAD", "-q")
+    assert run.exit_code == 0, run.stderr
+    assert "  print 2 cards: golem x2 (redrawn)" in run.stdout.splitlines(), run.stdout
+
+
+def test_a_committed_file_made_a_link_since_is_still_read_at_the_revision(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch):
+    """The commit holds ``art/golem.png`` as a file, so the older faces are laid out with it,
+    though the working tree's link leads to a file the commit lacks. The art is drawn from a
+    file of another name now, so its faces are redrawn, as a build's manifest would say."""
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    art = Path("cards/game/art")
+    (art / "golem.png").rename(art / "golem-v2.png")
+    (art / "golem.png").symlink_to("golem-v2.png")
+    run = deckpress("diff", "cards/game", "--since", "HEAD", "--format", "json", "-q")
+    assert run.exit_code == 0, run.stderr
+    golem, = json.loads(run.stdout)["cards"]
+    assert face_causes(golem) == [("front", [("element", "element 'art' draws differently")])]
+
+
 def test_a_count_that_changed_with_the_art_blames_the_art_not_the_count(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch):
     """The layout prints no count, so the new drawing is the art's doing."""
@@ -412,6 +480,23 @@ def test_a_font_file_that_changed_is_named_and_not_the_text_it_moves(tmp_path: P
                           "  fronts of 4 cards (imp, ogre, troll, golem):",
                           "    cards/game/fonts/Body.ttf: font 'Body' changed",
                           "odds (stats:)"]  # nothing more: the text the font moved is not a cause
+
+
+def test_a_font_file_linked_to_another_since_is_compared_with_the_committed_font(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch):
+    bundled = Path(__file__).resolve().parent.parent / "generator" / "render" / "data" / "fonts"
+    deck = project(tmp_path, commit_it=False)
+    (deck / "fonts").mkdir()
+    shutil.copyfile(bundled / "DejaVuSans.ttf", deck / "fonts" / "Body.ttf")
+    shutil.copyfile(bundled / "DejaVuSans-Bold.ttf", deck / "fonts" / "Bold.ttf")
+    edit(tmp_path / LAYOUT, "    fit: wrap\n", "    fit: wrap\n    font: Body\n")
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "A font of the deck's own, and a bolder one")
+    monkeypatch.chdir(tmp_path)
+    (deck / "fonts" / "Body.ttf").unlink()
+    (deck / "fonts" / "Body.ttf").symlink_to("Bold.ttf")
+    lines = deckpress("diff", "cards/game", "--since", "HEAD", "-q").stdout.splitlines()
+    assert lines[1:3] == ["faces that print differently", "  fronts of 4 cards (imp, ogre, troll, golem):"]
 
 
 def test_control_characters_from_the_deck_are_written_as_escapes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -340,6 +340,36 @@ def test_changed_from_an_only_build_s_manifest_prints_the_cards_its_sheets_left_
     assert again.exit_code == 0 and "nothing to reprint" in again.stdout
 
 
+@needs_git
+@pytest.mark.parametrize("link", ["a file", "a folder"])
+def test_art_made_a_link_since_the_print_reprints_as_the_printed_manifest_says(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch,
+                                                                               link: str):
+    """``--changed-since`` reads the printed copy's art at its own path in the commit, not
+    through the working tree's link (to other art the commit holds too), so it reprints the
+    copies ``--changed-from`` the printed build's manifest reprints."""
+    project(tmp_path, commit_it=False)
+    monkeypatch.chdir(tmp_path)
+    write_art(Path("cards/game/art-v2/golem.png"), (40, 40, 200))
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, "The first playtest, with the next art beside it")
+    assert deckpress("build", "cards/game", "--out", "printed", "-q").exit_code == 0
+    art = Path("cards/game/art")
+    if link == "a file":
+        (art / "golem.png").unlink()
+        (art / "golem.png").symlink_to(Path("..", "art-v2", "golem.png"))
+    else:
+        art.rename("cards/game/art-v1")
+        art.symlink_to("art-v2", target_is_directory=True)
+    for option, printed, out in (("--changed-since", "HEAD", "since"), ("--changed-from", "printed/game.json", "from")):
+        run = deckpress("build", "cards/game", option, printed, "--out", out, "-q")
+        assert run.exit_code == 0, run.stderr
+        manifest = manifest_of(Path(out, "game.reprint.json"))
+        assert {(p["card"], p["copy"]) for p in manifest["placements"]} == {("golem", 1), ("golem", 2)}, option
+        assert [(e["card"], e["copies"], e["why"]) for e in manifest["reprint"]["take_out"]] == [
+            ("golem", 2, "stale")], option
+
+
 @pytest.mark.parametrize("options, manifest, note", [
     (["--duplex", "short", "--paper", "letter"], "game.short.json", "--paper letter --duplex short"),
     (["--orientation", "landscape", "--bleed", "--back-offset", "1,-0.5"], "game.json",

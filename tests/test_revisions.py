@@ -58,6 +58,20 @@ def test_files_outside_the_decks_folders_come_from_the_disk(repository: Path):
     assert revision.label(notes) == str(notes) and revision.local(notes) == notes
 
 
+def test_a_path_is_read_as_the_commit_names_it_not_through_the_working_tree_s_links(repository: Path):
+    art = repository / "cards" / "game" / "art"
+    committed = (art / "golem.png").read_bytes()
+    (art / "golem.png").rename(art / "golem-v2.png")
+    (art / "golem.png").symlink_to("golem-v2.png")
+    (art / "sketches").symlink_to(".", target_is_directory=True)
+    revision = Revision.of([repository / "cards" / "game"], "HEAD")
+    assert revision.resolved(art / "golem.png") == revision.root / "cards/game/art/golem.png"
+    assert revision.read(art / "golem.png", 10**6) == committed
+    assert revision.label(art / "sketches" / "golem.png") == "HEAD:cards/game/art/sketches/golem.png"
+    assert not revision.is_file(art / "golem-v2.png") and not revision.is_file(art / "sketches" / "golem.png")
+    assert DISK.resolved(art / "golem.png") == (art / "golem-v2.png").resolve()
+
+
 def test_the_revision_is_read_from_git_and_named_in_the_error(repository: Path):
     with pytest.raises(GitError, match="no revision 'v9' in the repository at"):
         Revision.of([repository / "cards" / "game"], "v9")

@@ -470,7 +470,7 @@ def load_font_registry(fonts_dir: Path | None, deck_folder: Path | None = None) 
         searched.insert(0, fonts_dir)
     deck_fonts = deck_folder / FONTS_FOLDER if deck_folder is not None else None
     if deck_fonts is not None and source.is_dir(deck_fonts):
-        if fonts_dir is None or deck_fonts.resolve() != fonts_dir.resolve():
+        if fonts_dir is None or source.resolved(deck_fonts) != source.resolved(fonts_dir):
             problems.attempt(lambda: _read_folder(deck_fonts, table, problems, confined=deck_folder), None)
             searched.insert(0, deck_fonts)
     elif deck_fonts is not None:
@@ -478,9 +478,9 @@ def load_font_registry(fonts_dir: Path | None, deck_folder: Path | None = None) 
     problems.raise_any()
     origins = [(BUNDLED_FONTS_DIR.resolve(), BUNDLED_ORIGIN), (REPORTLAB_FONTS_DIR.resolve(), REPORTLAB_ORIGIN)]
     if deck_fonts is not None:
-        origins.append((deck_fonts.resolve(), f"deck:{FONTS_FOLDER}/"))
+        origins.append((source.resolved(deck_fonts), f"deck:{FONTS_FOLDER}/"))
     if fonts_dir is not None:
-        origins.append((fonts_dir.resolve(), f"project:{fonts_dir.name}/"))
+        origins.append((source.resolved(fonts_dir), f"project:{fonts_dir.name}/"))
     return FontRegistry(table.files, table.positions, table.faces, tuple(searched), trusted, tuple(origins))
 
 
@@ -507,8 +507,8 @@ def _read_folder(folder: Path, table: _Table, problems: Problems, confined: Path
         raise InputError(f"{len(found):,} font files; a fonts folder may offer at most {MAX_FONT_FILES}",
                          Position(folder))
     for path in found:
-        target = problems.attempt(partial(_inside, path, confined, Position(path)) if confined else path.resolve,
-                                  None)
+        target = problems.attempt(partial(_inside, path, confined, Position(path)) if confined
+                                  else partial(source.resolved, path), None)
         if target is not None and source.is_file(target):
             table.add(path.stem, target, Position(path))
     registry_file = folder / REGISTRY_FILENAME
@@ -557,7 +557,7 @@ def _font_file(folder: Path, filename: object, position: Position, name: str, co
     candidate = folder / relative
     source = current_source()
     if source.is_file(candidate):
-        return _inside(candidate, confined, position) if confined else candidate.resolve()
+        return _inside(candidate, confined, position) if confined else source.resolved(candidate)
     for bundled in (BUNDLED_FONTS_DIR, REPORTLAB_FONTS_DIR):
         if source.is_file(bundled / relative):
             return (bundled / relative).resolve()
@@ -565,9 +565,11 @@ def _font_file(folder: Path, filename: object, position: Position, name: str, co
 
 
 def _inside(path: Path, folder: Path, position: Position) -> Path:
-    """``path`` resolved, refused if it (or the symlink it is) leads out of ``folder``."""
-    resolved = path.resolve()
-    root = folder.resolve()
+    """``path`` resolved as the files are read now, refused if it (or the symlink it is) leads
+    out of ``folder``."""
+    source = current_source()
+    resolved = source.resolved(path)
+    root = source.resolved(folder)
     if root not in resolved.parents:
         raise InputError(f"font file {path} points outside the deck folder", position, field="font")
     return resolved

@@ -396,11 +396,12 @@ def find_layout(name: str, search: list[Path], position: Position | None = None,
     if not NAME_PATTERN.match(name):
         raise InputError(f"layout name '{name}' may use only letters, digits, '-' and '_'",
                          position, field="layout")
-    confined_folders = {folder.resolve() for folder in confined}
+    source = current_source()
+    confined_folders = {source.resolved(folder) for folder in confined}
     for folder in search:
         candidate = folder / f"{name}{LAYOUT_SUFFIX}"
-        if current_source().is_file(candidate):
-            if folder.resolve() in confined_folders:
+        if source.is_file(candidate):
+            if source.resolved(folder) in confined_folders:
                 return resolve_inside(folder, candidate.name, position, field="layout")
             return candidate
     looked = ", ".join(str(folder) for folder in search) or "nowhere"
@@ -431,13 +432,14 @@ def read_raw_layout(path: Path, search: list[Path], problems: Problems, chain: t
         if not isinstance(parent_name, str):
             raise InputError("'extends' names one layout", document.at("extends"), field="extends")
         parent_path = find_layout(parent_name, [path.parent, *search], document.at("extends"), confined)
-        if parent_path.resolve() in chain or parent_path.resolve() == path.resolve():
+        resolved = current_source().resolved
+        if resolved(parent_path) in chain or resolved(parent_path) == resolved(path):
             raise InputError(f"layout '{parent_name}' extends itself (through {path.stem})",
                              document.at("extends"), field="extends")
         if len(chain) + 1 >= MAX_EXTENDS:
             raise InputError(f"layout '{parent_name}' is more than {MAX_EXTENDS} layouts down one extends chain",
                              document.at("extends"), field="extends")
-        raw = read_raw_layout(parent_path, search, problems, chain + (path.resolve(),), confined)
+        raw = read_raw_layout(parent_path, search, problems, chain + (resolved(path),), confined)
     else:
         raw = RawLayout(name=path.stem, path=path)
     raw.name, raw.path = path.stem, path

@@ -267,6 +267,24 @@ def relative_paths(root: Path, paths: Iterable[Path]) -> list[str]:
     return sorted(set(found))
 
 
+def tree_name(root: Path, path: Path) -> str | None:
+    """``path`` as a commit of the repository at ``root`` names it (``cards/tiki/art/hero.png``);
+    None when it lies outside the working tree.
+
+    Links are followed only until the path reaches the working tree (a home folder reached
+    through one, a deck folder linked in from elsewhere); from the first folder of it on, the
+    path is read as written, ``..`` taken away with the name before it. A commit holds its files
+    by name, and the working tree's links are not the commit's: ``art/hero.svg`` linked to
+    ``art/hero-alt.svg`` on the disk is still ``art/hero.svg`` at a revision."""
+    top = Path(os.path.realpath(root))
+    written = Path(os.path.abspath(path))
+    for reach in (*reversed(written.parents), written):
+        real = Path(os.path.realpath(reach))
+        if real.is_relative_to(top):
+            return (real.relative_to(top) / written.relative_to(reach)).as_posix()
+    return None
+
+
 def last_commit(root: Path, paths: Sequence[str], revision: str = "HEAD") -> str | None:
     """The short id of the last commit up to ``revision`` that touched any of ``paths`` (git's
     names from ``root``); None when none did, or git cannot say. Asked of ``git rev-list``,

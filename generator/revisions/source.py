@@ -48,6 +48,7 @@ from generator.revisions.git import (
     repository_root,
     resolve_revision,
     together,
+    tree_name,
 )
 
 MAX_KEPT_BYTES = 64 * 1024 * 1024
@@ -56,6 +57,11 @@ compared): beyond this, a file is asked of git again rather than kept."""
 
 LINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
+
+MAX_LINKS_FOLLOWED = 40
+"""Links one path at a revision may pass through, as the system allows on the disk: more is a loop."""
+MAX_LINK_BYTES = 4096
+"""The longest target a link at a revision may name (the system's longest path)."""
 
 
 @dataclass(repr=False, eq=False)
@@ -87,6 +93,11 @@ class FileSource:
     def listing(self, folder: Path) -> list[Path]:
         """What a folder holds, sorted by name."""
         return sorted(folder.iterdir())
+
+    def resolved(self, path: Path) -> Path:
+        """``path`` made absolute as this source finds the file there: on the disk with every
+        link followed, so that a check that a file lies inside a folder sees where it leads."""
+        return path.resolve()
 
     def is_file(self, path: Path) -> bool:
         try:
@@ -187,9 +198,13 @@ class Revision(FileSource):
     """A deck's files as they were at one commit of the git repository holding them.
 
     Only paths inside ``folders`` are read from the commit; a path there that the commit
-    does not hold is missing, even when the working tree has it. A symbolic link at the
-    commit is no file to read (its target is not looked up), so a deck at a revision
-    cannot reach outside its folders either.
+    does not hold is missing, even when the working tree has it. A path is named as the
+    commit names it, by what it says and not through the working tree's links
+    (:func:`~generator.revisions.git.tree_name`): a file or folder the working tree has made
+    a link since is read as the commit holds it. The commit's own links are followed as a
+    checkout of it would follow them, as long as they lead into the folders; one that leads
+    elsewhere (or is absolute, or loops) is left a link, no file to read, so a deck at a
+    revision cannot reach outside its folders either.
     """
 
     root: Path
@@ -215,21 +230,67 @@ class Revision(FileSource):
                 raise GitError("git is not installed (no git on the PATH), so there is no revision to read")
             raise GitError(f"not in a git repository, so there is no revision '{revision}' to read")
         commit = resolve_revision(root, revision)
-        if not relative_paths(root, wanted[:1]):  # a folder git names from elsewhere: nothing to read
+        if tree_name(root, wanted[0]) is None:  # a folder git names from elsewhere: nothing to read
             raise GitError(f"{wanted[0]} is not inside the repository at {root}")
-        names = tuple(relative_paths(root, wanted))
+        names = tuple(_tree_names(root, wanted))
         return cls(root=Path(os.path.realpath(root)), commit=commit, name=revision, folders=names,
                    files=list_tree(root, commit, names))
 
-    def _name(self, path: Path) -> str | None:
-        """``path`` as git names it from the root, when it lies in one of the folders; else None."""
-        names = relative_paths(self.root, [path])
-        if not names:
+    def _written(self, path: Path) -> str | None:
+        """``path`` as the commit names it, when it lies in one of the folders; else None."""
+        name = tree_name(self.root, path)
+        if name is None or not self._holds(name):
             return None
-        name = names[0]
-        if any(name == folder or folder == "." or name.startswith(folder + "/") for folder in self.folders):
-            return name
-        return None
+        return name
+
+    def _holds(self, name: str) -> bool:
+        """Whether the commit's ``name`` lies in one of the folders read from it."""
+        return any(name == folder or folder == "." or name.startswith(folder + "/") for folder in self.folders)
+
+    def _name(self, path: Path) -> str | None:
+        """The name of the file the commit holds at ``path`` (:meth:`_written`), its links followed."""
+        written = self._written(path)
+        return None if written is None else self._followed(written)
+
+    def _followed(self, name: str) -> str:
+        """``name`` with each link of the commit on its way replaced by what the link names,
+        as the system reads a path on the disk; ``name`` itself when a link on it leads out of
+        the folders, is absolute, cannot be read, or more than :data:`MAX_LINKS_FOLLOWED` are met."""
+        done: list[str] = []
+        pending = [part for part in name.split("/") if part != "."]
+        links = 0
+        while pending:
+            part = pending.pop(0)
+            if part == "..":
+                if not done:
+                    return name
+                done.pop()
+                continue
+            done.append(part)
+            found = self.files.get("/".join(done))
+            if found is None or found.mode != LINK_MODE:
+                continue
+            target = self._link_target(found)
+            links += 1
+            if target is None or target.startswith("/") or links > MAX_LINKS_FOLLOWED:
+                return name
+            done.pop()
+            pending[:0] = [step for step in target.split("/") if step not in ("", ".")]
+        followed = "/".join(done) or "."
+        return followed if self._holds(followed) else name
+
+    def _link_target(self, link: TreeEntry) -> str | None:
+        """What a link of the commit names; None when it cannot be read or is too long to be a path."""
+        if link.size > MAX_LINK_BYTES:
+            return None
+        target = self.kept.get(link.object)
+        if target is None:
+            try:
+                target = read_blob(self.root, link.object, link.size)
+            except OSError:
+                return None
+            self._keep(link.object, target)
+        return target.decode("utf-8", errors="surrogateescape") or None
 
     @cached_property
     def _folders(self) -> frozenset[str]:
@@ -332,11 +393,17 @@ class Revision(FileSource):
         children = {candidate[len(prefix):].split("/")[0] for candidate in self.files if candidate.startswith(prefix)}
         return sorted(folder / child for child in children)
 
+    def resolved(self, path: Path) -> Path:
+        """In the folders, the path the commit holds the file at, read as written (no link of
+        the working tree's followed: they are not the commit's); elsewhere as on the disk."""
+        name = self._name(path)
+        return super().resolved(path) if name is None else self.root / name
+
     def local(self, path: Path) -> Path | None:
         return None if self._name(path) is not None else path
 
     def label(self, path: Path) -> str:
-        name = self._name(path)
+        name = self._written(path)
         return f"{self.name}:{name}" if name is not None else str(path)
 
     def identity(self, path: Path) -> str:
@@ -345,7 +412,13 @@ class Revision(FileSource):
 
     def version(self, paths: Iterable[Path]) -> str | None:
         """The short id of the last commit up to this revision that touched these files."""
-        return last_commit(self.root, relative_paths(self.root, paths), self.commit)
+        return last_commit(self.root, _tree_names(self.root, paths), self.commit)
+
+
+def _tree_names(root: Path, paths: Iterable[Path]) -> list[str]:
+    """The names of ``paths`` in the repository at ``root`` (:func:`tree_name`), sorted, leaving out
+    those outside it."""
+    return sorted({name for name in (tree_name(root, path) for path in paths) if name is not None})
 
 
 _SOURCE: ContextVar[FileSource] = ContextVar("deck_files", default=DISK)
