@@ -271,6 +271,65 @@ def test_the_footer_names_deck_page_contents_and_mode(mixed_deck, tmp_path, orie
                       "· fold and glue, no duplex")
 
 
+def footer_chars(page) -> list[dict]:
+    """The footer's characters on a pdfplumber page: the only text no larger than its size (titles are 9 pt)."""
+    return [char for char in page.chars if char["size"] <= STYLE.footer.size + 0.01]
+
+
+def reaches_into(char: dict, page_height: float, box: list[float], bleed: float) -> bool:
+    """Whether a character's box overlaps a trim box (x, y, width, height; grown by ``bleed``)."""
+    x, y, width, height = box
+    return (char["x0"] < x + width + bleed and char["x1"] > x - bleed
+            and page_height - char["top"] > y - bleed and page_height - char["bottom"] < y + height + bleed)
+
+
+# A4's width, just tall enough for three rows of 63 x 88 mm cards: the cards come down to the
+# 5 mm margin, where the footer's line (baseline 4 mm, 6 pt) used to print over them.
+FULL_HEIGHT = {"long": ("210x274mm", False), "short": ("210x274mm", False), "none": ("210x274mm", False),
+               "bleed": ("210x292mm", True)}  # with bleed: three rows with gutters, their bleed at 5 mm
+
+
+@pytest.mark.parametrize("case", FULL_HEIGHT)
+def test_the_footer_never_prints_over_a_card_of_a_grid_that_fills_the_page(mixed_deck, tmp_path, case):
+    paper, bleed = FULL_HEIGHT[case]
+    duplex = "long" if case == "bleed" else case
+    result, manifest = build(mixed_deck, tmp_path / "out", duplex=duplex, paper=paper, bleed=bleed)
+    lowest = 5 * MM + (manifest["bleed"] if bleed else 0.0)
+    boxes = {}
+    for placement in manifest["placements"]:
+        boxes.setdefault(placement["page"], []).append(placement["trim_box"])
+    assert min(box[1] for page in boxes.values() for box in page) == pytest.approx(lowest, abs=0.01)
+    with pdfplumber.open(result.pdf) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            footer = footer_chars(page)
+            for char in footer:
+                assert not any(reaches_into(char, page.height, box, manifest["bleed"]) for box in boxes[number]), \
+                    (number, char["text"])
+            bottom_row = min(box[1] for box in boxes[number]) < 10 * MM
+            # too little room under the bottom row even at the smallest size: no footer on that page;
+            # a last sheet whose bottom row is empty keeps it, whole, in its usual type and place
+            assert bool(footer) != bottom_row, number
+            if footer:
+                assert {round(char["size"], 2) for char in footer} == {STYLE.footer.size}
+                assert page.extract_text().splitlines()[-1].startswith(f"Test Deck · page {number} of ")
+    assert len(boxes) == manifest["pages"]
+
+
+def test_a_footer_with_a_little_room_under_the_cards_is_set_smaller_below_them(mixed_deck, tmp_path):
+    margin = 5.8 * MM  # the cards' lower edge, 1.8 mm above the baseline: room for 5.1 pt, not 6 pt
+    result, manifest = build(mixed_deck, tmp_path / "out", paper=f"210x{3 * 88 + 2 * 5.8:g}mm")
+    with pdfplumber.open(result.pdf) as pdf:
+        page = pdf.pages[0]
+        footer = footer_chars(page)
+        text = page.extract_text().splitlines()[-1]
+    assert text == f"Test Deck · page 1 of {manifest['pages']} · fronts · duplex: flip on long edge"
+    sizes = {round(char["size"], 2) for char in footer}
+    assert sizes == {round(margin - STYLE.footer.baseline, 2)} and STYLE.footer.smallest < min(sizes) < 6
+    assert max(page.height - char["top"] for char in footer) < margin  # letters below the cards
+    assert [char["matrix"][5] for char in footer] == pytest.approx([STYLE.footer.baseline] * len(footer),
+                                                                   abs=0.001)  # on its usual line
+
+
 def test_copies_are_found_in_any_order_the_pages_ask_for_them(tmp_path):
     deck = load_deck(write_deck(tmp_path / "deck", [{"name": "Ant", "count": 3}, {"name": "Skipped", "count": 0},
                                                     {"name": "Bee", "count": 2}, {"name": "Cat", "count": 1}]))

@@ -25,8 +25,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import math
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -378,12 +379,35 @@ def _fill_black(canvas: Canvas, boxes: list[Box]) -> None:
         canvas.rect(box.x, box.y, box.width, box.height, stroke=0, fill=1)
 
 
+def lowest_card_edge(boxes: Iterable[Box], bleed: float, left: float, right: float) -> float:
+    """How high above the paper's bottom edge something spanning ``left`` to ``right`` may
+    reach without touching a card: the lowest outer edge (trim box grown by ``bleed``) of the
+    cards in ``boxes`` that reach over that span, or infinity when none does."""
+    return min((box.y - bleed for box in boxes if box.x - bleed < right and box.right + bleed > left),
+               default=math.inf)
+
+
+def footer_size(size: float, baseline: float, ceiling: float, smallest: float) -> float | None:
+    """The type size a footer on ``baseline`` of ``size`` (its letters reach ``baseline + size``)
+    takes to stay below ``ceiling``: its own size when it fits, smaller down to ``smallest``,
+    and None when even that would reach past the ceiling (the page then has no footer).
+
+    Crop marks keep above the full-size footer's top (:func:`~generator.sheets.marks.mark_room`), so only the cards
+    can come down to it: a grid that nearly fills the paper's height."""
+    room = ceiling - baseline
+    if room >= size:
+        return size
+    return room if room >= smallest and room > 0 else None
+
+
 class Footer:
     """The small print at the bottom of each page: deck, page, what the page holds, how to print.
 
     On a cutter's sheets it is the label that keeps loose sheets in order: the deck, its
     version (when given), "sheet N of M" and the mark settings to give the cutter's software.
-    It stays below the rectangle the marks enclose, clear of every mark.
+    It stays below the rectangle the marks enclose, clear of every mark, and below every card
+    of its page: where the cards come down to its line it is set smaller, or left out
+    (:func:`footer_size`), rather than printed over them.
     """
 
     def __init__(self, deck_name: str, layout: SheetLayout, pages: int, sheets: int, style: SheetStyle,
@@ -397,6 +421,7 @@ class Footer:
         self._offset = (f"back offset {offset_x / MM:+.2f}, {offset_y / MM:+.2f} mm"
                         if (offset_x, offset_y) != (0.0, 0.0) else "")
         self._paper_width = layout.paper.width
+        self._bleed = layout.bleed
         self._style = style.footer
         self._draft = layout.settings.draft
         registration = layout.registration
@@ -452,13 +477,21 @@ class Footer:
         return around
 
     def line(self, page: PagePlan, library: FormLibrary) -> bytes:
-        """The footer's operators; only the numbers are encoded afresh for each page."""
+        """The footer's operators (none when the page's cards leave it no room); only the numbers
+        are encoded afresh for each page."""
         text = self.text(page)
         size = self._style.size
         width = library.text_width(text, size)
         room = self._paper_width - 2 * FOOTER_SIDE_ROOM
         if width > room:  # a narrow paper: the whole label in smaller type rather than cut off at the edges
             size, width = size * room / width, room
+        left = (self._paper_width - width) / 2
+        ceiling = lowest_card_edge((placement.box for placement in page.placements), self._bleed, left, left + width)
+        fitting = footer_size(size, self._style.baseline, ceiling, self._style.smallest)
+        if fitting is None:
+            return b""
+        if fitting < size:  # the cards come down to its line: smaller type, centred under them
+            size, width = fitting, width * fitting / size
         runs = self._runs.get(page.role)
         if runs is None:
             runs = self._runs[page.role] = [library.runs(part) for part in self._text_around(page)]

@@ -81,12 +81,16 @@ class FooterStyle:
     size: float
     baseline: float
     gray: float
+    smallest: float
+    """The least size the footer shrinks to so as to stay below the cards of a page that
+    leaves it too little room; a page with less room has no footer."""
     draft_label: str = "DRAFT"
     draft_rgb: tuple[float, float, float] = (0.8, 0.1, 0.1)
 
     @property
     def top(self) -> float:
-        """The highest point the footer's letters reach, from the bottom paper edge."""
+        """The highest point the footer's letters reach, from the bottom paper edge (at most:
+        a footer set smaller reaches less high)."""
         return self.baseline + self.size
 
 
@@ -170,6 +174,7 @@ def load_style(path: Path = STYLE_FILE) -> SheetStyle:
             size=length("footer", "size"),
             baseline=length("footer", "baseline"),
             gray=gray("footer", "gray"),
+            smallest=length("footer", "smallest"),
             draft_label=str(data["footer"].get("draft_label", "DRAFT")),
             draft_rgb=_rgb(data["footer"].get("draft_rgb", [0.8, 0.1, 0.1]), document.at("footer", "draft_rgb")),
         ),
