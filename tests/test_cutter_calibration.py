@@ -12,6 +12,7 @@ import importlib
 import re
 import shlex
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 
 import ezdxf
 import pdfplumber
@@ -32,10 +33,14 @@ from generator.sheets.style import MM, ORIENTATIONS, find_paper, load_style
 
 STYLE = load_style()
 CUTTERS = load_cutters()
+BUILD = dataclasses.replace(SheetSettings.default(STYLE), gutter=CUTTERS.gutter)
+"""What ``build --cutter`` prints with, given no margin or gutter: what the sheet's build line runs."""
 CLEAR = 1.5 * MM
 FEEDER = 15.875
 """The Auto Sheet Feeder's inset, 0.625 in (silhouette-card-maker issue 173)."""
 SVG = "{http://www.w3.org/2000/svg}"
+TIKI = Path(__file__).resolve().parent.parent / "cards" / "tiki"
+"""A bundled deck of poker cards, the size whose build the sheet's marks are chosen for."""
 
 
 def run(*args):
@@ -191,13 +196,14 @@ def test_the_instructions_follow_the_marks_down(tmp_path):
     """The top marks' arms keep the room a 10 mm inset gives them, whatever the inset."""
     lengths, gaps = [], []
     for inset in (10, FEEDER, 20):
-        result, out = calibrate(tmp_path / str(inset), "--cutter", "silhouette", "--mark-inset", inset)
+        result, out = calibrate(tmp_path / str(inset), "--cutter", "silhouette", "--mark-inset", inset,
+                                "--mark-length", 10)
         assert result.exit_code == 0, result.output
         width, height, fills, _, words, lines = read_sheet(out)
         lengths.append(re.search(r"length ([\d.]+) mm", " ".join(lines)).group(1))
         title = next(box for text, box in words if text == "Cutter")
         gaps.append(round((height - title.top) / MM - inset, 1))
-    assert lengths == ["10.6"] * 3
+    assert lengths == ["10"] * 3
     assert len(set(gaps)) == 1
 
 
@@ -221,7 +227,7 @@ def test_calibrate_takes_every_inset_build_takes_for_the_card_it_cuts():
                     except SheetSettingsError:
                         break
                     plan = plan_cutter_calibration(paper, marks, 3 * MM, "svg", CalibratedBuild(
-                        frozenset(CALIBRATED_OPTIONS), ("--duplex", "short")))
+                        frozenset(CALIBRATED_OPTIONS), ("--duplex", "short")), build=settings)
                     registration, guides = plan.sheet.registration, plan.guides[-1][0]
                     assert plan.sheet.trims[0].inside(registration.rectangle)
                     assert not registration.touches(guides) and registration.settings.inset == inset * MM
@@ -280,9 +286,10 @@ def test_the_suggested_inset_is_the_largest_that_fits(tmp_path):
     result, _ = calibrate(tmp_path, "--cutter", "silhouette", "--paper", "a5", "--mark-inset", "45")
     suggested = float(suggestions(result.output.strip())["--mark-inset"])
     paper = find_paper("a5", "portrait", STYLE)
-    plan_cutter_calibration(paper, cutter_settings(CUTTERS, "silhouette", suggested), 3 * MM, "svg")
+    plan_cutter_calibration(paper, cutter_settings(CUTTERS, "silhouette", suggested), 3 * MM, "svg", build=BUILD)
     with pytest.raises(InputError):
-        plan_cutter_calibration(paper, cutter_settings(CUTTERS, "silhouette", suggested + 0.1), 3 * MM, "svg")
+        plan_cutter_calibration(paper, cutter_settings(CUTTERS, "silhouette", suggested + 0.1), 3 * MM, "svg",
+                                build=BUILD)
 
 
 # ----------------------------------------------------------------------------- the build line
@@ -310,12 +317,13 @@ def test_the_build_line_carries_the_marks_and_paper_calibrated(tmp_path, frame_r
                             "--paper", "letter")
     assert result.exit_code == 0, result.output
     lines = assert_sheet_is_sound(out, "silhouette-4", 12, 0.5)
-    assert build_line(lines) == ("deckpress build --cutter silhouette-4 --paper letter --mark-inset 12 "
-                                 "--mark-thickness 0.5 --cut-file svg")
+    assert build_line(lines) == ("deckpress build --cutter silhouette-4 --paper letter --orientation landscape "
+                                 "--mark-inset 12 --mark-length 20 --mark-thickness 0.5 --cut-file svg")
     manifest = build_from_sheet(tmp_path, lines)
-    assert manifest["paper"]["name"] == "letter"
-    assert (manifest["cutter"]["name"], manifest["cutter"]["inset_mm"], manifest["cutter"]["thickness_mm"]) == \
-        ("silhouette-4", 12, 0.5)
+    assert (manifest["paper"]["name"], manifest["paper"]["orientation"]) == ("letter", "landscape")
+    cutter = manifest["cutter"]
+    assert (cutter["name"], cutter["inset_mm"], cutter["length_mm"], cutter["thickness_mm"]) == \
+        ("silhouette-4", 12, 20, 0.5)
     assert manifest["cut_file"].endswith(".cut.svg")
 
 
@@ -346,7 +354,75 @@ def test_the_build_line_is_quoted_for_a_shell(tmp_path):
     assert shlex.split(line)[4:6] == ["--paper", "200 x 280"]
 
 
-def test_without_options_the_build_line_is_the_plain_one(tmp_path):
+def test_without_options_the_build_line_names_only_what_a_build_chooses_for_itself(tmp_path):
     result, out = calibrate(tmp_path, "--cutter", "silhouette")
     assert result.exit_code == 0, result.output
-    assert build_line(read_sheet(out)[5]) == "deckpress build --cutter silhouette --cut-file svg"
+    assert build_line(read_sheet(out)[5]) == \
+        "deckpress build --cutter silhouette --orientation landscape --mark-length 7 --cut-file svg"
+
+
+# ----------------------------------------------------------------------------- what the build prints
+
+def what_to_type(lines):
+    """What the calibration sheet tells the cutter's software: the paper as it lies (the title's
+    end) and the marks' settings line, as a build's page label joins them."""
+    text = " ".join(lines)  # a narrow column wraps them
+    paper = re.match(r"Cutter calibration: Silhouette, \d marks, (.+? (?:portrait|landscape)) 1\. ", text).group(1)
+    [marks] = re.findall(r"Silhouette, \d marks: inset [\d.]+ mm, length [\d.]+ mm, thickness [\d.]+ mm", text)
+    return f"{paper}, {marks}"
+
+
+def build_tiki(out, *options):
+    """Build the bundled deck with ``options``; its first page's label naming the marks, and its manifest."""
+    result = run("build", TIKI, *options, "--out", out, "--quiet")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(out / "tiki.pdf") as pdf:
+        [label] = [line for line in pdf.pages[0].extract_text().splitlines() if "marks: inset" in line]
+    return label, read_manifest(out / "tiki.json")
+
+
+def placed_fronts(manifest):
+    return sorted(tuple(p["trim_box"]) for p in manifest["placements"] if p["page"] == 1)
+
+
+@pytest.mark.parametrize("paper, orientation, length", [
+    ("a4", "landscape", 7), ("letter", "portrait", 20), ("a3", "portrait", 17.7)])
+def test_the_sheet_calibrates_what_the_build_it_names_prints(tmp_path, paper, orientation, length):
+    """The designer types the orientation and the marks' inset and length into the cutter's
+    software from the sheet: the build the sheet names prints those, and so does a plain build
+    of a poker deck, whose own choice they are."""
+    result, out = calibrate(tmp_path, "--cutter", "silhouette", "--paper", paper)
+    assert result.exit_code == 0, result.output
+    lines = assert_sheet_is_sound(out, "silhouette", 10)  # the marks drawn at the length the sheet states
+    width, height = read_sheet(out)[:2]
+    assert (width > height) == (orientation == "landscape")
+    typed = what_to_type(lines)
+    assert typed.endswith(f" {orientation}, Silhouette, 3 marks: inset 10 mm, length {length:g} mm, thickness 1 mm")
+    named = shlex.split(build_line(lines))
+    named_label, named_manifest = build_tiki(tmp_path / "named", *named[2:])
+    plain_label, plain_manifest = build_tiki(tmp_path / "plain", "--cutter", "silhouette", "--paper", paper)
+    for label, manifest in ((named_label, named_manifest), (plain_label, plain_manifest)):
+        assert label.endswith(typed)
+        assert manifest["paper"]["orientation"] == orientation
+        assert (manifest["cutter"]["inset_mm"], manifest["cutter"]["length_mm"]) == (10, length)
+    assert placed_fronts(named_manifest) == placed_fronts(plain_manifest)
+
+
+def test_where_the_text_leaves_no_room_for_the_builds_arms_the_sheet_names_shorter_ones(tmp_path):
+    """A5 turned landscape with the Auto Sheet Feeder's inset: four 20 mm L marks leave the text
+    too little room, so the sheet's arms are shorter, and the build it names prints those, with
+    the same cards a plain build prints."""
+    result, out = calibrate(tmp_path, "--cutter", "silhouette-4", "--paper", "a5", "--mark-inset", FEEDER)
+    assert result.exit_code == 0, result.output
+    lines = assert_sheet_is_sound(out, "silhouette-4", FEEDER)
+    typed = what_to_type(lines)
+    assert typed == "A5 landscape, Silhouette, 4 marks: inset 15.88 mm, length 19.5 mm, thickness 1 mm"
+    named = shlex.split(build_line(lines))
+    assert named[2:] == ["--cutter", "silhouette-4", "--paper", "a5", "--orientation", "landscape",
+                         "--mark-inset", "15.875", "--mark-length", "19.5", "--cut-file", "svg"]
+    named_label, named_manifest = build_tiki(tmp_path / "named", *named[2:])
+    assert named_label.endswith(typed)
+    plain_label, plain_manifest = build_tiki(tmp_path / "plain", "--cutter", "silhouette-4", "--paper", "a5",
+                                             "--mark-inset", FEEDER)
+    assert "A5 landscape" in plain_label and plain_manifest["cutter"]["length_mm"] == 20
+    assert placed_fronts(named_manifest) == placed_fronts(plain_manifest)

@@ -509,7 +509,8 @@ def test_calibrating_a_cutter_prints_its_marks_and_one_rectangle_with_its_cut_fi
     assert len(found) == 5 and all(any(all(abs(a - b) < 0.01 for a, b in zip(box.rounded(), other.rounded(),
                                                                                 strict=True)) for other in found)
                                    for boxes in expected.values() for box in boxes)
-    assert "deckpress build --cutter silhouette --paper a5 --cut-file svg --corner-radius 0" in " ".join(text.split())
+    assert ("deckpress build --cutter silhouette --paper a5 --orientation portrait --mark-length 20 --cut-file svg "
+            "--corner-radius 0") in " ".join(text.split())
     root = ElementTree.parse(cut_file).getroot()
     [path] = [p for g in root.iter(f"{SVG}g") if g.get("id") == "cut" for p in g.iter(f"{SVG}path")]
     box, closed = svg_path_box(path.get("d"))

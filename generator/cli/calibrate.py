@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
@@ -16,6 +17,7 @@ from generator.sheets.calibration import (
     write_calibration,
     write_cutter_calibration,
 )
+from generator.sheets.geometry import SheetSettings
 from generator.sheets.style import MM, load_style
 
 DEFAULT_OUT = Path("build/calibration.pdf")
@@ -72,8 +74,11 @@ def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tup
     card-sized rectangle to cut, ringed by guides 0.5 and 1 mm inside and
     outside it, and beside it the cut file (--cut-file, svg by default) that
     cuts it, with the mark options and --corner-radius a build would take.
+    Its marks are the ones a build prints for poker cards on that paper:
+    turned the way that holds most, arms as long as the cards leave room for.
     The page ends with the build command that prints what was calibrated:
-    the cutter, cut file and every paper, mark and duplex option given.
+    the cutter, cut file, orientation and arm length, and every paper, mark
+    and duplex option given.
     """
     if cutting.cut_file and cutting.cutter is None:
         raise click.BadParameter("the cut file is the cutter's sheet's; add --cutter", param_hint="'--cut-file'")
@@ -84,9 +89,11 @@ def calibrate(paper: str | None, orientation: str, duplex: str, back_offset: tup
     style = load_style()
     sheet = resolve_paper(style, paper, orientation)
     if cutting.cutter is not None:
+        # what the sheet's build line prints with (no --margin or --gutter: calibrate takes neither)
+        build = cutting.applied_to(dataclasses.replace(SheetSettings.default(style), paper=sheet))
         cut_path = write_cutter_calibration(out_file, sheet, cutting.cutter, cutting.corner_radius,
                                             cutting.cut_file or "svg", _calibrated(back_offset),
-                                            tuple(style.papers.values()))
+                                            tuple(style.papers.values()), build=build)
         say(f"wrote {out_file} and {cut_path}: print the page at actual size, load both in the "
             "cutter's software with the marks the page names, and cut.")
         return

@@ -18,10 +18,13 @@ value to pass to ``deckpress build``.
 
 A cutting machine is calibrated apart (``deckpress calibrate --cutter``): one page
 with the cutter's registration marks and one card-sized rectangle to cut, ringed by
-grey guides 0.5 and 1 mm inside and outside it, and the cut file that cuts it. The
-page is laid out from where the marks are, so every inset and paper a build takes for
-such a card gives one; its last instruction is the build line that prints the paper
-and marks calibrated.
+grey guides 0.5 and 1 mm inside and outside it, and the cut file that cuts it. The marks
+are the ones a build prints: the paper turned and the arms as long as a build of poker
+cards (a layout's default size) chooses, for the orientation and the arm length are what
+the designer types into the cutter's software. The page is laid out from where those
+marks are, so every inset and paper a build takes for such a card gives one; its last
+instruction is the build line that prints the paper and marks calibrated, naming the
+orientation and arm length too, since a deck of another card size would choose its own.
 """
 
 from __future__ import annotations
@@ -41,11 +44,13 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from generator.boxes import EPSILON, Box
 from generator.errors import InputError
 from generator.outputs import write_bytes_atomic, write_files_atomic
-from generator.render.units import mm_text, size_text
+from generator.render.layout import DEFAULT_SIZE
+from generator.render.renderer import builtin_tables
+from generator.render.units import mm_text, size_text, to_points
 from generator.sheets.cutfile import CutSheet, cut_file_bytes, cut_file_name
-from generator.sheets.cutting import CutterSettings, Registration, longest_arms, place_marks
+from generator.sheets.cutting import LENGTH_STEP, CutterSettings, Registration, place_marks
 from generator.sheets.forms import sheet_canvas, sheet_font
-from generator.sheets.geometry import back_box, mirror_axis, mirror_box
+from generator.sheets.geometry import SheetSettings, SheetSettingsError, back_box, mirror_axis, mirror_box, plan_layout
 from generator.sheets.instructions import Label, draw_labels
 from generator.sheets.marks import Line
 from generator.sheets.style import MM, Paper
@@ -238,8 +243,9 @@ CUT_TEST_RINGS = (-1.0, -0.5, 0.5, 1.0)
 how far a cut strays."""
 CUT_TEST_TEXT_DROP = 16 * MM
 """From the marks' corners (the inset below the top paper edge) down to the first line of
-instructions' baseline: room above the title for the top marks' arms to grow to about 10 mm.
-The instructions follow the marks, so a deeper inset moves them down with it."""
+instructions' baseline: room above the title for the top marks' arms up to about 10 mm (longer
+arms push the text further down). The instructions follow the marks, so a deeper inset moves
+them down with it."""
 CUT_TEST_MARGIN = 20 * MM
 """Least room left and right of the instructions."""
 CUT_TEST_NARROWEST = 50 * MM
@@ -259,6 +265,10 @@ INSET_STEP = 0.1 * MM
 CALIBRATED_OPTIONS = ("--paper", "--orientation", "--mark-inset", "--mark-length", "--mark-thickness",
                       "--corner-radius")
 """The options of ``calibrate --cutter`` that shape the sheet and that ``build`` takes too."""
+PINNED_OPTIONS = ("--orientation", "--mark-length")
+"""The options the sheet's build line names whether given or not: without them a build chooses
+the orientation and the arms' length from its deck's card size, which need not be the one the
+sheet's marks were chosen for."""
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -266,9 +276,10 @@ class CalibratedBuild:
     """What the sheet's last instruction gives ``deckpress build`` besides the cutter and cut file.
 
     A build must print the paper and marks that were calibrated, so the line repeats every
-    option of :data:`CALIBRATED_OPTIONS` the command line gave (``given``), each with the value
-    the sheet was laid out with: a sheet for another paper or inset names that one. ``others``
-    are further options for the build, as words (``--duplex short``).
+    option of :data:`CALIBRATED_OPTIONS` the command line gave (``given``), and those of
+    :data:`PINNED_OPTIONS` always, each with the value the sheet was laid out with: a sheet for
+    another paper or inset names that one. ``others`` are further options for the build, as
+    words (``--duplex short``).
     """
 
     given: frozenset[str] = frozenset()
@@ -302,17 +313,21 @@ class _Placed:
 
 def plan_cutter_calibration(paper: Paper, cutter: CutterSettings, corner_radius: float, cut_file: str,
                             calibrated: CalibratedBuild = CalibratedBuild(),
-                            papers: tuple[Paper, ...] = ()) -> CutterCalibrationPlan:
-    """Where the marks, the rectangle to cut and the instructions go on ``paper``.
+                            papers: tuple[Paper, ...] = (), *, build: SheetSettings) -> CutterCalibrationPlan:
+    """Where the marks, the rectangle to cut and the instructions go on ``paper``, turned as a
+    build turns it.
 
-    The marks stand where the cutter looks for them, ``cutter.inset`` from the edges, and the
-    rest is laid out from where they are, the first of three ways that fits:
+    The marks are :func:`marks_as_built`'s, with ``build`` (the settings the build line's build
+    prints with: its margin and gutter): where the cutter looks for them, ``cutter.inset`` from
+    the edges, with the arms a build prints, or the longest shorter ones the sheet leaves room
+    for (:func:`_placed_as_built`). The rest is laid out from where they are, the first of
+    three ways that fits:
     :func:`_under_the_marks` (the instructions below the top marks, as far down as the inset
     puts those, and the rectangle centred on the page, as a build centres its cards, or just
     below them), :func:`_beside_the_card` (for a paper too short for that, such as A5
     landscape) and :func:`_around_the_card` (for an inset so deep that the instructions must
-    leave the marks' rectangle). The marks' arms grow as long as the rest leaves room for, as
-    a build's do. The last instruction is :func:`build_command`'s line, with ``calibrated``.
+    leave the marks' rectangle). The last instruction is :func:`build_command`'s line, with
+    ``calibrated``.
 
     Where a build fits a card of :data:`CUT_TEST_SIZE` between these marks on a known paper,
     one of the three fits. Raises :class:`InputError` when none does; the message names what
@@ -320,21 +335,77 @@ def plan_cutter_calibration(paper: Paper, cutter: CutterSettings, corner_radius:
     ``papers`` (the known ones) no smaller than this paper either way that fits (else such a
     size made of them).
     """
-    placed = _placed(paper, cutter, corner_radius, cut_file, calibrated)
+    turned, placed = _placed_as_built(paper, cutter, corner_radius, cut_file, calibrated, build)
     if placed is None:
-        raise InputError(_does_not_fit(paper, cutter, corner_radius, cut_file, calibrated, papers))
+        raise InputError(_does_not_fit(paper, cutter, corner_radius, cut_file, calibrated, papers, build))
     guides = tuple((placed.cut.grown(step * MM), max(0.0, corner_radius + step * MM)) for step in CUT_TEST_RINGS)
     return CutterCalibrationPlan(
-        paper=paper,
-        sheet=CutSheet(width=paper.width, height=paper.height, trims=(placed.cut,), corner_radius=corner_radius,
+        paper=turned,
+        sheet=CutSheet(width=turned.width, height=turned.height, trims=(placed.cut,), corner_radius=corner_radius,
                        registration=placed.registration),
         guides=guides,
         text=placed.text,
     )
 
 
+def default_card_size() -> tuple[float, float]:
+    """The card a layout prints when it names no size (poker), in points: the card whose build
+    the sheet's marks are chosen for, since it is the one decks print most."""
+    width, height = builtin_tables()[0][DEFAULT_SIZE]
+    return to_points(width), to_points(height)
+
+
+def marks_as_built(paper: Paper, cutter: CutterSettings, build: SheetSettings) -> tuple[Paper, CutterSettings]:
+    """``paper`` turned as a build turns it and ``cutter`` with its arms as long as a build prints
+    them, both fixed (one orientation, ``length`` equal to ``longest``), so the sheet prints
+    these and its build line can name them.
+
+    A build chooses both from its cards (:func:`~generator.sheets.geometry.plan_layout`, asked
+    here with ``build``'s margin and gutter, for cards of :func:`default_card_size` without
+    bleed): the orientation that holds most, the longest arms they leave room for. Where no
+    such card fits between the marks (that build is refused), the paper stays as given and
+    the arms are the shortest, which every build between these marks can print.
+    """
+    try:
+        layout = plan_layout(dataclasses.replace(build, paper=paper, cutter=cutter), default_card_size(), 0.0)
+    except SheetSettingsError:
+        layout = None
+    registration = layout.registration if layout is not None else None
+    if layout is None or registration is None:
+        return paper, dataclasses.replace(cutter, longest=cutter.length, choose_orientation=False)
+    return layout.paper, dataclasses.replace(cutter, length=registration.length, longest=registration.length,
+                                             choose_orientation=False)
+
+
+def _placed_as_built(paper: Paper, cutter: CutterSettings, corner_radius: float, cut_file: str,
+                     calibrated: CalibratedBuild, build: SheetSettings) -> tuple[Paper, _Placed | None]:
+    """The paper as a build turns it, and the sheet laid out on it around the marks that build
+    prints (:func:`marks_as_built`). Where the text finds no room beside arms that long (A5
+    landscape, its marks 15 mm or more in), around the longest shorter ones it does, down to
+    ``cutter.length``: the build line names the length, and arms no longer than the build's
+    own keep off the cards it keeps off, so that build prints the same cards. None when the
+    sheet fits with none."""
+    turned, marks = marks_as_built(paper, cutter, build)
+    for length in _arm_lengths(marks.length, cutter.length):
+        placed = _placed(turned, dataclasses.replace(marks, length=length, longest=length), corner_radius,
+                         cut_file, calibrated)
+        if placed is not None:
+            return turned, placed
+    return turned, None
+
+
+def _arm_lengths(longest: float, shortest: float) -> list[float]:
+    """``longest``, then every multiple of :data:`LENGTH_STEP` below it down to ``shortest``: the
+    arms a sheet tries, longest first (just ``longest`` when the two are one length given)."""
+    below = math.ceil(longest / LENGTH_STEP - EPSILON) - 1
+    least = math.ceil(shortest / LENGTH_STEP - EPSILON)
+    return [longest] + [steps * LENGTH_STEP for steps in range(below, least - 1, -1)]
+
+
 def _placed(paper: Paper, cutter: CutterSettings, corner_radius: float, cut_file: str,
             calibrated: CalibratedBuild) -> _Placed | None:
+    """The sheet laid out around marks as ``cutter`` fixes them (one length), the first way that
+    fits; None when none does."""
     instructions = _cutter_instructions(paper, cutter, cut_file, build_command(paper, cutter, cut_file,
                                                                                 corner_radius, calibrated))
     return (_under_the_marks(paper, cutter, instructions) or _beside_the_card(paper, cutter, instructions)
@@ -347,23 +418,21 @@ def _under_the_marks(paper: Paper, cutter: CutterSettings, instructions: list[st
     width, height = paper.width, paper.height
     card_width, card_height = CUT_TEST_SIZE
     reach = max(CUT_TEST_RINGS) * MM
-    shortest = place_marks(width, height, cutter)
-    column = min(width - 2 * CUT_TEST_MARGIN, shortest.rectangle.width)
+    registration = place_marks(width, height, cutter)
+    column = min(width - 2 * CUT_TEST_MARGIN, registration.rectangle.width)
     if column <= 0:
         return None
     left = (width - column) / 2
     first_line = min(height - cutter.inset - CUT_TEST_TEXT_DROP,
-                     _below_top_marks(shortest) - CUT_TEST_GAP - TITLE_SIZE)
-    below_text = min(label.y for label in _lines(instructions + [shortest.describe()], left, first_line,
-                                                  column)) - TEXT_SIZE - 3 * MM
+                     _below_top_marks(registration) - CUT_TEST_GAP - TITLE_SIZE)
+    text = _lines(instructions + [registration.describe()], left, first_line, column)
+    below_text = min(label.y for label in text) - TEXT_SIZE - 3 * MM
     bottom = min((height - card_height) / 2, below_text - reach - card_height)
     cut = Box((width - card_width) / 2, bottom, card_width, card_height)
     outermost = cut.grown(reach)
     text_top = first_line + TITLE_SIZE  # the title's ascent
     band = Box(left, outermost.top, column, max(0.0, text_top - outermost.top))
     """Where the instructions go: from their first line down to the guides."""
-    registration = place_marks(width, height, cutter, longest_arms(width, height, cutter, (outermost, band)))
-    text = _lines(instructions + [registration.describe()], left, first_line, column)
     lowest_text = min(label.y for label in text) - TEXT_SIZE
     if not outermost.inside(registration.rectangle, tolerance=EPSILON) or registration.touches(outermost) \
             or registration.touches(band) or lowest_text < outermost.top + CUT_TEST_GAP or not _within(text, column):
@@ -379,36 +448,28 @@ def _beside_the_card(paper: Paper, cutter: CutterSettings, instructions: list[st
     width, height = paper.width, paper.height
     card_width, card_height = CUT_TEST_SIZE
     reach = max(CUT_TEST_RINGS) * MM
-    shortest = place_marks(width, height, cutter)
-    inside = shortest.rectangle
+    registration = place_marks(width, height, cutter)
+    inside = registration.rectangle
     bottom = (height - card_height) / 2
-    right = min([inside.right] + [zone.x for zone in shortest.keep_clear if zone.x > width / 2
+    right = min([inside.right] + [zone.x for zone in registration.keep_clear if zone.x > width / 2
                                   and zone.y < bottom + card_height + reach and zone.top > bottom - reach])
     cut = Box(right - CUT_TEST_GAP - reach - card_width, bottom, card_width, card_height)
     outermost = cut.grown(reach)
     left = inside.x + CUT_TEST_GAP
     column = outermost.x - 2 * CUT_TEST_GAP - left
-    if column < CUT_TEST_NARROWEST or not outermost.inside(inside, tolerance=EPSILON) or shortest.touches(outermost):
+    if column < CUT_TEST_NARROWEST or not outermost.inside(inside, tolerance=EPSILON) \
+            or registration.touches(outermost):
         return None
-    first_line = _below_top_marks(shortest) - CUT_TEST_GAP - TITLE_SIZE
-    floor = max(zone.top for mark, zone in zip(shortest.marks, shortest.keep_clear, strict=True)
+    first_line = _below_top_marks(registration, left, left + column) - CUT_TEST_GAP - TITLE_SIZE
+    floor = max(zone.top for mark, zone in zip(registration.marks, registration.keep_clear, strict=True)
                 if mark.corner.startswith("bottom")) + CUT_TEST_GAP
     # the lowest the instructions may reach: above the bottom marks' clear margins
-
-    def column_box(text: tuple[Label, ...]) -> Box:
-        lowest = min(label.y - (LEADING - 1) * label.size for label in text)
-        return Box(left, lowest, column, first_line + TITLE_SIZE - lowest)
-
-    text = _lines(instructions + [shortest.describe()], left, first_line, column)
-    if column_box(text).y < floor or not _within(text, column):
+    text = _lines(instructions + [registration.describe()], left, first_line, column)
+    lowest = min(label.y - (LEADING - 1) * label.size for label in text)
+    column_box = Box(left, lowest, column, first_line + TITLE_SIZE - lowest)
+    if lowest < floor or registration.touches(column_box) or not _within(text, column):
         return None
-    registration = place_marks(width, height, cutter,
-                               longest_arms(width, height, cutter, (outermost, column_box(text))))
-    grown = _lines(instructions + [registration.describe()], left, first_line, column)
-    if column_box(grown).y < floor or registration.touches(column_box(grown)) or registration.touches(outermost) \
-            or not _within(grown, column):
-        return _Placed(cut, shortest, text)
-    return _Placed(cut, registration, grown)
+    return _Placed(cut, registration, text)
 
 
 def _within(text: tuple[Label, ...], width: float) -> bool:
@@ -418,10 +479,12 @@ def _within(text: tuple[Label, ...], width: float) -> bool:
     return all(stringWidth(label.text, font, label.size) <= width + EPSILON for label in text)
 
 
-def _below_top_marks(registration: Registration) -> float:
-    """How high on the page text may reach below the top marks: their clear margins' lowest edge."""
+def _below_top_marks(registration: Registration, left: float = -math.inf, right: float = math.inf) -> float:
+    """How high on the page text from ``left`` to ``right`` may reach below the top marks: the
+    lowest edge of the clear margins above it. A mark beside the text, not above it, leaves it
+    be: long arms at the far side of the card need not push a column beside it down."""
     return min(zone.y for mark, zone in zip(registration.marks, registration.keep_clear, strict=True)
-               if mark.corner.startswith("top"))
+               if mark.corner.startswith("top") and zone.x < right and zone.right > left)
 
 
 def _around_the_card(paper: Paper, cutter: CutterSettings, instructions: list[str]) -> _Placed | None:
@@ -430,27 +493,21 @@ def _around_the_card(paper: Paper, cutter: CutterSettings, instructions: list[st
     sensor finds only the marks' edges there. None when that does not fit."""
     width, height = paper.width, paper.height
     card_width, card_height = CUT_TEST_SIZE
-    shortest = place_marks(width, height, cutter)
+    registration = place_marks(width, height, cutter)
     cut = Box((width - card_width) / 2, (height - card_height) / 2, card_width, card_height)
     outermost = cut.grown(max(CUT_TEST_RINGS) * MM)
     column = width - 2 * CUT_TEST_MARGIN
-    if column <= 0 or not cut.inside(shortest.rectangle, tolerance=EPSILON) or shortest.touches(outermost) \
+    if column <= 0 or not cut.inside(registration.rectangle, tolerance=EPSILON) or registration.touches(outermost) \
             or not outermost.inside(Box(0.0, 0.0, width, height), tolerance=EPSILON):
         return None
     left = (width - column) / 2
-    taken = [(zone.y, zone.top) for zone in shortest.keep_clear]
+    taken = [(zone.y, zone.top) for zone in registration.keep_clear]
     taken.append((outermost.y - CUT_TEST_GAP, outermost.top + CUT_TEST_GAP))
     spans = _free_spans(CUT_TEST_EDGE, height - CUT_TEST_EDGE, taken)
-    text = _flowed(instructions + [shortest.describe()], left, column, spans)
+    text = _flowed(instructions + [registration.describe()], left, column, spans)
     if text is None or not _within(text, column):
         return None
-    rows = tuple(_row(label, width) for label in text)
-    registration = place_marks(width, height, cutter, longest_arms(width, height, cutter, (outermost, *rows)))
-    grown = _flowed(instructions + [registration.describe()], left, column, spans)
-    if grown is None or not _within(grown, column) \
-            or any(registration.touches(_row(label, width)) for label in grown):
-        return _Placed(cut, shortest, text)
-    return _Placed(cut, registration, grown)
+    return _Placed(cut, registration, text)
 
 
 def _free_spans(bottom: float, top: float, taken: list[tuple[float, float]]) -> list[tuple[float, float]]:
@@ -494,30 +551,29 @@ def _flowed(paragraphs: list[str], left: float, width: float,
     return tuple(labels)
 
 
-def _row(label: Label, page_width: float) -> Box:
-    """The band across the page that a line of text takes: from its descent to its ascent."""
-    return Box(0.0, label.y - (LEADING - 1) * label.size, page_width, LEADING * label.size)
-
-
 def _does_not_fit(paper: Paper, cutter: CutterSettings, corner_radius: float, cut_file: str,
-                  calibrated: CalibratedBuild, papers: tuple[Paper, ...]) -> str:
-    """Why the sheet is refused, and the changes that make it fit, each tried."""
+                  calibrated: CalibratedBuild, papers: tuple[Paper, ...], build: SheetSettings) -> str:
+    """Why the sheet is refused, and the changes that make it fit, each tried with the marks a
+    build prints once that change is typed in (:func:`marks_as_built`)."""
 
     def fits(other: Paper, marks: CutterSettings, option: str) -> bool:
-        return _placed(other, marks, corner_radius, cut_file, calibrated.with_option(option)) is not None
+        return _placed_as_built(other, marks, corner_radius, cut_file, calibrated.with_option(option),
+                                build)[1] is not None
 
+    tried = marks_as_built(paper, cutter, build)[0]
     remedies = []
     inset = _largest_inset(paper, cutter, lambda marks: fits(paper, marks, "--mark-inset"))
     if inset is not None:
         remedies.append(f"--mark-inset {mm_argument(inset)}")  # tried: with long arms, not every smaller one fits
-    turned = paper.turned("landscape" if paper.orientation == "portrait" else "portrait")
-    if (turned.width, turned.height) != (paper.width, paper.height) and fits(turned, cutter, "--orientation"):
+    turned = tried.turned("landscape" if tried.orientation == "portrait" else "portrait")
+    if (turned.width, turned.height) != (tried.width, tried.height) \
+            and fits(turned, dataclasses.replace(cutter, choose_orientation=False), "--orientation"):
         remedies.append(f"--orientation {turned.orientation}")
     larger = next((other for other in _larger_papers(paper, papers) if fits(other, cutter, "--paper")), None)
     if larger is not None:
         remedies.append(f"--paper {larger.name}")
     return (f"the cutter calibration sheet (a {size_text(*CUT_TEST_SIZE)} card to cut, its guides and "
-            f"instructions) does not fit on {paper.describe()} with marks {mm_text(cutter.inset)} in from "
+            f"instructions) does not fit on {tried.describe()} with marks {mm_text(cutter.inset)} in from "
             f"the edges; use " + (", or ".join(remedies) if remedies else "a larger paper or a smaller --mark-inset"))
 
 
@@ -560,11 +616,14 @@ def _larger_papers(paper: Paper, papers: tuple[Paper, ...]) -> list[Paper]:
 
 def build_command(paper: Paper, cutter: CutterSettings, cut_file: str, corner_radius: float,
                   calibrated: CalibratedBuild) -> str:
-    """The ``deckpress build`` line that prints what this sheet calibrates, quoted for a shell."""
+    """The ``deckpress build`` line that prints what this sheet calibrates, quoted for a shell:
+    ``paper`` as the sheet lies and ``cutter``'s arms at the one length the sheet prints, named
+    by :data:`PINNED_OPTIONS` so that a deck of any card size prints them too."""
     values = {"--paper": paper.name, "--orientation": paper.orientation, "--mark-inset": mm_argument(cutter.inset),
               "--mark-length": mm_argument(cutter.length), "--mark-thickness": mm_argument(cutter.thickness)}
+    named = calibrated.given | set(PINNED_OPTIONS)
     words = ["deckpress", "build", "--cutter", cutter.cutter.name]
-    words += [word for option, value in values.items() if option in calibrated.given for word in (option, value)]
+    words += [word for option, value in values.items() if option in named for word in (option, value)]
     words += ["--cut-file", cut_file]
     words += ["--corner-radius", mm_argument(corner_radius)] if "--corner-radius" in calibrated.given else []
     return shlex.join([*words, *calibrated.others])
@@ -625,10 +684,11 @@ def draw_cutter_calibration(plan: CutterCalibrationPlan) -> bytes:
 
 def write_cutter_calibration(path: Path, paper: Paper, cutter: CutterSettings, corner_radius: float,
                              cut_file: str = "svg", calibrated: CalibratedBuild = CalibratedBuild(),
-                             papers: tuple[Paper, ...] = ()) -> Path:
+                             papers: tuple[Paper, ...] = (), *, build: SheetSettings) -> Path:
     """Write the cutter calibration PDF to ``path`` and its cut file beside it, both or neither;
-    return the cut file's path. ``calibrated`` and ``papers`` are :func:`plan_cutter_calibration`'s."""
-    plan = plan_cutter_calibration(paper, cutter, corner_radius, cut_file, calibrated, papers)
+    return the cut file's path. ``calibrated``, ``papers`` and ``build`` are
+    :func:`plan_cutter_calibration`'s."""
+    plan = plan_cutter_calibration(paper, cutter, corner_radius, cut_file, calibrated, papers, build=build)
     cut_path = path.with_name(cut_file_name(path.name, cut_file))
     write_files_atomic({path: draw_cutter_calibration(plan), cut_path: cut_file_bytes(plan.sheet, cut_file)})
     return cut_path
