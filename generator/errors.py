@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -220,6 +220,25 @@ def value_text(value: object) -> str:
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """"1 card", "2 cards"; ``nouns`` for a plural that is not ``noun`` + s ("copies")."""
     return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
+
+
+def page_ranges(pages: Sequence[int]) -> str:
+    """``[1, 2, 3, 7]`` -> ``pages 1-3, 7``."""
+    if not pages:
+        return ""
+    text = ", ".join(f"{first}" if first == last else f"{first}-{last}" for first, last in consecutive_runs(pages))
+    return f"{'page' if len(pages) == 1 else 'pages'} {text}"
+
+
+def consecutive_runs(numbers: Iterable[int]) -> list[tuple[int, int]]:
+    """``[1, 2, 3, 7]`` -> ``[(1, 3), (7, 7)]``: each run of consecutive numbers, first and last."""
+    runs: list[tuple[int, int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], number)
+        else:
+            runs.append((number, number))
+    return runs
 
 
 def quoting_hint(value: object) -> str:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from cli_run import deckpress
 from pypdf import PdfReader
 from sheets_support import FrameRenderer, embedded_fonts, numbered_deck, placed_forms, read_manifest, write_deck
 
@@ -299,9 +300,11 @@ def test_the_footer_never_prints_over_a_card_of_a_grid_that_fills_the_page(mixed
     for placement in manifest["placements"]:
         boxes.setdefault(placement["page"], []).append(placement["trim_box"])
     assert min(box[1] for page in boxes.values() for box in page) == pytest.approx(lowest, abs=0.01)
+    missing = []
     with pdfplumber.open(result.pdf) as pdf:
         for number, page in enumerate(pdf.pages, start=1):
             footer = footer_chars(page)
+            missing += [] if footer else [number]
             for char in footer:
                 assert not any(reaches_into(char, page.height, box, manifest["bleed"]) for box in boxes[number]), \
                     (number, char["text"])
@@ -313,6 +316,20 @@ def test_the_footer_never_prints_over_a_card_of_a_grid_that_fills_the_page(mixed
                 assert {round(char["size"], 2) for char in footer} == {STYLE.footer.size}
                 assert page.extract_text().splitlines()[-1].startswith(f"Test Deck · page {number} of ")
     assert len(boxes) == manifest["pages"]
+    assert result.pages_without_footer == tuple(missing) != ()  # what the build tells the designer
+
+
+def test_a_build_says_which_pages_print_without_their_footer_and_how_to_keep_it(tmp_path):
+    deck = tmp_path / "cards" / "tall"
+    assert deckpress("new", "tall", "--dir", tmp_path / "cards").exit_code == 0
+    layout = deck / "layout.yaml"
+    layout.write_text(layout.read_text().replace("size: poker", "size: [63mm, 95.6mm]"))
+    run = deckpress("build", deck, "--out", tmp_path / "out")
+    assert run.exit_code == 0, run.stderr
+    assert ("note: no footer (page number, how to flip) on pages 1-6: the cards leave it no room; "
+            "a larger --margin keeps it") in run.stdout.splitlines()
+    roomy = deckpress("build", deck, "--out", tmp_path / "out", "--margin", "6.2")
+    assert roomy.exit_code == 0 and "no footer" not in roomy.stdout
 
 
 def test_a_footer_with_a_little_room_under_the_cards_is_set_smaller_below_them(mixed_deck, tmp_path):

@@ -28,8 +28,9 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 from shops_support import add_element, small_deck
 
+from generator.errors import page_ranges
 from generator.shops import preflight as preflight_module
-from generator.shops.preflight import UnreadablePdf, page_ranges, preflight
+from generator.shops.preflight import UnreadablePdf, preflight
 from generator.shops.presets import find_preset
 
 

@@ -37,7 +37,7 @@ from generator.cli.sheet_options import (
 )
 from generator.cli.shop import build_for_shop, shop_option
 from generator.deck import Deck
-from generator.errors import EXIT_OK, DeckpressError, plural
+from generator.errors import EXIT_OK, DeckpressError, page_ranges, plural
 from generator.findings import Finding
 from generator.iterations.fingerprints import deck_record
 from generator.render import Renderer, load_renderer
@@ -199,6 +199,9 @@ def build(decks: tuple[str, ...], out_dir: Path, paper: str | None, orientation:
                     say(line)
             say(f"wrote {result.pdf} ({plural(result.pages, 'page')}, {plural(result.cards, 'card')}) "
                 f"and {result.manifest}" + (f" and {result.cut_file}" if result.cut_file else ""))
+            if result.pages_without_footer:
+                say(f"note: no footer (page number, how to flip) on {page_ranges(result.pages_without_footer)}: "
+                    "the cards leave it no room; a larger --margin keeps it")
 
 
 def _same_file(path: Path, files: list[Path]) -> bool:

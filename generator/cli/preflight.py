@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from generator.cli.common import echo_error, reports_errors, say, say_json
-from generator.errors import EXIT_INPUT, EXIT_OK, EXIT_RULES, InputError, Position, plural
-from generator.shops.preflight import MAX_PREFLIGHT_BYTES, Report, UnreadablePdf, page_ranges, preflight
+from generator.errors import EXIT_INPUT, EXIT_OK, EXIT_RULES, InputError, Position, page_ranges, plural
+from generator.shops.preflight import MAX_PREFLIGHT_BYTES, Report, UnreadablePdf, preflight
 from generator.shops.presets import Preset, find_preset
 
 

@@ -93,6 +93,8 @@ class PressResult:
     """The cut file written beside the PDF (``--cut-file``), if any."""
     instruction_pages: int = 0
     """Pages of a reprint's instructions in front of the sheets (their blank backs included)."""
+    pages_without_footer: tuple[int, ...] = ()
+    """Pages whose cards left the footer no room (:func:`footer_size`), in order."""
 
 
 def output_paths(deck: Deck, out_dir: Path, duplex: str = DEFAULT_DUPLEX, part: str | None = None) -> tuple[Path, Path]:
@@ -174,7 +176,8 @@ def press_deck(deck: Deck, renderer: CardRenderer, settings: SheetSettings, out_
                 on_page(page)
         writer.close()
         manifest.close(record)
-    return PressResult(pdf_path, manifest_path, footer.pages, total, cut_path, before)
+    return PressResult(pdf_path, manifest_path, footer.pages, total, cut_path, before,
+                       tuple(sorted(footer.left_out)))
 
 
 def _instruction_forms(instructions: Instructions, layout: SheetLayout, style: SheetStyle,
@@ -435,6 +438,8 @@ class Footer:
             if registration.touches(band):
                 raise SheetSettingsError("the page label would print beside a registration mark; "
                                          "use a larger --mark-inset")
+        self.left_out: set[int] = set()
+        """The pages whose cards left the footer no room: the build says so."""
         self._around: dict[str, tuple[str, ...]] = {}
         self._runs: dict[str, list[list[tuple[bytes, bytes]]]] = {}
         """Per page role, the footer's text between its numbers as runs (see :meth:`FormLibrary.runs`)."""
@@ -489,6 +494,7 @@ class Footer:
         ceiling = lowest_card_edge((placement.box for placement in page.placements), self._bleed, left, left + width)
         fitting = footer_size(size, self._style.baseline, ceiling, self._style.smallest)
         if fitting is None:
+            self.left_out.add(page.number)
             return b""
         if fitting < size:  # the cards come down to its line: smaller type, centred under them
             size, width = fitting, width * fitting / size

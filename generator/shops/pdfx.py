@@ -35,8 +35,8 @@ from pypdf.generic import (
     TextStringObject,
 )
 
+from generator.errors import consecutive_runs
 from generator.shops.inks import PressInks
-from generator.shops.preflight import consecutive_runs
 from generator.shops.presets import Preset
 from generator.shops.rules import standard_of
 

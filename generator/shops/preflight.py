@@ -31,7 +31,7 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,25 +128,6 @@ class Report:
             if problem.page is not None:
                 pages.append(problem.page)
         return [(rule, message, pages) for (rule, message), pages in groups.items()]
-
-
-def page_ranges(pages: list[int]) -> str:
-    """``[1, 2, 3, 7]`` -> ``pages 1-3, 7``."""
-    if not pages:
-        return ""
-    text = ", ".join(f"{first}" if first == last else f"{first}-{last}" for first, last in consecutive_runs(pages))
-    return f"{'page' if len(pages) == 1 else 'pages'} {text}"
-
-
-def consecutive_runs(numbers: Iterable[int]) -> list[tuple[int, int]]:
-    """``[1, 2, 3, 7]`` -> ``[(1, 3), (7, 7)]``: each run of consecutive numbers, first and last."""
-    runs: list[tuple[int, int]] = []
-    for number in sorted(set(numbers)):
-        if runs and number == runs[-1][1] + 1:
-            runs[-1] = (runs[-1][0], number)
-        else:
-            runs.append((number, number))
-    return runs
 
 
 def preflight(data: bytes, preset: Preset) -> Report:

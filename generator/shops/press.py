@@ -24,7 +24,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator.errors import InputError, LayoutError, Position, plural
+from generator.errors import InputError, LayoutError, Position, page_ranges, plural
 from generator.exports.printed import printed_cards
 from generator.exports.raster import MAX_RASTER_PIXELS, FaceOrder, Raster, raster_tasks, run_raster_task, with_bleed
 from generator.exports.staging import StagedFolder, all_or_nothing
@@ -36,7 +36,7 @@ from generator.shops.folder import shop_faces
 from generator.shops.inks import PressInks
 from generator.shops.pdf import ShopPage, draw_deck_pdf, shop_pages
 from generator.shops.pdfx import mark_pdfx
-from generator.shops.preflight import Report, page_ranges, preflight
+from generator.shops.preflight import Report, preflight
 from generator.shops.presets import Preset
 
 JPEG_QUALITY = 95
