@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import reportlab
 from cli_run import deckpress
+from hostile_support import new_deck
 from reportlab.pdfbase.ttfonts import TTFont
 from test_booklet import DECK, WIDE_TABLE, WORDY_TABLE, make_deck
 
@@ -264,3 +265,59 @@ def test_check_s_table_of_character_widths_is_true_of_the_booklet_s_fonts():
     for code in range(32, 127):
         widest = max(face.stringWidth(chr(code), 1) for face in faces)
         assert widest <= ASCII_WIDTHS[code - 32] < widest + 0.011, chr(code)
+
+
+FACTION_DECK = {
+    "  text: text\n": "  text: text\n  faction: {choices: [\u7ea2, blue]}\n",
+    "name: Knight,": "name: Knight, faction: \u7ea2,",
+}
+"""A choice field whose value 红 no booklet font has; the starter layout does not print it, so
+the cards pass, and the booklet prints it wherever a directive shows the field."""
+
+
+def faction_deck(tmp_path: Path, rules: str) -> Path:
+    folder = new_deck(tmp_path, "space")
+    deck = folder / "deck.yaml"
+    text = deck.read_text(encoding="utf-8")
+    for old, new in FACTION_DECK.items():
+        text = text.replace(old, new, 1)
+    deck.write_text(text + "decklists:\n  duel: {name: Duel, cards: {knight: 2, goblin: 3}}\n", encoding="utf-8")
+    (folder / "rules.md").write_text(rules, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("rules, character", [
+    # the components table's groups, and the cover's "In the box" (4 红 cards)
+    ("# A\n\n{{ components by=faction }}\n", "\u7ea2"),
+    ("# A\n\n{{ decklists by=faction }}\n", "\u7ea2"),  # a column's header
+    ("# A\n\n{{ components by=type hero=\"\u82f1\u96c4 cards\" }}\n", "\u82f1"),  # a group renamed
+    ("# A\n\n{{ cardtable columns=name,power headers=\"Name,\u529b\" }}\n", "\u529b"),
+])
+def test_a_text_a_block_directive_prints_that_no_booklet_font_has_is_refused_by_both(tmp_path, rules, character):
+    """A choice value, a renamed group, a header: the booklet printed an empty box in their place
+    (on the cover too) where a card table's cells were refused."""
+    folder = faction_deck(tmp_path, rules)
+    booklet = deckpress("booklet", folder, "--out", tmp_path / "out", "--quiet")
+    check = deckpress("check", folder)
+    assert booklet.exit_code == 2, booklet.stdout + booklet.stderr
+    [refusal] = booklet.error_lines
+    assert refusal.startswith(f"error: {folder / 'rules.md'}:3:") and f"no booklet font has '{character}'" in refusal
+    assert check.exit_code == 2 and refusal in check.error_lines, check.stdout + check.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_caption_no_booklet_font_prints_is_refused_by_both(tmp_path):
+    """The cards may print a title in a font of the deck's choosing (DejaVu Serif has the
+    arrowhead \u02ef); the caption under its picture is set in the booklet's fonts, which lack it."""
+    folder = faction_deck(tmp_path, "# A\n\n{{ cards type=hero }}\n")
+    layout = folder / "layout.yaml"
+    layout.write_text(layout.read_text(encoding="utf-8").replace("DejaVuSans", "DejaVuSerif"), encoding="utf-8")
+    deck = folder / "deck.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("name: Knight,", "name: Knight \u02ef,"),
+                    encoding="utf-8")
+    booklet = deckpress("booklet", folder, "--out", tmp_path / "out", "--quiet")
+    check = deckpress("check", folder)
+    assert booklet.exit_code == 2, booklet.stdout + booklet.stderr
+    [refusal] = booklet.error_lines
+    assert refusal.startswith(f"error: {folder / 'rules.md'}:3:") and "no booklet font has '\u02ef'" in refusal
+    assert check.exit_code == 2 and check.error_lines == [refusal], check.stdout + check.stderr

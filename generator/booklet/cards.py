@@ -15,12 +15,12 @@ from reportlab.lib.colors import Color
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, Table
 
+from generator.booklet.directives import caption_words
 from generator.booklet.paragraphs import Paragraph, table_style
 from generator.booklet.style import paragraph_text
 from generator.deck.model import Card, Deck
 from generator.errors import DeckpressError
 from generator.render.icons import Icon
-from generator.words import words_for
 
 
 class Renderer(Protocol):
@@ -110,17 +110,10 @@ def face_problems(renderer: Renderer, deck: Deck, faces: list[tuple[Card, str]])
 
 
 def caption_text(deck: Deck, card: Card, side: str) -> str:
-    """"Frankenflakes ×9" under a front; "back: Candy Rock" under a card's own back; the shared
-    back is the back of all cards, or of all other cards when some have their own."""
-    title = deck.title(card.face(side, deck.shared_back))
-    if side == "front":
-        copies = f"×{card.count}" if card.count > 1 else ""
-        return " ".join(part for part in (title, copies) if part)
-    if card.back is None:
-        # "all cards" only when it is true: some cards may have a back of their own
-        own_backs = any(other.back is not None for other in deck.cards if other.count)
-        return words_for(deck)("card_back_others" if own_backs else "card_back_all")
-    return words_for(deck)("back_caption", title=title)
+    """"Frankenflakes ×9" under a front, its words (:func:`caption_words`) and its copies."""
+    words = caption_words(deck, card, side)
+    copies = f"×{card.count}" if side == "front" and card.count > 1 else ""
+    return " ".join(part for part in (words, copies) if part)
 
 
 def card_grid(faces: list[tuple[Card, str]], deck: Deck, renderer: Renderer, frame_width: float,

@@ -324,16 +324,24 @@ class Cell:
 @dataclass(repr=False, eq=False)
 class DirectiveTable:
     """What a ``{{ components }}``, ``{{ decklists }}`` or ``{{ cardtable }}`` prints: its
-    headers, whether each column holds numbers (printed to the right), a row of cells (None:
-    blank) for each entry, and the texts that come from the rules file or the deck's
-    descriptions, to be checked as the rules file's own text is. ``shares`` fixes each
-    column's share of the text width; without, the columns share it by their texts."""
+    headers, whether each column holds numbers (printed to the right) and a row of cells (None:
+    blank) for each entry. ``shares`` fixes each column's share of the text width; without,
+    the columns share it by their texts."""
 
     headers: list[str]
     numeric: list[bool]
     rows: Sequence[Sequence[Cell | None]]
-    checked: list[str]
     shares: tuple[float, ...] | None = None
+
+    @property
+    def printed(self) -> list[str]:
+        """Every text the table prints, as it reads (a card text without its markup), to be
+        checked as the rules file's own text is: its headers and cells come from the rules
+        file, the deck (choice values, titles, descriptions) and the translation (labels,
+        phrases), and the booklet's fonts must have each of their characters."""
+        cells = [cell for row in self.rows for cell in row if cell is not None]
+        return [*self.headers, *(readable(cell.text) if cell.card else cell.text for cell in cells),
+                *(cell.note for cell in cells if cell.note)]
 
 
 def directive_table(directive: Directive, deck: Deck) -> DirectiveTable:
@@ -354,7 +362,7 @@ def _components_table(directive: Directive, deck: Deck) -> DirectiveTable:
     rows.append([Cell(str(deck.total), bold=True), Cell(words("in_all"), bold=True), None])
     rows += [[None, Cell(extra), None] for extra in contents.extras]
     return DirectiveTable([words("cards_column"), words("kind_column"), words("details_column")],
-                          [True, False, False], rows, list(contents.extras), shares=(0.14, 0.36, 0.50))
+                          [True, False, False], rows, shares=(0.14, 0.36, 0.50))
 
 
 def _decklists_table(directive: Directive, deck: Deck) -> DirectiveTable:
@@ -382,7 +390,7 @@ def _decklists_table(directive: Directive, deck: Deck) -> DirectiveTable:
     headers = [labels.get(value) or choice_text(deck, by or "", raw) or value.capitalize() or words("other_column")
                for value, raw in values.items()]
     return DirectiveTable([words("deck_column"), words("cards_column"), *headers], [False] + [True] * (1 + len(values)),
-                          rows, [decklist.description for decklist in deck.decklists])
+                          rows)
 
 
 def card_table_columns(directive: Directive, deck: Deck) -> list[str]:
@@ -412,8 +420,7 @@ def _card_table(directive: Directive, deck: Deck) -> DirectiveTable:
     words = words_for(deck)
     rows = [[shown(deck, name, column.value(card), formats.get(name), words)
              for name, column in zip(names, columns, strict=True)] for card in cards]
-    return DirectiveTable(titles, [_is_numeric([column.value(card) for card in cards]) for column in columns],
-                          rows, [readable(cell.text) if cell.card else cell.text for row in rows for cell in row])
+    return DirectiveTable(titles, [_is_numeric([column.value(card) for card in cards]) for column in columns], rows)
 
 
 def shown(deck: Deck, column: str, value: Any, template: str | None, words: Words) -> Cell:
@@ -485,6 +492,28 @@ def card_reference(directive: Directive, deck: Deck, text_width: float) -> tuple
     if not any(card.count for card in cards):
         raise directive.fail("picks no cards")
     return sides, width, cards
+
+
+def caption_words(deck: Deck, card: Card, side: str) -> str:
+    """The words of the caption under a picture of ``card``'s ``side``: its title
+    ("Frankenflakes") under a front, "back: Candy Rock" under a card's own back; the shared
+    back is the back of all cards, or of all other cards when some have their own. A front's
+    caption adds its copies ("×9"), in characters of the booklet's own."""
+    title = deck.title(card.face(side, deck.shared_back))
+    if side == "front":
+        return title
+    if card.back is None:
+        # "all cards" only when it is true: some cards may have a back of their own
+        own_backs = any(other.back is not None for other in deck.cards if other.count)
+        return words_for(deck)("card_back_others" if own_backs else "card_back_all")
+    return words_for(deck)("back_caption", title=title)
+
+
+def captions_words(deck: Deck, cards: Sequence[Card], sides: Sequence[str]) -> str:
+    """The words of every caption a ``{{ cards }}`` of ``cards`` and ``sides`` may print, for
+    checking as the rules file's own text is: the titles and phrases come from the deck and
+    its translation, and the booklet's fonts must have each of their characters."""
+    return " ".join(caption_words(deck, card, side) for card in cards if card.count for side in sides)
 
 
 # --- inline directives ----------------------------------------------------------

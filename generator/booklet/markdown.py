@@ -39,7 +39,15 @@ from generator.booklet import blocks
 from generator.booklet.blocks import Reader
 from generator.booklet.cards import Renderer, card_grid, distinct_faces, face_problems
 from generator.booklet.components import Components
-from generator.booklet.directives import Cell, Directive, ExpandedSource, card_reference, components_of, directive_table
+from generator.booklet.directives import (
+    Cell,
+    Directive,
+    ExpandedSource,
+    captions_words,
+    card_reference,
+    components_of,
+    directive_table,
+)
 from generator.booklet.limits import CELL_PADDING, MIN_COLUMN_WIDTH, check_columns, check_table_rows, column_need
 from generator.booklet.paragraphs import ICON_SPACER, Paragraph, icon_markup, table_style
 from generator.booklet.style import EXAMPLE_BOX_RULE, BookletStyle, derive, font_has_glyph, paragraph_text
@@ -345,7 +353,7 @@ class Converter:
         if directive.name == "components" and self.cover_components is None:
             self.cover_components = components_of(directive, self.deck)
         table = directive_table(directive, self.deck)
-        for raw in table.checked:
+        for raw in table.printed:
             self.reader.directive_text(raw, directive)
         cell, head = self.style.text["table"], self.style.text["table_head"]
         aligns = [TA_RIGHT if numeric else TA_LEFT for numeric in table.numeric]
@@ -369,6 +377,7 @@ class Converter:
 
     def cards_block(self, directive: Directive) -> list[Flowable]:
         sides, width, cards = card_reference(directive, self.deck, self.frame_width)
+        self.reader.directive_text(captions_words(self.deck, cards, sides), directive)
         width = width or self.style.card_width
         renderer = self.renderer()
         faces = distinct_faces(self.deck, cards, sides, renderer)

@@ -3,7 +3,9 @@
 The rules file is read as the booklet reads it, by the booklet's own reader
 (:class:`generator.booklet.blocks.Reader`), which here keeps every problem instead of
 stopping at the first: every directive readable and filled in from the deck, every
-character printable in the booklet font, every word and heading within its length, every
+character printable in the booklet font (the rules file's, and those of every text the
+booklet prints from the deck and its translation: the cover, the phrases, what a block
+directive shows), every word and heading within its length, every
 image a readable picture inside the deck folder. This adds what the booklet finds while
 drawing: every block directive on a line of its own with its options, fields, decklists
 and cards in order, and every table narrow enough for the page. The measures are the
@@ -28,6 +30,7 @@ from generator.booklet.blocks import Reader
 from generator.booklet.directives import (
     Directive,
     ExpandedSource,
+    captions_words,
     card_reference,
     card_table_columns,
     column_header,
@@ -316,7 +319,8 @@ class _Walk:
 
     def cards(self, directive: Directive, width: float) -> bool:
         """Check a ``{{ cards }}``; whether its row of cards might be taller than a page."""
-        card_reference(directive, self.deck, width)
+        sides, _, cards = card_reference(directive, self.deck, width)
+        self.reader.directive_text(captions_words(self.deck, cards, sides), directive)
         if self.renderer is None:
             return False
         card_width, card_height = self.renderer.card_size
@@ -327,7 +331,7 @@ class _Walk:
     def directive_table(self, directive: Directive, width: float) -> bool:
         """Check a table directive's texts, rows and columns; whether a row might be taller than a page."""
         table = directive_table(directive, self.deck)
-        self.reader.directive_text(" ".join(table.checked), directive)
+        self.reader.directive_text(" ".join(table.printed), directive)
         self.untranslated += _untranslated_headers(directive, self.deck)
         check_table_rows(len(table.rows), directive.position, directive.name)
         check_columns(len(table.headers), width, directive.position, directive.name)
