@@ -9,6 +9,9 @@ import pdfplumber
 import pytest
 from cli_run import CARDS, deckpress
 
+from generator.booklet.style import font_has_glyph
+from generator.words import merged, shipped_languages
+
 DECK = """\
 deck: {name: Quest, players: 2}
 fields:
@@ -351,6 +354,43 @@ def test_a_mistake_in_the_booklet_phrases_is_an_error_with_its_line(tmp_path, wo
         return
     assert run.exit_code == 2
     assert run.stderr.startswith(f"error: {folder / 'lang' / 'fr.yaml'}:{line}:") and message in run.stderr
+
+
+@pytest.mark.parametrize("translation, place, message", [
+    # the cover's "In the box", a heading of the booklet's own
+    (FRENCH + "words:\n  in_the_box: \"Dans la bo\u00eete \u4f60\u597d\"\n", ("lang/fr.yaml", 9, 3),
+     "the booklet prints the phrase in_the_box 'Dans la bo\u00eete \u4f60\u597d', and no booklet font has '\u4f60'"),
+    # the cover's count of cards, either form of a plural
+    (FRENCH + "words:\n  cards: {one: \"{n} carte\", other: \"{n} \u5f20\"}\n", ("lang/fr.yaml", 9, 3),
+     "the booklet prints the phrase cards '{n} \u5f20'"),
+    # the printing note, in the margin of the folding booklet's first sheet
+    (FRENCH + "words:\n  printing_note: \"Imprimez \u5370\"\n", ("lang/fr.yaml", 9, 3), "(U+5370)"),
+    # a choice label: the components table's groups and the cover's
+    (FRENCH_TEXTS + "choices: {kind: {hero: h\u00e9ros, beast: \u602a\u7269}}\n", ("rules.fr.md", 3, 1),
+     "no booklet font has '\u602a' (U+602A)"),
+])
+def test_a_translated_text_no_booklet_font_prints_is_refused_by_check_and_booklet(tmp_path, translation, place,
+                                                                                     message):
+    """The booklet printed an empty box for each such character, while both passed."""
+    folder = make_deck(tmp_path, {"fr": translation})
+    (folder / "rules.fr.md").write_text("# Mat\u00e9riel\n\n{{ components by=kind }}\n", encoding="utf-8")
+    booklet = deckpress("booklet", folder, "--lang", "fr", "--out", tmp_path / "out", "--quiet")
+    check = deckpress("check", folder, "--lang", "fr")
+    file, line, column = place
+    assert booklet.exit_code == 2, booklet.stdout + booklet.stderr
+    [refusal] = booklet.error_lines
+    assert refusal.startswith(f"error: {folder / file}:{line}:{column}: ") and message in refusal, refusal
+    assert check.exit_code == 2 and check.error_lines == [refusal], check.stdout + check.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_phrase_deckpress_gives_prints_in_the_booklet_fonts():
+    """A translation's own phrases are checked for characters the booklet lacks; the shipped
+    tables are not, so they hold to it here."""
+    for code in shipped_languages():
+        for key, phrase in merged(code, {}).phrases.items():
+            for text in phrase.values() if isinstance(phrase, dict) else (phrase,):
+                assert all(font_has_glyph(character) for character in text), (code, key, text)
 
 
 def test_choice_labels_must_name_a_choice_field_and_its_choices(tmp_path):

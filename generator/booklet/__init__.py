@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.booklet.directives import expand_inline
-from generator.booklet.limits import cover_problems
+from generator.booklet.limits import cover_problems, phrase_problems
 from generator.booklet.style import BookletStyle, font_has_glyph, load_style
 from generator.deck.model import RULES_FILENAME, Deck, has_rules_file, rules_path
 from generator.errors import InputError, Position, together
@@ -103,9 +103,9 @@ def build_booklet(deck: Deck, paper: str = "a4",
         raise InputError(f"unknown paper '{paper}'; choose one of {', '.join(sorted(style.papers))}")
     path = rules_path(deck)
     text = read_rules(deck)
-    cover = cover_problems(deck, font_has_glyph)
-    if cover:
-        raise together(cover)
+    unprintable = cover_problems(deck, font_has_glyph) + phrase_problems(deck, font_has_glyph)
+    if unprintable:
+        raise together(unprintable)
     renderer = _LazyRenderer(deck, renderer_factory or cards.load_default_renderer)
 
     def make_body(frame_width: float, frame_height: float) -> Body:

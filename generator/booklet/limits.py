@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from generator.deck.model import Deck
 from generator.errors import InputError, Position
+from generator.words import PLURAL_RULE
 
 MAX_WORD_LENGTH = 200
 """Characters in one word (text between spaces) of a rules file. The longest words and
@@ -100,4 +101,33 @@ def cover_problems(deck: Deck, printable: Callable[[str], bool]) -> list[InputEr
                 f"the booklet's cover prints the deck's {key} '{text}', and no booklet font has "
                 f"'{character}' (U+{ord(character):04X}); use another character", deck.source.at("deck", key),
                 field=key))
+    return problems
+
+
+PHRASES_PRINTED_ELSEWHERE = frozenset({"booklet_title", "booklet_subject", "untranslated"})
+"""Phrases of :mod:`generator.words` the booklet's fonts never print: the PDF's title and
+subject are its document information, which a reader shows in its own font, and a draft's
+marked text is drawn on the cards, in the layout's fonts."""
+
+
+def phrase_problems(deck: Deck, printable: Callable[[str], bool]) -> list[InputError]:
+    """Each phrase the deck's translation gives under ``words:`` that the booklet prints (its
+    cover, headings, table headers, captions, the printing note) with a character no booklet
+    font has, at the phrase's line. The shipped tables of phrases are deckpress's own, and
+    print (a test holds them to it), so a deck as written has none to check."""
+    translation = deck.translation
+    if translation is None:
+        return []
+    problems = []
+    for key, phrase in translation.words.items():
+        if key == PLURAL_RULE or key in PHRASES_PRINTED_ELSEWHERE:
+            continue
+        for text in phrase.values() if isinstance(phrase, dict) else (phrase,):
+            character = first_unprintable(text, printable)
+            if character is not None:
+                problems.append(InputError(
+                    f"the booklet prints the phrase {key} '{text}', and no booklet font has "
+                    f"'{character}' (U+{ord(character):04X}); use another character",
+                    translation.word_positions.get(key, Position(translation.path)), field=key))
+                break
     return problems

@@ -97,6 +97,9 @@ class Translation:
     choice_labels: dict[str, dict[Any, str]] = dataclasses.field(default_factory=dict)
     words: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Phrases of the booklet this translation changes (see :mod:`generator.words`)."""
+    word_positions: dict[str, Position] = dataclasses.field(default_factory=dict)
+    """Where the translation writes each phrase it changes: one the booklet cannot print is
+    pointed at there."""
     positions: dict[tuple[str | None, str, str], Position] = dataclasses.field(default_factory=dict)
     """Where the translation writes each face text it gives, by (card id, side, field); the
     card id is None for the shared back. A text that does not fit is pointed at there."""
@@ -185,6 +188,7 @@ def apply_translation(deck: Deck, code: str, document: Document) -> Deck:
     problems.raise_any()
     translation = Translation(code=code, path=document.path, layout_texts=layout_texts,
                               untranslated=tuple(texts.untranslated), choice_labels=choice_labels, words=words,
+                              word_positions={key: document.at("words", key) for key in words},
                               positions=texts.positions, written=deck)
     info = {**deck.info, **deck_texts}
     return dataclasses.replace(deck, name=info["name"], info=info, cards=cards, shared_back=shared_back,

@@ -44,6 +44,7 @@ from generator.booklet.limits import (
     check_table_rows,
     column_need,
     cover_problems,
+    phrase_problems,
 )
 from generator.booklet.style import TextBounds, font_has_glyph, load_style, text_bounds, to_points
 from generator.deck.model import Deck
@@ -100,7 +101,7 @@ def booklet_findings(deck: Deck, renderer: Renderer | None = None) -> list[Findi
         text = read_rules(deck)
     except InputError as error:
         return findings_from(error, "booklet")
-    problems = cover_problems(deck, _printable)
+    problems = cover_problems(deck, _printable) + phrase_problems(deck, _printable)
     bounds = text_bounds(DEFAULT_PAPER)
     source = expand_inline(text, path, deck, problems)
     reader = Reader(deck.folder, path, source, _printable, problems,
