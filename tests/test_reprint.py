@@ -216,6 +216,24 @@ def test_nothing_to_reprint_removes_an_earlier_reprint_left_in_the_folder(tmp_pa
 
 
 @needs_git
+def test_a_deck_made_since_the_revision_is_printed_whole_beside_the_others_reprints(tmp_path: Path,
+                                                                                    monkeypatch: pytest.MonkeyPatch):
+    """A new deck in the project has never been printed: ``build --changed-since`` of every deck
+    prints it whole, and still reprints only what changed in the others."""
+    project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert deckpress("new", "second", "--dir", "cards").exit_code == 0
+    edit(DECK, "text: Smash.,", "text: Smash twice.,")
+    run = deckpress("build", "--changed-since", "HEAD", "--out", OUT)
+    assert run.exit_code == 0, run.stderr
+    assert "deck 'second' is not in HEAD: it is printed whole" in run.stdout.splitlines()
+    whole = json.loads((OUT / "second.json").read_text())
+    assert len([p for p in whole["placements"] if p["face"] == "front"]) == 26  # every copy, front and back
+    assert not (OUT / "second.reprint.pdf").exists()
+    assert (OUT / "game.reprint.pdf").is_file() and not (OUT / "game.pdf").exists()
+
+
+@needs_git
 def test_nothing_to_reprint_from_a_reprint_s_own_manifest_keeps_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """The reprint's manifest describes the deck once its cards are put in: given to
     --changed-from, it is the printed copy's record, not an earlier reprint to clear away."""

@@ -4,12 +4,12 @@ comparison of the deck with the printed copy (at a git revision, or as a manifes
 
 from __future__ import annotations
 
-from generator.cli.common import counted
+from generator.cli.common import counted, say
 from generator.cli.runs import RunRequest
 from generator.deck import Deck
 from generator.errors import InputError, Position, printable
 from generator.iterations.comparison import Reprint, cards_to_compare, compare
-from generator.iterations.decks import sides_since
+from generator.iterations.decks import is_at_revision, sides_since
 from generator.iterations.fingerprints import PrintedCopy
 from generator.iterations.reprints import instructions_of, reprint_from_manifest
 from generator.render import Renderer
@@ -17,10 +17,15 @@ from generator.sheets.instructions import PrintRun
 
 
 def reprint_run(request: RunRequest, printed: PrintedCopy | None, deck: Deck, renderer: Renderer,
-                quiet: bool) -> PrintRun:
+                quiet: bool) -> PrintRun | None:
     """The copies of ``deck`` a printed copy lacks (``request.since`` names its revision, or
-    ``printed`` is its manifest's record). Raises InputError when they cannot be compared."""
+    ``printed`` is its manifest's record); None, every copy, for a deck made since the revision,
+    which was never printed. Raises InputError when they cannot be compared."""
     if request.since is not None:
+        if not is_at_revision(deck.path, request.since):
+            if not quiet:
+                say(f"deck '{deck.id}' is not in {printable(request.since)}: it is printed whole")
+            return None
         old, new = sides_since(deck.path, request.since)
         with counted(cards_to_compare(old, new), "Comparing cards", quiet) as advance:
             comparison = compare(old, new, advance)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator.deck.model import find_deck_file
 from generator.iterations.revision import revision_of
 from generator.iterations.sides import KEEP_OWN_VERSION, Side, read_side
 from generator.revisions import DISK
@@ -27,3 +28,10 @@ def sides_since(deck: Path, revision: str) -> tuple[Side, Side]:
     newer = read_side(deck, DISK, WORKING_TREE, KEEP_OWN_VERSION)
     return read_side(deck, older, revision, newer.deck.version), newer
 
+
+
+def is_at_revision(deck: Path, revision: str) -> bool:
+    """Whether the deck file at ``deck`` is in ``revision`` of its repository: a deck made since
+    has no printed copy to compare with. Raises InputError as :func:`sides_since` does for a
+    revision or a repository that is not there."""
+    return revision_of(deck, revision).is_file(find_deck_file(deck).absolute())
