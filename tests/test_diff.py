@@ -440,7 +440,8 @@ def test_a_deck_the_revision_does_not_have_cannot_be_compared(tmp_path: Path, mo
     shutil.copytree("cards/game", "cards/newer")
     run = deckpress("diff", "cards/newer", "--since", "HEAD", "-q")
     assert run.exit_code == 2
-    assert run.error_lines == ["error: HEAD:cards/newer/deck.yaml: file not found"]
+    assert run.error_lines == ["error: cards/newer/deck.yaml: the deck is not in HEAD: it was made since, so there "
+                               "is nothing to compare it with"]
 
 
 def test_outside_a_repository_or_without_git_there_is_no_revision(tmp_path: Path,

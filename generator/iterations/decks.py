@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.deck.model import find_deck_file
+from generator.errors import InputError, Position, printable
 from generator.iterations.revision import revision_of
 from generator.iterations.sides import KEEP_OWN_VERSION, Side, read_side
 from generator.revisions import DISK
@@ -25,6 +26,10 @@ def sides_since(deck: Path, revision: str) -> tuple[Side, Side]:
     """The deck at ``deck`` as it was at ``revision`` of its git repository, and as it is now.
     Raises InputError when there is no repository or no such revision, or a side cannot be read."""
     older = revision_of(deck, revision)  # a revision that is not there is said before any reading
+    deck_file = find_deck_file(deck)
+    if not older.is_file(deck_file.absolute()):
+        raise InputError(f"the deck is not in {printable(revision)}: it was made since, so there is nothing "
+                         "to compare it with", Position(deck_file))
     newer = read_side(deck, DISK, WORKING_TREE, KEEP_OWN_VERSION)
     return read_side(deck, older, revision, newer.deck.version), newer
 
