@@ -1,5 +1,9 @@
 """Draw odds are exact: checked against math.comb formulas and brute-force enumeration of every hand."""
 
+import json
+import os
+import subprocess
+import sys
 from fractions import Fraction
 from itertools import combinations
 from math import comb
@@ -201,5 +205,76 @@ def test_a_question_too_costly_to_count_is_refused_by_check_and_stats_at_its_lin
             "at once (draw)")
     check = deckpress("check", path)
     assert check.exit_code == 2 and line in check.error_lines, check.stdout + check.stderr
+    stats = deckpress("stats", path)
+    assert (stats.exit_code, stats.error_lines) == (2, [line])
+
+
+def own_treasure_deck(monsters: int) -> str:
+    """Monsters that each summon with two of their own treasures, none shared: the shape of
+    Gold Rush's question, an OR over every monster."""
+    lines = ["deck: {name: Heavy, players: 2}",
+             "fields: {name: text, type: {choices: [monster, treasure]}, kind: text, summons: text}", "cards:"]
+    for i in range(monsters):
+        lines.append(f"  - {{id: m{i}, count: 2, type: monster, name: M{i}, kind: k{i}}}")
+        lines.append(f"  - {{id: t{i}, count: 3, type: treasure, name: T{i}, summons: k{i}}}")
+    lines += ["stats:", "  questions:", "    - name: monster and its treasure", "      draw: 12",
+              "      for_some: {type: monster}", "      need:", "        - match: {id: id}",
+              "        - {where: {type: treasure}, match: {summons: kind}, at_least: 2}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_an_or_over_many_monsters_that_check_passes_is_counted_in_seconds(tmp_path):
+    """18 monsters, each wanting itself and 2 of its own 3 treasures in a draw of 12. check
+    passes it, so stats must answer it within its bound rather than run for minutes (it
+    once kept a partial hand for every set of monsters drawn). The answer is the complement
+    of every monster failing, counted group by group."""
+    monsters = 18
+    path = tmp_path / "heavy" / "deck.yaml"
+    path.parent.mkdir()
+    path.write_text(own_treasure_deck(monsters))
+    assert deckpress("check", path).exit_code == 0
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    stats = subprocess.run([sys.executable, "-m", "generator", "stats", str(path), "--format", "json"],
+                           capture_output=True, text=True, timeout=30, env=environment, cwd=ROOT)
+    assert stats.returncode == 0, stats.stderr
+    [question] = json.loads(stats.stdout)["decks"][0]["pools"][0]["questions"]
+    # Ways to draw a monsters and b treasures of one group without it answering yes, as a
+    # polynomial in the cards drawn; the hands where no group answers are its 18th power.
+    failing = [0] * 6
+    for a in range(3):
+        for b in range(4):
+            if not (a >= 1 and b >= 2):
+                failing[a + b] += comb(2, a) * comb(3, b)
+    hands = [1]
+    for _ in range(monsters):
+        hands = [sum(hands[i] * failing[j - i] for i in range(len(hands)) if 0 <= j - i < 6)
+                 for j in range(len(hands) + 5)]
+    assert Fraction(question["exact"]) == 1 - Fraction(hands[12], comb(5 * monsters, 12))
+
+
+def test_an_or_whose_parts_share_tallies_every_way_is_refused_by_check_and_stats(tmp_path):
+    """49 monsters on a 7 by 7 grid, each wanting itself, a treasure of its row and one of
+    its column: whatever the order, a partial hand must remember which monsters were drawn
+    along a row. check refuses it with the limit's line (it once passed, and stats ran for
+    minutes), and stats refuses it the same way instead of starting."""
+    side = 7
+    lines = ["deck: {name: Grid, players: 2}",
+             "fields: {name: text, type: {choices: [monster, treasure]}, row: text, column: text}", "cards:"]
+    for i in range(side):
+        lines += [f"  - {{id: m{i}_{j}, type: monster, name: M, row: r{i}, column: c{j}}}" for j in range(side)]
+        lines.append(f"  - {{id: row{i}, count: 2, type: treasure, name: R, row: r{i}}}")
+        lines.append(f"  - {{id: column{i}, count: 2, type: treasure, name: C, column: c{i}}}")
+    lines += ["stats:", "  questions:", "    - name: grid", "      draw: 8", "      for_some: {type: monster}",
+              "      need:", "        - match: {id: id}", "        - {where: {type: treasure}, match: {row: row}}",
+              "        - {where: {type: treasure}, match: {column: column}}"]
+    path = tmp_path / "grid" / "deck.yaml"
+    path.parent.mkdir()
+    path.write_text("\n".join(lines) + "\n")
+    check = deckpress("check", path)
+    [line] = [line for line in check.error_lines if line.startswith("error:")]
+    question_line = lines.index("    - name: grid") + 1
+    assert check.exit_code == 2
+    assert line.startswith(f"error: {path}:{question_line}:7: question 'grid' would take ")
+    assert "steps to count exactly (a draw of 8 from 77 cards, 147 conditions); at most 2,000,000" in line
     stats = deckpress("stats", path)
     assert (stats.exit_code, stats.error_lines) == (2, [line])

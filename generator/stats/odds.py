@@ -16,8 +16,10 @@ how many each requirement has seen, and which ANDs are still open" to "number
 of ways to get here"; taking ``j`` of a category's ``K`` copies multiplies the
 ways by ``comb(K, j)``.
 
-Three things keep that table small:
+Four things keep that table small:
 
+* the categories are taken in whichever of two orders costs less: by card id, or
+  conjunction by conjunction, so that each ANDed part is settled before the next begins;
 * a tally is capped just above the largest number any requirement looks at;
 * a partial hand that already answers yes is counted at once (times the ways
   to fill the rest of the hand) and one that can no longer answer yes is
@@ -50,8 +52,9 @@ MAX_COUNTING_WORK = 2_000_000
 seconds. The count grows with the cards drawn times the counts each group of cards can
 give, times the values of the tallies kept open, times the numbers' size; a question
 drawing 1,000 of 960,000 cards under 12 conditions would run for hours, so ``check``
-refuses it before ``stats`` or ``serve`` start counting. Every bundled question takes
-under a thousand steps."""
+refuses it before ``stats`` or ``serve`` start counting. The partial hands an OR over many
+cards keeps apart count too: each drawn set of them can be one. Every bundled question takes
+under 15,000 steps."""
 
 
 @dataclass(frozen=True)
@@ -107,8 +110,8 @@ def prepare(question: Question, pool: Pool) -> PreparedQuestion:
         raise InputError(f"question '{question.name}' draws {question.draw} cards, but "
                          f"{pool.label} has only {available}{source}", question.position, field="draw")
     conjunctions = requirements(question, entries)
-    plan = _plan(entries, conjunctions)
-    work = counting_work(plan, question.draw, conjunctions)
+    plan, work = min(((plan, counting_work(plan, question.draw, conjunctions))
+                      for plan in _plans(entries, conjunctions)), key=lambda planned: planned[1])
     if work > MAX_COUNTING_WORK:
         parts = sum(len(conjunction) for conjunction in conjunctions)
         raise InputError(f"question '{question.name}' would take {work:,} steps to count exactly (a draw of "
@@ -211,8 +214,17 @@ def count_hands(plan: Plan, draw: int, conjunctions: list[Conjunction]) -> int:
     return favourable
 
 
-def _plan(entries: Iterable[tuple[Card, int]], conjunctions: list[Conjunction]) -> Plan:
-    """The :class:`Plan` for counting hands from ``entries`` against ``conjunctions``."""
+def _plans(entries: Iterable[tuple[Card, int]], conjunctions: list[Conjunction]) -> list[Plan]:
+    """The :class:`Plan` for counting hands from ``entries`` against ``conjunctions``, in
+    each of two orders of the categories; the count is the same in both, its work is not.
+
+    In the first, categories follow their tallies' card ids. In the second, they come
+    conjunction by conjunction: the cards each ANDed part reads are taken together, so a
+    part is settled before the next begins. That keeps an OR over many cards that share
+    nothing ("this monster and 2 of its own treasures", for each monster) to a handful of
+    partial hands at a time, where the first order would keep one for each set of monsters
+    drawn: 2 to the number of monsters.
+    """
     tallies = sorted({req.card_ids for conj in conjunctions for req in conj}, key=sorted)
     index = {ids: i for i, ids in enumerate(tallies)}
     caps = [0] * len(tallies)
@@ -226,7 +238,20 @@ def _plan(entries: Iterable[tuple[Card, int]], conjunctions: list[Conjunction]) 
         signature = tuple(i for i, ids in enumerate(tallies) if card.id in ids)
         categories[signature] += copies
     # Cards no requirement looks at go last: by then they only fill the hand up.
-    ordered = sorted(categories.items(), key=lambda item: (not item[0], item[0]))
+    by_ids = sorted(categories, key=lambda signature: (not signature, signature))
+    feeding: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+    for signature in by_ids:
+        for i in signature:
+            feeding[i].append(signature)
+    read_in_turn = (signature for conj in conjunctions for req in conj for signature in feeding[index[req.card_ids]])
+    by_conjunction = list(dict.fromkeys([*read_in_turn, *by_ids]))
+    return [_plan(tallies, index, caps, [(signature, categories[signature]) for signature in order])
+            for order in (by_ids, by_conjunction)]
+
+
+def _plan(tallies: list[frozenset[str]], index: dict[frozenset[str], int], caps: list[int],
+          ordered: list[tuple[tuple[int, ...], int]]) -> Plan:
+    """The plan taking the categories in the order of ``ordered``."""
     last_feed = {i: k for k, (signature, _) in enumerate(ordered) for i in signature}
     return Plan(tallies, index, caps, ordered, last_feed)
 
@@ -235,31 +260,81 @@ def counting_work(plan: Plan, draw: int, conjunctions: list[Conjunction]) -> int
     """What :func:`count_hands` would cost, worked out without counting, in steps: partial
     hands extended by one count of one category's cards.
 
-    For each category: the hand sizes reachable so far, times the values of the tallies
-    still open (fed before it, read after it), times the counts it can give (no more than
-    the categories after it can make up for); all that times the ORed conjunctions (each
-    can keep partial hands apart, and each is looked at for every one), and times the size
-    of the numbers multiplied (a step on numbers of ``comb(deck, draw)``'s size costs one
-    more step per kilobit).
+    For each category: the hand sizes reachable so far, times the partial hands each can
+    be (see :func:`_partial_hands`), times the counts it can give (no more than the
+    categories after it can make up for); all that times the ORed conjunctions (each is
+    looked at for every partial hand), and times the size of the numbers multiplied (a
+    step on numbers of ``comb(deck, draw)``'s size costs one more step per kilobit).
     """
     if not conjunctions:
         return 0
-    caps, ordered, last_feed = plan.caps, plan.ordered, plan.last_feed
-    first_feed: dict[int, int] = {}
-    for k, (signature, _) in enumerate(ordered):
-        for i in signature:
-            first_feed.setdefault(i, k)
+    ordered = plan.ordered
+    partial_hands = _partial_hands(plan, conjunctions)
     steps, drawn_before, remaining = 0, 0, sum(size for _, size in ordered)
     for k, (_, size) in enumerate(ordered):
         remaining -= size
-        hands = min(draw, drawn_before) + 1
-        for i, first in first_feed.items():
-            if first < k <= last_feed[i]:
-                hands *= caps[i] + 1
+        hands = (min(draw, drawn_before) + 1) * partial_hands[k]
         # A hand takes what the categories after this one cannot fill: the last has one choice.
         steps += hands * (min(size, draw, remaining) + 1) + min(size, draw) + 1  # and its comb() table
         drawn_before += size
     return steps * len(conjunctions) * (1 + _hand_count_bits(drawn_before, draw) // 1024)
+
+
+def _partial_hands(plan: Plan, conjunctions: list[Conjunction]) -> list[int]:
+    """For each category, how many partial hands of one size can come to it, at most.
+
+    A partial hand holds the values of the open tallies (fed before the category and at it
+    or after) and the ORed conjunctions still alive. Which are alive tells what the closed
+    tallies held: a closed tally tells one of its checks' thresholds plus one things, for
+    as long as a conjunction reading it is undecided. So there are the open tallies' values
+    times the fewer of: what the closed tallies tell, and the sets of undecided conjunctions
+    reading a closed tally (less the empty set when every undecided conjunction reads one:
+    a hand with none alive is dropped). Without that second factor an OR over many cards
+    would look cheap while it kept a partial hand for each set of cards drawn.
+    """
+    index, caps, last_feed, count = plan.index, plan.caps, plan.last_feed, len(plan.ordered)
+    first_feed: dict[int, int] = {}
+    for k, (signature, _) in enumerate(plan.ordered):
+        for i in signature:
+            first_feed.setdefault(i, k)
+    thresholds: dict[int, set[int]] = defaultdict(set)
+    decided_at = [-1] * len(plan.tallies)  # the last category deciding a conjunction that reads the tally
+    undecided, reading_closed = [0] * (count + 1), [0] * (count + 1)  # changes at each category
+    for conj in conjunctions:
+        fed = [last_feed[index[req.card_ids]] for req in conj if index[req.card_ids] in last_feed]
+        closes, decided = min(fed, default=-1), max(fed, default=-1)
+        undecided[0] += 1
+        undecided[decided + 1] -= 1
+        if closes < decided:
+            reading_closed[closes + 1] += 1
+            reading_closed[decided + 1] -= 1
+        for req in conj:
+            i = index[req.card_ids]
+            decided_at[i] = max(decided_at[i], decided)
+            ends = (req.low, None if req.high is None else req.high + 1)
+            thresholds[i].update(t for t in ends if t is not None and 0 < t <= caps[i])
+    # (open values, closed news) factors each tally brings in at a category and takes out at a later one
+    brings: list[list[tuple[int, int]]] = [[] for _ in range(count + 1)]
+    takes: list[list[tuple[int, int]]] = [[] for _ in range(count + 1)]
+    for i, first in first_feed.items():
+        values, told = caps[i] + 1, len(thresholds[i]) + 1
+        if first < last_feed[i]:
+            brings[first + 1].append((values, 1))
+            takes[last_feed[i] + 1].append((values, 1))
+        if last_feed[i] < decided_at[i]:
+            brings[last_feed[i] + 1].append((1, told))
+            takes[decided_at[i] + 1].append((1, told))
+    result, open_values, closed_told, still_undecided, still_reading = [], 1, 1, 0, 0
+    for k in range(count):
+        still_undecided += undecided[k]
+        still_reading += reading_closed[k]
+        for values, told in brings[k]:
+            open_values, closed_told = open_values * values, closed_told * told
+        for values, told in takes[k]:
+            open_values, closed_told = open_values // values, closed_told // told
+        alive_sets = 2 ** still_reading - (still_reading == still_undecided > 0)
+        result.append(open_values * min(closed_told, max(1, alive_sets)))
+    return result
 
 
 def _hand_count_bits(total: int, draw: int) -> int:
@@ -302,12 +377,20 @@ def _settle(tally: tuple[int, ...], alive: frozenset, final: tuple[bool, ...]):
 
 
 def _drop_stricter(residuals: list[Residual]) -> list[Residual]:
-    """In an OR, a conjunction implied by another one adds nothing: keep only the weaker ones."""
+    """In an OR, a conjunction implied by another one adds nothing: keep only the weaker ones.
+
+    A weaker conjunction checks only tallies the stricter one checks, so each candidate is
+    compared with the kept ones sharing a tally with it: an OR over many cards that share
+    nothing is not compared pair by pair."""
     unique = sorted(set(residuals), key=len)
     kept: list[Residual] = []
+    kept_reading: dict[int, list[Residual]] = defaultdict(list)  # tally: the kept conjunctions checking it
     for candidate in unique:
-        if not any(_implies(candidate, weaker) for weaker in kept):
+        read = {i for i, _, _ in candidate}
+        if not any(_implies(candidate, weaker) for i in read for weaker in kept_reading[i]):
             kept.append(candidate)
+            for i in read:
+                kept_reading[i].append(candidate)
     return kept
 
 
