@@ -6,6 +6,7 @@ from itertools import product
 from pathlib import Path
 
 import pytest
+from cli_run import deckpress
 
 from generator.deck import load_deck
 from generator.stats.analysis import analyse
@@ -83,3 +84,25 @@ def test_a_roll_the_dice_cannot_show_is_reported(tmp_path):
     report = analyse(load_deck(path)).dice
     assert [row.roll for row in report.rows] == [7]
     assert report.unreachable == ((1, ("a",)),)
+
+
+@pytest.mark.parametrize("files", [
+    {"cards.csv": "id,name,roll,reward,qty\nimp,Imp,7,3,2\nogre,Ogre,9,1,2\n",
+     "deck.yaml": "deck: {name: Sheet Dice, players: 2}\ncards: {from: cards.csv}\n"
+                  "stats: {dice: {field: roll, dice: 2d6, value: reward}}\n"},
+    {"deck.yaml": "deck: {name: Sheet Dice, players: 2}\nfields: {name: text, roll: text, reward: text}\ncards:\n"
+                  "  - {id: imp, name: Imp, roll: '7', reward: '3', count: 2}\n"
+                  "  - {id: ogre, name: Ogre, roll: ' 9', reward: '1.0', count: 2}\n"
+                  "stats: {dice: {field: roll, dice: 2d6, value: reward}}\n"},
+], ids=["spreadsheet without fields", "text fields"])
+def test_rolls_and_rewards_written_as_text_get_their_odds(tmp_path, files):
+    """A spreadsheet's cells are text unless the deck types them, so a roll of 7 there is
+    the text '7': stats reads it as the roll it names, not as a roll 2d6 can never show."""
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    stats = deckpress("stats", tmp_path, "--quiet")
+    assert stats.exit_code == 0, stats.stderr
+    assert "can never roll" not in stats.stdout + stats.stderr
+    table = stats.stdout.split("\nDice:", 1)[1].splitlines()[2:4]  # below the title and the header
+    assert [line.split()[:5] for line in table] == [["7", "6/36", "6.0", "2", "3"], ["9", "4/36", "9.0", "2", "1"]]
+    assert "9 (4/36) pays 1, less than the easier 7 (6/36) at 3" in stats.stdout

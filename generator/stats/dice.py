@@ -34,6 +34,10 @@ MAX_SIDES = 100
 """Sides of one die: a d100 is the largest die sold."""
 
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))\s*")
+_WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]{1,18}\s*")
+_DECIMAL = re.compile(r"\s*[+-]?(?:[0-9]{1,18}(?:\.[0-9]{0,18})?|\.[0-9]{1,18})\s*")
+"""A whole number or a decimal written as text: ASCII digits, few enough that reading them
+is quick and the number finite."""
 
 
 @dataclass(repr=False, eq=False)
@@ -166,15 +170,13 @@ def dice_report(formula: DiceFormula, field: str, value_field: str | None,
     grouped: dict[tuple, list[tuple[Card, int]]] = defaultdict(list)
     unreachable: dict[Any, list[str]] = defaultdict(list)
     for card, copies in cards:
-        roll = field_value(card, field)
+        roll = roll_number(field_value(card, field))
         if roll is None or copies == 0:
             continue
         if roll not in distribution:
             unreachable[roll].append(card.id)
             continue
-        reward = field_value(card, value_field) if value_field else None
-        if reward is not None and (isinstance(reward, bool) or not isinstance(reward, (int, float))):
-            reward = None
+        reward = reward_number(field_value(card, value_field)) if value_field else None
         grouped[(roll, reward)].append((card, copies))
     payouts = [float(reward * distribution[roll]) for roll, reward in grouped if reward is not None]
     average = sum(payouts) / len(payouts) if payouts else None
@@ -193,6 +195,27 @@ def dice_report(formula: DiceFormula, field: str, value_field: str | None,
         rank_correlation=_spearman([float(1 / row.chance) for row, _ in rewarded],
                                    [float(reward) for _, reward in rewarded]) if len(rewarded) > 2 else None,
     )
+
+
+def roll_number(value: Any) -> Any:
+    """A card's roll as the dice total it names: a whole number written as text (a spreadsheet
+    cell of a deck without ``fields:``, a text field) reads as that number, since the deck
+    asks for it as a roll; anything else is kept as it is, and no roll shows it."""
+    if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value):
+        return int(value)
+    return value
+
+
+def reward_number(value: Any) -> int | float | None:
+    """A card's reward as a number, written as one or as text (as for :func:`roll_number`);
+    None for anything else (no reward to weigh)."""
+    if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value):
+        return int(value)
+    if isinstance(value, str) and _DECIMAL.fullmatch(value):
+        return float(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value
 
 
 def _sort_key(key: tuple) -> tuple:
