@@ -106,3 +106,21 @@ def test_rolls_and_rewards_written_as_text_get_their_odds(tmp_path, files):
     table = stats.stdout.split("\nDice:", 1)[1].splitlines()[2:4]  # below the title and the header
     assert [line.split()[:5] for line in table] == [["7", "6/36", "6.0", "2", "3"], ["9", "4/36", "9.0", "2", "1"]]
     assert "9 (4/36) pays 1, less than the easier 7 (6/36) at 3" in stats.stdout
+
+
+def test_a_reward_no_chart_can_draw_is_refused_by_check_and_stats_at_its_card(tmp_path):
+    """A reward near the float maximum once passed check and crashed stats --report inside
+    the chart library; it is one line at the card, exit 2, from check and stats alike."""
+    path = tmp_path / "deck.yaml"
+    path.write_text("deck: {name: Big, players: 2}\nfields: {name: text, roll: int, reward: number}\ncards:\n"
+                    "  - {id: imp, name: Imp, roll: 7, reward: 1.7e+308}\n"
+                    "  - {id: ogre, name: Ogre, roll: 9, reward: 1}\n"
+                    "stats: {dice: {field: roll, dice: 2d6, value: reward}}\n")
+    line = (f"error: {path}:4:5: card 'imp': a dice reward is at most 1,000,000,000,000,000 either way, "
+            "found 1.7e+308 (reward)")
+    check = deckpress("check", path)
+    assert check.exit_code == 2 and line in check.error_lines, check.stdout + check.stderr
+    report = tmp_path / "report"
+    stats = deckpress("stats", path, "--quiet", "--report", report)
+    assert (stats.exit_code, stats.error_lines) == (2, [line])
+    assert not list(tmp_path.glob("report*"))

@@ -15,7 +15,7 @@ from generator.deck.model import Deck
 from generator.stats.composition import Breakdown, breakdown, default_fields
 from generator.stats.dice import DiceReport, dice_report
 from generator.stats.odds import probability
-from generator.stats.pools import Pool, deck_pool, pools_for
+from generator.stats.pools import Pool, pools_for
 from generator.stats.simulation import SimulationResult, load_plugin, run
 from generator.stats.spec import CountBy, Question, StatsSpec, read_stats_spec
 
@@ -101,5 +101,4 @@ def _pool_stats(deck: Deck, pool: Pool, fields: tuple[CountBy, ...], questions: 
 def _dice(deck: Deck, spec: StatsSpec) -> DiceReport | None:
     if spec.dice is None:
         return None
-    cards = [(card, copies) for card, copies in deck_pool(deck).entries if spec.dice.where.matches(card)]
-    return dice_report(spec.dice.formula, spec.dice.field, spec.dice.value, cards)
+    return dice_report(spec.dice.formula, spec.dice.field, spec.dice.value, spec.dice.cards(deck))

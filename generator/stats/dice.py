@@ -26,12 +26,17 @@ from typing import Any
 
 from generator.deck.model import Card
 from generator.deck.selectors import field_value
+from generator.errors import InputError
 
 MAX_DICE = 20
 """Dice in one roll. Exact odds convolve every die, so their work grows with the count;
 twenty is more than any table game rolls at once."""
 MAX_SIDES = 100
 """Sides of one die: a d100 is the largest die sold."""
+MAX_REWARD = 10**15
+"""The largest reward, either way, a roll may pay. The report draws rewards as bars whose
+axis PDF must hold, and near the float maximum (``1.7e+308``) its steps overflow; a float
+holds every whole number only to about 9 x 10^15, and no game pays a quadrillion."""
 
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+)|(\d+))\s*")
 _WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]{1,18}\s*")
@@ -166,6 +171,9 @@ class DiceReport:
 def dice_report(formula: DiceFormula, field: str, value_field: str | None,
                 cards: Iterable[tuple[Card, int]]) -> DiceReport:
     """Line up the cards' ``field`` rolls (and ``value_field`` rewards) with the odds."""
+    cards = list(cards)
+    if value_field:
+        refuse_huge_rewards(value_field, cards)
     distribution = formula.distribution()
     grouped: dict[tuple, list[tuple[Card, int]]] = defaultdict(list)
     unreachable: dict[Any, list[str]] = defaultdict(list)
@@ -216,6 +224,16 @@ def reward_number(value: Any) -> int | float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return value
+
+
+def refuse_huge_rewards(value_field: str, cards: Iterable[tuple[Card, int]]) -> None:
+    """Raise an :class:`InputError` at the first card whose reward is beyond
+    :data:`MAX_REWARD` either way (``check`` calls it too, so ``stats`` never meets one)."""
+    for card, _ in cards:
+        reward = reward_number(field_value(card, value_field))
+        if reward is not None and not abs(reward) <= MAX_REWARD:  # not <=: NaN too
+            raise InputError(f"card '{card.id}': a dice reward is at most {MAX_REWARD:,} either way, "
+                             f"found {reward:g}", card.position, field=value_field)
 
 
 def _sort_key(key: tuple) -> tuple:

@@ -44,13 +44,13 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from generator.deck.model import Deck
+from generator.deck.model import Card, Deck
 from generator.deck.selectors import Selector, known_fields, parse_selector
 from generator.errors import Position, describe_value, did_you_mean
 from generator.paths import resolve_inside
 from generator.reading import Problems, Reader
 from generator.stats.dice import DiceFormula, parse_dice
-from generator.stats.pools import Pool, pools_for, unknown_decklist
+from generator.stats.pools import Pool, deck_pool, pools_for, unknown_decklist
 
 SECTION_KEYS = {"composition", "draw", "questions", "dice", "simulate"}
 QUESTION_KEYS = {"name", "draw", "need", "from", "for_some", "for_every", "decklist", "description"}
@@ -140,6 +140,10 @@ class DiceSpec:
     formula: DiceFormula
     value: str | None = None
     where: Selector = Selector(())
+
+    def cards(self, deck: Deck) -> list[tuple[Card, int]]:
+        """The deck's cards the dice table reads, with their copies."""
+        return [(card, copies) for card, copies in deck_pool(deck).entries if self.where.matches(card)]
 
 
 @dataclass(repr=False, eq=False)

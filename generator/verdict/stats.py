@@ -5,6 +5,7 @@ from __future__ import annotations
 from generator.deck.model import Deck
 from generator.errors import InputError
 from generator.findings import Finding, findings_from
+from generator.stats.dice import refuse_huge_rewards
 from generator.stats.odds import prepare
 from generator.stats.spec import asked, read_stats_spec
 
@@ -19,6 +20,11 @@ def stats_findings(deck: Deck) -> list[Finding]:
     for pool, question in asked(deck, spec):
         try:
             prepare(question, pool)
+        except InputError as error:
+            found.extend(findings_from(error, "stats"))
+    if spec.dice is not None and spec.dice.value is not None:
+        try:
+            refuse_huge_rewards(spec.dice.value, spec.dice.cards(deck))
         except InputError as error:
             found.extend(findings_from(error, "stats"))
     return found
