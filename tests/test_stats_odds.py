@@ -278,3 +278,19 @@ def test_an_or_whose_parts_share_tallies_every_way_is_refused_by_check_and_stats
     assert "steps to count exactly (a draw of 8 from 77 cards, 147 conditions); at most 2,000,000" in line
     stats = deckpress("stats", path)
     assert (stats.exit_code, stats.error_lines) == (2, [line])
+
+
+def test_the_statistics_page_example_asks_what_its_name_says(tmp_path):
+    """statistics.md's "a monster and a coin for each point of its cost" draws a monster and
+    as many coins as that monster costs: the odds stats prints are that, by brute force, and
+    not only the chance of a coin."""
+    page = (ROOT / "docs" / "reference" / "statistics.md").read_text(encoding="utf-8")
+    block = page.split("<!-- example: deck cards/odds/deck.yaml -->\n```yaml\n", 1)[1].split("```", 1)[0]
+    path = write_deck(tmp_path, block)
+    cards = physical_cards(path)
+
+    def summoned(hand):
+        coins = sum(1 for card in hand if card["type"] == "treasure")
+        return any(card["type"] == "monster" and coins >= card["cost"] for card in hand)
+
+    assert answers(path)["a monster and a coin for each point of its cost"] == brute_force(cards, 5, summoned)
