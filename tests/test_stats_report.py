@@ -186,3 +186,18 @@ def test_numbers_kept_as_text_sort_as_numbers(tmp_path):
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)["decks"][0]["pools"][0]["composition"][0]["rows"]
     assert [(row["value"], row["cards"]) for row in rows] == [("50", 1), ("75", 2), ("125", 1), ("500", 1)]
+
+
+def test_a_negative_reward_is_charted_below_zero(tmp_path):
+    """A roll that costs (a negative reward) makes the even reward of a rare roll negative
+    too, some 10^40 on 20d100: the chart's axis reaches below zero to hold them, where it
+    once started at 0 and the report crashed with a number PDF cannot hold."""
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("deck: {name: Costly, players: 2}\nfields: {name: text, roll: int, reward: number}\ncards:\n"
+                    "  - {id: imp, name: Imp, roll: 20, reward: 1000}\n"
+                    "  - {id: ogre, name: Ogre, roll: 1010, reward: -1000}\n"
+                    "stats: {dice: {field: roll, dice: 20d100, value: reward}}\n")
+    result = invoke(str(deck), "--quiet", "--report", str(tmp_path / "costly"))
+    assert result.exit_code == 0, result.output
+    assert "Dice: 20d100" in pdf_text(tmp_path / "costly.pdf")[0]
+    assert Image.open(tmp_path / "costly.png").size[0] > 0

@@ -283,7 +283,8 @@ def dice_panel(report: DiceReport) -> Drawing:
         chart.bars[1].fillColor = SECOND
     chart.categoryAxis.labels.dy = -3
     chart.categoryAxis.labels.textAnchor = "middle"
-    _style_value_axis(chart.valueAxis, max(max(series) for series in data))
+    _style_value_axis(chart.valueAxis, max(max(series) for series in data),
+                      bottom=min(min(series) for series in data))
     chart.groupSpacing = 6
     drawing.add(chart)
     if rewarded:
@@ -351,10 +352,17 @@ def _legend(x: float, y: float, pairs: list[tuple[colors.Color, str | None]]) ->
     return legend
 
 
-def _style_value_axis(axis, top: float, fixed: bool = False) -> None:
+def _style_value_axis(axis, top: float, fixed: bool = False, bottom: float = 0) -> None:
+    """Round steps from 0 to ``top``, or from below ``bottom`` when it is negative: a bar
+    below an axis that starts at 0 is drawn past the page, a negative even reward of a
+    rare roll (some 10^40) past what PDF holds."""
     axis.valueMin = 0
     if fixed:
         axis.valueMax, axis.valueStep = top, top / 4
+    elif bottom < 0:
+        _, step = _axis_steps(max(top, 0) - bottom)
+        axis.valueMin, axis.valueStep = -step * math.ceil(-bottom / step), step
+        axis.valueMax = step * math.ceil(max(top, 0) / step)
     else:
         axis.valueMax, axis.valueStep = _axis_steps(top)
     axis.labels.fontName, axis.labels.fontSize = FONT, 7
