@@ -10,7 +10,7 @@ from generator.deck.model import find_deck_file
 from generator.errors import InputError, Position, printable
 from generator.iterations.revision import revision_of
 from generator.iterations.sides import KEEP_OWN_VERSION, Side, read_side
-from generator.revisions import DISK
+from generator.revisions import DISK, Revision
 
 WORKING_TREE = "working tree"
 """What a report calls the deck as it is on the disk, compared with a revision."""
@@ -27,7 +27,7 @@ def sides_since(deck: Path, revision: str) -> tuple[Side, Side]:
     Raises InputError when there is no repository or no such revision, or a side cannot be read."""
     older = revision_of(deck, revision)  # a revision that is not there is said before any reading
     deck_file = find_deck_file(deck)
-    if not older.is_file(deck_file.absolute()):
+    if not _holds(older, deck_file):
         raise InputError(f"the deck is not in {printable(revision)}: it was made since, so there is nothing "
                          "to compare it with", Position(deck_file))
     newer = read_side(deck, DISK, WORKING_TREE, KEEP_OWN_VERSION)
@@ -39,4 +39,14 @@ def is_at_revision(deck: Path, revision: str) -> bool:
     """Whether the deck file at ``deck`` is in ``revision`` of its repository: a deck made since
     has no printed copy to compare with. Raises InputError as :func:`sides_since` does for a
     revision or a repository that is not there."""
-    return revision_of(deck, revision).is_file(find_deck_file(deck).absolute())
+    return _holds(revision_of(deck, revision), find_deck_file(deck))
+
+
+def _holds(revision: Revision, deck_file: Path) -> bool:
+    """Whether ``revision`` has anything at the deck file's path: a link or a folder there is
+    the revision's deck, unreadable as it may be, and is said so when it is read."""
+    try:
+        revision.entry(deck_file.absolute())
+    except FileNotFoundError:
+        return False
+    return True
