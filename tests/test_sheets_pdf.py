@@ -272,6 +272,19 @@ def test_the_footer_names_deck_page_contents_and_mode(mixed_deck, tmp_path, orie
                       "· fold and glue, no duplex")
 
 
+def test_a_footer_folded_down_the_middle_stays_on_the_fronts_half(mixed_deck, tmp_path):
+    """A landscape fold runs up the middle of the page: the label is centred under the fronts,
+    so the fold neither cuts it in two nor glues half of it inside the card."""
+    result, manifest = build(mixed_deck, tmp_path / "out", duplex="fold", orientation="landscape")
+    with pdfplumber.open(result.pdf) as pdf:
+        for page in pdf.pages:
+            footer = footer_chars(page)
+            assert footer and max(char["x1"] for char in footer) < page.width / 2 - 5 * MM
+            assert min(char["x0"] for char in footer) > 5 * MM
+            middle = (min(char["x0"] for char in footer) + max(char["x1"] for char in footer)) / 2
+            assert middle == pytest.approx(page.width / 4, abs=1)
+
+
 def footer_chars(page) -> list[dict]:
     """The footer's characters on a pdfplumber page: the only text no larger than its size (titles are 9 pt)."""
     return [char for char in page.chars if char["size"] <= STYLE.footer.size + 0.01]

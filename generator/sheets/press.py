@@ -424,6 +424,8 @@ class Footer:
         self._offset = (f"back offset {offset_x / MM:+.2f}, {offset_y / MM:+.2f} mm"
                         if (offset_x, offset_y) != (0.0, 0.0) else "")
         self._paper_width = layout.paper.width
+        self._fold_x = layout.paper.width / 2 if self._fold_axis == "x" else None
+        """Where a folded page's fold line runs up the page: the footer keeps to the fronts' half."""
         self._bleed = layout.bleed
         self._style = style.footer
         self._draft = layout.settings.draft
@@ -481,16 +483,25 @@ class Footer:
             self._around[page.role] = around
         return around
 
+    def _span(self, page: PagePlan) -> tuple[float, float]:
+        """The stretch of the bottom edge ``page``'s footer is centred in: the paper's width, or
+        on a page folded down the middle the fronts' half, so the fold does not cut the label
+        in two and half of it is not glued inside the card."""
+        if self._fold_x is not None and page.role == "fold":
+            return 0.0, self._fold_x
+        return 0.0, self._paper_width
+
     def line(self, page: PagePlan, library: FormLibrary) -> bytes:
         """The footer's operators (none when the page's cards leave it no room); only the numbers
         are encoded afresh for each page."""
         text = self.text(page)
         size = self._style.size
         width = library.text_width(text, size)
-        room = self._paper_width - 2 * FOOTER_SIDE_ROOM
+        start, end = self._span(page)
+        room = end - start - 2 * FOOTER_SIDE_ROOM
         if width > room:  # a narrow paper: the whole label in smaller type rather than cut off at the edges
             size, width = size * room / width, room
-        left = (self._paper_width - width) / 2
+        left = start + (end - start - width) / 2
         ceiling = lowest_card_edge((placement.box for placement in page.placements), self._bleed, left, left + width)
         fitting = footer_size(size, self._style.baseline, ceiling, self._style.smallest)
         if fitting is None:
@@ -504,5 +515,5 @@ class Footer:
         pieces = [piece for part, value in zip(runs, self.numbers(page), strict=False)
                   for piece in (part, library.runs(str(value)))] + [runs[-1]]
         return library.show(joined_runs(*pieces),
-                            (self._paper_width - width) / 2, self._style.baseline, size,
+                            start + (end - start - width) / 2, self._style.baseline, size,
                             self._style.gray, self._style.draft_rgb if self._draft else None)
