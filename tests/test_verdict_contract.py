@@ -195,6 +195,17 @@ def test_a_card_too_large_for_the_paper_is_placed_at_the_decks_card_size_when_it
             "margins; choose a larger paper or a smaller margin (card_size)") in check.error_lines, check.stderr
 
 
+def test_a_card_too_large_sized_by_the_layout_it_extends_is_placed_there_not_at_card_size(tmp_path):
+    folder = new_deck(tmp_path)
+    edit(folder / "layout.yaml", "size: poker", "extends: base")
+    (folder / "base.yaml").write_text("# the family's size\nsize: [250mm, 250mm]\n")
+    edit(folder / "deck.yaml", "\ndeck:\n", "\ndeck:\n  card_size: [250mm, 250mm]\n")  # agrees with the layout
+    check = deckpress("check", folder)
+    assert check.exit_code == 2
+    assert (f"error: {folder / 'base.yaml'}:2:1: a 250.0 x 250.0 mm card does not fit on A4 portrait with 5 mm "
+            "margins; choose a larger paper or a smaller margin (size)") in check.error_lines, check.stderr
+
+
 @pytest.mark.parametrize("size, arguments", [
     ("[150mm, 250mm]", ("build", "--duplex", "fold")),
     ("[200mm, 280mm]", ("build", "--paper", "letter")),

@@ -47,7 +47,9 @@ def _at_card_size(error: InputError, renderer: Renderer) -> InputError:
     front = renderer.layouts["front"]
     if front.size_position is None:
         return InputError(error.message, Position(front.path), field=error.field)
-    field = "card_size" if front.size_position.path != front.path and "card_size" in renderer.deck.info else "size"
+    deck = renderer.deck
+    from_deck = "card_size" in deck.info and front.size_position == deck.source.at("deck", "card_size")
+    field = "card_size" if from_deck else "size"
     return InputError(error.message, front.size_position, field=field)
 
 
