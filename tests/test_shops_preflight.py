@@ -134,6 +134,19 @@ def test_a_card_with_too_little_bleed_is_named():
         in found
 
 
+@pytest.mark.parametrize("box, edge", [("bleedBox", "BleedBox"), ("cropBox", "CropBox")])
+def test_a_bleed_or_crop_box_on_the_trim_leaves_no_bleed_however_large_the_page(box, edge):
+    """The bleed is what lies between the TrimBox and the BleedBox (by default the CropBox,
+    by default the MediaBox): a 3.17 mm page margin outside them does not print."""
+    buffer = io.BytesIO()
+    trim = (9, 9, 189, 261)
+    canvas = Canvas(buffer, pagesize=(198, 270), trimBox=trim, invariant=1, **{box: trim})
+    canvas.showPage()
+    canvas.save()
+    assert ("card-size", f"the {edge} leaves 0 mm of bleed around the TrimBox; DriveThruCards asks for 3.17 mm") \
+        in problems_of(buffer.getvalue())
+
+
 def test_files_that_are_not_pdfs_are_exit_2_and_the_others_still_read(built, tmp_path):
     garbage = tmp_path / "garbage.pdf"
     garbage.write_bytes(b"not a pdf at all")

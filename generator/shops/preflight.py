@@ -67,6 +67,10 @@ spaces based on colour spaces): real files nest two or three deep; one that hold
 go on for ever."""
 BOX_TOLERANCE = 0.05 * MM
 """How far boxes may be off and still agree: PDF writers round to hundredths of a point."""
+Box = tuple[float, float, float, float]
+"""A page box as (left, bottom, right, top) in points."""
+INHERITED_BOXES = ("/MediaBox", "/CropBox")
+"""The page boxes a page takes from its page tree when it has none (PDF 32000-1, table 30)."""
 
 RESOURCE_KINDS = {"/Font": "font", "/XObject": "image or form", "/ExtGState": "graphics state",
                   "/Shading": "shading", "/Pattern": "pattern", "/ColorSpace": "colour space"}
@@ -282,10 +286,12 @@ class _Checker:
                 sizes = ", ".join(f"{name} {size_text(w, h)}" for name, (w, h) in self.preset.cards.items())
                 yield "card-size", (f"the TrimBox is {size_text(trim_size[0], trim_size[1])}; "
                                     f"{self.preset.name} prints {sizes}")
-            margins = (trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3])
-            if min(margins) < self.preset.bleed - BOX_TOLERANCE:
-                yield "card-size", (f"the page leaves {mm_text(min(margins))} of bleed around the TrimBox; "
-                                    f"{self.preset.name} asks for {mm_text(self.preset.bleed)}")
+            printed, edge = _bleed_area(page, media, bleed)
+            printed_margins = _margins(printed, trim)
+            margins = _margins(media, trim)
+            if min(printed_margins) < self.preset.bleed - BOX_TOLERANCE:
+                yield "card-size", (f"{edge} leaves {mm_text(max(0.0, min(printed_margins)))} of bleed around the "
+                                    f"TrimBox; {self.preset.name} asks for {mm_text(self.preset.bleed)}")
             elif self.preset.cards and max(margins) > self.preset.bleed + BOX_TOLERANCE:
                 wanted = (trim_size[0] + 2 * self.preset.bleed, trim_size[1] + 2 * self.preset.bleed)
                 yield "card-size", (f"the page is {size_text(page_size[0], page_size[1])}; {self.preset.name} "
@@ -807,11 +813,11 @@ def _xmp_names(root: DictionaryObject, version: str) -> bool:
     return re.search(r"GTS_PDFXVersion(?:>|=\")\s*" + re.escape(version), text) is not None
 
 
-def _box(page: DictionaryObject, key: str) -> tuple[float, float, float, float] | None:
+def _box(page: DictionaryObject, key: str) -> Box | None:
     value = page.get(key)
     if value is None:
         parent = page.get("/Parent")
-        while value is None and parent is not None and key == "/MediaBox":
+        while value is None and parent is not None and key in INHERITED_BOXES:
             parent = parent.get_object()
             value = parent.get(key)
             parent = parent.get("/Parent")
@@ -820,6 +826,28 @@ def _box(page: DictionaryObject, key: str) -> tuple[float, float, float, float] 
         return None
     x0, y0, x1, y1 = (float(number) for number in value)
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
+def _bleed_area(page: DictionaryObject, media: Box, bleed: Box | None) -> tuple[Box, str]:
+    """What prints beyond the TrimBox, and what the message calls its edge: the BleedBox, which
+    defaults to the CropBox, which defaults to the MediaBox (PDF 32000-1, 14.11.2), each clipped
+    to the box it defaults to. A page with its BleedBox or CropBox on the TrimBox has no bleed,
+    however large its MediaBox."""
+    crop = _box(page, "/CropBox")
+    visible = media if crop is None else _clipped(crop, media)
+    area = visible if bleed is None else _clipped(bleed, visible)
+    if _holds(area, media):
+        return media, "the page"
+    return area, "the BleedBox" if bleed is not None and _holds(visible, bleed) else "the CropBox"
+
+
+def _clipped(box: Box, within: Box) -> Box:
+    return (max(box[0], within[0]), max(box[1], within[1]), min(box[2], within[2]), min(box[3], within[3]))
+
+
+def _margins(outer: Box, trim: Box) -> tuple[float, float, float, float]:
+    """How far ``outer`` reaches past ``trim`` on each side (negative where it falls short)."""
+    return (trim[0] - outer[0], trim[1] - outer[1], outer[2] - trim[2], outer[3] - trim[3])
 
 
 def _holds(outer: tuple[float, ...], inner: tuple[float, ...]) -> bool:
