@@ -231,6 +231,31 @@ def test_contact_sheet_shows_both_sides_of_double_sided_cards(tmp_path):
         ("Sun / Moon", "1 copy", ("front", "back")), ("Frog / Toad", "2 copies", ("front", "back"))]
 
 
+def test_a_shared_back_is_one_tile_beside_the_double_sided_cards_own_backs(tmp_path):
+    cards = ("back: {name: Shared, colour: blue}\ncards:\n  - {id: ogre, count: 3, name: Ogre, colour: red}\n"
+             "  - {id: sun, name: Sun, colour: green, back: {name: Moon, colour: yellow}}\n")
+    deck = make_deck(tmp_path, cards)
+    renderer = load_renderer(load_deck(deck))
+    assert [(tile.name, tile.count, tile.sides) for tile in contact_tiles(renderer)] == [
+        ("Ogre", "3 copies", ("front",)), ("Sun / Moon", "1 copy", ("front", "back")), ("Back", "3 cards", ("back",))]
+    assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "20", "-q").exit_code == 0
+    grid = plan_grid(3, renderer.card_size, 2)
+    face_width = renderer.card_size[0] * contact_module.THUMB_SCALE
+    scale = 96 / 72
+    with Image.open(tmp_path / "out" / "contact-sheet.png") as sheet:
+        sheet = sheet.convert("RGB")
+        assert sheet.size == (round(grid.size[0] * scale), round(grid.size[1] * scale))
+
+        def face(index: int, side: int) -> tuple[int, int, int]:
+            left, top = grid.origin(index)
+            middle = (left + side * (face_width + contact_module.PAIR_GAP) + face_width / 2, top + grid.thumb[1] / 2)
+            return sheet.getpixel(tuple(round(length * scale) for length in middle))
+
+        # the ogre's front, the shared back not beside it; the sun and its moon; the shared back once
+        assert [face(0, 0), face(0, 1), face(1, 0), face(1, 1), face(2, 0)] == [
+            RED, tuple(round(channel * 255) for channel in contact_module.BACKGROUND.rgb()), GREEN, YELLOW, BLUE]
+
+
 def test_contact_sheet_ends_with_a_tile_for_each_shared_back(tmp_path):
     renderer = load_renderer(load_deck(make_deck(tmp_path, TWO_BACK_CARDS)))
     tiles = contact_tiles(renderer)

@@ -2,11 +2,11 @@
 
 Each different card's front is drawn small in a grid, with its name and how
 many copies the deck holds underneath; the deck ends with one tile for each
-back its cards share (see :mod:`~generator.exports.backs`). When cards have
-backs of their own (double-sided cards), every tile shows the front and the
-back side by side instead. The sheet is drawn as vectors (faces keep their real
-fonts) and rasterised in bands, so a deck of thousands of cards never makes
-one huge document or bitmap; past :data:`MAX_CONTACT_PIXELS` it is drawn coarser.
+back its cards share (see :mod:`~generator.exports.backs`). A card with a back
+of its own (a double-sided card) shows its front and back side by side. The
+sheet is drawn as vectors (faces keep their real fonts) and rasterised in
+bands, so a deck of thousands of cards never makes one huge document or
+bitmap; past :data:`MAX_CONTACT_PIXELS` it is drawn coarser.
 """
 
 from __future__ import annotations
@@ -97,17 +97,17 @@ class Grid:
 def contact_tiles(renderer: Renderer) -> list[Tile]:
     """Every printed card's front in deck order, then each back cards share.
 
-    If any card has a back of its own, each tile holds the card's front and back instead.
+    A card with a back of its own (a double-sided card) has its front and back side by side in
+    its tile; a card with a shared back shows only its front, the back being its own tile.
     """
     deck = renderer.deck
     printed = printed_cards(deck)
     backs = sort_backs(renderer, printed)
-    double_sided = bool(backs.own)
-    sides = ("front", "back") if double_sided else ("front",)
-    tiles = [Tile(card, sides, _caption(renderer, card, sides), plural(card.count, "copy", "copies"))
-             for card in printed]
-    if double_sided:
-        return tiles
+    own = {card.id for card in backs.own}
+    tiles = []
+    for card in printed:
+        sides = ("front", "back") if card.id in own else ("front",)
+        tiles.append(Tile(card, sides, _caption(renderer, card, sides), plural(card.count, "copy", "copies")))
     for back in backs.shared:
         backed = sum(card.count for card in back.cards)
         who = f"all {backed} cards" if backed == deck.total else f"{backed} cards"
@@ -235,7 +235,8 @@ def _draw_tile(canvas: Canvas, renderer: Renderer, tile: Tile, left: float, top:
         canvas.setStrokeColor(EDGE)
         canvas.setLineWidth(0.5)
         canvas.rect(face_left, bottom, face_width, thumb_height, stroke=1, fill=0)  # white cards need an edge
-    thumb_width = thumb[0]
+    # the captions are centred under the tile's own faces: a lone front beside double-sided tiles too
+    thumb_width = len(tile.sides) * face_width + (len(tile.sides) - 1) * PAIR_GAP
     centre = left + thumb_width / 2
     name, size = fitted_line(tile.name, fonts[NAME_FONT], NAME_SIZE, NAME_MIN_SIZE, thumb_width)
     canvas.setFillColor(INK)
