@@ -59,7 +59,7 @@ def test_every_pile_fits_tts_limits_and_uses_every_slot():
             card_px, sheets = pile_grids(faces, card_size)
             assert sum(used for _, _, used in sheets) == faces
             for columns, rows, used in sheets:
-                assert 2 <= columns <= MAX_COLUMNS and 2 <= rows <= MAX_ROWS
+                assert 1 <= columns <= MAX_COLUMNS and 1 <= rows <= MAX_ROWS
                 assert used <= columns * rows
                 assert columns * card_px[0] <= MAX_SHEET_PIXELS and rows * card_px[1] <= MAX_SHEET_PIXELS
             assert all(used == 70 for _, _, used in sheets[:-1])  # no slot kept back for a hidden card
@@ -68,12 +68,13 @@ def test_every_pile_fits_tts_limits_and_uses_every_slot():
 def test_poker_cards_on_full_sheets_are_as_large_as_ten_by_seven_allows():
     assert card_pixels(POKER) == (409, 573)  # 10 x 409 = 4090 px, 7 x 573 = 4011 px
     assert pile_grids(70, POKER) == ((409, 573), [(10, 7, 70)])
-    assert pile_grids(71, POKER) == ((409, 573), [(10, 7, 70), (2, 2, 1)])
+    assert pile_grids(71, POKER) == ((409, 573), [(10, 7, 70), (1, 1, 1)])
 
 
 def test_a_pile_on_one_sheet_gets_the_grid_that_makes_its_cards_sharpest():
     assert pile_grids(20, POKER) == ((731, 1024), [(5, 4, 20)])  # 20 Goblins: 4096 px high, 1.8 times 409 wide
-    assert pile_grids(2, POKER) == ((1463, 2048), [(2, 2, 2)])
+    assert pile_grids(2, POKER) == ((2048, 2867), [(2, 1, 2)])  # one row: 4096 px wide, 1.4 times 2 x 2's cards
+    assert pile_grids(1, POKER) == ((2926, 4096), [(1, 1, 1)])  # a lone card is the whole sheet
     assert pile_grids(13, POKER) == ((819, 1147), [(5, 3, 13)])  # two slots spare, sharper than 7 x 2 (585 px)
 
 
@@ -84,9 +85,9 @@ def test_shared_back_deck_writes_one_sheet_the_back_and_the_saved_object(tmp_pat
     assert png_names(out) == ["test-back.png", "test-faces-1.png", "test.json"]
     with Image.open(out / "test-faces-1.png") as sheet:
         assert sheet.mode == "RGB"
-        assert sheet.size == (2 * 1463, 2 * 2048)  # two faces: the smallest grid, 2 x 2, as sharp as 4096 px allows
+        assert sheet.size == (2 * 2048, 2867)  # two faces: one row, as sharp as 4096 px allows
     with Image.open(out / "test-back.png") as back:
-        assert back.size == (1463, 2048) and back.mode == "RGB"
+        assert back.size == (2048, 2867) and back.mode == "RGB"
 
 
 def test_saved_object_deck_holds_every_copy_with_the_deck_counts(tmp_path):
@@ -96,7 +97,7 @@ def test_saved_object_deck_holds_every_copy_with_the_deck_counts(tmp_path):
     assert deck["CustomDeck"] == {"1": {
         "FaceURL": (out / "test-faces-1.png").resolve().as_uri(),
         "BackURL": (out / "test-back.png").resolve().as_uri(),
-        "NumWidth": 2, "NumHeight": 2, "BackIsHidden": True, "UniqueBack": False, "Type": 0}}
+        "NumWidth": 2, "NumHeight": 1, "BackIsHidden": True, "UniqueBack": False, "Type": 0}}
     assert deck["DeckIDs"] == [100, 100, 100, 101]  # ogre x3 in slot 0, imp in slot 1, ghost (0) absent
     cards = deck["ContainedObjects"]
     assert [(card["Nickname"], card["CardID"]) for card in cards] == [
@@ -107,18 +108,20 @@ def test_saved_object_deck_holds_every_copy_with_the_deck_counts(tmp_path):
 
 
 def test_each_slot_holds_its_cards_face_and_the_slots_left_over_are_white(tmp_path):
-    folder = make_deck(tmp_path)
+    folder = make_deck(tmp_path, "back: {name: Test Deck, colour: blue}\ncards:\n"
+                                 "  - {id: ogre, name: Ogre, colour: red}\n  - {id: imp, name: Imp, colour: green}\n"
+                                 "  - {id: elf, name: Elf}\n")
     out, saved = export_tts(tmp_path, folder)
     deck = load_deck(folder)
     renderer = load_renderer(deck)
-    card_px = (1463, 2048)
+    card_px = (1463, 2048)  # three faces: 2 x 2, one slot left over
     raster = Raster(renderer.card_size, 0.0, card_px, 0)
     with Image.open(out / "test-faces-1.png") as sheet, Image.open(out / "test-back.png") as back:
         sheet = sheet.convert("RGB")
-        for card_id, slot in (("ogre", 0), ("imp", 1)):
+        for card_id, slot in (("ogre", 0), ("imp", 1), ("elf", 2)):
             expected = rasterise_face(renderer, deck.card(card_id), "front", raster)
             assert slot_image(sheet, slot, 2, card_px).tobytes() == expected.tobytes(), card_id
-        for slot in (2, 3):
+        for slot in (3,):
             assert slot_image(sheet, slot, 2, card_px).getcolors() == [(card_px[0] * card_px[1], WHITE)]
         assert middle(back) == BLUE
         assert rasterise_face(renderer, deck.card("ogre"), "back", raster).tobytes() == back.convert("RGB").tobytes()
@@ -147,9 +150,9 @@ def test_double_sided_cards_get_a_back_sheet_with_the_same_grid(tmp_path):
     assert entry["UniqueBack"] is True
     assert entry["BackURL"] == (out / "test-backs-1.png").resolve().as_uri()
     assert deck["DeckIDs"] == [100, 101, 101]
-    card_px = (1463, 2048)
+    card_px = (2048, 2867)
     with Image.open(out / "test-faces-1.png") as faces, Image.open(out / "test-backs-1.png") as backs:
-        assert faces.size == backs.size == (2 * 1463, 2 * 2048)
+        assert faces.size == backs.size == (2 * 2048, 2867)
         assert middle(slot_image(faces, 0, 2, card_px)) == RED     # sun
         assert middle(slot_image(backs, 0, 2, card_px)) == BLUE    # its moon side
         assert middle(slot_image(faces, 1, 2, card_px)) == GREEN   # frog
@@ -286,7 +289,7 @@ def test_more_than_70_different_cards_spill_onto_a_second_sheet(tmp_path):
         f"  - {{id: card-{number}, count: {1 + number % 3}, name: Card {number}}}\n" for number in range(75))
     deck = load_deck(make_deck(tmp_path, cards))
     export = plan_tts_export(load_renderer(deck), tmp_path / "tts")
-    assert [(sheet.columns, sheet.rows, len(sheet.faces.faces)) for sheet in export.sheets] == [(10, 7, 70), (3, 2, 5)]
+    assert [(sheet.columns, sheet.rows, len(sheet.faces.faces)) for sheet in export.sheets] == [(10, 7, 70), (5, 1, 5)]
     [state] = json.loads("".join(saved_object_text(export)))["ObjectStates"]
     assert set(state["CustomDeck"]) == {"1", "2"}
     assert state["CustomDeck"]["2"]["FaceURL"].endswith("/test-faces-2.png")
@@ -362,7 +365,8 @@ def test_progress_moves_once_per_announced_step(tmp_path, cards):
 def test_the_summary_names_the_decks_and_their_card_size(tmp_path):
     run = deckpress("export", make_deck(tmp_path, TWO_BACK_CARDS), "--tts", tmp_path / "tts")
     assert run.exit_code == 0, run.stderr
-    assert "test: 2 decks, 2 deck sheets (1463x2048 px a card), 2 back images and" in run.stdout
+    # two questions on one row, three answers on 2 x 2
+    assert "test: 2 decks, 2 deck sheets (1463x2048 and 2048x2867 px a card), 2 back images and" in run.stdout
 
 
 @pytest.mark.parametrize("size, sideways", [("poker", False), ("[88.9mm, 63.5mm]", True)], ids=["upright", "landscape"])

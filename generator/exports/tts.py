@@ -61,8 +61,10 @@ from generator.render import Renderer
 MAX_COLUMNS, MAX_ROWS = 10, 7
 """The largest grid TTS reads from one sheet."""
 SLOTS_PER_SHEET = MAX_COLUMNS * MAX_ROWS
-MIN_COLUMNS, MIN_ROWS = 2, 2
-"""The smallest grid written, as deckpress always has: a lone card gets a 2 x 2 sheet."""
+MIN_COLUMNS, MIN_ROWS = 1, 1
+"""The smallest grid written: TTS's knowledge base sets no least Width or Height for a custom deck,
+and tools that write saved objects use 1 x 1 and 2 x 1 sheets, so a lone card gets a sheet of
+its own and two cards one row, each card as large as 4096 px allows."""
 MAX_SHEET_PIXELS = 4096
 """Longest side of a sheet: TTS's knowledge base asks for images under 4096 x 4096, as larger
 textures fail to load on many graphics cards."""
