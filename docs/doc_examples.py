@@ -393,7 +393,8 @@ def deck_faces(folder: Path, options: dict[str, str], scratch: Path) -> list[Ima
     side = options.get("side", "front")
     images = []
     for card in options["cards"].split(","):
-        file = scratch / "png" / ("back.png" if card == "back" else f"{card}-{side}.png")
+        file = (next((scratch / "png").glob("*.back.png")) if card == "back"  # <deck>.back.png
+                else scratch / "png" / f"{card}-{side}.png")
         image = Image.open(file).convert("RGB")
         images.append(image.resize((round(image.width * PICTURE_HEIGHT / image.height), PICTURE_HEIGHT),
                                    Image.LANCZOS))

@@ -58,7 +58,7 @@ def test_export_shows_every_image_as_the_deficiency_sees_it(tmp_path):
     assert run.exit_code == 0, run.stderr
     assert "as seen with deuteranopia" in run.stdout
     assert sorted(path.name for path in seen.iterdir()) == sorted(path.name for path in plain.iterdir())
-    for name in ("ember-imp-front.png", "spore-pixie-front.png", "back.png", "contact-sheet.png"):
+    for name in ("ember-imp-front.png", "spore-pixie-front.png", "tiki.back.png", "tiki.contact-sheet.png"):
         with Image.open(plain / name) as before, Image.open(seen / name) as after:
             before, after = before.convert("RGB"), after.convert("RGB")
             assert after.size == before.size
@@ -105,5 +105,5 @@ def test_the_simulated_contact_sheet_says_which_deficiency_it_shows(tmp_path):
                        if sum(abs(a - b) for a, b in zip(sheet.getpixel((x, y)), ground, strict=True)) > 60)
 
     label = "; colours as seen with deuteranopia (simulated)"
-    added = note_end(seen / "contact-sheet.png") - note_end(plain / "contact-sheet.png")
+    added = note_end(seen / "tiki.contact-sheet.png") - note_end(plain / "tiki.contact-sheet.png")
     assert abs(added - stringWidth(label, "Vera", NOTE_SIZE) * scale) < 4

@@ -84,7 +84,7 @@ def test_poker_card_with_bleed_at_300_dpi_is_825_by_1125(tmp_path):
     deck = make_deck(tmp_path, "back: {name: Back}\ncards:\n  - {id: ogre, name: Ogre, colour: red}\n")
     run = deckpress("export", deck, "--png", tmp_path / "out", "--bleed", "--quiet")
     assert run.exit_code == 0, run.stderr
-    for name in ("ogre-front.png", "back.png"):
+    for name in ("ogre-front.png", "test.back.png"):
         with Image.open(tmp_path / "out" / name) as image:
             assert image.size == (825, 1125)
             assert image.mode == "RGB"
@@ -104,7 +104,7 @@ def test_png_size_follows_dpi_and_bleed(tmp_path, dpi, bleed, size):
     deck = make_deck(tmp_path)
     args = ["export", deck, "--png", tmp_path / "out", "--dpi", str(dpi), "-q"] + (["--bleed"] if bleed else [])
     assert deckpress(*args).exit_code == 0
-    for name in ("ogre-front.png", "imp-front.png", "back.png"):
+    for name in ("ogre-front.png", "imp-front.png", "test.back.png"):
         with Image.open(tmp_path / "out" / name) as image:
             assert image.size == size
 
@@ -126,14 +126,14 @@ def test_one_png_per_face_shared_back_once_plus_contact_sheet(tmp_path):
     run = deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "20")
     assert run.exit_code == 0, run.stderr
     # ghost has count 0: not in the printed deck, so no image
-    assert png_names(tmp_path / "out") == ["back.png", "contact-sheet.png", "imp-front.png", "ogre-front.png"]
-    assert "3 card images" in run.stdout and "contact-sheet.png" in run.stdout
+    assert png_names(tmp_path / "out") == ["imp-front.png", "ogre-front.png", "test.back.png", "test.contact-sheet.png"]
+    assert "3 card images" in run.stdout and "test.contact-sheet.png" in run.stdout
 
 
 def test_each_image_shows_its_own_face(tmp_path):
     deck = make_deck(tmp_path)
     assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "30", "-q").exit_code == 0
-    expected = {"ogre-front.png": RED, "imp-front.png": GREEN, "back.png": BLUE}
+    expected = {"ogre-front.png": RED, "imp-front.png": GREEN, "test.back.png": BLUE}
     for name, colour in expected.items():
         with Image.open(tmp_path / "out" / name) as image:
             assert centre(image) == colour, name
@@ -150,15 +150,15 @@ def test_see_through_paint_and_gradients_show_in_the_images_as_on_the_sheet(tmp_
     layout = LAYOUT + f"  - {{name: veil, rect: [10, 20, 43.5, 50], {paint}}}\n"
     deck = make_deck(tmp_path, layout=layout)
     assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "30", "-q").exit_code == 0
-    with Image.open(tmp_path / "out" / "back.png") as image:
+    with Image.open(tmp_path / "out" / "test.back.png") as image:
         assert centre(image) == pytest.approx(expected, abs=2)
 
 
 def test_double_sided_cards_get_a_back_image_each(tmp_path):
     deck = make_deck(tmp_path, DOUBLE_SIDED_CARDS)
     assert deckpress("export", deck, "--png", tmp_path / "out", "--dpi", "20", "-q").exit_code == 0
-    assert png_names(tmp_path / "out") == ["contact-sheet.png", "frog-back.png", "frog-front.png",
-                                           "sun-back.png", "sun-front.png"]
+    assert png_names(tmp_path / "out") == ["frog-back.png", "frog-front.png", "sun-back.png", "sun-front.png",
+                                           "test.contact-sheet.png"]
     with Image.open(tmp_path / "out" / "sun-back.png") as image:
         assert centre(image) == BLUE
     with Image.open(tmp_path / "out" / "frog-back.png") as image:
@@ -173,11 +173,11 @@ def test_each_back_several_cards_share_is_written_once_named_by_its_face_key(tmp
     deck = renderer.deck
     question, answer = (renderer.face_key(deck.card(card), "back") for card in ("who", "aye"))
     backs = [name for name in png_names(tmp_path / "out") if not name.endswith("-front.png")]
-    assert backs == sorted([f"back-{question}.png", f"back-{answer}.png", "contact-sheet.png"])
+    assert backs == sorted([f"test.back-{question}.png", f"test.back-{answer}.png", "test.contact-sheet.png"])
     assert "7 card images" in run.stdout  # five fronts and two backs, not ten
-    with Image.open(tmp_path / "out" / f"back-{question}.png") as image:
+    with Image.open(tmp_path / "out" / f"test.back-{question}.png") as image:
         assert centre(image) == BLUE
-    with Image.open(tmp_path / "out" / f"back-{answer}.png") as image:
+    with Image.open(tmp_path / "out" / f"test.back-{answer}.png") as image:
         assert centre(image) == YELLOW
 
 
@@ -186,8 +186,31 @@ def test_identical_backs_written_by_each_card_are_one_shared_back(tmp_path):
              "  - {id: c, name: C, back: {name: Own}}\n")
     run = deckpress("export", make_deck(tmp_path, cards), "--png", tmp_path / "out", "--dpi", "20", "-q")
     assert run.exit_code == 0, run.stderr
-    assert png_names(tmp_path / "out") == ["a-front.png", "b-front.png", "back.png", "c-back.png", "c-front.png",
-                                           "contact-sheet.png"]
+    assert png_names(tmp_path / "out") == ["a-front.png", "b-front.png", "c-back.png", "c-front.png", "test.back.png",
+                                           "test.contact-sheet.png"]
+
+
+def test_two_decks_exported_into_one_folder_keep_their_own_back_and_contact_sheet(tmp_path):
+    red = make_deck(tmp_path, "back: {name: Red, colour: red}\ncards:\n  - {id: ogre, name: Ogre, colour: red}\n",
+                    name="red")
+    blue = make_deck(tmp_path, "back: {name: Blue, colour: blue}\ncards:\n  - {id: imp, name: Imp, colour: green}\n",
+                     name="blue")
+    out = tmp_path / "out"
+    for deck in (red, blue):
+        run = deckpress("export", deck, "--png", out, "--dpi", "20")
+        assert run.exit_code == 0, run.stderr
+    assert f"blue.contact-sheet.png in {out}" in run.stdout
+    assert png_names(out) == ["blue.back.png", "blue.contact-sheet.png", "imp-front.png", "ogre-front.png",
+                              "red.back.png", "red.contact-sheet.png"]
+    with Image.open(out / "red.back.png") as red_back, Image.open(out / "blue.back.png") as blue_back:
+        assert (centre(red_back), centre(blue_back)) == (RED, BLUE)
+    colours = []
+    for name in ("red", "blue"):
+        with Image.open(out / f"{name}.contact-sheet.png") as sheet:
+            colours.append({colour for _, colour in sheet.convert("RGB").getcolors(1_000_000)})
+    assert BLUE not in colours[0] and GREEN not in colours[0] and BLUE in colours[1] and GREEN in colours[1]
+    assert deckpress("export", red, "--png", out, "--dpi", "20", "-q").exit_code == 0  # again: the other deck stays
+    assert {"blue.back.png", "blue.contact-sheet.png", "imp-front.png"} <= set(png_names(out))
 
 
 def test_a_back_file_name_too_long_for_the_disk_is_named_by_a_digest():
@@ -242,7 +265,7 @@ def test_a_shared_back_is_one_tile_beside_the_double_sided_cards_own_backs(tmp_p
     grid = plan_grid(3, renderer.card_size, 2)
     face_width = renderer.card_size[0] * contact_module.THUMB_SCALE
     scale = 96 / 72
-    with Image.open(tmp_path / "out" / "contact-sheet.png") as sheet:
+    with Image.open(tmp_path / "out" / "test.contact-sheet.png") as sheet:
         sheet = sheet.convert("RGB")
         assert sheet.size == (round(grid.size[0] * scale), round(grid.size[1] * scale))
 
@@ -297,7 +320,7 @@ def test_contact_sheet_grid_holds_every_tile_and_draws_each_card(tmp_path):
     renderer = load_renderer(load_deck(deck))
     grid = plan_grid(3, renderer.card_size)
     assert grid.columns * grid.rows >= 3
-    with Image.open(tmp_path / "out" / "contact-sheet.png") as sheet:
+    with Image.open(tmp_path / "out" / "test.contact-sheet.png") as sheet:
         sheet = sheet.convert("RGB")
         assert sheet.size == (round(grid.size[0] * 96 / 72), round(grid.size[1] * 96 / 72))
         scale = 96 / 72
@@ -317,8 +340,8 @@ def test_every_bundled_deck_exports_its_faces(tmp_path):
         own_backs = [card for card in printed if card.back is not None]  # every back the bundled decks name differs
         shared = any(card.back is None for card in printed)
         expected = {f"{card.id}-front.png" for card in printed} | {f"{card.id}-back.png" for card in own_backs}
-        expected |= {"back.png"} if shared else set()
-        assert set(png_names(out)) == expected | {"contact-sheet.png"}, game
+        expected |= {f"{game}.back.png"} if shared else set()
+        assert set(png_names(out)) == expected | {f"{game}.contact-sheet.png"}, game
 
 
 # --- rasterising ----------------------------------------------------------------------------------

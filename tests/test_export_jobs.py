@@ -39,7 +39,7 @@ def test_the_files_are_the_same_bytes_whatever_the_number_of_jobs(tmp_path, card
         written.append((files(out / "png"), files(out / "tts")))
     assert written[0] == written[1] == written[2]
     png, tts = written[0]
-    assert "contact-sheet.png" in png and "test.json" in tts
+    assert "test.contact-sheet.png" in png and "test.json" in tts
     piles = json.loads(tts["test.json"])["ObjectStates"]
     assert "test-backs-1.png" in tts if cards == DOUBLE_SIDED_CARDS else len(piles) == 2  # Back 0 and Back 1
 
@@ -69,7 +69,7 @@ def test_png_and_tts_in_one_run_draw_each_face_once_for_both(tmp_path, drawn, ra
     assert result.exit_code == 0, result.stderr
     faces = [("sun", "front"), ("sun", "back"), ("frog", "front"), ("frog", "back")]
     assert sorted(drawn) == sorted(faces * 2)  # once for both exports, once small on the contact sheet
-    assert sorted(rasterised[:-1]) == [(750, 1050)] * 4 + [(1463, 2048)] * 4  # then the contact sheet
+    assert sorted(rasterised[:-1]) == [(750, 1050)] * 4 + [(2048, 2867)] * 4  # then the contact sheet
 
 
 def test_pngs_with_bleed_draw_their_faces_apart_from_the_tts_sheets(tmp_path, drawn, rasterised):
@@ -78,7 +78,7 @@ def test_pngs_with_bleed_draw_their_faces_apart_from_the_tts_sheets(tmp_path, dr
                        "--jobs", "1")
     assert result.exit_code == 0, result.stderr
     assert len(drawn) == 12  # the sheets show no bleed: each face drawn for each export, and the contact sheet
-    assert sorted(rasterised[:-1]) == [(825, 1125)] * 4 + [(1463, 2048)] * 4
+    assert sorted(rasterised[:-1]) == [(825, 1125)] * 4 + [(2048, 2867)] * 4
 
 
 def test_the_tts_sheets_are_the_same_with_or_without_pngs_beside_them(tmp_path):

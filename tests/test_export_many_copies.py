@@ -71,8 +71,8 @@ def test_png_draws_each_different_face_once_for_100000_copies(tmp_path, drawn_pa
     renderer = load_export_renderer(load_deck(make_deck(tmp_path, MANY_COPIES)))
     export = plan_png_export(renderer, tmp_path / "png", dpi=10)
     list(write_png_export(export))
-    assert png_names(tmp_path / "png") == ["back.png", "coin-front.png", "contact-sheet.png", "gem-front.png",
-                                           "rock-front.png"]
+    assert png_names(tmp_path / "png") == ["coin-front.png", "gem-front.png", "rock-front.png", "test.back.png",
+                                           "test.contact-sheet.png"]
     assert drawn_pages[:4] == [export.raster.size_px] * 4 and len(drawn_pages) == 5  # + the contact sheet
 
 

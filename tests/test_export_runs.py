@@ -135,7 +135,8 @@ def test_re_export_removes_a_removed_cards_png_and_keeps_other_files(tmp_path):
     assert "imp-front.png" in png_names(out)
     change_deck(deck, "  - {id: imp, name: Imp, colour: green}\n", "")
     assert deckpress("export", deck, "--png", out, "--dpi", "20", "-q").exit_code == 0
-    assert png_names(out) == ["back.png", "contact-sheet.png", "mascot-front.png", "notes.txt", "ogre-front.png"]
+    assert png_names(out) == ["mascot-front.png", "notes.txt", "ogre-front.png", "test.back.png",
+                              "test.contact-sheet.png"]
     assert (out / "notes.txt").read_text() == "print these on matte stock"
     assert (out / "mascot-front.png").read_bytes() == b"not ours"
 
@@ -180,4 +181,4 @@ def test_a_broken_manifest_is_replaced_without_deleting_anything(tmp_path):
     assert deckpress("export", deck, "--png", out, "--dpi", "20", "-q").exit_code == 0
     assert "old-front.png" in png_names(out)
     manifest = json.loads((out / ".deckpress-test-png.json").read_text())
-    assert sorted(manifest["files"]) == ["back.png", "contact-sheet.png", "imp-front.png", "ogre-front.png"]
+    assert sorted(manifest["files"]) == ["imp-front.png", "ogre-front.png", "test.back.png", "test.contact-sheet.png"]

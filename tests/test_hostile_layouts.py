@@ -124,7 +124,7 @@ def test_a_contact_sheet_past_the_pixel_limit_is_drawn_coarser_instead(tmp_path,
     from PIL import Image
     with Image.open(out / "knight-front.png") as face:
         assert face.size == (75, 105)  # the faces keep the resolution asked for
-    with Image.open(out / "contact-sheet.png") as sheet:
+    with Image.open(out / "demo.contact-sheet.png") as sheet:
         assert 300_000 < sheet.size[0] * sheet.size[1] <= 400_000
 
 

@@ -226,7 +226,7 @@ def test_the_imported_deck_prints_its_cards_with_their_svg_art(crawl):
         assert len(first.curves) >= 9  # the art of nine cards, drawn as vector paths
     assert "Add 2 to Defence: 1 :shield: per fight." in " ".join(page_text(crawl.pdf, 3).split())
     assert sorted(path.name for path in crawl.png.glob("*.png")) == [
-        "back.png", *(f"card-{number}-front.png" for number in range(1, 8)), "contact-sheet.png"]
+        *(f"card-{number}-front.png" for number in range(1, 8)), "crawl.back.png", "crawl.contact-sheet.png"]
     [pile] = crawl.tts["ObjectStates"]
     assert len(pile["DeckIDs"]) == 16
 

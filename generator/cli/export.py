@@ -11,7 +11,7 @@ from generator.cli.common import find_decks, given, lang_option, reports_errors,
 from generator.deck.translation import load_translated_deck, require_translated
 from generator.errors import did_you_mean, plural, printable
 from generator.exports import ExportRun, load_export_renderer, plan_png_export, plan_tts_export, write_exports
-from generator.exports.png import CONTACT_SHEET_FILENAME, DEFAULT_DPI
+from generator.exports.png import DEFAULT_DPI
 from generator.exports.tts import check_url_base
 from generator.machine import usable_cores
 
@@ -26,8 +26,8 @@ MAX_JOBS = 256
 @click.command()
 @click.argument("deck", type=click.Path())
 @click.option("--png", "png_dir", type=click.Path(file_okay=False), metavar="DIR",
-              help="Write one PNG per card face, the shared back once as back.png, "
-                   "and contact-sheet.png.")
+              help="Write one PNG per card face, the shared back once as DECK_ID.back.png, "
+                   "and DECK_ID.contact-sheet.png.")
 @click.option("--dpi", type=click.IntRange(MIN_DPI, MAX_DPI), default=DEFAULT_DPI, show_default=True,
               help="Resolution of the PNGs.")
 @click.option("--bleed", is_flag=True,
@@ -122,7 +122,7 @@ def export(ctx: click.Context, deck: str, png_dir: str | None, dpi: int, bleed: 
         width, height = png.raster.size_px
         say(f"{renderer.deck.output_name}: {len(png.faces)} card images ({width}x{height} px, {dpi} dpi"
                    f"{', with bleed' if bleed else ''}{f', as seen with {simulate}' if simulate else ''}) "
-                   f"and {CONTACT_SHEET_FILENAME} in {png.folder}")
+                   f"and {png.contact_sheet_name} in {png.folder}")
     if tts:
         piles = f"{len(tts.piles)} decks, " if len(tts.piles) > 1 else ""
         sheets = plural(len(tts.sheets), "deck sheet")

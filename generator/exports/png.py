@@ -1,10 +1,13 @@
 """PNG export: one image per card face at print resolution, plus a contact sheet.
 
 Files are named after the card and the face (``frankenflakes-front.png``,
-``dusty-dour-back.png``). A back several cards share (see
-:mod:`~generator.exports.backs`) is written once: as ``back.png`` if it is the
-deck's only shared back, else each as ``back-<face key>.png`` (a question back
-and an answer back). Cards with a count of 0 are not part of the printed deck
+``dusty-dour-back.png``). What belongs to the deck as a whole is named after the
+deck, so that several decks can export into one folder: a back several cards
+share (see :mod:`~generator.exports.backs`) is written once, as
+``<deck>.back.png`` if it is the deck's only shared back, else each as
+``<deck>.back-<face key>.png`` (a question back and an answer back), and the
+contact sheet is ``<deck>.contact-sheet.png``. The dot keeps these apart from
+every card's files: a card id holds no dot. Cards with a count of 0 are not part of the printed deck
 and get no files. Identical faces are rasterised once and written under each name.
 The files appear together once all are drawn, and images of cards since
 removed from the deck are deleted (see :mod:`~generator.exports.staging`).
@@ -35,10 +38,10 @@ from generator.exports.raster import (
 from generator.exports.staging import StagedFolder
 from generator.render import Renderer
 
-SHARED_BACK_FILENAME = "back.png"
-SHARED_BACK_PREFIX = "back-"
-"""Of each shared back's file when there are several: ``back-<face key>.png``."""
-CONTACT_SHEET_FILENAME = "contact-sheet.png"
+SHARED_BACK_FILENAME = "{deck}.back.png"
+SHARED_BACK_PREFIX = "{deck}.back-"
+"""Of each shared back's file when there are several: ``<deck>.back-<face key>.png``."""
+CONTACT_SHEET_FILENAME = "{deck}.contact-sheet.png"
 DEFAULT_DPI = 300
 
 
@@ -62,6 +65,11 @@ class PngExport:
     simulate: str | None = None  # a colour-vision deficiency to show the images as (access.simulation)
 
     @property
+    def contact_sheet_name(self) -> str:
+        """The contact sheet's file name: ``<deck>.contact-sheet.png``."""
+        return CONTACT_SHEET_FILENAME.format(deck=self.renderer.deck.output_name)
+
+    @property
     def steps(self) -> int:
         """Units of work, for a progress bar: each face file, then the contact sheet."""
         return len(self.faces) + 1
@@ -77,8 +85,10 @@ def face_files(renderer: Renderer) -> list[FaceFile]:
         files.append(FaceFile(f"{card.id}-front.png", card, "front"))
         if card.id in own:
             files.append(FaceFile(f"{card.id}-back.png", card, "back"))
+    deck = renderer.deck.output_name
     for back in backs.shared:
-        name = SHARED_BACK_FILENAME if len(backs.shared) == 1 else back_file_name(SHARED_BACK_PREFIX, back.key)
+        name = (SHARED_BACK_FILENAME.format(deck=deck) if len(backs.shared) == 1
+                else back_file_name(SHARED_BACK_PREFIX.format(deck=deck), back.key))
         files.append(FaceFile(name, back.card, "back"))
     return files
 

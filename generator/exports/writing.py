@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.exports.png import (
-    CONTACT_SHEET_FILENAME,
     FaceFile,
     PngExport,
     distinct_faces,
@@ -100,8 +99,8 @@ def stage_exports(run: ExportRun, workers: Workers) -> Iterator[Path | None]:
             start += len(task.orders)
     for (_task, staging), result in zip(jobs, workers.map(run_raster_task, [task for task, _ in jobs]), strict=True):
         yield from staging(result)
-    if contact is not None and png_files is not None:
-        yield png_files.write_bytes(CONTACT_SHEET_FILENAME, contact())
+    if contact is not None and png is not None and png_files is not None:
+        yield png_files.write_bytes(png.contact_sheet_name, contact())
     if sheets is not None:
         yield sheets.finish()
 
