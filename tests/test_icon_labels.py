@@ -271,3 +271,10 @@ def test_a_label_character_no_bold_face_has_prints_in_the_regular_face_on_cards_
     coin = next(box for box in icon_boxes(page) if word["x1"] < box["x0"] < word["x1"] + 15)
     assert [char["fontname"].split("+")[-1] for char in label_chars(page, coin)] == ["DejaVuSans",
                                                                                      "BitstreamVeraSans-Roman"]
+
+
+def test_a_soft_hyphen_in_a_label_is_invisible_as_in_ordinary_text(tmp_path):
+    page = face(tmp_path, "Pay :coin{1\u00ad2}: now.")
+    [coin] = icon_boxes(page)
+    assert "".join(char["text"] for char in label_chars(page, coin)) == "12"
+    assert "\u00ad" not in page.extract_text() and "-" not in page.extract_text()

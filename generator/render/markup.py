@@ -13,7 +13,7 @@ fields alike) as light markup, close to what designers already type::
     2 \\* 3, ratio 1\\:2                   a backslash prints the next * : [ ] { } - or \\ itself
 
 An icon's label (``:coin{2}:``, ``:shield{ {{ armour }} }:``: spaces round it are
-dropped, so a template's braces can stand apart) holds at most
+dropped, so a template's braces can stand apart; a soft hyphen in it is left out) holds at most
 :data:`MAX_ICON_LABEL` characters; ``}`` inside it is written ``\\}``. A label
 too long, or an opening ``:coin{`` with no ``}:`` closing it on its line, is an
 error of the text (a :attr:`Span.fault`, raised where the text is set), never
@@ -159,7 +159,8 @@ def read_icon(text: str, index: int) -> tuple[IconMark, int] | None:
     labelled = LABELLED_ICON.match(text, index)
     if labelled and labelled.group(3):
         name, written = labelled.group(1), labelled.group(0)
-        label = unescape(labelled.group(2)).strip(" ")
+        # a label never breaks across lines, so a soft hyphen in it (U+00AD) is only ever invisible
+        label = unescape(labelled.group(2)).replace("\u00ad", "").strip(" ")
         if len(label) > MAX_ICON_LABEL:
             shown = label if len(label) <= 20 else label[:17] + "..."
             return IconMark(name, fault=f"the label of ':{name}{{...}}:' is \"{shown}\", {len(label):,} "
