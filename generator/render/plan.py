@@ -38,7 +38,16 @@ from generator.render.runs import (
     shape_text,
 )
 from generator.render.svg import SvgArt, SvgError, load_svg
-from generator.render.text import FittedText, Metrics, block_height, fit_line, fit_wrapped, line_offsets, overflowing
+from generator.render.text import (
+    FittedText,
+    Metrics,
+    block_height,
+    first_ascent,
+    fit_line,
+    fit_wrapped,
+    line_offsets,
+    overflowing,
+)
 from generator.revisions import current_source
 from generator.sandbox import TemplateLimitError
 
@@ -476,15 +485,18 @@ def _set_lines(element: TextElement, fitted: FittedText[Word], metrics: Metrics,
     if len(fitted.lines) == 1 and element.valign == "middle":
         # Centre capitals and figures on the box's middle: what the eye reads as centred.
         baseline = box.y + box.height / 2 - metrics.cap_height * size / 2
+        # Moved no further than keeps the line's own ink (an accent, a descender) inside the box.
+        line = fitted.lines[0]
+        baseline = min(baseline, box.y + box.height - line.top * size)
+        baseline = max(baseline, box.y + line.bottom * size)
     else:
         height = block_height(fitted.lines, size, element.leading, metrics)
         top = {"top": box.y + box.height,
                "middle": box.y + (box.height + height) / 2,
                "bottom": box.y + height}[element.valign]
-        baseline = top - metrics.ascent * size
+        baseline = top - first_ascent(fitted.lines, metrics) * size
     side = icon_side(fonts, element.font, element.icon_scale)
-    ruled = any(line.rule for line in fitted.lines)
-    offsets = line_offsets(fitted.lines) if ruled else range(len(fitted.lines))
+    offsets = line_offsets(fitted.lines, element.leading)
     lines = []
     for line, offset in zip(fitted.lines, offsets, strict=True):
         y = baseline - offset * leading

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from generator.errors import did_you_mean
-from generator.render.fonts import FontRegistry, MissingFace
+from generator.render.fonts import FontRegistry, MissingFace, ink_extent
 from generator.render.markup import Markup, Span
 from generator.render.text import RULE
 
@@ -92,6 +92,8 @@ class Run:
     width: float  # at 1 pt
     icon: Any = None  # an icon from the layout's icons
     label: Label | None = None
+    top: float = 0.0  # at 1 pt, how far its ink (its glyphs, or the icon) reaches above the baseline
+    bottom: float = 0.0  # at 1 pt, how far it reaches below the baseline
 
 
 @dataclass(repr=False, eq=False)
@@ -107,6 +109,16 @@ class Word:
     space: float = 0.0
     hyphen: float = 0.0
     hyphen_runs: tuple[Run, ...] = ()
+
+    @property
+    def top(self) -> float:
+        """How far the word's ink reaches above the baseline, at 1 pt (its hyphen's too)."""
+        return max((run.top for run in self.runs + self.hyphen_runs), default=0.0)
+
+    @property
+    def bottom(self) -> float:
+        """How far the word's ink reaches below the baseline, at 1 pt."""
+        return max((run.bottom for run in self.runs + self.hyphen_runs), default=0.0)
 
 
 Paragraph = tuple[Word, ...]
@@ -207,11 +219,12 @@ def shape_text(markup: Markup, settings: TextSettings, fonts: FontRegistry,
     """
     check_styles(markup, settings)
     side = icon_side(fonts, settings.font, settings.icon_scale)
-    return tuple(_paragraph(line, settings, fonts, side, measured) for line in markup)
+    cap_height = fonts.font(settings.font).face.capHeight / 1000
+    return tuple(_paragraph(line, settings, fonts, side, cap_height, measured) for line in markup)
 
 
 def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegistry,
-               side: float, measured: MeasuredWords) -> Paragraph:
+               side: float, cap_height: float, measured: MeasuredWords) -> Paragraph:
     if len(spans) == 1 and spans[0].rule:
         return RULE
     words: list[Word] = []
@@ -240,7 +253,7 @@ def _paragraph(spans: tuple[Span, ...], settings: TextSettings, fonts: FontRegis
             raise ShapeError(span.fault, span.text)
         if span.icon:
             label = icon_label(span.label, SpanFonts.of(fonts, settings, span)) if span.label else None
-            runs.append(_icon_run(span.icon, settings, colour, side, label))
+            runs.append(_icon_run(span.icon, settings, colour, side, cap_height, label))
             continue
         span_fonts = SpanFonts.of(fonts, settings, span)
         space_font = fonts.font(span_fonts.face(0))
@@ -272,17 +285,21 @@ def _word_runs(text: str, span_fonts: SpanFonts, colour: Any, fonts: FontRegistr
     runs = measured.get(key)
     if runs is None:
         faces = [(fonts.font(name), piece) for name, piece in span_fonts.pieces(text)]
-        runs = measured[key] = tuple(Run(piece, font.fontName, colour, font.stringWidth(piece, 1.0))
-                                     for font, piece in faces)
+        runs = measured[key] = tuple(Run(piece, font.fontName, colour, font.stringWidth(piece, 1.0),
+                                         top=extent[0], bottom=extent[1])
+                                     for font, piece in faces for extent in (ink_extent(font, piece),))
     return runs
 
 
-def _icon_run(name: str, settings: TextSettings, colour: Any, side: float, label: Label | None) -> Run:
+def _icon_run(name: str, settings: TextSettings, colour: Any, side: float, cap_height: float,
+              label: Label | None) -> Run:
+    """An inline icon, ``side`` ems square, centred on the capitals of the element's font."""
     icon = settings.icons.get(name)
     if icon is None:
         # ":name" is what both ":coyn:" and ":coyn{2}:" hold, so the field that has it is found
         raise ShapeError(f"unknown icon ':{name}:'", f":{name}", did_you_mean(name, settings.icons))
-    return Run("", "", colour, side + 2 * ICON_MARGIN, icon=icon, label=label)
+    return Run("", "", colour, side + 2 * ICON_MARGIN, icon=icon, label=label,
+               top=(cap_height + side) / 2, bottom=max(0.0, (side - cap_height) / 2))
 
 
 def icon_label(text: str, text_fonts: SpanFonts) -> Label:

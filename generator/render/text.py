@@ -52,6 +52,12 @@ class Measured(Protocol):
     space: float  # the space before it, at 1 pt; 0 for a syllable after a soft hyphen
     hyphen: float  # at 1 pt, the hyphen a line ending after it prints (a soft hyphen ends it); else 0
 
+    @property
+    def top(self) -> float: ...  # at 1 pt, how far its ink (glyphs, inline icons) reaches above the baseline
+
+    @property
+    def bottom(self) -> float: ...  # at 1 pt, how far its ink reaches below the baseline
+
 
 W = TypeVar("W", bound=Measured)
 """The kind of word fitted (a card's text fits :class:`generator.render.runs.Word`)."""
@@ -83,6 +89,16 @@ class Line(Generic[W]):
             return 0.0
         words = self.words
         return size * (sum(word.width for word in words) + sum(word.space for word in words[1:]) + words[-1].hyphen)
+
+    @property
+    def top(self) -> float:
+        """How far the line's ink reaches above its baseline, at 1 pt (0 for a rule's line)."""
+        return max((word.top for word in self.words), default=0.0)
+
+    @property
+    def bottom(self) -> float:
+        """How far the line's ink reaches below its baseline, at 1 pt."""
+        return max((word.bottom for word in self.words), default=0.0)
 
 
 @dataclass(repr=False, eq=False)
@@ -140,20 +156,37 @@ def _unwrapped(words: Sequence[W]) -> Line[W]:
 
 
 def block_height(lines: Sequence[Line[W]], size: float, leading: float, metrics: Metrics) -> float:
-    """From the top of the first line's ascenders to the bottom of the last's descenders."""
+    """From the top of the first line's ink to the bottom of the last's: the font's ascent and
+    descent, or further where the glyphs printed reach further (an accent on a capital, an
+    inline icon taller than the letters), so fitted text never prints outside its box."""
     if not lines:
         return 0.0
-    steps = line_offsets(lines)[-1] if any(line.rule for line in lines) else len(lines) - 1
-    return (metrics.ascent + metrics.descent) * size + steps * leading * size
+    ink = first_ascent(lines, metrics) + last_descent(lines, metrics)
+    return ink * size + line_offsets(lines, leading)[-1] * leading * size
 
 
-def line_offsets(lines: Sequence[Line[W]]) -> list[float]:
-    """How far each line's baseline lies below the first's, in lines of leading: one a line,
-    :data:`RULE_STEP` into and out of a rule."""
+def first_ascent(lines: Sequence[Line[W]], metrics: Metrics) -> float:
+    """From the first line's baseline up to the top of the block, at 1 pt."""
+    return max(metrics.ascent, lines[0].top) if lines else metrics.ascent
+
+
+def last_descent(lines: Sequence[Line[W]], metrics: Metrics) -> float:
+    """From the last line's baseline down to the bottom of the block, at 1 pt."""
+    return max(metrics.descent, lines[-1].bottom) if lines else metrics.descent
+
+
+def line_offsets(lines: Sequence[Line[W]], leading: float) -> list[float]:
+    """How far each line's baseline lies below the first's, in lines of ``leading``: one a line,
+    :data:`RULE_STEP` into and out of a rule, and more where a line's ink would meet the next's
+    (a tall inline icon's line is as tall as the icon, so it never prints over a neighbour)."""
     offsets, offset = [], 0.0
     for index, line in enumerate(lines):
         if index:
-            offset += RULE_STEP if line.rule or lines[index - 1].rule else 1.0
+            before = lines[index - 1]
+            if line.rule or before.rule:
+                offset += RULE_STEP
+            else:
+                offset += max(1.0, (before.bottom + line.top) / leading) if leading > 0 else 1.0
         offsets.append(offset)
     return offsets
 
