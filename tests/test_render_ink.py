@@ -65,3 +65,14 @@ def test_a_tall_inline_icon_does_not_print_over_the_next_line(tmp_path):
     assert icon_bottom <= second["top"] + 0.01  # the coin ends above the next line's letters
     assert first["top"] >= 10 * MM  # nothing of the first line rises past the box
     assert deckpress("check", tmp_path / "cards" / "test").exit_code == 0
+
+
+def test_check_refuses_text_whose_accents_only_fit_by_reaching_past_the_box(tmp_path):
+    # 30 pt at the least: its em (ascent and descent) fits 11 mm, its accented capitals do not
+    layout = body("[5, 20, 53, 11]", "    min_size: 30\n").replace("    min_size: 4\n", "")
+    make_deck(tmp_path, layout, card("ÅÉ"))
+    run = deckpress("check", tmp_path / "cards" / "test")
+    assert run.exit_code == 1
+    assert "does not fit its" in run.stdout and "body" in run.stdout
+    make_deck(tmp_path, layout, card("AE"))
+    assert deckpress("check", tmp_path / "cards" / "test").exit_code == 0
