@@ -592,14 +592,37 @@ def _icon(element: IconElement, context: dict[str, Any], resources: PlanResource
             raise PlanProblem(element, f"repeat gives {count}; 0 to {MAX_REPEAT} icons fit a card")
     if count == 0:
         return None
+    _check_crowding(element, count)
     ink, accent = element.colour.resolve(context), element.accent.resolve(context)
     return IconOp(layout.icons[name], _icon_squares(element, count), ink, accent)
 
 
+def _row_lengths(element: IconElement) -> tuple[float, float]:
+    """The box's length along the row (or column) and across it."""
+    box = element.box
+    return (box.width, box.height) if element.direction == "row" else (box.height, box.width)
+
+
+def _check_crowding(element: IconElement, count: int) -> None:
+    """Refuses ``count`` icons whose gaps leave them smaller than a gap (or no room at all): they
+    would print as a dotted line, or run past the box. Fewer icons than that shrink to fit."""
+    along, across = _row_lengths(element)
+    gap = element.gap
+    if count < 2 or gap <= 0 or min(across, (along - gap * (count - 1)) / count) >= gap:
+        return
+    # n icons as large as their gaps are (2n - 1) gaps long; none is when the box is narrower than a gap
+    most = 1 if across < gap else max(1, int((along / gap + 1) / 2 + 1e-9))
+    size = max(0.0, (along - gap * (count - 1)) / count)
+    raise PlanProblem(element, f"repeat gives {count} icons with a {_mm(gap)} gap: in its {_mm(along)} "
+                               f"{element.direction} they would be {_mm(size)}, smaller than their gaps; "
+                               f"at most {most} fit: make the box longer, the gap smaller or the count lower (repeat)")
+
+
 def _icon_squares(element: IconElement, count: int) -> tuple[tuple[float, float, float], ...]:
-    """Squares for ``count`` icons in a row (or column), as large as the box allows."""
+    """Squares for ``count`` icons in a row (or column), as large as the box allows: the gaps
+    keep their size and the icons shrink (:func:`_check_crowding` refuses a count too crowded)."""
     box, gap = element.box, element.gap
-    along, across = (box.width, box.height) if element.direction == "row" else (box.height, box.width)
+    along, across = _row_lengths(element)
     size = min(across, (along - gap * (count - 1)) / count)
     used = size * count + gap * (count - 1)
     start = {"left": 0.0, "center": (along - used) / 2, "right": along - used}[element.align]
