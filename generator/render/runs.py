@@ -25,11 +25,12 @@ A rule (``---``) is a paragraph of its own, :data:`~generator.render.text.RULE`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from generator.errors import did_you_mean
+from generator.errors import did_you_mean, printable
 from generator.render.fonts import FontRegistry, MissingFace, ink_extent
 from generator.render.markup import Markup, Span
 from generator.render.text import RULE
@@ -218,6 +219,7 @@ def shape_text(markup: Markup, settings: TextSettings, fonts: FontRegistry,
     card of a kind), so most words are looked up, not cut and measured again.
     """
     check_styles(markup, settings)
+    check_direction(markup)
     side = icon_side(fonts, settings.font, settings.icon_scale)
     cap_height = fonts.font(settings.font).face.capHeight / 1000
     return tuple(_paragraph(line, settings, fonts, side, cap_height, measured) for line in markup)
@@ -313,6 +315,24 @@ def icon_label(text: str, text_fonts: SpanFonts) -> Label:
     faces = [(text_fonts.fonts.font(name), part) for name, part in pieces]
     return Label(tuple((font.fontName, part, font.stringWidth(part, 1.0)) for font, part in faces),
                  faces[0][0].face.capHeight / 1000)
+
+
+RIGHT_TO_LEFT = {"R", "AL"}
+"""Bidirectional classes of right-to-left letters (Hebrew; Arabic, Syriac, Thaana)."""
+
+
+def check_direction(markup: Markup) -> None:
+    """Refuses right-to-left letters: lines are set left to right in stored order, unshaped, so
+    Hebrew would print backwards and Arabic unjoined. Better refused than printed wrong."""
+    for line in markup:
+        for span in line:
+            for text in (span.text, span.label):
+                letter = next((character for character in text
+                               if unicodedata.bidirectional(character) in RIGHT_TO_LEFT), None)
+                if letter is not None:
+                    word = next(part for part in text.split() if letter in part)
+                    raise ShapeError(f"right-to-left text ('{printable(word)}', U+{ord(letter):04X}) is not "
+                                     "supported yet: Hebrew and Arabic would print in the wrong order", word)
 
 
 def check_styles(markup: Markup, settings: TextSettings) -> None:
