@@ -585,8 +585,9 @@ def find_fonts_dir(deck_folder: Path) -> Path | None:
     return candidate if current_source().is_dir(candidate) else None
 
 
-_INK: dict[str, dict[str, tuple[float, float]]] = {}
-"""Per reportlab font name: each character's ink above and below the baseline, per point of size."""
+MAX_INK_GLYPHS = 65_536
+"""Characters whose ink extent one process remembers, over all fonts: every character of a
+large deck's text several times over, yet a bound on what hostile text can make it keep."""
 
 
 def ink_extent(font: TTFont, text: str) -> tuple[float, float]:
@@ -594,35 +595,44 @@ def ink_extent(font: TTFont, text: str) -> tuple[float, float]:
     of size: the highest glyph's top (an accent on a capital stands above the font's ascent) and
     the lowest glyph's bottom, read from the glyphs' own bounds in the font file. A glyph the file
     gives no bounds for counts as the font's ascent and descent, so fitting never assumes less."""
-    known = _INK.setdefault(font.fontName, {})
     top, bottom = 0.0, 0.0
-    for character in text:
-        extent = known.get(character)
-        if extent is None:
-            extent = known[character] = _glyph_extent(font, character)
+    for character in set(text):
+        extent = _glyph_extent(font, character)
         top, bottom = max(top, extent[0]), max(bottom, extent[1])
     return top, bottom
 
 
-def _glyph_extent(font: TTFont, character: str) -> tuple[float, float]:
+@lru_cache(maxsize=64)
+def _outlines(font: TTFont) -> tuple[int, bool, bytes, bytes] | None:
+    """The font file's units per em, whether ``loca`` holds long offsets, and its ``loca`` and
+    ``glyf`` tables, read once per font; None for a font without TrueType outlines."""
     face = font.face
-    fallback = (face.ascent / 1000, -face.descent / 1000)
-    glyph = face.charToGlyph.get(ord(character))
-    if glyph is None:
-        return fallback
     try:
         head = face.get_table("head")
         units = struct.unpack(">H", head[18:20])[0] or 1000
         long_offsets = struct.unpack(">h", head[50:52])[0] == 1
-        loca = face.get_table("loca")
-        size = 4 if long_offsets else 2
+        return units, long_offsets, face.get_table("loca"), face.get_table("glyf")
+    except (struct.error, TTFError, KeyError):
+        return None
+
+
+@lru_cache(maxsize=MAX_INK_GLYPHS)
+def _glyph_extent(font: TTFont, character: str) -> tuple[float, float]:
+    face = font.face
+    fallback = (face.ascent / 1000, -face.descent / 1000)
+    glyph = face.charToGlyph.get(ord(character))
+    outlines = _outlines(font)
+    if glyph is None or outlines is None:
+        return fallback
+    units, long_offsets, loca, glyf = outlines
+    size = 4 if long_offsets else 2
+    try:
         start, end = struct.unpack(">II" if long_offsets else ">HH", loca[glyph * size:glyph * size + 2 * size])
         if not long_offsets:
             start, end = 2 * start, 2 * end
         if start == end:
             return 0.0, 0.0  # a glyph with no outline (a space) has no ink
-        glyf = face.get_table("glyf")
         y_min, _, y_max = struct.unpack(">hhh", glyf[start + 4:start + 10])
-    except (struct.error, TTFError, KeyError, IndexError):
+    except struct.error:
         return fallback
     return max(0.0, y_max / units), max(0.0, -y_min / units)
