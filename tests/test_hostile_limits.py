@@ -24,6 +24,7 @@ NOT_INPUT_LIMITS = {
     "MAX_CACHED_IMAGES": "preview images kept in memory; older ones are drawn again",
     "MAX_REMEMBERED": "drawings remembered per canvas; past it they are remembered afresh",
     "MAX_MEMO_ENTRIES": "what planning remembers of earlier faces; past it, worked out afresh",
+    "MAX_INK_GLYPHS": "glyph extents a process remembers; past it, read from the font again",
     "MAX_COLUMNS": "columns of the contact sheet, and of a Tabletop Simulator sheet",
     "MAX_ROWS": "rows of a Tabletop Simulator sheet (its format, not a limit on the deck)",
     "MAX_CHOICES": "when import takes a column for a choice",

@@ -185,7 +185,7 @@ def test_stars_that_pair_with_nothing_print_as_stars(party):
 
 
 def test_two_backs_make_two_back_images_and_two_piles(party):
-    backs = sorted(party.png.glob("back*.png"))
+    backs = sorted(party.png.glob("*.back-*.png"))  # <deck>.back-<face key>.png, one a shared back
     assert len(backs) == 2 and len({digest(path) for path in backs}) == 2
     assert len(list(party.png.glob("*-front.png"))) == PARTY_CARDS
     assert not list(party.png.glob("*-back.png"))  # no card's back written once a card

@@ -15,7 +15,7 @@ import pdfplumber
 import pytest
 from cli_run import CARDS, deckpress, line_of
 from iterations_support import DECK, commit, edit, git, project
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 
 from generator.boxes import Box
 from generator.deck.model import MAX_VERSION_CHARACTERS, load_deck
@@ -191,8 +191,10 @@ VERSIONS = ("0.4", "2c147dc+", "2024-06 playtest 3")
 
 
 def text_boxes(op: TextOp) -> list[Box]:
-    """The box each line of a text operation covers (its width measured, a line of its size tall)."""
-    return [Box(x, baseline - 0.25 * op.size, stringWidth(text, op.font, op.size), op.size)
+    """The box each line of a text operation covers: its width measured, from the font's descent
+    below the baseline to its ascent above."""
+    ascent, descent = getAscentDescent(op.font, op.size)
+    return [Box(x, baseline + descent, stringWidth(text, op.font, op.size), ascent - descent)
             for x, baseline, text in op.lines if text.strip()]
 
 

@@ -586,8 +586,9 @@ def find_fonts_dir(deck_folder: Path) -> Path | None:
 
 
 MAX_INK_GLYPHS = 65_536
-"""Characters whose ink extent one process remembers, over all fonts: every character of a
-large deck's text several times over, yet a bound on what hostile text can make it keep."""
+"""Characters whose ink extent one process remembers, over all fonts (past it, read from the font
+again): every character of a large deck's text several times over, yet a bound on what hostile
+text can make it keep."""
 
 
 def ink_extent(font: TTFont, text: str) -> tuple[float, float]:
