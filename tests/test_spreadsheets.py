@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pypdf
 import pytest
 from click.testing import CliRunner
 
@@ -258,3 +259,21 @@ def test_rows_git_cannot_give_are_named_in_git_s_words(tmp_path, monkeypatch):
         load_deck(folder)
     assert str(raised.value) == (f"{folder / 'cards.csv'}: cannot read file: git did not answer within 10 seconds"
                                  f" [from {folder / 'deck.yaml'}:6]")
+
+
+QUOTED_CSV = 'name,count,type\nHeal,8,spell\n"A goose, and ""quotes""",1,spell\n'
+
+
+def test_doubled_quotes_in_a_csv_cell_print_as_one_quote(tmp_path):
+    folder = make_deck(tmp_path / "sprites", QUOTED_CSV)
+    assert run("check", str(folder)).exit_code == 0
+    result = run("build", str(folder), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    pdf = next((tmp_path / "out").glob("*.pdf"))
+    text = " ".join(" ".join((page.extract_text() or "").split()) for page in pypdf.PdfReader(pdf).pages)
+    assert 'A goose, and "quotes"' in text
+    assert '"quotes""' not in text
+    imported = run("import", str(folder / "cards.csv"), "--out", str(tmp_path / "imported.yaml"))
+    assert imported.exit_code == 0, imported.output
+    assert [card.fields["name"] for card in load_deck(tmp_path / "imported.yaml").cards][1:] == [
+        'A goose, and "quotes"']

@@ -163,11 +163,26 @@ def _csv_rows(path: Path) -> Iterator[Rows]:
             stream.seek(0)
         except UnicodeDecodeError:
             _refuse_undecodable(path)
-        try:
-            dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t")
-        except csv.Error:
-            dialect = csv.excel
-        yield _csv_lines(path, stream, dialect)
+        yield _csv_lines(path, stream, _RFC4180(_delimiter(sample)))
+
+
+def _delimiter(sample: str) -> str:
+    """The sheet's delimiter (comma, semicolon or tab), guessed from its start. Only the
+    delimiter is guessed: the sniffer also guesses quoting, and for a cell ending in doubled quotes
+    (``and ""quotes""`` then the closing quote) it may guess they are no escape, misreading it."""
+    try:
+        return str(csv.Sniffer().sniff(sample, delimiters=",;\t").delimiter)
+    except csv.Error:
+        return ","
+
+
+class _RFC4180(csv.excel):
+    """Quoting as RFC 4180 (and every spreadsheet program) writes it: a quote inside a quoted
+    cell is doubled, with the sheet's own delimiter."""
+
+    def __init__(self, delimiter: str):
+        super().__init__()
+        self.delimiter = delimiter
 
 
 def _csv_lines(path: Path, stream: IO[str], dialect: Any) -> Rows:
