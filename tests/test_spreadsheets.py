@@ -277,3 +277,15 @@ def test_doubled_quotes_in_a_csv_cell_print_as_one_quote(tmp_path):
     assert imported.exit_code == 0, imported.output
     assert [card.fields["name"] for card in load_deck(tmp_path / "imported.yaml").cards][1:] == [
         'A goose, and "quotes"']
+
+
+SPACED_CSV = 'count, name, type\n8, Heal, spell\n1, "Big, ""bad"" wolf", spell\n'
+
+
+def test_a_csv_written_with_a_space_after_each_comma_reads_its_quoted_cells(tmp_path):
+    """Quoting is RFC 4180's, but a sheet typed by hand as ``a, "b, c"`` is still read as meant."""
+    folder = make_deck(tmp_path / "sprites", SPACED_CSV)
+    result = run("import", str(folder / "cards.csv"), "--out", str(tmp_path / "imported.yaml"))
+    assert result.exit_code == 0, result.output
+    cards = load_deck(tmp_path / "imported.yaml").cards
+    assert [(card.fields["name"], card.count) for card in cards][1:] == [('Big, "bad" wolf', 1)]

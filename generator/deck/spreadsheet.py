@@ -163,26 +163,25 @@ def _csv_rows(path: Path) -> Iterator[Rows]:
             stream.seek(0)
         except UnicodeDecodeError:
             _refuse_undecodable(path)
-        yield _csv_lines(path, stream, _RFC4180(_delimiter(sample)))
+        yield _csv_lines(path, stream, _dialect(sample))
 
 
-def _delimiter(sample: str) -> str:
-    """The sheet's delimiter (comma, semicolon or tab), guessed from its start. Only the
-    delimiter is guessed: the sniffer also guesses quoting, and for a cell ending in doubled quotes
-    (``and ""quotes""`` then the closing quote) it may guess they are no escape, misreading it."""
+def _dialect(sample: str) -> type[csv.Dialect]:
+    """How the sheet is written, guessed from its start: its delimiter (comma, semicolon or tab)
+    and whether its cells follow the delimiter after a space (``a, "b, c"``). Quoting is not
+    guessed: it is RFC 4180's (and every spreadsheet program's), a quote inside a quoted cell
+    doubled. The sniffer's guess of it fails on a cell ending in doubled quotes (``and
+    ""quotes""`` then the closing quote), which it takes for no escape at all."""
     try:
-        return str(csv.Sniffer().sniff(sample, delimiters=",;\t").delimiter)
+        sniffed = csv.Sniffer().sniff(sample, delimiters=",;\t")
     except csv.Error:
-        return ","
+        return csv.excel
 
+    class Sheet(csv.excel):
+        delimiter = sniffed.delimiter
+        skipinitialspace = sniffed.skipinitialspace
 
-class _RFC4180(csv.excel):
-    """Quoting as RFC 4180 (and every spreadsheet program) writes it: a quote inside a quoted
-    cell is doubled, with the sheet's own delimiter."""
-
-    def __init__(self, delimiter: str):
-        super().__init__()
-        self.delimiter = delimiter
+    return Sheet
 
 
 def _csv_lines(path: Path, stream: IO[str], dialect: Any) -> Rows:
