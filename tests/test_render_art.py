@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -372,3 +373,17 @@ def test_malformed_icon_path_data_is_refused_at_its_line(tmp_path, data, found):
         load_renderer(make_deck(tmp_path, layout))
     line = str(caught.value)
     assert line.startswith(f"{tmp_path / 'layouts' / 'main.yaml'}:3:") and "bad path: " in line and found in line
+
+
+@pytest.mark.parametrize("size", [(64, 64), (3000, 3000)])  # embedded as it is; downsampled
+@pytest.mark.parametrize("mode, name", [("I;16", "grey.png"), ("I", "grey.tif")])
+def test_sixteen_bit_greyscale_art_prints_its_grey_not_white(tmp_path, mode, name, size):
+    path = tmp_path / "cards" / "test" / "art" / name
+    path.parent.mkdir(parents=True)
+    Image.new(mode, size, 30000).save(path)  # 30000 of 65535: a mid-grey
+    face_of(tmp_path, f"elements:\n  - {{image: art/{name}, box: [0, 0, 60, 90]}}\n")
+    subprocess.run(["pdftoppm", "-r", "20", "-png", "-singlefile", tmp_path / "face.pdf", tmp_path / "face"],
+                   check=True)
+    with Image.open(tmp_path / "face.png") as shown:
+        grey = shown.convert("L").getpixel((shown.width // 2, shown.height // 2))
+    assert grey == pytest.approx(30000 / 257, abs=3)

@@ -33,7 +33,7 @@ from reportlab.lib.colors import Color, white
 
 from generator.access.colours import RGB, rgb_of
 from generator.boxes import EPSILON, Box, Corners, region_bounds, turn_point
-from generator.render.images import drawn_rectangle
+from generator.render.images import drawn_rectangle, eight_bit
 from generator.render.paint import Gradient
 from generator.render.plan import ArtOp, IconOp, ImageOp, Op, ShapeOp, corners_of
 from generator.render.svg import SvgArt
@@ -291,7 +291,7 @@ class ImageSamples:
             if isinstance(op, ImageOp):
                 with Image.open(path) as image:
                     image.thumbnail((IMAGE_READ_SIZE, IMAGE_READ_SIZE))  # keeps the proportions
-                    self._opened[path] = image.convert("RGBA")
+                    self._opened[path] = eight_bit(image).convert("RGBA")
             else:
                 self._opened[path] = rasterise_art(op.art)
         return self._opened[path]

@@ -152,7 +152,20 @@ def decoded_art(path: Path, resample: Resampling | None,
         return _resized(path, resample, resample_filter)
     with Image.open(path) as image:
         image.load()
-        return image, image.format == "JPEG"
+        return eight_bit(image), image.format == "JPEG"
+
+
+WIDE_GREY_MODES = frozenset({"I", "I;16", "I;16B", "I;16L", "I;16N"})
+"""Greyscale modes holding more than 8 bits a pixel (16-bit PNG and TIFF art), which
+reportlab and a plain Pillow conversion clip to white instead of scaling."""
+
+
+def eight_bit(image: Image.Image) -> Image.Image:
+    """``image`` with wide greyscale scaled to 8-bit ``L`` (0..65535 onto 0..255, so a
+    mid-grey stays mid-grey; 32-bit values past 65535 print white); other modes unchanged."""
+    if image.mode not in WIDE_GREY_MODES:
+        return image
+    return image.convert("I").point(lambda value: value / 257).convert("L")
 
 
 class PreparedImages:
@@ -172,11 +185,20 @@ class PreparedImages:
         if self.convert is not None:
             reader = self.convert(path, resample)
         else:
-            reader = ImageReader(str(path)) if resample is None else ImageReader(_resampled(path, resample))
+            reader = _as_it_is(path) if resample is None else ImageReader(_resampled(path, resample))
         self._kept[key] = reader
         if len(self._kept) > PREPARED_CACHE_SIZE:
             self._kept.popitem(last=False)
         return reader
+
+
+def _as_it_is(path: Path) -> ImageReader:
+    """The file embedded as it is, unless its pixels are wide greyscale reportlab would clip."""
+    with Image.open(path) as image:
+        if image.mode not in WIDE_GREY_MODES:
+            return ImageReader(str(path))
+        image.load()
+        return ImageReader(eight_bit(image))
 
 
 def _resampled(path: Path, resample: Resampling) -> BytesIO | Image.Image:
@@ -202,7 +224,9 @@ def _resized(path: Path, resample: Resampling, resample_filter: Image.Resampling
         image.draft(image.mode, (-(-original_width // shrink), -(-original_height // shrink)))
         factor_x, factor_y = image.width / original_width, image.height / original_height
         box = (left * factor_x, top * factor_y, right * factor_x, bottom * factor_y)
-        if image.mode not in ("RGB", "RGBA", "L", "LA", "CMYK"):
+        if image.mode in WIDE_GREY_MODES:
+            image = eight_bit(image)
+        elif image.mode not in ("RGB", "RGBA", "L", "LA", "CMYK"):
             image = image.convert("RGBA" if "transparency" in image.info or "A" in image.mode else "RGB")
         result: Image.Image = image.resize(resample.size, resample_filter, box=box)
     return result, is_jpeg
