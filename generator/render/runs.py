@@ -327,6 +327,8 @@ def check_direction(markup: Markup) -> None:
     for line in markup:
         for span in line:
             for text in (span.text, span.label):
+                if text.isascii():  # nearly every text: no character to look up
+                    continue
                 letter = next((character for character in text
                                if unicodedata.bidirectional(character) in RIGHT_TO_LEFT), None)
                 if letter is not None:

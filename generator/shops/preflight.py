@@ -67,7 +67,7 @@ spaces based on colour spaces): real files nest two or three deep; one that hold
 go on for ever."""
 BOX_TOLERANCE = 0.05 * MM
 """How far boxes may be off and still agree: PDF writers round to hundredths of a point."""
-Box = tuple[float, float, float, float]
+PageBox = tuple[float, float, float, float]
 """A page box as (left, bottom, right, top) in points."""
 INHERITED_BOXES = ("/MediaBox", "/CropBox")
 """The page boxes a page takes from its page tree when it has none (PDF 32000-1, table 30)."""
@@ -813,7 +813,7 @@ def _xmp_names(root: DictionaryObject, version: str) -> bool:
     return re.search(r"GTS_PDFXVersion(?:>|=\")\s*" + re.escape(version), text) is not None
 
 
-def _box(page: DictionaryObject, key: str) -> Box | None:
+def _box(page: DictionaryObject, key: str) -> PageBox | None:
     value = page.get(key)
     if value is None:
         parent = page.get("/Parent")
@@ -828,7 +828,7 @@ def _box(page: DictionaryObject, key: str) -> Box | None:
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
 
-def _bleed_area(page: DictionaryObject, media: Box, bleed: Box | None) -> tuple[Box, str]:
+def _bleed_area(page: DictionaryObject, media: PageBox, bleed: PageBox | None) -> tuple[PageBox, str]:
     """What prints beyond the TrimBox, and what the message calls its edge: the BleedBox, which
     defaults to the CropBox, which defaults to the MediaBox (PDF 32000-1, 14.11.2), each clipped
     to the box it defaults to. A page with its BleedBox or CropBox on the TrimBox has no bleed,
@@ -841,11 +841,11 @@ def _bleed_area(page: DictionaryObject, media: Box, bleed: Box | None) -> tuple[
     return area, "the BleedBox" if bleed is not None and _holds(visible, bleed) else "the CropBox"
 
 
-def _clipped(box: Box, within: Box) -> Box:
+def _clipped(box: PageBox, within: PageBox) -> PageBox:
     return (max(box[0], within[0]), max(box[1], within[1]), min(box[2], within[2]), min(box[3], within[3]))
 
 
-def _margins(outer: Box, trim: Box) -> tuple[float, float, float, float]:
+def _margins(outer: PageBox, trim: PageBox) -> tuple[float, float, float, float]:
     """How far ``outer`` reaches past ``trim`` on each side (negative where it falls short)."""
     return (trim[0] - outer[0], trim[1] - outer[1], outer[2] - trim[2], outer[3] - trim[3])
 
